@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+/**
+ * Error bodies (SPEC §3, §8; DESIGN §5).
+ * 400: `{ <field>: [msg], nonFieldErrors: [msg], MainCode_: code }`; other errors: `{ detail }`.
+ */
+export const MAIN_CODE_KEY = 'MainCode_';
+
+export const mainCodes = [
+  'validation_error',
+  'invalid_credentials',
+  'email_taken',
+  'invalid_token',
+  'rate_limited',
+  'not_authenticated',
+  'permission_denied',
+  'csrf_failed',
+  'not_found',
+  'server_error',
+] as const;
+export type MainCode = (typeof mainCodes)[number];
+
+export const validationErrorBodySchema = z
+  .object({
+    nonFieldErrors: z.array(z.string()).optional(),
+    [MAIN_CODE_KEY]: z.string().optional(),
+  })
+  .catchall(z.union([z.array(z.string()), z.string()]));
+export type ValidationErrorBody = z.infer<typeof validationErrorBodySchema>;
+
+export const detailErrorBodySchema = z.object({
+  detail: z.string(),
+  [MAIN_CODE_KEY]: z.string().optional(),
+});
+export type DetailErrorBody = z.infer<typeof detailErrorBodySchema>;
+
+/** Texts the client and the server must agree on exactly (SPEC §6, §8). */
+export const errorTexts = {
+  notAuthenticated: 'Authentication credentials were not provided.',
+  csrfFailed: 'CSRF Failed: CSRF token missing or incorrect.',
+  permissionDenied: 'You are not permitted to perform that action.',
+  notFound: 'Not found.',
+  serverError:
+    'An unexpected server error occurred. Please try again. If the issue continues please contact support.',
+  invalidCredentials: 'Unable to log in with the provided e-mail and password.',
+  emailTaken: 'A user with that e-mail address already exists.',
+  passwordsDontMatch: 'The two passwords do not match.',
+  invalidToken: 'This link is invalid or has expired.',
+  noMembership: 'No membership found',
+} as const;
+
+export const unexpectedStatusText = (status: number) => `Unexpected ${status} response from server.`;

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { membershipSchema } from './memberships.ts';
+import { userSchema } from './users.ts';
+
+const validity = z.object({ isValid: z.boolean() });
+
+/** `extra` of the initial page data (SPEC §3); later issues add followInvitation and justCreatedAccount. */
+export const initialExtraSchema = z.object({
+  signaling: z.object({ immediatelyRedirectTo: z.string().nullable() }).optional(),
+  followInvitation: z.object({ hasError: z.boolean() }).passthrough().optional(),
+  followInvitationError: z.record(z.string(), z.unknown()).optional(),
+  verifyEmailConfirm: validity.optional(),
+  resetPasswordConfirm: validity.optional(),
+  changeEmailConfirm: validity.optional(),
+  justCreatedAccount: z.object({ membershipCreated: membershipSchema }).optional(),
+});
+export type InitialExtra = z.infer<typeof initialExtraSchema>;
+
+export const initialDataSchema = z.object({
+  user: userSchema,
+  memberships: z.array(membershipSchema),
+  currentMembership: membershipSchema.nullable(),
+  csrfToken: z.string(),
+  extra: initialExtraSchema,
+});
+export type InitialData = z.infer<typeof initialDataSchema>;
+
+export const INITIAL_DATA_ELEMENT_ID = 'initial-data';

@@ -1,0 +1,2 @@
+export * from './client.ts';
+export * as schema from './schema.ts';
