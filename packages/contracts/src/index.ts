@@ -5,3 +5,4 @@ export * from './initial-data.ts';
 export * from './memberships.ts';
 export * from './password.ts';
 export * from './users.ts';
+export * from './zod-messages.ts';

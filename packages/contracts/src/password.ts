@@ -20,9 +20,9 @@ export type PasswordRuleId = (typeof passwordRules)[number]['id'];
 
 /** A new password: too short gets the length message, anything else missing gets the generic one. */
 export const newPasswordSchema = z
-  .string({ error: 'Required' })
-  .min(1, 'Required')
-  .max(256, 'String must contain at most 256 character(s)')
+  .string()
+  .min(1)
+  .max(256)
   .superRefine((value, ctx) => {
     if (value.length < PASSWORD_MIN_LENGTH) {
       ctx.addIssue({ code: 'custom', message: PASSWORD_TOO_SHORT });
