@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+import { type APIRequestContext, test as base, expect } from '@playwright/test';
+
+/** Each test makes its own people: unique e-mail addresses, so tests never share or depend on leftover data. */
+export type NewUser = { firstName: string; lastName: string; email: string; password: string };
+
+export function newUser(): NewUser {
+  const id = randomBytes(5).toString('hex');
+  return {
+    firstName: 'Ada',
+    lastName: `Tester ${id}`,
+    email: `e2e-${id}@example.test`,
+    password: 'correct horse 9!',
+  };
+}
+
+type OutboxMessage = { id: number; to: string; subject: string | null; text: string };
+
+/** Waits for the newest e-mail to `to` in the development outbox (the app's, read through its dev API). */
+export async function latestEmailTo(request: APIRequestContext, to: string): Promise<OutboxMessage> {
+  let found: OutboxMessage | undefined;
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(to)}`);
+        const body = (await res.json()) as { results: OutboxMessage[] };
+        found = body.results.find((m) => m.to === to);
+        return Boolean(found);
+      },
+      { message: `an e-mail to ${to} in the outbox`, timeout: 10_000 },
+    )
+    .toBe(true);
+  if (!found) throw new Error('unreachable');
+  return found;
+}
+
+export function linkIn(text: string, pathPart: string): string {
+  const match = text.match(new RegExp(`https?://\\S*${pathPart}\\S*`));
+  if (!match) throw new Error(`no link containing ${pathPart} in: ${text}`);
+  return match[0];
+}
+
+export const test = base.extend<{ user: NewUser }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring.
+  user: async ({}, use) => {
+    await use(newUser());
+  },
+});
+export { expect };

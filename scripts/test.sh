@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Every test of Veriform, in the order a failure is cheapest to find. Fails loudly; never skips a stage.
+#   1. format + lint (Biome)   2. type check (tsc)   3. unit + API tests on PGlite   4. API tests on PostgreSQL
+#   5. production build of the web app   6. browser tests (Playwright, Debian's Chromium)
+# Needs: a PostgreSQL server (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres) and Chromium
+# (CHROMIUM_PATH, default /usr/bin/chromium). `.ci/run` installs both when missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
+export CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
+reports="$(mktemp -d)"
+trap 'rm -rf "$reports"' EXIT
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+fail() { printf '\n\033[31mFAILED: %s\033[0m\n' "$*" >&2; exit 1; }
+
+step "Checking what the tests need"
+[ -d node_modules ] || fail "node_modules is missing: run 'npm ci' (or 'npm install') first."
+[ -x "$CHROMIUM_PATH" ] || fail "Chromium not found at $CHROMIUM_PATH: install Debian's 'chromium' package (bash .ci/run does) or set CHROMIUM_PATH."
+node scripts/check-postgres.mjs || fail "No PostgreSQL server answers at TEST_DATABASE_URL=$TEST_DATABASE_URL. Start one (bash .ci/run installs and starts one) or point TEST_DATABASE_URL at one."
+
+step "1/6 Format and lint (Biome)"
+npx biome ci .
+
+step "2/6 Type check (tsc --noEmit)"
+npm run --silent typecheck
+
+step "3/6 Unit, component and API tests on PGlite"
+env -u TEST_DATABASE_URL npx vitest run --reporter=default --reporter=json --outputFile.json="$reports/vitest-pglite.json"
+
+step "4/6 API tests on PostgreSQL ($TEST_DATABASE_URL)"
+npx vitest run --project server --reporter=default --reporter=json --outputFile.json="$reports/vitest-postgres.json"
+
+step "5/6 Production build of the web app"
+npm run --silent build
+
+step "6/6 Browser tests (Playwright + Chromium)"
+PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright.json" npx playwright test --reporter=list,json
+
+node scripts/summarize-tests.mjs "$reports"
