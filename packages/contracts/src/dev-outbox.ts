@@ -10,3 +10,8 @@ export const outboxMessageSchema = z.object({
 });
 export type OutboxMessage = z.infer<typeof outboxMessageSchema>;
 export const outboxListSchema = z.object({ results: z.array(outboxMessageSchema) });
+
+/** `GET /api/dev/outbox?to=` — only the messages sent to that address (compared case-insensitively). */
+export const outboxQuerySchema = z.object({ to: z.string().trim().max(254).optional() });
+export type OutboxQuery = z.infer<typeof outboxQuerySchema>;
+export type OutboxList = z.infer<typeof outboxListSchema>;

@@ -4,5 +4,6 @@ export * from './errors.ts';
 export * from './initial-data.ts';
 export * from './memberships.ts';
 export * from './password.ts';
+export * from './texts.ts';
 export * from './users.ts';
 export * from './zod-messages.ts';

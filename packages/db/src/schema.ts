@@ -41,7 +41,11 @@ export const sessions = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    currentMembershipId: integer('current_membership_id'),
+    // Remembered server-side so the initial page data can name the current membership (SPEC §4); a membership
+    // that goes away simply falls back to the first one.
+    currentMembershipId: integer('current_membership_id').references(() => memberships.id, {
+      onDelete: 'set null',
+    }),
     createdAt: createdAt(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),

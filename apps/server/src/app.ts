@@ -1,0 +1,95 @@
+import cookie from '@fastify/cookie';
+import { installSpecErrorMessages } from '@veriform/contracts';
+import { createDb, type DatabaseHandle } from '@veriform/db';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import { type Clock, systemClock } from './lib/clock.ts';
+import { createMailer, type Mailer } from './messaging/email.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { devRoutes } from './modules/dev/routes.ts';
+import { registerCsrf } from './plugins/csrf.ts';
+import { registerErrorHandler } from './plugins/error-handler.ts';
+import { registerMaintenance } from './plugins/maintenance.ts';
+import { registerSecurity } from './plugins/security.ts';
+import { registerSessions } from './plugins/session.ts';
+import { registerSpa, registerViteDev } from './plugins/spa.ts';
+import { createServices, type Services } from './services.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+export type AppDeps = {
+  /** An open, migrated database. Without it the app opens one from the config and closes it with the app. */
+  db?: DatabaseHandle;
+  clock?: Clock;
+  mailer?: Mailer;
+};
+
+function openDatabase(config: Config): DatabaseHandle {
+  return config.databaseUrl
+    ? createDb({ kind: 'postgres', url: config.databaseUrl })
+    : createDb({ kind: 'pglite', dataDir: config.dataDir });
+}
+
+function redactTokens(url: string): string {
+  return url.replace(/(\/confirm\/[^/?]+\/)[^/?]+/, '$1[redacted]');
+}
+
+/** A hop count means "trust that many proxies in front of us" (proxy-addr's semantics). */
+function trustProxyOption(value: Config['trustProxy']) {
+  return typeof value === 'number' ? (_address: string, hop: number) => hop < value : value;
+}
+
+/** The development outbox (and its API) is used whenever a message channel has no real provider, never in production. */
+function outboxActive(config: Config): boolean {
+  return !config.isProduction && (!config.smtpUrl || !config.twilio);
+}
+
+/**
+ * Builds the whole application: plugins, then modules, then the pages. Production and the tests boot exactly this.
+ */
+export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
+  installSpecErrorMessages();
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      serializers: {
+        // Token links carry a secret in the path; the logs keep the route but not the token.
+        req: (req: { method: string; url: string }) => ({ method: req.method, url: redactTokens(req.url) }),
+      },
+    },
+    trustProxy: trustProxyOption(config.trustProxy),
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  const ownsDb = !deps.db;
+  const database = deps.db ?? openDatabase(config);
+  const clock = deps.clock ?? systemClock;
+  const mailer = deps.mailer ?? createMailer(config, database.db, clock, app.log);
+  const services = createServices({ config, db: database.db, clock, mailer, log: app.log });
+  app.decorate('services', services);
+  app.addHook('onClose', async () => {
+    await services.background.idle();
+    if (!deps.mailer) await mailer.close();
+    if (ownsDb) await database.close();
+  });
+
+  await app.register(cookie);
+  await registerSecurity(app);
+  const devTemplate = config.viteDevServer ? await registerViteDev(app) : undefined;
+  registerCsrf(app);
+  registerSessions(app);
+  registerMaintenance(app);
+
+  await app.register(authRoutes);
+  if (outboxActive(config)) await app.register(devRoutes);
+
+  await registerSpa(app, devTemplate);
+  return app;
+}

@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/**
+ * The server's configuration: the only place that reads the environment (DESIGN §6). Parsed once by `loadConfig()`;
+ * everything else receives the resulting `Config`.
+ */
+
+/** `<repo>`; relative paths are resolved against it, because `npm start` runs with the cwd in apps/server. */
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v?.trim() ? v.trim() : undefined));
+
+const flag = z
+  .string()
+  .optional()
+  .transform((v) => v === '1' || v?.toLowerCase() === 'true');
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: optionalString,
+  DATABASE_URL: optionalString,
+  DATA_DIR: optionalString,
+  SECRET_KEY: optionalString,
+  PUBLIC_URL: optionalString.pipe(z.url().optional()),
+  SMTP_URL: optionalString.pipe(z.url().optional()),
+  EMAIL_FROM: optionalString,
+  TWILIO_ACCOUNT_SID: optionalString,
+  TWILIO_AUTH_TOKEN: optionalString,
+  TWILIO_FROM: optionalString,
+  SENTRY_DSN: optionalString,
+  VITE_DEV_SERVER: flag,
+  /** Behind a reverse proxy: 'true', a hop count, or a comma-separated list of proxy addresses (Fastify trustProxy). */
+  TRUST_PROXY: optionalString,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+});
+
+export type Env = Record<string, string | undefined>;
+
+export type Config = {
+  nodeEnv: 'development' | 'test' | 'production';
+  isProduction: boolean;
+  port: number;
+  host: string;
+  /** Unset: embedded PGlite under `dataDir`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  secretKey: string;
+  /** Origin for links in e-mails, without a trailing slash; never taken from the Host header. */
+  publicUrl: string;
+  smtpUrl: string | undefined;
+  emailFrom: string;
+  twilio: { accountSid: string; authToken: string; from: string } | undefined;
+  sentryDsn: string | undefined;
+  /** Vite in middleware mode with HMR (development only). */
+  viteDevServer: boolean;
+  trustProxy: boolean | number | string[];
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** apps/web: vite.config.ts and index.html there, the build in `dist`. */
+  webRoot: string;
+};
+
+export class ConfigError extends Error {}
+
+const SECRET_KEY_MIN_LENGTH = 32;
+
+/** Outside production the key is generated once and kept in DATA_DIR, so sessions survive restarts. */
+function readOrCreateSecretKey(dataDir: string): string {
+  const file = join(dataDir, 'secret-key');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    try {
+      // 'wx': when two processes start at once, exactly one writes and the other reads its key.
+      writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  return readFileSync(file, 'utf8').trim();
+}
+
+function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
+  if (!value || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((s) => s.trim());
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new ConfigError(`Invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  const isProduction = e.NODE_ENV === 'production';
+  const dataDir = resolve(repoRoot, e.DATA_DIR ?? './data');
+
+  let secretKey = e.SECRET_KEY;
+  if (!secretKey) {
+    if (isProduction) throw new ConfigError('SECRET_KEY is required when NODE_ENV=production.');
+    secretKey = readOrCreateSecretKey(dataDir);
+  }
+  if (secretKey.length < SECRET_KEY_MIN_LENGTH) {
+    throw new ConfigError(`SECRET_KEY must be at least ${SECRET_KEY_MIN_LENGTH} characters long.`);
+  }
+  if (isProduction && e.VITE_DEV_SERVER) {
+    throw new ConfigError('VITE_DEV_SERVER is for development only; unset it when NODE_ENV=production.');
+  }
+
+  const twilio =
+    e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN && e.TWILIO_FROM
+      ? { accountSid: e.TWILIO_ACCOUNT_SID, authToken: e.TWILIO_AUTH_TOKEN, from: e.TWILIO_FROM }
+      : undefined;
+
+  return {
+    nodeEnv: e.NODE_ENV,
+    isProduction,
+    port: e.PORT,
+    host: e.HOST ?? '127.0.0.1',
+    databaseUrl: e.DATABASE_URL,
+    dataDir,
+    secretKey,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    smtpUrl: e.SMTP_URL,
+    emailFrom: e.EMAIL_FROM ?? 'Veriform <no-reply@veriform.localhost>',
+    twilio,
+    sentryDsn: e.SENTRY_DSN,
+    viteDevServer: e.VITE_DEV_SERVER,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
+    webRoot: join(repoRoot, 'apps', 'web'),
+  };
+}

@@ -1,0 +1,78 @@
+import { errorTexts, type MainCode } from '@veriform/contracts';
+
+/** HTTP status of each main code (SPEC §8): validation-like codes are 400, the rest speak for themselves. */
+export const statusOfCode: Record<MainCode, number> = {
+  validation_error: 400,
+  invalid_credentials: 400,
+  email_taken: 400,
+  invalid_token: 400,
+  rate_limited: 429,
+  not_authenticated: 401,
+  permission_denied: 403,
+  csrf_failed: 403,
+  not_found: 404,
+  server_error: 500,
+};
+
+export type FieldErrors = Record<string, string[]>;
+
+type AppErrorOptions = {
+  /** For 401/403/404/429/5xx: the `{detail}` text. */
+  detail?: string;
+  /** For 400: messages per field; `nonFieldErrors` for the ones about the whole request. */
+  fields?: FieldErrors;
+  nonFieldErrors?: string[];
+  headers?: Record<string, string>;
+};
+
+/**
+ * The one error type services throw; the error handler turns it into the body of SPEC §8 / DESIGN §5:
+ * 400 `{<field>: [msgs], nonFieldErrors: [msgs], MainCode_}`, every other status `{detail, MainCode_}`.
+ */
+export class AppError extends Error {
+  readonly code: MainCode;
+  readonly statusCode: number;
+  readonly detail: string;
+  readonly fields: FieldErrors;
+  readonly nonFieldErrors: string[];
+  readonly headers: Record<string, string>;
+
+  constructor(code: MainCode, options: AppErrorOptions = {}) {
+    const detail = options.detail ?? options.nonFieldErrors?.[0] ?? defaultDetail(code);
+    super(detail);
+    this.name = 'AppError';
+    this.code = code;
+    this.statusCode = statusOfCode[code];
+    this.detail = detail;
+    this.fields = options.fields ?? {};
+    this.nonFieldErrors = options.nonFieldErrors ?? [];
+    this.headers = options.headers ?? {};
+  }
+
+  /** A 400 about one field. */
+  static field(code: MainCode, field: string, message: string): AppError {
+    return new AppError(code, { fields: { [field]: [message] } });
+  }
+
+  /** A 400 about the request as a whole. */
+  static nonField(code: MainCode, message: string): AppError {
+    return new AppError(code, { nonFieldErrors: [message] });
+  }
+}
+
+function defaultDetail(code: MainCode): string {
+  switch (code) {
+    case 'not_authenticated':
+      return errorTexts.notAuthenticated;
+    case 'permission_denied':
+      return errorTexts.permissionDenied;
+    case 'csrf_failed':
+      return errorTexts.csrfFailed;
+    case 'not_found':
+      return errorTexts.notFound;
+    case 'server_error':
+      return errorTexts.serverError;
+    default:
+      return code;
+  }
+}

@@ -1,0 +1,81 @@
+import {
+  type DetailErrorBody,
+  errorTexts,
+  MAIN_CODE_KEY,
+  type MainCode,
+  serverTexts,
+  type ValidationErrorBody,
+} from '@veriform/contracts';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { AppError, type FieldErrors } from '../lib/errors.ts';
+
+/**
+ * The one error handler (SPEC §8, DESIGN §5): 400 `{<field>: [msgs], nonFieldErrors: [msgs], MainCode_}`, every
+ * other status `{detail, MainCode_}`. 5xx never say what went wrong inside; the log does.
+ */
+
+const MALFORMED_BODY_CODES = new Set(['FST_ERR_CTP_INVALID_JSON_BODY', 'FST_ERR_CTP_EMPTY_JSON_BODY']);
+
+const codeOfStatus: Partial<Record<number, MainCode>> = {
+  400: 'validation_error',
+  401: 'not_authenticated',
+  403: 'permission_denied',
+  404: 'not_found',
+  429: 'rate_limited',
+};
+
+function validationBody(code: MainCode, fields: FieldErrors, nonFieldErrors: string[]): ValidationErrorBody {
+  const body: ValidationErrorBody = { ...fields };
+  if (nonFieldErrors.length > 0) body.nonFieldErrors = nonFieldErrors;
+  body[MAIN_CODE_KEY] = code;
+  return body;
+}
+
+/** Zod issue paths become dotted field names (`items.0.name`); issues about the whole body are non-field. */
+function fromValidation(issues: NonNullable<FastifyError['validation']>): ValidationErrorBody {
+  const fields: FieldErrors = {};
+  const nonField: string[] = [];
+  for (const issue of issues) {
+    const field = issue.instancePath.split('/').filter(Boolean).join('.');
+    const message = issue.message ?? 'Invalid value';
+    if (!field || field === 'nonFieldErrors' || field === MAIN_CODE_KEY) nonField.push(message);
+    else {
+      fields[field] ??= [];
+      fields[field].push(message);
+    }
+  }
+  return validationBody('validation_error', fields, nonField);
+}
+
+function sendAppError(reply: FastifyReply, error: AppError) {
+  reply.headers(error.headers).code(error.statusCode);
+  if (error.statusCode === 400) {
+    return reply.send(validationBody(error.code, error.fields, error.nonFieldErrors));
+  }
+  const body: DetailErrorBody = { detail: error.detail, [MAIN_CODE_KEY]: error.code };
+  return reply.send(body);
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) return sendAppError(reply, error);
+    if (error.validation) return reply.code(400).send(fromValidation(error.validation));
+    if (error.code && MALFORMED_BODY_CODES.has(error.code)) {
+      return reply.code(400).send(validationBody('validation_error', {}, [serverTexts.malformedJson]));
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 400) {
+      return reply.code(400).send(validationBody('validation_error', {}, [error.message]));
+    }
+    if (status > 400 && status < 500) {
+      // Fastify's own client errors (body too large, unsupported media type…) carry plain, safe messages.
+      const code = codeOfStatus[status];
+      const body: DetailErrorBody = { detail: error.message };
+      if (code) body[MAIN_CODE_KEY] = code;
+      return reply.code(status).send(body);
+    }
+    request.log.error({ err: error }, 'request failed');
+    const body: DetailErrorBody = { detail: errorTexts.serverError, [MAIN_CODE_KEY]: 'server_error' };
+    return reply.code(500).send(body);
+  });
+}

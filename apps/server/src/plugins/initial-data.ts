@@ -1,0 +1,52 @@
+import { INITIAL_DATA_ELEMENT_ID, type InitialData, type InitialExtra } from '@veriform/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { viewerState } from '../modules/auth/viewer.ts';
+
+/**
+ * The initial page data (SPEC §3, DESIGN §4) embedded in every page: who is asking, a CSRF token, and `extra`
+ * computed from the path (token links are checked here, never consumed: that happens on the page's POST).
+ */
+
+const VERIFY_EMAIL_CONFIRM = /^\/auth\/verify-email\/confirm\/([^/]+)\/([^/]+)\/?$/;
+/** Pages whose URL holds a secret: they must not leak it to other sites through the Referer header. */
+const TOKEN_PAGE = /^\/auth\/(verify-email|reset-password|change-email)\/confirm\//;
+
+export function isTokenPage(path: string): boolean {
+  return TOKEN_PAGE.test(path);
+}
+
+async function extraFor(request: FastifyRequest, path: string): Promise<InitialExtra> {
+  const extra: InitialExtra = { signaling: { immediatelyRedirectTo: null } };
+  const verify = VERIFY_EMAIL_CONFIRM.exec(path);
+  if (verify?.[1] && verify[2]) {
+    const isValid = await request.server.services.emailVerification.isValid(verify[1], verify[2]);
+    extra.verifyEmailConfirm = { isValid };
+  }
+  return extra;
+}
+
+export async function initialDataFor(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  path: string,
+): Promise<InitialData> {
+  const [viewer, extra] = await Promise.all([viewerState(request, reply), extraFor(request, path)]);
+  return { ...viewer, extra };
+}
+
+/**
+ * JSON that is safe inside a <script> element: `<` is escaped so `</script>` or `<!--` in any value cannot end or
+ * alter the element, and U+2028/U+2029 so the text is also valid JavaScript should anyone eval it.
+ */
+export function serializeForScript(data: unknown): string {
+  return JSON.stringify(data)
+    .replaceAll('<', '\\u003c')
+    .replaceAll('\u2028', '\\u2028')
+    .replaceAll('\u2029', '\\u2029');
+}
+
+export function injectInitialData(html: string, data: InitialData): string {
+  const tag = `<script id="${INITIAL_DATA_ELEMENT_ID}" type="application/json">${serializeForScript(data)}</script>`;
+  const at = html.search(/<\/head>/i);
+  return at === -1 ? `${tag}${html}` : `${html.slice(0, at)}${tag}${html.slice(at)}`;
+}

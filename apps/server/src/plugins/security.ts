@@ -1,0 +1,49 @@
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import { tooManyRequestsText } from '@veriform/contracts';
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../lib/errors.ts';
+
+/** Requests per IP and minute before the generic backstop answers 429 (per process; DESIGN §7). */
+export const GLOBAL_RATE_LIMIT = { max: 600, timeWindowMs: 60_000 };
+
+/**
+ * Security headers and the generic per-IP request limit. The CSP is strict (scripts only from our origin, no inline
+ * script — the initial-data tag is `type="application/json"`, which is data and not executed) except in Vite dev
+ * mode, where Vite injects inline scripts and a WebSocket client.
+ */
+export async function registerSecurity(app: FastifyInstance): Promise<void> {
+  const { config } = app.services;
+  const https = config.publicUrl.startsWith('https://');
+  await app.register(helmet, {
+    contentSecurityPolicy: config.viteDevServer
+      ? false
+      : {
+          useDefaults: false,
+          directives: {
+            defaultSrc: ["'self'"],
+            scriptSrc: ["'self'"],
+            // Mantine sets inline styles and injects style tags.
+            styleSrc: ["'self'", "'unsafe-inline'"],
+            imgSrc: ["'self'", 'data:', 'blob:'],
+            fontSrc: ["'self'", 'data:'],
+            connectSrc: ["'self'"],
+            objectSrc: ["'none'"],
+            baseUri: ["'self'"],
+            formAction: ["'self'"],
+            frameAncestors: ["'none'"],
+            // Only where the public URL is https: upgrading on plain-http localhost would break the page.
+            upgradeInsecureRequests: https ? [] : null,
+          },
+        },
+    referrerPolicy: { policy: 'same-origin' },
+    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+  });
+  await app.register(rateLimit, {
+    global: true,
+    max: GLOBAL_RATE_LIMIT.max,
+    timeWindow: GLOBAL_RATE_LIMIT.timeWindowMs,
+    errorResponseBuilder: (_request, context) =>
+      new AppError('rate_limited', { detail: tooManyRequestsText(context.ttl / 1000) }),
+  });
+}

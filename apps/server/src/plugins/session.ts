@@ -1,0 +1,77 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_TTL_MS, type SessionRow } from '../modules/auth/session-store.ts';
+import type { UserRow } from '../modules/users/repository.ts';
+import { baseCookieOptions, cookieNames } from './cookies.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The logged-in user, or null for an anonymous request. */
+    user: UserRow | null;
+    session: SessionRow | null;
+  }
+}
+
+/** Requests that never need the session (built assets, Vite's module requests in development). */
+function skipsSession(url: string): boolean {
+  return url.startsWith('/assets/') || url.startsWith('/@') || url.startsWith('/node_modules/');
+}
+
+const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * Loads the session named by the cookie (DESIGN §4) into `request.session` / `request.user`, and slides its expiry.
+ * An unknown or expired id clears the cookie.
+ */
+export function registerSessions(app: FastifyInstance): void {
+  const { config, sessions } = app.services;
+  const name = cookieNames(config).session;
+  const options = { ...baseCookieOptions(config), maxAge: SESSION_TTL_MS / 1000 };
+
+  app.decorateRequest('user', null);
+  app.decorateRequest('session', null);
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (skipsSession(request.url)) return;
+    const id = request.cookies[name];
+    if (!id) return;
+    const found = SESSION_ID_PATTERN.test(id) ? await sessions.find(id) : undefined;
+    if (!found) {
+      reply.clearCookie(name, baseCookieOptions(config));
+      return;
+    }
+    if (await sessions.touchIfDue(found.session)) reply.setCookie(name, id, options);
+    request.session = found.session;
+    request.user = found.user;
+  });
+}
+
+/**
+ * Logs `user` in on a brand-new session id (never the one the request came with: session fixation), ending the
+ * request's previous session if it had one.
+ */
+export async function startSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: UserRow,
+): Promise<void> {
+  const { config, sessions } = request.server.services;
+  if (request.session) await sessions.remove(request.session.idHash);
+  const created = await sessions.create(user.id, {
+    ip: request.ip,
+    userAgent: request.headers['user-agent'],
+  });
+  reply.setCookie(cookieNames(config).session, created.id, {
+    ...baseCookieOptions(config),
+    maxAge: SESSION_TTL_MS / 1000,
+  });
+  request.session = created.session;
+  request.user = user;
+}
+
+export async function endSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const { config, sessions } = request.server.services;
+  if (request.session) await sessions.remove(request.session.idHash);
+  reply.clearCookie(cookieNames(config).session, baseCookieOptions(config));
+  request.session = null;
+  request.user = null;
+}

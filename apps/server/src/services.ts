@@ -1,0 +1,50 @@
+import type { Db } from '@veriform/db';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.ts';
+import { type Background, createBackground } from './lib/background.ts';
+import type { Clock } from './lib/clock.ts';
+import { createRateLimiter, type RateLimiter } from './lib/rate-limit.ts';
+import { createTokenSigner, type TokenSigner } from './lib/tokens.ts';
+import type { Mailer } from './messaging/email.ts';
+import { createEmailVerification, type EmailVerification } from './modules/auth/email-verification.ts';
+import { type AuthService, createAuthService } from './modules/auth/service.ts';
+import { createSessionStore, type SessionStore } from './modules/auth/session-store.ts';
+
+/** Everything routes and plugins need, built once per app from the config and the injected dependencies. */
+export type Services = {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  mailer: Mailer;
+  background: Background;
+  rateLimit: RateLimiter;
+  tokens: TokenSigner;
+  sessions: SessionStore;
+  emailVerification: EmailVerification;
+  auth: AuthService;
+};
+
+export function createServices(deps: {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+}): Services {
+  const { config, db, clock, mailer, log } = deps;
+  const background = createBackground(log);
+  const rateLimit = createRateLimiter(db, clock);
+  const tokens = createTokenSigner(config.secretKey, clock);
+  const sessions = createSessionStore(db, clock);
+  const emailVerification = createEmailVerification({
+    config,
+    db,
+    clock,
+    tokens,
+    mailer,
+    background,
+    rateLimit,
+  });
+  const auth = createAuthService({ db, clock, rateLimit, emailVerification });
+  return { config, db, clock, mailer, background, rateLimit, tokens, sessions, emailVerification, auth };
+}

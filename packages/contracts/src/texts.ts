@@ -1,0 +1,18 @@
+/** Texts of answers the spec leaves open (ours); kept here so the web app can match or show them verbatim. */
+export const serverTexts = {
+  resendVerificationEmail: 'If that address needs verifying, a new link is on its way.',
+  malformedJson: 'The request body is not valid JSON.',
+} as const;
+
+function inMinutes(retryAfterSeconds: number): string {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+}
+
+/** 429 after too many failed logins (per address or per IP). */
+export const tooManyLoginAttemptsText = (retryAfterSeconds: number) =>
+  `Too many failed login attempts. Try again in ${inMinutes(retryAfterSeconds)}.`;
+
+/** 429 for any other limited action (e-mail sends, sign-ups, the generic per-IP backstop). */
+export const tooManyRequestsText = (retryAfterSeconds: number) =>
+  `Too many requests. Try again in ${inMinutes(retryAfterSeconds)}.`;
