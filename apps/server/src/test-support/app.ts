@@ -17,7 +17,13 @@ export function openTestDb(): Promise<DatabaseHandle> {
 
 export function testConfig(env: Env = {}, overrides: Partial<Config> = {}): Config {
   return {
-    ...loadConfig({ NODE_ENV: 'test', SECRET_KEY: TEST_SECRET_KEY, PUBLIC_URL: TEST_PUBLIC_URL, ...env }),
+    ...loadConfig({
+      NODE_ENV: 'test',
+      SECRET_KEY: TEST_SECRET_KEY,
+      PUBLIC_URL: TEST_PUBLIC_URL,
+      LOG_LEVEL: 'silent',
+      ...env,
+    }),
     // The built-in page shell, whether or not the web app has been built on this machine.
     webRoot: '/nonexistent/veriform-web',
     ...overrides,

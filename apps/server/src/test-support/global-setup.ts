@@ -3,7 +3,7 @@ import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The migrated template database on PostgreSQL runs ('' on PGlite). */
+    /** The migrated template for this run: a database name (PostgreSQL) or a data-directory dump (PGlite). */
     testDbTemplate: string;
   }
 }

@@ -1,0 +1,69 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, repoRoot } from './config.ts';
+
+const KEY = 'k'.repeat(40);
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({ SECRET_KEY: KEY });
+    expect(config).toMatchObject({
+      nodeEnv: 'development',
+      port: 3000,
+      host: '127.0.0.1',
+      databaseUrl: undefined,
+      dataDir: join(repoRoot, 'data'),
+      publicUrl: 'http://localhost:3000',
+      emailFrom: 'Veriform <no-reply@veriform.localhost>',
+      viteDevServer: false,
+      trustProxy: false,
+    });
+  });
+
+  it('resolves a relative DATA_DIR against the repository root, whatever the cwd', () => {
+    expect(loadConfig({ SECRET_KEY: KEY, DATA_DIR: './somewhere' }).dataDir).toBe(
+      join(repoRoot, 'somewhere'),
+    );
+  });
+
+  it('derives PUBLIC_URL from PORT and drops a trailing slash', () => {
+    expect(loadConfig({ SECRET_KEY: KEY, PORT: '4310' }).publicUrl).toBe('http://localhost:4310');
+    expect(loadConfig({ SECRET_KEY: KEY, PUBLIC_URL: 'https://app.example/' }).publicUrl).toBe(
+      'https://app.example',
+    );
+  });
+
+  it('generates the secret key once into DATA_DIR (mode 0600) outside production and reuses it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vf-config-'));
+    const first = loadConfig({ DATA_DIR: dir }).secretKey;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(join(dir, 'secret-key'), 'utf8')).toBe(first);
+    expect(statSync(join(dir, 'secret-key')).mode & 0o777).toBe(0o600);
+    expect(loadConfig({ DATA_DIR: dir }).secretKey).toBe(first);
+  });
+
+  it('requires SECRET_KEY in production, and a long one', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
+    expect(() => loadConfig({ NODE_ENV: 'production', SECRET_KEY: 'short' })).toThrow(/at least 32/);
+    expect(loadConfig({ NODE_ENV: 'production', SECRET_KEY: KEY }).isProduction).toBe(true);
+  });
+
+  it('refuses nonsense with a readable message', () => {
+    expect(() => loadConfig({ SECRET_KEY: KEY, PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ SECRET_KEY: KEY, NODE_ENV: 'staging' })).toThrow(/NODE_ENV/);
+    expect(() => loadConfig({ NODE_ENV: 'production', SECRET_KEY: KEY, VITE_DEV_SERVER: '1' })).toThrow(
+      /development only/,
+    );
+  });
+
+  it('parses TRUST_PROXY as a flag, a hop count or a list', () => {
+    expect(loadConfig({ SECRET_KEY: KEY, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ SECRET_KEY: KEY, TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ SECRET_KEY: KEY, TRUST_PROXY: '10.0.0.1, 10.0.0.2' }).trustProxy).toEqual([
+      '10.0.0.1',
+      '10.0.0.2',
+    ]);
+  });
+});
