@@ -1,0 +1,48 @@
+import type { Membership } from '@veriform/contracts';
+import { describe, expect, it } from 'vitest';
+import { initialsFor, rewriteAccountSegment, visibleNavItems } from './nav';
+
+const m = (over: Partial<Membership>): Membership => ({
+  id: 1,
+  role: 'member',
+  canSearchData: false,
+  canViewReports: false,
+  account: { id: 1, displayName: 'Acme', uploadedProfileImage: null },
+  ...over,
+});
+
+const labels = (membership: Membership | null) => visibleNavItems(membership).map((item) => item.label);
+
+describe('visibleNavItems', () => {
+  it('shows everything to owners', () => {
+    expect(labels(m({ role: 'owner' }))).toEqual(['Dashboard', 'Activity Log', 'Forms']);
+  });
+  it('follows the member permissions', () => {
+    expect(labels(m({}))).toEqual(['Forms']);
+    expect(labels(m({ canViewReports: true }))).toEqual(['Dashboard', 'Forms']);
+    expect(labels(m({ canSearchData: true }))).toEqual(['Activity Log', 'Forms']);
+  });
+  it('shows Forms only without a membership', () => {
+    expect(labels(null)).toEqual(['Forms']);
+  });
+});
+
+describe('initialsFor', () => {
+  it.each([
+    ['Ada Lovelace', 'x@y.z', 'AL'],
+    ['Ada Augusta King Lovelace', '', 'AL'],
+    ['ada', '', 'A'],
+    ['', 'ada.king@example.com', 'AK'],
+    ['', 'bob@example.com', 'B'],
+    ['', '', '?'],
+  ])('%s / %s → %s', (name, email, expected) => {
+    expect(initialsFor(name, email)).toBe(expected);
+  });
+});
+
+describe('rewriteAccountSegment', () => {
+  it('replaces the account id', () => {
+    expect(rewriteAccountSegment('/accounts/3/forms', 9)).toBe('/accounts/9/forms');
+    expect(rewriteAccountSegment('/forms/', 9)).toBe('/forms/');
+  });
+});

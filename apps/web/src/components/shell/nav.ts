@@ -1,0 +1,43 @@
+import type { Membership } from '@veriform/contracts';
+
+export interface NavItem {
+  label: 'Dashboard' | 'Activity Log' | 'Forms';
+  to: '/dashboard/' | '/activity-log/' | '/forms/';
+}
+
+const isOwner = (m: Membership) => m.role === 'owner';
+
+/**
+ * SPEC §6: Dashboard for owners or members who can view reports; Activity Log for owners or members who can search
+ * data; Forms for everyone (also without a membership).
+ */
+export function visibleNavItems(membership: Membership | null): NavItem[] {
+  const items: NavItem[] = [];
+  if (membership && (isOwner(membership) || membership.canViewReports))
+    items.push({ label: 'Dashboard', to: '/dashboard/' });
+  if (membership && (isOwner(membership) || membership.canSearchData))
+    items.push({ label: 'Activity Log', to: '/activity-log/' });
+  items.push({ label: 'Forms', to: '/forms/' });
+  return items;
+}
+
+/** Initials for an avatar: from the name ("Ada Lovelace" → "AL"), else the e-mail ("ada.king@x" → "AK"). */
+export function initialsFor(name: string, email: string): string {
+  const fromWords = (words: string[]) =>
+    words
+      .filter(Boolean)
+      .slice(0, 2)
+      .map((word) => Array.from(word)[0] ?? '')
+      .join('')
+      .toUpperCase();
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  if (words.length > 1) return fromWords([words[0] ?? '', words[words.length - 1] ?? '']);
+  if (words.length === 1) return fromWords(words);
+  const local = email.split('@')[0] ?? '';
+  return fromWords(local.split(/[._+-]+/)) || '?';
+}
+
+/** SPEC §2: switching accounts rewrites the /accounts/{id} segment of the current path. */
+export function rewriteAccountSegment(pathname: string, accountId: number): string {
+  return pathname.replace(/\/accounts\/[^/]+/, `/accounts/${accountId}`);
+}

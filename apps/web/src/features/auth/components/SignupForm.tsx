@@ -1,0 +1,94 @@
+import { Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { type SignupRequest, signupRequestSchema } from '@veriform/contracts';
+import { useRef } from 'react';
+import { FormErrorAlert } from '../../../components/form/FormErrorAlert';
+import { PasswordChecklist } from '../../../components/form/PasswordChecklist';
+import { focusFirstInvalid, showServerFieldErrors } from '../../../components/form/server-errors';
+import { useFocusOnMount } from '../../../lib/use-focus-on-mount';
+import { useSignupMutation } from '../api';
+
+export const signupLabels = {
+  firstName: 'First name',
+  lastName: 'Last name',
+  email: 'E-mail',
+  password: 'Password',
+  passwordConfirm: 'Confirm password',
+} as const;
+const fields = Object.keys(signupLabels);
+
+export function SignupForm({ onSuccess }: { onSuccess: () => void }) {
+  const signup = useSignupMutation();
+  const formRef = useRef<HTMLFormElement>(null);
+  const firstInputRef = useFocusOnMount<HTMLInputElement>();
+  const form = useForm<SignupRequest>({
+    initialValues: { firstName: '', lastName: '', email: '', password: '', passwordConfirm: '' },
+    validate: schemaResolver(signupRequestSchema, { sync: true }),
+  });
+
+  const handleSubmit = form.onSubmit(
+    async (values) => {
+      try {
+        await signup.mutateAsync(signupRequestSchema.parse(values));
+        onSuccess();
+      } catch (error) {
+        showServerFieldErrors(form, error, fields, formRef.current);
+      }
+    },
+    () => focusFirstInvalid(formRef.current),
+  );
+
+  return (
+    <form ref={formRef} onSubmit={handleSubmit} noValidate aria-label="Sign up">
+      <Stack gap="md">
+        <FormErrorAlert error={signup.error} labels={signupLabels} inlineFields={fields} />
+        <Group grow align="flex-start" gap="sm" wrap="wrap">
+          <TextInput
+            ref={firstInputRef}
+            label={signupLabels.firstName}
+            autoComplete="given-name"
+            required
+            miw={140}
+            {...form.getInputProps('firstName')}
+          />
+          <TextInput
+            label={signupLabels.lastName}
+            autoComplete="family-name"
+            required
+            miw={140}
+            {...form.getInputProps('lastName')}
+          />
+        </Group>
+        <TextInput
+          label={signupLabels.email}
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          required
+          {...form.getInputProps('email')}
+        />
+        <PasswordInput
+          label={signupLabels.password}
+          autoComplete="new-password"
+          required
+          // The live checklist is the field's description, so screen readers announce it with the input.
+          description={<PasswordChecklist password={form.values.password} />}
+          descriptionProps={{ component: 'div' }}
+          inputWrapperOrder={['label', 'input', 'error', 'description']}
+          {...form.getInputProps('password')}
+          aria-invalid={Boolean(form.errors.password)}
+        />
+        <PasswordInput
+          label={signupLabels.passwordConfirm}
+          autoComplete="new-password"
+          required
+          {...form.getInputProps('passwordConfirm')}
+          aria-invalid={Boolean(form.errors.passwordConfirm)}
+        />
+        <Button type="submit" loading={signup.isPending} fullWidth>
+          Create account
+        </Button>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,26 @@
+import type { User } from '@veriform/contracts';
+
+export type GateTarget = '/auth/login' | '/auth/signup/verify-email' | '/auth/verify-email';
+
+/**
+ * SPEC §4 gate: anonymous → login; e-mail never verified → the sign-up verification page; verified once but not now
+ * (the address changed) → the re-verification page; otherwise the user may pass (null).
+ */
+export function gateTarget(user: User): GateTarget | null {
+  if (!user.isAuthenticated) return '/auth/login';
+  if (!user.emailIsVerified)
+    return user.emailVerifiedAsOf ? '/auth/verify-email' : '/auth/signup/verify-email';
+  return null;
+}
+
+const NO_RETURN_PREFIXES = ['/auth/login', '/auth/signup', '/settings/logout'];
+
+/**
+ * Where to go after logging in: the `next` search param when it is a same-origin path (no open redirect through
+ * `//host` or `/\host`), else the root.
+ */
+export function safeNextPath(next: string | undefined): string {
+  if (!next?.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
+  if (NO_RETURN_PREFIXES.some((prefix) => next.startsWith(prefix))) return '/';
+  return next;
+}

@@ -1,0 +1,132 @@
+import { type QueryClient, skipToken, useQuery } from '@tanstack/react-query';
+import {
+  type AuthResponse,
+  anonymousUser,
+  type InitialData,
+  type Membership,
+  type User,
+} from '@veriform/contracts';
+import {
+  browserStores,
+  chooseCurrentMembership,
+  type KeyValueStore,
+  rememberCurrentMembership,
+} from './current-membership';
+import { useServices } from './services';
+
+/** Who is signed in, their memberships and the one currently in use (SPEC §3, §4). */
+export interface Session {
+  user: User;
+  memberships: Membership[];
+  currentMembership: Membership | null;
+}
+
+export const sessionQueryKey = ['session'] as const;
+
+export const anonymousSession: Session = { user: anonymousUser, memberships: [], currentMembership: null };
+
+/**
+ * How an auth answer changes the current membership: `reset` after login, logout, sign-up or an e-mail confirmation
+ * (SPEC §4: reset from server data); `keep` on a session refresh (the user's own choice stays while still valid).
+ */
+export type CurrentMembershipMode = 'reset' | 'keep';
+
+interface Stores {
+  sessionStore: KeyValueStore | null;
+  localStore: KeyValueStore | null;
+}
+
+/**
+ * The session lives in the TanStack Query cache under `sessionQueryKey` (never stale, never collected), seeded from
+ * the initial page data and replaced by every auth response. Route guards read it synchronously through `get()`;
+ * components subscribe with `useSession()`.
+ */
+export class SessionStore {
+  readonly queryClient: QueryClient;
+  private readonly stores: Stores;
+
+  constructor(queryClient: QueryClient, stores: Stores = browserStores()) {
+    this.queryClient = queryClient;
+    this.stores = stores;
+    queryClient.setQueryDefaults(sessionQueryKey, {
+      staleTime: Number.POSITIVE_INFINITY,
+      gcTime: Number.POSITIVE_INFINITY,
+    });
+  }
+
+  get(): Session {
+    return this.queryClient.getQueryData<Session>(sessionQueryKey) ?? anonymousSession;
+  }
+
+  set(session: Session): void {
+    const previous = this.queryClient.getQueryData<Session>(sessionQueryKey);
+    if (previous && previous.user.id !== session.user.id) {
+      // Another person (or nobody): nothing cached for the previous user may survive.
+      this.queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueryKey[0] });
+    }
+    this.queryClient.setQueryData<Session>(sessionQueryKey, session);
+  }
+
+  /** From the initial page data, with the full SPEC §4 order (storages first). */
+  seed(initial: Pick<InitialData, 'user' | 'memberships' | 'currentMembership'>): Session {
+    const session: Session = {
+      user: initial.user,
+      memberships: initial.memberships,
+      currentMembership: chooseCurrentMembership({
+        memberships: initial.memberships,
+        userId: initial.user.id,
+        serverCurrent: initial.currentMembership,
+        ...this.stores,
+      }),
+    };
+    this.queryClient.setQueryData<Session>(sessionQueryKey, session);
+    return session;
+  }
+
+  /** The session an auth response describes, without storing it (a query function returns it). */
+  fromAuthResponse(response: AuthResponse, mode: CurrentMembershipMode): Session {
+    const { user, memberships } = response;
+    const previous = this.get();
+    let current: Membership | null = null;
+    if (mode === 'keep' && previous.user.id === user.id && previous.currentMembership) {
+      const kept = previous.currentMembership.id;
+      current = memberships.find((m) => m.id === kept) ?? null;
+    }
+    if (!current) {
+      const serverId = response.currentMembership?.id;
+      current = memberships.find((m) => m.id === serverId) ?? memberships[0] ?? null;
+      if (current && mode === 'reset') {
+        rememberCurrentMembership(current.id, user.id, [this.stores.sessionStore, this.stores.localStore]);
+      }
+    }
+    return { user, memberships, currentMembership: current };
+  }
+
+  applyAuthResponse(response: AuthResponse, mode: CurrentMembershipMode): Session {
+    const session = this.fromAuthResponse(response, mode);
+    this.set(session);
+    return session;
+  }
+
+  /** Forget the user (after a "not authenticated" answer). */
+  clear(): void {
+    this.set(anonymousSession);
+  }
+
+  /** Make a membership current locally and remember it (the server is told by the caller). */
+  selectMembership(membership: Membership): void {
+    const session = this.get();
+    rememberCurrentMembership(membership.id, session.user.id, [
+      this.stores.sessionStore,
+      this.stores.localStore,
+    ]);
+    this.set({ ...session, currentMembership: membership });
+  }
+}
+
+/** The session, re-rendering on every change. Read-only: refreshing is `features/auth` (POST refresh-me). */
+export function useSession(): Session {
+  const { session } = useServices();
+  const { data } = useQuery<Session>({ queryKey: sessionQueryKey, queryFn: skipToken });
+  return data ?? session.get();
+}

@@ -1,0 +1,30 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import { installSpecErrorMessages } from '@veriform/contracts';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app';
+import { bootstrap } from './bootstrap';
+import { safeNextPath } from './lib/gate';
+import { getInitialData } from './lib/initial-data';
+
+// Client-side zod messages must read exactly like the server's (SPEC §5).
+installSpecErrorMessages();
+
+const initialData = getInitialData();
+
+// The server can ask for an immediate redirect with the page data (SPEC §3 extra.signaling).
+const redirectTo = initialData.extra.signaling?.immediatelyRedirectTo;
+if (redirectTo && safeNextPath(redirectTo) === redirectTo && redirectTo !== window.location.pathname) {
+  window.history.replaceState(null, '', redirectTo);
+}
+
+const { services, router } = bootstrap(initialData);
+
+const rootElement = document.getElementById('root');
+if (!rootElement) throw new Error('The page has no #root element');
+createRoot(rootElement).render(
+  <StrictMode>
+    <App services={services} router={router} />
+  </StrictMode>,
+);

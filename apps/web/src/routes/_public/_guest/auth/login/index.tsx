@@ -1,0 +1,31 @@
+import { createFileRoute, useRouter } from '@tanstack/react-router';
+import { z } from 'zod';
+import { AuthPage } from '../../../../../components/layout/AuthPage';
+import { AnchorLink } from '../../../../../components/links';
+import { LoginForm } from '../../../../../features/auth/components/LoginForm';
+import { safeNextPath } from '../../../../../lib/gate';
+
+const loginSearchSchema = z.object({ next: z.string().optional().catch(undefined) });
+
+export const Route = createFileRoute('/_public/_guest/auth/login/')({
+  validateSearch: loginSearchSchema,
+  component: LoginPage,
+});
+
+function LoginPage() {
+  const { next } = Route.useSearch();
+  const router = useRouter();
+  return (
+    <AuthPage
+      title="Log in"
+      description="Welcome back. Log in to review your verifications."
+      footer={
+        <>
+          New to Veriform? <AnchorLink to="/auth/signup">Create an account</AnchorLink>
+        </>
+      }
+    >
+      <LoginForm onSuccess={() => void router.navigate({ href: safeNextPath(next), replace: true })} />
+    </AuthPage>
+  );
+}

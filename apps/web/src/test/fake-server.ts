@@ -1,0 +1,92 @@
+import type { AuthResponse, InitialData, Membership, User } from '@veriform/contracts';
+import { anonymousUser } from '@veriform/contracts';
+import type { FetchLike } from '../lib/api-client';
+
+export type Answer = [status: number, body?: unknown];
+type Handler = (request: {
+  body: unknown;
+  url: URL;
+  headers: Record<string, string>;
+}) => Answer | Promise<Answer>;
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  url: URL;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+/**
+ * A fake server behind the API client's fetch boundary: handlers per "METHOD /path" and a log of every request.
+ * POST /api/auth/csrf answers by default.
+ */
+export function createFakeServer(handlers: Record<string, Handler | Answer> = {}) {
+  const requests: RecordedRequest[] = [];
+  const routes = new Map<string, Handler | Answer>(Object.entries(handlers));
+  if (!routes.has('POST /api/auth/csrf'))
+    routes.set('POST /api/auth/csrf', [200, { csrfToken: 'csrf-fetched' }]);
+
+  const fetch: FetchLike = async (input, init) => {
+    const url = new URL(input, 'http://localhost');
+    const method = init.method ?? 'GET';
+    const headers = { ...(init.headers as Record<string, string>) };
+    const body = typeof init.body === 'string' ? JSON.parse(init.body) : init.body;
+    requests.push({ method, path: url.pathname, url, body, headers });
+    const route = routes.get(`${method} ${url.pathname}`);
+    if (!route) return new Response(JSON.stringify({ detail: 'Not found.' }), { status: 404 });
+    const [status, payload] = typeof route === 'function' ? await route({ body, url, headers }) : route;
+    return new Response(payload === undefined ? null : JSON.stringify(payload), {
+      status,
+      headers: { 'Content-Type': 'application/json' },
+    });
+  };
+
+  return {
+    fetch,
+    requests,
+    on(key: string, handler: Handler | Answer) {
+      routes.set(key, handler);
+    },
+    calls: (key: string) => requests.filter((r) => `${r.method} ${r.path}` === key),
+  };
+}
+
+export function makeUser(over: Partial<User> = {}): User {
+  return {
+    id: 1,
+    name: 'Ada Lovelace',
+    email: 'ada@example.com',
+    uploadedProfileImage: null,
+    isAuthenticated: true,
+    emailIsVerified: true,
+    emailVerifiedAsOf: '2026-01-01T00:00:00Z',
+    ...over,
+  };
+}
+
+export function makeMembership(over: Partial<Membership> = {}): Membership {
+  return {
+    id: 11,
+    role: 'owner',
+    canSearchData: true,
+    canViewReports: true,
+    account: { id: 21, displayName: 'Acme Corp', uploadedProfileImage: null },
+    ...over,
+  };
+}
+
+export function makeInitialData(over: Partial<InitialData> = {}): InitialData {
+  return {
+    user: anonymousUser,
+    memberships: [],
+    currentMembership: null,
+    csrfToken: 'csrf-initial',
+    extra: {},
+    ...over,
+  };
+}
+
+export function authResponse(user: User, memberships: Membership[] = []): AuthResponse {
+  return { csrfToken: 'csrf-rotated', user, memberships, currentMembership: memberships[0] ?? null };
+}

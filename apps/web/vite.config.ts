@@ -1,0 +1,31 @@
+import { fileURLToPath } from 'node:url';
+import { tanstackRouter } from '@tanstack/router-plugin/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * The web app. No dev-server proxy: in development the Fastify server hosts Vite in middleware mode, so `/api` and the
+ * initial page data come from the same origin in dev and production alike. Paths are absolute so that the config
+ * works from any working directory (the server loads it from the repository root).
+ */
+export default defineConfig({
+  root,
+  plugins: [
+    tanstackRouter({
+      target: 'react',
+      autoCodeSplitting: true,
+      routesDirectory: fileURLToPath(new URL('./src/routes', import.meta.url)),
+      generatedRouteTree: fileURLToPath(new URL('./src/routeTree.gen.ts', import.meta.url)),
+      quoteStyle: 'single',
+      routeFileIgnorePattern: '\\.test\\.tsx?$',
+    }),
+    react(),
+  ],
+  build: {
+    outDir: fileURLToPath(new URL('./dist', import.meta.url)),
+    emptyOutDir: true,
+    sourcemap: true,
+  },
+});
