@@ -1,15 +1,17 @@
 import cookie from '@fastify/cookie';
 import { installSpecErrorMessages } from '@veriform/contracts';
-import { createDb, type DatabaseHandle } from '@veriform/db';
+import type { DatabaseHandle } from '@veriform/db';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
+import { openDatabase } from './database.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createMailer, type Mailer } from './messaging/email.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
 import { registerCsrf } from './plugins/csrf.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
+import { registerJsonBody } from './plugins/json-body.ts';
 import { registerMaintenance } from './plugins/maintenance.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerSessions } from './plugins/session.ts';
@@ -28,12 +30,6 @@ export type AppDeps = {
   clock?: Clock;
   mailer?: Mailer;
 };
-
-function openDatabase(config: Config): DatabaseHandle {
-  return config.databaseUrl
-    ? createDb({ kind: 'postgres', url: config.databaseUrl })
-    : createDb({ kind: 'pglite', dataDir: config.dataDir });
-}
 
 function redactTokens(url: string): string {
   return url.replace(/(\/confirm\/[^/?]+\/)[^/?]+/, '$1[redacted]');
@@ -67,6 +63,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerJsonBody(app);
 
   const ownsDb = !deps.db;
   const database = deps.db ?? openDatabase(config);

@@ -1,15 +1,13 @@
-import { createDb } from '@veriform/db';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './database.ts';
 
 /** Entry point: config, database, migrations, listen; graceful shutdown. Everything else is in buildApp. */
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const database = config.databaseUrl
-    ? createDb({ kind: 'postgres', url: config.databaseUrl })
-    : createDb({ kind: 'pglite', dataDir: config.dataDir });
+  const database = openDatabase(config);
   await database.migrate();
 
   const app = await buildApp(config, { db: database });

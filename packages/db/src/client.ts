@@ -24,17 +24,49 @@ export type DatabaseHandle = {
 };
 
 export type DbConfig =
-  | { kind: 'postgres'; url: string; poolSize?: number }
+  | {
+      kind: 'postgres';
+      url: string;
+      poolSize?: number;
+      /** Errors of idle pooled connections (server restart, terminated backend). Default: written to stderr. */
+      onIdleError?: (error: Error) => void;
+    }
   | { kind: 'pglite'; dataDir?: string; pglite?: PGlite };
+
+/** Any constant; the same for every process of this app, so concurrent starts take turns migrating. */
+const MIGRATION_LOCK_ID = 7_461_829_301;
+
+/**
+ * Several server processes may start at once against one PostgreSQL database; a session-level advisory lock makes them
+ * migrate one after the other (the later ones then find nothing left to do) instead of racing on the same DDL.
+ */
+async function migratePostgresExclusively(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    try {
+      await migrateNodePg(drizzleNodePg(client, { schema }), { migrationsFolder });
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
+    }
+  } finally {
+    client.release();
+  }
+}
 
 export function createDb(config: DbConfig): DatabaseHandle {
   if (config.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: config.url, max: config.poolSize ?? 10 });
+    // Without a listener, an idle connection dropped by the server would crash the process; the pool replaces it.
+    pool.on(
+      'error',
+      config.onIdleError ?? ((error) => console.error('PostgreSQL idle connection error:', error.message)),
+    );
     const db = drizzleNodePg(pool, { schema });
     return {
       db,
       kind: 'postgres',
-      migrate: () => migrateNodePg(db, { migrationsFolder }),
+      migrate: () => migratePostgresExclusively(pool),
       close: () => pool.end(),
     };
   }

@@ -43,6 +43,8 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
     global: true,
     max: GLOBAL_RATE_LIMIT.max,
     timeWindow: GLOBAL_RATE_LIMIT.timeWindowMs,
+    // Built assets are immutable, cheap files; a page load fetches many of them.
+    allowList: (request) => request.url.startsWith('/assets/'),
     errorResponseBuilder: (_request, context) =>
       new AppError('rate_limited', { detail: tooManyRequestsText(context.ttl / 1000) }),
   });

@@ -154,4 +154,22 @@ describe('POST /api/auth/signup', () => {
       MainCode_: 'validation_error',
     });
   });
+
+  it('answers a JSON request without a body as a missing body', async () => {
+    const client = await clientWithCsrf();
+    const response = await client.request({ method: 'POST', url: '/api/auth/signup', rawBody: '' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      nonFieldErrors: ['Expected object, received null'],
+      MainCode_: 'validation_error',
+    });
+  });
+
+  it('accepts bodiless calls that take no body, even with a JSON content type', async () => {
+    const client = await clientWithCsrf();
+    for (const url of ['/api/auth/refresh-me', '/api/auth/logout']) {
+      const response = await client.request({ method: 'POST', url, rawBody: '' });
+      expect(response.statusCode).toBe(200);
+    }
+  });
 });
