@@ -17,7 +17,7 @@ interface ProvidersProps {
 export function AppProviders({ services, env, children }: ProvidersProps & { children: ReactNode }) {
   return (
     <MantineProvider theme={theme} env={env}>
-      <Notifications position="top-right" />
+      <Notifications position="top-center" />
       <QueryClientProvider client={services.queryClient}>
         <ServicesProvider services={services}>{children}</ServicesProvider>
       </QueryClientProvider>

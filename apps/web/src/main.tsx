@@ -7,9 +7,12 @@ import { App } from './app';
 import { bootstrap } from './bootstrap';
 import { safeNextPath } from './lib/gate';
 import { getInitialData } from './lib/initial-data';
+import { installPreloadErrorHandler } from './lib/preload-error';
 
 // Client-side zod messages must read exactly like the server's (SPEC §5).
 installSpecErrorMessages();
+
+installPreloadErrorHandler();
 
 const initialData = getInitialData();
 

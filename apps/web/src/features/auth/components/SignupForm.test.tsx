@@ -49,6 +49,12 @@ describe('SignupForm', () => {
     expect(screen.getByText('Password does not meet requirements')).toBeInTheDocument();
     expect(screen.getByRole('alert')).toHaveTextContent('Other Error: Sign-ups are paused.');
     expect(screen.queryByText(/email_taken/)).not.toBeInTheDocument();
+    // The live checklist describes the password input.
+    const checklist = screen.getByRole('list', { name: 'Password requirements' });
+    const describedBy = input('Password').getAttribute('aria-describedby') ?? '';
+    expect(describedBy.split(' ').some((id) => id && document.getElementById(id)?.contains(checklist))).toBe(
+      true,
+    );
     expect(onSuccess).not.toHaveBeenCalled();
     await waitFor(() => expect(input('E-mail')).toHaveFocus());
 
