@@ -133,6 +133,17 @@ describe('sessions', () => {
     expect(stale.cookies.has('vf_session')).toBe(false);
   });
 
+  it('logs in cleanly from a browser that still holds an ended session', async () => {
+    const user = await registeredUser();
+    const c = client();
+    await c.login(user.email, user.password);
+    await c.post('/api/auth/logout');
+    c.cookies.set('vf_session', 'x'.repeat(43));
+    const response = await c.login(user.email, user.password);
+    expect(response.cookies.filter((x) => x.name === 'vf_session')).toHaveLength(1);
+    expect((await c.post('/api/auth/refresh-me')).json().user.isAuthenticated).toBe(true);
+  });
+
   it('issues a new session id on signup even when the browser already had one', async () => {
     const user = await registeredUser();
     const c = client();

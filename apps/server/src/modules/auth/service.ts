@@ -25,10 +25,12 @@ export const LOGIN_FAILURE_LIMITS = { perAddress: 5, perIp: 20, windowMs: 15 * M
  */
 export const SIGNUP_LIMITS = { perIp: 30, windowMs: 60 * MINUTE_MS };
 
+/** PostgreSQL's unique_violation, whichever driver raised it (drizzle wraps driver errors in `cause`). */
 function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e instanceof Error || (typeof e === 'object' && e !== null); ) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-    e = (e as { cause?: unknown }).cause;
+  let e = error;
+  for (let depth = 0; depth < 5 && typeof e === 'object' && e !== null; depth++) {
+    if ('code' in e && e.code === '23505') return true;
+    e = 'cause' in e ? e.cause : undefined;
   }
   return false;
 }

@@ -112,6 +112,21 @@ describe('POST /api/auth/signup', () => {
     });
   });
 
+  it('lets exactly one of two simultaneous sign-ups for one address through', async () => {
+    const [a, b] = await Promise.all([clientWithCsrf(), clientWithCsrf()]);
+    const payload = newSignup();
+    const answers = await Promise.all([
+      a.post('/api/auth/signup', payload),
+      b.post('/api/auth/signup', { ...payload, email: payload.email.toUpperCase() }),
+    ]);
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 400]);
+    const refused = answers.find((r) => r.statusCode === 400);
+    expect(refused?.json()).toEqual({
+      email: ['A user with that e-mail address already exists.'],
+      MainCode_: 'email_taken',
+    });
+  });
+
   it('answers missing fields and wrong types with the generic spec messages', async () => {
     const client = await clientWithCsrf();
     const response = await client.post('/api/auth/signup', {
