@@ -132,7 +132,7 @@ describe('login', () => {
       'POST /api/auth/login': [200, authResponse(verified, [makeMembership()])],
     });
     const { router } = renderApp('/auth/login/?next=%2Fforms%2F', { server });
-    await user.type(await screen.findByLabelText(/^E-mail/), ' ada@example.com ');
+    await user.type(await screen.findByLabelText(/^Email/), ' ada@example.com ');
     await user.type(screen.getByLabelText(/^Password/, { selector: 'input' }), 'analytical1!');
     await user.click(screen.getByRole('button', { name: 'Log in' }));
     expect(await screen.findByRole('heading', { name: 'Forms' })).toBeInTheDocument();
@@ -155,7 +155,7 @@ describe('login', () => {
       ],
     });
     renderApp('/auth/login', { server });
-    await user.type(await screen.findByLabelText(/^E-mail/), 'ada@example.com');
+    await user.type(await screen.findByLabelText(/^Email/), 'ada@example.com');
     await user.type(screen.getByLabelText(/^Password/, { selector: 'input' }), 'wrong');
     await user.click(screen.getByRole('button', { name: 'Log in' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(
@@ -170,6 +170,9 @@ describe('login', () => {
       '/auth/reset-password/',
     );
     expect(screen.getByRole('link', { name: 'Create an account' })).toHaveAttribute('href', '/auth/signup');
+    // Exactly one control answers to "password" (the visibility toggle is labelled without the word).
+    expect(screen.getAllByLabelText(/password/i)).toHaveLength(1);
+    expect(screen.getByRole('button', { name: 'Show characters' })).toBeInTheDocument();
   });
 
   it('sends a signed-in user on to the app', async () => {

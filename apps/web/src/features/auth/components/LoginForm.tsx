@@ -7,7 +7,7 @@ import { focusFirstInvalid, showServerFieldErrors } from '../../../components/fo
 import { useFocusOnMount } from '../../../lib/use-focus-on-mount';
 import { useLoginMutation } from '../api';
 
-const labels = { email: 'E-mail', password: 'Password' } as const;
+const labels = { email: 'Email', password: 'Password' } as const;
 const fields = Object.keys(labels);
 
 export function LoginForm({ onSuccess }: { onSuccess: () => void }) {

@@ -10,7 +10,7 @@ import { focusFirstInvalid, showServerFieldErrors } from '../../../components/fo
 import { useFocusOnMount } from '../../../lib/use-focus-on-mount';
 import { useResendVerificationEmailMutation } from '../api';
 
-const labels = { email: 'E-mail' } as const;
+const labels = { email: 'Email' } as const;
 const fields = Object.keys(labels);
 
 /** Asks for a new verification link for any address (the answer never says whether it exists). */

@@ -10,7 +10,7 @@ async function fillIn(overrides: Partial<Record<string, string>> = {}) {
   const values = {
     'First name': 'Ada',
     'Last name': 'Lovelace',
-    'E-mail': 'ada@example.com',
+    Email: 'ada@example.com',
     Password: 'analytical1!',
     'Confirm password': 'analytical1!',
     ...overrides,
@@ -19,7 +19,7 @@ async function fillIn(overrides: Partial<Record<string, string>> = {}) {
     const input = await screen.findByLabelText(new RegExp(`^${label}`), { selector: 'input' });
     if (value) await user.type(input, value);
   }
-  await user.click(screen.getByRole('button', { name: 'Create account' }));
+  await user.click(screen.getByRole('button', { name: 'Sign up' }));
   return user;
 }
 
@@ -43,8 +43,8 @@ describe('SignupForm', () => {
     await fillIn();
 
     const emailError = await screen.findByText('A user with that e-mail address already exists.');
-    expect(input('E-mail')).toHaveAttribute('aria-invalid', 'true');
-    expect(input('E-mail').getAttribute('aria-describedby')).toContain(emailError.id);
+    expect(input('Email')).toHaveAttribute('aria-invalid', 'true');
+    expect(input('Email').getAttribute('aria-describedby')).toContain(emailError.id);
     expect(input('Password')).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByText('Password does not meet requirements')).toBeInTheDocument();
     expect(screen.getByRole('alert')).toHaveTextContent('Other Error: Sign-ups are paused.');
@@ -56,7 +56,7 @@ describe('SignupForm', () => {
       true,
     );
     expect(onSuccess).not.toHaveBeenCalled();
-    await waitFor(() => expect(input('E-mail')).toHaveFocus());
+    await waitFor(() => expect(input('Email')).toHaveFocus());
 
     const [request] = server.calls('POST /api/auth/signup');
     expect(request?.body).toEqual({

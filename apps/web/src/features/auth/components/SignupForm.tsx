@@ -11,7 +11,7 @@ import { useSignupMutation } from '../api';
 export const signupLabels = {
   firstName: 'First name',
   lastName: 'Last name',
-  email: 'E-mail',
+  email: 'Email',
   password: 'Password',
   passwordConfirm: 'Confirm password',
 } as const;
@@ -86,7 +86,7 @@ export function SignupForm({ onSuccess }: { onSuccess: () => void }) {
           aria-invalid={Boolean(form.errors.passwordConfirm)}
         />
         <Button type="submit" loading={signup.isPending} fullWidth>
-          Create account
+          Sign up
         </Button>
       </Stack>
     </form>

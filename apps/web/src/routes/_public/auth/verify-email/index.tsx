@@ -49,7 +49,7 @@ function VerifyEmailAgainPage() {
         </Text>{' '}
         needs to be verified again before you can continue. We will send a verification link to it.
       </Text>
-      <FormErrorAlert error={send.error} labels={{ email: 'E-mail' }} inlineFields={[]} />
+      <FormErrorAlert error={send.error} labels={{ email: 'Email' }} inlineFields={[]} />
       <Button onClick={onSend} loading={send.isPending} fullWidth>
         Send verification e-mail
       </Button>
