@@ -50,6 +50,9 @@ export default defineConfig({
       DATA_DIR: dataDir,
       PUBLIC_URL: baseURL,
       NODE_ENV: 'test',
+      // Each test browses from its own client address (X-Forwarded-For through one trusted loopback hop), so
+      // per-IP limits (sign-ups, failed logins) apply to each test as to a separate person, at full strength.
+      TRUST_PROXY: '127.0.0.1',
     },
   },
 });

@@ -40,7 +40,16 @@ export function linkIn(text: string, pathPart: string): string {
   return match[0];
 }
 
+/** A documentation-range address (RFC 5737), unique enough per test. */
+function clientAddress(): string {
+  const [a, b] = randomBytes(2);
+  return `198.51.${a}.${b}`;
+}
+
 export const test = base.extend<{ user: NewUser }>({
+  extraHTTPHeaders: async ({ extraHTTPHeaders }, use) => {
+    await use({ ...extraHTTPHeaders, 'X-Forwarded-For': clientAddress() });
+  },
   // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring.
   user: async ({}, use) => {
     await use(newUser());
