@@ -1,3 +1,4 @@
+export * from './account-self-service.ts';
 export * from './auth.ts';
 export * from './dev-outbox.ts';
 export * from './errors.ts';

@@ -2,6 +2,12 @@
 export const serverTexts = {
   resendVerificationEmail: 'If that address needs verifying, a new link is on its way.',
   malformedJson: 'The request body is not valid JSON.',
+  resetPasswordSent: 'If an account uses that address, a link to reset the password is on its way.',
+  wrongCurrentPassword: 'Your current password was entered incorrectly.',
+  sameEmail: 'That is already your e-mail address.',
+  emailChangeNothingPending: 'There is no pending e-mail change to resend.',
+  onlyOwner: (accountName: string) =>
+    `You are the only owner of ${accountName}. Make someone else an owner, or close that account, first.`,
 } as const;
 
 function inMinutes(retryAfterSeconds: number): string {

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { emailSchema } from './auth.ts';
+import { newPasswordSchema } from './password.ts';
+
+const passwordConfirmSchema = z.string().min(1).max(256);
+const passwordsMatch = { path: ['newPasswordConfirm'], message: 'The two passwords do not match.' };
+
+/** POST /api/auth/reset-password: always the same answer (serverTexts.resetPasswordSent). */
+export const resetPasswordRequestSchema = z.object({ email: emailSchema });
+export type ResetPasswordRequest = z.infer<typeof resetPasswordRequestSchema>;
+
+/** POST /api/auth/reset-password/confirm (DESIGN §5). */
+export const resetPasswordConfirmRequestSchema = z
+  .object({
+    uidb64: z.string().min(1).max(64),
+    token: z.string().min(1).max(256),
+    newPassword: newPasswordSchema,
+    newPasswordConfirm: passwordConfirmSchema,
+  })
+  .refine((v) => v.newPassword === v.newPasswordConfirm, passwordsMatch);
+export type ResetPasswordConfirmRequest = z.infer<typeof resetPasswordConfirmRequestSchema>;
+
+/** POST /api/auth/change-password (SPEC §7). */
+export const changePasswordRequestSchema = z
+  .object({
+    previousPassword: z.string().min(1).max(256),
+    newPassword: newPasswordSchema,
+    newPasswordConfirm: passwordConfirmSchema,
+  })
+  .refine((v) => v.newPassword === v.newPasswordConfirm, passwordsMatch);
+export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
+
+/** SPEC §4: the e-mail change request's status; '' when the user never asked for a change. */
+export const emailChangeStatuses = ['', 'pending', 'expired', 'successfully_changed'] as const;
+export const emailChangeStatusSchema = z.enum(emailChangeStatuses);
+export type EmailChangeStatus = z.infer<typeof emailChangeStatusSchema>;
+
+/**
+ * The e-mail change request of SPEC §3, field names exactly as written there (status_display included).
+ * GET /api/auth/change-email/retrieve answers it with id null and status '' when there is none.
+ */
+export const emailChangeRequestSchema = z.object({
+  id: z.number().int().nullable(),
+  user: z.number().int(),
+  fromEmail: z.string(),
+  toEmail: z.string(),
+  requestedAt: z.string().nullable(),
+  successfullyChangedAt: z.string().nullable(),
+  lastRequestedANewFromOrToEmailAt: z.string().nullable(),
+  lastSentAChangeEmailAt: z.string().nullable(),
+  lastSuccessfullyChangedAt: z.string().nullable(),
+  status: emailChangeStatusSchema,
+  status_display: z.string(),
+});
+export type EmailChangeRequest = z.infer<typeof emailChangeRequestSchema>;
+
+/** POST /api/auth/change-email/request (SPEC §7). */
+export const changeEmailRequestSchema = z.object({ toEmail: emailSchema });
+export type ChangeEmailRequest = z.infer<typeof changeEmailRequestSchema>;
+
+/** PATCH /api/users/{id} (SPEC §7). */
+export const updateUserRequestSchema = z.object({ name: z.string().trim().min(1).max(150) });
+export type UpdateUserRequest = z.infer<typeof updateUserRequestSchema>;
+
+export const userIdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
+
+/** PATCH /api/users/{id}/check-delete: whether the user could close their login, and why not. */
+export const checkDeleteResponseSchema = z.object({
+  canDelete: z.boolean(),
+  reasons: z.array(z.string()),
+});
+export type CheckDeleteResponse = z.infer<typeof checkDeleteResponseSchema>;
+
+/** SPEC §5 and §9: image uploads. */
+export const IMAGE_UPLOAD_MAX_BYTES = 6_000_000;
+export const IMAGE_MAX_SIDE = 1024;
+export const imageUploadMimeTypes = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] as const;
+export const uploadTexts = {
+  required: 'You must provide a file.',
+  wrongType: `File type must be ${imageUploadMimeTypes.join(', ')}`,
+  tooLarge: `File is larger than ${IMAGE_UPLOAD_MAX_BYTES} bytes`,
+  tooMany: 'Too many files',
+  hint: 'Upload a picture under 1 MB and less than 1024 x 1024.',
+} as const;
+
+/** Cross-tab events (BroadcastChannel), SPEC §4. */
+export const BROADCAST_CHANNEL = 'veriform';
+export const broadcastMessageSchema = z.object({ type: z.literal('user.emailChanged') });
+export type BroadcastMessage = z.infer<typeof broadcastMessageSchema>;
+
+/** Where the close-account note points (SPEC §1: closing an account is done by contacting support). */
+export const SUPPORT_EMAIL = 'support@veriform.app';
