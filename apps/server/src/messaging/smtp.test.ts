@@ -1,18 +1,21 @@
 import type { AddressInfo } from 'node:net';
-import type { DatabaseHandle } from '@veriform/db';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, openTestDb, TEST_PUBLIC_URL, type TestApp } from '../test-support/app.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TEST_PUBLIC_URL, useTestApp } from '../test-support/app.ts';
 import { newSignup, TestClient } from '../test-support/client.ts';
 
 type Received = { from: string; to: string[]; data: string };
 
-let db: DatabaseHandle;
-let t: TestApp;
 let smtp: SMTPServer;
 const received: Received[] = [];
 
-beforeAll(async () => {
+// Registered before useTestApp: "after" hooks run in reverse order, so this one runs once the app (and its mailer)
+// has closed.
+afterAll(async () => {
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+});
+
+const t = useTestApp(async () => {
   smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -31,15 +34,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const { port } = smtp.server.address() as AddressInfo;
-  db = await openTestDb();
-  t = await buildTestApp(db, {
-    env: { SMTP_URL: `smtp://127.0.0.1:${port}`, EMAIL_FROM: 'Veriform <hello@veriform.example>' },
-  });
-});
-afterAll(async () => {
-  await t.app.close();
-  await db.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  return { env: { SMTP_URL: `smtp://127.0.0.1:${port}`, EMAIL_FROM: 'Veriform <hello@veriform.example>' } };
 });
 
 /** Quoted-printable soft line breaks and escapes, enough to read a link back out of the message source. */

@@ -1,19 +1,8 @@
-import type { DatabaseHandle } from '@veriform/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, openTestDb, type TestApp } from '../test-support/app.ts';
+import { describe, expect, it } from 'vitest';
+import { buildTestApp, useTestApp } from '../test-support/app.ts';
 import { newSignup, TestClient } from '../test-support/client.ts';
 
-let db: DatabaseHandle;
-let t: TestApp;
-
-beforeAll(async () => {
-  db = await openTestDb();
-  t = await buildTestApp(db);
-});
-afterAll(async () => {
-  await t.app.close();
-  await db.close();
-});
+const t = useTestApp();
 
 const csrfFailed = { detail: 'CSRF Failed: CSRF token missing or incorrect.', MainCode_: 'csrf_failed' };
 
@@ -89,7 +78,7 @@ describe('CSRF', () => {
   });
 
   it('works across app instances sharing SECRET_KEY and the database', async () => {
-    const other = await buildTestApp(db);
+    const other = await buildTestApp(t.db);
     try {
       const first = new TestClient(t.app);
       const user = newSignup();

@@ -1,25 +1,14 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DatabaseHandle } from '@veriform/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
-import { buildTestApp, openTestDb, type TestApp, testConfig } from '../test-support/app.ts';
+import { buildTestApp, testConfig, useTestApp } from '../test-support/app.ts';
 import { newSignup, TestClient } from '../test-support/client.ts';
 import { initialDataOf } from '../test-support/outbox.ts';
 import { injectInitialData, serializeForScript } from './initial-data.ts';
 
-let db: DatabaseHandle;
-let t: TestApp;
-
-beforeAll(async () => {
-  db = await openTestDb();
-  t = await buildTestApp(db);
-});
-afterAll(async () => {
-  await t.app.close();
-  await db.close();
-});
+const t = useTestApp();
 
 async function fakeWebBuild(): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'vf-web-'));
@@ -117,7 +106,7 @@ describe('what is not a page', () => {
 
 describe('errors', () => {
   it('5xx answers never say what went wrong inside', async () => {
-    const app = await buildApp(testConfig(), { db });
+    const app = await buildApp(testConfig(), { db: t.db });
     app.get('/api/boom', async () => {
       throw new Error('secret internals: connection string postgres://user:pw@db');
     });
@@ -139,7 +128,7 @@ describe('errors', () => {
 describe('production build', () => {
   it('serves built assets with immutable caching and the page with initial data', async () => {
     const webRoot = await fakeWebBuild();
-    const prod = await buildTestApp(db, { env: { NODE_ENV: 'production' }, config: { webRoot } });
+    const prod = await buildTestApp(t.db, { env: { NODE_ENV: 'production' }, config: { webRoot } });
     try {
       const asset = await prod.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
       expect(asset.statusCode).toBe(200);
@@ -166,12 +155,12 @@ describe('production build', () => {
 
   it('refuses to start in production without a build', async () => {
     await expect(
-      buildApp(testConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent' }), { db }),
+      buildApp(testConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent' }), { db: t.db }),
     ).rejects.toThrow(/not built/);
   });
 
   it('does not offer the development outbox in production', async () => {
-    const prod = await buildTestApp(db, {
+    const prod = await buildTestApp(t.db, {
       env: { NODE_ENV: 'production' },
       config: { webRoot: await fakeWebBuild() },
     });

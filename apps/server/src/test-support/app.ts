@@ -1,7 +1,7 @@
 import type { DatabaseHandle } from '@veriform/db';
 import { createTestDb } from '@veriform/db/testing';
 import type { FastifyInstance } from 'fastify';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp } from '../app.ts';
 import { type Config, type Env, loadConfig } from '../config.ts';
 import type { Mailer } from '../messaging/email.ts';
@@ -33,13 +33,62 @@ export function testConfig(env: Env = {}, overrides: Partial<Config> = {}): Conf
 export type TestApp = { app: FastifyInstance; clock: TestClock; config: Config };
 
 /** The app exactly as production builds it (buildApp), on the given database, with a clock the test moves. */
-export async function buildTestApp(
-  db: DatabaseHandle,
-  options: { env?: Env; config?: Partial<Config>; mailer?: Mailer; clock?: TestClock } = {},
-): Promise<TestApp> {
+export async function buildTestApp(db: DatabaseHandle, options: TestAppOptions = {}): Promise<TestApp> {
   const clock = options.clock ?? createTestClock();
   const config = testConfig(options.env, options.config);
   const app = await buildApp(config, { db, clock, ...(options.mailer ? { mailer: options.mailer } : {}) });
   await app.ready();
   return { app, clock, config };
+}
+
+export type TestAppOptions = { env?: Env; config?: Partial<Config>; mailer?: Mailer; clock?: TestClock };
+
+/** What `useTestApp()` hands a test file: the app, its clock and config, and the database under it. */
+export type TestContext = TestApp & { db: DatabaseHandle };
+
+/**
+ * The usual set-up of a test file in one line: opens the file's own database and builds the app before the file's
+ * tests, closes both after them. `options` may be a function, evaluated in the hook, when it depends on something
+ * started earlier (an SMTP server's port). The answer reads through to the current app, so it can be captured at
+ * module level:
+ *
+ *     const t = useTestApp();
+ *     it('…', async () => { await t.app.inject(…); await t.db.db.select()…; t.clock.advance(…); });
+ */
+export function useTestApp(options: TestAppOptions | (() => TestAppOptions | Promise<TestAppOptions>) = {}) {
+  let current: TestContext | undefined;
+  beforeAll(async () => {
+    const resolved = typeof options === 'function' ? await options() : options;
+    const db = await openTestDb();
+    try {
+      current = { ...(await buildTestApp(db, resolved)), db };
+    } catch (error) {
+      await db.close();
+      throw error;
+    }
+  });
+  afterAll(async () => {
+    if (!current) return;
+    await current.app.close();
+    await current.db.close();
+    current = undefined;
+  });
+  const get = (): TestContext => {
+    if (!current) throw new Error('useTestApp(): the app exists only inside tests and their hooks');
+    return current;
+  };
+  return {
+    get app() {
+      return get().app;
+    },
+    get clock() {
+      return get().clock;
+    },
+    get config() {
+      return get().config;
+    },
+    get db() {
+      return get().db;
+    },
+  } satisfies TestContext;
 }

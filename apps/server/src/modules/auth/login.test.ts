@@ -1,25 +1,14 @@
-import type { DatabaseHandle } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, openTestDb, type TestApp } from '../../test-support/app.ts';
+import { describe, expect, it } from 'vitest';
+import { buildTestApp, useTestApp } from '../../test-support/app.ts';
 import { newSignup, TestClient } from '../../test-support/client.ts';
 import { MINUTE } from '../../test-support/clock.ts';
 
-let db: DatabaseHandle;
-let t: TestApp;
+const t = useTestApp();
 let nextIp = 1;
 /** Each test its own IP, so the per-IP limits of one test never touch another. */
 const client = () => new TestClient(t.app, `10.0.0.${nextIp++}`);
-
-beforeAll(async () => {
-  db = await openTestDb();
-  t = await buildTestApp(db);
-});
-afterAll(async () => {
-  await t.app.close();
-  await db.close();
-});
 
 async function registeredUser() {
   const signup = newSignup();
@@ -107,7 +96,7 @@ describe('sessions', () => {
     const c = client();
     await c.login(user.email, user.password);
     const id = c.cookies.get('vf_session') ?? '';
-    const rows = await db.db.select().from(schema.sessions);
+    const rows = await t.db.db.select().from(schema.sessions);
     expect(rows.some((r) => r.idHash === id)).toBe(false);
     expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.idHash))).toBe(true);
   });
@@ -199,7 +188,7 @@ describe('sessions', () => {
   it('remembers the last login time', async () => {
     const user = await registeredUser();
     await client().login(user.email, user.password);
-    const [row] = await db.db.select().from(schema.users).where(eq(schema.users.email, user.email));
+    const [row] = await t.db.db.select().from(schema.users).where(eq(schema.users.email, user.email));
     expect(row?.lastLoginAt).toBeInstanceOf(Date);
   });
 });
@@ -231,13 +220,13 @@ describe('refresh-me', () => {
     const c = client();
     const login = (await c.login(user.email, user.password)).json();
     const userId: number = login.user.id;
-    const accounts = await db.db
+    const accounts = await t.db.db
       .insert(schema.accounts)
       .values([{ displayName: 'Acme' }, { displayName: 'Globex' }])
       .returning();
     const [acme, globex] = accounts;
     if (!acme || !globex) throw new Error('accounts not created');
-    const memberships = await db.db
+    const memberships = await t.db.db
       .insert(schema.memberships)
       .values([
         { userId, accountId: acme.id, role: 'owner', canSearchData: true, canViewReports: true },
@@ -256,7 +245,7 @@ describe('refresh-me', () => {
     });
     expect(body.currentMembership).toEqual(body.memberships[0]);
 
-    await db.db.update(schema.sessions).set({ currentMembershipId: memberships[0]?.id ?? null });
+    await t.db.db.update(schema.sessions).set({ currentMembershipId: memberships[0]?.id ?? null });
     const again = (await c.post('/api/auth/refresh-me')).json();
     expect(again.currentMembership.account.displayName).toBe('Acme');
   });
@@ -264,7 +253,7 @@ describe('refresh-me', () => {
 
 describe('production cookies', () => {
   it('are __Host- prefixed and Secure', async () => {
-    const prod = await buildTestApp(db, {
+    const prod = await buildTestApp(t.db, {
       env: { NODE_ENV: 'production' },
       // Production needs a build; point it at a throwaway one.
       config: { webRoot: await fakeWebBuild() },

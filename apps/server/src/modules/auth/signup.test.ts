@@ -1,19 +1,8 @@
-import type { DatabaseHandle } from '@veriform/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, openTestDb, type TestApp } from '../../test-support/app.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test-support/app.ts';
 import { newSignup, TestClient } from '../../test-support/client.ts';
 
-let db: DatabaseHandle;
-let t: TestApp;
-
-beforeAll(async () => {
-  db = await openTestDb();
-  t = await buildTestApp(db);
-});
-afterAll(async () => {
-  await t.app.close();
-  await db.close();
-});
+const t = useTestApp();
 
 async function clientWithCsrf() {
   const client = new TestClient(t.app);

@@ -1,27 +1,16 @@
 import type { AuthResponse } from '@veriform/contracts';
-import type { DatabaseHandle } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { count } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeUid } from '../../lib/tokens.ts';
-import { buildTestApp, openTestDb, type TestApp } from '../../test-support/app.ts';
+import { useTestApp } from '../../test-support/app.ts';
 import { newSignup, TestClient } from '../../test-support/client.ts';
 import { DAY, HOUR, MINUTE } from '../../test-support/clock.ts';
 import { initialDataOf, latestVerifyLink, outboxFor } from '../../test-support/outbox.ts';
 
-let db: DatabaseHandle;
-let t: TestApp;
+const t = useTestApp();
 let nextIp = 1;
 const client = () => new TestClient(t.app, `10.1.0.${nextIp++}`);
-
-beforeAll(async () => {
-  db = await openTestDb();
-  t = await buildTestApp(db);
-});
-afterAll(async () => {
-  await t.app.close();
-  await db.close();
-});
 
 async function signedUp() {
   const payload = newSignup();
@@ -225,9 +214,9 @@ describe('POST /api/auth/signup/resend-verification-email', () => {
   });
 
   it('the link page GET counts nothing against the limits', async () => {
-    const before = await db.db.select({ n: count() }).from(schema.rateLimitEvents);
+    const before = await t.db.db.select({ n: count() }).from(schema.rateLimitEvents);
     await client().get('/auth/verify-email/confirm/MQ/x/');
-    const after = await db.db.select({ n: count() }).from(schema.rateLimitEvents);
+    const after = await t.db.db.select({ n: count() }).from(schema.rateLimitEvents);
     expect(after).toEqual(before);
   });
 });

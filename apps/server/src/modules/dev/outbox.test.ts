@@ -1,29 +1,18 @@
-import type { DatabaseHandle } from '@veriform/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { recordOutboxMessage } from '../../messaging/outbox.ts';
-import { buildTestApp, openTestDb, type TestApp } from '../../test-support/app.ts';
+import { buildTestApp, useTestApp } from '../../test-support/app.ts';
 import { MINUTE } from '../../test-support/clock.ts';
 
-let db: DatabaseHandle;
-let t: TestApp;
-
-beforeAll(async () => {
-  db = await openTestDb();
-  t = await buildTestApp(db);
-});
-afterAll(async () => {
-  await t.app.close();
-  await db.close();
-});
+const t = useTestApp();
 
 describe('GET /api/dev/outbox', () => {
   it('lists messages newest first, optionally only those to one address (any case)', async () => {
     const entry = { channel: 'email' as const, subject: 'Hello', text: 'Body', html: null };
-    await recordOutboxMessage(db.db, t.clock, { ...entry, to: 'first@example.com' });
+    await recordOutboxMessage(t.db.db, t.clock, { ...entry, to: 'first@example.com' });
     t.clock.advance(MINUTE);
-    await recordOutboxMessage(db.db, t.clock, { ...entry, to: 'second@example.com', subject: 'Second' });
+    await recordOutboxMessage(t.db.db, t.clock, { ...entry, to: 'second@example.com', subject: 'Second' });
     t.clock.advance(MINUTE);
-    await recordOutboxMessage(db.db, t.clock, { ...entry, to: 'first@example.com', subject: 'Third' });
+    await recordOutboxMessage(t.db.db, t.clock, { ...entry, to: 'first@example.com', subject: 'Third' });
 
     const all = await t.app.inject({ method: 'GET', url: '/api/dev/outbox' });
     expect(all.statusCode).toBe(200);
@@ -46,9 +35,9 @@ describe('GET /api/dev/outbox', () => {
   });
 
   it('is shared by every process on the same database', async () => {
-    const other = await buildTestApp(db);
+    const other = await buildTestApp(t.db);
     try {
-      await recordOutboxMessage(db.db, t.clock, {
+      await recordOutboxMessage(t.db.db, t.clock, {
         channel: 'sms',
         to: '+15555550100',
         subject: null,
