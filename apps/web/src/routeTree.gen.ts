@@ -23,6 +23,8 @@ import { Route as AuthedSettingsIndexRouteImport } from './routes/_authed/settin
 import { Route as AuthedSettingsCompanyInfoRouteImport } from './routes/_authed/settings/company-info'
 import { Route as AuthedSettingsManageTeamRouteImport } from './routes/_authed/settings/manage-team'
 import { Route as AuthedSettingsMyAccountRouteImport } from './routes/_authed/settings/my-account'
+import { Route as PublicAuthResetPasswordIndexRouteImport } from './routes/_public/auth/reset-password/index'
+import { Route as PublicAuthResetPasswordSentRouteImport } from './routes/_public/auth/reset-password/sent'
 import { Route as PublicAuthSignupCompleteRouteImport } from './routes/_public/auth/signup/complete'
 import { Route as PublicAuthVerifyEmailIndexRouteImport } from './routes/_public/auth/verify-email/index'
 import { Route as PublicAuthVerifyEmailResendRouteImport } from './routes/_public/auth/verify-email/resend'
@@ -30,10 +32,15 @@ import { Route as PublicAuthVerifyEmailSentRouteImport } from './routes/_public/
 import { Route as PublicAuthVerifyEmailSuccessRouteImport } from './routes/_public/auth/verify-email/success'
 import { Route as PublicGuestAuthLoginIndexRouteImport } from './routes/_public/_guest/auth/login/index'
 import { Route as PublicGuestAuthSignupIndexRouteImport } from './routes/_public/_guest/auth/signup/index'
+import { Route as PublicAuthChangeEmailConfirmInvalidRouteImport } from './routes/_public/auth/change-email/confirm/invalid'
+import { Route as PublicAuthChangeEmailConfirmSuccessRouteImport } from './routes/_public/auth/change-email/confirm/success'
+import { Route as PublicAuthResetPasswordConfirmInvalidRouteImport } from './routes/_public/auth/reset-password/confirm/invalid'
 import { Route as PublicAuthSignupVerifyEmailIndexRouteImport } from './routes/_public/auth/signup/verify-email/index'
 import { Route as PublicAuthSignupVerifyEmailSuccessRouteImport } from './routes/_public/auth/signup/verify-email/success'
 import { Route as PublicAuthVerifyEmailConfirmInvalidRouteImport } from './routes/_public/auth/verify-email/confirm/invalid'
 import { Route as PublicAuthVerifyEmailConfirmSuccessRouteImport } from './routes/_public/auth/verify-email/confirm/success'
+import { Route as PublicAuthChangeEmailConfirmUidb64SecretTokenIndexRouteImport } from './routes/_public/auth/change-email/confirm/$uidb64/$secretToken/index'
+import { Route as PublicAuthResetPasswordConfirmUidb64SecretTokenIndexRouteImport } from './routes/_public/auth/reset-password/confirm/$uidb64/$secretToken/index'
 import { Route as PublicAuthVerifyEmailConfirmUidb64SecretTokenIndexRouteImport } from './routes/_public/auth/verify-email/confirm/$uidb64/$secretToken/index'
 
 const AuthedRoute = AuthedRouteImport.update({
@@ -105,6 +112,18 @@ const AuthedSettingsMyAccountRoute = AuthedSettingsMyAccountRouteImport.update({
   path: '/my-account',
   getParentRoute: () => AuthedSettingsRoute,
 } as any)
+const PublicAuthResetPasswordIndexRoute =
+  PublicAuthResetPasswordIndexRouteImport.update({
+    id: '/auth/reset-password/',
+    path: '/auth/reset-password/',
+    getParentRoute: () => PublicRoute,
+  } as any)
+const PublicAuthResetPasswordSentRoute =
+  PublicAuthResetPasswordSentRouteImport.update({
+    id: '/auth/reset-password/sent',
+    path: '/auth/reset-password/sent',
+    getParentRoute: () => PublicRoute,
+  } as any)
 const PublicAuthSignupCompleteRoute =
   PublicAuthSignupCompleteRouteImport.update({
     id: '/auth/signup/complete',
@@ -147,6 +166,24 @@ const PublicGuestAuthSignupIndexRoute =
     path: '/auth/signup/',
     getParentRoute: () => PublicGuestRoute,
   } as any)
+const PublicAuthChangeEmailConfirmInvalidRoute =
+  PublicAuthChangeEmailConfirmInvalidRouteImport.update({
+    id: '/auth/change-email/confirm/invalid',
+    path: '/auth/change-email/confirm/invalid',
+    getParentRoute: () => PublicRoute,
+  } as any)
+const PublicAuthChangeEmailConfirmSuccessRoute =
+  PublicAuthChangeEmailConfirmSuccessRouteImport.update({
+    id: '/auth/change-email/confirm/success',
+    path: '/auth/change-email/confirm/success',
+    getParentRoute: () => PublicRoute,
+  } as any)
+const PublicAuthResetPasswordConfirmInvalidRoute =
+  PublicAuthResetPasswordConfirmInvalidRouteImport.update({
+    id: '/auth/reset-password/confirm/invalid',
+    path: '/auth/reset-password/confirm/invalid',
+    getParentRoute: () => PublicRoute,
+  } as any)
 const PublicAuthSignupVerifyEmailIndexRoute =
   PublicAuthSignupVerifyEmailIndexRouteImport.update({
     id: '/auth/signup/verify-email/',
@@ -171,6 +208,18 @@ const PublicAuthVerifyEmailConfirmSuccessRoute =
     path: '/auth/verify-email/confirm/success',
     getParentRoute: () => PublicRoute,
   } as any)
+const PublicAuthChangeEmailConfirmUidb64SecretTokenIndexRoute =
+  PublicAuthChangeEmailConfirmUidb64SecretTokenIndexRouteImport.update({
+    id: '/auth/change-email/confirm/$uidb64/$secretToken/',
+    path: '/auth/change-email/confirm/$uidb64/$secretToken/',
+    getParentRoute: () => PublicRoute,
+  } as any)
+const PublicAuthResetPasswordConfirmUidb64SecretTokenIndexRoute =
+  PublicAuthResetPasswordConfirmUidb64SecretTokenIndexRouteImport.update({
+    id: '/auth/reset-password/confirm/$uidb64/$secretToken/',
+    path: '/auth/reset-password/confirm/$uidb64/$secretToken/',
+    getParentRoute: () => PublicRoute,
+  } as any)
 const PublicAuthVerifyEmailConfirmUidb64SecretTokenIndexRoute =
   PublicAuthVerifyEmailConfirmUidb64SecretTokenIndexRouteImport.update({
     id: '/auth/verify-email/confirm/$uidb64/$secretToken/',
@@ -190,17 +239,24 @@ export interface FileRoutesByFullPath {
   '/dashboard/': typeof AuthedDashboardIndexRoute
   '/forms/': typeof AuthedFormsIndexRoute
   '/settings/': typeof AuthedSettingsIndexRoute
+  '/auth/reset-password/sent': typeof PublicAuthResetPasswordSentRoute
   '/auth/signup/complete': typeof PublicAuthSignupCompleteRoute
   '/auth/verify-email/resend': typeof PublicAuthVerifyEmailResendRoute
   '/auth/verify-email/sent': typeof PublicAuthVerifyEmailSentRoute
   '/auth/verify-email/success': typeof PublicAuthVerifyEmailSuccessRoute
+  '/auth/reset-password/': typeof PublicAuthResetPasswordIndexRoute
   '/auth/verify-email/': typeof PublicAuthVerifyEmailIndexRoute
+  '/auth/change-email/confirm/invalid': typeof PublicAuthChangeEmailConfirmInvalidRoute
+  '/auth/change-email/confirm/success': typeof PublicAuthChangeEmailConfirmSuccessRoute
+  '/auth/reset-password/confirm/invalid': typeof PublicAuthResetPasswordConfirmInvalidRoute
   '/auth/signup/verify-email/success': typeof PublicAuthSignupVerifyEmailSuccessRoute
   '/auth/verify-email/confirm/invalid': typeof PublicAuthVerifyEmailConfirmInvalidRoute
   '/auth/verify-email/confirm/success': typeof PublicAuthVerifyEmailConfirmSuccessRoute
   '/auth/login/': typeof PublicGuestAuthLoginIndexRoute
   '/auth/signup/': typeof PublicGuestAuthSignupIndexRoute
   '/auth/signup/verify-email/': typeof PublicAuthSignupVerifyEmailIndexRoute
+  '/auth/change-email/confirm/$uidb64/$secretToken/': typeof PublicAuthChangeEmailConfirmUidb64SecretTokenIndexRoute
+  '/auth/reset-password/confirm/$uidb64/$secretToken/': typeof PublicAuthResetPasswordConfirmUidb64SecretTokenIndexRoute
   '/auth/verify-email/confirm/$uidb64/$secretToken/': typeof PublicAuthVerifyEmailConfirmUidb64SecretTokenIndexRoute
 }
 export interface FileRoutesByTo {
@@ -214,17 +270,24 @@ export interface FileRoutesByTo {
   '/dashboard': typeof AuthedDashboardIndexRoute
   '/forms': typeof AuthedFormsIndexRoute
   '/settings': typeof AuthedSettingsIndexRoute
+  '/auth/reset-password/sent': typeof PublicAuthResetPasswordSentRoute
   '/auth/signup/complete': typeof PublicAuthSignupCompleteRoute
   '/auth/verify-email/resend': typeof PublicAuthVerifyEmailResendRoute
   '/auth/verify-email/sent': typeof PublicAuthVerifyEmailSentRoute
   '/auth/verify-email/success': typeof PublicAuthVerifyEmailSuccessRoute
+  '/auth/reset-password': typeof PublicAuthResetPasswordIndexRoute
   '/auth/verify-email': typeof PublicAuthVerifyEmailIndexRoute
+  '/auth/change-email/confirm/invalid': typeof PublicAuthChangeEmailConfirmInvalidRoute
+  '/auth/change-email/confirm/success': typeof PublicAuthChangeEmailConfirmSuccessRoute
+  '/auth/reset-password/confirm/invalid': typeof PublicAuthResetPasswordConfirmInvalidRoute
   '/auth/signup/verify-email/success': typeof PublicAuthSignupVerifyEmailSuccessRoute
   '/auth/verify-email/confirm/invalid': typeof PublicAuthVerifyEmailConfirmInvalidRoute
   '/auth/verify-email/confirm/success': typeof PublicAuthVerifyEmailConfirmSuccessRoute
   '/auth/login': typeof PublicGuestAuthLoginIndexRoute
   '/auth/signup': typeof PublicGuestAuthSignupIndexRoute
   '/auth/signup/verify-email': typeof PublicAuthSignupVerifyEmailIndexRoute
+  '/auth/change-email/confirm/$uidb64/$secretToken': typeof PublicAuthChangeEmailConfirmUidb64SecretTokenIndexRoute
+  '/auth/reset-password/confirm/$uidb64/$secretToken': typeof PublicAuthResetPasswordConfirmUidb64SecretTokenIndexRoute
   '/auth/verify-email/confirm/$uidb64/$secretToken': typeof PublicAuthVerifyEmailConfirmUidb64SecretTokenIndexRoute
 }
 export interface FileRoutesById {
@@ -243,17 +306,24 @@ export interface FileRoutesById {
   '/_authed/dashboard/': typeof AuthedDashboardIndexRoute
   '/_authed/forms/': typeof AuthedFormsIndexRoute
   '/_authed/settings/': typeof AuthedSettingsIndexRoute
+  '/_public/auth/reset-password/sent': typeof PublicAuthResetPasswordSentRoute
   '/_public/auth/signup/complete': typeof PublicAuthSignupCompleteRoute
   '/_public/auth/verify-email/resend': typeof PublicAuthVerifyEmailResendRoute
   '/_public/auth/verify-email/sent': typeof PublicAuthVerifyEmailSentRoute
   '/_public/auth/verify-email/success': typeof PublicAuthVerifyEmailSuccessRoute
+  '/_public/auth/reset-password/': typeof PublicAuthResetPasswordIndexRoute
   '/_public/auth/verify-email/': typeof PublicAuthVerifyEmailIndexRoute
+  '/_public/auth/change-email/confirm/invalid': typeof PublicAuthChangeEmailConfirmInvalidRoute
+  '/_public/auth/change-email/confirm/success': typeof PublicAuthChangeEmailConfirmSuccessRoute
+  '/_public/auth/reset-password/confirm/invalid': typeof PublicAuthResetPasswordConfirmInvalidRoute
   '/_public/auth/signup/verify-email/success': typeof PublicAuthSignupVerifyEmailSuccessRoute
   '/_public/auth/verify-email/confirm/invalid': typeof PublicAuthVerifyEmailConfirmInvalidRoute
   '/_public/auth/verify-email/confirm/success': typeof PublicAuthVerifyEmailConfirmSuccessRoute
   '/_public/_guest/auth/login/': typeof PublicGuestAuthLoginIndexRoute
   '/_public/_guest/auth/signup/': typeof PublicGuestAuthSignupIndexRoute
   '/_public/auth/signup/verify-email/': typeof PublicAuthSignupVerifyEmailIndexRoute
+  '/_public/auth/change-email/confirm/$uidb64/$secretToken/': typeof PublicAuthChangeEmailConfirmUidb64SecretTokenIndexRoute
+  '/_public/auth/reset-password/confirm/$uidb64/$secretToken/': typeof PublicAuthResetPasswordConfirmUidb64SecretTokenIndexRoute
   '/_public/auth/verify-email/confirm/$uidb64/$secretToken/': typeof PublicAuthVerifyEmailConfirmUidb64SecretTokenIndexRoute
 }
 export interface FileRouteTypes {
@@ -270,17 +340,24 @@ export interface FileRouteTypes {
     | '/dashboard/'
     | '/forms/'
     | '/settings/'
+    | '/auth/reset-password/sent'
     | '/auth/signup/complete'
     | '/auth/verify-email/resend'
     | '/auth/verify-email/sent'
     | '/auth/verify-email/success'
+    | '/auth/reset-password/'
     | '/auth/verify-email/'
+    | '/auth/change-email/confirm/invalid'
+    | '/auth/change-email/confirm/success'
+    | '/auth/reset-password/confirm/invalid'
     | '/auth/signup/verify-email/success'
     | '/auth/verify-email/confirm/invalid'
     | '/auth/verify-email/confirm/success'
     | '/auth/login/'
     | '/auth/signup/'
     | '/auth/signup/verify-email/'
+    | '/auth/change-email/confirm/$uidb64/$secretToken/'
+    | '/auth/reset-password/confirm/$uidb64/$secretToken/'
     | '/auth/verify-email/confirm/$uidb64/$secretToken/'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -294,17 +371,24 @@ export interface FileRouteTypes {
     | '/dashboard'
     | '/forms'
     | '/settings'
+    | '/auth/reset-password/sent'
     | '/auth/signup/complete'
     | '/auth/verify-email/resend'
     | '/auth/verify-email/sent'
     | '/auth/verify-email/success'
+    | '/auth/reset-password'
     | '/auth/verify-email'
+    | '/auth/change-email/confirm/invalid'
+    | '/auth/change-email/confirm/success'
+    | '/auth/reset-password/confirm/invalid'
     | '/auth/signup/verify-email/success'
     | '/auth/verify-email/confirm/invalid'
     | '/auth/verify-email/confirm/success'
     | '/auth/login'
     | '/auth/signup'
     | '/auth/signup/verify-email'
+    | '/auth/change-email/confirm/$uidb64/$secretToken'
+    | '/auth/reset-password/confirm/$uidb64/$secretToken'
     | '/auth/verify-email/confirm/$uidb64/$secretToken'
   id:
     | '__root__'
@@ -322,17 +406,24 @@ export interface FileRouteTypes {
     | '/_authed/dashboard/'
     | '/_authed/forms/'
     | '/_authed/settings/'
+    | '/_public/auth/reset-password/sent'
     | '/_public/auth/signup/complete'
     | '/_public/auth/verify-email/resend'
     | '/_public/auth/verify-email/sent'
     | '/_public/auth/verify-email/success'
+    | '/_public/auth/reset-password/'
     | '/_public/auth/verify-email/'
+    | '/_public/auth/change-email/confirm/invalid'
+    | '/_public/auth/change-email/confirm/success'
+    | '/_public/auth/reset-password/confirm/invalid'
     | '/_public/auth/signup/verify-email/success'
     | '/_public/auth/verify-email/confirm/invalid'
     | '/_public/auth/verify-email/confirm/success'
     | '/_public/_guest/auth/login/'
     | '/_public/_guest/auth/signup/'
     | '/_public/auth/signup/verify-email/'
+    | '/_public/auth/change-email/confirm/$uidb64/$secretToken/'
+    | '/_public/auth/reset-password/confirm/$uidb64/$secretToken/'
     | '/_public/auth/verify-email/confirm/$uidb64/$secretToken/'
   fileRoutesById: FileRoutesById
 }
@@ -443,6 +534,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedSettingsMyAccountRouteImport
       parentRoute: typeof AuthedSettingsRoute
     }
+    '/_public/auth/reset-password/': {
+      id: '/_public/auth/reset-password/'
+      path: '/auth/reset-password'
+      fullPath: '/auth/reset-password/'
+      preLoaderRoute: typeof PublicAuthResetPasswordIndexRouteImport
+      parentRoute: typeof PublicRoute
+    }
+    '/_public/auth/reset-password/sent': {
+      id: '/_public/auth/reset-password/sent'
+      path: '/auth/reset-password/sent'
+      fullPath: '/auth/reset-password/sent'
+      preLoaderRoute: typeof PublicAuthResetPasswordSentRouteImport
+      parentRoute: typeof PublicRoute
+    }
     '/_public/auth/signup/complete': {
       id: '/_public/auth/signup/complete'
       path: '/auth/signup/complete'
@@ -492,6 +597,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PublicGuestAuthSignupIndexRouteImport
       parentRoute: typeof PublicGuestRoute
     }
+    '/_public/auth/change-email/confirm/invalid': {
+      id: '/_public/auth/change-email/confirm/invalid'
+      path: '/auth/change-email/confirm/invalid'
+      fullPath: '/auth/change-email/confirm/invalid'
+      preLoaderRoute: typeof PublicAuthChangeEmailConfirmInvalidRouteImport
+      parentRoute: typeof PublicRoute
+    }
+    '/_public/auth/change-email/confirm/success': {
+      id: '/_public/auth/change-email/confirm/success'
+      path: '/auth/change-email/confirm/success'
+      fullPath: '/auth/change-email/confirm/success'
+      preLoaderRoute: typeof PublicAuthChangeEmailConfirmSuccessRouteImport
+      parentRoute: typeof PublicRoute
+    }
+    '/_public/auth/reset-password/confirm/invalid': {
+      id: '/_public/auth/reset-password/confirm/invalid'
+      path: '/auth/reset-password/confirm/invalid'
+      fullPath: '/auth/reset-password/confirm/invalid'
+      preLoaderRoute: typeof PublicAuthResetPasswordConfirmInvalidRouteImport
+      parentRoute: typeof PublicRoute
+    }
     '/_public/auth/signup/verify-email/': {
       id: '/_public/auth/signup/verify-email/'
       path: '/auth/signup/verify-email'
@@ -518,6 +644,20 @@ declare module '@tanstack/react-router' {
       path: '/auth/verify-email/confirm/success'
       fullPath: '/auth/verify-email/confirm/success'
       preLoaderRoute: typeof PublicAuthVerifyEmailConfirmSuccessRouteImport
+      parentRoute: typeof PublicRoute
+    }
+    '/_public/auth/change-email/confirm/$uidb64/$secretToken/': {
+      id: '/_public/auth/change-email/confirm/$uidb64/$secretToken/'
+      path: '/auth/change-email/confirm/$uidb64/$secretToken'
+      fullPath: '/auth/change-email/confirm/$uidb64/$secretToken/'
+      preLoaderRoute: typeof PublicAuthChangeEmailConfirmUidb64SecretTokenIndexRouteImport
+      parentRoute: typeof PublicRoute
+    }
+    '/_public/auth/reset-password/confirm/$uidb64/$secretToken/': {
+      id: '/_public/auth/reset-password/confirm/$uidb64/$secretToken/'
+      path: '/auth/reset-password/confirm/$uidb64/$secretToken'
+      fullPath: '/auth/reset-password/confirm/$uidb64/$secretToken/'
+      preLoaderRoute: typeof PublicAuthResetPasswordConfirmUidb64SecretTokenIndexRouteImport
       parentRoute: typeof PublicRoute
     }
     '/_public/auth/verify-email/confirm/$uidb64/$secretToken/': {
@@ -583,25 +723,40 @@ const PublicGuestRouteWithChildren = PublicGuestRoute._addFileChildren(
 
 interface PublicRouteChildren {
   PublicGuestRoute: typeof PublicGuestRouteWithChildren
+  PublicAuthResetPasswordSentRoute: typeof PublicAuthResetPasswordSentRoute
   PublicAuthSignupCompleteRoute: typeof PublicAuthSignupCompleteRoute
   PublicAuthVerifyEmailResendRoute: typeof PublicAuthVerifyEmailResendRoute
   PublicAuthVerifyEmailSentRoute: typeof PublicAuthVerifyEmailSentRoute
   PublicAuthVerifyEmailSuccessRoute: typeof PublicAuthVerifyEmailSuccessRoute
+  PublicAuthResetPasswordIndexRoute: typeof PublicAuthResetPasswordIndexRoute
   PublicAuthVerifyEmailIndexRoute: typeof PublicAuthVerifyEmailIndexRoute
+  PublicAuthChangeEmailConfirmInvalidRoute: typeof PublicAuthChangeEmailConfirmInvalidRoute
+  PublicAuthChangeEmailConfirmSuccessRoute: typeof PublicAuthChangeEmailConfirmSuccessRoute
+  PublicAuthResetPasswordConfirmInvalidRoute: typeof PublicAuthResetPasswordConfirmInvalidRoute
   PublicAuthSignupVerifyEmailSuccessRoute: typeof PublicAuthSignupVerifyEmailSuccessRoute
   PublicAuthVerifyEmailConfirmInvalidRoute: typeof PublicAuthVerifyEmailConfirmInvalidRoute
   PublicAuthVerifyEmailConfirmSuccessRoute: typeof PublicAuthVerifyEmailConfirmSuccessRoute
   PublicAuthSignupVerifyEmailIndexRoute: typeof PublicAuthSignupVerifyEmailIndexRoute
+  PublicAuthChangeEmailConfirmUidb64SecretTokenIndexRoute: typeof PublicAuthChangeEmailConfirmUidb64SecretTokenIndexRoute
+  PublicAuthResetPasswordConfirmUidb64SecretTokenIndexRoute: typeof PublicAuthResetPasswordConfirmUidb64SecretTokenIndexRoute
   PublicAuthVerifyEmailConfirmUidb64SecretTokenIndexRoute: typeof PublicAuthVerifyEmailConfirmUidb64SecretTokenIndexRoute
 }
 
 const PublicRouteChildren: PublicRouteChildren = {
   PublicGuestRoute: PublicGuestRouteWithChildren,
+  PublicAuthResetPasswordSentRoute: PublicAuthResetPasswordSentRoute,
   PublicAuthSignupCompleteRoute: PublicAuthSignupCompleteRoute,
   PublicAuthVerifyEmailResendRoute: PublicAuthVerifyEmailResendRoute,
   PublicAuthVerifyEmailSentRoute: PublicAuthVerifyEmailSentRoute,
   PublicAuthVerifyEmailSuccessRoute: PublicAuthVerifyEmailSuccessRoute,
+  PublicAuthResetPasswordIndexRoute: PublicAuthResetPasswordIndexRoute,
   PublicAuthVerifyEmailIndexRoute: PublicAuthVerifyEmailIndexRoute,
+  PublicAuthChangeEmailConfirmInvalidRoute:
+    PublicAuthChangeEmailConfirmInvalidRoute,
+  PublicAuthChangeEmailConfirmSuccessRoute:
+    PublicAuthChangeEmailConfirmSuccessRoute,
+  PublicAuthResetPasswordConfirmInvalidRoute:
+    PublicAuthResetPasswordConfirmInvalidRoute,
   PublicAuthSignupVerifyEmailSuccessRoute:
     PublicAuthSignupVerifyEmailSuccessRoute,
   PublicAuthVerifyEmailConfirmInvalidRoute:
@@ -609,6 +764,10 @@ const PublicRouteChildren: PublicRouteChildren = {
   PublicAuthVerifyEmailConfirmSuccessRoute:
     PublicAuthVerifyEmailConfirmSuccessRoute,
   PublicAuthSignupVerifyEmailIndexRoute: PublicAuthSignupVerifyEmailIndexRoute,
+  PublicAuthChangeEmailConfirmUidb64SecretTokenIndexRoute:
+    PublicAuthChangeEmailConfirmUidb64SecretTokenIndexRoute,
+  PublicAuthResetPasswordConfirmUidb64SecretTokenIndexRoute:
+    PublicAuthResetPasswordConfirmUidb64SecretTokenIndexRoute,
   PublicAuthVerifyEmailConfirmUidb64SecretTokenIndexRoute:
     PublicAuthVerifyEmailConfirmUidb64SecretTokenIndexRoute,
 }

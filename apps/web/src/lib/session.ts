@@ -108,6 +108,13 @@ export class SessionStore {
     return session;
   }
 
+  /** A user answer (PATCH /api/users/{id} and the image calls) replaces the stored user (SPEC §7). */
+  replaceUser(user: User): Session {
+    const session = { ...this.get(), user };
+    this.set(session);
+    return session;
+  }
+
   /** Forget the user (after a "not authenticated" answer). */
   clear(): void {
     this.set(anonymousSession);

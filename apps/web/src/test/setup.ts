@@ -1,4 +1,5 @@
 import '@testing-library/jest-dom/vitest';
+import { notifications } from '@mantine/notifications';
 import { cleanup } from '@testing-library/react';
 import { installSpecErrorMessages } from '@veriform/contracts';
 import { afterEach, vi } from 'vitest';
@@ -28,9 +29,16 @@ class ResizeObserverStub {
 window.ResizeObserver = ResizeObserverStub;
 window.HTMLElement.prototype.scrollIntoView = () => {};
 window.scrollTo = () => {};
+// Image previews use object URLs, which jsdom does not implement.
+if (typeof URL.createObjectURL !== 'function') {
+  URL.createObjectURL = () => 'blob:preview';
+  URL.revokeObjectURL = () => {};
+}
 
 afterEach(() => {
   cleanup();
+  // Toasts live in a module-wide store: none may leak into the next test.
+  notifications.clean();
   window.sessionStorage.clear();
   window.localStorage.clear();
 });

@@ -1,8 +1,7 @@
 import { Anchor, Button, Container, Group, Stack, Text, Title } from '@mantine/core';
+import { SUPPORT_EMAIL } from '@veriform/contracts';
 import { usePageTitle } from '../../lib/page-title';
 import { AnchorLink } from '../links';
-
-export const SUPPORT_EMAIL = 'support@veriform.app';
 
 /** SPEC §2: a server error ("Oh dear."); also the generic 500 page. `onRetry` resets the error and reloads data. */
 export function ServerErrorScreen({ onRetry }: { onRetry?: () => void }) {

@@ -2,10 +2,16 @@ import { queryOptions, useMutation } from '@tanstack/react-query';
 import {
   type AuthResponse,
   authResponseSchema,
+  type ChangeEmailRequest,
+  type ChangePasswordRequest,
   type DetailResponse,
   detailResponseSchema,
+  type EmailChangeRequest,
+  emailChangeRequestSchema,
   type LoginRequest,
   type ResendVerificationEmailRequest,
+  type ResetPasswordConfirmRequest,
+  type ResetPasswordRequest,
   type SignupRequest,
   type TokenConfirmRequest,
 } from '@veriform/contracts';
@@ -93,5 +99,104 @@ export function useConfirmVerifyEmailMutation() {
   return useMutation({
     mutationFn: (body: TokenConfirmRequest) => confirmVerifyEmail(api, body),
     onSuccess: (response) => session.applyAuthResponse(response, 'reset'),
+  });
+}
+
+// POST /api/auth/reset-password — always the same 200 (no account enumeration); 429 when limited.
+export function requestPasswordReset(api: ApiClient, body: ResetPasswordRequest): Promise<DetailResponse> {
+  return api.post('/api/auth/reset-password', { schema: detailResponseSchema, body });
+}
+
+export function useRequestPasswordResetMutation() {
+  const { api } = useServices();
+  return useMutation({ mutationFn: (body: ResetPasswordRequest) => requestPasswordReset(api, body) });
+}
+
+// POST /api/auth/reset-password/confirm — ends every session of that user, so the caller is usually anonymous after.
+export function confirmPasswordReset(
+  api: ApiClient,
+  body: ResetPasswordConfirmRequest,
+): Promise<AuthResponse> {
+  return api.post('/api/auth/reset-password/confirm', { schema: authResponseSchema, body });
+}
+
+export function useConfirmPasswordResetMutation() {
+  const { api, session } = useServices();
+  return useMutation({
+    mutationFn: (body: ResetPasswordConfirmRequest) => confirmPasswordReset(api, body),
+    onSuccess: (response) => session.applyAuthResponse(response, 'reset'),
+  });
+}
+
+// POST /api/auth/change-password — keeps this session (new CSRF token), ends the others.
+export function changePassword(api: ApiClient, body: ChangePasswordRequest): Promise<AuthResponse> {
+  return api.post('/api/auth/change-password', { schema: authResponseSchema, body });
+}
+
+export function useChangePasswordMutation() {
+  const { api, session } = useServices();
+  return useMutation({
+    mutationFn: (body: ChangePasswordRequest) => changePassword(api, body),
+    // SPEC §4: after a password change the current membership is reset from server data.
+    onSuccess: (response) => session.applyAuthResponse(response, 'reset'),
+  });
+}
+
+export const emailChangeRequestQueryKey = ['auth', 'change-email'] as const;
+
+// GET /api/auth/change-email/retrieve — the user's e-mail change request (status '' when there is none).
+export function retrieveEmailChangeRequest(
+  api: ApiClient,
+  signal?: AbortSignal,
+): Promise<EmailChangeRequest> {
+  return api.get('/api/auth/change-email/retrieve', { schema: emailChangeRequestSchema, signal });
+}
+
+export function emailChangeRequestQueryOptions(api: ApiClient) {
+  return queryOptions({
+    queryKey: emailChangeRequestQueryKey,
+    queryFn: ({ signal }) => retrieveEmailChangeRequest(api, signal),
+  });
+}
+
+// POST /api/auth/change-email/request — 400 field errors on toEmail (taken, same as the current address).
+export function requestEmailChange(api: ApiClient, body: ChangeEmailRequest): Promise<EmailChangeRequest> {
+  return api.post('/api/auth/change-email/request', { schema: emailChangeRequestSchema, body });
+}
+
+export function useRequestEmailChangeMutation() {
+  const { api, queryClient } = useServices();
+  return useMutation({
+    mutationFn: (body: ChangeEmailRequest) => requestEmailChange(api, body),
+    onSuccess: (request) => queryClient.setQueryData(emailChangeRequestQueryKey, request),
+  });
+}
+
+// POST /api/auth/change-email/resend — sends the pending request's link again.
+export function resendEmailChange(api: ApiClient): Promise<EmailChangeRequest> {
+  return api.post('/api/auth/change-email/resend', { schema: emailChangeRequestSchema });
+}
+
+export function useResendEmailChangeMutation() {
+  const { api, queryClient } = useServices();
+  return useMutation({
+    mutationFn: () => resendEmailChange(api),
+    onSuccess: (request) => queryClient.setQueryData(emailChangeRequestQueryKey, request),
+  });
+}
+
+// POST /api/auth/change-email/confirm — 400 with MainCode_ invalid_token when the link is bad.
+export function confirmEmailChange(api: ApiClient, body: TokenConfirmRequest): Promise<AuthResponse> {
+  return api.post('/api/auth/change-email/confirm', { schema: authResponseSchema, body });
+}
+
+export function useConfirmEmailChangeMutation() {
+  const { api, session, queryClient } = useServices();
+  return useMutation({
+    mutationFn: (body: TokenConfirmRequest) => confirmEmailChange(api, body),
+    onSuccess: (response) => {
+      session.applyAuthResponse(response, 'keep');
+      void queryClient.invalidateQueries({ queryKey: emailChangeRequestQueryKey });
+    },
   });
 }

@@ -1,9 +1,10 @@
-import { Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { type LoginRequest, loginRequestSchema } from '@veriform/contracts';
 import { useRef } from 'react';
 import { FormErrorAlert } from '../../../components/form/FormErrorAlert';
 import { focusFirstInvalid, showServerFieldErrors } from '../../../components/form/server-errors';
+import { AnchorLink } from '../../../components/links';
 import { useFocusOnMount } from '../../../lib/use-focus-on-mount';
 import { useLoginMutation } from '../api';
 
@@ -51,10 +52,9 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
           {...form.getInputProps('password')}
           aria-invalid={Boolean(form.errors.password)}
         />
-        {/* The reset-password pages arrive with their own issue; a plain link until then. */}
-        <Anchor href="/auth/reset-password/" size="sm" style={{ alignSelf: 'flex-end' }}>
+        <AnchorLink to="/auth/reset-password/" size="sm" style={{ alignSelf: 'flex-end' }}>
           Forgot password?
-        </Anchor>
+        </AnchorLink>
         <Button type="submit" loading={login.isPending} fullWidth>
           Log in
         </Button>

@@ -1,38 +1,48 @@
-import { Avatar, Badge, Group, Paper, Stack, Text } from '@mantine/core';
+import { Divider, Paper, Stack, Title } from '@mantine/core';
 import { createFileRoute } from '@tanstack/react-router';
-import { initialsFor } from '../../../components/shell/nav';
+import { type ReactNode, useId } from 'react';
+import { ChangePasswordForm } from '../../../features/account/components/ChangePasswordForm';
+import { CloseAccountNote } from '../../../features/account/components/CloseAccountNote';
+import { EmailField } from '../../../features/account/components/EmailField';
+import { NameField } from '../../../features/account/components/NameField';
+import { ProfileImageRow } from '../../../features/account/components/ProfileImageRow';
 import { usePageTitle } from '../../../lib/page-title';
-import { useSession } from '../../../lib/session';
 
 export const Route = createFileRoute('/_authed/settings/my-account')({
   component: MyAccountPage,
 });
 
+function Card({ title, children }: { title: string; children: ReactNode }) {
+  const titleId = useId();
+  return (
+    <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby={titleId}>
+      <Stack gap="md">
+        <Title order={2} size="h4" id={titleId}>
+          {title}
+        </Title>
+        {children}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** SPEC §2 my-account: profile picture, name, e-mail, password, and how to close the account. */
 function MyAccountPage() {
   usePageTitle('My Account');
-  const { user } = useSession();
   return (
-    <Paper withBorder radius="md" p="lg" maw={640}>
-      <Group gap="md" wrap="nowrap">
-        <Avatar src={user.uploadedProfileImage} size={64} radius="xl" color="indigo" alt="">
-          {initialsFor(user.name, user.email)}
-        </Avatar>
-        <Stack gap={4}>
-          <Text fw={600} size="lg" data-testid="my-account-name">
-            {user.name}
-          </Text>
-          <Group gap="xs">
-            <Text c="dimmed" data-testid="my-account-email">
-              {user.email}
-            </Text>
-            {user.emailIsVerified && (
-              <Badge color="teal" variant="light" size="sm">
-                Verified
-              </Badge>
-            )}
-          </Group>
-        </Stack>
-      </Group>
-    </Paper>
+    <Stack gap="lg" maw={720}>
+      <Card title="Profile">
+        <ProfileImageRow />
+        <Divider />
+        <NameField />
+        <EmailField />
+      </Card>
+      <Card title="Reset Password">
+        <ChangePasswordForm />
+      </Card>
+      <Card title="Close account">
+        <CloseAccountNote />
+      </Card>
+    </Stack>
   );
 }

@@ -1,0 +1,81 @@
+import { queryOptions, useMutation } from '@tanstack/react-query';
+import {
+  type CheckDeleteResponse,
+  checkDeleteResponseSchema,
+  type UpdateUserRequest,
+  type User,
+  userSchema,
+} from '@veriform/contracts';
+import type { ApiClient } from '../../lib/api-client';
+import { useServices } from '../../lib/services';
+
+/**
+ * One place per user endpoint (SPEC §7): the fetcher, then its query options or mutation hook. Every user answer
+ * replaces the session's user, so the shell (top-bar avatar, account menu) re-renders with it.
+ */
+
+/** The signed-in user's id; the calls below are only offered to a signed-in user. */
+function requireId(user: User): number {
+  if (user.id === null) throw new Error('No signed-in user');
+  return user.id;
+}
+
+// PATCH /api/users/{id} — name
+export function updateUser(api: ApiClient, userId: number, body: UpdateUserRequest): Promise<User> {
+  return api.patch(`/api/users/${userId}`, { schema: userSchema, body });
+}
+
+export function useUpdateUserMutation() {
+  const { api, session } = useServices();
+  return useMutation({
+    mutationFn: (body: UpdateUserRequest) => updateUser(api, requireId(session.get().user), body),
+    onSuccess: (user) => session.replaceUser(user),
+  });
+}
+
+/** The multipart field of the profile-image upload. */
+export const PROFILE_IMAGE_FIELD = 'uploadedProfileImage';
+
+// POST /api/users/{id}/update-uploaded-profile-image — multipart uploadedProfileImage
+export function uploadProfileImage(api: ApiClient, userId: number, file: File): Promise<User> {
+  const formData = new FormData();
+  formData.append(PROFILE_IMAGE_FIELD, file, file.name);
+  return api.upload('POST', `/api/users/${userId}/update-uploaded-profile-image`, {
+    schema: userSchema,
+    formData,
+  });
+}
+
+export function useUploadProfileImageMutation() {
+  const { api, session } = useServices();
+  return useMutation({
+    mutationFn: (file: File) => uploadProfileImage(api, requireId(session.get().user), file),
+    onSuccess: (user) => session.replaceUser(user),
+  });
+}
+
+// PATCH /api/users/{id}/delete-uploaded-profile-image
+export function deleteProfileImage(api: ApiClient, userId: number): Promise<User> {
+  return api.patch(`/api/users/${userId}/delete-uploaded-profile-image`, { schema: userSchema });
+}
+
+export function useDeleteProfileImageMutation() {
+  const { api, session } = useServices();
+  return useMutation({
+    mutationFn: () => deleteProfileImage(api, requireId(session.get().user)),
+    onSuccess: (user) => session.replaceUser(user),
+  });
+}
+
+// PATCH /api/users/{id}/check-delete — whether the user could close their login, and why not. A read (it changes
+// nothing), so it is offered as a query.
+export function checkDeleteUser(api: ApiClient, userId: number): Promise<CheckDeleteResponse> {
+  return api.patch(`/api/users/${userId}/check-delete`, { schema: checkDeleteResponseSchema });
+}
+
+export function checkDeleteQueryOptions(api: ApiClient, userId: number) {
+  return queryOptions({
+    queryKey: ['users', userId, 'check-delete'] as const,
+    queryFn: () => checkDeleteUser(api, userId),
+  });
+}
