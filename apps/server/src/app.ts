@@ -9,10 +9,13 @@ import { type Clock, systemClock } from './lib/clock.ts';
 import { createMailer, type Mailer } from './messaging/email.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
+import { mediaRoutes } from './modules/media/routes.ts';
+import { userRoutes } from './modules/users/routes.ts';
 import { registerCsrf } from './plugins/csrf.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerJsonBody } from './plugins/json-body.ts';
 import { registerMaintenance } from './plugins/maintenance.ts';
+import { registerMultipart } from './plugins/multipart.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerSessions } from './plugins/session.ts';
 import { registerSpa, registerViteDev } from './plugins/spa.ts';
@@ -83,8 +86,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   registerCsrf(app);
   registerSessions(app);
   registerMaintenance(app);
+  await registerMultipart(app);
 
   await app.register(authRoutes);
+  await app.register(userRoutes);
+  await app.register(mediaRoutes);
   if (outboxActive(config)) await app.register(devRoutes);
 
   await registerSpa(app, devTemplate);

@@ -6,9 +6,13 @@ import type { Clock } from './lib/clock.ts';
 import { createRateLimiter, type RateLimiter } from './lib/rate-limit.ts';
 import { createTokenSigner, type TokenSigner } from './lib/tokens.ts';
 import type { Mailer } from './messaging/email.ts';
+import { createEmailChange, type EmailChange } from './modules/auth/email-change.ts';
 import { createEmailVerification, type EmailVerification } from './modules/auth/email-verification.ts';
+import { createPasswordReset, type PasswordReset } from './modules/auth/password-reset.ts';
 import { type AuthService, createAuthService } from './modules/auth/service.ts';
 import { createSessionStore, type SessionStore } from './modules/auth/session-store.ts';
+import { createMediaService, type MediaService } from './modules/media/service.ts';
+import { createUserService, type UserService } from './modules/users/service.ts';
 
 /** Everything routes and plugins need, built once per app from the config and the injected dependencies. */
 export type Services = {
@@ -21,7 +25,11 @@ export type Services = {
   tokens: TokenSigner;
   sessions: SessionStore;
   emailVerification: EmailVerification;
+  passwordReset: PasswordReset;
+  emailChange: EmailChange;
   auth: AuthService;
+  users: UserService;
+  media: MediaService;
 };
 
 export function createServices(deps: {
@@ -45,6 +53,26 @@ export function createServices(deps: {
     background,
     rateLimit,
   });
-  const auth = createAuthService({ db, clock, rateLimit, emailVerification });
-  return { config, db, clock, mailer, background, rateLimit, tokens, sessions, emailVerification, auth };
+  const linkDeps = { config, db, clock, tokens, mailer, background, rateLimit };
+  const passwordReset = createPasswordReset({ ...linkDeps, sessions });
+  const emailChange = createEmailChange(linkDeps);
+  const auth = createAuthService({ db, clock, rateLimit, sessions, emailVerification });
+  const media = createMediaService(db, rateLimit);
+  const users = createUserService(db);
+  return {
+    config,
+    db,
+    clock,
+    mailer,
+    background,
+    rateLimit,
+    tokens,
+    sessions,
+    emailVerification,
+    passwordReset,
+    emailChange,
+    auth,
+    users,
+    media,
+  };
 }

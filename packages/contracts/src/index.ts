@@ -4,6 +4,7 @@ export * from './dev-outbox.ts';
 export * from './errors.ts';
 export * from './initial-data.ts';
 export * from './memberships.ts';
+export * from './my-account.ts';
 export * from './password.ts';
 export * from './texts.ts';
 export * from './users.ts';

@@ -121,3 +121,31 @@ export const media = pgTable('media', {
   height: integer('height').notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * A user's e-mail change (SPEC §3, §4): one row per user, reused by every later request. `status` stores only
+ * pending / successfully_changed; "expired" is computed (pending and requested_at older than the validity).
+ */
+export const emailChangeRequests = pgTable('email_change_requests', {
+  id: serial('id').primaryKey(),
+  userId: integer('user_id')
+    .notNull()
+    .unique('email_change_requests_user_id_key')
+    .references(() => users.id, { onDelete: 'cascade' }),
+  fromEmail: text('from_email').notNull(),
+  toEmail: text('to_email').notNull(),
+  /** When the pending change was asked for (or re-armed by a resend after it had expired). */
+  requestedAt: timestamp('requested_at', { withTimezone: true, mode: 'date' }).notNull(),
+  /** When this request was confirmed; cleared by a new request. */
+  successfullyChangedAt: timestamp('successfully_changed_at', { withTimezone: true, mode: 'date' }),
+  /** When the from or the to address last differed from the previous request's. */
+  lastRequestedANewFromOrToEmailAt: timestamp('last_requested_a_new_from_or_to_email_at', {
+    withTimezone: true,
+    mode: 'date',
+  }),
+  lastSentAChangeEmailAt: timestamp('last_sent_a_change_email_at', { withTimezone: true, mode: 'date' }),
+  /** When any request of this user was last confirmed; kept across new requests. */
+  lastSuccessfullyChangedAt: timestamp('last_successfully_changed_at', { withTimezone: true, mode: 'date' }),
+  status: text('status', { enum: ['pending', 'successfully_changed'] }).notNull(),
+  createdAt: createdAt(),
+});

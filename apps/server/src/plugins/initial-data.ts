@@ -8,6 +8,8 @@ import { viewerState } from '../modules/auth/viewer.ts';
  */
 
 const VERIFY_EMAIL_CONFIRM = /^\/auth\/verify-email\/confirm\/([^/]+)\/([^/]+)\/?$/;
+const RESET_PASSWORD_CONFIRM = /^\/auth\/reset-password\/confirm\/([^/]+)\/([^/]+)\/?$/;
+const CHANGE_EMAIL_CONFIRM = /^\/auth\/change-email\/confirm\/([^/]+)\/([^/]+)\/?$/;
 /** Pages whose URL holds a secret: they must not leak it to other sites through the Referer header. */
 const TOKEN_PAGE = /^\/auth\/(verify-email|reset-password|change-email)\/confirm\//;
 
@@ -16,11 +18,19 @@ export function isTokenPage(path: string): boolean {
 }
 
 async function extraFor(request: FastifyRequest, path: string): Promise<InitialExtra> {
+  const { emailVerification, passwordReset, emailChange } = request.server.services;
   const extra: InitialExtra = { signaling: { immediatelyRedirectTo: null } };
   const verify = VERIFY_EMAIL_CONFIRM.exec(path);
   if (verify?.[1] && verify[2]) {
-    const isValid = await request.server.services.emailVerification.isValid(verify[1], verify[2]);
-    extra.verifyEmailConfirm = { isValid };
+    extra.verifyEmailConfirm = { isValid: await emailVerification.isValid(verify[1], verify[2]) };
+  }
+  const reset = RESET_PASSWORD_CONFIRM.exec(path);
+  if (reset?.[1] && reset[2]) {
+    extra.resetPasswordConfirm = { isValid: await passwordReset.isValid(reset[1], reset[2]) };
+  }
+  const change = CHANGE_EMAIL_CONFIRM.exec(path);
+  if (change?.[1] && change[2]) {
+    extra.changeEmailConfirm = { isValid: await emailChange.isValid(change[1], change[2]) };
   }
   return extra;
 }

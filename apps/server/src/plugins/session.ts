@@ -1,3 +1,4 @@
+import { MEDIA_PATH_PREFIX } from '@veriform/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_TTL_MS, type SessionRow } from '../modules/auth/session-store.ts';
 import type { UserRow } from '../modules/users/repository.ts';
@@ -11,9 +12,14 @@ declare module 'fastify' {
   }
 }
 
-/** Requests that never need the session (built assets, Vite's module requests in development). */
+/** Requests that never need the session (built assets, public media, Vite's module requests in development). */
 function skipsSession(url: string): boolean {
-  return url.startsWith('/assets/') || url.startsWith('/@') || url.startsWith('/node_modules/');
+  return (
+    url.startsWith('/assets/') ||
+    url.startsWith(MEDIA_PATH_PREFIX) ||
+    url.startsWith('/@') ||
+    url.startsWith('/node_modules/')
+  );
 }
 
 const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -66,6 +72,27 @@ export async function startSession(
   });
   request.session = created.session;
   request.user = user;
+}
+
+/**
+ * Moves the request's session to a brand-new id (password change): the old id stops working, the user and the
+ * remembered current membership stay. Needs a logged-in request.
+ */
+export async function rotateSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const { config, sessions } = request.server.services;
+  const { session, user } = request;
+  if (!session || !user) throw new Error('rotateSession() needs a logged-in request');
+  const created = await sessions.create(user.id, {
+    ip: request.ip,
+    userAgent: request.headers['user-agent'],
+    currentMembershipId: session.currentMembershipId,
+  });
+  await sessions.remove(session.idHash);
+  reply.setCookie(cookieNames(config).session, created.id, {
+    ...baseCookieOptions(config),
+    maxAge: SESSION_TTL_MS / 1000,
+  });
+  request.session = created.session;
 }
 
 export async function endSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {

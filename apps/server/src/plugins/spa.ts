@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import middie from '@fastify/middie';
 import fastifyStatic from '@fastify/static';
+import { MEDIA_PATH_PREFIX } from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { AppError } from '../lib/errors.ts';
@@ -104,7 +105,8 @@ export async function registerSpa(
       (request.method === 'GET' || request.method === 'HEAD') &&
       path !== '/api' &&
       !path.startsWith('/api/') &&
-      !path.startsWith('/assets/');
+      !path.startsWith('/assets/') &&
+      !path.startsWith(MEDIA_PATH_PREFIX);
     if (!isPage) throw new AppError('not_found');
 
     const [html, data] = await Promise.all([render(request.url), initialDataFor(request, reply, path)]);

@@ -39,7 +39,8 @@ export class TestClient {
     method: Method;
     url: string;
     body?: unknown;
-    rawBody?: string;
+    /** Sent as is; `content-type` defaults to application/json (set it in `headers` for anything else). */
+    rawBody?: string | Buffer;
     headers?: Record<string, string>;
     csrf?: boolean;
   }): Promise<LightMyRequestResponse> {
@@ -49,7 +50,7 @@ export class TestClient {
     if (unsafe && options.csrf !== false && this.csrfToken && !('x-csrftoken' in headers)) {
       headers['x-csrftoken'] = this.csrfToken;
     }
-    let payload: string | undefined;
+    let payload: string | Buffer | undefined;
     if (options.rawBody !== undefined) {
       payload = options.rawBody;
       headers['content-type'] ??= 'application/json';
@@ -85,6 +86,28 @@ export class TestClient {
 
   post(url: string, body: unknown = {}, options: { csrf?: boolean; headers?: Record<string, string> } = {}) {
     return this.request({ method: 'POST', url, body, ...options });
+  }
+
+  patch(url: string, body: unknown = {}, options: { csrf?: boolean; headers?: Record<string, string> } = {}) {
+    return this.request({ method: 'PATCH', url, body, ...options });
+  }
+
+  /** A multipart/form-data POST (see multipart.ts), like a browser's FormData upload. */
+  postMultipart(url: string, form: { body: Buffer; contentType: string }, options: { csrf?: boolean } = {}) {
+    return this.request({
+      method: 'POST',
+      url,
+      rawBody: form.body,
+      headers: { 'content-type': form.contentType },
+      ...options,
+    });
+  }
+
+  /** Signs a new user up (logged in, address unverified); answers the payload and the auth response. */
+  async signupNew(overrides: Partial<SignupRequest> = {}) {
+    const payload = newSignup(overrides);
+    const auth = await this.signup(payload);
+    return { payload, auth, id: auth.user.id ?? 0 };
   }
 
   async fetchCsrf(): Promise<string> {

@@ -8,14 +8,24 @@ export async function outboxFor(app: FastifyInstance, to: string): Promise<Outbo
   return listOutboxMessages(app.services.db, { to });
 }
 
+export type LinkKind = 'verify-email' | 'reset-password' | 'change-email';
+export type TokenLink = { url: string; path: string; uidb64: string; token: string };
+
+/** The `/auth/<kind>/confirm/…` link of the newest message to `to` that has one, split into its parts. */
+export async function latestLink(app: FastifyInstance, to: string, kind: LinkKind): Promise<TokenLink> {
+  const pattern = new RegExp(`(https?://[^\\s/]+)(/auth/${kind}/confirm/([\\w-]+)/([\\w-]+)/)`);
+  for (const message of await outboxFor(app, to)) {
+    const match = message.text.match(pattern);
+    if (match?.[2] && match[3] && match[4]) {
+      return { url: `${match[1]}${match[2]}`, path: match[2], uidb64: match[3], token: match[4] };
+    }
+  }
+  throw new Error(`no ${kind} link for ${to}`);
+}
+
 /** The verification link of the newest message to `to`, split into its parts. */
-export async function latestVerifyLink(app: FastifyInstance, to: string) {
-  const [message] = await outboxFor(app, to);
-  const match = message?.text.match(
-    /(https?:\/\/[^\s/]+)(\/auth\/verify-email\/confirm\/([\w-]+)\/([\w-]+)\/)/,
-  );
-  if (!match?.[2] || !match[3] || !match[4]) throw new Error(`no verification link for ${to}`);
-  return { url: `${match[1]}${match[2]}`, path: match[2], uidb64: match[3], token: match[4] };
+export function latestVerifyLink(app: FastifyInstance, to: string): Promise<TokenLink> {
+  return latestLink(app, to, 'verify-email');
 }
 
 /** The JSON of the initial-data script in a page. */

@@ -1,22 +1,28 @@
 import {
   authResponseSchema,
+  changeEmailRequestSchema,
+  changePasswordRequestSchema,
   csrfResponseSchema,
   detailResponseSchema,
+  emailChangeRequestSchema,
   loginRequestSchema,
   resendVerificationEmailRequestSchema,
+  resetPasswordConfirmRequestSchema,
+  resetPasswordRequestSchema,
   signupRequestSchema,
   tokenConfirmRequestSchema,
 } from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { authenticated, requireSession, requireUser } from '../../plugins/auth-guard.ts';
 import { ensureCsrfToken } from '../../plugins/csrf.ts';
-import { endSession, startSession } from '../../plugins/session.ts';
+import { endSession, rotateSession, startSession } from '../../plugins/session.ts';
 import { viewerState } from './viewer.ts';
 
 /** SPEC §7 auth calls and DESIGN §5's verify-email confirmation. Thin: parse, call the service, answer. */
 export async function authRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { auth, emailVerification } = app.services;
+  const { auth, emailVerification, passwordReset, emailChange } = app.services;
 
   r.post('/api/auth/csrf', { schema: { response: { 200: csrfResponseSchema } } }, async (request, reply) => ({
     csrfToken: ensureCsrfToken(request, reply),
@@ -68,6 +74,72 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       const verified = await emailVerification.confirm(request.body.uidb64, request.body.token);
       // Nobody is logged in by a link; but when the caller is that user, their answer shows the new status.
       if (request.user?.id === verified.id) request.user = verified;
+      return viewerState(request, reply);
+    },
+  );
+
+  r.post(
+    '/api/auth/reset-password',
+    { schema: { body: resetPasswordRequestSchema, response: { 200: detailResponseSchema } } },
+    async (request) => ({ detail: await passwordReset.request(request.body.email, request.ip) }),
+  );
+
+  r.post(
+    '/api/auth/reset-password/confirm',
+    { schema: { body: resetPasswordConfirmRequestSchema, response: { 200: authResponseSchema } } },
+    async (request, reply) => {
+      const user = await passwordReset.confirm(request.body);
+      // Every session of that user has ended; when the caller was one of them, they are now logged out.
+      if (request.user?.id === user.id) {
+        await endSession(request, reply);
+        return viewerState(request, reply, { rotateCsrf: true });
+      }
+      return viewerState(request, reply);
+    },
+  );
+
+  r.post(
+    '/api/auth/change-password',
+    {
+      preValidation: authenticated,
+      schema: { body: changePasswordRequestSchema, response: { 200: authResponseSchema } },
+    },
+    async (request, reply) => {
+      const { user, session } = requireSession(request);
+      request.user = await auth.changePassword(user, session.idHash, request.body, request.ip);
+      await rotateSession(request, reply);
+      return viewerState(request, reply, { rotateCsrf: true });
+    },
+  );
+
+  r.get(
+    '/api/auth/change-email/retrieve',
+    { preValidation: authenticated, schema: { response: { 200: emailChangeRequestSchema } } },
+    async (request) => emailChange.retrieve(requireUser(request)),
+  );
+
+  r.post(
+    '/api/auth/change-email/request',
+    {
+      preValidation: authenticated,
+      schema: { body: changeEmailRequestSchema, response: { 200: emailChangeRequestSchema } },
+    },
+    async (request) => emailChange.request(requireUser(request), request.body.toEmail, request.ip),
+  );
+
+  r.post(
+    '/api/auth/change-email/resend',
+    { preValidation: authenticated, schema: { response: { 200: emailChangeRequestSchema } } },
+    async (request) => emailChange.resend(requireUser(request), request.ip),
+  );
+
+  /** No session needed: the link may be opened on another device (or logged out). */
+  r.post(
+    '/api/auth/change-email/confirm',
+    { schema: { body: tokenConfirmRequestSchema, response: { 200: authResponseSchema } } },
+    async (request, reply) => {
+      const changed = await emailChange.confirm(request.body.uidb64, request.body.token);
+      if (request.user?.id === changed.id) request.user = changed;
       return viewerState(request, reply);
     },
   );

@@ -1,6 +1,8 @@
 import {
+  type ChangePasswordRequest,
   type LoginRequest,
   type SignupRequest,
+  serverTexts,
   tooManyLoginAttemptsText,
   tooManyRequestsText,
 } from '@veriform/contracts';
@@ -8,11 +10,14 @@ import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { eq } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
+import { isUniqueViolation } from '../../lib/db-errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
 import { type RateLimiter, tooMany } from '../../lib/rate-limit.ts';
 import { findUserByEmail, type UserRow } from '../users/repository.ts';
 import type { EmailVerification } from './email-verification.ts';
 import { emailTakenError, invalidCredentialsError } from './errors.ts';
+import type { SessionStore } from './session-store.ts';
 
 const { users } = schema;
 
@@ -25,23 +30,23 @@ export const LOGIN_FAILURE_LIMITS = { perAddress: 5, perIp: 20, windowMs: 15 * M
  */
 export const SIGNUP_LIMITS = { perIp: 30, windowMs: 60 * MINUTE_MS };
 
-/** PostgreSQL's unique_violation, whichever driver raised it (drizzle wraps driver errors in `cause`). */
-function isUniqueViolation(error: unknown): boolean {
-  let e = error;
-  for (let depth = 0; depth < 5 && typeof e === 'object' && e !== null; depth++) {
-    if ('code' in e && e.code === '23505') return true;
-    e = 'cause' in e ? e.cause : undefined;
-  }
-  return false;
-}
-
 export function createAuthService(deps: {
   db: Db;
   clock: Clock;
   rateLimit: RateLimiter;
+  sessions: SessionStore;
   emailVerification: EmailVerification;
 }) {
-  const { db, clock, rateLimit, emailVerification } = deps;
+  const { db, clock, rateLimit, sessions, emailVerification } = deps;
+
+  /** The login-failure buckets (per address, per IP): also charged by wrong current passwords. */
+  function loginFailureRules(email: string, ip: string) {
+    const { windowMs } = LOGIN_FAILURE_LIMITS;
+    return [
+      { bucket: `login-fail:email:${email.toLowerCase()}`, limit: LOGIN_FAILURE_LIMITS.perAddress, windowMs },
+      { bucket: `login-fail:ip:${ip}`, limit: LOGIN_FAILURE_LIMITS.perIp, windowMs },
+    ];
+  }
 
   /** Creates the user and sends the verification e-mail; the route then logs the user in. */
   async function signup(input: SignupRequest, ip: string): Promise<UserRow> {
@@ -74,11 +79,7 @@ export function createAuthService(deps: {
    */
   async function login(input: LoginRequest, ip: string): Promise<UserRow> {
     const email = input.email.toLowerCase();
-    const { windowMs } = LOGIN_FAILURE_LIMITS;
-    const rules = [
-      { bucket: `login-fail:email:${email}`, limit: LOGIN_FAILURE_LIMITS.perAddress, windowMs },
-      { bucket: `login-fail:ip:${ip}`, limit: LOGIN_FAILURE_LIMITS.perIp, windowMs },
-    ];
+    const rules = loginFailureRules(email, ip);
     const decision = await rateLimit.checkAll(rules);
     if (!decision.allowed) throw tooMany(decision, tooManyLoginAttemptsText);
 
@@ -95,7 +96,36 @@ export function createAuthService(deps: {
     return user;
   }
 
-  return { signup, login };
+  /**
+   * Checks the current password (wrong guesses count in the same buckets as failed logins, so a stolen session
+   * cannot be used to brute-force the password), stores the new one and ends every OTHER session of the user; the
+   * route then moves this session to a new id. Answers the updated user.
+   */
+  async function changePassword(
+    user: UserRow,
+    keepSessionIdHash: string,
+    input: ChangePasswordRequest,
+    ip: string,
+  ): Promise<UserRow> {
+    const rules = loginFailureRules(user.email, ip);
+    const decision = await rateLimit.checkAll(rules);
+    if (!decision.allowed) throw tooMany(decision, tooManyLoginAttemptsText);
+    if (!(await verifyPassword(user.passwordHash, input.previousPassword))) {
+      for (const rule of rules) await rateLimit.hit(rule.bucket);
+      throw AppError.field('validation_error', 'previousPassword', serverTexts.wrongCurrentPassword);
+    }
+    await rateLimit.reset(`login-fail:email:${user.email.toLowerCase()}`);
+    const [updated] = await db
+      .update(users)
+      .set({ passwordHash: await hashPassword(input.newPassword), passwordChangedAt: clock.now() })
+      .where(eq(users.id, user.id))
+      .returning();
+    if (!updated) throw new AppError('not_authenticated');
+    await sessions.removeAllOfUser(user.id, { exceptIdHash: keepSessionIdHash });
+    return updated;
+  }
+
+  return { signup, login, changePassword };
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,6 +1,6 @@
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { and, eq, gt, lt } from 'drizzle-orm';
+import { and, eq, gt, lt, ne } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256Hex } from '../../lib/crypto.ts';
 import type { UserRow } from '../users/repository.ts';
@@ -18,7 +18,10 @@ export const SESSION_TOUCH_INTERVAL_MS = 60 * 60 * 1000;
  * bits; only its SHA-256 is stored, so a leaked table does not hand out live sessions.
  */
 export function createSessionStore(db: Db, clock: Clock) {
-  async function create(userId: number, meta: { ip: string; userAgent: string | undefined }) {
+  async function create(
+    userId: number,
+    meta: { ip: string; userAgent: string | undefined; currentMembershipId?: number | null },
+  ) {
     const id = randomToken(32);
     const now = clock.now();
     const [row] = await db
@@ -31,6 +34,7 @@ export function createSessionStore(db: Db, clock: Clock) {
         expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
         ip: meta.ip,
         userAgent: meta.userAgent?.slice(0, 512),
+        currentMembershipId: meta.currentMembershipId ?? null,
       })
       .returning();
     if (!row) throw new Error('Session insert returned no row');
@@ -62,11 +66,23 @@ export function createSessionStore(db: Db, clock: Clock) {
     await db.delete(sessions).where(eq(sessions.idHash, idHash));
   }
 
+  /** Ends every session of the user (password reset), or every one but `exceptIdHash` (password change). */
+  async function removeAllOfUser(userId: number, options: { exceptIdHash?: string } = {}): Promise<void> {
+    await db
+      .delete(sessions)
+      .where(
+        and(
+          eq(sessions.userId, userId),
+          options.exceptIdHash ? ne(sessions.idHash, options.exceptIdHash) : undefined,
+        ),
+      );
+  }
+
   async function pruneExpired(): Promise<void> {
     await db.delete(sessions).where(lt(sessions.expiresAt, clock.now()));
   }
 
-  return { create, find, touchIfDue, remove, pruneExpired };
+  return { create, find, touchIfDue, remove, removeAllOfUser, pruneExpired };
 }
 
 export type SessionStore = ReturnType<typeof createSessionStore>;

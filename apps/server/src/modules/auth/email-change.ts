@@ -1,0 +1,278 @@
+import {
+  EMAIL_CHANGE_RESEND_SECONDS,
+  EMAIL_CHANGE_VALID_DAYS,
+  type EmailChangeRequest,
+  type EmailChangeStatus,
+  emailChangeStatusDisplay,
+  errorTexts,
+  SUPPORT_EMAIL,
+  serverTexts,
+  tooManyRequestsText,
+} from '@veriform/contracts';
+import type { Db } from '@veriform/db';
+import { schema } from '@veriform/db';
+import { and, eq } from 'drizzle-orm';
+import type { Config } from '../../config.ts';
+import type { Background } from '../../lib/background.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { isUniqueViolation } from '../../lib/db-errors.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { RateLimiter } from '../../lib/rate-limit.ts';
+import { decodeUid, encodeUid, type TokenSigner } from '../../lib/tokens.ts';
+import type { Mailer } from '../../messaging/email.ts';
+import { changeEmailMessage, emailChangedMessage } from '../../messaging/templates/change-email.ts';
+import { findUserByEmail, findUserById, type UserRow } from '../users/repository.ts';
+import { invalidTokenError } from './errors.ts';
+
+const { emailChangeRequests, users } = schema;
+
+export type EmailChangeRow = typeof emailChangeRequests.$inferSelect;
+
+const MINUTE_MS = 60 * 1000;
+const VALID_MS = EMAIL_CHANGE_VALID_DAYS * 24 * 60 * MINUTE_MS;
+/**
+ * Requests and resends per user and per IP and hour (every call counts, refused ones included, so the "address
+ * taken" answer cannot be used to harvest addresses quickly), and at most one change e-mail per user every 30 s.
+ */
+export const EMAIL_CHANGE_LIMITS = { perUser: 10, perIp: 30, windowMs: 60 * MINUTE_MS };
+
+export const changeEmailPath = (uidb64: string, token: string) =>
+  `/auth/change-email/confirm/${uidb64}/${token}/`;
+
+/** SPEC §4: '' without a request; "expired" is computed, never stored. */
+export function emailChangeStatusOf(row: EmailChangeRow | undefined, now: Date): EmailChangeStatus {
+  if (!row) return '';
+  if (row.status === 'successfully_changed') return 'successfully_changed';
+  return now.getTime() - row.requestedAt.getTime() > VALID_MS ? 'expired' : 'pending';
+}
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+/**
+ * Changing the login's e-mail address (SPEC §3, §4): the user asks for a new address, a signed link goes to that
+ * address, and opening it (on any device, logged in or not) makes the change. One row per user, reused.
+ *
+ * The link's state is the request's id, target, requested-at and status (and the user's current address): it works
+ * once, and dies when a newer request replaces it or the address changes otherwise.
+ */
+export function createEmailChange(deps: {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  tokens: TokenSigner;
+  mailer: Mailer;
+  background: Background;
+  rateLimit: RateLimiter;
+}) {
+  const { config, db, clock, tokens, mailer, background, rateLimit } = deps;
+  const maxAgeSeconds = VALID_MS / 1000;
+
+  const stateOf = (user: UserRow, row: EmailChangeRow) => [
+    String(row.id),
+    row.toEmail,
+    row.requestedAt.toISOString(),
+    row.status,
+    user.email,
+  ];
+
+  /** The target was taken after the request was made (a sign-up, another change): nothing to put it on but the whole. */
+  const takenError = () => new AppError('email_taken', { nonFieldErrors: [errorTexts.emailTaken] });
+
+  async function findRow(userId: number): Promise<EmailChangeRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(emailChangeRequests)
+      .where(eq(emailChangeRequests.userId, userId))
+      .limit(1);
+    return row;
+  }
+
+  function toDto(user: UserRow, row: EmailChangeRow | undefined): EmailChangeRequest {
+    const status = emailChangeStatusOf(row, clock.now());
+    return {
+      id: row?.id ?? null,
+      user: user.id,
+      fromEmail: row?.fromEmail ?? '',
+      toEmail: row?.toEmail ?? '',
+      requestedAt: iso(row?.requestedAt ?? null),
+      successfullyChangedAt: iso(row?.successfullyChangedAt ?? null),
+      lastRequestedANewFromOrToEmailAt: iso(row?.lastRequestedANewFromOrToEmailAt ?? null),
+      lastSentAChangeEmailAt: iso(row?.lastSentAChangeEmailAt ?? null),
+      lastSuccessfullyChangedAt: iso(row?.lastSuccessfullyChangedAt ?? null),
+      status,
+      status_display: emailChangeStatusDisplay[status],
+    };
+  }
+
+  async function consumeAttempt(user: UserRow, ip: string): Promise<void> {
+    const { perUser, perIp, windowMs } = EMAIL_CHANGE_LIMITS;
+    await rateLimit.consume(
+      [
+        { bucket: `change-email:user:${user.id}`, limit: perUser, windowMs },
+        { bucket: `change-email:ip:${ip}`, limit: perIp, windowMs },
+      ],
+      tooManyRequestsText,
+    );
+  }
+
+  async function consumeSend(user: UserRow): Promise<void> {
+    await rateLimit.consume(
+      [
+        {
+          bucket: `change-email-send:user:${user.id}`,
+          limit: 1,
+          windowMs: EMAIL_CHANGE_RESEND_SECONDS * 1000,
+        },
+      ],
+      tooManyRequestsText,
+    );
+  }
+
+  /** Built from PUBLIC_URL, never from the request's Host header; sent to the NEW address. */
+  function sendLink(user: UserRow, row: EmailChangeRow): void {
+    const token = tokens.make('change-email', user.id, stateOf(user, row));
+    const message = changeEmailMessage({
+      to: row.toEmail,
+      name: user.name,
+      fromEmail: user.email,
+      link: `${config.publicUrl}${changeEmailPath(encodeUid(user.id), token)}`,
+      validForDays: EMAIL_CHANGE_VALID_DAYS,
+    });
+    background.run('change e-mail link', () => mailer.send(message));
+  }
+
+  async function retrieve(user: UserRow): Promise<EmailChangeRequest> {
+    return toDto(user, await findRow(user.id));
+  }
+
+  /** Creates or replaces the user's request (pending from now) and sends the link to the new address. */
+  async function request(user: UserRow, toEmailInput: string, ip: string): Promise<EmailChangeRequest> {
+    const toEmail = toEmailInput.trim().toLowerCase();
+    if (toEmail === user.email.toLowerCase()) {
+      throw AppError.field('validation_error', 'toEmail', serverTexts.sameEmail);
+    }
+    await consumeAttempt(user, ip);
+    const holder = await findUserByEmail(db, toEmail);
+    if (holder && holder.id !== user.id)
+      throw AppError.field('email_taken', 'toEmail', errorTexts.emailTaken);
+    await consumeSend(user);
+
+    const now = clock.now();
+    const previous = await findRow(user.id);
+    const newFromOrTo = !previous || previous.fromEmail !== user.email || previous.toEmail !== toEmail;
+    const values = {
+      fromEmail: user.email,
+      toEmail,
+      requestedAt: now,
+      successfullyChangedAt: null,
+      lastSentAChangeEmailAt: now,
+      status: 'pending' as const,
+      ...(newFromOrTo ? { lastRequestedANewFromOrToEmailAt: now } : {}),
+    };
+    const [row] = await db
+      .insert(emailChangeRequests)
+      .values({ userId: user.id, ...values })
+      .onConflictDoUpdate({ target: emailChangeRequests.userId, set: values })
+      .returning();
+    if (!row) throw new Error('E-mail change upsert returned no row');
+    sendLink(user, row);
+    return toDto(user, row);
+  }
+
+  /** Sends the pending request's link again; an expired request is re-armed (pending from now) first. */
+  async function resend(user: UserRow, ip: string): Promise<EmailChangeRequest> {
+    await consumeAttempt(user, ip);
+    const row = await findRow(user.id);
+    const status = emailChangeStatusOf(row, clock.now());
+    if (!row || (status !== 'pending' && status !== 'expired') || row.fromEmail !== user.email) {
+      throw AppError.nonField('validation_error', serverTexts.emailChangeNothingPending);
+    }
+    const holder = await findUserByEmail(db, row.toEmail);
+    if (holder && holder.id !== user.id) throw takenError();
+    await consumeSend(user);
+    const now = clock.now();
+    const [updated] = await db
+      .update(emailChangeRequests)
+      .set({ lastSentAChangeEmailAt: now, ...(status === 'expired' ? { requestedAt: now } : {}) })
+      .where(eq(emailChangeRequests.id, row.id))
+      .returning();
+    if (!updated) throw AppError.nonField('validation_error', serverTexts.emailChangeNothingPending);
+    sendLink(user, updated);
+    return toDto(user, updated);
+  }
+
+  async function forToken(
+    uidb64: string,
+    token: string,
+  ): Promise<{ user: UserRow; row: EmailChangeRow } | undefined> {
+    const id = decodeUid(uidb64);
+    if (id === null) return undefined;
+    const user = await findUserById(db, id);
+    if (!user) return undefined;
+    const row = await findRow(user.id);
+    if (!row || emailChangeStatusOf(row, clock.now()) !== 'pending') return undefined;
+    if (!tokens.check('change-email', user.id, stateOf(user, row), token, maxAgeSeconds)) return undefined;
+    return { user, row };
+  }
+
+  /** For the link's page GET: checks only, consumes nothing (DESIGN §5). */
+  async function isValid(uidb64: string, token: string): Promise<boolean> {
+    return (await forToken(uidb64, token)) !== undefined;
+  }
+
+  /**
+   * Makes the change: the new address is the login's, verified as of now (the link proved the mailbox); the old
+   * address hears about it. Answers the updated user. Needs no session: the link may be opened on another device.
+   */
+  async function confirm(uidb64: string, token: string): Promise<UserRow> {
+    const found = await forToken(uidb64, token);
+    if (!found) throw invalidTokenError();
+    const { user, row } = found;
+    // Someone else may have taken the address since the request (sign-up, another change).
+    const holder = await findUserByEmail(db, row.toEmail);
+    if (holder && holder.id !== user.id) throw takenError();
+
+    const now = clock.now();
+    let updated: UserRow | undefined;
+    try {
+      updated = await db.transaction(async (tx) => {
+        // Conditional on the state the token was checked against: of two concurrent confirmations one succeeds.
+        const [claimed] = await tx
+          .update(emailChangeRequests)
+          .set({ status: 'successfully_changed', successfullyChangedAt: now, lastSuccessfullyChangedAt: now })
+          .where(
+            and(
+              eq(emailChangeRequests.id, row.id),
+              eq(emailChangeRequests.status, 'pending'),
+              eq(emailChangeRequests.toEmail, row.toEmail),
+              eq(emailChangeRequests.requestedAt, row.requestedAt),
+            ),
+          )
+          .returning({ id: emailChangeRequests.id });
+        if (!claimed) throw invalidTokenError();
+        const [changed] = await tx
+          .update(users)
+          .set({ email: row.toEmail, emailIsVerified: true, emailVerifiedAsOf: now })
+          .where(and(eq(users.id, user.id), eq(users.email, user.email)))
+          .returning();
+        if (!changed) throw invalidTokenError();
+        return changed;
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw takenError();
+      throw error;
+    }
+    const notice = emailChangedMessage({
+      to: user.email,
+      name: user.name,
+      newEmail: updated.email,
+      supportEmail: SUPPORT_EMAIL,
+    });
+    background.run('e-mail changed notice', () => mailer.send(notice));
+    return updated;
+  }
+
+  return { retrieve, request, resend, isValid, confirm };
+}
+
+export type EmailChange = ReturnType<typeof createEmailChange>;

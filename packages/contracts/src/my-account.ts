@@ -1,0 +1,40 @@
+import type { EmailChangeStatus } from './account-self-service.ts';
+
+/**
+ * What the server decided for "My Account" where the spec is silent (additions to account-self-service.ts; nothing
+ * there changes). The web app may show these texts verbatim.
+ */
+
+/** A password-reset link works for this long, and only once. */
+export const RESET_PASSWORD_VALID_HOURS = 1;
+/** An e-mail change request is pending this long after `requestedAt`, then `expired` (a resend re-arms it). */
+export const EMAIL_CHANGE_VALID_DAYS = 3;
+/** The least time between two change-e-mail sends (request or resend) of one user. */
+export const EMAIL_CHANGE_RESEND_SECONDS = 30;
+
+/** `status_display` of each e-mail change status (SPEC §3). */
+export const emailChangeStatusDisplay: Record<EmailChangeStatus, string> = {
+  '': '',
+  pending: 'Pending',
+  expired: 'Expired',
+  successfully_changed: 'Successfully changed',
+};
+
+/** The multipart field of POST /api/users/{id}/update-uploaded-profile-image (SPEC §7). */
+export const PROFILE_IMAGE_FIELD = 'uploadedProfileImage';
+
+/**
+ * Images larger than this many pixels (width × height, first frame) are refused before they are decoded. Uploads are
+ * shrunk to fit IMAGE_MAX_SIDE anyway; this only stops "pixel bombs" (a tiny file declaring a gigantic image).
+ */
+export const IMAGE_MAX_INPUT_PIXELS = 40_000_000;
+
+/** Upload refusals beyond uploadTexts (400, on the upload's field). */
+export const imageUploadRefusalTexts = {
+  /** The content starts like an allowed image but cannot be decoded (truncated, corrupt). */
+  unreadable: 'The file is damaged or is not a readable image.',
+  tooManyPixels: `The image is too large: at most ${IMAGE_MAX_INPUT_PIXELS / 1_000_000} megapixels.`,
+} as const;
+
+/** Uploaded images are served here (content-addressed WebP, cached for a year). */
+export const MEDIA_PATH_PREFIX = '/media/';
