@@ -36,7 +36,8 @@ export async function processImage(input: Buffer): Promise<ProcessedImage> {
   const options = { limitInputPixels: IMAGE_MAX_INPUT_PIXELS, failOn: 'truncated', pages: 1 } as const;
   let metadata: Metadata;
   try {
-    metadata = await sharp(input, options).metadata();
+    // Headers only, nothing decoded yet: read without the pixel limit so that a bomb gets its own message below.
+    metadata = await sharp(input, { ...options, limitInputPixels: false }).metadata();
   } catch {
     throw new ImageRejected(imageUploadRefusalTexts.unreadable);
   }

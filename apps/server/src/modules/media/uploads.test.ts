@@ -1,0 +1,268 @@
+import { createHash } from 'node:crypto';
+import type { User } from '@veriform/contracts';
+import { IMAGE_UPLOAD_MAX_BYTES } from '@veriform/contracts';
+import { schema } from '@veriform/db';
+import { count, eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test-support/app.ts';
+import { TestClient } from '../../test-support/client.ts';
+import { elfBytes, jpegWithExif, padPng, pngDeclaring, solidImage } from '../../test-support/images.ts';
+import { type FormPart, multipartBody } from '../../test-support/multipart.ts';
+
+const t = useTestApp();
+let nextIp = 1;
+const client = () => new TestClient(t.app, `10.5.0.${nextIp++}`);
+
+const FIELD = 'uploadedProfileImage';
+const fieldError = (message: string) => ({ [FIELD]: [message], MainCode_: 'validation_error' });
+const texts = {
+  required: 'You must provide a file.',
+  wrongType: 'File type must be image/jpeg, image/png, image/webp, image/gif',
+  tooLarge: 'File is larger than 6000000 bytes',
+  tooMany: 'Too many files',
+  unreadable: 'The file is damaged or is not a readable image.',
+  tooManyPixels: 'The image is too large: at most 40 megapixels.',
+};
+
+async function loggedIn() {
+  const c = client();
+  const { id } = await c.signupNew();
+  return { c, id, url: `/api/users/${id}/update-uploaded-profile-image` };
+}
+
+const file = (data: Buffer, filename = 'me.png', contentType = 'image/png', name = FIELD): FormPart => ({
+  name,
+  filename,
+  contentType,
+  data,
+});
+
+async function upload(parts: FormPart[]) {
+  const { c, url, id } = await loggedIn();
+  const response = await c.postMultipart(url, multipartBody(parts));
+  return { c, id, response };
+}
+
+async function served(path: string) {
+  const response = await t.app.inject({ method: 'GET', url: path });
+  expect(response.statusCode).toBe(200);
+  return { response, bytes: response.rawPayload, metadata: await sharp(response.rawPayload).metadata() };
+}
+
+describe('accepted uploads', () => {
+  it('a PNG becomes a WebP at /media/{sha256}.webp, never enlarged', async () => {
+    const { response, c } = await upload([file(await solidImage(300, 200, 'png'))]);
+    expect(response.statusCode).toBe(200);
+    const user = response.json<User>();
+    expect(user.uploadedProfileImage).toMatch(/^\/media\/[0-9a-f]{64}\.webp$/);
+    expect((await c.post('/api/auth/refresh-me')).json().user.uploadedProfileImage).toBe(
+      user.uploadedProfileImage,
+    );
+
+    const { response: image, bytes, metadata } = await served(user.uploadedProfileImage ?? '');
+    expect(image.headers['content-type']).toBe('image/webp');
+    expect(image.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(image.headers['x-content-type-options']).toBe('nosniff');
+    expect(image.cookies).toEqual([]);
+    expect(metadata).toMatchObject({ format: 'webp', width: 300, height: 200 });
+    // Content-addressed: the name is the SHA-256 of the bytes served.
+    const sha = createHash('sha256').update(bytes).digest('hex');
+    expect(user.uploadedProfileImage).toBe(`/media/${sha}.webp`);
+  });
+
+  it('a JPEG is turned upright by its EXIF orientation, shrunk into 1024×1024, and loses every metadata', async () => {
+    const input = await jpegWithExif(2000, 1500);
+    const before = await sharp(input).metadata();
+    expect(before.orientation).toBe(6);
+    expect(before.exif).toBeDefined();
+
+    const { response } = await upload([file(input, 'holiday.jpg', 'image/jpeg')]);
+    expect(response.statusCode).toBe(200);
+    const { metadata, bytes } = await served(response.json<User>().uploadedProfileImage ?? '');
+    expect(metadata).toMatchObject({ format: 'webp', width: 768, height: 1024 });
+    expect(metadata.exif).toBeUndefined();
+    expect(metadata.orientation).toBeUndefined();
+    expect(metadata.icc).toBeUndefined();
+    expect(metadata.xmp).toBeUndefined();
+    expect(bytes.includes(Buffer.from('Secret Corp'))).toBe(false);
+  });
+
+  it('accepts WebP and GIF, whatever name and type the browser declared', async () => {
+    for (const [format, name] of [
+      ['webp', 'x.bin'],
+      ['gif', 'x.txt'],
+    ] as const) {
+      const { response } = await upload([
+        file(await solidImage(64, 64, format), name, 'application/octet-stream'),
+      ]);
+      expect(response.statusCode).toBe(200);
+    }
+  });
+
+  it('stores identical uploads once', async () => {
+    const png = await solidImage(40, 40, 'png');
+    const first = (await upload([file(png)])).response.json<User>();
+    const second = (await upload([file(png)])).response.json<User>();
+    expect(second.uploadedProfileImage).toBe(first.uploadedProfileImage);
+    const sha = first.uploadedProfileImage?.slice('/media/'.length, -'.webp'.length) ?? '';
+    const [row] = await t.db.db.select({ n: count() }).from(schema.media).where(eq(schema.media.sha256, sha));
+    expect(row?.n).toBe(1);
+  });
+
+  it(`accepts a file of exactly ${IMAGE_UPLOAD_MAX_BYTES} bytes (above Fastify's 1 MiB body limit)`, async () => {
+    const big = padPng(await solidImage(20, 20, 'png'), IMAGE_UPLOAD_MAX_BYTES);
+    const { response } = await upload([file(big)]);
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('takes text fields alongside the file without minding them', async () => {
+    const { response } = await upload([{ name: 'note', value: 'hi' }, file(await solidImage(8, 8, 'png'))]);
+    expect(response.statusCode).toBe(200);
+  });
+});
+
+describe('refused uploads (400 on uploadedProfileImage)', () => {
+  it(`over ${IMAGE_UPLOAD_MAX_BYTES} bytes`, async () => {
+    const big = padPng(await solidImage(20, 20, 'png'), IMAGE_UPLOAD_MAX_BYTES + 1);
+    const { response, c } = await upload([file(big)]);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual(fieldError(texts.tooLarge));
+    expect((await c.post('/api/auth/refresh-me')).json().user.uploadedProfileImage).toBeNull();
+  });
+
+  it('no file at all, an empty file, a file under another name, or not multipart', async () => {
+    const png = await solidImage(8, 8, 'png');
+    for (const parts of [
+      [{ name: 'note', value: 'hi' }],
+      [file(Buffer.alloc(0))],
+      [file(png, 'a.png', 'image/png', 'other')],
+    ]) {
+      const { response } = await upload(parts);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual(fieldError(texts.required));
+    }
+    const { c, url } = await loggedIn();
+    const json = await c.post(url, {});
+    expect(json.statusCode).toBe(400);
+    expect(json.json()).toEqual(fieldError(texts.required));
+    const bodiless = await c.request({ method: 'POST', url });
+    expect(bodiless.json()).toEqual(fieldError(texts.required));
+  });
+
+  it('two files', async () => {
+    const png = await solidImage(8, 8, 'png');
+    const { response } = await upload([file(png), file(png, 'second.png')]);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual(fieldError(texts.tooMany));
+  });
+
+  it('content that is not an image, whatever it is called: text, a renamed executable, SVG', async () => {
+    const cases = [
+      file(Buffer.from('just some text, not a picture\n'), 'notes.png', 'image/png'),
+      file(elfBytes(), 'evil.png', 'image/png'),
+      file(
+        Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+        'x.svg',
+        'image/svg+xml',
+      ),
+      file(Buffer.from('%PDF-1.7\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n'), 'doc.jpg', 'image/jpeg'),
+    ];
+    for (const part of cases) {
+      const { response } = await upload([part]);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual(fieldError(texts.wrongType));
+    }
+  });
+
+  it('an image of a type not on the list (TIFF)', async () => {
+    const { response } = await upload([file(await solidImage(16, 16, 'tiff'), 'scan.png', 'image/png')]);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual(fieldError(texts.wrongType));
+  });
+
+  it('a pixel bomb: a tiny PNG declaring 20000×20000', async () => {
+    const bomb = pngDeclaring(20_000, 20_000);
+    expect(bomb.length).toBeLessThan(10_000);
+    const { response } = await upload([file(bomb)]);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual(fieldError(texts.tooManyPixels));
+  });
+
+  it('truncated images', async () => {
+    const jpeg = await jpegWithExif(400, 300);
+    const png = await solidImage(400, 300, 'png');
+    for (const part of [
+      file(jpeg.subarray(0, Math.floor(jpeg.length / 2)), 'half.jpg', 'image/jpeg'),
+      file(png.subarray(0, Math.floor(png.length * 0.6))),
+      // The magic bytes of a PNG and nothing else.
+      file(png.subarray(0, 16)),
+    ]) {
+      const { response } = await upload([part]);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual(fieldError(texts.unreadable));
+    }
+  });
+});
+
+describe('access', () => {
+  it('needs a logged-in user and the CSRF token', async () => {
+    const form = multipartBody([file(await solidImage(8, 8, 'png'))]);
+    const anonymous = client();
+    await anonymous.fetchCsrf();
+    const response = await anonymous.postMultipart('/api/users/1/update-uploaded-profile-image', form);
+    expect(response.statusCode).toBe(401);
+    expect(response.json().detail).toBe('Authentication credentials were not provided.');
+
+    const { c, url } = await loggedIn();
+    const noCsrf = await c.postMultipart(url, form, { csrf: false });
+    expect(noCsrf.statusCode).toBe(403);
+  });
+
+  it('limits uploads to 30 an hour per user', async () => {
+    const { c, url } = await loggedIn();
+    const form = multipartBody([file(await solidImage(4, 4, 'png'))]);
+    for (let i = 0; i < 30; i++) expect((await c.postMultipart(url, form)).statusCode).toBe(200);
+    const refused = await c.postMultipart(url, form);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBeDefined();
+  });
+});
+
+describe('PATCH /api/users/{id}/delete-uploaded-profile-image', () => {
+  it('clears the picture; the stored bytes stay (garbage collection is later work)', async () => {
+    const { c, id, response } = await upload([file(await solidImage(32, 32, 'png'))]);
+    const path = response.json<User>().uploadedProfileImage ?? '';
+    const deleted = await c.patch(`/api/users/${id}/delete-uploaded-profile-image`);
+    expect(deleted.statusCode).toBe(200);
+    expect(deleted.json<User>()).toMatchObject({ id, uploadedProfileImage: null });
+    expect((await c.post('/api/auth/refresh-me')).json().user.uploadedProfileImage).toBeNull();
+    await served(path);
+  });
+});
+
+describe('GET /media/{file}', () => {
+  it('answers 404 for unknown or malformed names, and never the web page', async () => {
+    for (const url of [
+      `/media/${'0'.repeat(64)}.webp`,
+      '/media/nope',
+      '/media/a/b',
+      '/media/',
+      `/media/${'A'.repeat(64)}.webp`,
+    ]) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({ detail: 'Not found.', MainCode_: 'not_found' });
+    }
+  });
+
+  it('answers HEAD', async () => {
+    const { response } = await upload([file(await solidImage(8, 8, 'png'))]);
+    const head = await t.app.inject({
+      method: 'HEAD',
+      url: response.json<User>().uploadedProfileImage ?? '',
+    });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-type']).toBe('image/webp');
+  });
+});
