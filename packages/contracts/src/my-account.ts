@@ -34,6 +34,8 @@ export const imageUploadRefusalTexts = {
   /** The content starts like an allowed image but cannot be decoded (truncated, corrupt). */
   unreadable: 'The file is damaged or is not a readable image.',
   tooManyPixels: `The image is too large: at most ${IMAGE_MAX_INPUT_PIXELS / 1_000_000} megapixels.`,
+  /** The multipart body itself is broken (cut short, no boundary, too many parts): a client problem. */
+  malformed: 'The upload could not be read. Please try again.',
 } as const;
 
 /** Uploaded images are served here (content-addressed WebP, cached for a year). */

@@ -23,6 +23,7 @@ const texts = {
   tooMany: 'Too many files',
   unreadable: 'The file is damaged or is not a readable image.',
   tooManyPixels: 'The image is too large: at most 40 megapixels.',
+  malformed: 'The upload could not be read. Please try again.',
 };
 
 async function loggedIn() {
@@ -201,6 +202,38 @@ describe('refused uploads (400 on uploadedProfileImage)', () => {
       const { response } = await upload([part]);
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual(fieldError(texts.unreadable));
+    }
+  });
+});
+
+describe('broken multipart bodies (400, never 500)', () => {
+  it('no boundary, cut short, bad part headers, too many fields, __proto__', async () => {
+    const { c, url } = await loggedIn();
+    const part = (name: string, extra = '') =>
+      `--xyz\r\nContent-Disposition: form-data; name="${name}"${extra}\r\n\r\nx\r\n`;
+    const cases: [string, string][] = [
+      ['multipart/form-data', 'abc'],
+      ['multipart/form-data; boundary=xyz', 'no boundary anywhere'],
+      [
+        'multipart/form-data; boundary=xyz',
+        `--xyz\r\nContent-Disposition: form-data; name="${FIELD}"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG`,
+      ],
+      [
+        'multipart/form-data; boundary=xyz',
+        `${Array.from({ length: 15 }, (_, i) => part(`f${i}`)).join('')}--xyz--\r\n`,
+      ],
+      ['multipart/form-data; boundary=xyz', `${part('__proto__')}--xyz--\r\n`],
+      ['multipart/form-data; boundary=xyz', `${part('__proto__', '; filename="a.png"')}--xyz--\r\n`],
+    ];
+    for (const [contentType, body] of cases) {
+      const response = await c.request({
+        method: 'POST',
+        url,
+        rawBody: body,
+        headers: { 'content-type': contentType },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual(fieldError(texts.malformed));
     }
   });
 });
