@@ -103,7 +103,14 @@ export function EmailField() {
       </Button>
     </>
   ) : (
-    <Button type="button" variant="default" onClick={() => setEditing(true)}>
+    <Button
+      type="button"
+      variant="default"
+      onClick={(event) => {
+        event.preventDefault();
+        setEditing(true);
+      }}
+    >
       Edit email
     </Button>
   );

@@ -90,7 +90,16 @@ export function NameField() {
       Save name
     </Button>
   ) : (
-    <Button type="button" variant="default" onClick={() => setEditing(true)}>
+    <Button
+      type="button"
+      variant="default"
+      onClick={(event) => {
+        // React reuses this element as "Save name" (type submit) in the same click: without this, the browser's
+        // default action would then submit the form at once.
+        event.preventDefault();
+        setEditing(true);
+      }}
+    >
       Edit name
     </Button>
   );

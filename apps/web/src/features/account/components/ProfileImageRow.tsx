@@ -1,4 +1,4 @@
-import { Avatar, Button, Group, Stack, Text } from '@mantine/core';
+import { Avatar, Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { initialsFor } from '../../../components/shell/nav';
 import { errorDisplayText } from '../../../lib/error-text';
@@ -19,7 +19,7 @@ export function ProfileImageRow() {
     });
 
   return (
-    <Group gap="lg" wrap="wrap">
+    <Group gap="lg" wrap="nowrap" align="flex-start">
       <Avatar
         src={user.uploadedProfileImage}
         size={88}
@@ -30,8 +30,22 @@ export function ProfileImageRow() {
       >
         {initialsFor(user.name, user.email)}
       </Avatar>
-      <Stack gap="xs">
-        <Text fw={600}>Profile picture</Text>
+      <Stack gap="xs" style={{ minWidth: 0 }}>
+        <div>
+          <Text fw={600} size="lg" truncate>
+            {user.name || user.email}
+          </Text>
+          <Group gap="xs" wrap="nowrap">
+            <Text c="dimmed" size="sm" truncate>
+              {user.email}
+            </Text>
+            {user.emailIsVerified && (
+              <Badge color="teal" variant="light" size="sm" style={{ flexShrink: 0 }}>
+                Verified
+              </Badge>
+            )}
+          </Group>
+        </div>
         <Group gap="sm">
           <Button onClick={upload.open}>Upload picture</Button>
           {user.uploadedProfileImage && (

@@ -128,7 +128,8 @@ export function UploadImageModal({ opened, onClose }: { opened: boolean; onClose
                 w={96}
                 h={96}
                 fit="cover"
-                radius="xl"
+                // Round, as the avatar will show it.
+                radius={96}
               />
             )}
             <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
