@@ -18,6 +18,20 @@ export function jpegWithExif(width: number, height: number): Promise<Buffer> {
     .toBuffer();
 }
 
+/** An animated GIF of `frames` frames, each `width` × `height`, in different colours. */
+export async function animatedGif(width: number, height: number, frames: number): Promise<Buffer> {
+  const images = await Promise.all(
+    Array.from({ length: frames }, (_, i) =>
+      sharp({ create: { width, height, channels: 3, background: { r: 60 * i, g: 100, b: 200 } } })
+        .png()
+        .toBuffer(),
+    ),
+  );
+  return sharp(images, { join: { animated: true } })
+    .gif()
+    .toBuffer();
+}
+
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 function pngChunk(type: string, data: Buffer): Buffer {

@@ -89,7 +89,11 @@ describe('the whole change', () => {
   it('request → pending → confirm → successfully_changed; the old address is told', async () => {
     const { c, payload, id } = await loggedIn();
     const to = newAddress();
-    const response = await requestChange(c, to.toUpperCase());
+    const response = await c.post(
+      '/api/auth/change-email/request',
+      { toEmail: to.toUpperCase() },
+      { headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' } },
+    );
     expect(response.statusCode).toBe(200);
     const now = t.clock.now().toISOString();
     const pending = {
@@ -108,9 +112,10 @@ describe('the whole change', () => {
     expect(response.json()).toEqual(pending);
     expect(await retrieve(c)).toEqual(pending);
 
-    // The link goes to the NEW address, built from PUBLIC_URL; nothing has changed yet.
+    // The link goes to the NEW address, built from PUBLIC_URL whatever the Host; nothing has changed yet.
     const link = await latestLink(t.app, to, 'change-email');
     expect(link.url.startsWith(`${TEST_PUBLIC_URL}/auth/change-email/confirm/`)).toBe(true);
+    expect((await outboxFor(t.app, to))[0]?.text).not.toContain('evil.example');
     expect((await c.post('/api/auth/refresh-me')).json().user.email).toBe(payload.email);
     expect(await pageValidity(link)).toBe(true);
 

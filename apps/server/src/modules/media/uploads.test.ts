@@ -7,7 +7,14 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test-support/app.ts';
 import { TestClient } from '../../test-support/client.ts';
-import { elfBytes, jpegWithExif, padPng, pngDeclaring, solidImage } from '../../test-support/images.ts';
+import {
+  animatedGif,
+  elfBytes,
+  jpegWithExif,
+  padPng,
+  pngDeclaring,
+  solidImage,
+} from '../../test-support/images.ts';
 import { type FormPart, multipartBody } from '../../test-support/multipart.ts';
 
 const t = useTestApp();
@@ -73,7 +80,7 @@ describe('accepted uploads', () => {
   });
 
   it('a JPEG is turned upright by its EXIF orientation, shrunk into 1024×1024, and loses every metadata', async () => {
-    const input = await jpegWithExif(2000, 1500);
+    const input = await jpegWithExif(1600, 1200);
     const before = await sharp(input).metadata();
     expect(before.orientation).toBe(6);
     expect(before.exif).toBeDefined();
@@ -99,6 +106,16 @@ describe('accepted uploads', () => {
       ]);
       expect(response.statusCode).toBe(200);
     }
+  });
+
+  it('keeps only the first frame of an animated GIF', async () => {
+    const gif = await animatedGif(50, 40, 3);
+    expect((await sharp(gif).metadata()).pages).toBe(3);
+    const { response } = await upload([file(gif, 'dance.gif', 'image/gif')]);
+    expect(response.statusCode).toBe(200);
+    const { metadata } = await served(response.json<User>().uploadedProfileImage ?? '');
+    expect(metadata).toMatchObject({ format: 'webp', width: 50, height: 40 });
+    expect(metadata.pages ?? 1).toBe(1);
   });
 
   it('stores identical uploads once', async () => {
