@@ -16,15 +16,22 @@ export function newUser(): NewUser {
 
 type OutboxMessage = { id: number; to: string; subject: string | null; text: string };
 
-/** Waits for the newest e-mail to `to` in the development outbox (the app's, read through its dev API). */
-export async function latestEmailTo(request: APIRequestContext, to: string): Promise<OutboxMessage> {
+/**
+ * Waits for the newest e-mail to `to` in the development outbox (the app's, read through its dev API), optionally the
+ * newest one that `matches` (say, by subject).
+ */
+export async function latestEmailTo(
+  request: APIRequestContext,
+  to: string,
+  matches: (message: OutboxMessage) => boolean = () => true,
+): Promise<OutboxMessage> {
   let found: OutboxMessage | undefined;
   await expect
     .poll(
       async () => {
         const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(to)}`);
         const body = (await res.json()) as { results: OutboxMessage[] };
-        found = body.results.find((m) => m.to === to);
+        found = body.results.find((m) => m.to === to && matches(m));
         return Boolean(found);
       },
       { message: `an e-mail to ${to} in the outbox`, timeout: 10_000 },
@@ -32,6 +39,32 @@ export async function latestEmailTo(request: APIRequestContext, to: string): Pro
     .toBe(true);
   if (!found) throw new Error('unreachable');
   return found;
+}
+
+/**
+ * A signed-up, verified and logged-in user, made through the same API calls the pages make, sharing the page's cookies.
+ * Journeys that are not about signing up start from here.
+ */
+export async function signUpVerified(
+  request: APIRequestContext,
+  user: NewUser = newUser(),
+): Promise<NewUser> {
+  const csrf = (await (await request.post('/api/auth/csrf')).json()) as { csrfToken: string };
+  const signup = await request.post('/api/auth/signup', {
+    headers: { 'X-CSRFToken': csrf.csrfToken },
+    data: { ...user, passwordConfirm: user.password },
+  });
+  expect(signup.status(), await signup.text()).toBe(200);
+  const { csrfToken } = (await signup.json()) as { csrfToken: string };
+  const mail = await latestEmailTo(request, user.email);
+  const [, uidb64, token] =
+    linkIn(mail.text, '/auth/verify-email/confirm/').match(/confirm\/([^/]+)\/([^/]+)/) ?? [];
+  const confirm = await request.post('/api/auth/verify-email/confirm', {
+    headers: { 'X-CSRFToken': csrfToken },
+    data: { uidb64, token },
+  });
+  expect(confirm.status(), await confirm.text()).toBe(200);
+  return user;
 }
 
 export function linkIn(text: string, pathPart: string): string {
