@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { membershipSchema } from './memberships.ts';
+import { followInvitationErrorSchema, followInvitationSchema } from './teams.ts';
 import { userSchema } from './users.ts';
 
 const validity = z.object({ isValid: z.boolean() });
 
-/** `extra` of the initial page data (SPEC §3); later issues add followInvitation and justCreatedAccount. */
+/** `extra` of the initial page data (SPEC §3). */
 export const initialExtraSchema = z.object({
   signaling: z.object({ immediatelyRedirectTo: z.string().nullable() }).optional(),
-  followInvitation: z.object({ hasError: z.boolean() }).passthrough().optional(),
-  followInvitationError: z.record(z.string(), z.unknown()).optional(),
+  followInvitation: z.union([followInvitationSchema, z.object({ hasError: z.literal(true) })]).optional(),
+  followInvitationError: followInvitationErrorSchema.optional(),
   verifyEmailConfirm: validity.optional(),
   resetPasswordConfirm: validity.optional(),
   changeEmailConfirm: validity.optional(),

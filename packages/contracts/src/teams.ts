@@ -1,0 +1,180 @@
+import { z } from 'zod';
+import { emailSchema } from './auth.ts';
+import { listResponseSchema } from './lists.ts';
+import { accountSchema, membershipSchema, roleSchema } from './memberships.ts';
+
+/**
+ * Roles and permissions (SPEC §6; the spec leaves the settings screens open — our table is docs/roles.md).
+ * The sidebar mirrors these; the server decides.
+ */
+export type Capability = 'viewReports' | 'searchData' | 'manageTeam' | 'manageCompany' | 'manageForms';
+export function can(
+  membership: { role: 'member' | 'owner'; canSearchData: boolean; canViewReports: boolean },
+  capability: Capability,
+): boolean {
+  if (membership.role === 'owner') return true;
+  switch (capability) {
+    case 'viewReports':
+      return membership.canViewReports;
+    case 'searchData':
+      return membership.canSearchData;
+    case 'manageForms':
+      return true;
+    case 'manageTeam':
+    case 'manageCompany':
+      return false;
+  }
+}
+
+// ---- Accounts ----------------------------------------------------------------------------------------------------
+
+export const displayNameSchema = z.string().trim().min(1).max(100);
+
+/** POST /api/accounts → the new owner membership, put first and made current (SPEC §4). */
+export const createAccountRequestSchema = z.object({ displayName: displayNameSchema });
+export type CreateAccountRequest = z.infer<typeof createAccountRequestSchema>;
+export const createAccountResponseSchema = z.object({
+  membership: membershipSchema,
+  justCreatedAccount: z.object({ membershipCreated: membershipSchema }),
+});
+export type CreateAccountResponse = z.infer<typeof createAccountResponseSchema>;
+
+/** PATCH /api/accounts/{id} (owners). Logo: POST /api/accounts/{id}/update-uploaded-profile-image (multipart
+ * `uploadedProfileImage`, same rules as the profile picture) and PATCH /api/accounts/{id}/delete-uploaded-profile-image;
+ * all three answer the account. GET /api/accounts/{id} answers it to any member. */
+export const updateAccountRequestSchema = z.object({ displayName: displayNameSchema });
+export type UpdateAccountRequest = z.infer<typeof updateAccountRequestSchema>;
+
+// ---- Memberships -------------------------------------------------------------------------------------------------
+
+export const teamUserSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  uploadedProfileImage: z.string().nullable(),
+});
+export type TeamUser = z.infer<typeof teamUserSchema>;
+
+/** A membership as the team screen shows it: with its person. */
+export const teamMembershipSchema = membershipSchema.extend({ user: teamUserSchema, created: z.string() });
+export type TeamMembership = z.infer<typeof teamMembershipSchema>;
+
+/**
+ * GET /api/memberships?accountId= : the team of that account (any member may look), oldest first.
+ * GET /api/memberships (no accountId): the caller's own memberships, as in the initial page data.
+ */
+export const membershipListQuerySchema = z.object({
+  accountId: z.coerce.number().int().positive().optional(),
+});
+export type MembershipListQuery = z.infer<typeof membershipListQuerySchema>;
+export const teamMembershipListSchema = listResponseSchema(teamMembershipSchema);
+export type TeamMembershipList = z.infer<typeof teamMembershipListSchema>;
+
+/** POST /api/memberships/{id}/update-role (owners; the last owner cannot be demoted). Answers the team membership. */
+export const updateRoleRequestSchema = z.object({ role: roleSchema });
+export type UpdateRoleRequest = z.infer<typeof updateRoleRequestSchema>;
+
+/** POST /api/memberships/{id}/update-permissions (owners): what the team screen needs for the two switches. */
+export const updatePermissionsRequestSchema = z.object({
+  canSearchData: z.boolean(),
+  canViewReports: z.boolean(),
+});
+export type UpdatePermissionsRequest = z.infer<typeof updatePermissionsRequestSchema>;
+
+/** POST /api/memberships/{id}/select with {} → the membership, now current for this session. */
+export const selectMembershipResponseSchema = z.object({ currentMembership: membershipSchema });
+export type SelectMembershipResponse = z.infer<typeof selectMembershipResponseSchema>;
+
+// DELETE /api/memberships/{id} → 204. Owners remove anyone; a member may remove (leave) only their own; the last
+// owner can be neither removed nor leave.
+
+// ---- Invitations -------------------------------------------------------------------------------------------------
+
+export const invitationStatuses = ['pending', 'accepted', 'revoked', 'expired'] as const;
+export const invitationStatusSchema = z.enum(invitationStatuses);
+export type InvitationStatus = z.infer<typeof invitationStatusSchema>;
+
+export const invitationSchema = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  role: roleSchema,
+  canSearchData: z.boolean(),
+  canViewReports: z.boolean(),
+  account: accountSchema,
+  invitedBy: z.object({ name: z.string(), email: z.string() }),
+  created: z.string(),
+  expiresAt: z.string(),
+  lastSentAt: z.string(),
+  status: invitationStatusSchema,
+});
+export type Invitation = z.infer<typeof invitationSchema>;
+
+/** GET /api/invitations?accountId= (owners): pending invitations, newest first. */
+export const invitationListQuerySchema = z.object({ accountId: z.coerce.number().int().positive() });
+export const invitationListSchema = listResponseSchema(invitationSchema);
+export type InvitationList = z.infer<typeof invitationListSchema>;
+
+/** POST /api/invitations (owners). An address that is already a member, or already invited, is refused on `email`. */
+export const createInvitationRequestSchema = z.object({
+  accountId: z.number().int().positive(),
+  email: emailSchema,
+  role: roleSchema,
+  canSearchData: z.boolean().default(false),
+  canViewReports: z.boolean().default(false),
+});
+export type CreateInvitationRequest = z.input<typeof createInvitationRequestSchema>;
+
+// POST /api/invitations/{id}/resend → the invitation; DELETE /api/invitations/{id} → 204 (revoke).
+
+/**
+ * The invitation e-mail links to `/follow-invitation/?key={key}`. That page, and `/auth/signup/from-invitation?key=`
+ * and `/auth/login/from-invitation?key=`, get `extra.followInvitation` (the invitation's public face) or, when the key is
+ * missing, unknown, expired, revoked or used, `extra.followInvitation = {hasError: true}` and
+ * `extra.followInvitationError` (shown by /follow-invitation/error).
+ */
+export const followInvitationSchema = z.object({
+  hasError: z.literal(false),
+  key: z.string(),
+  email: z.string(),
+  role: roleSchema,
+  accountName: z.string(),
+  invitedByName: z.string(),
+  expiresAt: z.string(),
+  /** Whether someone already has a login with this address: the page offers log in rather than sign up. */
+  userExists: z.boolean(),
+});
+export type FollowInvitation = z.infer<typeof followInvitationSchema>;
+
+export const invitationErrorCodes = ['missing', 'not_found', 'expired', 'revoked', 'accepted'] as const;
+export const followInvitationErrorSchema = z.object({
+  code: z.enum(invitationErrorCodes),
+  message: z.string(),
+});
+export type FollowInvitationError = z.infer<typeof followInvitationErrorSchema>;
+
+export const invitationErrorTexts: Record<(typeof invitationErrorCodes)[number], string> = {
+  missing: 'This invitation link is incomplete. Open the link from the invitation e-mail again.',
+  not_found: 'This invitation link is not valid. Ask the person who invited you to send a new one.',
+  expired: 'This invitation has expired. Ask the person who invited you to send a new one.',
+  revoked: 'This invitation was withdrawn. Ask the person who invited you if you should still join.',
+  accepted: 'This invitation has already been used. Log in to reach the account.',
+};
+
+/**
+ * POST /api/invitations/accept {key} (logged in, with the invited address; the invitation proves the mailbox, so an
+ * unverified address becomes verified) → the new membership, put first and made current.
+ */
+export const acceptInvitationRequestSchema = z.object({ key: z.string().min(1).max(200) });
+export type AcceptInvitationRequest = z.infer<typeof acceptInvitationRequestSchema>;
+export const acceptInvitationResponseSchema = z.object({ membership: membershipSchema });
+export type AcceptInvitationResponse = z.infer<typeof acceptInvitationResponseSchema>;
+
+export const INVITATION_VALID_DAYS = 7;
+
+export const teamTexts = {
+  lastOwner: 'An account must keep at least one owner.',
+  alreadyMember: 'That person is already a member of this account.',
+  alreadyInvited: 'That address already has a pending invitation. Resend it instead.',
+  wrongInvitee: (email: string) =>
+    `This invitation was sent to ${email}. Log in with that address to accept it.`,
+} as const;
