@@ -23,9 +23,13 @@ import { Route as AuthedSettingsIndexRouteImport } from './routes/_authed/settin
 import { Route as AuthedSettingsCompanyInfoRouteImport } from './routes/_authed/settings/company-info'
 import { Route as AuthedSettingsManageTeamRouteImport } from './routes/_authed/settings/manage-team'
 import { Route as AuthedSettingsMyAccountRouteImport } from './routes/_authed/settings/my-account'
+import { Route as PublicFollowInvitationIndexRouteImport } from './routes/_public/follow-invitation/index'
+import { Route as PublicFollowInvitationErrorRouteImport } from './routes/_public/follow-invitation/error'
+import { Route as PublicAuthLoginFromInvitationRouteImport } from './routes/_public/auth/login/from-invitation'
 import { Route as PublicAuthResetPasswordIndexRouteImport } from './routes/_public/auth/reset-password/index'
 import { Route as PublicAuthResetPasswordSentRouteImport } from './routes/_public/auth/reset-password/sent'
 import { Route as PublicAuthSignupCompleteRouteImport } from './routes/_public/auth/signup/complete'
+import { Route as PublicAuthSignupFromInvitationRouteImport } from './routes/_public/auth/signup/from-invitation'
 import { Route as PublicAuthVerifyEmailIndexRouteImport } from './routes/_public/auth/verify-email/index'
 import { Route as PublicAuthVerifyEmailResendRouteImport } from './routes/_public/auth/verify-email/resend'
 import { Route as PublicAuthVerifyEmailSentRouteImport } from './routes/_public/auth/verify-email/sent'
@@ -112,6 +116,24 @@ const AuthedSettingsMyAccountRoute = AuthedSettingsMyAccountRouteImport.update({
   path: '/my-account',
   getParentRoute: () => AuthedSettingsRoute,
 } as any)
+const PublicFollowInvitationIndexRoute =
+  PublicFollowInvitationIndexRouteImport.update({
+    id: '/follow-invitation/',
+    path: '/follow-invitation/',
+    getParentRoute: () => PublicRoute,
+  } as any)
+const PublicFollowInvitationErrorRoute =
+  PublicFollowInvitationErrorRouteImport.update({
+    id: '/follow-invitation/error',
+    path: '/follow-invitation/error',
+    getParentRoute: () => PublicRoute,
+  } as any)
+const PublicAuthLoginFromInvitationRoute =
+  PublicAuthLoginFromInvitationRouteImport.update({
+    id: '/auth/login/from-invitation',
+    path: '/auth/login/from-invitation',
+    getParentRoute: () => PublicRoute,
+  } as any)
 const PublicAuthResetPasswordIndexRoute =
   PublicAuthResetPasswordIndexRouteImport.update({
     id: '/auth/reset-password/',
@@ -128,6 +150,12 @@ const PublicAuthSignupCompleteRoute =
   PublicAuthSignupCompleteRouteImport.update({
     id: '/auth/signup/complete',
     path: '/auth/signup/complete',
+    getParentRoute: () => PublicRoute,
+  } as any)
+const PublicAuthSignupFromInvitationRoute =
+  PublicAuthSignupFromInvitationRouteImport.update({
+    id: '/auth/signup/from-invitation',
+    path: '/auth/signup/from-invitation',
     getParentRoute: () => PublicRoute,
   } as any)
 const PublicAuthVerifyEmailIndexRoute =
@@ -235,12 +263,16 @@ export interface FileRoutesByFullPath {
   '/settings/company-info': typeof AuthedSettingsCompanyInfoRoute
   '/settings/manage-team': typeof AuthedSettingsManageTeamRoute
   '/settings/my-account': typeof AuthedSettingsMyAccountRoute
+  '/follow-invitation/error': typeof PublicFollowInvitationErrorRoute
   '/activity-log/': typeof AuthedActivityLogIndexRoute
   '/dashboard/': typeof AuthedDashboardIndexRoute
   '/forms/': typeof AuthedFormsIndexRoute
   '/settings/': typeof AuthedSettingsIndexRoute
+  '/follow-invitation/': typeof PublicFollowInvitationIndexRoute
+  '/auth/login/from-invitation': typeof PublicAuthLoginFromInvitationRoute
   '/auth/reset-password/sent': typeof PublicAuthResetPasswordSentRoute
   '/auth/signup/complete': typeof PublicAuthSignupCompleteRoute
+  '/auth/signup/from-invitation': typeof PublicAuthSignupFromInvitationRoute
   '/auth/verify-email/resend': typeof PublicAuthVerifyEmailResendRoute
   '/auth/verify-email/sent': typeof PublicAuthVerifyEmailSentRoute
   '/auth/verify-email/success': typeof PublicAuthVerifyEmailSuccessRoute
@@ -266,12 +298,16 @@ export interface FileRoutesByTo {
   '/settings/company-info': typeof AuthedSettingsCompanyInfoRoute
   '/settings/manage-team': typeof AuthedSettingsManageTeamRoute
   '/settings/my-account': typeof AuthedSettingsMyAccountRoute
+  '/follow-invitation/error': typeof PublicFollowInvitationErrorRoute
   '/activity-log': typeof AuthedActivityLogIndexRoute
   '/dashboard': typeof AuthedDashboardIndexRoute
   '/forms': typeof AuthedFormsIndexRoute
   '/settings': typeof AuthedSettingsIndexRoute
+  '/follow-invitation': typeof PublicFollowInvitationIndexRoute
+  '/auth/login/from-invitation': typeof PublicAuthLoginFromInvitationRoute
   '/auth/reset-password/sent': typeof PublicAuthResetPasswordSentRoute
   '/auth/signup/complete': typeof PublicAuthSignupCompleteRoute
+  '/auth/signup/from-invitation': typeof PublicAuthSignupFromInvitationRoute
   '/auth/verify-email/resend': typeof PublicAuthVerifyEmailResendRoute
   '/auth/verify-email/sent': typeof PublicAuthVerifyEmailSentRoute
   '/auth/verify-email/success': typeof PublicAuthVerifyEmailSuccessRoute
@@ -302,12 +338,16 @@ export interface FileRoutesById {
   '/_authed/settings/company-info': typeof AuthedSettingsCompanyInfoRoute
   '/_authed/settings/manage-team': typeof AuthedSettingsManageTeamRoute
   '/_authed/settings/my-account': typeof AuthedSettingsMyAccountRoute
+  '/_public/follow-invitation/error': typeof PublicFollowInvitationErrorRoute
   '/_authed/activity-log/': typeof AuthedActivityLogIndexRoute
   '/_authed/dashboard/': typeof AuthedDashboardIndexRoute
   '/_authed/forms/': typeof AuthedFormsIndexRoute
   '/_authed/settings/': typeof AuthedSettingsIndexRoute
+  '/_public/follow-invitation/': typeof PublicFollowInvitationIndexRoute
+  '/_public/auth/login/from-invitation': typeof PublicAuthLoginFromInvitationRoute
   '/_public/auth/reset-password/sent': typeof PublicAuthResetPasswordSentRoute
   '/_public/auth/signup/complete': typeof PublicAuthSignupCompleteRoute
+  '/_public/auth/signup/from-invitation': typeof PublicAuthSignupFromInvitationRoute
   '/_public/auth/verify-email/resend': typeof PublicAuthVerifyEmailResendRoute
   '/_public/auth/verify-email/sent': typeof PublicAuthVerifyEmailSentRoute
   '/_public/auth/verify-email/success': typeof PublicAuthVerifyEmailSuccessRoute
@@ -336,12 +376,16 @@ export interface FileRouteTypes {
     | '/settings/company-info'
     | '/settings/manage-team'
     | '/settings/my-account'
+    | '/follow-invitation/error'
     | '/activity-log/'
     | '/dashboard/'
     | '/forms/'
     | '/settings/'
+    | '/follow-invitation/'
+    | '/auth/login/from-invitation'
     | '/auth/reset-password/sent'
     | '/auth/signup/complete'
+    | '/auth/signup/from-invitation'
     | '/auth/verify-email/resend'
     | '/auth/verify-email/sent'
     | '/auth/verify-email/success'
@@ -367,12 +411,16 @@ export interface FileRouteTypes {
     | '/settings/company-info'
     | '/settings/manage-team'
     | '/settings/my-account'
+    | '/follow-invitation/error'
     | '/activity-log'
     | '/dashboard'
     | '/forms'
     | '/settings'
+    | '/follow-invitation'
+    | '/auth/login/from-invitation'
     | '/auth/reset-password/sent'
     | '/auth/signup/complete'
+    | '/auth/signup/from-invitation'
     | '/auth/verify-email/resend'
     | '/auth/verify-email/sent'
     | '/auth/verify-email/success'
@@ -402,12 +450,16 @@ export interface FileRouteTypes {
     | '/_authed/settings/company-info'
     | '/_authed/settings/manage-team'
     | '/_authed/settings/my-account'
+    | '/_public/follow-invitation/error'
     | '/_authed/activity-log/'
     | '/_authed/dashboard/'
     | '/_authed/forms/'
     | '/_authed/settings/'
+    | '/_public/follow-invitation/'
+    | '/_public/auth/login/from-invitation'
     | '/_public/auth/reset-password/sent'
     | '/_public/auth/signup/complete'
+    | '/_public/auth/signup/from-invitation'
     | '/_public/auth/verify-email/resend'
     | '/_public/auth/verify-email/sent'
     | '/_public/auth/verify-email/success'
@@ -534,6 +586,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedSettingsMyAccountRouteImport
       parentRoute: typeof AuthedSettingsRoute
     }
+    '/_public/follow-invitation/': {
+      id: '/_public/follow-invitation/'
+      path: '/follow-invitation'
+      fullPath: '/follow-invitation/'
+      preLoaderRoute: typeof PublicFollowInvitationIndexRouteImport
+      parentRoute: typeof PublicRoute
+    }
+    '/_public/follow-invitation/error': {
+      id: '/_public/follow-invitation/error'
+      path: '/follow-invitation/error'
+      fullPath: '/follow-invitation/error'
+      preLoaderRoute: typeof PublicFollowInvitationErrorRouteImport
+      parentRoute: typeof PublicRoute
+    }
+    '/_public/auth/login/from-invitation': {
+      id: '/_public/auth/login/from-invitation'
+      path: '/auth/login/from-invitation'
+      fullPath: '/auth/login/from-invitation'
+      preLoaderRoute: typeof PublicAuthLoginFromInvitationRouteImport
+      parentRoute: typeof PublicRoute
+    }
     '/_public/auth/reset-password/': {
       id: '/_public/auth/reset-password/'
       path: '/auth/reset-password'
@@ -553,6 +626,13 @@ declare module '@tanstack/react-router' {
       path: '/auth/signup/complete'
       fullPath: '/auth/signup/complete'
       preLoaderRoute: typeof PublicAuthSignupCompleteRouteImport
+      parentRoute: typeof PublicRoute
+    }
+    '/_public/auth/signup/from-invitation': {
+      id: '/_public/auth/signup/from-invitation'
+      path: '/auth/signup/from-invitation'
+      fullPath: '/auth/signup/from-invitation'
+      preLoaderRoute: typeof PublicAuthSignupFromInvitationRouteImport
       parentRoute: typeof PublicRoute
     }
     '/_public/auth/verify-email/': {
@@ -723,8 +803,12 @@ const PublicGuestRouteWithChildren = PublicGuestRoute._addFileChildren(
 
 interface PublicRouteChildren {
   PublicGuestRoute: typeof PublicGuestRouteWithChildren
+  PublicFollowInvitationErrorRoute: typeof PublicFollowInvitationErrorRoute
+  PublicFollowInvitationIndexRoute: typeof PublicFollowInvitationIndexRoute
+  PublicAuthLoginFromInvitationRoute: typeof PublicAuthLoginFromInvitationRoute
   PublicAuthResetPasswordSentRoute: typeof PublicAuthResetPasswordSentRoute
   PublicAuthSignupCompleteRoute: typeof PublicAuthSignupCompleteRoute
+  PublicAuthSignupFromInvitationRoute: typeof PublicAuthSignupFromInvitationRoute
   PublicAuthVerifyEmailResendRoute: typeof PublicAuthVerifyEmailResendRoute
   PublicAuthVerifyEmailSentRoute: typeof PublicAuthVerifyEmailSentRoute
   PublicAuthVerifyEmailSuccessRoute: typeof PublicAuthVerifyEmailSuccessRoute
@@ -744,8 +828,12 @@ interface PublicRouteChildren {
 
 const PublicRouteChildren: PublicRouteChildren = {
   PublicGuestRoute: PublicGuestRouteWithChildren,
+  PublicFollowInvitationErrorRoute: PublicFollowInvitationErrorRoute,
+  PublicFollowInvitationIndexRoute: PublicFollowInvitationIndexRoute,
+  PublicAuthLoginFromInvitationRoute: PublicAuthLoginFromInvitationRoute,
   PublicAuthResetPasswordSentRoute: PublicAuthResetPasswordSentRoute,
   PublicAuthSignupCompleteRoute: PublicAuthSignupCompleteRoute,
+  PublicAuthSignupFromInvitationRoute: PublicAuthSignupFromInvitationRoute,
   PublicAuthVerifyEmailResendRoute: PublicAuthVerifyEmailResendRoute,
   PublicAuthVerifyEmailSentRoute: PublicAuthVerifyEmailSentRoute,
   PublicAuthVerifyEmailSuccessRoute: PublicAuthVerifyEmailSuccessRoute,

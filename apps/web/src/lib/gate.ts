@@ -24,3 +24,11 @@ export function safeNextPath(next: string | undefined): string {
   if (NO_RETURN_PREFIXES.some((prefix) => next.startsWith(prefix))) return '/';
   return next;
 }
+
+/**
+ * The pages that work in an account (dashboard, activity log, forms, company info, manage team, the root) need a
+ * membership: a signed-in, verified user without one is sent to create a company first. My Account stays open.
+ */
+export function needsAccount(session: { user: User; memberships: readonly unknown[] }): boolean {
+  return session.user.isAuthenticated && session.memberships.length === 0;
+}

@@ -1,5 +1,6 @@
 import { type QueryClient, skipToken, useQuery } from '@tanstack/react-query';
 import {
+  type Account,
   type AuthResponse,
   anonymousUser,
   type InitialData,
@@ -95,7 +96,10 @@ export class SessionStore {
     if (!current) {
       const serverId = response.currentMembership?.id;
       current = memberships.find((m) => m.id === serverId) ?? memberships[0] ?? null;
-      if (current && mode === 'reset') {
+      // Reset (SPEC §4), or the kept membership is gone (removed from that account): the new one is remembered.
+      const lostPrevious =
+        mode === 'keep' && previous.user.id === user.id && previous.currentMembership !== null;
+      if (current && (mode === 'reset' || lostPrevious)) {
         rememberCurrentMembership(current.id, user.id, [this.stores.sessionStore, this.stores.localStore]);
       }
     }
@@ -123,11 +127,83 @@ export class SessionStore {
   /** Make a membership current locally and remember it (the server is told by the caller). */
   selectMembership(membership: Membership): void {
     const session = this.get();
-    rememberCurrentMembership(membership.id, session.user.id, [
+    this.remember(membership.id);
+    this.set({ ...session, currentMembership: membership });
+  }
+
+  /**
+   * SPEC §4: a new membership (account created, invitation accepted) goes first and becomes current (remembered in
+   * both storages; the caller tells the server).
+   */
+  addMembership(membership: Membership): Session {
+    const session = this.get();
+    const next: Session = {
+      ...session,
+      memberships: [membership, ...session.memberships.filter((m) => m.id !== membership.id)],
+      currentMembership: membership,
+    };
+    this.remember(membership.id);
+    this.set(next);
+    return next;
+  }
+
+  /**
+   * The user's memberships as the server now lists them. The current one stays while it is still there (with the
+   * server's fresh role and permissions); otherwise it is recomputed by the SPEC §4 order and remembered.
+   * `currentChanged` tells the caller to tell the server (select call).
+   */
+  replaceMemberships(memberships: readonly Membership[]): { session: Session; currentChanged: boolean } {
+    const session = this.get();
+    const previousId = session.currentMembership?.id ?? null;
+    const kept = memberships.find((m) => m.id === previousId);
+    const current =
+      kept ??
+      chooseCurrentMembership({
+        memberships,
+        userId: session.user.id,
+        serverCurrent: null,
+        ...this.stores,
+      });
+    const currentChanged = (current?.id ?? null) !== previousId;
+    if (current && currentChanged) this.remember(current.id);
+    const next: Session = { ...session, memberships: [...memberships], currentMembership: current };
+    this.set(next);
+    return { session: next, currentChanged };
+  }
+
+  /** SPEC §4: removing a membership (left, or removed) makes the recomputed one current. */
+  removeMembership(membershipId: number): { session: Session; currentChanged: boolean } {
+    return this.replaceMemberships(this.get().memberships.filter((m) => m.id !== membershipId));
+  }
+
+  /** One of the user's memberships changed (role, permissions): the list and the current one show it. */
+  updateMembership(changes: Pick<Membership, 'id'> & Partial<Omit<Membership, 'id'>>): void {
+    const session = this.get();
+    if (!session.memberships.some((m) => m.id === changes.id)) return;
+    const apply = (m: Membership): Membership => (m.id === changes.id ? { ...m, ...changes } : m);
+    this.set({
+      ...session,
+      memberships: session.memberships.map(apply),
+      currentMembership: session.currentMembership ? apply(session.currentMembership) : null,
+    });
+  }
+
+  /** An account answer (rename, logo) replaces that account wherever the session shows it. */
+  replaceAccount(account: Account): void {
+    const session = this.get();
+    const apply = (m: Membership): Membership => (m.account.id === account.id ? { ...m, account } : m);
+    this.set({
+      ...session,
+      memberships: session.memberships.map(apply),
+      currentMembership: session.currentMembership ? apply(session.currentMembership) : null,
+    });
+  }
+
+  private remember(membershipId: number): void {
+    rememberCurrentMembership(membershipId, this.get().user.id, [
       this.stores.sessionStore,
       this.stores.localStore,
     ]);
-    this.set({ ...session, currentMembership: membership });
   }
 }
 

@@ -87,21 +87,28 @@ describe('app shell', () => {
     expect(screen.getByText(`© ${new Date().getFullYear()} Veriform`)).toBeInTheDocument();
   });
 
-  it('shows Forms only without a membership, and company info says so', async () => {
-    renderApp('/settings/company-info', { initialData: signedIn({}, []) });
+  it('shows Forms only without a membership (My Account stays open)', async () => {
+    const { router } = renderApp('/settings/my-account', { initialData: signedIn({}, []) });
     const nav = await screen.findByRole('navigation', { name: 'Main navigation' });
     expect(
       within(nav)
         .getAllByRole('link')
         .map((link) => link.textContent),
     ).toEqual(['Forms']);
-    expect(screen.getByRole('alert')).toHaveTextContent('No membership found');
+    expect(router.state.location.pathname).toBe('/settings/my-account');
   });
 
-  it('activity log needs a membership', async () => {
-    renderApp('/activity-log/', { initialData: signedIn({}, []) });
-    expect(await screen.findByRole('heading', { name: 'Activity Log' })).toBeInTheDocument();
-    expect(screen.getByRole('alert')).toHaveTextContent('No membership found');
+  it.each([
+    '/',
+    '/dashboard/',
+    '/activity-log/',
+    '/forms/',
+    '/settings/company-info',
+    '/settings/manage-team',
+  ])('%s without a membership sends the user to create a company', async (path) => {
+    const { router } = renderApp(path, { initialData: signedIn({}, []) });
+    expect(await screen.findByRole('heading', { name: 'Create your company' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/auth/signup/complete');
   });
 
   it('the account menu has the settings and log out items', async () => {
@@ -117,7 +124,11 @@ describe('app shell', () => {
       '/settings/my-account',
     );
     expect(screen.getByRole('menuitem', { name: 'Log out' })).toHaveAttribute('href', '/settings/logout');
-    expect(screen.getByRole('menuitem', { name: /Acme Corp/ })).toBeInTheDocument();
+    expect(screen.getByRole('menuitem', { name: 'Create company' })).toHaveAttribute(
+      'href',
+      '/auth/signup/complete',
+    );
+    expect(screen.getByRole('button', { name: 'Acme Corp' })).toHaveAttribute('aria-expanded', 'false');
   });
 });
 

@@ -1,5 +1,14 @@
-import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import {
+  Avatar,
+  createScopedKeydownHandler,
+  Group,
+  Menu,
+  Text,
+  UnstyledButton,
+  useMenuContext,
+} from '@mantine/core';
+import {
+  IconBuildingPlus,
   IconChevronDown,
   IconChevronUp,
   IconLogout,
@@ -7,46 +16,102 @@ import {
   IconUserCircle,
 } from '@tabler/icons-react';
 import { Link, useRouter } from '@tanstack/react-router';
-import type { Membership } from '@veriform/contracts';
-import { useState } from 'react';
+import type { Account, Membership } from '@veriform/contracts';
+import { useId, useState } from 'react';
 import { useSelectMembershipMutation } from '../../features/memberships/api';
 import { errorDisplayText } from '../../lib/error-text';
 import { notify } from '../../lib/notify';
 import { useSession } from '../../lib/session';
 import { initialsFor, rewriteAccountSegment } from './nav';
 
-function AccountAvatar({ membership, size = 24 }: { membership: Membership; size?: number }) {
-  const name = membership.account.displayName;
+/** An account's logo, else its initials. Decorative: the account's name is always written beside it. */
+export function AccountAvatar({ account, size = 24 }: { account: Account; size?: number | string }) {
   return (
-    <Avatar src={membership.account.uploadedProfileImage} size={size} radius="sm" color="indigo" alt="">
-      {initialsFor(name, '')}
+    <Avatar
+      src={account.uploadedProfileImage}
+      size={size}
+      radius="sm"
+      color="indigo"
+      alt=""
+      aria-hidden="true"
+    >
+      {initialsFor(account.displayName, '')}
     </Avatar>
   );
 }
 
 /**
+ * The current account, first in the dropdown: a disclosure button (named by the account) that shows or hides the
+ * list of every account. It takes part in the menu's arrow-key navigation like the items around it.
+ */
+function CurrentAccountButton({
+  account,
+  expanded,
+  controls,
+  onToggle,
+}: {
+  account: Account;
+  expanded: boolean;
+  controls: string;
+  onToggle: () => void;
+}) {
+  const ctx = useMenuContext();
+  return (
+    <UnstyledButton
+      {...ctx.getStyles('item')}
+      data-menu-item
+      tabIndex={-1}
+      aria-expanded={expanded}
+      aria-controls={controls}
+      onMouseDown={(event) => event.preventDefault()}
+      onClick={onToggle}
+      onKeyDown={createScopedKeydownHandler({
+        siblingSelector: '[data-menu-item]:not([data-disabled])',
+        parentSelector: '[data-menu-dropdown]',
+        activateOnFocus: false,
+        loop: true,
+        dir: 'ltr',
+        orientation: 'vertical',
+      })}
+    >
+      <Group gap="sm" wrap="nowrap">
+        <AccountAvatar account={account} />
+        <Text size="sm" fw={600} truncate style={{ flex: 1 }}>
+          {account.displayName}
+        </Text>
+        {expanded ? (
+          <IconChevronUp size={14} aria-hidden="true" />
+        ) : (
+          <IconChevronDown size={14} aria-hidden="true" />
+        )}
+      </Group>
+    </UnstyledButton>
+  );
+}
+
+/**
  * SPEC §2 account dropdown: the user's avatar; the current account first (click to list every account and switch);
- * Account settings, Global Settings, Log out.
+ * Create company, Account settings, Global Settings, Log out.
  */
 export function AccountMenu() {
   const { user, memberships, currentMembership } = useSession();
   const [accountsOpen, setAccountsOpen] = useState(false);
   const selectMembership = useSelectMembershipMutation();
   const router = useRouter();
+  const listId = useId();
   const initials = initialsFor(user.name, user.email);
 
   const switchTo = (membership: Membership) => {
     setAccountsOpen(false);
     if (membership.id === currentMembership?.id) return;
+    // The path changes at once (the session already shows the new account); the server is told meanwhile.
+    const { pathname, searchStr, hash } = router.state.location;
+    const rewritten = rewriteAccountSegment(pathname, membership.account.id);
     selectMembership.mutate(membership, {
-      onSuccess: () => {
-        const { pathname, searchStr, hash } = router.state.location;
-        const rewritten = rewriteAccountSegment(pathname, membership.account.id);
-        if (rewritten !== pathname)
-          void router.navigate({ href: `${rewritten}${searchStr}${hash ? `#${hash}` : ''}` });
-      },
       onError: (error) => notify.error('Failed to Switch Account', errorDisplayText(error)),
     });
+    if (rewritten !== pathname)
+      void router.navigate({ href: `${rewritten}${searchStr}${hash ? `#${hash}` : ''}` });
   };
 
   return (
@@ -54,7 +119,7 @@ export function AccountMenu() {
       <Menu.Target>
         <UnstyledButton aria-label="Account menu">
           <Group gap={6} wrap="nowrap">
-            <Avatar src={user.uploadedProfileImage} radius="xl" color="indigo" alt="">
+            <Avatar src={user.uploadedProfileImage} radius="xl" color="indigo" alt="" aria-hidden="true">
               {initials}
             </Avatar>
             <IconChevronDown size={14} aria-hidden="true" />
@@ -73,39 +138,36 @@ export function AccountMenu() {
           )}
         </Menu.Label>
         {currentMembership ? (
-          <Menu.Item
-            closeMenuOnClick={false}
-            onClick={() => setAccountsOpen((open) => !open)}
-            aria-expanded={accountsOpen}
-            leftSection={<AccountAvatar membership={currentMembership} />}
-            rightSection={
-              accountsOpen ? (
-                <IconChevronUp size={14} aria-hidden="true" />
-              ) : (
-                <IconChevronDown size={14} aria-hidden="true" />
-              )
-            }
-          >
-            <Text size="sm" fw={600} truncate>
-              {currentMembership.account.displayName}
-            </Text>
-          </Menu.Item>
+          <CurrentAccountButton
+            account={currentMembership.account}
+            expanded={accountsOpen}
+            controls={listId}
+            onToggle={() => setAccountsOpen((open) => !open)}
+          />
         ) : (
           <Menu.Item disabled>No company account yet</Menu.Item>
         )}
-        {accountsOpen &&
-          memberships.map((membership) => (
-            <Menu.Item
-              key={membership.id}
-              pl="lg"
-              onClick={() => switchTo(membership)}
-              aria-current={membership.id === currentMembership?.id ? 'true' : undefined}
-              leftSection={<AccountAvatar membership={membership} size={20} />}
-            >
-              {membership.account.displayName}
-            </Menu.Item>
-          ))}
+        <div id={listId} hidden={!accountsOpen}>
+          {accountsOpen &&
+            memberships.map((membership) => (
+              <Menu.Item
+                key={membership.id}
+                pl="lg"
+                onClick={() => switchTo(membership)}
+                aria-current={membership.id === currentMembership?.id ? 'true' : undefined}
+                leftSection={<AccountAvatar account={membership.account} size={20} />}
+              >
+                {membership.account.displayName}
+              </Menu.Item>
+            ))}
+        </div>
         <Menu.Divider />
+        <Menu.Item
+          leftSection={<IconBuildingPlus size={16} aria-hidden="true" />}
+          renderRoot={(props) => <Link to="/auth/signup/complete" {...props} />}
+        >
+          Create company
+        </Menu.Item>
         <Menu.Item
           leftSection={<IconSettings size={16} aria-hidden="true" />}
           renderRoot={(props) => <Link to="/settings/company-info" {...props} />}

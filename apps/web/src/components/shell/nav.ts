@@ -1,21 +1,18 @@
-import type { Membership } from '@veriform/contracts';
+import { can, type Membership } from '@veriform/contracts';
 
 export interface NavItem {
   label: 'Dashboard' | 'Activity Log' | 'Forms';
   to: '/dashboard/' | '/activity-log/' | '/forms/';
 }
 
-const isOwner = (m: Membership) => m.role === 'owner';
-
 /**
- * SPEC §6: Dashboard for owners or members who can view reports; Activity Log for owners or members who can search
- * data; Forms for everyone (also without a membership).
+ * SPEC §6 (mirrors `can()`, docs/roles.md): Dashboard for owners or members who can view reports; Activity Log for
+ * owners or members who can search data; Forms for everyone (also without a membership).
  */
 export function visibleNavItems(membership: Membership | null): NavItem[] {
   const items: NavItem[] = [];
-  if (membership && (isOwner(membership) || membership.canViewReports))
-    items.push({ label: 'Dashboard', to: '/dashboard/' });
-  if (membership && (isOwner(membership) || membership.canSearchData))
+  if (membership && can(membership, 'viewReports')) items.push({ label: 'Dashboard', to: '/dashboard/' });
+  if (membership && can(membership, 'searchData'))
     items.push({ label: 'Activity Log', to: '/activity-log/' });
   items.push({ label: 'Forms', to: '/forms/' });
   return items;
@@ -37,7 +34,11 @@ export function initialsFor(name: string, email: string): string {
   return fromWords(local.split(/[._+-]+/)) || '?';
 }
 
-/** SPEC §2: switching accounts rewrites the /accounts/{id} segment of the current path. */
+/**
+ * SPEC §2: switching accounts rewrites the /accounts/{id} segment of the current path (the first one, a whole path
+ * segment only: `/myaccounts/3` and `/accounts/` without an id are left alone). Search and hash are not part of the
+ * pathname and so never touched.
+ */
 export function rewriteAccountSegment(pathname: string, accountId: number): string {
-  return pathname.replace(/\/accounts\/[^/]+/, `/accounts/${accountId}`);
+  return pathname.replace(/(^|\/)accounts\/[^/?#]+/, `$1accounts/${accountId}`);
 }

@@ -1,21 +1,207 @@
-import { useMutation } from '@tanstack/react-query';
-import type { Membership } from '@veriform/contracts';
+import { queryOptions, useMutation } from '@tanstack/react-query';
+import {
+  listResponseSchema,
+  type Membership,
+  membershipSchema,
+  type SelectMembershipResponse,
+  selectMembershipResponseSchema,
+  type TeamMembership,
+  type TeamMembershipList,
+  teamMembershipListSchema,
+  teamMembershipSchema,
+  type UpdatePermissionsRequest,
+  type UpdateRoleRequest,
+} from '@veriform/contracts';
+import { useCallback } from 'react';
+import { z } from 'zod';
 import { type ApiClient, noContent } from '../../lib/api-client';
-import { useServices } from '../../lib/services';
+import { type Services, useServices } from '../../lib/services';
+import { accountKeys, accountScope } from '../accounts/keys';
+
+/** One place per membership endpoint (SPEC §7): the fetcher, then its query options or mutation hook. */
 
 // POST /api/memberships/{id}/select with {} — tells the server which account is current (SPEC §4, §7).
-export function selectMembership(api: ApiClient, membershipId: number): Promise<unknown> {
-  return api.post(`/api/memberships/${membershipId}/select`, { schema: noContent, body: {} });
+export function selectMembership(api: ApiClient, membershipId: number): Promise<SelectMembershipResponse> {
+  return api.post(`/api/memberships/${membershipId}/select`, {
+    schema: selectMembershipResponseSchema,
+    body: {},
+  });
 }
 
-/** Switch accounts: locally first (remembered in both storages), then tell the server. */
+/** Tells the server without failing the caller: the local choice already holds, the next select call repeats it. */
+function tellServer(api: ApiClient, membershipId: number): Promise<void> {
+  return selectMembership(api, membershipId).then(
+    () => undefined,
+    (error: unknown) => console.warn('Could not tell the server about the current membership', error),
+  );
+}
+
+/** Switch accounts: locally first (remembered in both storages), then tell the server; account data is reloaded. */
 export function useSelectMembershipMutation() {
-  const { api, session } = useServices();
+  const { api, session, queryClient } = useServices();
   return useMutation({
     mutationFn: async (membership: Membership) => {
       session.selectMembership(membership);
       await selectMembership(api, membership.id);
       return membership;
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: accountScope }),
+  });
+}
+
+/**
+ * SPEC §4: a membership the user just gained (account created, invitation accepted) goes first and becomes current:
+ * remembered in both storages and told to the server.
+ */
+export async function adoptNewMembership(
+  { api, session, queryClient }: Services,
+  membership: Membership,
+): Promise<void> {
+  session.addMembership(membership);
+  await tellServer(api, membership.id);
+  await queryClient.invalidateQueries({ queryKey: accountScope });
+}
+
+/**
+ * The user's memberships as the server lists them now: a membership that is gone (left, or removed by an owner) is
+ * dropped and, if it was current, the recomputed one becomes current and the server is told.
+ */
+export async function applyOwnMemberships(
+  { api, session }: Pick<Services, 'api' | 'session'>,
+  memberships: readonly Membership[],
+): Promise<void> {
+  const { session: next, currentChanged } = session.replaceMemberships(memberships);
+  if (currentChanged && next.currentMembership) await tellServer(api, next.currentMembership.id);
+}
+
+// GET /api/memberships — the caller's own memberships (as in the initial page data), newest first.
+const ownMembershipsSchema = z.union([
+  listResponseSchema(membershipSchema).transform((list) => list.results),
+  z.array(membershipSchema),
+]);
+
+export function fetchOwnMemberships(api: ApiClient, signal?: AbortSignal): Promise<Membership[]> {
+  return api.get('/api/memberships', { schema: ownMembershipsSchema, signal });
+}
+
+export const ownMembershipsQueryKey = ['memberships', 'own'] as const;
+
+export function ownMembershipsQueryOptions(api: ApiClient) {
+  return queryOptions({
+    queryKey: ownMembershipsQueryKey,
+    queryFn: ({ signal }) => fetchOwnMemberships(api, signal),
+  });
+}
+
+/** Re-reads the user's memberships and applies them (after a 404 on the current account: probably removed). */
+export function useRefreshOwnMemberships() {
+  const services = useServices();
+  return useCallback(async () => {
+    try {
+      await applyOwnMemberships(services, await fetchOwnMemberships(services.api));
+    } catch (error) {
+      console.warn('Could not refresh the memberships', error);
+    }
+  }, [services]);
+}
+
+// GET /api/memberships?accountId= — the team of that account (any member may look), oldest first.
+export function fetchTeam(
+  api: ApiClient,
+  accountId: number,
+  signal?: AbortSignal,
+): Promise<TeamMembershipList> {
+  return api.get('/api/memberships', { schema: teamMembershipListSchema, query: { accountId }, signal });
+}
+
+export function teamQueryOptions(api: ApiClient, accountId: number) {
+  return queryOptions({
+    queryKey: accountKeys.team(accountId),
+    queryFn: ({ signal }) => fetchTeam(api, accountId, signal),
+  });
+}
+
+/** A changed team membership replaces its row; when it is the user's own, the session (sidebar, rights) follows. */
+function applyTeamMembership({ session, queryClient }: Services, accountId: number, updated: TeamMembership) {
+  queryClient.setQueryData<TeamMembershipList>(accountKeys.team(accountId), (list) =>
+    list ? { ...list, results: list.results.map((m) => (m.id === updated.id ? updated : m)) } : list,
+  );
+  const { user, created: _created, ...membership } = updated;
+  if (user.id === session.get().user.id) session.updateMembership(membership);
+}
+
+// POST /api/memberships/{id}/update-role (owners; 400 nonFieldErrors for the last owner)
+export function updateMembershipRole(
+  api: ApiClient,
+  membershipId: number,
+  body: UpdateRoleRequest,
+): Promise<TeamMembership> {
+  return api.post(`/api/memberships/${membershipId}/update-role`, { schema: teamMembershipSchema, body });
+}
+
+export function useUpdateRoleMutation(accountId: number) {
+  const services = useServices();
+  return useMutation({
+    mutationFn: ({ membershipId, ...body }: UpdateRoleRequest & { membershipId: number }) =>
+      updateMembershipRole(services.api, membershipId, body),
+    onSuccess: (updated) => applyTeamMembership(services, accountId, updated),
+  });
+}
+
+// POST /api/memberships/{id}/update-permissions (owners)
+export function updateMembershipPermissions(
+  api: ApiClient,
+  membershipId: number,
+  body: UpdatePermissionsRequest,
+): Promise<TeamMembership> {
+  return api.post(`/api/memberships/${membershipId}/update-permissions`, {
+    schema: teamMembershipSchema,
+    body,
+  });
+}
+
+export function useUpdatePermissionsMutation(accountId: number) {
+  const services = useServices();
+  return useMutation({
+    mutationFn: ({ membershipId, ...body }: UpdatePermissionsRequest & { membershipId: number }) =>
+      updateMembershipPermissions(services.api, membershipId, body),
+    onSuccess: (updated) => applyTeamMembership(services, accountId, updated),
+  });
+}
+
+// DELETE /api/memberships/{id} → 204. Owners remove anyone; anyone may remove their own (leave); never the last owner.
+export function deleteMembership(api: ApiClient, membershipId: number): Promise<unknown> {
+  return api.delete(`/api/memberships/${membershipId}`, { schema: noContent });
+}
+
+/** Removes someone from the team (owners). Leaving is `useLeaveAccountMutation`. */
+export function useRemoveMembershipMutation(accountId: number) {
+  const { api, queryClient } = useServices();
+  return useMutation({
+    mutationFn: (membershipId: number) => deleteMembership(api, membershipId),
+    onSuccess: (_answer, membershipId) => {
+      queryClient.setQueryData<TeamMembershipList>(accountKeys.team(accountId), (list) =>
+        list
+          ? {
+              ...list,
+              count: Math.max(0, list.count - 1),
+              results: list.results.filter((m) => m.id !== membershipId),
+            }
+          : list,
+      );
+    },
+  });
+}
+
+/** Leaves an account: the membership is dropped and the recomputed one becomes current (SPEC §4). */
+export function useLeaveAccountMutation() {
+  const services = useServices();
+  return useMutation({
+    mutationFn: (membershipId: number) => deleteMembership(services.api, membershipId),
+    onSuccess: async (_answer, membershipId) => {
+      const { session: next, currentChanged } = services.session.removeMembership(membershipId);
+      if (currentChanged && next.currentMembership) await tellServer(services.api, next.currentMembership.id);
+      await services.queryClient.invalidateQueries({ queryKey: accountScope });
     },
   });
 }

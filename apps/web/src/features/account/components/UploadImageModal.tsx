@@ -8,7 +8,13 @@ import { ApiValidationError } from '../../../lib/api-client';
 import { PROFILE_IMAGE_FIELD, useUploadProfileImageMutation } from '../../users/api';
 import { rejectionMessages } from '../upload-rejections';
 
-const labels = { [PROFILE_IMAGE_FIELD]: 'Image file' } as const;
+/** What the dialog needs from an upload mutation (the profile picture's, a company logo's). */
+export interface ImageUploadAction {
+  mutate: (file: File, options: { onSuccess: () => void }) => void;
+  isPending: boolean;
+  error: unknown;
+  reset: () => void;
+}
 
 /** A temporary address for showing the chosen file before it is uploaded. */
 function usePreviewUrl(file: File | null): string | null {
@@ -25,12 +31,25 @@ function usePreviewUrl(file: File | null): string | null {
   return url;
 }
 
+interface ImageUploadModalProps {
+  opened: boolean;
+  onClose: () => void;
+  upload: ImageUploadAction;
+  /** The multipart field whose server errors belong to the file. */
+  fieldName?: string;
+}
+
 /**
  * SPEC §2, §5: "Upload image" dialog. Drag and drop or select one image (types and size checked here with the spec's
- * messages, and again by the server), preview it, then Save uploads it and replaces the session's user.
+ * messages, and again by the server), preview it, then Save uploads it.
  */
-export function UploadImageModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
-  const upload = useUploadProfileImageMutation();
+export function ImageUploadModal({
+  opened,
+  onClose,
+  upload,
+  fieldName = PROFILE_IMAGE_FIELD,
+}: ImageUploadModalProps) {
+  const labels = { [fieldName]: 'Image file' };
   const [file, setFile] = useState<File | null>(null);
   const [rejections, setRejections] = useState<string[]>([]);
   const previewUrl = usePreviewUrl(file);
@@ -73,13 +92,13 @@ export function UploadImageModal({ opened, onClose }: { opened: boolean; onClose
   };
 
   const serverFieldError =
-    upload.error instanceof ApiValidationError ? upload.error.fieldErrors[PROFILE_IMAGE_FIELD] : undefined;
+    upload.error instanceof ApiValidationError ? upload.error.fieldErrors[fieldName] : undefined;
   const problems = serverFieldError ? [...rejections, serverFieldError] : rejections;
 
   return (
     <Modal opened={opened} onClose={close} title="Upload image" centered size="md">
       <Stack gap="md">
-        <FormErrorAlert error={upload.error} labels={labels} inlineFields={[PROFILE_IMAGE_FIELD]} />
+        <FormErrorAlert error={upload.error} labels={labels} inlineFields={[fieldName]} />
         <Dropzone
           onDrop={onDrop}
           onReject={onReject}
@@ -148,4 +167,10 @@ export function UploadImageModal({ opened, onClose }: { opened: boolean; onClose
       </Stack>
     </Modal>
   );
+}
+
+/** The profile picture's dialog: Save uploads it and replaces the session's user. */
+export function UploadImageModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const upload = useUploadProfileImageMutation();
+  return <ImageUploadModal opened={opened} onClose={onClose} upload={upload} />;
 }

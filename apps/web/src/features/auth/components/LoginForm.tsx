@@ -11,12 +11,18 @@ import { useLoginMutation } from '../api';
 const labels = { email: 'Email', password: 'Password' } as const;
 const fields = Object.keys(labels);
 
-export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
+interface LoginFormProps {
+  onSuccess: () => void;
+  /** Filled in beforehand (the invited address, when logging in to accept an invitation). */
+  initialEmail?: string;
+}
+
+export function LoginForm({ onSuccess, initialEmail = '' }: LoginFormProps) {
   const login = useLoginMutation();
   const formRef = useRef<HTMLFormElement>(null);
   const firstInputRef = useFocusOnMount<HTMLInputElement>();
   const form = useForm<LoginRequest>({
-    initialValues: { email: '', password: '' },
+    initialValues: { email: initialEmail, password: '' },
     validate: schemaResolver(loginRequestSchema, { sync: true }),
   });
 

@@ -17,12 +17,20 @@ export const signupLabels = {
 } as const;
 const fields = Object.keys(signupLabels);
 
-export function SignupForm({ onSuccess }: { onSuccess: () => void }) {
+interface SignupFormProps {
+  onSuccess: () => void;
+  /** Filled in beforehand (the invited address, when signing up to accept an invitation). */
+  initialEmail?: string;
+  /** The address cannot be changed (an invitation is for that address only). */
+  emailReadOnly?: boolean;
+}
+
+export function SignupForm({ onSuccess, initialEmail = '', emailReadOnly = false }: SignupFormProps) {
   const signup = useSignupMutation();
   const formRef = useRef<HTMLFormElement>(null);
   const firstInputRef = useFocusOnMount<HTMLInputElement>();
   const form = useForm<SignupRequest>({
-    initialValues: { firstName: '', lastName: '', email: '', password: '', passwordConfirm: '' },
+    initialValues: { firstName: '', lastName: '', email: initialEmail, password: '', passwordConfirm: '' },
     validate: schemaResolver(signupRequestSchema, { sync: true }),
   });
 
@@ -65,6 +73,8 @@ export function SignupForm({ onSuccess }: { onSuccess: () => void }) {
           inputMode="email"
           autoComplete="email"
           required
+          readOnly={emailReadOnly}
+          description={emailReadOnly ? 'The invitation was sent to this address.' : undefined}
           {...form.getInputProps('email')}
         />
         <PasswordInput

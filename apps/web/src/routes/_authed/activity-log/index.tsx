@@ -1,18 +1,21 @@
 import { IconActivity } from '@tabler/icons-react';
 import { createFileRoute } from '@tanstack/react-router';
+import { can } from '@veriform/contracts';
 import { ForbiddenScreen } from '../../../components/errors/ForbiddenScreen';
 import { NoMembershipAlert } from '../../../components/errors/NoMembershipAlert';
 import { EmptyState } from '../../../components/layout/EmptyState';
 import { PageHeader } from '../../../components/layout/PageHeader';
+import { requireAccount } from '../../../lib/require-account';
 import { useSession } from '../../../lib/session';
 
 export const Route = createFileRoute('/_authed/activity-log/')({
+  beforeLoad: requireAccount,
   component: ActivityLogPage,
 });
 
 function ActivityLogPage() {
   const { currentMembership } = useSession();
-  if (currentMembership && currentMembership.role !== 'owner' && !currentMembership.canSearchData) {
+  if (currentMembership && !can(currentMembership, 'searchData')) {
     return <ForbiddenScreen />;
   }
   return (

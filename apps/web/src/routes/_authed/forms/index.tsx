@@ -2,9 +2,11 @@ import { IconForms } from '@tabler/icons-react';
 import { createFileRoute } from '@tanstack/react-router';
 import { EmptyState } from '../../../components/layout/EmptyState';
 import { PageHeader } from '../../../components/layout/PageHeader';
+import { requireAccount } from '../../../lib/require-account';
 import { useSession } from '../../../lib/session';
 
 export const Route = createFileRoute('/_authed/forms/')({
+  beforeLoad: requireAccount,
   component: FormsPage,
 });
 

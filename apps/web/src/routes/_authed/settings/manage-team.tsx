@@ -1,17 +1,14 @@
-import { IconUsers } from '@tabler/icons-react';
 import { createFileRoute } from '@tanstack/react-router';
-import { EmptyState } from '../../../components/layout/EmptyState';
+import { ManageTeam } from '../../../features/team/components/ManageTeam';
 import { usePageTitle } from '../../../lib/page-title';
+import { requireAccount } from '../../../lib/require-account';
 
 export const Route = createFileRoute('/_authed/settings/manage-team')({
+  beforeLoad: requireAccount,
   component: ManageTeamPage,
 });
 
 function ManageTeamPage() {
   usePageTitle('Manage Team');
-  return (
-    <EmptyState icon={<IconUsers />} title="No team members to show yet">
-      The members of your company account and their roles will be listed here.
-    </EmptyState>
-  );
+  return <ManageTeam />;
 }

@@ -1,0 +1,181 @@
+import { Avatar, Badge, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { type Account, can, type Membership, updateAccountRequestSchema } from '@veriform/contracts';
+import { type FormEvent, useEffect, useState } from 'react';
+import { NoMembershipAlert } from '../../../components/errors/NoMembershipAlert';
+import { initialsFor } from '../../../components/shell/nav';
+import { ApiValidationError } from '../../../lib/api-client';
+import { errorDisplayText } from '../../../lib/error-text';
+import { notify } from '../../../lib/notify';
+import { useServices } from '../../../lib/services';
+import { useSession } from '../../../lib/session';
+import { ImageUploadModal } from '../../account/components/UploadImageModal';
+import {
+  ACCOUNT_IMAGE_FIELD,
+  accountQueryOptions,
+  useDeleteAccountImageMutation,
+  useUpdateAccountMutation,
+  useUploadAccountImageMutation,
+} from '../api';
+
+const NAME_LABEL = 'Company name';
+
+function CompanyLogo({ account }: { account: Account }) {
+  return (
+    <Avatar
+      src={account.uploadedProfileImage}
+      size={88}
+      radius="md"
+      color="indigo"
+      alt={account.uploadedProfileImage ? `${account.displayName} logo` : undefined}
+      data-testid="company-logo"
+    >
+      {initialsFor(account.displayName, '')}
+    </Avatar>
+  );
+}
+
+/** Owners: rename the company. */
+function CompanyNameForm({ account }: { account: Account }) {
+  const update = useUpdateAccountMutation(account.id);
+  const [value, setValue] = useState(account.displayName);
+  const [error, setError] = useState<string | null>(null);
+
+  // Another change (a fresh read, a rename in the account menu's list) shows here unless the owner is typing.
+  useEffect(() => setValue(account.displayName), [account.displayName]);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (update.isPending) return;
+    const parsed = updateAccountRequestSchema.safeParse({ displayName: value });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? 'Required');
+      return;
+    }
+    setError(null);
+    try {
+      await update.mutateAsync(parsed.data);
+      notify.success('Company updated', `The company is now called ${parsed.data.displayName}.`);
+    } catch (failure) {
+      setError(
+        failure instanceof ApiValidationError && failure.fieldErrors.displayName
+          ? failure.fieldErrors.displayName
+          : errorDisplayText(failure, { displayName: NAME_LABEL }),
+      );
+    }
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Group align="flex-start" gap="sm" wrap="wrap">
+        <TextInput
+          label={NAME_LABEL}
+          value={value}
+          onChange={(event) => setValue(event.currentTarget.value)}
+          error={error}
+          required
+          maxLength={100}
+          autoComplete="organization"
+          style={{ flex: '1 1 240px' }}
+        />
+        <Button type="submit" loading={update.isPending} mt={{ base: 0, xs: 25 }}>
+          Save
+        </Button>
+      </Group>
+    </form>
+  );
+}
+
+function LogoButtons({ account }: { account: Account }) {
+  const [uploadOpened, uploadDialog] = useDisclosure(false);
+  const upload = useUploadAccountImageMutation(account.id);
+  const remove = useDeleteAccountImageMutation(account.id);
+  const deleteLogo = () =>
+    remove.mutate(undefined, {
+      onSuccess: () => notify.success('Logo deleted'),
+      onError: (error) => notify.error('Failed to Delete Logo', errorDisplayText(error)),
+    });
+  return (
+    <>
+      <Group gap="sm">
+        <Button onClick={uploadDialog.open}>Upload logo</Button>
+        <Button
+          variant="default"
+          color="red"
+          onClick={deleteLogo}
+          loading={remove.isPending}
+          disabled={!account.uploadedProfileImage}
+        >
+          Delete logo
+        </Button>
+      </Group>
+      <ImageUploadModal
+        opened={uploadOpened}
+        onClose={uploadDialog.close}
+        upload={upload}
+        fieldName={ACCOUNT_IMAGE_FIELD}
+      />
+    </>
+  );
+}
+
+function CompanyInfoCard({ membership }: { membership: Membership }) {
+  const { api, session } = useServices();
+  const { data: account } = useQuery({
+    ...accountQueryOptions(api, membership.account.id),
+    initialData: membership.account,
+  });
+  // A fresher read (another owner renamed it) also updates the account menu.
+  useEffect(() => {
+    const shown = session.get().currentMembership?.account;
+    if (
+      shown &&
+      shown.id === account.id &&
+      (shown.displayName !== account.displayName ||
+        shown.uploadedProfileImage !== account.uploadedProfileImage)
+    )
+      session.replaceAccount(account);
+  }, [account, session]);
+  const owner = can(membership, 'manageCompany');
+
+  return (
+    <Paper
+      withBorder
+      radius="md"
+      p={{ base: 'md', sm: 'lg' }}
+      maw={720}
+      component="section"
+      aria-label="Company"
+    >
+      <Stack gap="lg">
+        <Group gap="lg" wrap="nowrap" align="flex-start">
+          <CompanyLogo account={account} />
+          <Stack gap="xs" style={{ minWidth: 0 }}>
+            <Title order={2} size="h3" style={{ overflowWrap: 'anywhere' }}>
+              {account.displayName}
+            </Title>
+            <Badge variant="light" size="sm">
+              {owner ? 'Owner' : 'Member'}
+            </Badge>
+            {owner ? (
+              <LogoButtons account={account} />
+            ) : (
+              <Text size="sm" c="dimmed">
+                Only owners can change the company’s name and logo.
+              </Text>
+            )}
+          </Stack>
+        </Group>
+        {owner && <CompanyNameForm account={account} />}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** SPEC §2 company-info: the current membership's account; owners may rename it and change its logo. */
+export function CompanyInfo() {
+  const { currentMembership } = useSession();
+  if (!currentMembership) return <NoMembershipAlert />;
+  return <CompanyInfoCard key={currentMembership.account.id} membership={currentMembership} />;
+}

@@ -1,0 +1,148 @@
+import { Alert, Button, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconUserPlus, IconUsers } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { can, type Membership, teamTexts } from '@veriform/contracts';
+import { type ReactNode, useEffect, useState } from 'react';
+import { ConfirmModal } from '../../../components/ConfirmModal';
+import { NoMembershipAlert } from '../../../components/errors/NoMembershipAlert';
+import { EmptyState } from '../../../components/layout/EmptyState';
+import { NotFoundError } from '../../../lib/api-client';
+import { errorDisplayText } from '../../../lib/error-text';
+import { notify } from '../../../lib/notify';
+import { useServices } from '../../../lib/services';
+import { useSession } from '../../../lib/session';
+import { InviteTeammateModal } from '../../invitations/components/InviteTeammateModal';
+import { PendingInvitations } from '../../invitations/components/PendingInvitations';
+import { teamQueryOptions, useLeaveAccountMutation, useRefreshOwnMemberships } from '../../memberships/api';
+import { TeamTable } from './TeamTable';
+
+function LeaveAccount({ membership, lastOwner }: { membership: Membership; lastOwner: boolean }) {
+  const [confirming, setConfirming] = useState(false);
+  const leave = useLeaveAccountMutation();
+  const navigate = useNavigate();
+  const accountName = membership.account.displayName;
+
+  const leaveNow = () =>
+    leave.mutate(membership.id, {
+      onSuccess: () => {
+        setConfirming(false);
+        notify.success('You left the account', `You are no longer a member of ${accountName}.`);
+        void navigate({ to: '/', replace: true });
+      },
+      onError: (error) => {
+        setConfirming(false);
+        notify.error('Failed to Leave Account', errorDisplayText(error));
+      },
+    });
+
+  return (
+    <Stack gap={4} align="flex-start">
+      <Button
+        variant="default"
+        color="red"
+        onClick={() => setConfirming(true)}
+        disabled={lastOwner}
+        aria-describedby={lastOwner ? 'leave-account-note' : undefined}
+      >
+        Leave account
+      </Button>
+      {lastOwner && (
+        <Text size="xs" c="dimmed" id="leave-account-note">
+          {teamTexts.lastOwner} Make someone else an owner first.
+        </Text>
+      )}
+      <ConfirmModal
+        opened={confirming}
+        title={`Leave ${accountName}?`}
+        confirmLabel="Leave"
+        onConfirm={leaveNow}
+        onCancel={() => setConfirming(false)}
+        loading={leave.isPending}
+      >
+        You will lose access to {accountName}. An owner can invite you again.
+      </ConfirmModal>
+    </Stack>
+  );
+}
+
+function TeamOfAccount({ membership }: { membership: Membership }) {
+  const { api } = useServices();
+  const { user } = useSession();
+  const accountId = membership.account.id;
+  const team = useQuery(teamQueryOptions(api, accountId));
+  const [inviteOpened, inviteDialog] = useDisclosure(false);
+  const refreshOwnMemberships = useRefreshOwnMemberships();
+  const canManage = can(membership, 'manageTeam');
+
+  // 404: this account no longer has us (removed meanwhile): the memberships are re-read and the current one recomputed.
+  const lostAccess = team.error instanceof NotFoundError;
+  useEffect(() => {
+    if (lostAccess) void refreshOwnMemberships();
+  }, [lostAccess, refreshOwnMemberships]);
+
+  const members = team.data?.results ?? [];
+  const owners = members.filter((m) => m.role === 'owner').length;
+  const lastOwner = membership.role === 'owner' && owners <= 1 && team.isSuccess;
+
+  let body: ReactNode;
+  if (team.isPending) {
+    body = (
+      <Center py="xl">
+        <Loader aria-label="Loading team" />
+      </Center>
+    );
+  } else if (team.error) {
+    body = (
+      <Alert color="red" role="alert">
+        {errorDisplayText(team.error)}
+      </Alert>
+    );
+  } else if (members.length === 0) {
+    body = (
+      <EmptyState icon={<IconUsers />} title="No team members to show yet">
+        The members of {membership.account.displayName} and their roles will be listed here.
+      </EmptyState>
+    );
+  } else {
+    body = <TeamTable members={members} viewer={membership} viewerUserId={user.id} canManage={canManage} />;
+  }
+
+  return (
+    <Stack gap="xl" maw={1000}>
+      <Stack gap="md">
+        <Group justify="space-between" wrap="wrap">
+          <div>
+            <Title order={2} size="h4">
+              Team members
+            </Title>
+            <Text size="sm" c="dimmed">
+              {canManage
+                ? `Everyone in ${membership.account.displayName}. Owners have every permission.`
+                : `Everyone in ${membership.account.displayName}. Only owners can change the team.`}
+            </Text>
+          </div>
+          {canManage && (
+            <Button leftSection={<IconUserPlus size={16} aria-hidden="true" />} onClick={inviteDialog.open}>
+              Invite teammate
+            </Button>
+          )}
+        </Group>
+        {body}
+        {team.isSuccess && <LeaveAccount membership={membership} lastOwner={lastOwner} />}
+      </Stack>
+      {canManage && <PendingInvitations accountId={accountId} />}
+      {canManage && (
+        <InviteTeammateModal accountId={accountId} opened={inviteOpened} onClose={inviteDialog.close} />
+      )}
+    </Stack>
+  );
+}
+
+/** SPEC §2 manage-team: the memberships of the current account; owners manage them (docs/roles.md). */
+export function ManageTeam() {
+  const { currentMembership } = useSession();
+  if (!currentMembership) return <NoMembershipAlert />;
+  return <TeamOfAccount key={currentMembership.account.id} membership={currentMembership} />;
+}

@@ -1,0 +1,246 @@
+import { Avatar, Badge, Button, Group, Select, Switch, Table, Text, VisuallyHidden } from '@mantine/core';
+import type { Membership, TeamMembership } from '@veriform/contracts';
+import { useState } from 'react';
+import { ConfirmModal } from '../../../components/ConfirmModal';
+import { initialsFor } from '../../../components/shell/nav';
+import { errorDisplayText } from '../../../lib/error-text';
+import { notify } from '../../../lib/notify';
+import {
+  useRemoveMembershipMutation,
+  useUpdatePermissionsMutation,
+  useUpdateRoleMutation,
+} from '../../memberships/api';
+import { personName, roleLabels, roleOptions } from '../people';
+
+interface TeamTableProps {
+  members: TeamMembership[];
+  /** The viewer's membership in this account. */
+  viewer: Membership;
+  viewerUserId: number | null;
+  /** Owners get the controls (docs/roles.md); everyone else sees the same table read-only. */
+  canManage: boolean;
+}
+
+function PermissionsText({ member }: { member: TeamMembership }) {
+  if (member.role === 'owner') return <Text size="sm">All permissions</Text>;
+  const granted = [member.canSearchData && 'Search data', member.canViewReports && 'View reports'].filter(
+    Boolean,
+  );
+  return <Text size="sm">{granted.length ? granted.join(', ') : 'Forms only'}</Text>;
+}
+
+/** The owner's controls of one row: role, and the two permissions (owners have both, so theirs are fixed). */
+function useOwnerControls({ member, accountId }: { member: TeamMembership; accountId: number }) {
+  const name = personName(member.user);
+  const updateRole = useUpdateRoleMutation(accountId);
+  const updatePermissions = useUpdatePermissionsMutation(accountId);
+  const isOwner = member.role === 'owner';
+
+  const setRole = (value: string | null) => {
+    if (value !== 'owner' && value !== 'member') return;
+    if (value === member.role) return;
+    updateRole.mutate(
+      { membershipId: member.id, role: value },
+      {
+        onSuccess: () =>
+          notify.success('Role updated', `${name} is now ${value === 'owner' ? 'an owner' : 'a member'}.`),
+        onError: (error) => notify.error('Failed to Update Role', errorDisplayText(error)),
+      },
+    );
+  };
+
+  const setPermission = (key: 'canSearchData' | 'canViewReports', checked: boolean) => {
+    updatePermissions.mutate(
+      {
+        membershipId: member.id,
+        canSearchData: member.canSearchData,
+        canViewReports: member.canViewReports,
+        [key]: checked,
+      },
+      {
+        onSuccess: () => notify.success('Permissions updated', `${name}’s permissions were saved.`),
+        onError: (error) => notify.error('Failed to Update Permissions', errorDisplayText(error)),
+      },
+    );
+  };
+
+  return {
+    role: (
+      <Select
+        aria-label={`Role for ${name}`}
+        data={roleOptions}
+        value={member.role}
+        onChange={setRole}
+        allowDeselect={false}
+        disabled={updateRole.isPending}
+        size="xs"
+        w={120}
+        comboboxProps={{ withinPortal: true }}
+      />
+    ),
+    permissions: (
+      <Group gap="md" wrap="nowrap">
+        <Switch
+          aria-label={`Can search data for ${name}`}
+          label="Search data"
+          checked={isOwner || member.canSearchData}
+          disabled={isOwner || updatePermissions.isPending}
+          onChange={(event) => setPermission('canSearchData', event.currentTarget.checked)}
+          size="sm"
+        />
+        <Switch
+          aria-label={`Can view reports for ${name}`}
+          label="View reports"
+          checked={isOwner || member.canViewReports}
+          disabled={isOwner || updatePermissions.isPending}
+          onChange={(event) => setPermission('canViewReports', event.currentTarget.checked)}
+          size="sm"
+        />
+      </Group>
+    ),
+  };
+}
+
+function ManagedRow({
+  member,
+  accountId,
+  accountName,
+  isViewer,
+}: {
+  member: TeamMembership;
+  accountId: number;
+  accountName: string;
+  isViewer: boolean;
+}) {
+  const name = personName(member.user);
+  const controls = useOwnerControls({ member, accountId });
+  const remove = useRemoveMembershipMutation(accountId);
+  const [confirming, setConfirming] = useState(false);
+
+  const confirmRemove = () =>
+    remove.mutate(member.id, {
+      onSuccess: () => {
+        setConfirming(false);
+        notify.success('Member removed', `${name} was removed from ${accountName}.`);
+      },
+      onError: (error) => {
+        setConfirming(false);
+        notify.error('Failed to Remove Member', errorDisplayText(error));
+      },
+    });
+
+  return (
+    <Table.Tr>
+      <PersonCell member={member} isViewer={isViewer} />
+      <Table.Td>{member.user.email}</Table.Td>
+      <Table.Td>{controls.role}</Table.Td>
+      <Table.Td>{controls.permissions}</Table.Td>
+      <Table.Td>
+        {!isViewer && (
+          <>
+            <Button
+              variant="subtle"
+              color="red"
+              size="xs"
+              aria-label={`Remove ${name}`}
+              onClick={() => setConfirming(true)}
+            >
+              Remove
+            </Button>
+            <ConfirmModal
+              opened={confirming}
+              title={`Remove ${name}?`}
+              confirmLabel="Remove"
+              onConfirm={confirmRemove}
+              onCancel={() => setConfirming(false)}
+              loading={remove.isPending}
+            >
+              {name} will lose access to {accountName}. You can invite them again later.
+            </ConfirmModal>
+          </>
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+function PersonCell({ member, isViewer }: { member: TeamMembership; isViewer: boolean }) {
+  const name = personName(member.user);
+  return (
+    <Table.Td>
+      <Group gap="sm" wrap="nowrap">
+        <Avatar
+          src={member.user.uploadedProfileImage}
+          radius="xl"
+          size={32}
+          color="indigo"
+          alt=""
+          aria-hidden="true"
+        >
+          {initialsFor(member.user.name, member.user.email)}
+        </Avatar>
+        <Text size="sm" fw={500}>
+          {name}
+        </Text>
+        {isViewer && (
+          <Badge size="xs" variant="light" color="gray">
+            You
+          </Badge>
+        )}
+      </Group>
+    </Table.Td>
+  );
+}
+
+function ReadOnlyRow({ member, isViewer }: { member: TeamMembership; isViewer: boolean }) {
+  return (
+    <Table.Tr>
+      <PersonCell member={member} isViewer={isViewer} />
+      <Table.Td>{member.user.email}</Table.Td>
+      <Table.Td>{roleLabels[member.role]}</Table.Td>
+      <Table.Td>
+        <PermissionsText member={member} />
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** SPEC §2 manage-team: one row per membership of the account (avatar, name, e-mail, role, permissions). */
+export function TeamTable({ members, viewer, viewerUserId, canManage }: TeamTableProps) {
+  const accountId = viewer.account.id;
+  return (
+    <Table.ScrollContainer minWidth={canManage ? 760 : 560}>
+      <Table aria-label="Team members" verticalSpacing="sm" highlightOnHover>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>Email</Table.Th>
+            <Table.Th>Role</Table.Th>
+            <Table.Th>Permissions</Table.Th>
+            {canManage && (
+              <Table.Th>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
+            )}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {members.map((member) => {
+            const isViewer = member.user.id === viewerUserId;
+            return canManage ? (
+              <ManagedRow
+                key={member.id}
+                member={member}
+                accountId={accountId}
+                accountName={viewer.account.displayName}
+                isViewer={isViewer}
+              />
+            ) : (
+              <ReadOnlyRow key={member.id} member={member} isViewer={isViewer} />
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
