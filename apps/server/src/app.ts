@@ -6,10 +6,14 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Config } from './config.ts';
 import { openDatabase } from './database.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
+import { redactUrl } from './lib/redact.ts';
 import { createMailer, type Mailer } from './messaging/email.ts';
+import { accountRoutes } from './modules/accounts/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
+import { invitationRoutes } from './modules/invitations/routes.ts';
 import { mediaRoutes } from './modules/media/routes.ts';
+import { membershipRoutes } from './modules/memberships/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { registerCsrf } from './plugins/csrf.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
@@ -19,11 +23,14 @@ import { registerMultipart } from './plugins/multipart.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerSessions } from './plugins/session.ts';
 import { registerSpa, registerViteDev } from './plugins/spa.ts';
+import { registerTenancy } from './plugins/tenancy.ts';
 import { createServices, type Services } from './services.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
+    /** Every route registered (method and URL pattern): lets tests check that a table of routes is complete. */
+    routeList: { method: string; url: string }[];
   }
 }
 
@@ -32,11 +39,9 @@ export type AppDeps = {
   db?: DatabaseHandle;
   clock?: Clock;
   mailer?: Mailer;
+  /** Where the log goes (tests read it); default stdout. */
+  logStream?: { write(line: string): void };
 };
-
-function redactTokens(url: string): string {
-  return url.replace(/(\/confirm\/[^/?]+\/)[^/?]+/, '$1[redacted]');
-}
 
 /** A hop count means "trust that many proxies in front of us" (proxy-addr's semantics). */
 function trustProxyOption(value: Config['trustProxy']) {
@@ -57,9 +62,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     logger: {
       level: config.logLevel,
       serializers: {
-        // Token links carry a secret in the path; the logs keep the route but not the token.
-        req: (req: { method: string; url: string }) => ({ method: req.method, url: redactTokens(req.url) }),
+        // Token links carry a secret in the path, invitation links in `key=`; the logs keep the route only.
+        req: (req: { method: string; url: string }) => ({ method: req.method, url: redactUrl(req.url) }),
       },
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     trustProxy: trustProxyOption(config.trustProxy),
   });
@@ -74,6 +80,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const mailer = deps.mailer ?? createMailer(config, database.db, clock, app.log);
   const services = createServices({ config, db: database.db, clock, mailer, log: app.log });
   app.decorate('services', services);
+  const routeList: { method: string; url: string }[] = [];
+  app.decorate('routeList', routeList);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routeList.push({ method, url: route.url });
+  });
   app.addHook('onClose', async () => {
     await services.background.idle();
     if (!deps.mailer) await mailer.close();
@@ -85,12 +96,16 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const devTemplate = config.viteDevServer ? await registerViteDev(app) : undefined;
   registerCsrf(app);
   registerSessions(app);
+  registerTenancy(app);
   registerMaintenance(app);
   await registerMultipart(app);
 
   await app.register(authRoutes);
   await app.register(userRoutes);
   await app.register(mediaRoutes);
+  await app.register(accountRoutes);
+  await app.register(membershipRoutes);
+  await app.register(invitationRoutes);
   if (outboxActive(config)) await app.register(devRoutes);
 
   await registerSpa(app, devTemplate);

@@ -6,12 +6,15 @@ import type { Clock } from './lib/clock.ts';
 import { createRateLimiter, type RateLimiter } from './lib/rate-limit.ts';
 import { createTokenSigner, type TokenSigner } from './lib/tokens.ts';
 import type { Mailer } from './messaging/email.ts';
+import { type AccountService, createAccountService } from './modules/accounts/service.ts';
 import { createEmailChange, type EmailChange } from './modules/auth/email-change.ts';
 import { createEmailVerification, type EmailVerification } from './modules/auth/email-verification.ts';
 import { createPasswordReset, type PasswordReset } from './modules/auth/password-reset.ts';
 import { type AuthService, createAuthService } from './modules/auth/service.ts';
 import { createSessionStore, type SessionStore } from './modules/auth/session-store.ts';
+import { createInvitationService, type InvitationService } from './modules/invitations/service.ts';
 import { createMediaService, type MediaService } from './modules/media/service.ts';
+import { createMembershipService, type MembershipService } from './modules/memberships/service.ts';
 import { createUserService, type UserService } from './modules/users/service.ts';
 
 /** Everything routes and plugins need, built once per app from the config and the injected dependencies. */
@@ -30,6 +33,9 @@ export type Services = {
   auth: AuthService;
   users: UserService;
   media: MediaService;
+  accounts: AccountService;
+  memberships: MembershipService;
+  invitations: InvitationService;
 };
 
 export function createServices(deps: {
@@ -59,6 +65,9 @@ export function createServices(deps: {
   const auth = createAuthService({ db, clock, rateLimit, sessions, emailVerification });
   const media = createMediaService(db, rateLimit);
   const users = createUserService(db);
+  const accounts = createAccountService({ db, clock, rateLimit });
+  const memberships = createMembershipService({ db, sessions });
+  const invitations = createInvitationService({ config, db, clock, mailer, background, rateLimit, sessions });
   return {
     config,
     db,
@@ -74,5 +83,8 @@ export function createServices(deps: {
     auth,
     users,
     media,
+    accounts,
+    memberships,
+    invitations,
   };
 }

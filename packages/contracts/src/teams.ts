@@ -178,3 +178,24 @@ export const teamTexts = {
   wrongInvitee: (email: string) =>
     `This invitation was sent to ${email}. Log in with that address to accept it.`,
 } as const;
+
+// ---- Server decisions the spec leaves open (additions; nothing above changes) -------------------------------------
+
+/**
+ * `MainCode_` of the team refusals (400s): `last_owner` (demote, remove or leave the last owner), `invitation_<code>`
+ * for each invitationErrorCodes entry on POST /api/invitations/accept, and `invitation_wrong_invitee` when the
+ * logged-in user's address is not the invited one.
+ */
+export const teamMainCodes = [
+  'last_owner',
+  'invitation_missing',
+  'invitation_not_found',
+  'invitation_expired',
+  'invitation_revoked',
+  'invitation_accepted',
+  'invitation_wrong_invitee',
+] as const;
+export type TeamMainCode = (typeof teamMainCodes)[number];
+
+/** The least time between two sends of one invitation (create or resend); sooner answers 429 with Retry-After. */
+export const INVITATION_RESEND_SECONDS = 30;

@@ -149,3 +149,41 @@ export const emailChangeRequests = pgTable('email_change_requests', {
   status: text('status', { enum: ['pending', 'successfully_changed'] }).notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * Invitations to join an account (DESIGN §5 "Team"). The key travels only in the e-mail
+ * (`/follow-invitation/?key=…`); only its SHA-256 is stored. A resend replaces the key (the old link dies).
+ * An invitation is open while neither accepted nor revoked; open and past `expires_at` it is "expired" (computed).
+ * At most one open invitation per account and address (partial unique index).
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** Lower-cased. */
+    email: text('email').notNull(),
+    role: text('role', { enum: ['member', 'owner'] }).notNull(),
+    canSearchData: boolean('can_search_data').notNull().default(false),
+    canViewReports: boolean('can_view_reports').notNull().default(false),
+    keyHash: text('key_hash').notNull(),
+    invitedByUserId: integer('invited_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    lastSentAt: timestamp('last_sent_at', { withTimezone: true, mode: 'date' }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true, mode: 'date' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    acceptedMembershipId: integer('accepted_membership_id').references(() => memberships.id, {
+      onDelete: 'set null',
+    }),
+  },
+  (t) => [
+    uniqueIndex('invitations_key_hash_idx').on(t.keyHash),
+    index('invitations_account_created_idx').on(t.accountId, t.createdAt),
+    uniqueIndex('invitations_open_email_idx')
+      .on(t.accountId, t.email)
+      .where(sql`${t.acceptedAt} is null and ${t.revokedAt} is null`),
+  ],
+);

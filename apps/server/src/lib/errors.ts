@@ -1,7 +1,10 @@
-import { errorTexts, type MainCode } from '@veriform/contracts';
+import { errorTexts, type MainCode, type TeamMainCode } from '@veriform/contracts';
+
+/** Every `MainCode_` the server answers: the shared ones and the team refusals (contracts teams.ts). */
+export type AppErrorCode = MainCode | TeamMainCode;
 
 /** HTTP status of each main code (SPEC §8): validation-like codes are 400, the rest speak for themselves. */
-export const statusOfCode: Record<MainCode, number> = {
+export const statusOfCode: Record<AppErrorCode, number> = {
   validation_error: 400,
   invalid_credentials: 400,
   email_taken: 400,
@@ -12,6 +15,13 @@ export const statusOfCode: Record<MainCode, number> = {
   csrf_failed: 403,
   not_found: 404,
   server_error: 500,
+  last_owner: 400,
+  invitation_missing: 400,
+  invitation_not_found: 400,
+  invitation_expired: 400,
+  invitation_revoked: 400,
+  invitation_accepted: 400,
+  invitation_wrong_invitee: 400,
 };
 
 export type FieldErrors = Record<string, string[]>;
@@ -30,14 +40,14 @@ type AppErrorOptions = {
  * 400 `{<field>: [msgs], nonFieldErrors: [msgs], MainCode_}`, every other status `{detail, MainCode_}`.
  */
 export class AppError extends Error {
-  readonly code: MainCode;
+  readonly code: AppErrorCode;
   readonly statusCode: number;
   readonly detail: string;
   readonly fields: FieldErrors;
   readonly nonFieldErrors: string[];
   readonly headers: Record<string, string>;
 
-  constructor(code: MainCode, options: AppErrorOptions = {}) {
+  constructor(code: AppErrorCode, options: AppErrorOptions = {}) {
     const detail = options.detail ?? options.nonFieldErrors?.[0] ?? defaultDetail(code);
     super(detail);
     this.name = 'AppError';
@@ -50,17 +60,17 @@ export class AppError extends Error {
   }
 
   /** A 400 about one field. */
-  static field(code: MainCode, field: string, message: string): AppError {
+  static field(code: AppErrorCode, field: string, message: string): AppError {
     return new AppError(code, { fields: { [field]: [message] } });
   }
 
   /** A 400 about the request as a whole. */
-  static nonField(code: MainCode, message: string): AppError {
+  static nonField(code: AppErrorCode, message: string): AppError {
     return new AppError(code, { nonFieldErrors: [message] });
   }
 }
 
-function defaultDetail(code: MainCode): string {
+function defaultDetail(code: AppErrorCode): string {
   switch (code) {
     case 'not_authenticated':
       return errorTexts.notAuthenticated;

@@ -7,7 +7,7 @@ import {
   type ValidationErrorBody,
 } from '@veriform/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { AppError, type FieldErrors } from '../lib/errors.ts';
+import { AppError, type AppErrorCode, type FieldErrors } from '../lib/errors.ts';
 
 /**
  * The one error handler (SPEC §8, DESIGN §5): 400 `{<field>: [msgs], nonFieldErrors: [msgs], MainCode_}`, every
@@ -24,7 +24,11 @@ const codeOfStatus: Partial<Record<number, MainCode>> = {
   429: 'rate_limited',
 };
 
-function validationBody(code: MainCode, fields: FieldErrors, nonFieldErrors: string[]): ValidationErrorBody {
+function validationBody(
+  code: AppErrorCode,
+  fields: FieldErrors,
+  nonFieldErrors: string[],
+): ValidationErrorBody {
   const body: ValidationErrorBody = { ...fields };
   if (nonFieldErrors.length > 0) body.nonFieldErrors = nonFieldErrors;
   body[MAIN_CODE_KEY] = code;

@@ -10,15 +10,25 @@ import { viewerState } from '../modules/auth/viewer.ts';
 const VERIFY_EMAIL_CONFIRM = /^\/auth\/verify-email\/confirm\/([^/]+)\/([^/]+)\/?$/;
 const RESET_PASSWORD_CONFIRM = /^\/auth\/reset-password\/confirm\/([^/]+)\/([^/]+)\/?$/;
 const CHANGE_EMAIL_CONFIRM = /^\/auth\/change-email\/confirm\/([^/]+)\/([^/]+)\/?$/;
+/** The pages an invitation link leads to, with `?key=` (trailing slash optional). */
+const FOLLOW_INVITATION =
+  /^\/(follow-invitation|auth\/signup\/from-invitation|auth\/login\/from-invitation)\/?$/;
 /** Pages whose URL holds a secret: they must not leak it to other sites through the Referer header. */
 const TOKEN_PAGE = /^\/auth\/(verify-email|reset-password|change-email)\/confirm\//;
 
 export function isTokenPage(path: string): boolean {
-  return TOKEN_PAGE.test(path);
+  return TOKEN_PAGE.test(path) || FOLLOW_INVITATION.test(path);
+}
+
+/** The first `key` of the query string, or undefined when absent or empty. */
+function queryKey(url: string): string | undefined {
+  const at = url.indexOf('?');
+  if (at === -1) return undefined;
+  return new URLSearchParams(url.slice(at + 1)).get('key') || undefined;
 }
 
 async function extraFor(request: FastifyRequest, path: string): Promise<InitialExtra> {
-  const { emailVerification, passwordReset, emailChange } = request.server.services;
+  const { emailVerification, passwordReset, emailChange, invitations } = request.server.services;
   const extra: InitialExtra = { signaling: { immediatelyRedirectTo: null } };
   const verify = VERIFY_EMAIL_CONFIRM.exec(path);
   if (verify?.[1] && verify[2]) {
@@ -32,6 +42,7 @@ async function extraFor(request: FastifyRequest, path: string): Promise<InitialE
   if (change?.[1] && change[2]) {
     extra.changeEmailConfirm = { isValid: await emailChange.isValid(change[1], change[2]) };
   }
+  if (FOLLOW_INVITATION.test(path)) Object.assign(extra, await invitations.pageExtra(queryKey(request.url)));
   return extra;
 }
 

@@ -34,3 +34,12 @@ export function initialDataOf(html: string): unknown {
   if (!match?.[1]) throw new Error('no initial data in the page');
   return JSON.parse(match[1]);
 }
+
+/** The invitation key of the newest invitation e-mail to `to` (from its `/follow-invitation/?key=` link). */
+export async function latestInvitationKey(app: FastifyInstance, to: string): Promise<string> {
+  for (const message of await outboxFor(app, to)) {
+    const match = message.text.match(/https?:\/\/[^\s/]+\/follow-invitation\/\?key=([\w-]+)/);
+    if (match?.[1]) return match[1];
+  }
+  throw new Error(`no invitation link for ${to}`);
+}

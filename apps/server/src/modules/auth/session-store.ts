@@ -78,11 +78,16 @@ export function createSessionStore(db: Db, clock: Clock) {
       );
   }
 
+  /** Remembers the session's current membership (SPEC §4; POST /api/memberships/{id}/select, account creation…). */
+  async function setCurrentMembership(idHash: string, membershipId: number | null): Promise<void> {
+    await db.update(sessions).set({ currentMembershipId: membershipId }).where(eq(sessions.idHash, idHash));
+  }
+
   async function pruneExpired(): Promise<void> {
     await db.delete(sessions).where(lt(sessions.expiresAt, clock.now()));
   }
 
-  return { create, find, touchIfDue, remove, removeAllOfUser, pruneExpired };
+  return { create, find, touchIfDue, remove, removeAllOfUser, setCurrentMembership, pruneExpired };
 }
 
 export type SessionStore = ReturnType<typeof createSessionStore>;

@@ -1,0 +1,82 @@
+import { type Account, type CreateAccountResponse, tooManyRequestsText } from '@veriform/contracts';
+import type { Db } from '@veriform/db';
+import { schema } from '@veriform/db';
+import { eq } from 'drizzle-orm';
+import type { Clock } from '../../lib/clock.ts';
+import type { RateLimiter } from '../../lib/rate-limit.ts';
+import type { Tenant } from '../../plugins/tenancy.ts';
+import { type AccountRow, toAccountDto, toMembershipDto } from '../memberships/repository.ts';
+import type { UserRow } from '../users/repository.ts';
+
+const { accounts, memberships } = schema;
+
+/** Accounts (companies) one user may create per day. */
+export const ACCOUNT_CREATION_LIMITS = { perUser: 20, windowMs: 24 * 60 * 60 * 1000 };
+
+/**
+ * Accounts (companies): creation by any logged-in user, and the company info of a tenant. Every function but
+ * `create` takes the Tenant from plugins/tenancy.ts and touches only `tenant.accountId`.
+ */
+export function createAccountService(deps: { db: Db; clock: Clock; rateLimit: RateLimiter }) {
+  const { db, clock, rateLimit } = deps;
+
+  /** The account and its first (owner) membership, in one short transaction. */
+  async function create(user: UserRow, displayName: string): Promise<CreateAccountResponse> {
+    await rateLimit.consume(
+      [
+        {
+          bucket: `account-create:user:${user.id}`,
+          limit: ACCOUNT_CREATION_LIMITS.perUser,
+          windowMs: ACCOUNT_CREATION_LIMITS.windowMs,
+        },
+      ],
+      tooManyRequestsText,
+    );
+    const now = clock.now();
+    const { account, membership } = await db.transaction(async (tx) => {
+      const [account] = await tx.insert(accounts).values({ displayName, createdAt: now }).returning();
+      if (!account) throw new Error('Account insert returned no row');
+      const [membership] = await tx
+        .insert(memberships)
+        .values({
+          userId: user.id,
+          accountId: account.id,
+          role: 'owner',
+          canSearchData: true,
+          canViewReports: true,
+          createdAt: now,
+        })
+        .returning();
+      if (!membership) throw new Error('Membership insert returned no row');
+      return { account, membership };
+    });
+    const dto = toMembershipDto(membership, account);
+    return { membership: dto, justCreatedAccount: { membershipCreated: dto } };
+  }
+
+  async function find(tenant: Tenant): Promise<AccountRow> {
+    const [row] = await db.select().from(accounts).where(eq(accounts.id, tenant.accountId)).limit(1);
+    if (!row) throw new Error(`Account ${tenant.accountId} vanished`);
+    return row;
+  }
+
+  async function update(
+    tenant: Tenant,
+    values: Partial<Pick<AccountRow, 'displayName' | 'uploadedProfileImage'>>,
+  ): Promise<Account> {
+    const [row] = await db.update(accounts).set(values).where(eq(accounts.id, tenant.accountId)).returning();
+    if (!row) throw new Error(`Account ${tenant.accountId} vanished during an update`);
+    return toAccountDto(row);
+  }
+
+  return {
+    create,
+    get: async (tenant: Tenant) => toAccountDto(await find(tenant)),
+    rename: (tenant: Tenant, displayName: string) => update(tenant, { displayName }),
+    setLogo: (tenant: Tenant, url: string) => update(tenant, { uploadedProfileImage: url }),
+    /** As for profile pictures, the stored bytes stay in `media`; only the reference goes. */
+    deleteLogo: (tenant: Tenant) => update(tenant, { uploadedProfileImage: null }),
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

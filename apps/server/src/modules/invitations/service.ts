@@ -1,0 +1,389 @@
+import {
+  type createInvitationRequestSchema,
+  type FollowInvitation,
+  type FollowInvitationError,
+  INVITATION_RESEND_SECONDS,
+  INVITATION_VALID_DAYS,
+  type Invitation,
+  type InvitationList,
+  type InvitationStatus,
+  type invitationErrorCodes,
+  invitationErrorTexts,
+  type Membership,
+  teamTexts,
+  tooManyRequestsText,
+} from '@veriform/contracts';
+import type { Db } from '@veriform/db';
+import { schema } from '@veriform/db';
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Config } from '../../config.ts';
+import type { Background } from '../../lib/background.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { randomToken, sha256Hex } from '../../lib/crypto.ts';
+import { isUniqueViolation } from '../../lib/db-errors.ts';
+import { AppError } from '../../lib/errors.ts';
+import { type RateLimiter, tooMany } from '../../lib/rate-limit.ts';
+import type { Mailer } from '../../messaging/email.ts';
+import { invitationMessage } from '../../messaging/templates/invitation.ts';
+import type { Tenant } from '../../plugins/tenancy.ts';
+import type { SessionRow, SessionStore } from '../auth/session-store.ts';
+import { type AccountRow, toAccountDto, toMembershipDto } from '../memberships/repository.ts';
+import { findUserByEmail, type UserRow } from '../users/repository.ts';
+
+const { accounts, invitations, memberships, users } = schema;
+
+type InvitationRow = typeof invitations.$inferSelect;
+type InviterRow = { name: string; email: string } | null;
+type CreateInput = z.output<typeof createInvitationRequestSchema>;
+export type InvitationErrorCode = (typeof invitationErrorCodes)[number];
+
+const MINUTE_MS = 60 * 1000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
+/** E-mails sent by invitations (create and resend) per account and per inviting user, per day. */
+export const INVITATION_SEND_LIMITS = { perAccount: 50, perUser: 100, windowMs: DAY_MS };
+/** Accept attempts per user and per IP (a key is 256 random bits; this only keeps guessing noisy and slow). */
+export const INVITATION_ACCEPT_LIMITS = { perUser: 20, perIp: 60, windowMs: 60 * MINUTE_MS };
+
+/** The keys we hand out: 32 random bytes, base64url. Anything else cannot be one. */
+const KEY_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export const followInvitationPath = (key: string) => `/follow-invitation/?key=${encodeURIComponent(key)}`;
+
+export function invitationStatusOf(row: InvitationRow, now: Date): InvitationStatus {
+  if (row.acceptedAt) return 'accepted';
+  if (row.revokedAt) return 'revoked';
+  if (row.expiresAt.getTime() <= now.getTime()) return 'expired';
+  return 'pending';
+}
+
+export function invitationError(code: InvitationErrorCode): AppError {
+  return AppError.nonField(`invitation_${code}`, invitationErrorTexts[code]);
+}
+
+/** Open: neither accepted nor revoked (pending, or expired and still resendable). */
+const isOpen = and(isNull(invitations.acceptedAt), isNull(invitations.revokedAt));
+
+export type FollowInvitationExtra =
+  | { followInvitation: FollowInvitation }
+  | { followInvitation: { hasError: true }; followInvitationError: FollowInvitationError };
+
+/**
+ * Invitations (DESIGN §5 "Team"): owners invite an address with a role and the two permissions; the e-mail carries
+ * `${PUBLIC_URL}/follow-invitation/?key=…`; the invited person, logged in with that address, accepts with the key.
+ * Only the key's SHA-256 is stored; a resend makes a new key (the old link stops working) and re-arms the expiry.
+ */
+export function createInvitationService(deps: {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  mailer: Mailer;
+  background: Background;
+  rateLimit: RateLimiter;
+  sessions: SessionStore;
+}) {
+  const { config, db, clock, mailer, background, rateLimit, sessions } = deps;
+
+  const inTenant = (tenant: Tenant) => eq(invitations.accountId, tenant.accountId);
+
+  function newKey(): { key: string; keyHash: string } {
+    const key = randomToken(32);
+    return { key, keyHash: sha256Hex(key) };
+  }
+
+  function toDto(row: InvitationRow, account: AccountRow, inviter: InviterRow): Invitation {
+    return {
+      id: row.id,
+      email: row.email,
+      role: row.role,
+      canSearchData: row.canSearchData,
+      canViewReports: row.canViewReports,
+      account: toAccountDto(account),
+      invitedBy: { name: inviter?.name ?? '', email: inviter?.email ?? '' },
+      created: row.createdAt.toISOString(),
+      expiresAt: row.expiresAt.toISOString(),
+      lastSentAt: row.lastSentAt.toISOString(),
+      status: invitationStatusOf(row, clock.now()),
+    };
+  }
+
+  const withAccountAndInviter = () =>
+    db
+      .select({
+        invitation: invitations,
+        account: accounts,
+        inviter: { name: users.name, email: users.email },
+      })
+      .from(invitations)
+      .innerJoin(accounts, eq(accounts.id, invitations.accountId))
+      .leftJoin(users, eq(users.id, invitations.invitedByUserId));
+
+  async function findScoped(tenant: Tenant, id: number) {
+    const [row] = await withAccountAndInviter()
+      .where(and(inTenant(tenant), eq(invitations.id, id)))
+      .limit(1);
+    return row;
+  }
+
+  function send(row: InvitationRow, account: AccountRow, inviter: InviterRow, key: string): void {
+    const message = invitationMessage({
+      to: row.email,
+      inviterName: inviter?.name ?? '',
+      inviterEmail: inviter?.email ?? '',
+      accountName: account.displayName,
+      role: row.role,
+      link: `${config.publicUrl}${followInvitationPath(key)}`,
+      validForDays: INVITATION_VALID_DAYS,
+    });
+    background.run('invitation e-mail', () => mailer.send(message));
+  }
+
+  async function consumeSend(tenant: Tenant): Promise<void> {
+    const { perAccount, perUser, windowMs } = INVITATION_SEND_LIMITS;
+    await rateLimit.consume(
+      [
+        { bucket: `invitation-send:account:${tenant.accountId}`, limit: perAccount, windowMs },
+        { bucket: `invitation-send:user:${tenant.user.id}`, limit: perUser, windowMs },
+      ],
+      tooManyRequestsText,
+    );
+  }
+
+  /** Open invitations (pending, and expired ones that can still be resent), newest first, all on one page. */
+  async function list(tenant: Tenant): Promise<InvitationList> {
+    const rows = await withAccountAndInviter()
+      .where(and(inTenant(tenant), isOpen))
+      .orderBy(desc(invitations.createdAt), desc(invitations.id));
+    const results = rows.map((r) => toDto(r.invitation, r.account, r.inviter));
+    return { count: results.length, pageNumber: 1, pageSize: results.length, results };
+  }
+
+  /**
+   * manageTeam (checked by the route). Refuses an address that is already a member or has a pending invitation
+   * (both on `email`). An expired open invitation to the same address is superseded (marked revoked) by the new one.
+   */
+  async function create(tenant: Tenant, input: CreateInput): Promise<Invitation> {
+    await consumeSend(tenant);
+    const email = input.email.toLowerCase();
+    const [member] = await db
+      .select({ id: memberships.id })
+      .from(memberships)
+      .innerJoin(users, eq(users.id, memberships.userId))
+      .where(and(eq(memberships.accountId, tenant.accountId), sql`lower(${users.email}) = ${email}`))
+      .limit(1);
+    if (member) throw AppError.field('validation_error', 'email', teamTexts.alreadyMember);
+
+    const now = clock.now();
+    const alreadyInvited = () => AppError.field('validation_error', 'email', teamTexts.alreadyInvited);
+    const [open] = await db
+      .select()
+      .from(invitations)
+      .where(and(inTenant(tenant), eq(invitations.email, email), isOpen))
+      .limit(1);
+    if (open) {
+      if (invitationStatusOf(open, now) === 'pending') throw alreadyInvited();
+      await db
+        .update(invitations)
+        .set({ revokedAt: now })
+        .where(and(inTenant(tenant), eq(invitations.id, open.id), isOpen));
+    }
+
+    const { key, keyHash } = newKey();
+    let row: InvitationRow | undefined;
+    try {
+      [row] = await db
+        .insert(invitations)
+        .values({
+          accountId: tenant.accountId,
+          email,
+          role: input.role,
+          canSearchData: input.canSearchData,
+          canViewReports: input.canViewReports,
+          keyHash,
+          invitedByUserId: tenant.user.id,
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + INVITATION_VALID_DAYS * DAY_MS),
+          lastSentAt: now,
+        })
+        .returning();
+    } catch (error) {
+      // Two invitations of one address at once: the partial unique index lets one through.
+      if (isUniqueViolation(error)) throw alreadyInvited();
+      throw error;
+    }
+    if (!row) throw new Error('Invitation insert returned no row');
+    const found = await findScoped(tenant, row.id);
+    if (!found) throw new Error('Invitation vanished after insert');
+    send(row, found.account, found.inviter, key);
+    return toDto(row, found.account, found.inviter);
+  }
+
+  /**
+   * manageTeam. A new key (the old link dies), expiry re-armed to INVITATION_VALID_DAYS from now, and the e-mail
+   * again; at most once every INVITATION_RESEND_SECONDS (counting the first send). Accepted or revoked: 404.
+   */
+  async function resend(tenant: Tenant, id: number): Promise<Invitation> {
+    const found = await findScoped(tenant, id);
+    if (!found || found.invitation.acceptedAt || found.invitation.revokedAt) throw new AppError('not_found');
+    const now = clock.now();
+    const waitMs = found.invitation.lastSentAt.getTime() + INVITATION_RESEND_SECONDS * 1000 - now.getTime();
+    if (waitMs > 0) {
+      throw tooMany({ allowed: false, retryAfterSeconds: Math.ceil(waitMs / 1000) }, tooManyRequestsText);
+    }
+    await consumeSend(tenant);
+    const { key, keyHash } = newKey();
+    // Conditional on the send time read above: of two concurrent resends only one goes out.
+    const [row] = await db
+      .update(invitations)
+      .set({
+        keyHash,
+        lastSentAt: now,
+        expiresAt: new Date(now.getTime() + INVITATION_VALID_DAYS * DAY_MS),
+      })
+      .where(
+        and(
+          inTenant(tenant),
+          eq(invitations.id, id),
+          isOpen,
+          eq(invitations.lastSentAt, found.invitation.lastSentAt),
+        ),
+      )
+      .returning();
+    if (!row) {
+      throw tooMany({ allowed: false, retryAfterSeconds: INVITATION_RESEND_SECONDS }, tooManyRequestsText);
+    }
+    send(row, found.account, found.inviter, key);
+    return toDto(row, found.account, found.inviter);
+  }
+
+  /** manageTeam. Revokes an open invitation (its link then says so); accepted or revoked already: 404. */
+  async function revoke(tenant: Tenant, id: number): Promise<void> {
+    const [row] = await db
+      .update(invitations)
+      .set({ revokedAt: clock.now() })
+      .where(and(inTenant(tenant), eq(invitations.id, id), isOpen))
+      .returning({ id: invitations.id });
+    if (!row) throw new AppError('not_found');
+  }
+
+  async function findByKey(key: string) {
+    if (!KEY_PATTERN.test(key)) return undefined;
+    const [row] = await withAccountAndInviter()
+      .where(eq(invitations.keyHash, sha256Hex(key)))
+      .limit(1);
+    return row;
+  }
+
+  function errorOf(row: InvitationRow | undefined, now: Date): InvitationErrorCode | null {
+    if (!row) return 'not_found';
+    const status = invitationStatusOf(row, now);
+    return status === 'pending' ? null : status;
+  }
+
+  /** `extra` of the follow-invitation pages: checks the key, consumes nothing (mail scanners prefetch links). */
+  async function pageExtra(key: string | undefined): Promise<FollowInvitationExtra> {
+    const failed = (code: InvitationErrorCode): FollowInvitationExtra => ({
+      followInvitation: { hasError: true },
+      followInvitationError: { code, message: invitationErrorTexts[code] },
+    });
+    if (!key) return failed('missing');
+    const found = await findByKey(key);
+    const code = errorOf(found?.invitation, clock.now());
+    if (code || !found) return failed(code ?? 'not_found');
+    const { invitation, account, inviter } = found;
+    return {
+      followInvitation: {
+        hasError: false,
+        key,
+        email: invitation.email,
+        role: invitation.role,
+        accountName: account.displayName,
+        invitedByName: inviter?.name || inviter?.email || '',
+        expiresAt: invitation.expiresAt.toISOString(),
+        userExists: (await findUserByEmail(db, invitation.email)) !== undefined,
+      },
+    };
+  }
+
+  /**
+   * The logged-in user accepts with the key. The address must be the invited one (case-insensitive). Creates the
+   * membership with the invited role and permissions — or, when the user is already a member, keeps that membership
+   * as it is and only marks the invitation accepted. The link proves the mailbox, so an unverified address becomes
+   * verified. The membership becomes this session's current one.
+   */
+  async function accept(user: UserRow, session: SessionRow, key: string, ip: string): Promise<Membership> {
+    const { perUser, perIp, windowMs } = INVITATION_ACCEPT_LIMITS;
+    await rateLimit.consume(
+      [
+        { bucket: `invitation-accept:user:${user.id}`, limit: perUser, windowMs },
+        { bucket: `invitation-accept:ip:${ip}`, limit: perIp, windowMs },
+      ],
+      tooManyRequestsText,
+    );
+    const found = await findByKey(key);
+    const code = errorOf(found?.invitation, clock.now());
+    if (code || !found) throw invitationError(code ?? 'not_found');
+    const { invitation, account } = found;
+    if (user.email.toLowerCase() !== invitation.email) {
+      throw AppError.nonField('invitation_wrong_invitee', teamTexts.wrongInvitee(invitation.email));
+    }
+
+    const now = clock.now();
+    const membership = await db.transaction(async (tx) => {
+      // Claim first: of two concurrent accepts (or an accept racing a revoke or resend) only one gets the row.
+      const [claimed] = await tx
+        .update(invitations)
+        .set({ acceptedAt: now })
+        .where(
+          and(
+            eq(invitations.id, invitation.id),
+            eq(invitations.keyHash, invitation.keyHash),
+            isOpen,
+            gt(invitations.expiresAt, now),
+          ),
+        )
+        .returning();
+      if (!claimed) return undefined;
+      const [inserted] = await tx
+        .insert(memberships)
+        .values({
+          userId: user.id,
+          accountId: claimed.accountId,
+          role: claimed.role,
+          canSearchData: claimed.canSearchData,
+          canViewReports: claimed.canViewReports,
+          createdAt: now,
+        })
+        .onConflictDoNothing({ target: [memberships.userId, memberships.accountId] })
+        .returning();
+      const [row] = inserted
+        ? [inserted]
+        : await tx
+            .select()
+            .from(memberships)
+            .where(and(eq(memberships.userId, user.id), eq(memberships.accountId, claimed.accountId)))
+            .limit(1);
+      if (!row) throw new Error('Membership neither inserted nor found');
+      await tx
+        .update(invitations)
+        .set({ acceptedMembershipId: row.id })
+        .where(eq(invitations.id, claimed.id));
+      await tx
+        .update(users)
+        .set({ emailIsVerified: true, emailVerifiedAsOf: now })
+        .where(and(eq(users.id, user.id), eq(users.emailIsVerified, false)));
+      return row;
+    });
+    if (!membership) {
+      const [again] = await db.select().from(invitations).where(eq(invitations.id, invitation.id)).limit(1);
+      const raced = again && again.keyHash === invitation.keyHash ? errorOf(again, clock.now()) : 'not_found';
+      throw invitationError(raced ?? 'accepted');
+    }
+    await sessions.setCurrentMembership(session.idHash, membership.id);
+    return toMembershipDto(membership, account);
+  }
+
+  return { list, create, resend, revoke, pageExtra, accept };
+}
+
+export type InvitationService = ReturnType<typeof createInvitationService>;

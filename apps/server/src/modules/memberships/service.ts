@@ -1,0 +1,166 @@
+import {
+  type Capability,
+  can,
+  type ListResponse,
+  type Membership,
+  type Role,
+  type TeamMembership,
+  teamTexts,
+  type UpdatePermissionsRequest,
+} from '@veriform/contracts';
+import type { Db } from '@veriform/db';
+import { schema } from '@veriform/db';
+import { and, count, eq, type SQL } from 'drizzle-orm';
+import { AppError } from '../../lib/errors.ts';
+import { assertCan, type Tenant } from '../../plugins/tenancy.ts';
+import type { SessionRow, SessionStore } from '../auth/session-store.ts';
+import type { UserRow } from '../users/repository.ts';
+import { findMembershipOfUser, type MembershipRow, selectTeamMemberships } from './repository.ts';
+
+const { accounts, memberships } = schema;
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export const lastOwnerError = () => AppError.nonField('last_owner', teamTexts.lastOwner);
+
+/** Everything on one page (teams are small): pageNumber 1, pageSize = count. */
+function onePage<T>(results: T[]): ListResponse<T> {
+  return { count: results.length, pageNumber: 1, pageSize: results.length, results };
+}
+
+/**
+ * Memberships (SPEC §7): the team of a tenant, role and permission changes, removal (and leaving), and the session's
+ * current membership. An account always keeps at least one owner: every change that could take an owner away runs
+ * in a short transaction that first locks the account's row (SELECT … FOR UPDATE), so two owners demoting or
+ * removing each other at the same moment are serialised and the second one sees that it would leave none.
+ */
+export function createMembershipService(deps: { db: Db; sessions: SessionStore }) {
+  const { db, sessions } = deps;
+
+  const inTenant = (tenant: Tenant) => eq(memberships.accountId, tenant.accountId);
+
+  async function get(tenant: Tenant, id: number): Promise<TeamMembership> {
+    // and() of defined conditions is always defined.
+    const where = and(inTenant(tenant), eq(memberships.id, id)) as SQL;
+    const [found] = await selectTeamMemberships(db, where, 'oldest');
+    if (!found) throw new AppError('not_found');
+    return found;
+  }
+
+  /** The team, oldest first. */
+  async function listTeam(tenant: Tenant): Promise<ListResponse<TeamMembership>> {
+    return onePage(await selectTeamMemberships(db, inTenant(tenant), 'oldest'));
+  }
+
+  /** The caller's own memberships in the team shape, newest first (as in the initial page data). */
+  async function listOwn(user: UserRow): Promise<ListResponse<TeamMembership>> {
+    return onePage(await selectTeamMemberships(db, eq(memberships.userId, user.id), 'newest'));
+  }
+
+  /**
+   * Runs `change` on the tenant's membership `id` with the account's row locked; refuses (last_owner) when the
+   * target is an owner, `losesOwner` says the change takes that away, and no other owner would remain.
+   */
+  async function changeGuardingOwners(
+    tenant: Tenant,
+    id: number,
+    requires: Capability | null,
+    losesOwner: (target: MembershipRow) => boolean,
+    change: (tx: Tx, target: MembershipRow) => Promise<void>,
+  ): Promise<void> {
+    await db.transaction(async (tx) => {
+      await tx
+        .select({ id: accounts.id })
+        .from(accounts)
+        .where(eq(accounts.id, tenant.accountId))
+        .for('update');
+      if (requires) {
+        // The caller's rights were checked before the lock; an owner demoted or removed meanwhile loses them here.
+        const [caller] = await tx
+          .select()
+          .from(memberships)
+          .where(and(inTenant(tenant), eq(memberships.id, tenant.membership.id)))
+          .limit(1);
+        if (!caller) throw new AppError('not_found');
+        if (!can(caller, requires)) throw new AppError('permission_denied');
+      }
+      const [target] = await tx
+        .select()
+        .from(memberships)
+        .where(and(inTenant(tenant), eq(memberships.id, id)))
+        .limit(1);
+      if (!target) throw new AppError('not_found');
+      if (target.role === 'owner' && losesOwner(target)) {
+        const [owners] = await tx
+          .select({ n: count() })
+          .from(memberships)
+          .where(and(inTenant(tenant), eq(memberships.role, 'owner')));
+        if ((owners?.n ?? 0) <= 1) throw lastOwnerError();
+      }
+      await change(tx, target);
+    });
+  }
+
+  /** manageTeam (checked by the route). Promotion keeps the two switches as they were (they matter for members only). */
+  async function updateRole(tenant: Tenant, id: number, role: Role): Promise<TeamMembership> {
+    await changeGuardingOwners(
+      tenant,
+      id,
+      'manageTeam',
+      () => role !== 'owner',
+      async (tx) => {
+        await tx
+          .update(memberships)
+          .set({ role })
+          .where(and(inTenant(tenant), eq(memberships.id, id)));
+      },
+    );
+    return get(tenant, id);
+  }
+
+  /** manageTeam (checked by the route). */
+  async function updatePermissions(
+    tenant: Tenant,
+    id: number,
+    values: UpdatePermissionsRequest,
+  ): Promise<TeamMembership> {
+    const [row] = await db
+      .update(memberships)
+      .set({ canSearchData: values.canSearchData, canViewReports: values.canViewReports })
+      .where(and(inTenant(tenant), eq(memberships.id, id)))
+      .returning({ id: memberships.id });
+    if (!row) throw new AppError('not_found');
+    return get(tenant, id);
+  }
+
+  /**
+   * Owners (manageTeam) remove anyone; anyone may remove their own membership (leave); otherwise 403. The last owner
+   * can do neither. Sessions that had it as their current membership fall back to none (FK ON DELETE SET NULL),
+   * hence to the user's first membership.
+   */
+  async function remove(tenant: Tenant, id: number): Promise<void> {
+    const leaving = id === tenant.membership.id;
+    if (!leaving) assertCan(tenant, 'manageTeam');
+    await changeGuardingOwners(
+      tenant,
+      id,
+      leaving ? null : 'manageTeam',
+      () => true,
+      async (tx) => {
+        await tx.delete(memberships).where(and(inTenant(tenant), eq(memberships.id, id)));
+      },
+    );
+  }
+
+  /** Only the caller's own memberships (any other id: 404); remembered on this session. */
+  async function select(user: UserRow, session: SessionRow, id: number): Promise<Membership> {
+    const membership = await findMembershipOfUser(db, user.id, id);
+    if (!membership) throw new AppError('not_found');
+    await sessions.setCurrentMembership(session.idHash, membership.id);
+    return membership;
+  }
+
+  return { get, listTeam, listOwn, updateRole, updatePermissions, remove, select };
+}
+
+export type MembershipService = ReturnType<typeof createMembershipService>;
