@@ -22,7 +22,13 @@ export function ConfirmModal({
   loading = false,
 }: ConfirmModalProps) {
   return (
-    <Modal opened={opened} onClose={() => !loading && onCancel()} title={title} centered>
+    <Modal
+      opened={opened}
+      onClose={() => !loading && onCancel()}
+      title={title}
+      centered
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <Stack gap="md">
         <Text component="div">{children}</Text>
         <Group justify="flex-end" gap="sm">

@@ -1,6 +1,6 @@
 import { anonymousUser, type User } from '@veriform/contracts';
 import { describe, expect, it } from 'vitest';
-import { gateTarget, safeNextPath } from './gate';
+import { gateTarget, needsAccount, safeNextPath } from './gate';
 
 const user = (over: Partial<User>): User => ({
   ...anonymousUser,
@@ -41,5 +41,13 @@ describe('safeNextPath', () => {
     ['/settings/logout', '/'],
   ])('%s → %s', (next, expected) => {
     expect(safeNextPath(next)).toBe(expected);
+  });
+});
+
+describe('needsAccount', () => {
+  it('is true for a signed-in user without memberships only', () => {
+    expect(needsAccount({ user: user({}), memberships: [] })).toBe(true);
+    expect(needsAccount({ user: user({}), memberships: [{}] })).toBe(false);
+    expect(needsAccount({ user: anonymousUser, memberships: [] })).toBe(false);
   });
 });

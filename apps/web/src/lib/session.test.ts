@@ -66,4 +66,62 @@ describe('SessionStore', () => {
     expect(queryClient.getQueryData(sessionQueryKey)).toBeDefined();
     expect(session.get().user.isAuthenticated).toBe(false);
   });
+
+  it('puts an added membership first and makes it current, remembered in both storages', () => {
+    const { session, stores } = setup();
+    session.seed({ user, memberships: [a], currentMembership: a });
+    session.addMembership(b);
+    expect(session.get().memberships.map((m) => m.id)).toEqual([2, 1]);
+    expect(session.get().currentMembership?.id).toBe(2);
+    for (const store of [stores.sessionStore, stores.localStore]) {
+      expect(store.entries['currentMembership:5']).toBe('2');
+      expect(store.entries.currentMembership).toBe('2');
+    }
+  });
+
+  it('recomputes the current membership when it is removed', () => {
+    const { session, stores } = setup();
+    session.seed({ user, memberships: [a, b], currentMembership: a });
+    session.selectMembership(b);
+    const { session: next, currentChanged } = session.removeMembership(2);
+    expect(currentChanged).toBe(true);
+    expect(next.memberships.map((m) => m.id)).toEqual([1]);
+    expect(next.currentMembership?.id).toBe(1);
+    expect(stores.sessionStore.entries['currentMembership:5']).toBe('1');
+    expect(stores.localStore.entries.currentMembership).toBe('1');
+  });
+
+  it('keeps the current membership when another one is removed, and has none when the last goes', () => {
+    const { session } = setup();
+    session.seed({ user, memberships: [a, b], currentMembership: a });
+    expect(session.removeMembership(2).currentChanged).toBe(false);
+    expect(session.get().currentMembership?.id).toBe(1);
+    const last = session.removeMembership(1);
+    expect(last.currentChanged).toBe(true);
+    expect(last.session.currentMembership).toBeNull();
+  });
+
+  it('takes fresh role and permissions from the server list', () => {
+    const { session } = setup();
+    session.seed({ user, memberships: [a, b], currentMembership: a });
+    session.replaceMemberships([{ ...a, role: 'member', canViewReports: false }, b]);
+    expect(session.get().currentMembership).toMatchObject({ id: 1, role: 'member', canViewReports: false });
+  });
+
+  it('remembers the recomputed membership when a refresh no longer lists the current one', () => {
+    const { session, stores } = setup();
+    session.seed({ user, memberships: [a, b], currentMembership: a });
+    session.selectMembership(b);
+    const refreshed = session.fromAuthResponse({ ...authResponse(user, [a]), currentMembership: a }, 'keep');
+    expect(refreshed.currentMembership?.id).toBe(1);
+    expect(stores.sessionStore.entries['currentMembership:5']).toBe('1');
+  });
+
+  it('replaces an account wherever the session shows it', () => {
+    const { session } = setup();
+    session.seed({ user, memberships: [a, b], currentMembership: a });
+    session.replaceAccount({ ...a.account, displayName: 'Renamed' });
+    expect(session.get().currentMembership?.account.displayName).toBe('Renamed');
+    expect(session.get().memberships[0]?.account.displayName).toBe('Renamed');
+  });
 });

@@ -1,4 +1,12 @@
-import type { AuthResponse, InitialData, Membership, User } from '@veriform/contracts';
+import type {
+  AuthResponse,
+  FollowInvitation,
+  InitialData,
+  Invitation,
+  Membership,
+  TeamMembership,
+  User,
+} from '@veriform/contracts';
 import { anonymousUser } from '@veriform/contracts';
 import type { FetchLike } from '../lib/api-client';
 
@@ -89,4 +97,51 @@ export function makeInitialData(over: Partial<InitialData> = {}): InitialData {
 
 export function authResponse(user: User, memberships: Membership[] = []): AuthResponse {
   return { csrfToken: 'csrf-rotated', user, memberships, currentMembership: memberships[0] ?? null };
+}
+
+export function makeTeamMembership(
+  over: Partial<Omit<TeamMembership, 'user'>> & { user?: Partial<TeamMembership['user']> } = {},
+): TeamMembership {
+  const { user, ...rest } = over;
+  return {
+    ...makeMembership(),
+    created: '2026-01-01T00:00:00Z',
+    ...rest,
+    user: { id: 1, name: 'Ada Lovelace', email: 'ada@example.com', uploadedProfileImage: null, ...user },
+  };
+}
+
+export function teamList<T>(results: T[]) {
+  return { count: results.length, pageNumber: 1, pageSize: 100, results };
+}
+
+export function makeInvitation(over: Partial<Invitation> = {}): Invitation {
+  return {
+    id: 31,
+    email: 'bob@example.com',
+    role: 'member',
+    canSearchData: false,
+    canViewReports: false,
+    account: makeMembership().account,
+    invitedBy: { name: 'Ada Lovelace', email: 'ada@example.com' },
+    created: '2026-01-01T00:00:00Z',
+    expiresAt: '2026-01-08T00:00:00Z',
+    lastSentAt: '2026-01-01T00:00:00Z',
+    status: 'pending',
+    ...over,
+  };
+}
+
+export function makeFollowInvitation(over: Partial<FollowInvitation> = {}): FollowInvitation {
+  return {
+    hasError: false,
+    key: 'inv-key-1',
+    email: 'bob@example.com',
+    role: 'member',
+    accountName: 'Acme Corp',
+    invitedByName: 'Ada Lovelace',
+    expiresAt: '2026-01-08T00:00:00Z',
+    userExists: false,
+    ...over,
+  };
 }

@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconActivity, IconChartBar, IconForms } from '@tabler/icons-react';
 import { useRouterState } from '@tanstack/react-router';
 import { type ReactNode, useEffect } from 'react';
+import { useOwnMembershipsSync } from '../../features/memberships/api';
 import { APP_NAME } from '../../lib/page-title';
 import { useSession } from '../../lib/session';
 import { BrandMark } from '../layout/BrandMark';
@@ -22,6 +23,7 @@ export const SIDEBAR_WIDTH = 200;
 export function AppLayout({ children }: { children: ReactNode }) {
   const [navOpened, { toggle, close }] = useDisclosure(false);
   const { currentMembership } = useSession();
+  useOwnMembershipsSync();
   const pathname = useRouterState({ select: (state) => state.location.pathname });
 
   // On phones the navigation closes once a link has been followed.

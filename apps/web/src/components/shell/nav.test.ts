@@ -45,4 +45,14 @@ describe('rewriteAccountSegment', () => {
     expect(rewriteAccountSegment('/accounts/3/forms', 9)).toBe('/accounts/9/forms');
     expect(rewriteAccountSegment('/forms/', 9)).toBe('/forms/');
   });
+  it('rewrites a segment at the end, and only the first one', () => {
+    expect(rewriteAccountSegment('/accounts/3', 9)).toBe('/accounts/9');
+    expect(rewriteAccountSegment('/accounts/3/', 9)).toBe('/accounts/9/');
+    expect(rewriteAccountSegment('/x/accounts/3/forms/accounts/4', 9)).toBe('/x/accounts/9/forms/accounts/4');
+  });
+  it('leaves look-alikes alone', () => {
+    expect(rewriteAccountSegment('/myaccounts/3', 9)).toBe('/myaccounts/3');
+    expect(rewriteAccountSegment('/accounts/', 9)).toBe('/accounts/');
+    expect(rewriteAccountSegment('/settings/company-info', 9)).toBe('/settings/company-info');
+  });
 });

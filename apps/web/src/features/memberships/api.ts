@@ -1,4 +1,4 @@
-import { queryOptions, useMutation } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import {
   listResponseSchema,
   type Membership,
@@ -58,6 +58,9 @@ export async function adoptNewMembership(
   membership: Membership,
 ): Promise<void> {
   session.addMembership(membership);
+  // A read of the memberships still in flight predates this one: it must not drop it.
+  await queryClient.cancelQueries({ queryKey: ownMembershipsQueryKey });
+  queryClient.setQueryData(ownMembershipsQueryKey, session.get().memberships);
   await tellServer(api, membership.id);
   await queryClient.invalidateQueries({ queryKey: accountScope });
 }
@@ -93,12 +96,36 @@ export function ownMembershipsQueryOptions(api: ApiClient) {
   });
 }
 
+export const OWN_MEMBERSHIPS_STALE_MS = 60_000;
+
+/**
+ * Keeps the session's memberships in step with the server while the app is open: re-read when the window regains
+ * focus (at most once a minute), so a role change or a removal by an owner shows without a reload (SPEC §4).
+ */
+export function useOwnMembershipsSync(): void {
+  const services = useServices();
+  useQuery({
+    queryKey: ownMembershipsQueryKey,
+    // Only fresh server answers are applied (never a cached list, which may predate later changes).
+    queryFn: async ({ signal }) => {
+      const memberships = await fetchOwnMemberships(services.api, signal);
+      await applyOwnMemberships(services, memberships);
+      return memberships;
+    },
+    initialData: () => services.session.get().memberships,
+    staleTime: OWN_MEMBERSHIPS_STALE_MS,
+    refetchOnWindowFocus: true,
+  });
+}
+
 /** Re-reads the user's memberships and applies them (after a 404 on the current account: probably removed). */
 export function useRefreshOwnMemberships() {
   const services = useServices();
   return useCallback(async () => {
     try {
-      await applyOwnMemberships(services, await fetchOwnMemberships(services.api));
+      const memberships = await fetchOwnMemberships(services.api);
+      services.queryClient.setQueryData(ownMembershipsQueryKey, memberships);
+      await applyOwnMemberships(services, memberships);
     } catch (error) {
       console.warn('Could not refresh the memberships', error);
     }
@@ -199,7 +226,9 @@ export function useLeaveAccountMutation() {
   return useMutation({
     mutationFn: (membershipId: number) => deleteMembership(services.api, membershipId),
     onSuccess: async (_answer, membershipId) => {
+      await services.queryClient.cancelQueries({ queryKey: ownMembershipsQueryKey });
       const { session: next, currentChanged } = services.session.removeMembership(membershipId);
+      services.queryClient.setQueryData(ownMembershipsQueryKey, next.memberships);
       if (currentChanged && next.currentMembership) await tellServer(services.api, next.currentMembership.id);
       await services.queryClient.invalidateQueries({ queryKey: accountScope });
     },

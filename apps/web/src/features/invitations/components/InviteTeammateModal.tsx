@@ -71,7 +71,13 @@ export function InviteTeammateModal({
   );
 
   return (
-    <Modal opened={opened} onClose={close} title="Invite a teammate" centered>
+    <Modal
+      opened={opened}
+      onClose={close}
+      title="Invite a teammate"
+      centered
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <form ref={formRef} onSubmit={handleSubmit} noValidate>
         <Stack gap="md">
           <FormErrorAlert error={invite.error} labels={labels} inlineFields={fields} />

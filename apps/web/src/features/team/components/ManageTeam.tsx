@@ -3,7 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconUserPlus, IconUsers } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { can, type Membership, teamTexts } from '@veriform/contracts';
+import { can, type Membership } from '@veriform/contracts';
 import { type ReactNode, useEffect, useState } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { NoMembershipAlert } from '../../../components/errors/NoMembershipAlert';
@@ -18,7 +18,11 @@ import { PendingInvitations } from '../../invitations/components/PendingInvitati
 import { teamQueryOptions, useLeaveAccountMutation, useRefreshOwnMemberships } from '../../memberships/api';
 import { TeamTable } from './TeamTable';
 
-function LeaveAccount({ membership, lastOwner }: { membership: Membership; lastOwner: boolean }) {
+/**
+ * Anyone may leave; the server refuses the last owner (docs/roles.md) and the refusal is shown as an error toast
+ * with its text.
+ */
+function LeaveAccount({ membership }: { membership: Membership }) {
   const [confirming, setConfirming] = useState(false);
   const leave = useLeaveAccountMutation();
   const navigate = useNavigate();
@@ -38,21 +42,10 @@ function LeaveAccount({ membership, lastOwner }: { membership: Membership; lastO
     });
 
   return (
-    <Stack gap={4} align="flex-start">
-      <Button
-        variant="default"
-        color="red"
-        onClick={() => setConfirming(true)}
-        disabled={lastOwner}
-        aria-describedby={lastOwner ? 'leave-account-note' : undefined}
-      >
+    <div>
+      <Button variant="default" color="red" onClick={() => setConfirming(true)}>
         Leave account
       </Button>
-      {lastOwner && (
-        <Text size="xs" c="dimmed" id="leave-account-note">
-          {teamTexts.lastOwner} Make someone else an owner first.
-        </Text>
-      )}
       <ConfirmModal
         opened={confirming}
         title={`Leave ${accountName}?`}
@@ -63,7 +56,7 @@ function LeaveAccount({ membership, lastOwner }: { membership: Membership; lastO
       >
         You will lose access to {accountName}. An owner can invite you again.
       </ConfirmModal>
-    </Stack>
+    </div>
   );
 }
 
@@ -83,8 +76,6 @@ function TeamOfAccount({ membership }: { membership: Membership }) {
   }, [lostAccess, refreshOwnMemberships]);
 
   const members = team.data?.results ?? [];
-  const owners = members.filter((m) => m.role === 'owner').length;
-  const lastOwner = membership.role === 'owner' && owners <= 1 && team.isSuccess;
 
   let body: ReactNode;
   if (team.isPending) {
@@ -130,7 +121,7 @@ function TeamOfAccount({ membership }: { membership: Membership }) {
           )}
         </Group>
         {body}
-        {team.isSuccess && <LeaveAccount membership={membership} lastOwner={lastOwner} />}
+        {team.isSuccess && <LeaveAccount membership={membership} />}
       </Stack>
       {canManage && <PendingInvitations accountId={accountId} />}
       {canManage && (
