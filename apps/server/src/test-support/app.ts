@@ -36,12 +36,24 @@ export type TestApp = { app: FastifyInstance; clock: TestClock; config: Config }
 export async function buildTestApp(db: DatabaseHandle, options: TestAppOptions = {}): Promise<TestApp> {
   const clock = options.clock ?? createTestClock();
   const config = testConfig(options.env, options.config);
-  const app = await buildApp(config, { db, clock, ...(options.mailer ? { mailer: options.mailer } : {}) });
+  const app = await buildApp(config, {
+    db,
+    clock,
+    ...(options.mailer ? { mailer: options.mailer } : {}),
+    ...(options.logStream ? { logStream: options.logStream } : {}),
+  });
   await app.ready();
   return { app, clock, config };
 }
 
-export type TestAppOptions = { env?: Env; config?: Partial<Config>; mailer?: Mailer; clock?: TestClock };
+export type TestAppOptions = {
+  env?: Env;
+  config?: Partial<Config>;
+  mailer?: Mailer;
+  clock?: TestClock;
+  /** Receives the app's log lines (set `config.logLevel` too: tests are silent by default). */
+  logStream?: { write(line: string): void };
+};
 
 /** What `useTestApp()` hands a test file: the app, its clock and config, and the database under it. */
 export type TestContext = TestApp & { db: DatabaseHandle };

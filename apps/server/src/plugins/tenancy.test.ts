@@ -1,0 +1,261 @@
+import type { Invitation } from '@veriform/contracts';
+import type { LightMyRequestResponse } from 'fastify';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../test-support/app.ts';
+import type { TestClient } from '../test-support/client.ts';
+import { solidImage } from '../test-support/images.ts';
+import { multipartBody } from '../test-support/multipart.ts';
+import { invite, type Joined, join, newOwner, type Owner } from '../test-support/teams.ts';
+
+/**
+ * Tenant isolation, route by route (docs/roles.md): another account's object answers 404 exactly like an unknown id,
+ * and a member without the permission gets 403 with the spec's text. Every route under /api/accounts,
+ * /api/memberships and /api/invitations must be in `routes` (or in `notAccountScoped` with a reason): a new route
+ * that is not added here fails the completeness test.
+ */
+
+const t = useTestApp();
+
+const notFound = { detail: 'Not found.', MainCode_: 'not_found' };
+const permissionDenied = {
+  detail: 'You are not permitted to perform that action.',
+  MainCode_: 'permission_denied',
+};
+
+/** The objects of one account, as the routes need them. */
+type World = {
+  accountId: number;
+  /** The membership of a member (not the owner) of that account. */
+  memberMembershipId: number;
+  ownerMembershipId: number;
+  invitationId: number;
+};
+
+type Call = (c: TestClient, w: World) => Promise<LightMyRequestResponse>;
+
+type RouteCase = {
+  method: string;
+  /** The route's pattern exactly as registered. */
+  url: string;
+  call: Call;
+  /** The same call with an id that exists nowhere (for routes with an id in the path). */
+  unknown?: Call;
+  /** What a member WITHOUT canSearchData/canViewReports of the SAME account gets ('own-only': see its own test). */
+  plainMember: 200 | 204 | 403 | 'own-only';
+};
+
+let png: Buffer;
+const logoForm = () =>
+  multipartBody([{ name: 'uploadedProfileImage', filename: 'l.png', contentType: 'image/png', data: png }]);
+const del = (c: TestClient, url: string) => c.request({ method: 'DELETE', url });
+const UNKNOWN = 2_000_000_000;
+
+const routes: RouteCase[] = [
+  {
+    method: 'GET',
+    url: '/api/accounts/:id',
+    call: (c, w) => c.get(`/api/accounts/${w.accountId}`),
+    unknown: (c) => c.get(`/api/accounts/${UNKNOWN}`),
+    plainMember: 200,
+  },
+  {
+    method: 'PATCH',
+    url: '/api/accounts/:id',
+    call: (c, w) => c.patch(`/api/accounts/${w.accountId}`, { displayName: 'Taken over' }),
+    unknown: (c) => c.patch(`/api/accounts/${UNKNOWN}`, { displayName: 'Taken over' }),
+    plainMember: 403,
+  },
+  {
+    method: 'POST',
+    url: '/api/accounts/:id/update-uploaded-profile-image',
+    call: (c, w) => c.postMultipart(`/api/accounts/${w.accountId}/update-uploaded-profile-image`, logoForm()),
+    unknown: (c) => c.postMultipart(`/api/accounts/${UNKNOWN}/update-uploaded-profile-image`, logoForm()),
+    plainMember: 403,
+  },
+  {
+    method: 'PATCH',
+    url: '/api/accounts/:id/delete-uploaded-profile-image',
+    call: (c, w) => c.patch(`/api/accounts/${w.accountId}/delete-uploaded-profile-image`),
+    unknown: (c) => c.patch(`/api/accounts/${UNKNOWN}/delete-uploaded-profile-image`),
+    plainMember: 403,
+  },
+  {
+    method: 'GET',
+    url: '/api/memberships',
+    call: (c, w) => c.get(`/api/memberships?accountId=${w.accountId}`),
+    unknown: (c) => c.get(`/api/memberships?accountId=${UNKNOWN}`),
+    plainMember: 200,
+  },
+  {
+    method: 'GET',
+    url: '/api/memberships/:id',
+    call: (c, w) => c.get(`/api/memberships/${w.memberMembershipId}`),
+    unknown: (c) => c.get(`/api/memberships/${UNKNOWN}`),
+    plainMember: 200,
+  },
+  {
+    method: 'POST',
+    url: '/api/memberships/:id/update-role',
+    call: (c, w) => c.post(`/api/memberships/${w.memberMembershipId}/update-role`, { role: 'owner' }),
+    unknown: (c) => c.post(`/api/memberships/${UNKNOWN}/update-role`, { role: 'owner' }),
+    plainMember: 403,
+  },
+  {
+    method: 'POST',
+    url: '/api/memberships/:id/update-permissions',
+    call: (c, w) =>
+      c.post(`/api/memberships/${w.memberMembershipId}/update-permissions`, {
+        canSearchData: true,
+        canViewReports: true,
+      }),
+    unknown: (c) =>
+      c.post(`/api/memberships/${UNKNOWN}/update-permissions`, { canSearchData: true, canViewReports: true }),
+    plainMember: 403,
+  },
+  {
+    method: 'POST',
+    url: '/api/memberships/:id/select',
+    call: (c, w) => c.post(`/api/memberships/${w.ownerMembershipId}/select`, {}),
+    unknown: (c) => c.post(`/api/memberships/${UNKNOWN}/select`, {}),
+    plainMember: 'own-only',
+  },
+  {
+    method: 'DELETE',
+    url: '/api/memberships/:id',
+    call: (c, w) => del(c, `/api/memberships/${w.ownerMembershipId}`),
+    unknown: (c) => del(c, `/api/memberships/${UNKNOWN}`),
+    plainMember: 403,
+  },
+  {
+    method: 'GET',
+    url: '/api/invitations',
+    call: (c, w) => c.get(`/api/invitations?accountId=${w.accountId}`),
+    unknown: (c) => c.get(`/api/invitations?accountId=${UNKNOWN}`),
+    plainMember: 403,
+  },
+  {
+    method: 'POST',
+    url: '/api/invitations',
+    call: (c, w) => invite({ c }, w.accountId, 'intruder-invite@example.com'),
+    unknown: (c) => invite({ c }, UNKNOWN, 'intruder-invite@example.com'),
+    plainMember: 403,
+  },
+  {
+    method: 'POST',
+    url: '/api/invitations/:id/resend',
+    call: (c, w) => c.post(`/api/invitations/${w.invitationId}/resend`),
+    unknown: (c) => c.post(`/api/invitations/${UNKNOWN}/resend`),
+    plainMember: 403,
+  },
+  {
+    method: 'DELETE',
+    url: '/api/invitations/:id',
+    call: (c, w) => del(c, `/api/invitations/${w.invitationId}`),
+    unknown: (c) => del(c, `/api/invitations/${UNKNOWN}`),
+    plainMember: 403,
+  },
+];
+
+/** Routes of these areas that take no account or object id, and why they need no row here. */
+const notAccountScoped: Record<string, string> = {
+  'POST /api/accounts': 'creates a new account; nothing to scope',
+  'POST /api/invitations/accept': 'by secret key for the invited address; covered in invitations.test.ts',
+};
+
+let ownerA: Owner;
+let ownerB: Owner;
+let memberB: Joined;
+let plainA: Joined;
+let worldA: World;
+let worldB: World;
+
+async function worldOf(owner: Owner, member: Joined): Promise<World> {
+  const invited = await invite(owner, owner.accountId, `pending-${owner.accountId}@example.com`);
+  return {
+    accountId: owner.accountId,
+    memberMembershipId: member.membership.id,
+    ownerMembershipId: owner.membership.id,
+    invitationId: invited.json<Invitation>().id,
+  };
+}
+
+beforeAll(async () => {
+  png = await solidImage(8, 8, 'png');
+  ownerA = await newOwner(t.app, 'Account A');
+  ownerB = await newOwner(t.app, 'Account B');
+  memberB = await join(t.app, ownerB);
+  plainA = await join(t.app, ownerA);
+  worldA = await worldOf(ownerA, plainA);
+  worldB = await worldOf(ownerB, memberB);
+});
+
+async function snapshotOfB() {
+  return {
+    account: (await ownerB.c.get(`/api/accounts/${ownerB.accountId}`)).json(),
+    team: (await ownerB.c.get(`/api/memberships?accountId=${ownerB.accountId}`)).json(),
+    invitations: (await ownerB.c.get(`/api/invitations?accountId=${ownerB.accountId}`)).json(),
+  };
+}
+
+describe('tenant isolation', () => {
+  it('the table lists every route of accounts, memberships and invitations', () => {
+    const registered = t.app.routeList
+      .filter((r) => r.method !== 'HEAD' && /^\/api\/(accounts|memberships|invitations)(\/|$)/.test(r.url))
+      .map((r) => `${r.method} ${r.url}`);
+    const covered = [...routes.map((r) => `${r.method} ${r.url}`), ...Object.keys(notAccountScoped)];
+    expect(registered.sort()).toEqual(covered.sort());
+  });
+
+  it.each(routes.map((r) => [`${r.method} ${r.url}`, r] as const))(
+    '%s: an owner of account A gets 404 for account B’s objects and for unknown ids; B is unchanged',
+    async (_name, route) => {
+      const before = await snapshotOfB();
+      const response = await route.call(ownerA.c, worldB);
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual(notFound);
+      if (route.unknown) {
+        const unknown = await route.unknown(ownerA.c, worldB);
+        expect(unknown.statusCode).toBe(404);
+        expect(unknown.json()).toEqual(notFound);
+      }
+      expect(await snapshotOfB()).toEqual(before);
+    },
+  );
+
+  it.each(routes.filter((r) => r.plainMember === 403).map((r) => [`${r.method} ${r.url}`, r] as const))(
+    '%s: a member of the same account without the right gets 403 with the spec text',
+    async (_name, route) => {
+      const response = await route.call(plainA.c, worldA);
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toEqual(permissionDenied);
+    },
+  );
+
+  it.each(routes.filter((r) => r.plainMember === 200).map((r) => [`${r.method} ${r.url}`, r] as const))(
+    '%s: any member of the same account may',
+    async (_name, route) => {
+      expect((await route.call(plainA.c, worldA)).statusCode).toBe(200);
+    },
+  );
+
+  it('logged out: 401 on every route, before any id is looked up', async () => {
+    const { c } = await join(t.app, ownerA);
+    await c.post('/api/auth/logout');
+    for (const route of routes) {
+      const response = await route.call(c, worldA);
+      expect(response.statusCode, `${route.method} ${route.url}`).toBe(401);
+    }
+  });
+
+  it('ids that are not positive 32-bit integers answer 404 like unknown ones', async () => {
+    for (const id of ['abc', '0', '-1', '1.5', '99999999999', '1e3']) {
+      for (const url of [`/api/accounts/${id}`, `/api/memberships/${id}`]) {
+        const response = await ownerA.c.get(url);
+        expect(response.statusCode, url).toBe(404);
+        expect(response.json()).toEqual(notFound);
+      }
+      expect((await ownerA.c.post(`/api/invitations/${id}/resend`)).statusCode).toBe(404);
+      expect((await ownerA.c.post(`/api/memberships/${id}/select`)).statusCode).toBe(404);
+    }
+  });
+});
