@@ -166,11 +166,39 @@ export function updateMembershipRole(
   return api.post(`/api/memberships/${membershipId}/update-role`, { schema: teamMembershipSchema, body });
 }
 
+/**
+ * The row shows the change at once (a switch flips when clicked); a refusal puts the previous team back, the
+ * server's answer replaces the row.
+ */
+function optimisticTeamUpdate<Vars extends { membershipId: number }>(
+  { queryClient }: Services,
+  accountId: number,
+  change: (membership: TeamMembership, vars: Vars) => TeamMembership,
+) {
+  const key = accountKeys.team(accountId);
+  return {
+    onMutate: async (vars: Vars) => {
+      await queryClient.cancelQueries({ queryKey: key });
+      const previous = queryClient.getQueryData<TeamMembershipList>(key);
+      if (previous)
+        queryClient.setQueryData<TeamMembershipList>(key, {
+          ...previous,
+          results: previous.results.map((m) => (m.id === vars.membershipId ? change(m, vars) : m)),
+        });
+      return { previous };
+    },
+    onError: (_error: unknown, _vars: Vars, context: { previous?: TeamMembershipList } | undefined) => {
+      if (context?.previous) queryClient.setQueryData(key, context.previous);
+    },
+  };
+}
+
 export function useUpdateRoleMutation(accountId: number) {
   const services = useServices();
+  type Vars = UpdateRoleRequest & { membershipId: number };
   return useMutation({
-    mutationFn: ({ membershipId, ...body }: UpdateRoleRequest & { membershipId: number }) =>
-      updateMembershipRole(services.api, membershipId, body),
+    mutationFn: ({ membershipId, ...body }: Vars) => updateMembershipRole(services.api, membershipId, body),
+    ...optimisticTeamUpdate<Vars>(services, accountId, (m, { role }) => ({ ...m, role })),
     onSuccess: (updated) => applyTeamMembership(services, accountId, updated),
   });
 }
@@ -189,9 +217,15 @@ export function updateMembershipPermissions(
 
 export function useUpdatePermissionsMutation(accountId: number) {
   const services = useServices();
+  type Vars = UpdatePermissionsRequest & { membershipId: number };
   return useMutation({
-    mutationFn: ({ membershipId, ...body }: UpdatePermissionsRequest & { membershipId: number }) =>
+    mutationFn: ({ membershipId, ...body }: Vars) =>
       updateMembershipPermissions(services.api, membershipId, body),
+    ...optimisticTeamUpdate<Vars>(services, accountId, (m, { canSearchData, canViewReports }) => ({
+      ...m,
+      canSearchData,
+      canViewReports,
+    })),
     onSuccess: (updated) => applyTeamMembership(services, accountId, updated),
   });
 }

@@ -1,8 +1,9 @@
-import { Button, Checkbox, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { createInvitationRequestSchema } from '@veriform/contracts';
 import { useRef } from 'react';
 import { FormErrorAlert } from '../../../components/form/FormErrorAlert';
+import { LabelledSelect } from '../../../components/form/LabelledSelect';
 import { focusFirstInvalid, showServerFieldErrors } from '../../../components/form/server-errors';
 import { notify } from '../../../lib/notify';
 import { roleOptions } from '../../team/people';
@@ -90,7 +91,7 @@ export function InviteTeammateModal({
             data-autofocus
             {...form.getInputProps('email')}
           />
-          <Select
+          <LabelledSelect
             label={labels.role}
             data={roleOptions}
             allowDeselect={false}

@@ -1,7 +1,8 @@
-import { Avatar, Badge, Button, Group, Select, Switch, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Avatar, Badge, Button, Group, Switch, Table, Text, VisuallyHidden } from '@mantine/core';
 import type { Membership, TeamMembership } from '@veriform/contracts';
 import { useState } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
+import { LabelledSelect } from '../../../components/form/LabelledSelect';
 import { initialsFor } from '../../../components/shell/nav';
 import { errorDisplayText } from '../../../lib/error-text';
 import { notify } from '../../../lib/notify';
@@ -66,8 +67,9 @@ function useOwnerControls({ member, accountId }: { member: TeamMembership; accou
 
   return {
     role: (
-      <Select
-        aria-label={`Role for ${name}`}
+      <LabelledSelect
+        label={`Role for ${name}`}
+        hideLabel
         data={roleOptions}
         value={member.role}
         onChange={setRole}
