@@ -9,6 +9,7 @@ import {
 } from '@mantine/core';
 import {
   IconBuildingPlus,
+  IconCheck,
   IconChevronDown,
   IconChevronUp,
   IconLogout,
@@ -156,6 +157,9 @@ export function AccountMenu() {
                 onClick={() => switchTo(membership)}
                 aria-current={membership.id === currentMembership?.id ? 'true' : undefined}
                 leftSection={<AccountAvatar account={membership.account} size={20} />}
+                rightSection={
+                  membership.id === currentMembership?.id ? <IconCheck size={14} aria-hidden="true" /> : null
+                }
               >
                 {membership.account.displayName}
               </Menu.Item>

@@ -74,6 +74,7 @@ export function SignupForm({ onSuccess, initialEmail = '', emailReadOnly = false
           autoComplete="email"
           required
           readOnly={emailReadOnly}
+          variant={emailReadOnly ? 'filled' : 'default'}
           description={emailReadOnly ? 'The invitation was sent to this address.' : undefined}
           {...form.getInputProps('email')}
         />

@@ -185,7 +185,7 @@ function PersonCell({ member, isViewer }: { member: TeamMembership; isViewer: bo
           {name}
         </Text>
         {isViewer && (
-          <Badge size="xs" variant="light" color="gray">
+          <Badge size="xs" variant="light" color="gray" style={{ flexShrink: 0 }}>
             You
           </Badge>
         )}
