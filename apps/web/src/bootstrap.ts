@@ -21,6 +21,9 @@ export function bootstrap(
   const api = new ApiClient({ fetch: options.fetch, csrfToken: initialData.csrfToken });
   const session = new SessionStore(queryClient);
   session.seed(initialData);
+  // SPEC §3, §4: a page served right after creating an account names it; it goes first and becomes current.
+  const justCreated = initialData.extra.justCreatedAccount?.membershipCreated;
+  if (justCreated && initialData.user.isAuthenticated) session.addMembership(justCreated);
   const context: RouterContext = { api, session, queryClient, initialData };
   const router = createAppRouter(context, options.history);
 

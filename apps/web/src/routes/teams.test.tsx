@@ -144,6 +144,26 @@ describe('account menu', () => {
   });
 });
 
+describe('page data right after creating an account', () => {
+  it('puts extra.justCreatedAccount first and makes it current', async () => {
+    const created = makeMembership({
+      id: 15,
+      account: { id: 25, displayName: 'Zeta Inc', uploadedProfileImage: null },
+    });
+    window.sessionStorage.setItem('currentMembership:1', String(acme.id));
+    const { services } = renderApp('/forms/', {
+      initialData: {
+        ...signedIn([acme, created]),
+        extra: { justCreatedAccount: { membershipCreated: created } },
+      },
+    });
+    await screen.findByRole('heading', { name: 'Forms' });
+    expect(services.session.get().memberships.map((m) => m.id)).toEqual([15, acme.id]);
+    expect(services.session.get().currentMembership?.id).toBe(15);
+    expect(window.sessionStorage.getItem('currentMembership:1')).toBe('15');
+  });
+});
+
 describe('memberships kept in step with the server', () => {
   it('a removal by an owner: the next re-read drops the account and the next one becomes current', async () => {
     const server = createFakeServer({
