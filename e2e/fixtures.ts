@@ -67,6 +67,36 @@ export async function signUpVerified(
   return user;
 }
 
+async function csrfToken(request: APIRequestContext): Promise<string> {
+  const res = await request.post('/api/auth/csrf');
+  return ((await res.json()) as { csrfToken: string }).csrfToken;
+}
+
+/** Creates a company for the logged-in user of `request` (they become its owner); answers the new membership. */
+export async function createCompany(
+  request: APIRequestContext,
+  displayName: string,
+): Promise<{ id: number; account: { id: number; displayName: string } }> {
+  const res = await request.post('/api/accounts', {
+    headers: { 'X-CSRFToken': await csrfToken(request) },
+    data: { displayName },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return ((await res.json()) as { membership: { id: number; account: { id: number; displayName: string } } })
+    .membership;
+}
+
+/** A verified user who owns a company: where most journeys start. */
+export async function signUpOwner(
+  request: APIRequestContext,
+  user: NewUser = newUser(),
+): Promise<NewUser & { company: string }> {
+  await signUpVerified(request, user);
+  const company = `Acme ${user.lastName}`;
+  await createCompany(request, company);
+  return { ...user, company };
+}
+
 export function linkIn(text: string, pathPart: string): string {
   const match = text.match(new RegExp(`https?://\\S*${pathPart}\\S*`));
   if (!match) throw new Error(`no link containing ${pathPart} in: ${text}`);

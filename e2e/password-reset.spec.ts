@@ -1,9 +1,9 @@
-import { expect, latestEmailTo, linkIn, signUpVerified, test } from './fixtures.ts';
+import { expect, latestEmailTo, linkIn, signUpOwner, test } from './fixtures.ts';
 
 const NEW_PASSWORD = 'brand new secret 7#';
 
 test('a user who forgot the password resets it from the e-mailed link', async ({ page, browser, user }) => {
-  await signUpVerified(page.request, user);
+  await signUpOwner(page.request, user);
   // Another device where the user is logged in: the reset must end that session.
   const otherDevice = await browser.newContext({ storageState: await page.context().storageState() });
   const otherPage = await otherDevice.newPage();

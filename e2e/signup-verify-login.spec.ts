@@ -47,11 +47,20 @@ test('a newcomer signs up, verifies the e-mail from the link, logs out and logs 
   await expect(page).toHaveURL(/\/auth\/verify-email\/confirm\/success\/?$/);
   await page.getByRole('link', { name: 'Continue' }).click();
 
-  // In the app: the authenticated layout with its sidebar and the user's page.
-  await expect(page).toHaveURL(/\/settings\/my-account\/?$/);
-  await expect(page.getByRole('navigation').getByRole('link', { name: 'Forms' })).toBeVisible();
-  await expect(page.getByText(user.email).first()).toBeVisible();
+  // A newcomer has no company yet: creating one is the last step of signing up.
+  await expect(page).toHaveURL(/\/auth\/signup\/complete\/?$/);
+  await page.getByLabel('Company name').fill(`Acme ${user.lastName}`);
+  await page.getByRole('button', { name: 'Create company' }).click();
+
+  // In the app: the authenticated layout, its sidebar showing an owner every link.
+  await expect(page).toHaveURL(/\/dashboard\/?$/);
+  const nav = page.getByRole('navigation');
+  for (const link of ['Dashboard', 'Activity Log', 'Forms']) {
+    await expect(nav.getByRole('link', { name: link })).toBeVisible();
+  }
   await expect(page.getByText(`© ${new Date().getFullYear()} Veriform`)).toBeVisible();
+  await page.goto('/settings/my-account');
+  await expect(page.getByText(user.email).first()).toBeVisible();
 
   // The link works once: opening it again lands on the invalid page.
   await page.goto(link);
