@@ -1,5 +1,6 @@
 export * from './account-self-service.ts';
 export * from './auth.ts';
+export * from './date-filters.ts';
 export * from './dev-outbox.ts';
 export * from './errors.ts';
 export * from './initial-data.ts';
@@ -10,4 +11,5 @@ export * from './password.ts';
 export * from './teams.ts';
 export * from './texts.ts';
 export * from './users.ts';
+export * from './verify-forms.ts';
 export * from './zod-messages.ts';

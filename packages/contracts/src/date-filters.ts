@@ -1,0 +1,108 @@
+import { z } from 'zod';
+
+/** SPEC §9: when the browser's time zone cannot be read. */
+export const FALLBACK_TIME_ZONE = 'America/New_York';
+
+export const datePresets = [
+  'all',
+  'today',
+  'yesterday',
+  'last3d',
+  'last7d',
+  'last30d',
+  'thisMonth',
+  'lastMonth',
+  'custom',
+] as const;
+export type DatePreset = (typeof datePresets)[number];
+
+/** A calendar date `YYYY-MM-DD` that exists. */
+export const localDateSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Invalid date')
+  .refine(
+    (v) =>
+      !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+    {
+      message: 'Invalid date',
+    },
+  );
+
+/** An IANA time zone name the runtime knows; anything else falls back (never an error). */
+export const timeZoneSchema = z
+  .string()
+  .refine((tz) => {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: tz });
+      return true;
+    } catch {
+      return false;
+    }
+  })
+  .catch(FALLBACK_TIME_ZONE);
+
+/** Today's date in `timeZone`, as `YYYY-MM-DD`. */
+export function localToday(now: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(now);
+}
+
+function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/**
+ * The inclusive range of LOCAL calendar days a preset means (DESIGN §5: presets resolve in the caller's time zone;
+ * `created__date__lte` is inclusive). `null` ends are open. The server turns local days into instants in SQL
+ * (`(day::timestamp AT TIME ZONE tz)`), which keeps daylight-saving days 23 or 25 hours long, as people live them.
+ */
+export function localDateRange(
+  preset: DatePreset,
+  today: string,
+  custom: { gte?: string | undefined; lte?: string | undefined } = {},
+): { gte: string | null; lte: string | null } {
+  switch (preset) {
+    case 'all':
+      return { gte: null, lte: null };
+    case 'today':
+      return { gte: today, lte: today };
+    case 'yesterday': {
+      const y = addDays(today, -1);
+      return { gte: y, lte: y };
+    }
+    case 'last3d':
+      return { gte: addDays(today, -2), lte: today };
+    case 'last7d':
+      return { gte: addDays(today, -6), lte: today };
+    case 'last30d':
+      return { gte: addDays(today, -29), lte: today };
+    case 'thisMonth':
+      return { gte: `${today.slice(0, 7)}-01`, lte: today };
+    case 'lastMonth': {
+      const firstOfThis = `${today.slice(0, 7)}-01`;
+      const lastOfPrevious = addDays(firstOfThis, -1);
+      return { gte: `${lastOfPrevious.slice(0, 7)}-01`, lte: lastOfPrevious };
+    }
+    case 'custom':
+      return { gte: custom.gte ?? null, lte: custom.lte ?? null };
+  }
+}
+
+/** A comma-separated list in a query string (`a,b`) or repeated keys, as an array; junk items are dropped. */
+export function csvList<T extends z.ZodType>(item: T) {
+  return z.union([z.string(), z.array(z.string())]).transform((value): z.output<T>[] =>
+    (Array.isArray(value) ? value : value.split(','))
+      .map((v) => v.trim())
+      .filter((v) => v.length > 0)
+      .flatMap((v) => {
+        const parsed = item.safeParse(v);
+        return parsed.success ? [parsed.data as z.output<T>] : [];
+      }),
+  );
+}

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { csvList, type DatePreset, localDateSchema, timeZoneSchema } from './date-filters.ts';
+import { listResponseSchema } from './lists.ts';
+
+export const languages = ['en', 'es'] as const;
+export const languageSchema = z.enum(languages);
+export type Language = z.infer<typeof languageSchema>;
+export const languageLabels: Record<Language, string> = { en: 'English', es: 'Spanish' };
+
+export const formNameSchema = z.string().trim().min(1).max(120);
+export const formCategorySchema = z.string().trim().max(60);
+
+/** A verification form (DESIGN §5). `bannerImage` is a `/media/…` URL; `publicUrl` the consumer page. */
+export const verifyFormSchema = z.object({
+  id: z.number().int(),
+  publicId: z.string(),
+  name: z.string(),
+  account: z.number().int(),
+  isLive: z.boolean(),
+  language: languageSchema,
+  category: z.string(),
+  created: z.string(),
+  bannerImage: z.string().nullable(),
+  publicUrl: z.string(),
+});
+export type VerifyForm = z.infer<typeof verifyFormSchema>;
+
+/** POST /api/verify-forms (SPEC §7: name, account; language and category optional). New forms are not live. */
+export const createVerifyFormRequestSchema = z.object({
+  name: formNameSchema,
+  account: z.number().int().positive(),
+  language: languageSchema.default('en'),
+  category: formCategorySchema.default(''),
+});
+export type CreateVerifyFormRequest = z.input<typeof createVerifyFormRequestSchema>;
+
+/** PATCH /api/verify-forms/{id}: partial fields. */
+export const updateVerifyFormRequestSchema = z
+  .object({
+    name: formNameSchema,
+    isLive: z.boolean(),
+    language: languageSchema,
+    category: formCategorySchema,
+  })
+  .partial()
+  .strict();
+export type UpdateVerifyFormRequest = z.infer<typeof updateVerifyFormRequestSchema>;
+
+// Banner: PATCH /api/verify-forms/{id}/update-banner-image (multipart `bannerImage`, the profile-picture rules and
+// refusal texts) and PATCH /api/verify-forms/{id}/delete-banner-image; both answer the form. DELETE → 204.
+export const BANNER_IMAGE_FIELD = 'bannerImage';
+
+export const formStatuses = ['all', 'inactive', 'active'] as const;
+export const formListPresets = [
+  'all',
+  'today',
+  'yesterday',
+  'last3d',
+  'last7d',
+  'last30d',
+  'custom',
+] as const;
+export const formSorts = ['name', '-name', 'created', '-created', 'category', '-category'] as const;
+
+/**
+ * The forms list's search params (SPEC §2), shared by the /forms/ route and GET /api/verify-forms. Every bad value
+ * falls back to its default: a shared link never crashes the page or the call.
+ * `status` active|inactive maps to isLive true|false; an explicit isLive wins.
+ */
+export const formListSearchSchema = z.object({
+  isLive: z
+    .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])
+    .optional()
+    .catch(undefined),
+  status: z.enum(formStatuses).catch('all').default('all'),
+  language: z
+    .enum(['all', ...languages])
+    .catch('all')
+    .default('all'),
+  category__in: csvList(formCategorySchema).optional().catch(undefined),
+  created__date__preset: z.enum(formListPresets).catch('all').default('all') as z.ZodType<
+    Extract<DatePreset, (typeof formListPresets)[number]>
+  >,
+  created__date__gte: localDateSchema.optional().catch(undefined),
+  created__date__lte: localDateSchema.optional().catch(undefined),
+  tz: timeZoneSchema.optional(),
+  q: z.string().trim().max(200).optional().catch(undefined),
+  o: z.enum(formSorts).catch('-created').default('-created'),
+  pageNumber: z.coerce.number().int().min(1).catch(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).catch(25).default(25),
+});
+export type FormListSearch = z.infer<typeof formListSearchSchema>;
+
+/** GET /api/verify-forms?account={id}&…search params. */
+export const formListQuerySchema = formListSearchSchema.extend({
+  account: z.coerce.number().int().positive(),
+});
+export type FormListQuery = z.input<typeof formListQuerySchema>;
+export const verifyFormListSchema = listResponseSchema(verifyFormSchema);
+export type VerifyFormList = z.infer<typeof verifyFormListSchema>;
+
+/** GET /api/verify-forms/categories?account={id}: the account's categories in use, for suggestions. */
+export const formCategoriesQuerySchema = z.object({ account: z.coerce.number().int().positive() });
+export const formCategoriesSchema = z.object({ results: z.array(z.string()) });
