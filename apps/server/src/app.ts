@@ -15,6 +15,7 @@ import { invitationRoutes } from './modules/invitations/routes.ts';
 import { mediaRoutes } from './modules/media/routes.ts';
 import { membershipRoutes } from './modules/memberships/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
+import { verifyFormRoutes } from './modules/verify-forms/routes.ts';
 import { registerCsrf } from './plugins/csrf.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerJsonBody } from './plugins/json-body.ts';
@@ -106,6 +107,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(accountRoutes);
   await app.register(membershipRoutes);
   await app.register(invitationRoutes);
+  await app.register(verifyFormRoutes);
   if (outboxActive(config)) await app.register(devRoutes);
 
   await registerSpa(app, devTemplate);

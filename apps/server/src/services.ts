@@ -16,6 +16,7 @@ import { createInvitationService, type InvitationService } from './modules/invit
 import { createMediaService, type MediaService } from './modules/media/service.ts';
 import { createMembershipService, type MembershipService } from './modules/memberships/service.ts';
 import { createUserService, type UserService } from './modules/users/service.ts';
+import { createVerifyFormService, type VerifyFormService } from './modules/verify-forms/service.ts';
 
 /** Everything routes and plugins need, built once per app from the config and the injected dependencies. */
 export type Services = {
@@ -36,6 +37,7 @@ export type Services = {
   accounts: AccountService;
   memberships: MembershipService;
   invitations: InvitationService;
+  verifyForms: VerifyFormService;
 };
 
 export function createServices(deps: {
@@ -68,6 +70,7 @@ export function createServices(deps: {
   const accounts = createAccountService({ db, clock, rateLimit });
   const memberships = createMembershipService({ db, sessions });
   const invitations = createInvitationService({ config, db, clock, mailer, background, rateLimit, sessions });
+  const verifyForms = createVerifyFormService({ config, db, clock, rateLimit });
   return {
     config,
     db,
@@ -86,5 +89,6 @@ export function createServices(deps: {
     accounts,
     memberships,
     invitations,
+    verifyForms,
   };
 }

@@ -187,3 +187,72 @@ export const invitations = pgTable(
       .where(sql`${t.acceptedAt} is null and ${t.revokedAt} is null`),
   ],
 );
+
+/**
+ * Verification forms (DESIGN §5). `public_id` names the consumer page `/f/{publicId}`: random and URL-safe, so form
+ * ids cannot be enumerated from the outside. A form that has verifications cannot be hard-deleted (the FK below
+ * refuses; DELETE answers 400) — the activity log keeps pointing at it; take it offline with isLive=false.
+ */
+export const verifyForms = pgTable(
+  'verify_forms',
+  {
+    id: serial('id').primaryKey(),
+    publicId: text('public_id').notNull(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    isLive: boolean('is_live').notNull().default(false),
+    language: text('language', { enum: ['en', 'es'] })
+      .notNull()
+      .default('en'),
+    category: text('category').notNull().default(''),
+    /** A /media/… URL. */
+    bannerImage: text('banner_image'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('verify_forms_public_id_idx').on(t.publicId),
+    index('verify_forms_account_created_idx').on(t.accountId, t.createdAt.desc()),
+    index('verify_forms_account_category_idx').on(t.accountId, t.category),
+  ],
+);
+
+/**
+ * One phone verification through a form (SPEC §3). The form's name and category are copied at that moment, so the
+ * activity log shows what the consumer saw even after the form is renamed. Read at a million rows per account:
+ * every list/report query is served by one of the indexes below (keyset by created_at, id).
+ */
+export const verifications = pgTable(
+  'verifications',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    // NO ACTION rather than RESTRICT: checked at the end of the statement, so deleting an account (which cascades to
+    // both tables) still works, while deleting a form that has verifications fails.
+    verifyFormId: integer('verify_form_id')
+      .notNull()
+      .references(() => verifyForms.id, { onDelete: 'no action' }),
+    /** E.164. */
+    cellPhone: text('cell_phone').notNull(),
+    externalRefId: text('external_ref_id').notNull().default(''),
+    verifyFormName: text('verify_form_name').notNull(),
+    verifyFormCategory: text('verify_form_category').notNull().default(''),
+    verificationMethod: text('verification_method', { enum: ['sms', 'email'] }).notNull(),
+    isTest: boolean('is_test').notNull().default(false),
+    codeSentAt: timestamp('code_sent_at', { withTimezone: true, mode: 'date' }),
+    verifiedAt: timestamp('verified_at', { withTimezone: true, mode: 'date' }),
+    attempts: integer('attempts').notNull().default(0),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('verifications_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
+    index('verifications_account_form_created_idx').on(t.accountId, t.verifyFormId, t.createdAt.desc()),
+    index('verifications_account_phone_idx').on(t.accountId, t.cellPhone),
+  ],
+);

@@ -9,7 +9,7 @@ import { invite, type Joined, join, newOwner, type Owner } from '../test-support
 
 /**
  * Tenant isolation, route by route (docs/roles.md): another account's object answers 404 exactly like an unknown id,
- * and a member without the permission gets 403 with the spec's text. Every route under /api/accounts,
+ * and a member without the permission gets 403 with the spec's text. Every route under /api/accounts, /api/verify-forms,
  * /api/memberships and /api/invitations must be in `routes` (or in `notAccountScoped` with a reason): a new route
  * that is not added here fails the completeness test.
  */
@@ -29,6 +29,7 @@ type World = {
   memberMembershipId: number;
   ownerMembershipId: number;
   invitationId: number;
+  formId: number;
 };
 
 type Call = (c: TestClient, w: World) => Promise<LightMyRequestResponse>;
@@ -41,12 +42,14 @@ type RouteCase = {
   /** The same call with an id that exists nowhere (for routes with an id in the path). */
   unknown?: Call;
   /** What a member WITHOUT canSearchData/canViewReports of the SAME account gets ('own-only': see its own test). */
-  plainMember: 200 | 204 | 403 | 'own-only';
+  plainMember: 200 | 201 | 204 | 403 | 'own-only';
 };
 
 let png: Buffer;
 const logoForm = () =>
   multipartBody([{ name: 'uploadedProfileImage', filename: 'l.png', contentType: 'image/png', data: png }]);
+const bannerForm = () =>
+  multipartBody([{ name: 'bannerImage', filename: 'b.png', contentType: 'image/png', data: png }]);
 const del = (c: TestClient, url: string) => c.request({ method: 'DELETE', url });
 const UNKNOWN = 2_000_000_000;
 
@@ -154,6 +157,63 @@ const routes: RouteCase[] = [
     unknown: (c) => del(c, `/api/invitations/${UNKNOWN}`),
     plainMember: 403,
   },
+  // Verification forms: every member may do everything (docs/roles.md); DELETE last, it removes A's form.
+  {
+    method: 'POST',
+    url: '/api/verify-forms',
+    call: (c, w) => c.post('/api/verify-forms', { name: 'Planted', account: w.accountId }),
+    unknown: (c) => c.post('/api/verify-forms', { name: 'Planted', account: UNKNOWN }),
+    plainMember: 201,
+  },
+  {
+    method: 'GET',
+    url: '/api/verify-forms',
+    call: (c, w) => c.get(`/api/verify-forms?account=${w.accountId}`),
+    unknown: (c) => c.get(`/api/verify-forms?account=${UNKNOWN}`),
+    plainMember: 200,
+  },
+  {
+    method: 'GET',
+    url: '/api/verify-forms/categories',
+    call: (c, w) => c.get(`/api/verify-forms/categories?account=${w.accountId}`),
+    unknown: (c) => c.get(`/api/verify-forms/categories?account=${UNKNOWN}`),
+    plainMember: 200,
+  },
+  {
+    method: 'GET',
+    url: '/api/verify-forms/:id',
+    call: (c, w) => c.get(`/api/verify-forms/${w.formId}`),
+    unknown: (c) => c.get(`/api/verify-forms/${UNKNOWN}`),
+    plainMember: 200,
+  },
+  {
+    method: 'PATCH',
+    url: '/api/verify-forms/:id',
+    call: (c, w) => c.patch(`/api/verify-forms/${w.formId}`, { name: 'Taken over', isLive: true }),
+    unknown: (c) => c.patch(`/api/verify-forms/${UNKNOWN}`, { name: 'Taken over' }),
+    plainMember: 200,
+  },
+  {
+    method: 'PATCH',
+    url: '/api/verify-forms/:id/update-banner-image',
+    call: (c, w) => c.patchMultipart(`/api/verify-forms/${w.formId}/update-banner-image`, bannerForm()),
+    unknown: (c) => c.patchMultipart(`/api/verify-forms/${UNKNOWN}/update-banner-image`, bannerForm()),
+    plainMember: 200,
+  },
+  {
+    method: 'PATCH',
+    url: '/api/verify-forms/:id/delete-banner-image',
+    call: (c, w) => c.patch(`/api/verify-forms/${w.formId}/delete-banner-image`),
+    unknown: (c) => c.patch(`/api/verify-forms/${UNKNOWN}/delete-banner-image`),
+    plainMember: 200,
+  },
+  {
+    method: 'DELETE',
+    url: '/api/verify-forms/:id',
+    call: (c, w) => del(c, `/api/verify-forms/${w.formId}`),
+    unknown: (c) => del(c, `/api/verify-forms/${UNKNOWN}`),
+    plainMember: 204,
+  },
 ];
 
 /** Routes of these areas that take no account or object id, and why they need no row here. */
@@ -171,11 +231,18 @@ let worldB: World;
 
 async function worldOf(owner: Owner, member: Joined): Promise<World> {
   const invited = await invite(owner, owner.accountId, `pending-${owner.accountId}@example.com`);
+  const form = await owner.c.post('/api/verify-forms', {
+    name: `Form of ${owner.accountId}`,
+    account: owner.accountId,
+    category: 'Retail',
+  });
+  await owner.c.patchMultipart(`/api/verify-forms/${form.json().id}/update-banner-image`, bannerForm());
   return {
     accountId: owner.accountId,
     memberMembershipId: member.membership.id,
     ownerMembershipId: owner.membership.id,
     invitationId: invited.json<Invitation>().id,
+    formId: form.json().id,
   };
 }
 
@@ -194,13 +261,18 @@ async function snapshotOfB() {
     account: (await ownerB.c.get(`/api/accounts/${ownerB.accountId}`)).json(),
     team: (await ownerB.c.get(`/api/memberships?accountId=${ownerB.accountId}`)).json(),
     invitations: (await ownerB.c.get(`/api/invitations?accountId=${ownerB.accountId}`)).json(),
+    forms: (await ownerB.c.get(`/api/verify-forms?account=${ownerB.accountId}`)).json(),
+    categories: (await ownerB.c.get(`/api/verify-forms/categories?account=${ownerB.accountId}`)).json(),
   };
 }
 
 describe('tenant isolation', () => {
-  it('the table lists every route of accounts, memberships and invitations', () => {
+  it('the table lists every route of accounts, memberships, invitations and verify-forms', () => {
     const registered = t.app.routeList
-      .filter((r) => r.method !== 'HEAD' && /^\/api\/(accounts|memberships|invitations)(\/|$)/.test(r.url))
+      .filter(
+        (r) =>
+          r.method !== 'HEAD' && /^\/api\/(accounts|memberships|invitations|verify-forms)(\/|$)/.test(r.url),
+      )
       .map((r) => `${r.method} ${r.url}`);
     const covered = [...routes.map((r) => `${r.method} ${r.url}`), ...Object.keys(notAccountScoped)];
     expect(registered.sort()).toEqual(covered.sort());
@@ -231,12 +303,14 @@ describe('tenant isolation', () => {
     },
   );
 
-  it.each(routes.filter((r) => r.plainMember === 200).map((r) => [`${r.method} ${r.url}`, r] as const))(
-    '%s: any member of the same account may',
-    async (_name, route) => {
-      expect((await route.call(plainA.c, worldA)).statusCode).toBe(200);
-    },
-  );
+  it.each(
+    routes
+      .filter((r) => r.plainMember === 200 || r.plainMember === 201 || r.plainMember === 204)
+      .map((r) => [`${r.method} ${r.url}`, r] as const),
+  )('%s: any member of the same account may', async (_name, route) => {
+    const response = await route.call(plainA.c, worldA);
+    expect(response.statusCode, response.body).toBe(route.plainMember);
+  });
 
   it('logged out: 401 on every route, before any id is looked up', async () => {
     const { c } = await join(t.app, ownerA);
@@ -256,6 +330,11 @@ describe('tenant isolation', () => {
       }
       expect((await ownerA.c.post(`/api/invitations/${id}/resend`)).statusCode).toBe(404);
       expect((await ownerA.c.post(`/api/memberships/${id}/select`)).statusCode).toBe(404);
+      for (const url of [`/api/verify-forms/${id}`, `/api/verify-forms/${id}/delete-banner-image`]) {
+        const response = await ownerA.c.request({ method: url.endsWith('image') ? 'PATCH' : 'GET', url });
+        expect(response.statusCode, url).toBe(404);
+        expect(response.json()).toEqual(notFound);
+      }
     }
   });
 });

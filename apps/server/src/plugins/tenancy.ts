@@ -89,6 +89,12 @@ const accountOf = {
       .from(schema.invitations)
       .where(eq(schema.invitations.id, id))
       .limit(1),
+  verifyForms: (db: Db, id: number) =>
+    db
+      .select({ accountId: schema.verifyForms.accountId })
+      .from(schema.verifyForms)
+      .where(eq(schema.verifyForms.id, id))
+      .limit(1),
 } satisfies Record<string, (db: Db, id: number) => Promise<{ accountId: number }[]>>;
 
 export type AccountScopedKind = keyof typeof accountOf;

@@ -103,6 +103,17 @@ export class TestClient {
     });
   }
 
+  /** The same as a PATCH (the banner-image route). */
+  patchMultipart(url: string, form: { body: Buffer; contentType: string }, options: { csrf?: boolean } = {}) {
+    return this.request({
+      method: 'PATCH',
+      url,
+      rawBody: form.body,
+      headers: { 'content-type': form.contentType },
+      ...options,
+    });
+  }
+
   /** Signs a new user up (logged in, address unverified); answers the payload and the auth response. */
   async signupNew(overrides: Partial<SignupRequest> = {}) {
     const payload = newSignup(overrides);

@@ -1,0 +1,241 @@
+import { randomBytes } from 'node:crypto';
+import {
+  type CreateVerifyFormRequest,
+  FALLBACK_TIME_ZONE,
+  type FormListSearch,
+  localDateRange,
+  localToday,
+  tooManyRequestsText,
+  type UpdateVerifyFormRequest,
+  type VerifyForm,
+  type VerifyFormList,
+} from '@veriform/contracts';
+import type { Db } from '@veriform/db';
+import { schema } from '@veriform/db';
+import { and, asc, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { isUniqueViolation } from '../../lib/db-errors.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { RateLimiter } from '../../lib/rate-limit.ts';
+import type { Tenant } from '../../plugins/tenancy.ts';
+
+const { verifyForms, verifications } = schema;
+
+export type VerifyFormRow = typeof verifyForms.$inferSelect;
+
+/** Forms one account may create per day: generous for people, a wall for a runaway script. */
+export const FORM_CREATION_LIMITS = { perAccount: 200, windowMs: 24 * 60 * 60 * 1000 };
+
+/** DELETE of a form that has verifications (they keep pointing at it; the activity log needs them). */
+export const formHasVerificationsText =
+  'This form has verifications and cannot be deleted. Make it inactive instead.';
+
+/** 12 random bytes → 16 URL-safe characters (96 bits): unguessable, never enumerable. */
+export const newPublicId = () => randomBytes(12).toString('base64url');
+
+/** `%`, `_` and `\` match themselves in a LIKE pattern (PostgreSQL's default escape is `\`). */
+export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * Verification forms of one account (SPEC §2 /forms/, §7). Every function takes the Tenant from plugins/tenancy.ts
+ * and filters every query by `tenant.accountId`, so another account's form is simply not found.
+ */
+export function createVerifyFormService(deps: {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  rateLimit: RateLimiter;
+}) {
+  const { config, db, clock, rateLimit } = deps;
+
+  const toDto = (row: VerifyFormRow): VerifyForm => ({
+    id: row.id,
+    publicId: row.publicId,
+    name: row.name,
+    account: row.accountId,
+    isLive: row.isLive,
+    language: row.language,
+    category: row.category,
+    created: row.createdAt.toISOString(),
+    bannerImage: row.bannerImage,
+    publicUrl: `${config.publicUrl}/f/${row.publicId}`,
+  });
+
+  const ownForm = (tenant: Tenant, id: number) =>
+    and(eq(verifyForms.accountId, tenant.accountId), eq(verifyForms.id, id));
+
+  async function create(tenant: Tenant, body: Required<CreateVerifyFormRequest>): Promise<VerifyForm> {
+    await rateLimit.consume(
+      [
+        {
+          bucket: `form-create:account:${tenant.accountId}`,
+          limit: FORM_CREATION_LIMITS.perAccount,
+          windowMs: FORM_CREATION_LIMITS.windowMs,
+        },
+      ],
+      tooManyRequestsText,
+    );
+    const now = clock.now();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const [row] = await db
+          .insert(verifyForms)
+          .values({
+            publicId: newPublicId(),
+            accountId: tenant.accountId,
+            name: body.name,
+            language: body.language,
+            category: body.category,
+            createdAt: now,
+            updatedAt: now,
+          })
+          .returning();
+        if (!row) throw new Error('Form insert returned no row');
+        return toDto(row);
+      } catch (error) {
+        // 96 random bits collide practically never; one retry covers it.
+        if (attempt < 2 && isUniqueViolation(error)) continue;
+        throw error;
+      }
+    }
+  }
+
+  /** The WHERE of a list: the account, then each filter of the search params (SPEC §2). */
+  function listWhere(tenant: Tenant, query: FormListSearch): SQL | undefined {
+    const conditions: (SQL | undefined)[] = [eq(verifyForms.accountId, tenant.accountId)];
+    const isLive =
+      query.isLive ?? (query.status === 'active' ? true : query.status === 'inactive' ? false : undefined);
+    if (isLive !== undefined) conditions.push(eq(verifyForms.isLive, isLive));
+    if (query.language !== 'all') conditions.push(eq(verifyForms.language, query.language));
+    if (query.category__in && query.category__in.length > 0)
+      conditions.push(inArray(verifyForms.category, query.category__in));
+
+    const tz = query.tz ?? FALLBACK_TIME_ZONE;
+    const range = localDateRange(query.created__date__preset, localToday(clock.now(), tz), {
+      gte: query.created__date__gte,
+      lte: query.created__date__lte,
+    });
+    // Local days become instants in SQL, so a daylight-saving day is 23 or 25 hours; the column stays bare for the
+    // (account_id, created_at) index.
+    if (range.gte)
+      conditions.push(sql`${verifyForms.createdAt} >= (${range.gte}::timestamp AT TIME ZONE ${tz}::text)`);
+    if (range.lte)
+      conditions.push(
+        sql`${verifyForms.createdAt} < ((${range.lte}::date + 1)::timestamp AT TIME ZONE ${tz}::text)`,
+      );
+
+    if (query.q) {
+      const pattern = `%${escapeLike(query.q)}%`;
+      conditions.push(or(ilike(verifyForms.name, pattern), ilike(verifyForms.category, pattern)));
+    }
+    return and(...conditions);
+  }
+
+  function orderOf(o: FormListSearch['o']): SQL[] {
+    const descending = o.startsWith('-');
+    const key = descending ? o.slice(1) : o;
+    const column =
+      key === 'name'
+        ? sql`lower(${verifyForms.name})`
+        : key === 'category'
+          ? sql`lower(${verifyForms.category})`
+          : sql`${verifyForms.createdAt}`;
+    const direction = descending ? desc : asc;
+    return [direction(column), direction(verifyForms.id)];
+  }
+
+  async function list(tenant: Tenant, query: FormListSearch): Promise<VerifyFormList> {
+    const where = listWhere(tenant, query);
+    const [total] = await db.select({ n: count() }).from(verifyForms).where(where);
+    const rows = await db
+      .select()
+      .from(verifyForms)
+      .where(where)
+      .orderBy(...orderOf(query.o))
+      .limit(query.pageSize)
+      .offset((query.pageNumber - 1) * query.pageSize);
+    return {
+      count: total?.n ?? 0,
+      pageNumber: query.pageNumber,
+      pageSize: query.pageSize,
+      results: rows.map(toDto),
+    };
+  }
+
+  /** The account's categories in use (non-empty, distinct), sorted case-insensitively. */
+  async function categories(tenant: Tenant): Promise<{ results: string[] }> {
+    const rows = await db
+      .selectDistinct({ category: verifyForms.category })
+      .from(verifyForms)
+      .where(and(eq(verifyForms.accountId, tenant.accountId), ne(verifyForms.category, '')));
+    const results = rows
+      .map((r) => r.category)
+      .sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()) || (a < b ? -1 : a > b ? 1 : 0));
+    return { results };
+  }
+
+  async function find(tenant: Tenant, id: number): Promise<VerifyFormRow> {
+    const [row] = await db.select().from(verifyForms).where(ownForm(tenant, id)).limit(1);
+    if (!row) throw new AppError('not_found');
+    return row;
+  }
+
+  async function update(
+    tenant: Tenant,
+    id: number,
+    values: UpdateVerifyFormRequest & { bannerImage?: string | null },
+  ): Promise<VerifyForm> {
+    const [row] = await db
+      .update(verifyForms)
+      .set({ ...values, updatedAt: clock.now() })
+      .where(ownForm(tenant, id))
+      .returning();
+    if (!row) throw new AppError('not_found');
+    return toDto(row);
+  }
+
+  /**
+   * Hard delete, only while the form has no verifications (the activity log keeps pointing at them): otherwise 400
+   * with formHasVerificationsText. The check uses (account_id, verify_form_id, …); the foreign key backs it up.
+   */
+  async function remove(tenant: Tenant, id: number): Promise<void> {
+    await find(tenant, id);
+    const [used] = await db
+      .select({ id: verifications.id })
+      .from(verifications)
+      .where(and(eq(verifications.accountId, tenant.accountId), eq(verifications.verifyFormId, id)))
+      .limit(1);
+    if (used) throw AppError.nonField('validation_error', formHasVerificationsText);
+    try {
+      await db.delete(verifyForms).where(ownForm(tenant, id));
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw AppError.nonField('validation_error', formHasVerificationsText);
+      throw error;
+    }
+  }
+
+  return {
+    create,
+    list,
+    categories,
+    remove,
+    get: async (tenant: Tenant, id: number) => toDto(await find(tenant, id)),
+    update: (tenant: Tenant, id: number, patch: UpdateVerifyFormRequest) => update(tenant, id, patch),
+    setBanner: (tenant: Tenant, id: number, url: string) => update(tenant, id, { bannerImage: url }),
+    /** As for profile pictures, the stored bytes stay in `media`; only the reference goes. */
+    deleteBanner: (tenant: Tenant, id: number) => update(tenant, id, { bannerImage: null }),
+  };
+}
+
+/** PostgreSQL's foreign_key_violation, whichever driver raised it. */
+function isForeignKeyViolation(error: unknown): boolean {
+  let e = error;
+  for (let depth = 0; depth < 5 && typeof e === 'object' && e !== null; depth++) {
+    if ('code' in e && e.code === '23503') return true;
+    e = 'cause' in e ? e.cause : undefined;
+  }
+  return false;
+}
+
+export type VerifyFormService = ReturnType<typeof createVerifyFormService>;
