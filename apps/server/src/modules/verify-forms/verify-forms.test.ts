@@ -247,6 +247,28 @@ describe('GET /api/verify-forms', () => {
     expect((await preset('today', `${ny}&created__date__gte=2026-01-01`)).length).toBe(2);
   });
 
+  it('a 25-hour day (New York falls back on 2026-11-01) is one whole local day', async () => {
+    const owner = await newOwner(t.app);
+    const at: [string, string][] = [
+      ['Oct 31 23:59 EDT', '2026-11-01T03:59:00Z'],
+      ['Nov 1 00:00 EDT', '2026-11-01T04:00:00Z'],
+      // A naive 24-hour day from 04:00Z would end at 04:00Z on Nov 2 and miss this one.
+      ['Nov 1 23:30 EST', '2026-11-02T04:30:00Z'],
+      ['Nov 2 00:00 EST', '2026-11-02T05:00:00Z'],
+    ];
+    for (const [name, iso] of at) await setCreated((await createForm(owner, { name })).id, iso);
+    const day = '&created__date__preset=custom&created__date__gte=2026-11-01&created__date__lte=2026-11-01';
+    expect(sorted(await list(owner, `${day}&tz=America%2FNew_York`))).toEqual([
+      'Nov 1 00:00 EDT',
+      'Nov 1 23:30 EST',
+    ]);
+    setClock('2026-11-02T15:00:00Z');
+    expect(sorted(await list(owner, '&created__date__preset=yesterday'))).toEqual([
+      'Nov 1 00:00 EDT',
+      'Nov 1 23:30 EST',
+    ]);
+  });
+
   it('bad query values fall back to their defaults: 200, never 400', async () => {
     const owner = await newOwner(t.app);
     await createForm(owner, { name: 'One' });
