@@ -398,6 +398,29 @@ describe('/api/verify-forms/{id}', () => {
   });
 });
 
+describe('the verifications foreign key', () => {
+  it('refuses to delete a used form directly, yet deleting the account removes forms and verifications', async () => {
+    const owner = await newOwner(t.app);
+    const form = await createForm(owner, { name: 'Used' });
+    const { db } = t.db;
+    await db.insert(schema.verifications).values({
+      accountId: owner.accountId,
+      verifyFormId: form.id,
+      cellPhone: '+15555550101',
+      verifyFormName: form.name,
+      verificationMethod: 'email',
+    });
+    await expect(db.delete(schema.verifyForms).where(eq(schema.verifyForms.id, form.id))).rejects.toThrow();
+    await db.delete(schema.accounts).where(eq(schema.accounts.id, owner.accountId));
+    const left = await db
+      .select()
+      .from(schema.verifications)
+      .where(eq(schema.verifications.accountId, owner.accountId));
+    expect(left).toEqual([]);
+    expect(await db.select().from(schema.verifyForms).where(eq(schema.verifyForms.id, form.id))).toEqual([]);
+  });
+});
+
 describe('banner image', () => {
   const FIELD = 'bannerImage';
   const file = (data: Buffer, filename = 'banner.png'): FormPart => ({
