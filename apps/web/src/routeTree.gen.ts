@@ -19,6 +19,7 @@ import { Route as SettingsLogoutRouteImport } from './routes/settings/logout'
 import { Route as AuthedActivityLogIndexRouteImport } from './routes/_authed/activity-log/index'
 import { Route as AuthedDashboardIndexRouteImport } from './routes/_authed/dashboard/index'
 import { Route as AuthedFormsIndexRouteImport } from './routes/_authed/forms/index'
+import { Route as AuthedFormsVerifyFormIdRouteImport } from './routes/_authed/forms/$verifyFormId'
 import { Route as AuthedSettingsIndexRouteImport } from './routes/_authed/settings/index'
 import { Route as AuthedSettingsCompanyInfoRouteImport } from './routes/_authed/settings/company-info'
 import { Route as AuthedSettingsManageTeamRouteImport } from './routes/_authed/settings/manage-team'
@@ -92,6 +93,11 @@ const AuthedDashboardIndexRoute = AuthedDashboardIndexRouteImport.update({
 const AuthedFormsIndexRoute = AuthedFormsIndexRouteImport.update({
   id: '/forms/',
   path: '/forms/',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedFormsVerifyFormIdRoute = AuthedFormsVerifyFormIdRouteImport.update({
+  id: '/forms/$verifyFormId',
+  path: '/forms/$verifyFormId',
   getParentRoute: () => AuthedRoute,
 } as any)
 const AuthedSettingsIndexRoute = AuthedSettingsIndexRouteImport.update({
@@ -260,6 +266,7 @@ export interface FileRoutesByFullPath {
   '/settings': typeof AuthedSettingsRouteWithChildren
   '/dev/outbox': typeof DevOutboxRoute
   '/settings/logout': typeof SettingsLogoutRoute
+  '/forms/$verifyFormId': typeof AuthedFormsVerifyFormIdRoute
   '/settings/company-info': typeof AuthedSettingsCompanyInfoRoute
   '/settings/manage-team': typeof AuthedSettingsManageTeamRoute
   '/settings/my-account': typeof AuthedSettingsMyAccountRoute
@@ -295,6 +302,7 @@ export interface FileRoutesByTo {
   '/': typeof AuthedIndexRoute
   '/dev/outbox': typeof DevOutboxRoute
   '/settings/logout': typeof SettingsLogoutRoute
+  '/forms/$verifyFormId': typeof AuthedFormsVerifyFormIdRoute
   '/settings/company-info': typeof AuthedSettingsCompanyInfoRoute
   '/settings/manage-team': typeof AuthedSettingsManageTeamRoute
   '/settings/my-account': typeof AuthedSettingsMyAccountRoute
@@ -335,6 +343,7 @@ export interface FileRoutesById {
   '/dev/outbox': typeof DevOutboxRoute
   '/settings/logout': typeof SettingsLogoutRoute
   '/_authed/': typeof AuthedIndexRoute
+  '/_authed/forms/$verifyFormId': typeof AuthedFormsVerifyFormIdRoute
   '/_authed/settings/company-info': typeof AuthedSettingsCompanyInfoRoute
   '/_authed/settings/manage-team': typeof AuthedSettingsManageTeamRoute
   '/_authed/settings/my-account': typeof AuthedSettingsMyAccountRoute
@@ -373,6 +382,7 @@ export interface FileRouteTypes {
     | '/settings'
     | '/dev/outbox'
     | '/settings/logout'
+    | '/forms/$verifyFormId'
     | '/settings/company-info'
     | '/settings/manage-team'
     | '/settings/my-account'
@@ -408,6 +418,7 @@ export interface FileRouteTypes {
     | '/'
     | '/dev/outbox'
     | '/settings/logout'
+    | '/forms/$verifyFormId'
     | '/settings/company-info'
     | '/settings/manage-team'
     | '/settings/my-account'
@@ -447,6 +458,7 @@ export interface FileRouteTypes {
     | '/dev/outbox'
     | '/settings/logout'
     | '/_authed/'
+    | '/_authed/forms/$verifyFormId'
     | '/_authed/settings/company-info'
     | '/_authed/settings/manage-team'
     | '/_authed/settings/my-account'
@@ -556,6 +568,13 @@ declare module '@tanstack/react-router' {
       path: '/forms'
       fullPath: '/forms/'
       preLoaderRoute: typeof AuthedFormsIndexRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/forms/$verifyFormId': {
+      id: '/_authed/forms/$verifyFormId'
+      path: '/forms/$verifyFormId'
+      fullPath: '/forms/$verifyFormId'
+      preLoaderRoute: typeof AuthedFormsVerifyFormIdRouteImport
       parentRoute: typeof AuthedRoute
     }
     '/_authed/settings/': {
@@ -771,6 +790,7 @@ const AuthedSettingsRouteWithChildren = AuthedSettingsRoute._addFileChildren(
 interface AuthedRouteChildren {
   AuthedSettingsRoute: typeof AuthedSettingsRouteWithChildren
   AuthedIndexRoute: typeof AuthedIndexRoute
+  AuthedFormsVerifyFormIdRoute: typeof AuthedFormsVerifyFormIdRoute
   AuthedActivityLogIndexRoute: typeof AuthedActivityLogIndexRoute
   AuthedDashboardIndexRoute: typeof AuthedDashboardIndexRoute
   AuthedFormsIndexRoute: typeof AuthedFormsIndexRoute
@@ -779,6 +799,7 @@ interface AuthedRouteChildren {
 const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedSettingsRoute: AuthedSettingsRouteWithChildren,
   AuthedIndexRoute: AuthedIndexRoute,
+  AuthedFormsVerifyFormIdRoute: AuthedFormsVerifyFormIdRoute,
   AuthedActivityLogIndexRoute: AuthedActivityLogIndexRoute,
   AuthedDashboardIndexRoute: AuthedDashboardIndexRoute,
   AuthedFormsIndexRoute: AuthedFormsIndexRoute,

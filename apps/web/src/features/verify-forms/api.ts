@@ -1,0 +1,233 @@
+import { queryOptions, useMutation } from '@tanstack/react-query';
+import {
+  BANNER_IMAGE_FIELD,
+  type CreateVerifyFormRequest,
+  FALLBACK_TIME_ZONE,
+  type FormListSearch,
+  formCategoriesSchema,
+  type UpdateVerifyFormRequest,
+  type VerifyForm,
+  type VerifyFormList,
+  verifyFormListSchema,
+  verifyFormSchema,
+} from '@veriform/contracts';
+import { type ApiClient, noContent } from '../../lib/api-client';
+import { type Services, useServices } from '../../lib/services';
+import { accountScope } from '../accounts/keys';
+
+/**
+ * One place per verify-form endpoint (SPEC §7): the fetcher, then its query options or mutation hook. Keys start with
+ * the account scope, so switching accounts reloads them; the account id keeps two accounts' forms apart.
+ */
+export const verifyFormKeys = {
+  all: (accountId: number) => [...accountScope, accountId, 'verify-forms'] as const,
+  lists: (accountId: number) => [...verifyFormKeys.all(accountId), 'list'] as const,
+  list: (accountId: number, search: FormListSearch) => [...verifyFormKeys.lists(accountId), search] as const,
+  detail: (accountId: number, formId: number) =>
+    [...verifyFormKeys.all(accountId), 'detail', formId] as const,
+  categories: (accountId: number) => [...verifyFormKeys.all(accountId), 'categories'] as const,
+};
+
+/** The browser's time zone, so date presets mean the user's local days (DESIGN §5). */
+export function browserTimeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || FALLBACK_TIME_ZONE;
+  } catch {
+    return FALLBACK_TIME_ZONE;
+  }
+}
+
+// GET /api/verify-forms?account={id}&…search params
+export function fetchVerifyForms(
+  api: ApiClient,
+  accountId: number,
+  search: FormListSearch,
+  signal?: AbortSignal,
+): Promise<VerifyFormList> {
+  const custom = search.created__date__preset === 'custom';
+  return api.get('/api/verify-forms', {
+    schema: verifyFormListSchema,
+    signal,
+    query: {
+      account: accountId,
+      isLive: search.isLive,
+      status: search.status,
+      language: search.language,
+      category__in: search.category__in?.length ? search.category__in : undefined,
+      created__date__preset: search.created__date__preset,
+      created__date__gte: custom ? search.created__date__gte : undefined,
+      created__date__lte: custom ? search.created__date__lte : undefined,
+      tz: search.created__date__preset === 'all' ? undefined : (search.tz ?? browserTimeZone()),
+      q: search.q || undefined,
+      o: search.o,
+      pageNumber: search.pageNumber,
+      pageSize: search.pageSize,
+    },
+  });
+}
+
+export function verifyFormListQueryOptions(api: ApiClient, accountId: number, search: FormListSearch) {
+  return queryOptions({
+    queryKey: verifyFormKeys.list(accountId, search),
+    queryFn: ({ signal }) => fetchVerifyForms(api, accountId, search, signal),
+  });
+}
+
+// GET /api/verify-forms/categories?account={id}
+export function fetchFormCategories(api: ApiClient, accountId: number, signal?: AbortSignal) {
+  return api.get('/api/verify-forms/categories', {
+    schema: formCategoriesSchema,
+    query: { account: accountId },
+    signal,
+  });
+}
+
+export function formCategoriesQueryOptions(api: ApiClient, accountId: number) {
+  return queryOptions({
+    queryKey: verifyFormKeys.categories(accountId),
+    queryFn: ({ signal }) => fetchFormCategories(api, accountId, signal),
+    select: (data) => data.results,
+  });
+}
+
+// GET /api/verify-forms/{id}
+export function fetchVerifyForm(api: ApiClient, formId: number, signal?: AbortSignal): Promise<VerifyForm> {
+  return api.get(`/api/verify-forms/${formId}`, { schema: verifyFormSchema, signal });
+}
+
+export function verifyFormQueryOptions(api: ApiClient, accountId: number, formId: number) {
+  return queryOptions({
+    queryKey: verifyFormKeys.detail(accountId, formId),
+    queryFn: ({ signal }) => fetchVerifyForm(api, formId, signal),
+  });
+}
+
+/** A form answer: the detail is replaced; lists and categories are read again. */
+async function applyForm({ queryClient }: Services, form: VerifyForm) {
+  queryClient.setQueryData(verifyFormKeys.detail(form.account, form.id), form);
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: verifyFormKeys.lists(form.account) }),
+    queryClient.invalidateQueries({ queryKey: verifyFormKeys.categories(form.account) }),
+  ]);
+}
+
+// POST /api/verify-forms — {name, account, language?, category?}; new forms are not live.
+export function createVerifyForm(api: ApiClient, body: CreateVerifyFormRequest): Promise<VerifyForm> {
+  return api.post('/api/verify-forms', { schema: verifyFormSchema, body });
+}
+
+export function useCreateVerifyFormMutation() {
+  const services = useServices();
+  return useMutation({
+    mutationFn: (body: CreateVerifyFormRequest) => createVerifyForm(services.api, body),
+    onSuccess: (form) => applyForm(services, form),
+  });
+}
+
+// PATCH /api/verify-forms/{id} — partial fields
+export function updateVerifyForm(
+  api: ApiClient,
+  formId: number,
+  body: UpdateVerifyFormRequest,
+): Promise<VerifyForm> {
+  return api.patch(`/api/verify-forms/${formId}`, { schema: verifyFormSchema, body });
+}
+
+export function useUpdateVerifyFormMutation(accountId: number, formId: number) {
+  const services = useServices();
+  return useMutation({
+    mutationFn: (body: UpdateVerifyFormRequest) => updateVerifyForm(services.api, formId, body),
+    onSuccess: (form) => applyForm(services, form),
+    onError: () => services.queryClient.invalidateQueries({ queryKey: verifyFormKeys.all(accountId) }),
+  });
+}
+
+type ListSnapshot = [readonly unknown[], VerifyFormList | undefined][];
+
+/**
+ * The live toggle (PATCH isLive): every cached list and the detail show the new state at once, and go back to what
+ * they were if the server refuses.
+ */
+export function useToggleVerifyFormMutation(accountId: number) {
+  const services = useServices();
+  const { queryClient } = services;
+  return useMutation({
+    mutationFn: ({ form, isLive }: { form: VerifyForm; isLive: boolean }) =>
+      updateVerifyForm(services.api, form.id, { isLive }),
+    onMutate: async ({ form, isLive }) => {
+      const listKey = verifyFormKeys.lists(accountId);
+      const detailKey = verifyFormKeys.detail(accountId, form.id);
+      await Promise.all([
+        queryClient.cancelQueries({ queryKey: listKey }),
+        queryClient.cancelQueries({ queryKey: detailKey }),
+      ]);
+      const lists: ListSnapshot = queryClient.getQueriesData<VerifyFormList>({ queryKey: listKey });
+      const detail = queryClient.getQueryData<VerifyForm>(detailKey);
+      queryClient.setQueriesData<VerifyFormList>({ queryKey: listKey }, (list) =>
+        list
+          ? { ...list, results: list.results.map((f) => (f.id === form.id ? { ...f, isLive } : f)) }
+          : list,
+      );
+      if (detail) queryClient.setQueryData(detailKey, { ...detail, isLive });
+      return { lists, detail, detailKey };
+    },
+    onError: (_error, _variables, snapshot) => {
+      if (!snapshot) return;
+      for (const [key, data] of snapshot.lists) queryClient.setQueryData(key, data);
+      if (snapshot.detail) queryClient.setQueryData(snapshot.detailKey, snapshot.detail);
+    },
+    onSuccess: (form) => applyForm(services, form),
+  });
+}
+
+// DELETE /api/verify-forms/{id} — 204; 400 with a message when the form has verifications.
+export function deleteVerifyForm(api: ApiClient, formId: number): Promise<unknown> {
+  return api.delete(`/api/verify-forms/${formId}`, { schema: noContent });
+}
+
+export function useDeleteVerifyFormMutation(accountId: number, formId: number) {
+  const { api, queryClient } = useServices();
+  return useMutation({
+    mutationFn: () => deleteVerifyForm(api, formId),
+    onSuccess: async () => {
+      queryClient.removeQueries({ queryKey: verifyFormKeys.detail(accountId, formId) });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: verifyFormKeys.lists(accountId) }),
+        queryClient.invalidateQueries({ queryKey: verifyFormKeys.categories(accountId) }),
+      ]);
+    },
+  });
+}
+
+export { BANNER_IMAGE_FIELD };
+
+// PATCH /api/verify-forms/{id}/update-banner-image — multipart bannerImage (the profile-picture rules)
+export function uploadBannerImage(api: ApiClient, formId: number, file: File): Promise<VerifyForm> {
+  const formData = new FormData();
+  formData.append(BANNER_IMAGE_FIELD, file, file.name);
+  return api.upload('PATCH', `/api/verify-forms/${formId}/update-banner-image`, {
+    schema: verifyFormSchema,
+    formData,
+  });
+}
+
+export function useUploadBannerMutation(formId: number) {
+  const services = useServices();
+  return useMutation({
+    mutationFn: (file: File) => uploadBannerImage(services.api, formId, file),
+    onSuccess: (form) => applyForm(services, form),
+  });
+}
+
+// PATCH /api/verify-forms/{id}/delete-banner-image
+export function deleteBannerImage(api: ApiClient, formId: number): Promise<VerifyForm> {
+  return api.patch(`/api/verify-forms/${formId}/delete-banner-image`, { schema: verifyFormSchema });
+}
+
+export function useDeleteBannerMutation(formId: number) {
+  const services = useServices();
+  return useMutation({
+    mutationFn: () => deleteBannerImage(services.api, formId),
+    onSuccess: (form) => applyForm(services, form),
+  });
+}

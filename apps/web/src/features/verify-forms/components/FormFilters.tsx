@@ -1,0 +1,151 @@
+import { Group, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconSearch } from '@tabler/icons-react';
+import type { FormListSearch } from '@veriform/contracts';
+import { useEffect, useRef, useState } from 'react';
+import { LabelledSelect } from '../../../components/form/LabelledSelect';
+import { LabelledMultiSelect, languageOptions } from './fields';
+
+export type FormSearchPatch = Partial<FormListSearch>;
+
+const statusOptions = [
+  { value: 'all', label: 'All' },
+  { value: 'active', label: 'Active' },
+  { value: 'inactive', label: 'Inactive' },
+];
+
+const createdOptions = [
+  { value: 'all', label: 'All time' },
+  { value: 'today', label: 'Today' },
+  { value: 'yesterday', label: 'Yesterday' },
+  { value: 'last3d', label: 'Last 3 days' },
+  { value: 'last7d', label: 'Last 7 days' },
+  { value: 'last30d', label: 'Last 30 days' },
+  { value: 'custom', label: 'Custom range' },
+];
+
+export const SEARCH_DEBOUNCE_MS = 300;
+
+/** Whether any filter narrows the list (paging and sort do not). */
+export function hasActiveFilters(search: FormListSearch): boolean {
+  return (
+    search.isLive !== undefined ||
+    search.status !== 'all' ||
+    search.language !== 'all' ||
+    (search.category__in?.length ?? 0) > 0 ||
+    search.created__date__preset !== 'all' ||
+    Boolean(search.q)
+  );
+}
+
+/** The search box: typing updates the URL 300 ms after the last key; a URL change (Clear filters) shows here. */
+function SearchBox({ q, onChange }: { q: string; onChange: (q: string) => void }) {
+  const [value, setValue] = useState(q);
+  const [debounced] = useDebouncedValue(value, SEARCH_DEBOUNCE_MS);
+  const lastSent = useRef(q);
+  useEffect(() => {
+    if (q !== lastSent.current) {
+      lastSent.current = q;
+      setValue(q);
+    }
+  }, [q]);
+  useEffect(() => {
+    const trimmed = debounced.trim();
+    if (trimmed === lastSent.current) return;
+    lastSent.current = trimmed;
+    onChange(trimmed);
+  }, [debounced, onChange]);
+  return (
+    <TextInput
+      label="Search forms"
+      type="search"
+      leftSection={<IconSearch size={16} aria-hidden="true" />}
+      value={value}
+      onChange={(event) => setValue(event.currentTarget.value)}
+      maxLength={200}
+      style={{ flex: '1 1 220px' }}
+    />
+  );
+}
+
+/** The forms list's filters, each bound to a search param of the URL (SPEC §2). */
+export function FormFilters({
+  search,
+  categories,
+  onChange,
+}: {
+  search: FormListSearch;
+  categories: readonly string[];
+  onChange: (patch: FormSearchPatch) => void;
+}) {
+  const status = search.isLive === undefined ? search.status : search.isLive ? 'active' : 'inactive';
+  const selectedCategories = search.category__in ?? [];
+  const categoryOptions = [...new Set([...categories, ...selectedCategories])];
+  return (
+    <Group align="flex-end" gap="sm" wrap="wrap" mb="md" role="search" aria-label="Filter forms">
+      <SearchBox q={search.q ?? ''} onChange={(q) => onChange({ q: q || undefined })} />
+      <LabelledSelect
+        label="Status"
+        data={statusOptions}
+        value={status}
+        allowDeselect={false}
+        onChange={(value) =>
+          onChange({ status: (value ?? 'all') as FormListSearch['status'], isLive: undefined })
+        }
+        w={140}
+      />
+      <LabelledSelect
+        label="Language"
+        data={[{ value: 'all', label: 'All' }, ...languageOptions]}
+        value={search.language}
+        allowDeselect={false}
+        onChange={(value) => onChange({ language: (value ?? 'all') as FormListSearch['language'] })}
+        w={140}
+      />
+      <LabelledMultiSelect
+        label="Categories"
+        data={categoryOptions}
+        value={selectedCategories}
+        onChange={(value) => onChange({ category__in: value.length ? value : undefined })}
+        placeholder={selectedCategories.length ? undefined : 'Any'}
+        clearable
+        searchable
+        w={220}
+      />
+      <LabelledSelect
+        label="Created"
+        data={createdOptions}
+        value={search.created__date__preset}
+        allowDeselect={false}
+        onChange={(value) =>
+          onChange({
+            created__date__preset: (value ?? 'all') as FormListSearch['created__date__preset'],
+            created__date__gte: undefined,
+            created__date__lte: undefined,
+          })
+        }
+        w={170}
+      />
+      {search.created__date__preset === 'custom' && (
+        <>
+          <TextInput
+            label="From"
+            type="date"
+            value={search.created__date__gte ?? ''}
+            max={search.created__date__lte}
+            onChange={(event) => onChange({ created__date__gte: event.currentTarget.value || undefined })}
+            w={160}
+          />
+          <TextInput
+            label="To"
+            type="date"
+            value={search.created__date__lte ?? ''}
+            min={search.created__date__gte}
+            onChange={(event) => onChange({ created__date__lte: event.currentTarget.value || undefined })}
+            w={160}
+          />
+        </>
+      )}
+    </Group>
+  );
+}

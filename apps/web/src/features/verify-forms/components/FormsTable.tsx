@@ -1,0 +1,115 @@
+import { Badge, Skeleton, Switch, Table, Text } from '@mantine/core';
+import { languageLabels, type VerifyForm } from '@veriform/contracts';
+import { AnchorLink } from '../../../components/links';
+import { errorDisplayText } from '../../../lib/error-text';
+import { notify } from '../../../lib/notify';
+import { useToggleVerifyFormMutation } from '../api';
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+
+export function formatCreated(created: string): string {
+  const date = new Date(created);
+  return Number.isNaN(date.getTime()) ? created : dateFormat.format(date);
+}
+
+/** The live switch of one form: shown at once, put back if the server refuses. */
+export function LiveSwitch({ form, label }: { form: VerifyForm; label: string }) {
+  const toggle = useToggleVerifyFormMutation(form.account);
+  return (
+    <Switch
+      aria-label={label}
+      checked={form.isLive}
+      onChange={(event) => {
+        const isLive = event.currentTarget.checked;
+        toggle.mutate(
+          { form, isLive },
+          {
+            onSuccess: () => notify.success(isLive ? 'Form activated' : 'Form deactivated'),
+            onError: (error) =>
+              notify.error(
+                isLive ? 'Failed to activate the form' : 'Failed to deactivate the form',
+                errorDisplayText(error),
+              ),
+          },
+        );
+      }}
+    />
+  );
+}
+
+function Head() {
+  return (
+    <Table.Thead>
+      <Table.Tr>
+        <Table.Th>Name</Table.Th>
+        <Table.Th>Category</Table.Th>
+        <Table.Th>Language</Table.Th>
+        <Table.Th>Created</Table.Th>
+        <Table.Th>Active</Table.Th>
+      </Table.Tr>
+    </Table.Thead>
+  );
+}
+
+export function FormsTable({ forms }: { forms: readonly VerifyForm[] }) {
+  return (
+    <Table.ScrollContainer minWidth={640}>
+      <Table aria-label="Forms" verticalSpacing="sm" highlightOnHover>
+        <Head />
+        <Table.Tbody>
+          {forms.map((form) => (
+            <Table.Tr key={form.id}>
+              <Table.Td>
+                <AnchorLink
+                  to="/forms/$verifyFormId"
+                  params={{ verifyFormId: String(form.id) }}
+                  fw={500}
+                  style={{ overflowWrap: 'anywhere' }}
+                >
+                  {form.name}
+                </AnchorLink>
+              </Table.Td>
+              <Table.Td>
+                {form.category ? (
+                  <Badge variant="light" color="gray" tt="none">
+                    {form.category}
+                  </Badge>
+                ) : (
+                  <Text c="dimmed" size="sm">
+                    —
+                  </Text>
+                )}
+              </Table.Td>
+              <Table.Td>{languageLabels[form.language]}</Table.Td>
+              <Table.Td>
+                <time dateTime={form.created}>{formatCreated(form.created)}</time>
+              </Table.Td>
+              <Table.Td>
+                <LiveSwitch form={form} label={`Active: ${form.name}`} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+export function FormsTableSkeleton() {
+  return (
+    <Table aria-label="Loading forms" aria-busy="true">
+      <Head />
+      <Table.Tbody>
+        {[1, 2, 3, 4, 5].map((row) => (
+          <Table.Tr key={row}>
+            {[1, 2, 3, 4, 5].map((cell) => (
+              <Table.Td key={cell}>
+                <Skeleton height={14} radius="sm" />
+              </Table.Td>
+            ))}
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}

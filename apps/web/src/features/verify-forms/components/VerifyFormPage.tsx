@@ -1,0 +1,351 @@
+import {
+  Badge,
+  Breadcrumbs,
+  Button,
+  CopyButton,
+  Group,
+  Image,
+  Paper,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconCopy, IconExternalLink, IconPhoto, IconTrash } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { type Language, updateVerifyFormRequestSchema, type VerifyForm } from '@veriform/contracts';
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { ConfirmModal } from '../../../components/ConfirmModal';
+import { NoMembershipAlert } from '../../../components/errors/NoMembershipAlert';
+import { NotFoundScreen } from '../../../components/errors/NotFoundScreen';
+import { FormErrorAlert } from '../../../components/form/FormErrorAlert';
+import { LabelledSelect } from '../../../components/form/LabelledSelect';
+import { PageHeader } from '../../../components/layout/PageHeader';
+import { AnchorLink } from '../../../components/links';
+import { ApiValidationError, NotFoundError } from '../../../lib/api-client';
+import { errorDisplayText } from '../../../lib/error-text';
+import { notify } from '../../../lib/notify';
+import { useServices } from '../../../lib/services';
+import { useSession } from '../../../lib/session';
+import { ImageUploadModal } from '../../account/components/UploadImageModal';
+import {
+  BANNER_IMAGE_FIELD,
+  formCategoriesQueryOptions,
+  useDeleteBannerMutation,
+  useDeleteVerifyFormMutation,
+  useUpdateVerifyFormMutation,
+  useUploadBannerMutation,
+  verifyFormQueryOptions,
+} from '../api';
+import { LiveSwitch } from './FormsTable';
+import { LabelledAutocomplete, languageOptions } from './fields';
+
+const labels = { name: 'Name', language: 'Language', category: 'Category' };
+
+function Card({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} component="section" aria-label={title}>
+      <Stack gap="md">
+        <Title order={2} size="h4">
+          {title}
+        </Title>
+        {children}
+      </Stack>
+    </Paper>
+  );
+}
+
+function EditCard({ form }: { form: VerifyForm }) {
+  const { api } = useServices();
+  const update = useUpdateVerifyFormMutation(form.account, form.id);
+  const { data: categories = [] } = useQuery(formCategoriesQueryOptions(api, form.account));
+  const [name, setName] = useState(form.name);
+  const [language, setLanguage] = useState<Language>(form.language);
+  const [category, setCategory] = useState(form.category);
+  const [nameError, setNameError] = useState<string | null>(null);
+
+  // A fresher read of the form shows here.
+  useEffect(() => setName(form.name), [form.name]);
+  useEffect(() => setLanguage(form.language), [form.language]);
+  useEffect(() => setCategory(form.category), [form.category]);
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (update.isPending) return;
+    const parsed = updateVerifyFormRequestSchema.safeParse({ name, language, category });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      setNameError(issue?.path[0] === 'name' ? 'Required' : (issue?.message ?? 'Invalid'));
+      return;
+    }
+    setNameError(null);
+    update.mutate(parsed.data, {
+      onSuccess: () => notify.success('Form saved'),
+      onError: (error) => {
+        if (error instanceof ApiValidationError && error.fieldErrors.name)
+          setNameError(error.fieldErrors.name);
+      },
+    });
+  };
+
+  return (
+    <Card title="Details">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <FormErrorAlert error={update.error} labels={labels} inlineFields={['name']} />
+          <TextInput
+            label="Name"
+            value={name}
+            onChange={(event) => setName(event.currentTarget.value)}
+            error={nameError}
+            required
+            maxLength={120}
+          />
+          <Group grow align="flex-start" wrap="wrap">
+            <LabelledSelect
+              label="Language"
+              data={languageOptions}
+              value={language}
+              onChange={(value) => value && setLanguage(value as Language)}
+              allowDeselect={false}
+            />
+            <LabelledAutocomplete
+              label="Category"
+              data={categories}
+              value={category}
+              onChange={setCategory}
+              maxLength={60}
+            />
+          </Group>
+          <Group justify="flex-end">
+            <Button type="submit" loading={update.isPending}>
+              Save changes
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Card>
+  );
+}
+
+function StatusCard({ form }: { form: VerifyForm }) {
+  return (
+    <Card title="Status">
+      <Group justify="space-between" wrap="nowrap">
+        <Group gap="sm">
+          <Text component="label" htmlFor={`live-${form.id}`} fw={500}>
+            Active
+          </Text>
+          <Badge color={form.isLive ? 'green' : 'gray'} variant="light">
+            {form.isLive ? 'Live' : 'Inactive'}
+          </Badge>
+        </Group>
+        <LiveSwitch form={form} label="Active" />
+      </Group>
+      <Text size="sm" c="dimmed">
+        {form.isLive
+          ? 'Consumers can open the public link and verify their phone number.'
+          : 'The public link shows that the form is not taking answers. Switch it on when you are ready.'}
+      </Text>
+    </Card>
+  );
+}
+
+function BannerCard({ form }: { form: VerifyForm }) {
+  const [uploadOpened, uploadDialog] = useDisclosure(false);
+  const upload = useUploadBannerMutation(form.id);
+  const remove = useDeleteBannerMutation(form.id);
+  const deleteBanner = () =>
+    remove.mutate(undefined, {
+      onSuccess: () => notify.success('Banner deleted'),
+      onError: (error) => notify.error('Failed to delete the banner', errorDisplayText(error)),
+    });
+  return (
+    <Card title="Banner">
+      {form.bannerImage ? (
+        <Image src={form.bannerImage} alt="Banner" radius="md" mah={200} fit="contain" />
+      ) : (
+        <Paper
+          radius="md"
+          h={120}
+          bg="var(--mantine-color-gray-light)"
+          style={{ display: 'grid', placeItems: 'center' }}
+        >
+          <Stack align="center" gap={4}>
+            <IconPhoto size={32} aria-hidden="true" color="var(--mantine-color-dimmed)" />
+            <Text size="sm" c="dimmed">
+              No banner yet: the public page shows your company name instead.
+            </Text>
+          </Stack>
+        </Paper>
+      )}
+      <Group gap="sm">
+        <Button onClick={uploadDialog.open}>Upload banner</Button>
+        <Button
+          variant="default"
+          color="red"
+          onClick={deleteBanner}
+          loading={remove.isPending}
+          disabled={!form.bannerImage}
+        >
+          Delete banner
+        </Button>
+      </Group>
+      <ImageUploadModal
+        opened={uploadOpened}
+        onClose={uploadDialog.close}
+        upload={{
+          ...upload,
+          mutate: (file, options) =>
+            upload.mutate(file, {
+              onSuccess: () => {
+                notify.success('Banner uploaded');
+                options.onSuccess();
+              },
+            }),
+        }}
+        fieldName={BANNER_IMAGE_FIELD}
+      />
+    </Card>
+  );
+}
+
+function absoluteUrl(url: string): string {
+  try {
+    return new URL(url, window.location.origin).href;
+  } catch {
+    return url;
+  }
+}
+
+function PublicLinkCard({ form }: { form: VerifyForm }) {
+  const url = absoluteUrl(form.publicUrl);
+  return (
+    <Card title="Public link">
+      <TextInput
+        label="Public link"
+        value={url}
+        readOnly
+        onFocus={(event) => event.currentTarget.select()}
+        styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+      />
+      <Group gap="sm">
+        <CopyButton value={url} timeout={2000}>
+          {({ copied, copy }) => (
+            <Tooltip label="Copied" opened={copied} withArrow>
+              <Button
+                variant="light"
+                leftSection={<IconCopy size={16} aria-hidden="true" />}
+                onClick={copy}
+                aria-describedby={undefined}
+              >
+                Copy link
+              </Button>
+            </Tooltip>
+          )}
+        </CopyButton>
+        <Button
+          component="a"
+          href={url}
+          target="_blank"
+          rel="noopener noreferrer"
+          variant="default"
+          leftSection={<IconExternalLink size={16} aria-hidden="true" />}
+        >
+          Open
+        </Button>
+      </Group>
+    </Card>
+  );
+}
+
+function DangerCard({ form }: { form: VerifyForm }) {
+  const navigate = useNavigate();
+  const [opened, dialog] = useDisclosure(false);
+  const remove = useDeleteVerifyFormMutation(form.account, form.id);
+  const confirm = () =>
+    remove.mutate(undefined, {
+      onSuccess: () => {
+        dialog.close();
+        notify.success('Form deleted', `${form.name} was deleted.`);
+        void navigate({ to: '/forms/' });
+      },
+      onError: (error) => {
+        dialog.close();
+        notify.error('Failed to delete the form', errorDisplayText(error));
+      },
+    });
+  return (
+    <Card title="Delete">
+      <Text size="sm" c="dimmed">
+        A form that already has verifications cannot be deleted; switch it off instead.
+      </Text>
+      <Group>
+        <Button
+          color="red"
+          variant="light"
+          leftSection={<IconTrash size={16} aria-hidden="true" />}
+          onClick={dialog.open}
+        >
+          Delete form
+        </Button>
+      </Group>
+      <ConfirmModal
+        opened={opened}
+        title={`Delete ${form.name}?`}
+        confirmLabel="Delete"
+        onConfirm={confirm}
+        onCancel={dialog.close}
+        loading={remove.isPending}
+      >
+        The form and its public link go away for good. This cannot be undone.
+      </ConfirmModal>
+    </Card>
+  );
+}
+
+function FormDetail({ accountId, formId }: { accountId: number; formId: number }) {
+  const { api } = useServices();
+  const { data: form, error, isPending } = useQuery(verifyFormQueryOptions(api, accountId, formId));
+  if (error instanceof NotFoundError) return <NotFoundScreen />;
+  if (isPending) return <PageHeader title="Form" />;
+  if (!form)
+    return (
+      <>
+        <PageHeader title="Form" />
+        <Text c="red">{errorDisplayText(error)}</Text>
+      </>
+    );
+  return (
+    <>
+      <Breadcrumbs mb="xs" aria-label="Breadcrumb" component="nav">
+        <AnchorLink to="/forms/" size="sm">
+          Forms
+        </AnchorLink>
+        <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          {form.name}
+        </Text>
+      </Breadcrumbs>
+      <PageHeader title={form.name} />
+      <Stack gap="lg" maw={820}>
+        <StatusCard form={form} />
+        <EditCard form={form} />
+        <BannerCard form={form} />
+        <PublicLinkCard form={form} />
+        <DangerCard form={form} />
+      </Stack>
+    </>
+  );
+}
+
+/** SPEC §2 /forms/{verifyFormId}: the current account's form; another account's is not found. */
+export function VerifyFormPage({ formId }: { formId: number }) {
+  const { currentMembership } = useSession();
+  if (!currentMembership) return <NoMembershipAlert />;
+  return (
+    <FormDetail key={currentMembership.account.id} accountId={currentMembership.account.id} formId={formId} />
+  );
+}
