@@ -18,6 +18,8 @@ export function LiveSwitch({ form, label }: { form: VerifyForm; label: string })
   return (
     <Switch
       aria-label={label}
+      // The (transparent) input lies over the track, so a click or tap lands on the control itself.
+      styles={{ input: { zIndex: 1, cursor: 'pointer' } }}
       checked={form.isLive}
       onChange={(event) => {
         const isLive = event.currentTarget.checked;

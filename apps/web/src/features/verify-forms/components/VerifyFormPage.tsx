@@ -136,7 +136,7 @@ function StatusCard({ form }: { form: VerifyForm }) {
     <Card title="Status">
       <Group justify="space-between" wrap="nowrap">
         <Group gap="sm">
-          <Text component="label" htmlFor={`live-${form.id}`} fw={500}>
+          <Text fw={500} aria-hidden="true">
             Active
           </Text>
           <Badge color={form.isLive ? 'green' : 'gray'} variant="light">
@@ -224,7 +224,7 @@ function absoluteUrl(url: string): string {
 function PublicLinkCard({ form }: { form: VerifyForm }) {
   const url = absoluteUrl(form.publicUrl);
   return (
-    <Card title="Public link">
+    <Card title="Share">
       <TextInput
         label="Public link"
         value={url}
