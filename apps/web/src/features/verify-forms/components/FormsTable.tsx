@@ -44,8 +44,8 @@ function Head() {
     <Table.Thead>
       <Table.Tr>
         <Table.Th>Name</Table.Th>
-        <Table.Th>Category</Table.Th>
-        <Table.Th>Language</Table.Th>
+        <Table.Th visibleFrom="sm">Category</Table.Th>
+        <Table.Th visibleFrom="sm">Language</Table.Th>
         <Table.Th>Created</Table.Th>
         <Table.Th>Active</Table.Th>
       </Table.Tr>
@@ -55,7 +55,7 @@ function Head() {
 
 export function FormsTable({ forms }: { forms: readonly VerifyForm[] }) {
   return (
-    <Table.ScrollContainer minWidth={640}>
+    <Table.ScrollContainer minWidth={340}>
       <Table aria-label="Forms" verticalSpacing="sm" highlightOnHover>
         <Head />
         <Table.Tbody>
@@ -71,7 +71,7 @@ export function FormsTable({ forms }: { forms: readonly VerifyForm[] }) {
                   {form.name}
                 </AnchorLink>
               </Table.Td>
-              <Table.Td>
+              <Table.Td visibleFrom="sm">
                 {form.category ? (
                   <Badge variant="light" color="gray" tt="none">
                     {form.category}
@@ -82,7 +82,7 @@ export function FormsTable({ forms }: { forms: readonly VerifyForm[] }) {
                   </Text>
                 )}
               </Table.Td>
-              <Table.Td>{languageLabels[form.language]}</Table.Td>
+              <Table.Td visibleFrom="sm">{languageLabels[form.language]}</Table.Td>
               <Table.Td>
                 <time dateTime={form.created}>{formatCreated(form.created)}</time>
               </Table.Td>
@@ -105,7 +105,7 @@ export function FormsTableSkeleton() {
         {[1, 2, 3, 4, 5].map((row) => (
           <Table.Tr key={row}>
             {[1, 2, 3, 4, 5].map((cell) => (
-              <Table.Td key={cell}>
+              <Table.Td key={cell} visibleFrom={cell === 2 || cell === 3 ? 'sm' : undefined}>
                 <Skeleton height={14} radius="sm" />
               </Table.Td>
             ))}
