@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { VerifyForm } from '@veriform/contracts';
 import { describe, expect, it } from 'vitest';
@@ -161,6 +161,27 @@ describe('/forms/', () => {
     release();
     expect(await screen.findByText('Failed to deactivate the form')).toBeInTheDocument();
     await waitFor(() => expect(toggle()).toBeChecked());
+  });
+
+  it('switching accounts shows the other account’s forms', async () => {
+    const other = makeMembership({
+      id: 12,
+      account: { id: 22, displayName: 'Beta Ltd', uploadedProfileImage: null },
+    });
+    const fake = server([], {
+      'GET /api/verify-forms': ({ url }) =>
+        url.searchParams.get('account') === '22'
+          ? [200, list([makeForm({ id: 8, account: 22, name: 'Beta form' })])]
+          : [200, list([makeForm()])],
+    });
+    const { services } = renderApp('/forms/', {
+      initialData: makeInitialData({ user: ada, memberships: [owner, other], currentMembership: owner }),
+      server: fake,
+    });
+    expect(await screen.findByRole('link', { name: 'Onboarding check' })).toBeInTheDocument();
+    act(() => services.session.selectMembership(other));
+    expect(await screen.findByRole('link', { name: 'Beta form' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Onboarding check' })).not.toBeInTheDocument();
   });
 
   it('an account without forms explains what a form is', async () => {
