@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { csvList, type DatePreset, localDateSchema, timeZoneSchema } from './date-filters.ts';
+import { csvList, localDateSchema, timeZoneSchema } from './date-filters.ts';
 import { listResponseSchema } from './lists.ts';
 
 export const languages = ['en', 'es'] as const;
@@ -78,9 +78,7 @@ export const formListSearchSchema = z.object({
     .catch('all')
     .default('all'),
   category__in: csvList(formCategorySchema).optional().catch(undefined),
-  created__date__preset: z.enum(formListPresets).catch('all').default('all') as z.ZodType<
-    Extract<DatePreset, (typeof formListPresets)[number]>
-  >,
+  created__date__preset: z.enum(formListPresets).catch('all').default('all'),
   created__date__gte: localDateSchema.optional().catch(undefined),
   created__date__lte: localDateSchema.optional().catch(undefined),
   tz: timeZoneSchema.optional(),

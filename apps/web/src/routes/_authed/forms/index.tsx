@@ -5,7 +5,6 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react-router';
 import { type FormListSearch, formListSearchSchema } from '@veriform/contracts';
 import { useCallback } from 'react';
-import type { z } from 'zod';
 import { NoMembershipAlert } from '../../../components/errors/NoMembershipAlert';
 import { EmptyState } from '../../../components/layout/EmptyState';
 import { PageHeader } from '../../../components/layout/PageHeader';
@@ -25,17 +24,11 @@ import { requireAccount } from '../../../lib/require-account';
 import { useServices } from '../../../lib/services';
 import { useSession } from '../../../lib/session';
 
-/**
- * The contracts' schema, passed straight to the router. Every key has a default, so links may leave any out; the
- * cast on `created__date__preset` in contracts hides its default from the input type, which this restores.
- */
-const searchSchema = formListSearchSchema as unknown as z.ZodType<FormListSearch, Partial<FormListSearch>>;
-
 const formListSearchDefaults = formListSearchSchema.parse({});
 
 export const Route = createFileRoute('/_authed/forms/')({
   // SPEC §2: every bad value in a shared link falls back to its default.
-  validateSearch: searchSchema,
+  validateSearch: formListSearchSchema,
   // Defaults stay out of the URL: /forms/ is the plain link, a shared link carries only what was chosen.
   search: { middlewares: [stripSearchParams(formListSearchDefaults)] },
   beforeLoad: requireAccount,
