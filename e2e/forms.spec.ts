@@ -41,7 +41,10 @@ test('an owner creates a form, uploads a banner, switches it live and finds it i
   );
 
   // Live, and its public link is shown.
-  await page.getByRole('switch', { name: 'Active' }).check();
+  // The switch flips once the app has applied the change: click as a person does, then wait for it.
+  const live = page.getByRole('switch', { name: 'Active' });
+  await live.click();
+  await expect(live).toBeChecked();
   await expect(page.getByLabel('Public link')).toHaveValue(/\/f\/[A-Za-z0-9_-]+$/);
 
   // In the list: a second, inactive form; the Active filter keeps only the live one, and the URL says so.
@@ -61,7 +64,9 @@ test('an owner creates a form, uploads a banner, switches it live and finds it i
   await expect(table.getByRole('link', { name: 'Spring sign-ups' })).toBeVisible();
 
   // Toggle from the list.
-  await page.getByRole('switch', { name: 'Active: Autumn drafts' }).check();
+  const autumn = page.getByRole('switch', { name: 'Active: Autumn drafts' });
+  await autumn.click();
+  await expect(autumn).toBeChecked();
   await expect(page.getByText('Form activated')).toBeVisible();
   await page.goto('/forms/?status=inactive');
   await expect(page.getByText('No forms match these filters')).toBeVisible();

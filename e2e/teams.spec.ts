@@ -79,7 +79,9 @@ test('an owner invites a teammate who joins from the e-mail and sees what the ro
   await expect(matePage.getByRole('button', { name: 'Invite teammate' })).toBeVisible();
   await page.getByLabel(`Role for ${mateName}`).click();
   await page.getByRole('option', { name: 'Member' }).click();
-  await page.getByLabel(`Can view reports for ${mateName}`).check();
+  const reports = page.getByLabel(`Can view reports for ${mateName}`);
+  await reports.click();
+  await expect(reports).toBeChecked();
   await matePage.reload();
   await expect(matePage.getByRole('button', { name: 'Invite teammate' })).toHaveCount(0);
   await expect(mateNav.getByRole('link', { name: 'Dashboard' })).toBeVisible();
