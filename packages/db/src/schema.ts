@@ -242,6 +242,8 @@ export const verifications = pgTable(
     verifyFormName: text('verify_form_name').notNull(),
     verifyFormCategory: text('verify_form_category').notNull().default(''),
     verificationMethod: text('verification_method', { enum: ['sms', 'email'] }).notNull(),
+    /** The address the code went to, when the method is e-mail (evidence). */
+    email: text('email'),
     isTest: boolean('is_test').notNull().default(false),
     codeSentAt: timestamp('code_sent_at', { withTimezone: true, mode: 'date' }),
     verifiedAt: timestamp('verified_at', { withTimezone: true, mode: 'date' }),
@@ -255,4 +257,76 @@ export const verifications = pgTable(
     index('verifications_account_form_created_idx').on(t.accountId, t.verifyFormId, t.createdAt.desc()),
     index('verifications_account_phone_idx').on(t.accountId, t.cellPhone),
   ],
+);
+
+/**
+ * One code sent through a public form (DESIGN §5): the public `attemptId` is a random 128-bit id, the code is kept
+ * only as an HMAC keyed by SECRET_KEY. Attempts are kept after they end: they are the "codes sent" side of the
+ * report's funnel and the evidence behind each verification.
+ *
+ * status: pending → verified (the right code, once) | locked (5 wrong tries) | replaced (a newer code for the same
+ * form and phone). Expiry is computed from `expires_at`.
+ */
+export const verificationAttempts = pgTable(
+  'verification_attempts',
+  {
+    id: text('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    verifyFormId: integer('verify_form_id')
+      .notNull()
+      .references(() => verifyForms.id, { onDelete: 'cascade' }),
+    /** E.164. */
+    cellPhone: text('cell_phone').notNull(),
+    method: text('method', { enum: ['sms', 'email'] }).notNull(),
+    email: text('email'),
+    externalRefId: text('external_ref_id').notNull().default(''),
+    codeHash: text('code_hash').notNull(),
+    status: text('status', { enum: ['pending', 'verified', 'locked', 'replaced'] })
+      .notNull()
+      .default('pending'),
+    /** Sent to one of the account's test numbers: no message goes out, the code is the number's fixed code. */
+    isTest: boolean('is_test').notNull().default(false),
+    wrongTries: integer('wrong_tries').notNull().default(0),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    /** When the code was asked for. */
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** When the provider (Twilio, SMTP, outbox) accepted the message; set by the sending job. */
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    /** Twilio's message SID (or the SMTP message id): evidence that the message left. */
+    providerMessageId: text('provider_message_id'),
+    /** The last sending error, when the job failed (kept for support; never shown to the consumer). */
+    sendError: text('send_error'),
+    verifiedAt: timestamp('verified_at', { withTimezone: true, mode: 'date' }),
+    verificationId: bigint('verification_id', { mode: 'number' }).references(() => verifications.id, {
+      onDelete: 'set null',
+    }),
+  },
+  (t) => [
+    index('verification_attempts_form_phone_created_idx').on(t.verifyFormId, t.cellPhone, t.createdAt.desc()),
+    index('verification_attempts_account_created_idx').on(t.accountId, t.createdAt.desc()),
+  ],
+);
+
+/**
+ * An account's test numbers (test mode): sending a code to one of them sends nothing and expects the fixed `code`;
+ * the verification is marked `is_test`. Owners manage them.
+ */
+export const testPhoneNumbers = pgTable(
+  'test_phone_numbers',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** E.164. */
+    cellPhone: text('cell_phone').notNull(),
+    /** Six digits. */
+    code: text('code').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('test_phone_numbers_account_phone_idx').on(t.accountId, t.cellPhone)],
 );

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { languageSchema } from './verify-forms.ts';
+
+/**
+ * The public verification page `/f/{publicId}?ref=…` and its API under /api/public (DESIGN §5; ours). No login; CSRF
+ * still applies to the POSTs (the page's data carries the token). Answers and refusals are in the form's language
+ * (texts in public-verify-texts.ts).
+ */
+
+/** Codes, tries and timing (DESIGN §5). */
+export const CODE_LENGTH = 6;
+export const CODE_TTL_SECONDS = 10 * 60;
+export const MAX_WRONG_TRIES = 5;
+export const RESEND_AFTER_SECONDS = 30;
+
+export const verificationMethods = ['sms', 'email'] as const;
+export const verificationMethodSchema = z.enum(verificationMethods);
+export type VerificationMethod = z.infer<typeof verificationMethodSchema>;
+
+/** GET /api/public/verify-forms/{publicId}: the live form's public face. */
+export const publicVerifyFormSchema = z.object({
+  publicId: z.string(),
+  name: z.string(),
+  /** The account's display name. */
+  company: z.string(),
+  language: languageSchema,
+  bannerImage: z.string().nullable(),
+  /**
+   * True only when a member of the form's account opens an inactive form: the page shows it with a preview notice
+   * and sending is refused. Everyone else gets 404 for an inactive form.
+   */
+  preview: z.boolean(),
+});
+export type PublicVerifyForm = z.infer<typeof publicVerifyFormSchema>;
+
+/** The data embedded in the public page (`<script id="initial-data">`). `form` null → the "not available" page. */
+export const publicPageDataSchema = z.object({
+  csrfToken: z.string(),
+  form: publicVerifyFormSchema.nullable(),
+  /** `?ref=` of the link, passed on to send-code as externalRefId. */
+  externalRefId: z.string().nullable(),
+});
+export type PublicPageData = z.infer<typeof publicPageDataSchema>;
+
+export const EXTERNAL_REF_ID_MAX = 200;
+
+/**
+ * POST /api/public/verify-forms/{publicId}/send-code. The server parses `cellPhone` with libphonenumber-js (default
+ * country US) and stores E.164; `email` is required when method is email. Field messages come in the form's language.
+ */
+export const sendCodeRequestSchema = z.object({
+  cellPhone: z.string().trim().min(1).max(40),
+  method: verificationMethodSchema,
+  email: z.string().trim().max(254).optional(),
+  externalRefId: z.string().trim().max(EXTERNAL_REF_ID_MAX).optional(),
+});
+export type SendCodeRequest = z.input<typeof sendCodeRequestSchema>;
+
+export const sendCodeResponseSchema = z.object({
+  attemptId: z.string(),
+  /** Seconds until the page may ask for a new code (RESEND_AFTER_SECONDS). */
+  resendAfterSeconds: z.number().int(),
+  expiresAt: z.string(),
+  /** Masked destination, e.g. "(•••) •••-0123" or "j•••@example.com". */
+  sentTo: z.string(),
+  /** The number as stored (E.164, formatted for reading), for the success screen. */
+  cellPhone: z.string(),
+});
+export type SendCodeResponse = z.infer<typeof sendCodeResponseSchema>;
+
+/** POST /api/public/attempts/{attemptId}/check. A wrong, expired, used or locked code: 400 with an error on `code`. */
+export const checkCodeRequestSchema = z.object({ code: z.string().trim().max(20) });
+export type CheckCodeRequest = z.infer<typeof checkCodeRequestSchema>;
+export const checkCodeResponseSchema = z.object({
+  verified: z.literal(true),
+  verificationId: z.number().int(),
+});
+export type CheckCodeResponse = z.infer<typeof checkCodeResponseSchema>;
+
+// ---- Test numbers (test mode; ours) ----------------------------------------------------------------------------
+// GET /api/test-phone-numbers?account={id} (any member) · POST /api/test-phone-numbers (owner) → 201 ·
+// DELETE /api/test-phone-numbers/{id} (owner) → 204. A code sent to a test number sends nothing; the number's fixed
+// code verifies it and the verification is marked as a test.
+
+export const testPhoneNumberSchema = z.object({
+  id: z.number().int(),
+  account: z.number().int(),
+  /** E.164. */
+  cellPhone: z.string(),
+  code: z.string(),
+  created: z.string(),
+});
+export type TestPhoneNumber = z.infer<typeof testPhoneNumberSchema>;
+export const testPhoneNumberListSchema = z.object({ results: z.array(testPhoneNumberSchema) });
+export const testPhoneNumberListQuerySchema = z.object({ account: z.coerce.number().int().positive() });
+export const createTestPhoneNumberRequestSchema = z.object({
+  account: z.number().int().positive(),
+  cellPhone: z.string().trim().min(1).max(40),
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, 'The code has 6 digits.'),
+});
+export type CreateTestPhoneNumberRequest = z.infer<typeof createTestPhoneNumberRequestSchema>;
+export const testNumberTexts = {
+  duplicate: 'This number is already a test number.',
+  invalidPhone: 'This is not a valid phone number. Check the digits and the country code.',
+} as const;
