@@ -8,6 +8,7 @@ import { openDatabase } from './database.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { redactUrl } from './lib/redact.ts';
 import { createMailer, type Mailer } from './messaging/email.ts';
+import { createSmsSender, type SmsSender } from './messaging/sms.ts';
 import { accountRoutes } from './modules/accounts/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
@@ -40,6 +41,7 @@ export type AppDeps = {
   db?: DatabaseHandle;
   clock?: Clock;
   mailer?: Mailer;
+  sms?: SmsSender;
   /** Where the log goes (tests read it); default stdout. */
   logStream?: { write(line: string): void };
 };
@@ -79,7 +81,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const database = deps.db ?? openDatabase(config);
   const clock = deps.clock ?? systemClock;
   const mailer = deps.mailer ?? createMailer(config, database.db, clock, app.log);
-  const services = createServices({ config, db: database.db, clock, mailer, log: app.log });
+  const sms = deps.sms ?? createSmsSender(config, database.db, clock, app.log);
+  const services = createServices({ config, db: database.db, clock, mailer, sms, log: app.log });
   app.decorate('services', services);
   const routeList: { method: string; url: string }[] = [];
   app.decorate('routeList', routeList);

@@ -35,6 +35,8 @@ const envSchema = z.object({
   TWILIO_ACCOUNT_SID: optionalString,
   TWILIO_AUTH_TOKEN: optionalString,
   TWILIO_FROM: optionalString,
+  /** Tests and local development only: sends Twilio's API calls to this origin (a stand-in server) instead. */
+  TWILIO_API_URL: optionalString.pipe(z.url().optional()),
   SENTRY_DSN: optionalString,
   VITE_DEV_SERVER: flag,
   /** Behind a reverse proxy: 'true', a hop count, or a comma-separated list of proxy addresses (Fastify trustProxy). */
@@ -57,7 +59,8 @@ export type Config = {
   publicUrl: string;
   smtpUrl: string | undefined;
   emailFrom: string;
-  twilio: { accountSid: string; authToken: string; from: string } | undefined;
+  /** `apiUrl`: TWILIO_API_URL, a stand-in for api.twilio.com (tests and development only; refused in production). */
+  twilio: { accountSid: string; authToken: string; from: string; apiUrl: string | undefined } | undefined;
   sentryDsn: string | undefined;
   /** Vite in middleware mode with HMR (development only). */
   viteDevServer: boolean;
@@ -117,8 +120,18 @@ export function loadConfig(env: Env = process.env): Config {
 
   const twilio =
     e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN && e.TWILIO_FROM
-      ? { accountSid: e.TWILIO_ACCOUNT_SID, authToken: e.TWILIO_AUTH_TOKEN, from: e.TWILIO_FROM }
+      ? {
+          accountSid: e.TWILIO_ACCOUNT_SID,
+          authToken: e.TWILIO_AUTH_TOKEN,
+          from: e.TWILIO_FROM,
+          apiUrl: e.TWILIO_API_URL?.replace(/\/+$/, ''),
+        }
       : undefined;
+  if (isProduction && e.TWILIO_API_URL) {
+    throw new ConfigError(
+      'TWILIO_API_URL is for tests and development only; unset it when NODE_ENV=production.',
+    );
+  }
 
   return {
     nodeEnv: e.NODE_ENV,

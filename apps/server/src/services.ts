@@ -5,7 +5,9 @@ import { type Background, createBackground } from './lib/background.ts';
 import type { Clock } from './lib/clock.ts';
 import { createRateLimiter, type RateLimiter } from './lib/rate-limit.ts';
 import { createTokenSigner, type TokenSigner } from './lib/tokens.ts';
+import { type CodeDelivery, createCodeDelivery } from './messaging/code-delivery.ts';
 import type { Mailer } from './messaging/email.ts';
+import type { SmsSender } from './messaging/sms.ts';
 import { type AccountService, createAccountService } from './modules/accounts/service.ts';
 import { createEmailChange, type EmailChange } from './modules/auth/email-change.ts';
 import { createEmailVerification, type EmailVerification } from './modules/auth/email-verification.ts';
@@ -24,6 +26,7 @@ export type Services = {
   db: Db;
   clock: Clock;
   mailer: Mailer;
+  sms: SmsSender;
   background: Background;
   rateLimit: RateLimiter;
   tokens: TokenSigner;
@@ -38,6 +41,8 @@ export type Services = {
   memberships: MembershipService;
   invitations: InvitationService;
   verifyForms: VerifyFormService;
+  /** Queues verification codes for sending (public verification). */
+  codeDelivery: CodeDelivery;
 };
 
 export function createServices(deps: {
@@ -45,9 +50,10 @@ export function createServices(deps: {
   db: Db;
   clock: Clock;
   mailer: Mailer;
+  sms: SmsSender;
   log: FastifyBaseLogger;
 }): Services {
-  const { config, db, clock, mailer, log } = deps;
+  const { config, db, clock, mailer, sms, log } = deps;
   const background = createBackground(log);
   const rateLimit = createRateLimiter(db, clock);
   const tokens = createTokenSigner(config.secretKey, clock);
@@ -71,11 +77,13 @@ export function createServices(deps: {
   const memberships = createMembershipService({ db, sessions });
   const invitations = createInvitationService({ config, db, clock, mailer, background, rateLimit, sessions });
   const verifyForms = createVerifyFormService({ config, db, clock, rateLimit });
+  const codeDelivery = createCodeDelivery({ config, db, clock, mailer, sms, log, background });
   return {
     config,
     db,
     clock,
     mailer,
+    sms,
     background,
     rateLimit,
     tokens,
@@ -90,5 +98,6 @@ export function createServices(deps: {
     memberships,
     invitations,
     verifyForms,
+    codeDelivery,
   };
 }

@@ -11,6 +11,8 @@ export type Mailer = {
   /** smtp: SMTP_URL; outbox: development without SMTP; disabled: production without SMTP (sends fail loudly). */
   readonly transport: 'smtp' | 'outbox' | 'disabled';
   send(message: EmailMessage): Promise<void>;
+  /** The same send, answering the message's id (the SMTP Message-ID, or `outbox:<id>`) for evidence. */
+  sendWithId(message: EmailMessage): Promise<{ providerMessageId: string }>;
   close(): Promise<void>;
 };
 
@@ -20,32 +22,45 @@ export class MailerNotConfiguredError extends Error {
   }
 }
 
-function smtpMailer(smtpUrl: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(smtpUrl);
+/** `send` is `sendWithId` without the answer (the background sends of links do not keep it). */
+function mailer(
+  transport: Mailer['transport'],
+  sendWithId: Mailer['sendWithId'],
+  close: () => Promise<void> = async () => {},
+): Mailer {
   return {
-    transport: 'smtp',
+    transport,
+    sendWithId,
     async send(message) {
-      await transport.sendMail({ from, ...message });
+      await sendWithId(message);
     },
-    async close() {
-      transport.close();
-    },
+    close,
   };
 }
 
+function smtpMailer(smtpUrl: string, from: string): Mailer {
+  const transport = nodemailer.createTransport(smtpUrl);
+  return mailer(
+    'smtp',
+    async (message) => {
+      const info = await transport.sendMail({ from, ...message });
+      return { providerMessageId: info.messageId };
+    },
+    async () => transport.close(),
+  );
+}
+
 function outboxMailer(db: Db, clock: Clock): Mailer {
-  return {
-    transport: 'outbox',
-    send: (message) =>
-      recordOutboxMessage(db, clock, {
-        channel: 'email',
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-        html: message.html,
-      }),
-    async close() {},
-  };
+  return mailer('outbox', async (message) => {
+    const id = await recordOutboxMessage(db, clock, {
+      channel: 'email',
+      to: message.to,
+      subject: message.subject,
+      text: message.text,
+      html: message.html,
+    });
+    return { providerMessageId: `outbox:${id}` };
+  });
 }
 
 /**
@@ -54,13 +69,9 @@ function outboxMailer(db: Db, clock: Clock): Mailer {
  * outbox there, because the outbox is readable through /api/dev/outbox in development.
  */
 function disabledMailer(): Mailer {
-  return {
-    transport: 'disabled',
-    async send() {
-      throw new MailerNotConfiguredError();
-    },
-    async close() {},
-  };
+  return mailer('disabled', async () => {
+    throw new MailerNotConfiguredError();
+  });
 }
 
 export function createMailer(config: Config, db: Db, clock: Clock, log: FastifyBaseLogger): Mailer {

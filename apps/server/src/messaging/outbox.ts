@@ -22,8 +22,14 @@ export type OutboxEntry = {
 /** Newest first; the list is for a developer's eyes, so a page of the latest is enough. */
 const OUTBOX_LIST_LIMIT = 100;
 
-export async function recordOutboxMessage(db: Db, clock: Clock, entry: OutboxEntry): Promise<void> {
-  await db.insert(outboxMessages).values({ ...entry, createdAt: clock.now() });
+/** Answers the new row's id (the "provider message id" of an outbox send). */
+export async function recordOutboxMessage(db: Db, clock: Clock, entry: OutboxEntry): Promise<number> {
+  const [row] = await db
+    .insert(outboxMessages)
+    .values({ ...entry, createdAt: clock.now() })
+    .returning({ id: outboxMessages.id });
+  if (!row) throw new Error('outbox insert returned no row');
+  return row.id;
 }
 
 export async function listOutboxMessages(

@@ -1,0 +1,157 @@
+import { publicVerifyTexts } from '@veriform/contracts';
+import { type Db, schema } from '@veriform/db';
+import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { CodeMessage } from './code-delivery.ts';
+import type { EmailMessage, Mailer } from './email.ts';
+import { SmsSendError, type SmsSender } from './sms.ts';
+import { renderHtml } from './templates/layout.ts';
+
+const { verificationAttempts, verifyForms, accounts } = schema;
+
+/**
+ * Sends one verification code: what the sending job does for each queued message. Safe to run more than once for the
+ * same attempt (a job is delivered at least once): an attempt that already has `sent_at` is not sent again.
+ */
+
+export type CodeSenderDeps = {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  mailer: Mailer;
+  sms: SmsSender;
+  log: FastifyBaseLogger;
+};
+
+/**
+ * sent: the provider accepted it. skipped: nothing to send any more (attempt gone, no longer pending, expired, a test
+ * number, already sent). rejected: the provider refused for good (invalid number, unsubscribed); recorded, not retried.
+ * A transient failure throws (after recording `send_error`), so the queue retries it.
+ */
+export type CodeSendOutcome = 'sent' | 'skipped' | 'rejected';
+
+/**
+ * The WebOTP / origin-bound one-time code line (`@host #code`), which must be the message's last line. It names the
+ * host only: the format has no place for a scheme or port, and browsers match it against the page's host.
+ */
+export function webOtpLine(publicUrl: string, code: string): string {
+  return `@${new URL(publicUrl).hostname} #${code}`;
+}
+
+export function composeCodeSms(options: {
+  language: 'en' | 'es';
+  company: string;
+  code: string;
+  publicUrl: string;
+}): string {
+  const texts = publicVerifyTexts[options.language];
+  return `${texts.smsText(options.company, options.code)}\n\n${webOtpLine(options.publicUrl, options.code)}`;
+}
+
+export function composeCodeEmail(options: {
+  to: string;
+  language: 'en' | 'es';
+  company: string;
+  code: string;
+}): EmailMessage {
+  const texts = publicVerifyTexts[options.language];
+  const subject = texts.emailSubject(options.company);
+  const text = texts.emailText(options.company, options.code);
+  return {
+    to: options.to,
+    subject,
+    text: `${text}\n`,
+    html: renderHtml({ title: subject, paragraphs: text.split(/\n{2,}/) }),
+  };
+}
+
+/** SMTP answers 5xx when the mailbox or domain is refused for good; 4xx and network errors may pass on a retry. */
+function isPermanentEmailError(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null || !('responseCode' in error)) return false;
+  const code = error.responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+}
+
+function describe(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).slice(0, 1000);
+}
+
+export async function sendVerificationCode(
+  deps: CodeSenderDeps,
+  message: CodeMessage,
+): Promise<CodeSendOutcome> {
+  const { db, clock, log } = deps;
+  const [row] = await db
+    .select({
+      id: verificationAttempts.id,
+      status: verificationAttempts.status,
+      method: verificationAttempts.method,
+      cellPhone: verificationAttempts.cellPhone,
+      email: verificationAttempts.email,
+      isTest: verificationAttempts.isTest,
+      expiresAt: verificationAttempts.expiresAt,
+      sentAt: verificationAttempts.sentAt,
+      language: verifyForms.language,
+      company: accounts.displayName,
+    })
+    .from(verificationAttempts)
+    .innerJoin(verifyForms, eq(verifyForms.id, verificationAttempts.verifyFormId))
+    .innerJoin(accounts, eq(accounts.id, verificationAttempts.accountId))
+    .where(eq(verificationAttempts.id, message.attemptId))
+    .limit(1);
+
+  const skip = (reason: string): CodeSendOutcome => {
+    log.info({ attemptId: message.attemptId, reason }, 'verification code not sent');
+    return 'skipped';
+  };
+  if (!row) return skip('attempt not found');
+  if (row.sentAt) return skip('already sent');
+  if (row.isTest) return skip('test number');
+  if (row.status !== 'pending') return skip(`attempt ${row.status}`);
+  if (row.expiresAt.getTime() <= clock.now().getTime()) return skip('attempt expired');
+
+  let providerMessageId: string;
+  try {
+    if (row.method === 'sms') {
+      const text = composeCodeSms({
+        language: row.language,
+        company: row.company,
+        code: message.code,
+        publicUrl: deps.config.publicUrl,
+      });
+      ({ providerMessageId } = await deps.sms.send({ to: row.cellPhone, text }));
+    } else {
+      if (!row.email) {
+        await recordError(db, row.id, 'e-mail attempt without an address');
+        return 'rejected';
+      }
+      const email = composeCodeEmail({
+        to: row.email,
+        language: row.language,
+        company: row.company,
+        code: message.code,
+      });
+      ({ providerMessageId } = await deps.mailer.sendWithId(email));
+    }
+  } catch (error) {
+    await recordError(db, row.id, describe(error));
+    const permanent = error instanceof SmsSendError ? error.permanent : isPermanentEmailError(error);
+    if (permanent) {
+      log.warn({ attemptId: row.id, err: error }, 'verification code refused by the provider; not retried');
+      return 'rejected';
+    }
+    throw error;
+  }
+
+  await db
+    .update(verificationAttempts)
+    .set({ sentAt: clock.now(), providerMessageId, sendError: null })
+    .where(eq(verificationAttempts.id, row.id));
+  return 'sent';
+}
+
+async function recordError(db: Db, attemptId: string, sendError: string): Promise<void> {
+  await db.update(verificationAttempts).set({ sendError }).where(eq(verificationAttempts.id, attemptId));
+}

@@ -1,0 +1,156 @@
+import type { Db } from '@veriform/db';
+import type { FastifyBaseLogger } from 'fastify';
+import twilio from 'twilio';
+import type { Config } from '../config.ts';
+import type { Clock } from '../lib/clock.ts';
+import { recordOutboxMessage } from './outbox.ts';
+
+export type SmsMessage = { to: string; text: string };
+
+export type SmsSender = {
+  /** twilio: TWILIO_* set; outbox: development without Twilio; disabled: production without Twilio (sends throw). */
+  readonly transport: 'twilio' | 'outbox' | 'disabled';
+  /** Resolves once the provider accepted the message, with its id (Twilio's message SID, or `outbox:<id>`). */
+  send(message: SmsMessage): Promise<{ providerMessageId: string }>;
+};
+
+export class SmsNotConfiguredError extends Error {
+  constructor() {
+    super('SMS cannot be sent: TWILIO_* is not set (the development outbox is never used in production).');
+  }
+}
+
+/**
+ * Twilio's error codes that no retry can fix: the number itself is the problem. Retrying them would only cost money
+ * and delay the consumer's "try another number"; the job records them and stops.
+ * https://www.twilio.com/docs/api/errors
+ */
+const PERMANENT_TWILIO_CODES = new Set([
+  21211, // invalid 'To' phone number
+  21214, // 'To' phone number cannot be reached
+  21217, // phone number does not appear to be valid
+  21408, // permission to send an SMS has not been enabled for the region
+  21610, // the recipient has replied STOP (unsubscribed)
+  21612, // the 'To' phone number is not currently reachable via SMS
+  21614, // 'To' number is not a valid mobile number
+  21635, // 'To' number cannot be a landline
+]);
+
+/** A provider's refusal, with what the sending job needs to decide whether a retry can help. */
+export class SmsSendError extends Error {
+  readonly permanent: boolean;
+  readonly status: number | undefined;
+  readonly code: number | undefined;
+  constructor(
+    message: string,
+    options: { permanent: boolean; status?: number; code?: number; cause?: unknown },
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'SmsSendError';
+    this.permanent = options.permanent;
+    this.status = options.status;
+    this.code = options.code;
+  }
+}
+
+/** Twilio's RestException carries `status` and Twilio's numeric `code`; anything else (network, timeout) is transient. */
+function toSmsSendError(error: unknown): SmsSendError {
+  if (error instanceof twilio.RestException) {
+    const code = typeof error.code === 'number' ? error.code : undefined;
+    const permanent = code !== undefined && PERMANENT_TWILIO_CODES.has(code);
+    const label = code !== undefined ? `Twilio error ${code}` : `Twilio HTTP ${error.status}`;
+    return new SmsSendError(`${label}: ${error.message}`, {
+      permanent,
+      status: error.status,
+      ...(code !== undefined ? { code } : {}),
+      cause: error,
+    });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new SmsSendError(`SMS send failed: ${message}`, { permanent: false, cause: error });
+}
+
+type RequestOptions = Parameters<twilio.RequestClient['request']>[0];
+
+/**
+ * Twilio's documented way to point the SDK elsewhere is a custom `httpClient` (the API host is fixed in the generated
+ * code): this one rewrites the origin of every request to TWILIO_API_URL (tests and local development only).
+ */
+class RedirectingRequestClient extends twilio.RequestClient {
+  readonly #origin: string;
+  constructor(origin: string, timeout: number) {
+    super({ timeout });
+    this.#origin = origin;
+  }
+  override request<TData>(opts: RequestOptions & { data?: TData }) {
+    const uri = new URL(opts.uri);
+    const target = new URL(this.#origin);
+    uri.protocol = target.protocol;
+    uri.host = target.host;
+    return super.request<TData>({ ...opts, uri: uri.toString() });
+  }
+}
+
+/** A hung request must fail (and be retried by the job) rather than hold a worker forever. */
+const TWILIO_TIMEOUT_MS = 15_000;
+
+function twilioSender(settings: NonNullable<Config['twilio']>): SmsSender {
+  const client = twilio(settings.accountSid, settings.authToken, {
+    timeout: TWILIO_TIMEOUT_MS,
+    ...(settings.apiUrl
+      ? { httpClient: new RedirectingRequestClient(settings.apiUrl, TWILIO_TIMEOUT_MS) }
+      : {}),
+  });
+  return {
+    transport: 'twilio',
+    async send(message) {
+      try {
+        const sent = await client.messages.create({
+          to: message.to,
+          from: settings.from,
+          body: message.text,
+        });
+        return { providerMessageId: sent.sid };
+      } catch (error) {
+        throw toSmsSendError(error);
+      }
+    },
+  };
+}
+
+function outboxSender(db: Db, clock: Clock): SmsSender {
+  return {
+    transport: 'outbox',
+    async send(message) {
+      const id = await recordOutboxMessage(db, clock, {
+        channel: 'sms',
+        to: message.to,
+        subject: null,
+        text: message.text,
+        html: null,
+      });
+      return { providerMessageId: `outbox:${id}` };
+    },
+  };
+}
+
+/** Production without Twilio: the server starts, warns loudly, and every send fails (never diverted to the outbox). */
+function disabledSender(): SmsSender {
+  return {
+    transport: 'disabled',
+    async send() {
+      throw new SmsNotConfiguredError();
+    },
+  };
+}
+
+export function createSmsSender(config: Config, db: Db, clock: Clock, log: FastifyBaseLogger): SmsSender {
+  if (config.twilio) return twilioSender(config.twilio);
+  if (config.isProduction) {
+    log.warn(
+      '*** TWILIO_ACCOUNT_SID / TWILIO_AUTH_TOKEN / TWILIO_FROM are not set: SMS codes will NOT be sent. ***',
+    );
+    return disabledSender();
+  }
+  return outboxSender(db, clock);
+}
