@@ -27,5 +27,13 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,
     sourcemap: true,
+    // Two pages: the app, and the public verification page served at /f/{publicId}. The verify page is its own entry
+    // (React only, no Mantine or router) so that phones download a fraction of the app's JavaScript.
+    rolldownOptions: {
+      input: {
+        index: fileURLToPath(new URL('./index.html', import.meta.url)),
+        verify: fileURLToPath(new URL('./verify.html', import.meta.url)),
+      },
+    },
   },
 });

@@ -1,0 +1,49 @@
+import type { PublicPageData, PublicVerifyForm } from '@veriform/contracts';
+import { PUBLIC_PAGE_DATA_ELEMENT_ID } from '@veriform/contracts/public-verify-texts';
+
+/**
+ * Reads the data the server embeds in the page (`<script id="initial-data" type="application/json">`). Checked by
+ * hand rather than with the contract's zod schema: zod alone would cost more than this whole page's own code. Anything
+ * missing or malformed reads as "no form", which shows the polite not-available page instead of crashing.
+ */
+
+const EMPTY: PublicPageData = { csrfToken: '', form: null, externalRefId: null };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function readForm(value: unknown): PublicVerifyForm | null {
+  if (!isRecord(value)) return null;
+  const { publicId, name, company, language, bannerImage, preview } = value;
+  if (typeof publicId !== 'string' || typeof name !== 'string' || typeof company !== 'string') return null;
+  if (language !== 'en' && language !== 'es') return null;
+  return {
+    publicId,
+    name,
+    company,
+    language,
+    bannerImage: typeof bannerImage === 'string' && bannerImage ? bannerImage : null,
+    preview: preview === true,
+  };
+}
+
+export function parsePageData(json: string | null | undefined): PublicPageData {
+  if (!json) return EMPTY;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch {
+    return EMPTY;
+  }
+  if (!isRecord(raw)) return EMPTY;
+  return {
+    csrfToken: typeof raw.csrfToken === 'string' ? raw.csrfToken : '',
+    form: readForm(raw.form),
+    externalRefId: typeof raw.externalRefId === 'string' && raw.externalRefId ? raw.externalRefId : null,
+  };
+}
+
+export function readPageData(doc: Document): PublicPageData {
+  return parsePageData(doc.getElementById(PUBLIC_PAGE_DATA_ELEMENT_ID)?.textContent);
+}
