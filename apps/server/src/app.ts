@@ -15,6 +15,7 @@ import { devRoutes } from './modules/dev/routes.ts';
 import { invitationRoutes } from './modules/invitations/routes.ts';
 import { mediaRoutes } from './modules/media/routes.ts';
 import { membershipRoutes } from './modules/memberships/routes.ts';
+import { publicVerifyRoutes } from './modules/public-verify/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { verifyFormRoutes } from './modules/verify-forms/routes.ts';
 import { registerCsrf } from './plugins/csrf.ts';
@@ -111,6 +112,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(membershipRoutes);
   await app.register(invitationRoutes);
   await app.register(verifyFormRoutes);
+  await app.register(publicVerifyRoutes);
   if (outboxActive(config)) await app.register(devRoutes);
 
   await registerSpa(app, devTemplate);

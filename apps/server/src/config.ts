@@ -68,6 +68,30 @@ export type Config = {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** apps/web: vite.config.ts and index.html there, the build in `dist`. */
   webRoot: string;
+  /** Public verification: how many codes may be sent, and wrong codes tried (DEFAULT_CODE_SEND_LIMITS). */
+  codeSendLimits: CodeSendLimits;
+};
+
+export type CodeSendLimits = {
+  perPhonePerDay: number;
+  perIpPerDay: number;
+  perAccountPerDay: number;
+  wrongChecksPerIpPerHour: number;
+};
+
+/**
+ * Every code sent costs money and lands on someone's phone, so sends are capped over a rolling day, counted in
+ * PostgreSQL (they hold across processes). Per phone: a person retrying many times, never a stranger's phone flooded.
+ * Per IP: one connection cannot run through many numbers (carrier NAT shares addresses, hence higher). Per account:
+ * a runaway or abused form stops before the bill does; raise it for big customers. Wrong checks per IP and hour stop
+ * guessing across many attempts (each attempt also locks after 5 wrong tries). No environment variables: these are
+ * product rules, changed in code; tests override them through `buildTestApp(db, {config})`.
+ */
+export const DEFAULT_CODE_SEND_LIMITS: CodeSendLimits = {
+  perPhonePerDay: 10,
+  perIpPerDay: 50,
+  perAccountPerDay: 10_000,
+  wrongChecksPerIpPerHour: 30,
 };
 
 export class ConfigError extends Error {}
@@ -150,5 +174,6 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
     webRoot: join(repoRoot, 'apps', 'web'),
+    codeSendLimits: DEFAULT_CODE_SEND_LIMITS,
   };
 }

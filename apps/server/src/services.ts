@@ -17,6 +17,7 @@ import { createSessionStore, type SessionStore } from './modules/auth/session-st
 import { createInvitationService, type InvitationService } from './modules/invitations/service.ts';
 import { createMediaService, type MediaService } from './modules/media/service.ts';
 import { createMembershipService, type MembershipService } from './modules/memberships/service.ts';
+import { createPublicVerifyService, type PublicVerifyService } from './modules/public-verify/service.ts';
 import { createUserService, type UserService } from './modules/users/service.ts';
 import { createVerifyFormService, type VerifyFormService } from './modules/verify-forms/service.ts';
 
@@ -43,6 +44,8 @@ export type Services = {
   verifyForms: VerifyFormService;
   /** Queues verification codes for sending (public verification). */
   codeDelivery: CodeDelivery;
+  /** The public verification page's API (read a live form, send a code, check it). */
+  publicVerify: PublicVerifyService;
 };
 
 export function createServices(deps: {
@@ -78,6 +81,7 @@ export function createServices(deps: {
   const invitations = createInvitationService({ config, db, clock, mailer, background, rateLimit, sessions });
   const verifyForms = createVerifyFormService({ config, db, clock, rateLimit });
   const codeDelivery = createCodeDelivery({ config, db, clock, mailer, sms, log, background });
+  const publicVerify = createPublicVerifyService({ config, db, clock, rateLimit, codeDelivery });
   return {
     config,
     db,
@@ -99,5 +103,6 @@ export function createServices(deps: {
     invitations,
     verifyForms,
     codeDelivery,
+    publicVerify,
   };
 }

@@ -56,6 +56,10 @@ type Texts = {
   cellPhoneLandline: string;
   emailRequired: string;
   emailInvalid: string;
+  /** The API's answers to a request the page would not send (a method other than sms/email, a bad body). */
+  methodInvalid: string;
+  externalRefIdInvalid: string;
+  requestInvalid: string;
   codeRequired: string;
   codeFormat: string;
   /** Check refusals (400 on `code`) */
@@ -110,6 +114,10 @@ const en: Texts = {
   cellPhoneLandline: 'This looks like a landline. Enter a cell phone number that can receive text messages.',
   emailRequired: 'Enter your e-mail address.',
   emailInvalid: 'Enter a valid e-mail address, for example name@example.com.',
+  methodInvalid: 'Choose how to receive the code: text message or e-mail.',
+  externalRefIdInvalid:
+    'The reference in this link is not valid (at most 200 characters). Ask the company for a new link.',
+  requestInvalid: 'We could not read this request. Reload the page and try again.',
   codeRequired: 'Enter the code from the message.',
   codeFormat: 'The code has 6 digits.',
   codeWrong: (triesLeft) =>
@@ -167,6 +175,10 @@ const es: Texts = {
     'Parece un teléfono fijo. Escriba un número de celular que pueda recibir mensajes de texto.',
   emailRequired: 'Escriba su correo electrónico.',
   emailInvalid: 'Escriba un correo electrónico válido, por ejemplo nombre@ejemplo.com.',
+  methodInvalid: 'Elija cómo recibir el código: mensaje de texto o correo electrónico.',
+  externalRefIdInvalid:
+    'La referencia de este enlace no es válida (máximo 200 caracteres). Pida a la empresa un enlace nuevo.',
+  requestInvalid: 'No pudimos leer esta solicitud. Vuelva a cargar la página e inténtelo de nuevo.',
   codeRequired: 'Escriba el código del mensaje.',
   codeFormat: 'El código tiene 6 dígitos.',
   codeWrong: (triesLeft) =>

@@ -1,6 +1,13 @@
-import { INITIAL_DATA_ELEMENT_ID, type InitialData, type InitialExtra } from '@veriform/contracts';
+import {
+  INITIAL_DATA_ELEMENT_ID,
+  type InitialData,
+  type InitialExtra,
+  type PUBLIC_PAGE_DATA_ELEMENT_ID,
+  type PublicPageData,
+} from '@veriform/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { viewerState } from '../modules/auth/viewer.ts';
+import { ensureCsrfToken } from './csrf.ts';
 
 /**
  * The initial page data (SPEC §3, DESIGN §4) embedded in every page: who is asking, a CSRF token, and `extra`
@@ -20,11 +27,11 @@ export function isTokenPage(path: string): boolean {
   return TOKEN_PAGE.test(path) || FOLLOW_INVITATION.test(path);
 }
 
-/** The first `key` of the query string, or undefined when absent or empty. */
-function queryKey(url: string): string | undefined {
+/** The first `name` of the query string, or undefined when absent or empty. */
+function queryParam(url: string, name: string): string | undefined {
   const at = url.indexOf('?');
   if (at === -1) return undefined;
-  return new URLSearchParams(url.slice(at + 1)).get('key') || undefined;
+  return new URLSearchParams(url.slice(at + 1)).get(name) || undefined;
 }
 
 async function extraFor(request: FastifyRequest, path: string): Promise<InitialExtra> {
@@ -42,7 +49,8 @@ async function extraFor(request: FastifyRequest, path: string): Promise<InitialE
   if (change?.[1] && change[2]) {
     extra.changeEmailConfirm = { isValid: await emailChange.isValid(change[1], change[2]) };
   }
-  if (FOLLOW_INVITATION.test(path)) Object.assign(extra, await invitations.pageExtra(queryKey(request.url)));
+  if (FOLLOW_INVITATION.test(path))
+    Object.assign(extra, await invitations.pageExtra(queryParam(request.url, 'key')));
   return extra;
 }
 
@@ -56,6 +64,21 @@ export async function initialDataFor(
 }
 
 /**
+ * The data of the public verification page `/f/{publicId}?ref=…` (contracts PublicPageData): a CSRF token for its
+ * POSTs, the form (null when it is unknown or inactive: the page then says "not available"; a member of the form's
+ * account gets an inactive form as a preview) and the link's `ref`, which the page passes on as externalRefId.
+ */
+export async function publicPageDataFor(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  publicId: string,
+): Promise<PublicPageData> {
+  const form = await request.server.services.publicVerify.publicForm(publicId, request.user?.id ?? null);
+  const ref = queryParam(request.url, 'ref')?.trim();
+  return { csrfToken: ensureCsrfToken(request, reply), form, externalRefId: ref || null };
+}
+
+/**
  * JSON that is safe inside a <script> element: `<` is escaped so `</script>` or `<!--` in any value cannot end or
  * alter the element, and U+2028/U+2029 so the text is also valid JavaScript should anyone eval it.
  */
@@ -66,8 +89,15 @@ export function serializeForScript(data: unknown): string {
     .replaceAll('\u2029', '\\u2029');
 }
 
-export function injectInitialData(html: string, data: InitialData): string {
-  const tag = `<script id="${INITIAL_DATA_ELEMENT_ID}" type="application/json">${serializeForScript(data)}</script>`;
+/**
+ * Both pages read their data from the same element id (the app's InitialData, the public page's PublicPageData); the
+ * intersection type stops compiling should the two constants ever differ.
+ */
+const ELEMENT_ID: typeof INITIAL_DATA_ELEMENT_ID & typeof PUBLIC_PAGE_DATA_ELEMENT_ID =
+  INITIAL_DATA_ELEMENT_ID;
+
+export function injectInitialData(html: string, data: InitialData | PublicPageData): string {
+  const tag = `<script id="${ELEMENT_ID}" type="application/json">${serializeForScript(data)}</script>`;
   const at = html.search(/<\/head>/i);
   return at === -1 ? `${tag}${html}` : `${html.slice(0, at)}${tag}${html.slice(at)}`;
 }

@@ -7,11 +7,12 @@ import { MEDIA_PATH_PREFIX } from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { AppError } from '../lib/errors.ts';
-import { initialDataFor, injectInitialData, isTokenPage } from './initial-data.ts';
+import { initialDataFor, injectInitialData, isTokenPage, publicPageDataFor } from './initial-data.ts';
 
 /**
  * The web app's pages. Every GET that is not an API call or a built asset answers index.html with the initial page
- * data injected (DESIGN §4); the client router then renders the route, including its own 404 page.
+ * data injected (DESIGN §4); the client router then renders the route, including its own 404 page. The public
+ * verification page `/f/{publicId}` is the web app's second entry, verify.html, with its own data (PublicPageData).
  *
  * - production (and any run with a build): built files from apps/web/dist via @fastify/static, /assets/* cached
  *   for a year (their names carry a content hash), index.html never cached by shared caches.
@@ -20,7 +21,9 @@ import { initialDataFor, injectInitialData, isTokenPage } from './initial-data.t
  *   works. In production a missing build is a startup error instead.
  */
 
-type RenderTemplate = (url: string) => Promise<string>;
+/** The web app's HTML entries: index.html (the app) and verify.html (the public verification page). */
+export type PageEntry = 'index' | 'verify';
+type RenderTemplate = (url: string, entry: PageEntry) => Promise<string>;
 
 const SHELL_HTML = `<!doctype html>
 <html lang="en">
@@ -35,6 +38,9 @@ const SHELL_HTML = `<!doctype html>
   </body>
 </html>
 `;
+
+/** The public page without a build: enough for the data injection and the API tests. */
+const VERIFY_SHELL_HTML = SHELL_HTML.replace('<title>Veriform</title>', '<title>Verification</title>');
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -62,27 +68,40 @@ export async function registerViteDev(app: FastifyInstance): Promise<RenderTempl
     if (req.url === '/api' || req.url?.startsWith('/api/')) return next();
     vite.middlewares(req, res, next);
   });
-  return async (url) =>
-    vite.transformIndexHtml(url, await readFile(join(config.webRoot, 'index.html'), 'utf8'));
+  return async (url, entry) => {
+    const file = join(config.webRoot, `${entry}.html`);
+    // The public page's entry may not exist yet in a checkout; the app then still starts.
+    if (entry === 'verify' && !existsSync(file)) return VERIFY_SHELL_HTML;
+    return vite.transformIndexHtml(url, await readFile(file, 'utf8'));
+  };
 }
 
 async function registerBuiltAssets(app: FastifyInstance): Promise<RenderTemplate> {
   const root = distDir(app.services.config);
   const template = readFileSync(join(root, 'index.html'), 'utf8');
+  const verifyFile = join(root, 'verify.html');
+  let verifyTemplate = VERIFY_SHELL_HTML;
+  if (existsSync(verifyFile)) verifyTemplate = readFileSync(verifyFile, 'utf8');
+  else app.log.error(`${verifyFile} is missing: /f/ pages answer a blank page until the web app is rebuilt.`);
   await app.register(fastifyStatic, {
     root,
     prefix: '/',
     // One route per built file (known at startup) instead of a catch-all, so every other path reaches the page
-    // handler below; index.html is only ever served with the initial data injected.
+    // handler below; the HTML entries are only ever served with their data injected.
     wildcard: false,
     index: false,
-    globIgnore: ['index.html'],
+    globIgnore: ['index.html', 'verify.html'],
     cacheControl: false,
     setHeaders: (res, path) => {
       res.header('Cache-Control', path.includes('/assets/') ? IMMUTABLE : 'no-cache');
     },
   });
-  return async () => template;
+  return async (_url, entry) => (entry === 'verify' ? verifyTemplate : template);
+}
+
+/** The page's `<html lang>` is the form's language from the first byte (screen readers, translation prompts). */
+function withHtmlLang(html: string, language: string): string {
+  return html.replace(/<html([^>]*?)\slang="[^"]*"/i, `<html$1 lang="${language}"`);
 }
 
 export async function registerSpa(
@@ -97,7 +116,26 @@ export async function registerSpa(
     throw new Error(
       `The web app is not built (${join(distDir(config), 'index.html')} is missing): run npm run build.`,
     );
-  } else render = async () => SHELL_HTML;
+  } else render = async (_url, entry) => (entry === 'verify' ? VERIFY_SHELL_HTML : SHELL_HTML);
+
+  app.get<{ Params: { publicId: string } }>('/f/:publicId', async (request, reply) => {
+    const [html, data] = await Promise.all([
+      render(request.url, 'verify'),
+      publicPageDataFor(request, reply, request.params.publicId),
+    ]);
+    const language = data.form?.language ?? 'en';
+    return (
+      reply
+        // Unknown or inactive: the page still renders its "not available" text, but search engines drop the URL.
+        .code(data.form ? 200 : 404)
+        // `?ref=` may be a customer's private reference: no other site learns it through the Referer header.
+        .header('Referrer-Policy', 'no-referrer')
+        .header('Cache-Control', 'private, no-cache')
+        .header('Content-Language', language)
+        .type('text/html; charset=utf-8')
+        .send(injectInitialData(withHtmlLang(html, language), data))
+    );
+  });
 
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '/';
@@ -109,7 +147,10 @@ export async function registerSpa(
       !path.startsWith(MEDIA_PATH_PREFIX);
     if (!isPage) throw new AppError('not_found');
 
-    const [html, data] = await Promise.all([render(request.url), initialDataFor(request, reply, path)]);
+    const [html, data] = await Promise.all([
+      render(request.url, 'index'),
+      initialDataFor(request, reply, path),
+    ]);
     if (isTokenPage(path)) reply.header('Referrer-Policy', 'no-referrer');
     // The page carries the user's data and CSRF token: private, and revalidated every time.
     return reply

@@ -1,0 +1,53 @@
+import { checkCodeResponseSchema, publicVerifyFormSchema, sendCodeResponseSchema } from '@veriform/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../lib/errors.ts';
+import { type PublicRequestContext, USER_AGENT_MAX } from './service.ts';
+
+/** Any string: the service answers 404 for anything that is not a live form (or a pending attempt's id). */
+const formParams = z.object({ publicId: z.string() });
+const attemptParams = z.object({ attemptId: z.string() });
+
+/** request.ip honours TRUST_PROXY (Fastify's trustProxy), so behind a proxy it is the client's address. */
+function contextOf(request: FastifyRequest): PublicRequestContext {
+  const userAgent = request.headers['user-agent'];
+  return { ip: request.ip, userAgent: userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null };
+}
+
+/**
+ * The public verification API (DESIGN §5, `/api/public/...`): no login, CSRF like every unsafe call (the page's data
+ * carries the token). The bodies are validated by the service, after the form is loaded, because every field
+ * message must be in the form's language.
+ */
+export async function publicVerifyRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { publicVerify } = app.services;
+
+  r.get(
+    '/api/public/verify-forms/:publicId',
+    { schema: { params: formParams, response: { 200: publicVerifyFormSchema } } },
+    async (request, reply) => {
+      const form = await publicVerify.publicForm(request.params.publicId, request.user?.id ?? null);
+      if (!form) throw new AppError('not_found');
+      // A preview depends on who asks: never kept by a shared cache.
+      reply.header('Cache-Control', 'private, no-cache');
+      return form;
+    },
+  );
+
+  r.post(
+    '/api/public/verify-forms/:publicId/send-code',
+    { schema: { params: formParams, response: { 201: sendCodeResponseSchema } } },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(await publicVerify.sendCode(request.params.publicId, request.body, contextOf(request))),
+  );
+
+  r.post(
+    '/api/public/attempts/:attemptId/check',
+    { schema: { params: attemptParams, response: { 200: checkCodeResponseSchema } } },
+    async (request) => publicVerify.checkCode(request.params.attemptId, request.body, contextOf(request)),
+  );
+}

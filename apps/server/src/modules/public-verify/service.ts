@@ -1,0 +1,478 @@
+import { isIP } from 'node:net';
+import {
+  type CheckCodeResponse,
+  CODE_TTL_SECONDS,
+  checkCodeRequestSchema,
+  MAX_WRONG_TRIES,
+  type PublicLanguage,
+  type PublicVerifyForm,
+  type PublicVerifyTexts,
+  publicVerifyTexts,
+  RESEND_AFTER_SECONDS,
+  type SendCodeResponse,
+  sendCodeRequestSchema,
+} from '@veriform/contracts';
+import type { Db } from '@veriform/db';
+import { schema } from '@veriform/db';
+import { and, desc, eq, gt, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { AppError, type FieldErrors } from '../../lib/errors.ts';
+import { type RateLimiter, type RateLimitRule, tooMany } from '../../lib/rate-limit.ts';
+import type { CodeDelivery } from '../../messaging/code-delivery.ts';
+import { ATTEMPT_ID_PATTERN, CODE_PATTERN, codeMatches, hashCode, newAttemptId, newCode } from './codes.ts';
+import { maskEmail, maskPhone, parseCellPhone } from './phone.ts';
+
+const { accounts, memberships, verifyForms, verifications, verificationAttempts, testPhoneNumbers } = schema;
+
+/**
+ * The public verification (DESIGN §5): a consumer reads a live form, asks for a code and types it back. No login;
+ * every answer — field errors included — is in the form's language (contracts public-verify-texts.ts).
+ */
+
+/** Who is asking, as evidence (and for the per-IP limits). */
+export type PublicRequestContext = { ip: string; userAgent: string | null };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+/** Enough for any real browser's User-Agent; a longer one is cut, not refused. */
+export const USER_AGENT_MAX = 512;
+/** newPublicId() in verify-forms: 16 base64url characters. Anything else is not looked up. */
+const PUBLIC_ID_PATTERN = /^[A-Za-z0-9_-]{16}$/;
+
+type FormRow = {
+  id: number;
+  publicId: string;
+  accountId: number;
+  name: string;
+  category: string;
+  isLive: boolean;
+  language: PublicLanguage;
+  bannerImage: string | null;
+  company: string;
+};
+
+type ZodIssueLike = { path?: PropertyKey[] | undefined; input?: unknown };
+
+const isBlank = (input: unknown) =>
+  input === undefined || input === null || (typeof input === 'string' && input.trim() === '');
+
+/**
+ * Per-parse error maps (zod 4): every issue of a field gets that field's text in the form's language, instead of the
+ * generic English messages the app installs globally.
+ */
+function sendCodeErrorMap(texts: PublicVerifyTexts) {
+  return (issue: ZodIssueLike): string => {
+    switch (issue.path?.[0]) {
+      case 'cellPhone':
+        return isBlank(issue.input) ? texts.cellPhoneRequired : texts.cellPhoneInvalid;
+      case 'method':
+        return texts.methodInvalid;
+      case 'email':
+        return texts.emailInvalid;
+      case 'externalRefId':
+        return texts.externalRefIdInvalid;
+      default:
+        return texts.requestInvalid;
+    }
+  };
+}
+
+function checkCodeErrorMap(texts: PublicVerifyTexts) {
+  return (issue: ZodIssueLike): string => {
+    if (issue.path?.[0] !== 'code') return texts.requestInvalid;
+    return isBlank(issue.input) ? texts.codeRequired : texts.codeFormat;
+  };
+}
+
+/** The spec's 400 body from zod issues: `{field: [msgs]}`, issues about the whole body as non-field errors. */
+function validationError(issues: readonly z.core.$ZodIssue[]): AppError {
+  const fields: FieldErrors = {};
+  const nonFieldErrors: string[] = [];
+  for (const issue of issues) {
+    const field = issue.path.map(String).join('.');
+    if (field) fields[field] ??= [];
+    const list = (field && fields[field]) || nonFieldErrors;
+    if (!list.includes(issue.message)) list.push(issue.message);
+  }
+  return new AppError('validation_error', { fields, nonFieldErrors });
+}
+
+/**
+ * The key of a client address for the per-IP limits: IPv4 as is; IPv6 by its /64, because one subscriber usually
+ * holds a whole /64 and could otherwise take a fresh address for every request.
+ */
+export function ipKey(ip: string): string {
+  if (isIP(ip) !== 6) return ip;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped?.[1]) return mapped[1];
+  const [head = '', tail = ''] = ip.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = ip.includes('::') && tail ? tail.split(':') : [];
+  const groups = ip.includes('::')
+    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
+export function createPublicVerifyService(deps: {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  rateLimit: RateLimiter;
+  codeDelivery: CodeDelivery;
+}) {
+  const { config, db, clock, rateLimit, codeDelivery } = deps;
+  const limits = () => config.codeSendLimits;
+
+  async function findForm(publicId: string): Promise<FormRow | undefined> {
+    if (!PUBLIC_ID_PATTERN.test(publicId)) return undefined;
+    const [row] = await db
+      .select({
+        id: verifyForms.id,
+        publicId: verifyForms.publicId,
+        accountId: verifyForms.accountId,
+        name: verifyForms.name,
+        category: verifyForms.category,
+        isLive: verifyForms.isLive,
+        language: verifyForms.language,
+        bannerImage: verifyForms.bannerImage,
+        company: accounts.displayName,
+      })
+      .from(verifyForms)
+      .innerJoin(accounts, eq(accounts.id, verifyForms.accountId))
+      .where(eq(verifyForms.publicId, publicId))
+      .limit(1);
+    return row;
+  }
+
+  async function isMember(userId: number, accountId: number): Promise<boolean> {
+    const [row] = await db
+      .select({ id: memberships.id })
+      .from(memberships)
+      .where(and(eq(memberships.userId, userId), eq(memberships.accountId, accountId)))
+      .limit(1);
+    return row !== undefined;
+  }
+
+  const toPublic = (form: FormRow, preview: boolean): PublicVerifyForm => ({
+    publicId: form.publicId,
+    name: form.name,
+    company: form.company,
+    language: form.language,
+    bannerImage: form.bannerImage,
+    preview,
+  });
+
+  /**
+   * The form's public face, or null (→ 404) when it does not exist or is inactive. A member of the form's account
+   * (`viewerId` logged in) sees an inactive form as a preview, so an owner can check the page before going live.
+   */
+  async function publicForm(publicId: string, viewerId: number | null): Promise<PublicVerifyForm | null> {
+    const form = await findForm(publicId);
+    if (!form) return null;
+    if (form.isLive) return toPublic(form, false);
+    if (viewerId !== null && (await isMember(viewerId, form.accountId))) return toPublic(form, true);
+    return null;
+  }
+
+  /** Sending and checking need a live form; previews never send. */
+  async function liveForm(publicId: string): Promise<FormRow> {
+    const form = await findForm(publicId);
+    if (!form?.isLive) throw new AppError('not_found');
+    return form;
+  }
+
+  /** Refuses with the first exhausted limit's own text (they say why and when to retry); counts nothing then. */
+  async function consumeLimits(
+    rules: { rule: RateLimitRule; text: (seconds: number) => string }[],
+  ): Promise<void> {
+    for (const { rule, text } of rules) {
+      const decision = await rateLimit.check(rule.bucket, rule.limit, rule.windowMs);
+      if (!decision.allowed) throw tooMany(decision, text);
+    }
+    for (const { rule } of rules) await rateLimit.hit(rule.bucket);
+  }
+
+  async function sendCode(
+    publicId: string,
+    body: unknown,
+    context: PublicRequestContext,
+  ): Promise<SendCodeResponse> {
+    const form = await liveForm(publicId);
+    const texts = publicVerifyTexts[form.language];
+
+    const parsed = sendCodeRequestSchema.safeParse(body, { error: sendCodeErrorMap(texts) });
+    if (!parsed.success) throw validationError(parsed.error.issues);
+    const request = parsed.data;
+    const phone = parseCellPhone(request.cellPhone);
+    const fields: FieldErrors = {};
+    if (!phone.ok) {
+      fields.cellPhone = [phone.reason === 'landline' ? texts.cellPhoneLandline : texts.cellPhoneInvalid];
+    }
+    let email: string | null = null;
+    if (request.method === 'email') {
+      if (!request.email) fields.email = [texts.emailRequired];
+      else if (!z.email().safeParse(request.email).success) fields.email = [texts.emailInvalid];
+      else email = request.email;
+    }
+    if (!phone.ok || Object.keys(fields).length > 0) throw new AppError('validation_error', { fields });
+
+    const now = clock.now();
+    const [latest] = await db
+      .select({ createdAt: verificationAttempts.createdAt })
+      .from(verificationAttempts)
+      .where(
+        and(eq(verificationAttempts.verifyFormId, form.id), eq(verificationAttempts.cellPhone, phone.e164)),
+      )
+      .orderBy(desc(verificationAttempts.createdAt))
+      .limit(1);
+    const waitMs = latest ? latest.createdAt.getTime() + RESEND_AFTER_SECONDS * 1000 - now.getTime() : 0;
+    if (waitMs > 0) {
+      const seconds = Math.ceil(waitMs / 1000);
+      throw new AppError('rate_limited', {
+        detail: texts.resendTooSoon(seconds),
+        headers: { 'Retry-After': String(seconds) },
+      });
+    }
+
+    const [testNumber] = await db
+      .select({ code: testPhoneNumbers.code })
+      .from(testPhoneNumbers)
+      .where(and(eq(testPhoneNumbers.accountId, form.accountId), eq(testPhoneNumbers.cellPhone, phone.e164)))
+      .limit(1);
+
+    // Test numbers send nothing, so only the per-IP limit (which guards the server, not the bill) applies to them.
+    const perIp = {
+      rule: { bucket: `code-send:ip:${ipKey(context.ip)}`, limit: limits().perIpPerDay, windowMs: DAY_MS },
+      text: texts.tooManyFromIp,
+    };
+    await consumeLimits(
+      testNumber
+        ? [perIp]
+        : [
+            {
+              rule: {
+                bucket: `code-send:phone:${phone.e164}`,
+                limit: limits().perPhonePerDay,
+                windowMs: DAY_MS,
+              },
+              text: texts.tooManyForPhone,
+            },
+            perIp,
+            {
+              rule: {
+                bucket: `code-send:account:${form.accountId}`,
+                limit: limits().perAccountPerDay,
+                windowMs: DAY_MS,
+              },
+              text: texts.tooManyForAccount,
+            },
+          ],
+    );
+
+    const attemptId = newAttemptId();
+    const code = testNumber?.code ?? newCode();
+    const expiresAt = new Date(now.getTime() + CODE_TTL_SECONDS * 1000);
+    await db.transaction(async (tx) => {
+      // A new code revokes the older ones of the same form and number: only the latest message's code works.
+      await tx
+        .update(verificationAttempts)
+        .set({ status: 'replaced' })
+        .where(
+          and(
+            eq(verificationAttempts.verifyFormId, form.id),
+            eq(verificationAttempts.cellPhone, phone.e164),
+            eq(verificationAttempts.status, 'pending'),
+          ),
+        );
+      await tx.insert(verificationAttempts).values({
+        id: attemptId,
+        accountId: form.accountId,
+        verifyFormId: form.id,
+        cellPhone: phone.e164,
+        method: request.method,
+        email,
+        externalRefId: request.externalRefId ?? '',
+        codeHash: hashCode(config.secretKey, attemptId, code),
+        isTest: testNumber !== undefined,
+        ip: context.ip,
+        userAgent: context.userAgent,
+        createdAt: now,
+        expiresAt,
+      });
+    });
+    if (!testNumber) await codeDelivery.enqueue({ attemptId, code });
+
+    return {
+      attemptId,
+      resendAfterSeconds: RESEND_AFTER_SECONDS,
+      expiresAt: expiresAt.toISOString(),
+      sentTo: email ? maskEmail(email) : maskPhone(phone.e164),
+      cellPhone: phone.international,
+    };
+  }
+
+  type AttemptState = { status: 'pending' | 'verified' | 'locked' | 'replaced'; expiresAt: Date };
+
+  /** Why an attempt no longer takes a code, or null while it does. */
+  function refusalOf(attempt: AttemptState, now: Date, texts: PublicVerifyTexts): AppError | null {
+    const refuse = (message: string) => AppError.field('validation_error', 'code', message);
+    if (attempt.status === 'verified') return refuse(texts.codeUsed);
+    if (attempt.status === 'locked') return refuse(texts.codeLocked);
+    if (attempt.status === 'replaced') return refuse(texts.codeReplaced);
+    if (attempt.expiresAt.getTime() <= now.getTime()) return refuse(texts.codeExpired);
+    return null;
+  }
+
+  async function currentState(attemptId: string): Promise<AttemptState | undefined> {
+    const [row] = await db
+      .select({ status: verificationAttempts.status, expiresAt: verificationAttempts.expiresAt })
+      .from(verificationAttempts)
+      .where(eq(verificationAttempts.id, attemptId))
+      .limit(1);
+    return row;
+  }
+
+  async function checkCode(
+    attemptId: string,
+    body: unknown,
+    context: PublicRequestContext,
+  ): Promise<CheckCodeResponse> {
+    if (!ATTEMPT_ID_PATTERN.test(attemptId)) throw new AppError('not_found');
+    const [attempt] = await db
+      .select({
+        id: verificationAttempts.id,
+        accountId: verificationAttempts.accountId,
+        verifyFormId: verificationAttempts.verifyFormId,
+        cellPhone: verificationAttempts.cellPhone,
+        method: verificationAttempts.method,
+        email: verificationAttempts.email,
+        externalRefId: verificationAttempts.externalRefId,
+        codeHash: verificationAttempts.codeHash,
+        status: verificationAttempts.status,
+        isTest: verificationAttempts.isTest,
+        expiresAt: verificationAttempts.expiresAt,
+        formName: verifyForms.name,
+        formCategory: verifyForms.category,
+        formIsLive: verifyForms.isLive,
+        language: verifyForms.language,
+      })
+      .from(verificationAttempts)
+      .innerJoin(verifyForms, eq(verifyForms.id, verificationAttempts.verifyFormId))
+      .where(eq(verificationAttempts.id, attemptId))
+      .limit(1);
+    // A form taken offline stops collecting verifications at once, codes already sent included.
+    if (!attempt?.formIsLive) throw new AppError('not_found');
+    const texts = publicVerifyTexts[attempt.language];
+
+    const parsed = checkCodeRequestSchema.safeParse(body, { error: checkCodeErrorMap(texts) });
+    if (!parsed.success) throw validationError(parsed.error.issues);
+    const { code } = parsed.data;
+    // Not a try: a typo in the shape of the code costs the consumer nothing.
+    if (code === '') throw AppError.field('validation_error', 'code', texts.codeRequired);
+    if (!CODE_PATTERN.test(code)) throw AppError.field('validation_error', 'code', texts.codeFormat);
+
+    const wrongChecks: RateLimitRule = {
+      bucket: `code-check-wrong:ip:${ipKey(context.ip)}`,
+      limit: limits().wrongChecksPerIpPerHour,
+      windowMs: HOUR_MS,
+    };
+    const decision = await rateLimit.check(wrongChecks.bucket, wrongChecks.limit, wrongChecks.windowMs);
+    if (!decision.allowed) throw tooMany(decision, texts.tooManyChecks);
+
+    const now = clock.now();
+    const refusal = refusalOf(attempt, now, texts);
+    if (refusal) throw refusal;
+
+    if (!codeMatches(config.secretKey, attempt.id, code, attempt.codeHash)) {
+      await rateLimit.hit(wrongChecks.bucket);
+      // Counted in SQL, guarded by status: concurrent wrong tries each count, and the fifth locks the attempt.
+      const [counted] = await db
+        .update(verificationAttempts)
+        .set({
+          wrongTries: sql`${verificationAttempts.wrongTries} + 1`,
+          status: sql`case when ${verificationAttempts.wrongTries} + 1 >= ${MAX_WRONG_TRIES} then 'locked' else ${verificationAttempts.status} end`,
+        })
+        .where(and(eq(verificationAttempts.id, attempt.id), eq(verificationAttempts.status, 'pending')))
+        .returning({ wrongTries: verificationAttempts.wrongTries });
+      if (!counted) {
+        const state = await currentState(attempt.id);
+        throw (
+          (state && refusalOf(state, now, texts)) ??
+          AppError.field('validation_error', 'code', texts.codeUsed)
+        );
+      }
+      const triesLeft = MAX_WRONG_TRIES - counted.wrongTries;
+      throw AppError.field(
+        'validation_error',
+        'code',
+        triesLeft > 0 ? texts.codeWrong(triesLeft) : texts.codeLocked,
+      );
+    }
+
+    // One short transaction. The status guard makes the attempt's pending → verified the single winner's step: of two
+    // right answers at once, the second finds no pending row and creates nothing.
+    const verificationId = await db.transaction(async (tx) => {
+      const [won] = await tx
+        .update(verificationAttempts)
+        .set({ status: 'verified', verifiedAt: now })
+        .where(
+          and(
+            eq(verificationAttempts.id, attempt.id),
+            eq(verificationAttempts.status, 'pending'),
+            gt(verificationAttempts.expiresAt, now),
+          ),
+        )
+        .returning({
+          wrongTries: verificationAttempts.wrongTries,
+          sentAt: verificationAttempts.sentAt,
+          createdAt: verificationAttempts.createdAt,
+        });
+      if (!won) return null;
+      const [verification] = await tx
+        .insert(verifications)
+        .values({
+          accountId: attempt.accountId,
+          verifyFormId: attempt.verifyFormId,
+          cellPhone: attempt.cellPhone,
+          externalRefId: attempt.externalRefId,
+          verifyFormName: attempt.formName,
+          verifyFormCategory: attempt.formCategory,
+          verificationMethod: attempt.method,
+          email: attempt.email,
+          isTest: attempt.isTest,
+          // The job sets sent_at once the provider took the message; before that (or for a test number, which
+          // sends nothing) the request time stands in.
+          codeSentAt: won.sentAt ?? won.createdAt,
+          verifiedAt: now,
+          attempts: won.wrongTries + 1,
+          ip: context.ip,
+          userAgent: context.userAgent,
+          createdAt: now,
+        })
+        .returning({ id: verifications.id });
+      if (!verification) throw new Error('verification insert returned no row');
+      await tx
+        .update(verificationAttempts)
+        .set({ verificationId: verification.id })
+        .where(eq(verificationAttempts.id, attempt.id));
+      return verification.id;
+    });
+    if (verificationId === null) {
+      const state = await currentState(attempt.id);
+      throw (
+        (state && refusalOf(state, now, texts)) ?? AppError.field('validation_error', 'code', texts.codeUsed)
+      );
+    }
+    return { verified: true, verificationId };
+  }
+
+  return { publicForm, sendCode, checkCode };
+}
+
+export type PublicVerifyService = ReturnType<typeof createPublicVerifyService>;
