@@ -1,0 +1,349 @@
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { PublicPageData, PublicVerifyForm, SendCodeResponse } from '@veriform/contracts';
+import { publicVerifyTexts } from '@veriform/contracts/public-verify-texts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createFakeServer } from '../test/fake-server';
+import { parsePageData } from './page-data';
+import { VerifyPage } from './VerifyPage';
+
+const en = publicVerifyTexts.en;
+const es = publicVerifyTexts.es;
+const SEND = 'POST /api/public/verify-forms/pub-1/send-code';
+const CHECK = 'POST /api/public/attempts/att-1/check';
+
+function makeForm(over: Partial<PublicVerifyForm> = {}): PublicVerifyForm {
+  return {
+    publicId: 'pub-1',
+    name: 'Loan application',
+    company: 'Acme Lending',
+    language: 'en',
+    bannerImage: null,
+    preview: false,
+    ...over,
+  };
+}
+
+function pageData(over: Partial<PublicPageData> = {}): PublicPageData {
+  return { csrfToken: 'csrf-page', form: makeForm(), externalRefId: null, ...over };
+}
+
+function sent(over: Partial<SendCodeResponse> = {}): SendCodeResponse {
+  return {
+    attemptId: 'att-1',
+    resendAfterSeconds: 30,
+    expiresAt: '2026-01-01T00:10:00Z',
+    sentTo: '(•••) •••-0123',
+    cellPhone: '+1 201 555 0123',
+    ...over,
+  };
+}
+
+type FakeServer = ReturnType<typeof createFakeServer>;
+
+function renderPage(data: PublicPageData = pageData(), server: FakeServer = createFakeServer()) {
+  const view = render(<VerifyPage data={data} fetch={server.fetch} />);
+  return { ...view, server };
+}
+
+/** Step 1 done in the English form: the number typed and sent, the code step shown. */
+async function reachCodeStep(server: FakeServer, data: PublicPageData = pageData()) {
+  const user = userEvent.setup();
+  renderPage(data, server);
+  await user.type(screen.getByLabelText(en.cellPhoneLabel), '(201) 555-0123');
+  await user.click(screen.getByRole('button', { name: en.sendCode }));
+  const code = await screen.findByLabelText(en.codeLabel);
+  return { user, code };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('public verification page', () => {
+  it('shows the polite not-available page, in English, when there is no form', () => {
+    renderPage(pageData({ form: null }));
+    expect(screen.getByRole('heading', { level: 1, name: en.notAvailableTitle })).toBeInTheDocument();
+    expect(screen.getByText(en.notAvailableBody)).toBeInTheDocument();
+    expect(screen.queryByLabelText(en.cellPhoneLabel)).not.toBeInTheDocument();
+    expect(document.documentElement.lang).toBe('en');
+    expect(document.title).toBe(en.notAvailableTitle);
+  });
+
+  it('reads missing or malformed page data as "no form"', () => {
+    expect(parsePageData(undefined).form).toBeNull();
+    expect(parsePageData('{not json').form).toBeNull();
+    expect(parsePageData(JSON.stringify({ csrfToken: 't', form: { name: 'x' } })).form).toBeNull();
+    const good = parsePageData(JSON.stringify({ ...pageData(), externalRefId: 'CRM-1' }));
+    expect(good).toEqual({ ...pageData(), externalRefId: 'CRM-1' });
+  });
+
+  it('shows the form with its banner, names and introduction, in the form language', () => {
+    renderPage(pageData({ form: makeForm({ bannerImage: `/media/${'a'.repeat(64)}.webp` }) }));
+    expect(screen.getByRole('heading', { level: 1, name: 'Loan application' })).toBeInTheDocument();
+    expect(screen.getByText(en.intro('Acme Lending'))).toBeInTheDocument();
+    // Decorative banner: no name, and its box reserved by width/height so nothing shifts when it loads.
+    const banner = document.querySelector('img');
+    expect(banner).toHaveAttribute('alt', '');
+    expect(banner).toHaveAttribute('width', '1200');
+    expect(banner).toHaveAttribute('height', '300');
+    expect(document.title).toBe('Loan application – Acme Lending');
+    expect(document.querySelector('html')?.lang).toBe('en');
+    expect(screen.getByRole('radio', { name: en.methodSms })).toBeChecked();
+    const phone = screen.getByLabelText(en.cellPhoneLabel);
+    expect(phone).toHaveAttribute('type', 'tel');
+    expect(phone).toHaveAttribute('autocomplete', 'tel');
+    expect(phone).toHaveAttribute('inputmode', 'tel');
+    expect(phone).toHaveAccessibleDescription(en.cellPhoneHint);
+  });
+
+  it('in preview, shows the notice and does not send', async () => {
+    const { server } = renderPage(pageData({ form: makeForm({ preview: true }) }));
+    expect(screen.getByText(en.previewNotice)).toBeVisible();
+    expect(screen.getByRole('button', { name: en.sendCode })).toBeDisabled();
+    fireEvent.change(screen.getByLabelText(en.cellPhoneLabel), { target: { value: '2015550123' } });
+    fireEvent.submit(screen.getByRole('button', { name: en.sendCode }));
+    await Promise.resolve();
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('checks the number, and the e-mail address when sending by e-mail, before sending', async () => {
+    const user = userEvent.setup();
+    const { server } = renderPage();
+    await user.click(screen.getByRole('button', { name: en.sendCode }));
+    const phone = screen.getByLabelText(en.cellPhoneLabel);
+    expect(phone).toHaveAttribute('aria-invalid', 'true');
+    expect(phone).toHaveAccessibleDescription(`${en.cellPhoneHint} ${en.cellPhoneRequired}`);
+    expect(phone).toHaveFocus();
+
+    await user.type(phone, '(201) 555-0123');
+    expect(phone).not.toHaveAttribute('aria-invalid');
+    await user.click(screen.getByRole('radio', { name: en.methodEmail }));
+    const email = screen.getByRole('textbox', { name: en.emailLabel });
+    expect(email).toHaveAttribute('type', 'email');
+    expect(email).toHaveAttribute('autocomplete', 'email');
+    await user.click(screen.getByRole('button', { name: en.sendCode }));
+    expect(email).toHaveAccessibleDescription(en.emailRequired);
+    expect(email).toHaveFocus();
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('sends the code and moves to the code step, which says where the code went', async () => {
+    const server = createFakeServer({ [SEND]: [200, sent()] });
+    const user = userEvent.setup();
+    renderPage(pageData({ externalRefId: 'CRM-4411' }), server);
+    await user.type(screen.getByLabelText(en.cellPhoneLabel), ' (201) 555-0123 ');
+    await user.click(screen.getByRole('radio', { name: en.methodEmail }));
+    await user.type(screen.getByRole('textbox', { name: en.emailLabel }), 'ada@example.com');
+    await user.click(screen.getByRole('button', { name: en.sendCode }));
+
+    const code = await screen.findByLabelText(en.codeLabel);
+    expect(code).toHaveFocus();
+    expect(screen.getByRole('status')).toHaveTextContent(en.codeSentTo('(•••) •••-0123'));
+    const [request] = server.calls(SEND);
+    expect(request?.body).toEqual({
+      cellPhone: '(201) 555-0123',
+      method: 'email',
+      email: 'ada@example.com',
+      externalRefId: 'CRM-4411',
+    });
+    expect(request?.headers).toMatchObject({
+      'Content-Type': 'application/json',
+      'X-CSRFToken': 'csrf-page',
+    });
+  });
+
+  it('gives the code input what phones need to fill it', async () => {
+    const { code } = await reachCodeStep(createFakeServer({ [SEND]: [200, sent()] }));
+    expect(code).toHaveAttribute('autocomplete', 'one-time-code');
+    expect(code).toHaveAttribute('inputmode', 'numeric');
+    expect(code).toHaveAttribute('pattern', '[0-9]*');
+    expect(code).toHaveAttribute('maxlength', '6');
+    expect(code).toHaveAccessibleDescription(en.codeHint);
+  });
+
+  it('shows a server field error beside the phone field, in Spanish for a Spanish form, keeping the number', async () => {
+    const server = createFakeServer({
+      'POST /api/public/verify-forms/pub-es/send-code': [
+        400,
+        { cellPhone: [es.cellPhoneLandline], MainCode_: 'invalid' },
+      ],
+    });
+    const user = userEvent.setup();
+    renderPage(
+      pageData({ form: makeForm({ publicId: 'pub-es', name: 'Alta de clientes', language: 'es' }) }),
+      server,
+    );
+    expect(document.documentElement.lang).toBe('es');
+    expect(screen.getByRole('radio', { name: es.methodSms })).toBeChecked();
+    const phone = screen.getByLabelText(es.cellPhoneLabel);
+    await user.type(phone, '(201) 555-0100');
+    await user.click(screen.getByRole('button', { name: es.sendCode }));
+
+    await waitFor(() =>
+      expect(phone).toHaveAccessibleDescription(`${es.cellPhoneHint} ${es.cellPhoneLandline}`),
+    );
+    expect(phone).toHaveAttribute('aria-invalid', 'true');
+    expect(phone).toHaveValue('(201) 555-0100');
+    expect(phone).toHaveFocus();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('shows other fields and non-field errors in an alert above the button', async () => {
+    const server = createFakeServer({
+      [SEND]: [400, { externalRefId: [en.externalRefIdInvalid], nonFieldErrors: [en.requestInvalid] }],
+    });
+    const user = userEvent.setup();
+    renderPage(pageData(), server);
+    await user.type(screen.getByLabelText(en.cellPhoneLabel), '2015550123');
+    await user.click(screen.getByRole('button', { name: en.sendCode }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      `${en.requestInvalid} ${en.externalRefIdInvalid}`,
+    );
+  });
+
+  it('shows a 429 refusal in an alert and keeps what was typed', async () => {
+    const detail = en.tooManyForPhone(3 * 3600);
+    const server = createFakeServer({ [SEND]: [429, { detail }] });
+    const user = userEvent.setup();
+    renderPage(pageData(), server);
+    const phone = screen.getByLabelText(en.cellPhoneLabel);
+    await user.type(phone, '2015550123');
+    await user.click(screen.getByRole('button', { name: en.sendCode }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(detail);
+    expect(phone).toHaveValue('2015550123');
+    expect(screen.getByRole('button', { name: en.sendCode })).toBeEnabled();
+  });
+
+  it('says "try again" on a server error, a CSRF refusal and a lost connection', async () => {
+    const server = createFakeServer({ [SEND]: [500, { detail: 'Internal error.' }] });
+    const user = userEvent.setup();
+    renderPage(pageData(), server);
+    await user.type(screen.getByLabelText(en.cellPhoneLabel), '2015550123');
+    await user.click(screen.getByRole('button', { name: en.sendCode }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(en.genericError);
+
+    server.on(SEND, [403, { detail: 'CSRF token missing or incorrect.' }]);
+    await user.click(screen.getByRole('button', { name: en.sendCode }));
+    await waitFor(() => expect(server.calls(SEND)).toHaveLength(2));
+    expect(await screen.findByRole('alert')).toHaveTextContent(en.genericError);
+
+    server.on(SEND, () => {
+      throw new TypeError('Failed to fetch');
+    });
+    await user.click(screen.getByRole('button', { name: en.sendCode }));
+    expect(await screen.findByText(en.networkError)).toBeInTheDocument();
+  });
+
+  it('switches to the not-available page when the form is gone (404)', async () => {
+    const user = userEvent.setup();
+    renderPage(pageData(), createFakeServer({ [SEND]: [404, { detail: 'Not found.' }] }));
+    await user.type(screen.getByLabelText(en.cellPhoneLabel), '2015550123');
+    await user.click(screen.getByRole('button', { name: en.sendCode }));
+    const heading = await screen.findByRole('heading', { name: en.notAvailableTitle });
+    expect(heading).toHaveFocus();
+  });
+
+  it('checks the code before sending it', async () => {
+    const server = createFakeServer({ [SEND]: [200, sent()] });
+    const { user, code } = await reachCodeStep(server);
+    await user.click(screen.getByRole('button', { name: en.verify }));
+    expect(code).toHaveAccessibleDescription(`${en.codeHint} ${en.codeRequired}`);
+    await user.type(code, '12a4');
+    await user.click(screen.getByRole('button', { name: en.verify }));
+    expect(code).toHaveAccessibleDescription(`${en.codeHint} ${en.codeFormat}`);
+    expect(code).toHaveAttribute('aria-invalid', 'true');
+    expect(server.calls(CHECK)).toHaveLength(0);
+  });
+
+  it('shows a wrong code beside the code field', async () => {
+    const server = createFakeServer({ [SEND]: [200, sent()], [CHECK]: [400, { code: [en.codeWrong(4)] }] });
+    const { user, code } = await reachCodeStep(server);
+    await user.type(code, '000000');
+    await user.click(screen.getByRole('button', { name: en.verify }));
+    await waitFor(() => expect(code).toHaveAccessibleDescription(`${en.codeHint} ${en.codeWrong(4)}`));
+    expect(code).toHaveValue('000000');
+    expect(server.calls(CHECK)[0]?.body).toEqual({ code: '000000' });
+  });
+
+  it('shows the success screen with the number from the send-code answer', async () => {
+    const server = createFakeServer({
+      [SEND]: [200, sent({ cellPhone: '+1 201-555-0123' })],
+      [CHECK]: [200, { verified: true, verificationId: 9 }],
+    });
+    const { user, code } = await reachCodeStep(server);
+    await user.type(code, '123456');
+    await user.click(screen.getByRole('button', { name: en.verify }));
+    const title = await screen.findByRole('heading', { name: en.successTitle });
+    expect(title).toHaveFocus();
+    expect(screen.getByText(en.successBody('+1 201-555-0123'))).toBeInTheDocument();
+    expect(screen.queryByLabelText(en.codeLabel)).not.toBeInTheDocument();
+  });
+
+  it('counts down to the resend button, and a resend replaces the attempt', async () => {
+    // Only the clock and intervals are faked: fetch and Testing Library keep their real timers.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    const server = createFakeServer({
+      [SEND]: [200, sent()],
+      'POST /api/public/attempts/att-2/check': [200, { verified: true, verificationId: 9 }],
+    });
+    renderPage(pageData(), server);
+    fireEvent.change(screen.getByLabelText(en.cellPhoneLabel), { target: { value: '2015550123' } });
+    fireEvent.click(screen.getByRole('button', { name: en.sendCode }));
+    await screen.findByLabelText(en.codeLabel);
+    expect(screen.getByText(en.resendIn(30))).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: en.resend })).not.toBeInTheDocument();
+
+    act(() => vi.advanceTimersByTime(1000));
+    expect(screen.getByText(en.resendIn(29))).toBeInTheDocument();
+    act(() => vi.advanceTimersByTime(29_000));
+    expect(screen.queryByText(/new code in/)).not.toBeInTheDocument();
+
+    server.on(SEND, [200, sent({ attemptId: 'att-2' })]);
+    fireEvent.click(screen.getByRole('button', { name: en.resend }));
+    await screen.findByText(en.resendIn(30));
+    expect(server.calls(SEND).map((r) => r.body)).toEqual([
+      { cellPhone: '2015550123', method: 'sms' },
+      { cellPhone: '2015550123', method: 'sms' },
+    ]);
+    expect(screen.getByLabelText(en.codeLabel)).toHaveFocus();
+
+    fireEvent.change(screen.getByLabelText(en.codeLabel), { target: { value: '123456' } });
+    fireEvent.click(screen.getByRole('button', { name: en.verify }));
+    expect(await screen.findByRole('heading', { name: en.successTitle })).toBeInTheDocument();
+    expect(server.calls(CHECK)).toHaveLength(0);
+  });
+
+  it('goes back to change the number, with the number kept', async () => {
+    const { user } = await reachCodeStep(createFakeServer({ [SEND]: [200, sent()] }));
+    await user.click(screen.getByRole('button', { name: en.changeNumber }));
+    const phone = screen.getByLabelText(en.cellPhoneLabel);
+    expect(phone).toHaveValue('(201) 555-0123');
+    expect(phone).toHaveFocus();
+  });
+
+  it('takes the code from WebOTP and verifies it', async () => {
+    let aborted: AbortSignal | undefined;
+    const get = vi.fn((options: CredentialRequestOptions) => {
+      aborted = options.signal ?? undefined;
+      return Promise.resolve({ id: 'otp', type: 'otp', code: '654321' });
+    });
+    Object.defineProperty(window, 'OTPCredential', { value: class {}, configurable: true });
+    Object.defineProperty(navigator, 'credentials', { value: { get }, configurable: true });
+    try {
+      const server = createFakeServer({
+        [SEND]: [200, sent()],
+        [CHECK]: [200, { verified: true, verificationId: 9 }],
+      });
+      await reachCodeStep(server);
+      expect(await screen.findByRole('heading', { name: en.successTitle })).toBeInTheDocument();
+      expect(get).toHaveBeenCalledWith(expect.objectContaining({ otp: { transport: ['sms'] } }));
+      expect(server.calls(CHECK)[0]?.body).toEqual({ code: '654321' });
+      // Leaving the code step aborts the browser's request.
+      expect(aborted?.aborted).toBe(true);
+    } finally {
+      Reflect.deleteProperty(window, 'OTPCredential');
+      Reflect.deleteProperty(navigator, 'credentials');
+    }
+  });
+});
