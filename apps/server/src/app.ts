@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { openDatabase } from './database.ts';
+import { createJobs } from './jobs/queue.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { redactUrl } from './lib/redact.ts';
 import { createMailer, type Mailer } from './messaging/email.ts';
@@ -83,15 +84,19 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const clock = deps.clock ?? systemClock;
   const mailer = deps.mailer ?? createMailer(config, database.db, clock, app.log);
   const sms = deps.sms ?? createSmsSender(config, database.db, clock, app.log);
-  const services = createServices({ config, db: database.db, clock, mailer, sms, log: app.log });
+  const jobs = createJobs(database, app.log);
+  const services = createServices({ config, db: database.db, clock, mailer, sms, jobs, log: app.log });
   app.decorate('services', services);
   const routeList: { method: string; url: string }[] = [];
   app.decorate('routeList', routeList);
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routeList.push({ method, url: route.url });
   });
+  // Workers start with the app and stop before the database closes, letting jobs in progress finish.
+  app.addHook('onReady', () => jobs.start({ ...services, log: app.log }));
   app.addHook('onClose', async () => {
     await services.background.idle();
+    await jobs.stop();
     if (!deps.mailer) await mailer.close();
     if (ownsDb) await database.close();
   });

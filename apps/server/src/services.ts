@@ -1,9 +1,11 @@
 import type { Db } from '@veriform/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
+import type { Jobs } from './jobs/queue.ts';
 import { type Background, createBackground } from './lib/background.ts';
 import type { Clock } from './lib/clock.ts';
 import { createRateLimiter, type RateLimiter } from './lib/rate-limit.ts';
+import { createSealer, type Sealer } from './lib/sealed.ts';
 import { createTokenSigner, type TokenSigner } from './lib/tokens.ts';
 import { type CodeDelivery, createCodeDelivery } from './messaging/code-delivery.ts';
 import type { Mailer } from './messaging/email.ts';
@@ -28,6 +30,8 @@ export type Services = {
   clock: Clock;
   mailer: Mailer;
   sms: SmsSender;
+  /** Seals short-lived secrets (codes in queued jobs) with SECRET_KEY. */
+  sealer: Sealer;
   background: Background;
   rateLimit: RateLimiter;
   tokens: TokenSigner;
@@ -54,9 +58,10 @@ export function createServices(deps: {
   clock: Clock;
   mailer: Mailer;
   sms: SmsSender;
+  jobs: Jobs;
   log: FastifyBaseLogger;
 }): Services {
-  const { config, db, clock, mailer, sms, log } = deps;
+  const { config, db, clock, mailer, sms, jobs, log } = deps;
   const background = createBackground(log);
   const rateLimit = createRateLimiter(db, clock);
   const tokens = createTokenSigner(config.secretKey, clock);
@@ -80,7 +85,8 @@ export function createServices(deps: {
   const memberships = createMembershipService({ db, sessions });
   const invitations = createInvitationService({ config, db, clock, mailer, background, rateLimit, sessions });
   const verifyForms = createVerifyFormService({ config, db, clock, rateLimit });
-  const codeDelivery = createCodeDelivery({ config, db, clock, mailer, sms, log, background });
+  const sealer = createSealer(config.secretKey);
+  const codeDelivery = createCodeDelivery({ jobs, sealer });
   const publicVerify = createPublicVerifyService({ config, db, clock, rateLimit, codeDelivery });
   return {
     config,
@@ -88,6 +94,7 @@ export function createServices(deps: {
     clock,
     mailer,
     sms,
+    sealer,
     background,
     rateLimit,
     tokens,

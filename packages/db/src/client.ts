@@ -16,9 +16,17 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
 export const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
 
+/**
+ * Plain SQL on the same connection(s) as `db`, for libraries that bring their own SQL (pg-boss): with `values`, one
+ * parameterised statement; without, a script of any number of statements (PGlite's `exec()`, PostgreSQL's simple
+ * query protocol). Answers the rows of the (last) statement.
+ */
+export type ExecuteSql = (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>;
+
 export type DatabaseHandle = {
   db: Db;
   kind: 'pglite' | 'postgres';
+  executeSql: ExecuteSql;
   migrate(): Promise<void>;
   close(): Promise<void>;
 };
@@ -66,6 +74,13 @@ export function createDb(config: DbConfig): DatabaseHandle {
     return {
       db,
       kind: 'postgres',
+      // node-postgres sends a query without values by the simple protocol, which accepts several statements.
+      executeSql: async (text, values) => {
+        const result = await pool.query(text, values && values.length > 0 ? values : undefined);
+        // A multi-statement script answers one result per statement.
+        const last: pg.QueryResult | undefined = Array.isArray(result) ? result.at(-1) : result;
+        return { rows: last?.rows ?? [] };
+      },
       migrate: () => migratePostgresExclusively(pool),
       close: () => pool.end(),
     };
@@ -81,6 +96,12 @@ export function createDb(config: DbConfig): DatabaseHandle {
   return {
     db,
     kind: 'pglite',
+    // PGlite's query() takes exactly one statement; exec() takes a script (no parameters).
+    executeSql: async (text, values) => {
+      if (values && values.length > 0) return { rows: (await pglite.query(text, values)).rows };
+      const results = await pglite.exec(text);
+      return { rows: results.at(-1)?.rows ?? [] };
+    },
     migrate: () => migratePglite(db, { migrationsFolder }),
     close: () => pglite.close(),
   };

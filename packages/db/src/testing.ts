@@ -55,8 +55,15 @@ function runIdOf(template: string): string {
 
 const PGLITE_DUMP_PREFIX = 'pglite-dump:';
 
-async function preparePgliteDump(): Promise<PreparedTestDatabases> {
+/**
+ * Runs on the migrated template before it is copied: schema that is not ours to migrate (pg-boss installs its own)
+ * is installed once per run here rather than once per test file.
+ */
+export type PrepareTemplate = (handle: DatabaseHandle) => Promise<void>;
+
+async function preparePgliteDump(prepare: PrepareTemplate | undefined): Promise<PreparedTestDatabases> {
   const pglite = await migratedPglite();
+  if (prepare) await prepare(createDb({ kind: 'pglite', pglite }));
   const dump = await pglite.dumpDataDir('none');
   await pglite.close();
   const dir = await mkdtemp(join(tmpdir(), 'vf-test-db-'));
@@ -70,15 +77,17 @@ async function preparePgliteDump(): Promise<PreparedTestDatabases> {
 
 /** For a vitest globalSetup: migrate the template once per run. */
 export async function prepareTestDatabases(
-  serverUrl = process.env.TEST_DATABASE_URL,
+  options: { serverUrl?: string | undefined; prepare?: PrepareTemplate } = {},
 ): Promise<PreparedTestDatabases> {
-  if (!serverUrl) return preparePgliteDump();
+  const serverUrl = options.serverUrl ?? process.env.TEST_DATABASE_URL;
+  if (!serverUrl) return preparePgliteDump(options.prepare);
   const runId = randomBytes(6).toString('hex');
   const template = `${TEMPLATE_PREFIX}${runId}`;
   await withAdmin(serverUrl, (c) => c.query(`CREATE DATABASE ${quoteIdent(template)}`));
   const handle = createDb({ kind: 'postgres', url: databaseUrl(serverUrl, template), poolSize: 1 });
   try {
     await handle.migrate();
+    if (options.prepare) await options.prepare(handle);
   } finally {
     // A template cannot be copied while anyone is connected to it.
     await handle.close();

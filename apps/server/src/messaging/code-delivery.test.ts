@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../test-support/app.ts';
 import { createAttempt, readAttempt, waitForSend } from '../test-support/attempts.ts';
+import { waitForCodeJobs } from '../test-support/jobs.ts';
 import { outboxFor } from '../test-support/outbox.ts';
 
 const t = useTestApp();
 
-describe('verification code delivery (outbox)', () => {
+describe('verification code delivery (development outbox)', () => {
   it('sends the SMS in the form language, the WebOTP line last', async () => {
     const attempt = await createAttempt(t.app, { method: 'sms', language: 'es', company: 'Banco Sol' });
     await t.app.services.codeDelivery.enqueue({ attemptId: attempt.id, code: '482913' });
@@ -40,9 +41,10 @@ describe('verification code delivery (outbox)', () => {
     const expired = await createAttempt(t.app, { expiresAt: new Date(t.clock.now().getTime() - 1000) });
     await t.app.services.codeDelivery.enqueue({ attemptId: replaced.id, code: '111111' });
     await t.app.services.codeDelivery.enqueue({ attemptId: expired.id, code: '222222' });
-    await t.app.services.background.idle();
 
     for (const attempt of [replaced, expired]) {
+      const [job] = await waitForCodeJobs(t.app, attempt.id);
+      expect(job).toMatchObject({ state: 'completed', output: { outcome: 'skipped' } });
       expect(await outboxFor(t.app, attempt.cellPhone)).toEqual([]);
       const row = await readAttempt(t.app, attempt.id);
       expect(row.sentAt).toBeNull();

@@ -1,5 +1,5 @@
-import type { Background } from '../lib/background.ts';
-import { type CodeSenderDeps, sendVerificationCode } from './code-sender.ts';
+import type { Jobs } from '../jobs/queue.ts';
+import type { Sealer } from '../lib/sealed.ts';
 
 /**
  * Sending verification codes (issue #5 item 6): the public-verify service hands over an attempt and its plain code
@@ -14,16 +14,14 @@ export type CodeDelivery = {
   enqueue(message: CodeMessage): Promise<void>;
 };
 
-/**
- * First cut (until the pg-boss queue lands): sends right away, in-process, after the answer (`services.background`).
- * Not durable: a crash between the answer and the send loses the message (the consumer can ask again).
- */
-export function createCodeDelivery(deps: CodeSenderDeps & { background: Background }): CodeDelivery {
+/** The code is sealed under the attempt id, so a sealed code cannot be replayed for another attempt. */
+export function createCodeDelivery(deps: {
+  jobs: Pick<Jobs, 'sendVerificationCode'>;
+  sealer: Sealer;
+}): CodeDelivery {
   return {
-    async enqueue(message) {
-      deps.background.run('verification code send', async () => {
-        await sendVerificationCode(deps, message);
-      });
+    async enqueue({ attemptId, code }) {
+      await deps.jobs.sendVerificationCode({ attemptId, sealedCode: deps.sealer.seal(code, attemptId) });
     },
   };
 }

@@ -53,12 +53,16 @@ export class SmsSendError extends Error {
   }
 }
 
-/** Twilio's RestException carries `status` and Twilio's numeric `code`; anything else (network, timeout) is transient. */
+/**
+ * Twilio's API errors (the SDK's RestException, or TwilioServiceException for RFC 9457 answers, which the SDK does not
+ * export) carry the HTTP `status` and Twilio's numeric `code`. Anything else (network, timeout) is transient.
+ */
 function toSmsSendError(error: unknown): SmsSendError {
-  if (error instanceof twilio.RestException) {
-    const code = typeof error.code === 'number' ? error.code : undefined;
+  if (error instanceof Error && 'status' in error && typeof error.status === 'number') {
+    const code = 'code' in error && typeof error.code === 'number' ? error.code : undefined;
     const permanent = code !== undefined && PERMANENT_TWILIO_CODES.has(code);
-    const label = code !== undefined ? `Twilio error ${code}` : `Twilio HTTP ${error.status}`;
+    const label =
+      code !== undefined ? `Twilio error ${code} (HTTP ${error.status})` : `Twilio HTTP ${error.status}`;
     return new SmsSendError(`${label}: ${error.message}`, {
       permanent,
       status: error.status,

@@ -22,6 +22,8 @@ export type NewAttempt = {
   /** Default: 10 minutes after the app's clock. */
   expiresAt?: Date;
   status?: AttemptRow['status'];
+  /** Another attempt on the same form (saves making a new owner and form). */
+  sameFormAs?: AttemptRow;
 };
 
 let phoneCounter = 0;
@@ -33,24 +35,15 @@ export function nextCellPhone(): string {
 
 export async function createAttempt(app: FastifyInstance, options: NewAttempt = {}): Promise<AttemptRow> {
   const { db, clock } = app.services;
-  const owner = await newOwner(app, options.company ?? 'Acme Inc.');
-  const [form] = await db
-    .insert(verifyForms)
-    .values({
-      publicId: randomBytes(9).toString('base64url'),
-      accountId: owner.accountId,
-      name: 'Sign-up form',
-      isLive: true,
-      language: options.language ?? 'en',
-    })
-    .returning();
-  if (!form) throw new Error('form insert returned no row');
+  const form = options.sameFormAs
+    ? { id: options.sameFormAs.verifyFormId, accountId: options.sameFormAs.accountId }
+    : await newForm(app, options);
   const method = options.method ?? 'sms';
   const [attempt] = await db
     .insert(verificationAttempts)
     .values({
       id: randomBytes(16).toString('base64url'),
-      accountId: owner.accountId,
+      accountId: form.accountId,
       verifyFormId: form.id,
       cellPhone: options.cellPhone ?? nextCellPhone(),
       method,
@@ -66,6 +59,25 @@ export async function createAttempt(app: FastifyInstance, options: NewAttempt = 
     .returning();
   if (!attempt) throw new Error('attempt insert returned no row');
   return attempt;
+}
+
+async function newForm(
+  app: FastifyInstance,
+  options: NewAttempt,
+): Promise<{ id: number; accountId: number }> {
+  const owner = await newOwner(app, options.company ?? 'Acme Inc.');
+  const [form] = await app.services.db
+    .insert(verifyForms)
+    .values({
+      publicId: randomBytes(9).toString('base64url'),
+      accountId: owner.accountId,
+      name: 'Sign-up form',
+      isLive: true,
+      language: options.language ?? 'en',
+    })
+    .returning();
+  if (!form) throw new Error('form insert returned no row');
+  return form;
 }
 
 export async function readAttempt(app: FastifyInstance, id: string): Promise<AttemptRow> {

@@ -1,5 +1,6 @@
 import { prepareTestDatabases } from '@veriform/db/testing';
 import type { TestProject } from 'vitest/node';
+import { installJobs } from '../jobs/queue.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -9,7 +10,8 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  const prepared = await prepareTestDatabases();
+  // pg-boss's schema and queues go into the template too, so no test file pays for installing them.
+  const prepared = await prepareTestDatabases({ prepare: installJobs });
   project.provide('testDbTemplate', prepared.template);
   return prepared.teardown;
 }

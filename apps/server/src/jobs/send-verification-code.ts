@@ -1,0 +1,61 @@
+import type PgBoss from 'pg-boss';
+import { z } from 'zod';
+import { SealedValueError, type Sealer } from '../lib/sealed.ts';
+import { type CodeSenderDeps, sendVerificationCode } from '../messaging/code-sender.ts';
+import type { QueueDefinition } from './boss.ts';
+
+/**
+ * The queue of verification codes to send. Retries: a provider hiccup (HTTP 5xx, 429, a timeout, SMTP 4xx) is retried
+ * after 1, 2, 4 … 128 s (pg-boss's backoff, with jitter), about 4 minutes in all — the code is valid for 10. A job
+ * not started within 15 minutes is dropped (its code has expired anyway). Permanent refusals are not retried (see
+ * code-sender.ts).
+ */
+export const sendVerificationCodeQueue = {
+  name: 'send-verification-code',
+  policy: 'standard',
+  retryLimit: 8,
+  retryDelay: 1,
+  retryBackoff: true,
+  // One send (Twilio's client gives up after 15 s); past this pg-boss fails the job and it is retried.
+  expireInSeconds: 60,
+  retentionMinutes: 15,
+} satisfies QueueDefinition;
+
+/** The job's data: never the plain code, which is sealed with SECRET_KEY and bound to the attempt id. */
+export const sendVerificationCodeData = z.object({
+  attemptId: z.string().min(1),
+  sealedCode: z.string().min(1),
+});
+export type SendVerificationCodeData = z.infer<typeof sendVerificationCodeData>;
+
+export type SendVerificationCodeDeps = CodeSenderDeps & { sealer: Sealer };
+
+/** The worker's handler: one job per call (batch size 1). Throwing fails the job, which pg-boss then retries. */
+export function sendVerificationCodeHandler(deps: SendVerificationCodeDeps) {
+  return async (jobs: PgBoss.Job<unknown>[]): Promise<{ outcome: string } | undefined> => {
+    let outcome: string | undefined;
+    for (const job of jobs) {
+      const data = sendVerificationCodeData.safeParse(job.data);
+      if (!data.success) {
+        deps.log.error({ jobId: job.id }, 'send-verification-code: malformed job data; dropped');
+        outcome = 'malformed';
+        continue;
+      }
+      let code: string;
+      try {
+        code = deps.sealer.open(data.data.sealedCode, data.data.attemptId);
+      } catch (error) {
+        // SECRET_KEY changed since the job was queued: no retry can open it; the consumer can ask for a new code.
+        if (!(error instanceof SealedValueError)) throw error;
+        deps.log.error(
+          { jobId: job.id, attemptId: data.data.attemptId },
+          'send-verification-code: cannot open code',
+        );
+        outcome = 'unreadable';
+        continue;
+      }
+      outcome = await sendVerificationCode(deps, { attemptId: data.data.attemptId, code });
+    }
+    return outcome ? { outcome } : undefined;
+  };
+}

@@ -1,0 +1,39 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { JOB_SCHEMA } from '../jobs/boss.ts';
+import { sendVerificationCodeQueue } from '../jobs/send-verification-code.ts';
+
+/** Reading pg-boss's job table in tests: jobs run in the app's workers, so tests wait on what the database says. */
+
+export type JobRow = { id: string; state: string; retryCount: number; data: unknown; output: unknown };
+
+const QUEUE = sendVerificationCodeQueue.name;
+
+/** The code-sending jobs for one attempt (any state), oldest first. */
+export async function codeJobsFor(app: FastifyInstance, attemptId: string): Promise<JobRow[]> {
+  const result = await app.services.db.execute(
+    sql`SELECT id, state::text AS state, retry_count AS "retryCount", data, output
+        FROM ${sql.identifier(JOB_SCHEMA)}.job
+        WHERE name = ${QUEUE} AND data->>'attemptId' = ${attemptId}
+        ORDER BY created_on`,
+  );
+  // Both drivers answer `{ rows }`; the Db type leaves the result untyped.
+  return (result as { rows: JobRow[] }).rows;
+}
+
+/** Waits until every code-sending job of the attempt has finished (completed, failed for good, or cancelled). */
+export async function waitForCodeJobs(
+  app: FastifyInstance,
+  attemptId: string,
+  timeoutMs = 10_000,
+): Promise<JobRow[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const jobs = await codeJobsFor(app, attemptId);
+    if (jobs.length > 0 && jobs.every((job) => ['completed', 'failed', 'cancelled'].includes(job.state)))
+      return jobs;
+    if (Date.now() > deadline)
+      throw new Error(`jobs of attempt ${attemptId} did not finish: ${JSON.stringify(jobs)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
