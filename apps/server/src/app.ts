@@ -17,7 +17,9 @@ import { invitationRoutes } from './modules/invitations/routes.ts';
 import { mediaRoutes } from './modules/media/routes.ts';
 import { membershipRoutes } from './modules/memberships/routes.ts';
 import { publicVerifyRoutes } from './modules/public-verify/routes.ts';
+import { testNumberRoutes } from './modules/test-numbers/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
+import { verificationRoutes } from './modules/verifications/routes.ts';
 import { verifyFormRoutes } from './modules/verify-forms/routes.ts';
 import { registerCsrf } from './plugins/csrf.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
@@ -117,6 +119,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(membershipRoutes);
   await app.register(invitationRoutes);
   await app.register(verifyFormRoutes);
+  await app.register(testNumberRoutes);
+  await app.register(verificationRoutes);
   await app.register(publicVerifyRoutes);
   if (outboxActive(config)) await app.register(devRoutes);
 

@@ -20,7 +20,9 @@ import { createInvitationService, type InvitationService } from './modules/invit
 import { createMediaService, type MediaService } from './modules/media/service.ts';
 import { createMembershipService, type MembershipService } from './modules/memberships/service.ts';
 import { createPublicVerifyService, type PublicVerifyService } from './modules/public-verify/service.ts';
+import { createTestNumberService, type TestNumberService } from './modules/test-numbers/service.ts';
 import { createUserService, type UserService } from './modules/users/service.ts';
+import { createVerificationService, type VerificationService } from './modules/verifications/service.ts';
 import { createVerifyFormService, type VerifyFormService } from './modules/verify-forms/service.ts';
 
 /** Everything routes and plugins need, built once per app from the config and the injected dependencies. */
@@ -46,6 +48,9 @@ export type Services = {
   memberships: MembershipService;
   invitations: InvitationService;
   verifyForms: VerifyFormService;
+  /** The account's test numbers (test mode). */
+  testNumbers: TestNumberService;
+  verifications: VerificationService;
   /** Queues verification codes for sending (public verification). */
   codeDelivery: CodeDelivery;
   /** The public verification page's API (read a live form, send a code, check it). */
@@ -85,6 +90,8 @@ export function createServices(deps: {
   const memberships = createMembershipService({ db, sessions });
   const invitations = createInvitationService({ config, db, clock, mailer, background, rateLimit, sessions });
   const verifyForms = createVerifyFormService({ config, db, clock, rateLimit });
+  const testNumbers = createTestNumberService({ db });
+  const verifications = createVerificationService({ db });
   const sealer = createSealer(config.secretKey);
   const codeDelivery = createCodeDelivery({ jobs, sealer });
   const publicVerify = createPublicVerifyService({ config, db, clock, rateLimit, codeDelivery });
@@ -109,6 +116,8 @@ export function createServices(deps: {
     memberships,
     invitations,
     verifyForms,
+    testNumbers,
+    verifications,
     codeDelivery,
     publicVerify,
   };

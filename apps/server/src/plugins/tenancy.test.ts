@@ -10,7 +10,7 @@ import { invite, type Joined, join, newOwner, type Owner } from '../test-support
 /**
  * Tenant isolation, route by route (docs/roles.md): another account's object answers 404 exactly like an unknown id,
  * and a member without the permission gets 403 with the spec's text. Every route under /api/accounts, /api/verify-forms,
- * /api/memberships and /api/invitations must be in `routes` (or in `notAccountScoped` with a reason): a new route
+ * /api/memberships, /api/invitations, /api/test-phone-numbers and /api/verifications must be in `routes` (or in `notAccountScoped` with a reason): a new route
  * that is not added here fails the completeness test.
  */
 
@@ -30,6 +30,7 @@ type World = {
   ownerMembershipId: number;
   invitationId: number;
   formId: number;
+  testNumberId: number;
 };
 
 type Call = (c: TestClient, w: World) => Promise<LightMyRequestResponse>;
@@ -194,6 +195,13 @@ const routes: RouteCase[] = [
     plainMember: 200,
   },
   {
+    method: 'GET',
+    url: '/api/verify-forms/:id/stats',
+    call: (c, w) => c.get(`/api/verify-forms/${w.formId}/stats`),
+    unknown: (c) => c.get(`/api/verify-forms/${UNKNOWN}/stats`),
+    plainMember: 403,
+  },
+  {
     method: 'PATCH',
     url: '/api/verify-forms/:id/update-banner-image',
     call: (c, w) => c.patchMultipart(`/api/verify-forms/${w.formId}/update-banner-image`, bannerForm()),
@@ -213,6 +221,37 @@ const routes: RouteCase[] = [
     call: (c, w) => del(c, `/api/verify-forms/${w.formId}`),
     unknown: (c) => del(c, `/api/verify-forms/${UNKNOWN}`),
     plainMember: 204,
+  },
+  // Test numbers: every member reads them, only owners change them (manageCompany).
+  {
+    method: 'GET',
+    url: '/api/test-phone-numbers',
+    call: (c, w) => c.get(`/api/test-phone-numbers?account=${w.accountId}`),
+    unknown: (c) => c.get(`/api/test-phone-numbers?account=${UNKNOWN}`),
+    plainMember: 200,
+  },
+  {
+    method: 'POST',
+    url: '/api/test-phone-numbers',
+    call: (c, w) =>
+      c.post('/api/test-phone-numbers', { account: w.accountId, cellPhone: '2015550199', code: '111111' }),
+    unknown: (c) =>
+      c.post('/api/test-phone-numbers', { account: UNKNOWN, cellPhone: '2015550199', code: '111111' }),
+    plainMember: 403,
+  },
+  {
+    method: 'DELETE',
+    url: '/api/test-phone-numbers/:id',
+    call: (c, w) => del(c, `/api/test-phone-numbers/${w.testNumberId}`),
+    unknown: (c) => del(c, `/api/test-phone-numbers/${UNKNOWN}`),
+    plainMember: 403,
+  },
+  {
+    method: 'GET',
+    url: '/api/verifications',
+    call: (c, w) => c.get(`/api/verifications?account=${w.accountId}&verifyFormId__in=${w.formId}`),
+    unknown: (c) => c.get(`/api/verifications?account=${UNKNOWN}`),
+    plainMember: 403,
   },
 ];
 
@@ -237,12 +276,18 @@ async function worldOf(owner: Owner, member: Joined): Promise<World> {
     category: 'Retail',
   });
   await owner.c.patchMultipart(`/api/verify-forms/${form.json().id}/update-banner-image`, bannerForm());
+  const testNumber = await owner.c.post('/api/test-phone-numbers', {
+    account: owner.accountId,
+    cellPhone: '2015550123',
+    code: '123456',
+  });
   return {
     accountId: owner.accountId,
     memberMembershipId: member.membership.id,
     ownerMembershipId: owner.membership.id,
     invitationId: invited.json<Invitation>().id,
     formId: form.json().id,
+    testNumberId: testNumber.json().id,
   };
 }
 
@@ -263,15 +308,19 @@ async function snapshotOfB() {
     invitations: (await ownerB.c.get(`/api/invitations?accountId=${ownerB.accountId}`)).json(),
     forms: (await ownerB.c.get(`/api/verify-forms?account=${ownerB.accountId}`)).json(),
     categories: (await ownerB.c.get(`/api/verify-forms/categories?account=${ownerB.accountId}`)).json(),
+    testNumbers: (await ownerB.c.get(`/api/test-phone-numbers?account=${ownerB.accountId}`)).json(),
   };
 }
 
 describe('tenant isolation', () => {
-  it('the table lists every route of accounts, memberships, invitations and verify-forms', () => {
+  it('the table lists every route of accounts, memberships, invitations, verify-forms, test numbers and verifications', () => {
     const registered = t.app.routeList
       .filter(
         (r) =>
-          r.method !== 'HEAD' && /^\/api\/(accounts|memberships|invitations|verify-forms)(\/|$)/.test(r.url),
+          r.method !== 'HEAD' &&
+          /^\/api\/(accounts|memberships|invitations|verify-forms|test-phone-numbers|verifications)(\/|$)/.test(
+            r.url,
+          ),
       )
       .map((r) => `${r.method} ${r.url}`);
     const covered = [...routes.map((r) => `${r.method} ${r.url}`), ...Object.keys(notAccountScoped)];
@@ -330,11 +379,18 @@ describe('tenant isolation', () => {
       }
       expect((await ownerA.c.post(`/api/invitations/${id}/resend`)).statusCode).toBe(404);
       expect((await ownerA.c.post(`/api/memberships/${id}/select`)).statusCode).toBe(404);
-      for (const url of [`/api/verify-forms/${id}`, `/api/verify-forms/${id}/delete-banner-image`]) {
+      for (const url of [
+        `/api/verify-forms/${id}`,
+        `/api/verify-forms/${id}/stats`,
+        `/api/verify-forms/${id}/delete-banner-image`,
+      ]) {
         const response = await ownerA.c.request({ method: url.endsWith('image') ? 'PATCH' : 'GET', url });
         expect(response.statusCode, url).toBe(404);
         expect(response.json()).toEqual(notFound);
       }
+      const testNumber = await del(ownerA.c, `/api/test-phone-numbers/${id}`);
+      expect(testNumber.statusCode, id).toBe(404);
+      expect(testNumber.json()).toEqual(notFound);
     }
   });
 });

@@ -95,6 +95,12 @@ const accountOf = {
       .from(schema.verifyForms)
       .where(eq(schema.verifyForms.id, id))
       .limit(1),
+  testPhoneNumbers: (db: Db, id: number) =>
+    db
+      .select({ accountId: schema.testPhoneNumbers.accountId })
+      .from(schema.testPhoneNumbers)
+      .where(eq(schema.testPhoneNumbers.id, id))
+      .limit(1),
 } satisfies Record<string, (db: Db, id: number) => Promise<{ accountId: number }[]>>;
 
 export type AccountScopedKind = keyof typeof accountOf;

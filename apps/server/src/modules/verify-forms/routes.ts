@@ -7,6 +7,7 @@ import {
   updateVerifyFormRequestSchema,
   verifyFormListSchema,
   verifyFormSchema,
+  verifyFormStatsSchema,
 } from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -63,6 +64,16 @@ export async function verifyFormRoutes(app: FastifyInstance): Promise<void> {
 
   r.get('/api/verify-forms/:id', { preValidation: scoped, schema: { params, response: one } }, (request) =>
     verifyForms.get(tenantOf(request), idOf(request.params)),
+  );
+
+  // The form page's counts: owners, or members with canViewReports (the same right as the dashboard).
+  r.get(
+    '/api/verify-forms/:id/stats',
+    {
+      preValidation: scopedByPathId('verifyForms', 'viewReports'),
+      schema: { params, response: { 200: verifyFormStatsSchema } },
+    },
+    (request) => verifyForms.stats(tenantOf(request), idOf(request.params)),
   );
 
   r.patch(

@@ -9,10 +9,11 @@ import {
   type UpdateVerifyFormRequest,
   type VerifyForm,
   type VerifyFormList,
+  type VerifyFormStats,
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { and, asc, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
@@ -20,7 +21,10 @@ import { AppError } from '../../lib/errors.ts';
 import type { RateLimiter } from '../../lib/rate-limit.ts';
 import type { Tenant } from '../../plugins/tenancy.ts';
 
-const { verifyForms, verifications } = schema;
+const { verifyForms, verifications, verificationAttempts } = schema;
+
+/** The form page's counts look back this far (VerifyFormStats). */
+export const STATS_WINDOW_DAYS = 30;
 
 export type VerifyFormRow = typeof verifyForms.$inferSelect;
 
@@ -215,11 +219,54 @@ export function createVerifyFormService(deps: {
     }
   }
 
+  /**
+   * The form page's counts (VerifyFormStats), every one scoped by the account as well as the form. The last 30 days
+   * are counted back from `clock.now()`; "codes sent" are the form's attempts (test numbers included, like the
+   * verifications), so verified ÷ sent is the conversion of the same population.
+   */
+  async function stats(tenant: Tenant, id: number): Promise<VerifyFormStats> {
+    await find(tenant, id);
+    const since = new Date(clock.now().getTime() - STATS_WINDOW_DAYS * 24 * 60 * 60 * 1000);
+    const ofForm = and(eq(verifications.accountId, tenant.accountId), eq(verifications.verifyFormId, id));
+    const [totals] = await db
+      .select({
+        all: count(),
+        recent:
+          sql<number>`count(*) filter (where ${verifications.createdAt} >= ${since.toISOString()}::timestamptz)`.mapWith(
+            Number,
+          ),
+        // A verification is made when its code checks, so its creation is the verification time if verified_at
+        // was not recorded.
+        last: sql<Date | null>`max(coalesce(${verifications.verifiedAt}, ${verifications.createdAt}))`.mapWith(
+          (value: string | Date | null) => (value === null ? null : new Date(value)),
+        ),
+      })
+      .from(verifications)
+      .where(ofForm);
+    const [sent] = await db
+      .select({ n: count() })
+      .from(verificationAttempts)
+      .where(
+        and(
+          eq(verificationAttempts.accountId, tenant.accountId),
+          eq(verificationAttempts.verifyFormId, id),
+          gte(verificationAttempts.createdAt, since),
+        ),
+      );
+    return {
+      verifications: totals?.all ?? 0,
+      verificationsLast30Days: totals?.recent ?? 0,
+      codesSentLast30Days: sent?.n ?? 0,
+      lastVerifiedAt: totals?.last ? totals.last.toISOString() : null,
+    };
+  }
+
   return {
     create,
     list,
     categories,
     remove,
+    stats,
     get: async (tenant: Tenant, id: number) => toDto(await find(tenant, id)),
     update: (tenant: Tenant, id: number, patch: UpdateVerifyFormRequest) => update(tenant, id, patch),
     setBanner: (tenant: Tenant, id: number, url: string) => update(tenant, id, { bannerImage: url }),

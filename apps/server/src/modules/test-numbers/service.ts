@@ -1,0 +1,83 @@
+import {
+  type CreateTestPhoneNumberRequest,
+  type TestPhoneNumber,
+  testNumberTexts,
+} from '@veriform/contracts';
+import type { Db } from '@veriform/db';
+import { schema } from '@veriform/db';
+import { and, asc, eq } from 'drizzle-orm';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { isUniqueViolation } from '../../lib/db-errors.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { Tenant } from '../../plugins/tenancy.ts';
+
+const { testPhoneNumbers } = schema;
+
+type TestPhoneNumberRow = typeof testPhoneNumbers.$inferSelect;
+
+/** Numbers without a country code are read as US numbers, as on the public page. */
+const DEFAULT_COUNTRY = 'US';
+
+/**
+ * E.164 of a typed number, or null when it is not a valid number. The full metadata (`/max`) and the same default
+ * country as the public page's parser, so that a number stored here is exactly the one the public page looks up.
+ */
+export function toE164(input: string): string | null {
+  const number = parsePhoneNumberFromString(input, DEFAULT_COUNTRY);
+  return number?.isValid() ? number.number : null;
+}
+
+/**
+ * An account's test numbers (test mode; ours). Every member may read them (they need the codes to try a form);
+ * only owners add or remove them — the routes check that with `manageCompany`.
+ */
+export function createTestNumberService(deps: { db: Db }) {
+  const { db } = deps;
+
+  const toDto = (row: TestPhoneNumberRow): TestPhoneNumber => ({
+    id: row.id,
+    account: row.accountId,
+    cellPhone: row.cellPhone,
+    code: row.code,
+    created: row.createdAt.toISOString(),
+  });
+
+  async function list(tenant: Tenant): Promise<{ results: TestPhoneNumber[] }> {
+    const rows = await db
+      .select()
+      .from(testPhoneNumbers)
+      .where(eq(testPhoneNumbers.accountId, tenant.accountId))
+      .orderBy(asc(testPhoneNumbers.createdAt), asc(testPhoneNumbers.id));
+    return { results: rows.map(toDto) };
+  }
+
+  async function create(tenant: Tenant, body: CreateTestPhoneNumberRequest): Promise<TestPhoneNumber> {
+    const cellPhone = toE164(body.cellPhone);
+    if (!cellPhone) throw AppError.field('validation_error', 'cellPhone', testNumberTexts.invalidPhone);
+    try {
+      const [row] = await db
+        .insert(testPhoneNumbers)
+        .values({ accountId: tenant.accountId, cellPhone, code: body.code })
+        .returning();
+      if (!row) throw new Error('Test number insert returned no row');
+      return toDto(row);
+    } catch (error) {
+      // The unique index (account_id, cell_phone) decides, so two owners adding the same number at once cannot both win.
+      if (isUniqueViolation(error))
+        throw AppError.field('validation_error', 'cellPhone', testNumberTexts.duplicate);
+      throw error;
+    }
+  }
+
+  async function remove(tenant: Tenant, id: number): Promise<void> {
+    const deleted = await db
+      .delete(testPhoneNumbers)
+      .where(and(eq(testPhoneNumbers.accountId, tenant.accountId), eq(testPhoneNumbers.id, id)))
+      .returning({ id: testPhoneNumbers.id });
+    if (deleted.length === 0) throw new AppError('not_found');
+  }
+
+  return { list, create, remove };
+}
+
+export type TestNumberService = ReturnType<typeof createTestNumberService>;
