@@ -365,6 +365,23 @@ describe('POST /api/public/verify-forms/{publicId}/send-code', () => {
     expect((await consumer.check(second.attemptId, secondCode)).statusCode).toBe(200);
   });
 
+  it('sends one code for a burst of requests for the same number', async () => {
+    const { form } = await liveForm();
+    const phone = newCellPhone();
+    const consumers = await Promise.all(Array.from({ length: 4 }, () => newConsumer(t.app, form.publicId)));
+    const answers = await Promise.all(
+      consumers.map((c) => c.sendCode(form.publicId, { cellPhone: phone.typed, method: 'sms' })),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 429, 429, 429]);
+    await latestCodeTo(t.app, phone.e164);
+    expect(await outboxFor(t.app, phone.e164)).toHaveLength(1);
+    const attempts = await t.db.db
+      .select()
+      .from(schema.verificationAttempts)
+      .where(eq(schema.verificationAttempts.cellPhone, phone.e164));
+    expect(attempts.map((a) => a.status)).toEqual(['pending']);
+  });
+
   it('spaces codes per form: the same number may get a code from another form at once', async () => {
     const { owner, form } = await liveForm();
     const other = await createPublicForm(owner, { name: 'Second' });

@@ -119,6 +119,17 @@ export function ipKey(ip: string): string {
     .join(':')}::/64`;
 }
 
+/** How long until the next code for this number through this form may be sent (0: now). */
+async function resendWaitMs(db: Db, formId: number, e164: string, now: Date): Promise<number> {
+  const [latest] = await db
+    .select({ createdAt: verificationAttempts.createdAt })
+    .from(verificationAttempts)
+    .where(and(eq(verificationAttempts.verifyFormId, formId), eq(verificationAttempts.cellPhone, e164)))
+    .orderBy(desc(verificationAttempts.createdAt))
+    .limit(1);
+  return latest ? Math.max(0, latest.createdAt.getTime() + RESEND_AFTER_SECONDS * 1000 - now.getTime()) : 0;
+}
+
 export function createPublicVerifyService(deps: {
   config: Config;
   db: Db;
@@ -223,22 +234,16 @@ export function createPublicVerifyService(deps: {
     if (!phone.ok || Object.keys(fields).length > 0) throw new AppError('validation_error', { fields });
 
     const now = clock.now();
-    const [latest] = await db
-      .select({ createdAt: verificationAttempts.createdAt })
-      .from(verificationAttempts)
-      .where(
-        and(eq(verificationAttempts.verifyFormId, form.id), eq(verificationAttempts.cellPhone, phone.e164)),
-      )
-      .orderBy(desc(verificationAttempts.createdAt))
-      .limit(1);
-    const waitMs = latest ? latest.createdAt.getTime() + RESEND_AFTER_SECONDS * 1000 - now.getTime() : 0;
-    if (waitMs > 0) {
+    const tooSoon = (waitMs: number) => {
       const seconds = Math.ceil(waitMs / 1000);
-      throw new AppError('rate_limited', {
+      return new AppError('rate_limited', {
         detail: texts.resendTooSoon(seconds),
         headers: { 'Retry-After': String(seconds) },
       });
-    }
+    };
+    // Checked here so that an early retry costs no limit; checked again under a lock below.
+    const waitMs = await resendWaitMs(db, form.id, phone.e164, now);
+    if (waitMs > 0) throw tooSoon(waitMs);
 
     const [testNumber] = await db
       .select({ code: testPhoneNumbers.code })
@@ -278,7 +283,12 @@ export function createPublicVerifyService(deps: {
     const attemptId = newAttemptId();
     const code = testNumber?.code ?? newCode();
     const expiresAt = new Date(now.getTime() + CODE_TTL_SECONDS * 1000);
-    await db.transaction(async (tx) => {
+    const waitAfterLock = await db.transaction(async (tx) => {
+      // Sends to one number through one form wait for each other (in every process), so a burst of requests gets one
+      // code, not one per request: the spacing is checked again once the lock is held.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`code-send:${form.id}:${phone.e164}`}))`);
+      const wait = await resendWaitMs(tx, form.id, phone.e164, now);
+      if (wait > 0) return wait;
       // A new code revokes the older ones of the same form and number: only the latest message's code works.
       await tx
         .update(verificationAttempts)
@@ -305,7 +315,9 @@ export function createPublicVerifyService(deps: {
         createdAt: now,
         expiresAt,
       });
+      return 0;
     });
+    if (waitAfterLock > 0) throw tooSoon(waitAfterLock);
     if (!testNumber) await codeDelivery.enqueue({ attemptId, code });
 
     return {
