@@ -10,6 +10,7 @@ import {
   type VerifyFormList,
   verifyFormListSchema,
   verifyFormSchema,
+  verifyFormStatsSchema,
 } from '@veriform/contracts';
 import { type ApiClient, noContent } from '../../lib/api-client';
 import { type Services, useServices } from '../../lib/services';
@@ -26,6 +27,7 @@ export const verifyFormKeys = {
   detail: (accountId: number, formId: number) =>
     [...verifyFormKeys.all(accountId), 'detail', formId] as const,
   categories: (accountId: number) => [...verifyFormKeys.all(accountId), 'categories'] as const,
+  stats: (accountId: number, formId: number) => [...verifyFormKeys.all(accountId), 'stats', formId] as const,
 };
 
 /** The browser's time zone, so date presets mean the user's local days (DESIGN §5). */
@@ -99,6 +101,18 @@ export function verifyFormQueryOptions(api: ApiClient, accountId: number, formId
   return queryOptions({
     queryKey: verifyFormKeys.detail(accountId, formId),
     queryFn: ({ signal }) => fetchVerifyForm(api, formId, signal),
+  });
+}
+
+// GET /api/verify-forms/{id}/stats — the form page's counts (canViewReports)
+export function fetchVerifyFormStats(api: ApiClient, formId: number, signal?: AbortSignal) {
+  return api.get(`/api/verify-forms/${formId}/stats`, { schema: verifyFormStatsSchema, signal });
+}
+
+export function verifyFormStatsQueryOptions(api: ApiClient, accountId: number, formId: number) {
+  return queryOptions({
+    queryKey: verifyFormKeys.stats(accountId, formId),
+    queryFn: ({ signal }) => fetchVerifyFormStats(api, formId, signal),
   });
 }
 

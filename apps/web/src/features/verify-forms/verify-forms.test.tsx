@@ -217,7 +217,7 @@ describe('/forms/$verifyFormId', () => {
     const breadcrumb = screen.getByRole('navigation', { name: 'Breadcrumb' });
     expect(within(breadcrumb).getByRole('link', { name: 'Forms' })).toHaveAttribute('href', '/forms/');
     expect(screen.getByRole('textbox', { name: 'Public link' })).toHaveValue('http://localhost:3000/f/pub-7');
-    expect(screen.getByRole('link', { name: 'Open' })).toHaveAttribute('target', '_blank');
+    expect(screen.getByRole('link', { name: 'Open form' })).toHaveAttribute('target', '_blank');
 
     const name = screen.getByRole('textbox', { name: /^Name/ });
     await user.clear(name);

@@ -1,23 +1,16 @@
-import {
-  Badge,
-  Breadcrumbs,
-  Button,
-  CopyButton,
-  Group,
-  Image,
-  Paper,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { Badge, Breadcrumbs, Button, Group, Image, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconCopy, IconExternalLink, IconPhoto, IconTrash } from '@tabler/icons-react';
+import { IconPhoto, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { type Language, updateVerifyFormRequestSchema, type VerifyForm } from '@veriform/contracts';
-import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import {
+  can,
+  type Language,
+  type Membership,
+  updateVerifyFormRequestSchema,
+  type VerifyForm,
+} from '@veriform/contracts';
+import { type FormEvent, useEffect, useState } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { NoMembershipAlert } from '../../../components/errors/NoMembershipAlert';
 import { NotFoundScreen } from '../../../components/errors/NotFoundScreen';
@@ -40,23 +33,13 @@ import {
   useUploadBannerMutation,
   verifyFormQueryOptions,
 } from '../api';
+import { RecentVerificationsCard, StatsCard } from './FormActivity';
 import { LiveSwitch } from './FormsTable';
 import { LabelledAutocomplete, languageOptions } from './fields';
+import { SectionCard } from './SectionCard';
+import { ShareCard } from './ShareCard';
 
 const labels = { name: 'Name', language: 'Language', category: 'Category' };
-
-function Card({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} component="section" aria-label={title}>
-      <Stack gap="md">
-        <Title order={2} size="h4">
-          {title}
-        </Title>
-        {children}
-      </Stack>
-    </Paper>
-  );
-}
 
 function EditCard({ form }: { form: VerifyForm }) {
   const { api } = useServices();
@@ -92,7 +75,7 @@ function EditCard({ form }: { form: VerifyForm }) {
   };
 
   return (
-    <Card title="Details">
+    <SectionCard title="Details">
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           <FormErrorAlert error={update.error} labels={labels} inlineFields={['name']} />
@@ -127,13 +110,13 @@ function EditCard({ form }: { form: VerifyForm }) {
           </Group>
         </Stack>
       </form>
-    </Card>
+    </SectionCard>
   );
 }
 
 function StatusCard({ form }: { form: VerifyForm }) {
   return (
-    <Card title="Status">
+    <SectionCard title="Status">
       <Group justify="space-between" wrap="nowrap">
         <Group gap="sm">
           <Text fw={500} aria-hidden="true">
@@ -150,7 +133,7 @@ function StatusCard({ form }: { form: VerifyForm }) {
           ? 'Consumers can open the public link and verify their phone number.'
           : 'The public link shows that the form is not taking answers. Switch it on when you are ready.'}
       </Text>
-    </Card>
+    </SectionCard>
   );
 }
 
@@ -164,7 +147,7 @@ function BannerCard({ form }: { form: VerifyForm }) {
       onError: (error) => notify.error('Failed to delete the banner', errorDisplayText(error)),
     });
   return (
-    <Card title="Banner">
+    <SectionCard title="Banner">
       {form.bannerImage ? (
         <Image src={form.bannerImage} alt="Banner" radius="md" mah={200} fit="contain" />
       ) : (
@@ -209,56 +192,7 @@ function BannerCard({ form }: { form: VerifyForm }) {
         }}
         fieldName={BANNER_IMAGE_FIELD}
       />
-    </Card>
-  );
-}
-
-function absoluteUrl(url: string): string {
-  try {
-    return new URL(url, window.location.origin).href;
-  } catch {
-    return url;
-  }
-}
-
-function PublicLinkCard({ form }: { form: VerifyForm }) {
-  const url = absoluteUrl(form.publicUrl);
-  return (
-    <Card title="Share">
-      <TextInput
-        label="Public link"
-        value={url}
-        readOnly
-        onFocus={(event) => event.currentTarget.select()}
-        styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-      />
-      <Group gap="sm">
-        <CopyButton value={url} timeout={2000}>
-          {({ copied, copy }) => (
-            <Tooltip label="Copied" opened={copied} withArrow>
-              <Button
-                variant="light"
-                leftSection={<IconCopy size={16} aria-hidden="true" />}
-                onClick={copy}
-                aria-describedby={undefined}
-              >
-                Copy link
-              </Button>
-            </Tooltip>
-          )}
-        </CopyButton>
-        <Button
-          component="a"
-          href={url}
-          target="_blank"
-          rel="noopener noreferrer"
-          variant="default"
-          leftSection={<IconExternalLink size={16} aria-hidden="true" />}
-        >
-          Open
-        </Button>
-      </Group>
-    </Card>
+    </SectionCard>
   );
 }
 
@@ -279,7 +213,7 @@ function DangerCard({ form }: { form: VerifyForm }) {
       },
     });
   return (
-    <Card title="Delete">
+    <SectionCard title="Delete">
       <Text size="sm" c="dimmed">
         A form that already has verifications cannot be deleted; switch it off instead.
       </Text>
@@ -303,12 +237,13 @@ function DangerCard({ form }: { form: VerifyForm }) {
       >
         The form and its public link go away for good. This cannot be undone.
       </ConfirmModal>
-    </Card>
+    </SectionCard>
   );
 }
 
-function FormDetail({ accountId, formId }: { accountId: number; formId: number }) {
+function FormDetail({ membership, formId }: { membership: Membership; formId: number }) {
   const { api } = useServices();
+  const accountId = membership.account.id;
   const { data: form, error, isPending } = useQuery(verifyFormQueryOptions(api, accountId, formId));
   if (error instanceof NotFoundError) return <NotFoundScreen />;
   if (isPending) return <PageHeader title="Form" />;
@@ -332,9 +267,12 @@ function FormDetail({ accountId, formId }: { accountId: number; formId: number }
       <PageHeader title={form.name} />
       <Stack gap="lg" maw={820}>
         <StatusCard form={form} />
+        <ShareCard form={form} />
+        {/* The counts and the list follow the dashboard's and the activity log's rights (docs/roles.md). */}
+        {can(membership, 'viewReports') && <StatsCard form={form} />}
+        {can(membership, 'searchData') && <RecentVerificationsCard form={form} />}
         <EditCard form={form} />
         <BannerCard form={form} />
-        <PublicLinkCard form={form} />
         <DangerCard form={form} />
       </Stack>
     </>
@@ -345,7 +283,5 @@ function FormDetail({ accountId, formId }: { accountId: number; formId: number }
 export function VerifyFormPage({ formId }: { formId: number }) {
   const { currentMembership } = useSession();
   if (!currentMembership) return <NoMembershipAlert />;
-  return (
-    <FormDetail key={currentMembership.account.id} accountId={currentMembership.account.id} formId={formId} />
-  );
+  return <FormDetail key={currentMembership.account.id} membership={currentMembership} formId={formId} />;
 }
