@@ -11,6 +11,7 @@ import { notify } from '../../../lib/notify';
 import { useServices } from '../../../lib/services';
 import { useSession } from '../../../lib/session';
 import { ImageUploadModal } from '../../account/components/UploadImageModal';
+import { TestNumbersCard } from '../../test-numbers/components/TestNumbersCard';
 import {
   ACCOUNT_IMAGE_FIELD,
   accountQueryOptions,
@@ -173,9 +174,17 @@ function CompanyInfoCard({ membership }: { membership: Membership }) {
   );
 }
 
-/** SPEC §2 company-info: the current membership's account; owners may rename it and change its logo. */
+/**
+ * SPEC §2 company-info: the current membership's account; owners may rename it and change its logo, and manage the
+ * account's test numbers.
+ */
 export function CompanyInfo() {
   const { currentMembership } = useSession();
   if (!currentMembership) return <NoMembershipAlert />;
-  return <CompanyInfoCard key={currentMembership.account.id} membership={currentMembership} />;
+  return (
+    <Stack key={currentMembership.account.id} gap="lg">
+      <CompanyInfoCard membership={currentMembership} />
+      <TestNumbersCard membership={currentMembership} />
+    </Stack>
+  );
 }

@@ -1,0 +1,66 @@
+import { queryOptions, useMutation } from '@tanstack/react-query';
+import {
+  type CreateTestPhoneNumberRequest,
+  type TestPhoneNumber,
+  testPhoneNumberListSchema,
+  testPhoneNumberSchema,
+} from '@veriform/contracts';
+import { type ApiClient, noContent } from '../../lib/api-client';
+import { useServices } from '../../lib/services';
+import { accountScope } from '../accounts/keys';
+
+/**
+ * One place per test-number endpoint (test mode; ours): the fetcher, then its query options or mutation hook. The key
+ * starts with the account scope, so switching accounts reloads it.
+ */
+export const testNumberKeys = {
+  list: (accountId: number) => [...accountScope, accountId, 'test-phone-numbers'] as const,
+};
+
+// GET /api/test-phone-numbers?account={id} — any member
+export function fetchTestNumbers(api: ApiClient, accountId: number, signal?: AbortSignal) {
+  return api.get('/api/test-phone-numbers', {
+    schema: testPhoneNumberListSchema,
+    query: { account: accountId },
+    signal,
+  });
+}
+
+export function testNumbersQueryOptions(api: ApiClient, accountId: number) {
+  return queryOptions({
+    queryKey: testNumberKeys.list(accountId),
+    queryFn: ({ signal }) => fetchTestNumbers(api, accountId, signal),
+    select: (data) => data.results,
+  });
+}
+
+// POST /api/test-phone-numbers — {account, cellPhone, code} (owners); 400 on cellPhone when invalid or already there
+export function createTestNumber(
+  api: ApiClient,
+  body: CreateTestPhoneNumberRequest,
+): Promise<TestPhoneNumber> {
+  return api.post('/api/test-phone-numbers', { schema: testPhoneNumberSchema, body });
+}
+
+export function useCreateTestNumberMutation(accountId: number) {
+  const { api, queryClient } = useServices();
+  return useMutation({
+    mutationFn: (body: Omit<CreateTestPhoneNumberRequest, 'account'>) =>
+      createTestNumber(api, { ...body, account: accountId }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: testNumberKeys.list(accountId) }),
+  });
+}
+
+// DELETE /api/test-phone-numbers/{id} — 204 (owners)
+export function deleteTestNumber(api: ApiClient, id: number): Promise<unknown> {
+  return api.delete(`/api/test-phone-numbers/${id}`, { schema: noContent });
+}
+
+export function useDeleteTestNumberMutation(accountId: number) {
+  const { api, queryClient } = useServices();
+  return useMutation({
+    mutationFn: (id: number) => deleteTestNumber(api, id),
+    // Gone already (another owner deleted it) or not: either way the list is read again.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: testNumberKeys.list(accountId) }),
+  });
+}
