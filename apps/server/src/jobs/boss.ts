@@ -30,8 +30,11 @@ export const POLLING_INTERVAL_SECONDS = 0.5;
 
 export type Boss = {
   boss: PgBoss;
-  /** Resolves once no SQL of pg-boss is running (it fires some completions without awaiting them). */
-  idle(): Promise<void>;
+  /**
+   * Resolves once no handler and no SQL of pg-boss is running (it fires completions without awaiting them), or
+   * after `timeoutMs` at the latest.
+   */
+  idle(timeoutMs: number): Promise<void>;
   /** Counts a handler as running until its promise settles (see `idle`). */
   track<T>(work: () => Promise<T>): Promise<T>;
 };
@@ -67,10 +70,11 @@ export function createBoss(database: DatabaseHandle, options: { supervise: boole
   return {
     boss,
     track: counted,
-    async idle() {
+    async idle(timeoutMs) {
       // A job's completion is issued a few microtasks after its handler returns; checking across a timer tick
       // twice in a row sees it either running or done.
-      for (let quiet = 0; quiet < 2; ) {
+      const deadline = Date.now() + timeoutMs;
+      for (let quiet = 0; quiet < 2 && Date.now() < deadline; ) {
         await delay(running > 0 ? 10 : 1);
         quiet = running > 0 ? 0 : quiet + 1;
       }

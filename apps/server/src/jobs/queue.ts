@@ -18,7 +18,9 @@ export const QUEUES: QueueDefinition[] = [sendVerificationCodeQueue];
 
 /** Concurrent sends per process: sending waits on the provider's network round trip, not on this process. */
 const WORKERS_PER_QUEUE = 4;
-const STOP_TIMEOUT_MS = 15_000;
+/** Inside close-with-grace's 10 s in server.ts; a job still running then is failed and retried by any process. */
+const STOP_TIMEOUT_MS = 8_000;
+const IDLE_TIMEOUT_MS = 1_500;
 
 export type Jobs = {
   start(deps: SendVerificationCodeDeps): Promise<void>;
@@ -60,7 +62,8 @@ export function createJobs(database: DatabaseHandle, log: FastifyBaseLogger): Jo
     },
     async stop() {
       await boss.stop({ graceful: true, wait: true, close: false, timeout: STOP_TIMEOUT_MS });
-      await idle();
+      // Normally immediate; bounded, so a hung provider call cannot hold the shutdown forever.
+      await idle(IDLE_TIMEOUT_MS);
     },
   };
 }

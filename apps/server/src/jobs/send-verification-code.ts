@@ -6,7 +6,8 @@ import type { QueueDefinition } from './boss.ts';
 
 /**
  * The queue of verification codes to send. Retries: a provider hiccup (HTTP 5xx, 429, a timeout, SMTP 4xx) is retried
- * after 1, 2, 4 … 128 s (pg-boss's backoff, with jitter), about 4 minutes in all — the code is valid for 10. A job
+ * after 1–2, 2–4, 4–8 … 128–256 s
+ * (pg-boss's exponential backoff with jitter), 4¼ to 8½ minutes in all — the code is valid for 10. A job
  * not started within 15 minutes is dropped (its code has expired anyway). Permanent refusals are not retried (see
  * code-sender.ts).
  */

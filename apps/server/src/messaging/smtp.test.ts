@@ -2,7 +2,9 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_PUBLIC_URL, useTestApp } from '../test-support/app.ts';
+import { createAttempt, readAttempt, waitForSend } from '../test-support/attempts.ts';
 import { newSignup, TestClient } from '../test-support/client.ts';
+import { waitForCodeJobs } from '../test-support/jobs.ts';
 
 type Received = { from: string; to: string[]; data: string };
 
@@ -19,6 +21,16 @@ const t = useTestApp(async () => {
   smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
+    // A mailbox that does not exist: the server refuses it for good (550), as a real one would.
+    onRcptTo(address, _session, callback) {
+      if (address.address.startsWith('nobody-')) {
+        const error: Error & { responseCode?: number } = new Error('No such user here');
+        error.responseCode = 550;
+        callback(error);
+        return;
+      }
+      callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -83,5 +95,37 @@ describe('e-mail over SMTP', () => {
     const source = decodeQuotedPrintable(received[0]?.data ?? '');
     expect(source).toContain(`${TEST_PUBLIC_URL}/auth/verify-email/confirm/`);
     expect(source).not.toContain('evil.example');
+  });
+});
+
+describe('verification codes by e-mail over SMTP', () => {
+  it('sends text and HTML in the form language and keeps the Message-ID as evidence', async () => {
+    const attempt = await createAttempt(t.app, { method: 'email', language: 'es', company: 'Banco Sol' });
+    await t.app.services.codeDelivery.enqueue({ attemptId: attempt.id, code: '305117' });
+
+    const sent = await waitForSend(t.app, attempt.id);
+    expect(sent.sendError).toBeNull();
+    // (The owner's sign-up e-mail went through the same server.)
+    const toConsumer = received.filter((m) => m.to.includes(attempt.email ?? ''));
+    expect(toConsumer).toHaveLength(1);
+    const source = decodeQuotedPrintable(toConsumer[0]?.data ?? '');
+    expect(source).toMatch(/Content-Type: text\/plain/);
+    expect(source).toMatch(/Content-Type: text\/html/);
+    expect(source).toContain('Banco Sol es 305117.');
+    // (Not anchored: the decoder above joins the encoded Subject's lines with the next header.)
+    const messageId = source.match(/Message-ID: (<[^>]+>)/i)?.[1];
+    expect(messageId).toBeDefined();
+    expect(sent.providerMessageId).toBe(messageId);
+  });
+
+  it('records a mailbox refused for good (550) and does not retry it', async () => {
+    const attempt = await createAttempt(t.app, { method: 'email', email: 'nobody-here@example.com' });
+    await t.app.services.codeDelivery.enqueue({ attemptId: attempt.id, code: '550550' });
+
+    const [job] = await waitForCodeJobs(t.app, attempt.id);
+    expect(job).toMatchObject({ state: 'completed', retryCount: 0, output: { outcome: 'rejected' } });
+    const row = await readAttempt(t.app, attempt.id);
+    expect(row.sendError).toMatch(/550/);
+    expect(row.sentAt).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildTestApp, testConfig, useTestApp } from '../test-support/app.ts';
+import { buildTestApp, openTestDb, testConfig, useTestApp } from '../test-support/app.ts';
 import { createAttempt, nextCellPhone, readAttempt, waitForSend } from '../test-support/attempts.ts';
 import { codeJobsFor, waitForCodeJobs } from '../test-support/jobs.ts';
 import { outboxFor } from '../test-support/outbox.ts';
@@ -154,6 +154,27 @@ describe('sending verification codes by SMS (the job)', () => {
     expect(job).toMatchObject({ state: 'completed', output: { outcome: 'skipped' } });
     expect(sentTo(attempt.cellPhone)).toEqual([]);
     expect((await readAttempt(t.app, attempt.id)).sentAt).toBeNull();
+  });
+
+  it('lets a send in progress finish when the app closes', async () => {
+    // An app of its own on a database of its own: no other worker can take the job.
+    const db = await openTestDb();
+    try {
+      const own = await buildTestApp(db, { env: twilio.env() });
+      const attempt = await createAttempt(own.app, { method: 'sms' });
+      twilio.hold(attempt.cellPhone, 600);
+      await own.app.services.codeDelivery.enqueue({ attemptId: attempt.id, code: '246810' });
+      await waitForCodeJobs(own.app, attempt.id, { until: (jobs) => jobs[0]?.state === 'active' });
+
+      await own.app.close();
+
+      // close() returned only after the send finished and pg-boss recorded it (the database is still open).
+      expect(sentTo(attempt.cellPhone).map((m) => m.status)).toEqual([201]);
+      expect((await readAttempt(own.app, attempt.id)).sentAt).toBeInstanceOf(Date);
+      expect(await codeJobsFor(own.app, attempt.id)).toMatchObject([{ state: 'completed', retryCount: 0 }]);
+    } finally {
+      await db.close();
+    }
   });
 
   it('processes each job once when two apps (processes) share the database', async () => {

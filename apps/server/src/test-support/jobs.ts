@@ -21,19 +21,25 @@ export async function codeJobsFor(app: FastifyInstance, attemptId: string): Prom
   return (result as { rows: JobRow[] }).rows;
 }
 
-/** Waits until every code-sending job of the attempt has finished (completed, failed for good, or cancelled). */
+const finished = (jobs: JobRow[]) =>
+  jobs.length > 0 && jobs.every((job) => ['completed', 'failed', 'cancelled'].includes(job.state));
+
+/**
+ * Waits until every code-sending job of the attempt has finished (completed, failed for good, or cancelled), or
+ * until `until` holds.
+ */
 export async function waitForCodeJobs(
   app: FastifyInstance,
   attemptId: string,
-  timeoutMs = 10_000,
+  options: { timeoutMs?: number; until?: (jobs: JobRow[]) => boolean } = {},
 ): Promise<JobRow[]> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  const until = options.until ?? finished;
   for (;;) {
     const jobs = await codeJobsFor(app, attemptId);
-    if (jobs.length > 0 && jobs.every((job) => ['completed', 'failed', 'cancelled'].includes(job.state)))
-      return jobs;
+    if (until(jobs)) return jobs;
     if (Date.now() > deadline)
-      throw new Error(`jobs of attempt ${attemptId} did not finish: ${JSON.stringify(jobs)}`);
+      throw new Error(`jobs of attempt ${attemptId}: not there in time: ${JSON.stringify(jobs)}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

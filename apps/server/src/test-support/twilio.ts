@@ -39,6 +39,8 @@ export type TwilioStandIn = {
   unauthorized: number;
   /** The next answers for messages to `to`, used up in order; after them, and for other numbers, a 201. */
   script(to: string, ...answers: TwilioAnswer[]): void;
+  /** Answers messages to `to` only after `ms` (a slow provider). */
+  hold(to: string, ms: number): void;
   env(): Record<string, string>;
   close(): Promise<void>;
 };
@@ -60,6 +62,7 @@ function reply(response: ServerResponse, answer: TwilioAnswer): void {
 export async function startTwilioStandIn(credentials = TWILIO_TEST_CREDENTIALS): Promise<TwilioStandIn> {
   const received: ReceivedSms[] = [];
   const scripts = new Map<string, TwilioAnswer[]>();
+  const holds = new Map<string, number>();
   const state = { unauthorized: 0 };
   const expectedAuth = `Basic ${Buffer.from(`${credentials.accountSid}:${credentials.authToken}`).toString('base64')}`;
   const path = `/2010-04-01/Accounts/${credentials.accountSid}/Messages.json`;
@@ -83,6 +86,8 @@ export async function startTwilioStandIn(credentials = TWILIO_TEST_CREDENTIALS):
     const to = form.get('To') ?? '';
     const from = form.get('From') ?? '';
     const text = form.get('Body') ?? '';
+    const hold = holds.get(to);
+    if (hold) await new Promise((resolve) => setTimeout(resolve, hold));
     const answer = scripts.get(to)?.shift();
     if (answer) {
       received.push({ to, from, body: text, sid: null, status: answer.status });
@@ -130,6 +135,9 @@ export async function startTwilioStandIn(credentials = TWILIO_TEST_CREDENTIALS):
     },
     script(to, ...answers) {
       scripts.set(to, [...(scripts.get(to) ?? []), ...answers]);
+    },
+    hold(to, ms) {
+      holds.set(to, ms);
     },
     env: () => ({
       TWILIO_ACCOUNT_SID: credentials.accountSid,
