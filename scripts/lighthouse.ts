@@ -60,7 +60,7 @@ const bannerSource = await sharp({
   .png()
   .toBuffer();
 const bannerImage = await app.services.media.store(await processImage(bannerSource));
-const publicId = randomBytes(9).toString('base64url');
+const publicId = randomBytes(12).toString('base64url');
 if (!account) throw new Error('no account');
 await db.insert(schema.verifyForms).values({
   publicId,

@@ -91,6 +91,9 @@ async function registerBuiltAssets(app: FastifyInstance): Promise<RenderTemplate
     wildcard: false,
     index: false,
     globIgnore: ['index.html', 'verify.html'],
+    // The build writes .br and .gz beside each asset (scripts/precompress.mjs): phones on slow networks get the
+    // smallest file without the server compressing on every request.
+    preCompressed: true,
     cacheControl: false,
     setHeaders: (res, path) => {
       res.header('Cache-Control', path.includes('/assets/') ? IMMUTABLE : 'no-cache');
