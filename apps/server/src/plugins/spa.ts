@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import middie from '@fastify/middie';
 import fastifyStatic from '@fastify/static';
 import { MEDIA_PATH_PREFIX } from '@veriform/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '../config.ts';
 import { AppError } from '../lib/errors.ts';
 import { initialDataFor, injectInitialData, isTokenPage, publicPageDataFor } from './initial-data.ts';
@@ -107,6 +107,18 @@ function withHtmlLang(html: string, language: string): string {
   return html.replace(/<html([^>]*?)\slang="[^"]*"/i, `<html$1 lang="${language}"`);
 }
 
+/**
+ * The form page previews the public page in an iframe: this one page may be framed by our own origin (every other
+ * page keeps `frame-ancestors 'none'`). Other sites still cannot frame it (clickjacking a consumer's code entry).
+ */
+function allowSameOriginFraming(reply: FastifyReply): void {
+  const csp = reply.getHeader('Content-Security-Policy');
+  if (typeof csp === 'string') {
+    reply.header('Content-Security-Policy', csp.replace("frame-ancestors 'none'", "frame-ancestors 'self'"));
+  }
+  reply.header('X-Frame-Options', 'SAMEORIGIN');
+}
+
 export async function registerSpa(
   app: FastifyInstance,
   devTemplate: RenderTemplate | undefined,
@@ -127,6 +139,7 @@ export async function registerSpa(
       publicPageDataFor(request, reply, request.params.publicId),
     ]);
     const language = data.form?.language ?? 'en';
+    allowSameOriginFraming(reply);
     return (
       reply
         // Unknown or inactive: the page still renders its "not available" text, but search engines drop the URL.

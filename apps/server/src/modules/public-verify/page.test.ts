@@ -53,6 +53,16 @@ describe('GET /f/{publicId}', () => {
     expect(sent.statusCode).toBe(201);
   });
 
+  it('may be framed by our own origin only (the form page previews it), unlike every other page', async () => {
+    const { form } = await liveForm();
+    const page = await new TestClient(t.app).get(`/f/${form.publicId}`);
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+    expect(page.headers['content-security-policy']).not.toContain("frame-ancestors 'none'");
+    expect(page.headers['x-frame-options']).toBe('SAMEORIGIN');
+    const appPage = await new TestClient(t.app).get('/auth/login/');
+    expect(appPage.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  });
+
   it('speaks the form language: Content-Language and <html lang>', async () => {
     const { form } = await liveForm({ language: 'es' });
     const page = await new TestClient(t.app).get(`/f/${form.publicId}`);
