@@ -45,7 +45,7 @@ test('an owner creates a form, uploads a banner, switches it live and finds it i
   const live = page.getByRole('switch', { name: 'Active' });
   await live.click();
   await expect(live).toBeChecked();
-  await expect(page.getByLabel('Public link')).toHaveValue(/\/f\/[A-Za-z0-9_-]+$/);
+  await expect(page.getByRole('textbox', { name: 'Public link' })).toHaveValue(/\/f\/[A-Za-z0-9_-]+$/);
 
   // In the list: a second, inactive form; the Active filter keeps only the live one, and the URL says so.
   await page.goto('/forms/');

@@ -10,7 +10,7 @@ export function formatPhoneForReading(e164: string): string {
   return nanp ? `+1 (${nanp[1]}) ${nanp[2]}-${nanp[3]}` : e164;
 }
 
-export const methodLabels: Record<VerificationMethod, string> = { sms: 'SMS', email: 'Email' };
+export const methodLabels: Record<VerificationMethod, string> = { sms: 'SMS', email: 'E-mail' };
 
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 

@@ -128,7 +128,7 @@ describe('/forms/$verifyFormId: counts and recent verifications', () => {
     expect(within(rows[0] as HTMLElement).getByText('Test')).toBeInTheDocument();
     expect(rows[1]).toHaveTextContent('+442079460123');
     expect(rows[1]).toHaveTextContent('CRM-123');
-    expect(rows[1]).toHaveTextContent('Email');
+    expect(rows[1]).toHaveTextContent('E-mail');
     expect(within(rows[1] as HTMLElement).queryByText('Test')).not.toBeInTheDocument();
     expect(within(recent).getByRole('link', { name: 'View all in the activity log' })).toHaveAttribute(
       'href',

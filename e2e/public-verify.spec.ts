@@ -1,0 +1,215 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import type { APIRequestContext, Browser, BrowserContext } from '@playwright/test';
+import sharp from 'sharp';
+import { createCompany, expect, latestEmailTo, signUpOwner, signUpVerified, test } from './fixtures.ts';
+
+/**
+ * The heart of the product: an owner publishes a form, a consumer on a phone proves a number with a code read from
+ * the development outbox, and the owner sees the verification on the form page.
+ */
+
+/** A fresh US number per test (every exchange 200–899 of area code 415 parses as a valid mobile-or-fixed line). */
+function newCellPhone(): { typed: string; e164: string } {
+  const exchange = 200 + randomInt(700);
+  const line = String(randomInt(10_000)).padStart(4, '0');
+  return { typed: `(415) ${exchange}-${line}`, e164: `+1415${exchange}${line}` };
+}
+
+function clientAddress(): string {
+  const [a, b] = randomBytes(2);
+  return `203.0.${a}.${b}`;
+}
+
+/** A consumer: a phone-sized browser with nobody logged in, browsing from its own address. */
+async function consumerContext(browser: Browser): Promise<BrowserContext> {
+  return browser.newContext({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+    extraHTTPHeaders: { 'X-Forwarded-For': clientAddress() },
+  });
+}
+
+async function codeSentTo(request: APIRequestContext, to: string): Promise<string> {
+  const message = await latestEmailTo(request, to);
+  const code = message.text.match(/\b(\d{6})\b/)?.[1];
+  if (!code) throw new Error(`no code in: ${message.text}`);
+  return code;
+}
+
+async function csrf(request: APIRequestContext): Promise<string> {
+  return ((await (await request.post('/api/auth/csrf')).json()) as { csrfToken: string }).csrfToken;
+}
+
+test('an owner publishes a form and a consumer verifies a cell phone by text message, in English', async ({
+  page,
+  browser,
+  user,
+}) => {
+  const owner = await signUpOwner(page.request, user);
+  await page.goto('/forms/');
+  await page.getByRole('button', { name: 'New form' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'New form' });
+  await dialog.getByLabel('Name').fill('Loan application');
+  await dialog.getByRole('button', { name: 'Create form' }).click();
+  await expect(page.getByRole('heading', { name: 'Loan application' })).toBeVisible();
+
+  const banner = await sharp({ create: { width: 1200, height: 300, channels: 3, background: '#2255aa' } })
+    .png()
+    .toBuffer();
+  await page.getByRole('button', { name: 'Upload banner' }).click();
+  const upload = page.getByRole('dialog', { name: 'Upload image' });
+  await upload
+    .getByLabel('Image file')
+    .setInputFiles({ name: 'banner.png', mimeType: 'image/png', buffer: banner });
+  await upload.getByRole('button', { name: 'Save' }).click();
+  await expect(upload).toBeHidden();
+
+  const live = page.getByRole('switch', { name: 'Active' });
+  await live.click();
+  await expect(live).toBeChecked();
+  const publicUrl = await page.getByRole('textbox', { name: 'Public link' }).inputValue();
+  await expect(page.getByRole('img', { name: /QR code/ })).toBeVisible();
+
+  const consumer = await consumerContext(browser);
+  const phone = await consumer.newPage();
+  await phone.goto(`${publicUrl}?ref=CRM-4411`);
+  await expect(phone.getByRole('heading', { name: 'Loan application' })).toBeVisible();
+  await expect(phone.getByText(owner.company, { exact: false }).first()).toBeVisible();
+  await expect(phone.locator('img[src^="/media/"]')).toBeVisible();
+
+  const number = newCellPhone();
+  await phone.getByLabel('Cell phone number').fill(number.typed);
+  await expect(phone.getByRole('radio', { name: 'Text message (SMS)' })).toBeChecked();
+  await phone.getByRole('button', { name: 'Send code' }).click();
+  await expect(phone.getByText(/We sent a 6-digit code to/)).toBeVisible();
+  const codeInput = phone.getByLabel('Verification code');
+  await expect(codeInput).toHaveAttribute('autocomplete', 'one-time-code');
+  await expect(codeInput).toBeFocused();
+
+  const code = await codeSentTo(page.request, number.e164);
+  await codeInput.fill(code);
+  await phone.getByRole('button', { name: 'Verify' }).click();
+  await expect(phone.getByRole('heading', { name: 'Your number is verified' })).toBeVisible();
+  await consumer.close();
+
+  // The owner sees it on the form page: the number, the reference from the link, the method.
+  await page.reload();
+  const recent = page.getByRole('table', { name: 'Recent verifications' });
+  await expect(recent.getByText('CRM-4411')).toBeVisible();
+  await expect(recent.getByText('SMS')).toBeVisible();
+});
+
+test('a consumer verifies by e-mail on a Spanish form, with the keyboard, after a wrong code', async ({
+  page,
+  browser,
+  user,
+}) => {
+  await signUpVerified(page.request, user);
+  const { account } = await createCompany(page.request, `Clínica ${user.lastName}`);
+  const headers = { 'X-CSRFToken': await csrf(page.request) };
+  const created = await page.request.post('/api/verify-forms', {
+    headers,
+    data: { name: 'Alta de clientes', account: account.id, language: 'es' },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const form = (await created.json()) as { id: number; publicUrl: string };
+  const patched = await page.request.patch(`/api/verify-forms/${form.id}`, {
+    headers,
+    data: { isLive: true },
+  });
+  expect(patched.status()).toBe(200);
+
+  const consumer = await consumerContext(browser);
+  const phone = await consumer.newPage();
+  await phone.goto(form.publicUrl);
+  await expect(phone.locator('html')).toHaveAttribute('lang', 'es');
+  await expect(phone.getByRole('heading', { name: 'Alta de clientes' })).toBeVisible();
+
+  // Keyboard only: type the number, move to the method, choose e-mail with the arrow key, type the address, Enter.
+  const number = newCellPhone();
+  const email = `consumer-${randomBytes(4).toString('hex')}@example.test`;
+  await phone.getByLabel('Número de celular').focus();
+  await phone.keyboard.type(number.typed);
+  await phone.keyboard.press('Tab');
+  await expect(phone.getByRole('radio', { name: 'Mensaje de texto (SMS)' })).toBeFocused();
+  await phone.keyboard.press('ArrowDown');
+  await expect(phone.getByRole('radio', { name: 'Correo electrónico' })).toBeChecked();
+  await phone.getByRole('textbox', { name: 'Correo electrónico' }).focus();
+  await phone.keyboard.type(email);
+  await phone.keyboard.press('Enter');
+  await expect(phone.getByText(/Enviamos un código de 6 dígitos a/)).toBeVisible();
+
+  const code = await codeSentTo(page.request, email);
+  const wrong = code === '000000' ? '111111' : '000000';
+  await phone.getByLabel('Código de verificación').fill(wrong);
+  await phone.keyboard.press('Enter');
+  await expect(phone.getByText('Ese código no es correcto. Le quedan 4 intentos.')).toBeVisible();
+  await phone.getByLabel('Código de verificación').fill(code);
+  await phone.keyboard.press('Enter');
+  await expect(phone.getByRole('heading', { name: 'Su número está verificado' })).toBeVisible();
+  await consumer.close();
+
+  await page.goto(`/forms/${form.id}`);
+  const recent = page.getByRole('table', { name: 'Recent verifications' });
+  await expect(recent.getByText('E-mail')).toBeVisible();
+});
+
+test('an unknown or inactive form shows a polite page instead of the form', async ({ browser }) => {
+  const consumer = await consumerContext(browser);
+  const phone = await consumer.newPage();
+  const response = await phone.goto('/f/no-such-form');
+  expect(response?.status()).toBe(404);
+  await expect(phone.getByRole('heading', { name: 'This form is not available' })).toBeVisible();
+  await expect(phone.getByLabel('Cell phone number')).toHaveCount(0);
+  await consumer.close();
+});
+
+test('an owner previews an inactive form, adds a test number and verifies it with the fixed code, marked as a test', async ({
+  page,
+  browser,
+  user,
+}) => {
+  await signUpVerified(page.request, user);
+  const { account } = await createCompany(page.request, `Test Mode ${user.lastName}`);
+  const headers = { 'X-CSRFToken': await csrf(page.request) };
+  const created = await page.request.post('/api/verify-forms', {
+    headers,
+    data: { name: 'Dry run', account: account.id },
+  });
+  const form = (await created.json()) as { id: number; publicUrl: string };
+
+  // Before going live, the form page previews the consumer's page, which says it is a preview.
+  await page.goto(`/forms/${form.id}`);
+  const preview = page.frameLocator('iframe[title="Preview of Dry run"]');
+  await expect(preview.getByText('Preview: this form is inactive.', { exact: false })).toBeVisible();
+
+  await page.goto('/settings/company-info');
+  await page.getByRole('textbox', { name: 'Phone number' }).fill('(415) 555-0142');
+  await page.getByRole('textbox', { name: 'Code' }).fill('424242');
+  await page.getByRole('button', { name: 'Add test number' }).click();
+  await expect(page.getByText('Test number added')).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Test numbers' }).getByText('424242')).toBeVisible();
+
+  const patched = await page.request.patch(`/api/verify-forms/${form.id}`, {
+    headers,
+    data: { isLive: true },
+  });
+  expect(patched.status()).toBe(200);
+  const consumer = await consumerContext(browser);
+  const phone = await consumer.newPage();
+  await phone.goto(form.publicUrl);
+  await phone.getByLabel('Cell phone number').fill('415-555-0142');
+  await phone.getByRole('button', { name: 'Send code' }).click();
+  await phone.getByLabel('Verification code').fill('424242');
+  await phone.getByRole('button', { name: 'Verify' }).click();
+  await expect(phone.getByRole('heading', { name: 'Your number is verified' })).toBeVisible();
+  await consumer.close();
+
+  // Nothing was sent to a test number, and the verification is marked as a test.
+  const outbox = await page.request.get(`/api/dev/outbox?to=${encodeURIComponent('+14155550142')}`);
+  expect(((await outbox.json()) as { results: unknown[] }).results).toEqual([]);
+  await page.goto(`/forms/${form.id}`);
+  const recent = page.getByRole('table', { name: 'Recent verifications' });
+  await expect(recent.getByText('Test', { exact: true })).toBeVisible();
+});
