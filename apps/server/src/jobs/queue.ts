@@ -1,5 +1,6 @@
 import type { DatabaseHandle } from '@veriform/db';
 import type { FastifyBaseLogger } from 'fastify';
+import type PgBoss from 'pg-boss';
 import { createBoss, installJobSchema, type QueueDefinition } from './boss.ts';
 import {
   type SendVerificationCodeData,
@@ -16,8 +17,12 @@ import {
 
 export const QUEUES: QueueDefinition[] = [sendVerificationCodeQueue];
 
-/** Concurrent sends per process: sending waits on the provider's network round trip, not on this process. */
-const WORKERS_PER_QUEUE = 4;
+/**
+ * One worker per process fetches up to this many jobs at a time and runs them concurrently (sending waits on the
+ * provider's round trip, not on this process). One poller rather than several keeps the idle cost at two short
+ * queries a second, which matters on PGlite, where every query runs on the main thread.
+ */
+const BATCH_SIZE = 4;
 /** Inside close-with-grace's 10 s in server.ts; a job still running then is failed and retried by any process. */
 const STOP_TIMEOUT_MS = 8_000;
 const IDLE_TIMEOUT_MS = 1_500;
@@ -34,7 +39,6 @@ export function createJobs(database: DatabaseHandle, log: FastifyBaseLogger): Jo
   // pg-boss reports failed polls and maintenance here; without a listener an EventEmitter 'error' would throw.
   boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
   const workers: string[] = [];
-  let nextWorker = 0;
 
   return {
     async start(deps) {
@@ -45,20 +49,26 @@ export function createJobs(database: DatabaseHandle, log: FastifyBaseLogger): Jo
         await boss.updateQueue(queue.name, queue);
       }
       const handler = sendVerificationCodeHandler(deps);
-      for (let i = 0; i < WORKERS_PER_QUEUE; i += 1) {
-        workers.push(
-          await boss.work(sendVerificationCodeQueue.name, { batchSize: 1 }, (jobs) =>
-            track(() => handler(jobs)),
-          ),
+      const name = sendVerificationCodeQueue.name;
+      // Each job of a batch is completed or failed on its own, so one failure does not fail (and resend) the others;
+      // pg-boss's own completion of the batch afterwards touches only jobs still active, that is none.
+      const runBatch = (jobs: PgBoss.Job<unknown>[]) =>
+        Promise.all(
+          jobs.map(async (job) => {
+            try {
+              await boss.complete(name, job.id, await handler(job));
+            } catch (error) {
+              await boss.fail(name, job.id, error instanceof Error ? error : new Error(String(error)));
+            }
+          }),
         );
-      }
+      workers.push(await boss.work(name, { batchSize: BATCH_SIZE }, (jobs) => track(() => runBatch(jobs))));
     },
     async sendVerificationCode(data) {
       const id = await boss.send(sendVerificationCodeQueue.name, data);
       if (!id) throw new Error('send-verification-code: the job was not stored');
-      // This process's own workers need not wait for their next poll.
-      const worker = workers[nextWorker++ % Math.max(workers.length, 1)];
-      if (worker) boss.notifyWorker(worker);
+      // This process's worker need not wait for its next poll.
+      for (const worker of workers) boss.notifyWorker(worker);
     },
     async stop() {
       await boss.stop({ graceful: true, wait: true, close: false, timeout: STOP_TIMEOUT_MS });

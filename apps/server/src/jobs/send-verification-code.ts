@@ -31,32 +31,27 @@ export type SendVerificationCodeData = z.infer<typeof sendVerificationCodeData>;
 
 export type SendVerificationCodeDeps = CodeSenderDeps & { sealer: Sealer };
 
-/** The worker's handler: one job per call (batch size 1). Throwing fails the job, which pg-boss then retries. */
+/** One job: answers its outcome (stored as the job's output), or throws to fail it, which pg-boss then retries. */
 export function sendVerificationCodeHandler(deps: SendVerificationCodeDeps) {
-  return async (jobs: PgBoss.Job<unknown>[]): Promise<{ outcome: string } | undefined> => {
-    let outcome: string | undefined;
-    for (const job of jobs) {
-      const data = sendVerificationCodeData.safeParse(job.data);
-      if (!data.success) {
-        deps.log.error({ jobId: job.id }, 'send-verification-code: malformed job data; dropped');
-        outcome = 'malformed';
-        continue;
-      }
-      let code: string;
-      try {
-        code = deps.sealer.open(data.data.sealedCode, data.data.attemptId);
-      } catch (error) {
-        // SECRET_KEY changed since the job was queued: no retry can open it; the consumer can ask for a new code.
-        if (!(error instanceof SealedValueError)) throw error;
-        deps.log.error(
-          { jobId: job.id, attemptId: data.data.attemptId },
-          'send-verification-code: cannot open code',
-        );
-        outcome = 'unreadable';
-        continue;
-      }
-      outcome = await sendVerificationCode(deps, { attemptId: data.data.attemptId, code });
+  return async (job: PgBoss.Job<unknown>): Promise<{ outcome: string }> => {
+    const data = sendVerificationCodeData.safeParse(job.data);
+    if (!data.success) {
+      deps.log.error({ jobId: job.id }, 'send-verification-code: malformed job data; dropped');
+      return { outcome: 'malformed' };
     }
-    return outcome ? { outcome } : undefined;
+    const { attemptId, sealedCode } = data.data;
+    let code: string;
+    try {
+      code = deps.sealer.open(sealedCode, attemptId);
+    } catch (error) {
+      // SECRET_KEY changed since the job was queued: no retry can open it; the consumer can ask for a new code.
+      if (!(error instanceof SealedValueError)) throw error;
+      deps.log.error(
+        { jobId: job.id, attemptId },
+        'send-verification-code: cannot open the sealed code; dropped',
+      );
+      return { outcome: 'unreadable' };
+    }
+    return { outcome: await sendVerificationCode(deps, { attemptId, code }) };
   };
 }

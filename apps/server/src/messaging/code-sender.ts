@@ -74,7 +74,7 @@ function isPermanentEmailError(error: unknown): boolean {
   return typeof code === 'number' && code >= 500 && code < 600;
 }
 
-function describe(error: unknown): string {
+function errorText(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).slice(0, 1000);
 }
 
@@ -136,7 +136,7 @@ export async function sendVerificationCode(
       ({ providerMessageId } = await deps.mailer.sendWithId(email));
     }
   } catch (error) {
-    await recordError(db, row.id, describe(error));
+    await recordError(db, row.id, errorText(error));
     const permanent = error instanceof SmsSendError ? error.permanent : isPermanentEmailError(error);
     if (permanent) {
       log.warn({ attemptId: row.id, err: error }, 'verification code refused by the provider; not retried');

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.ts';
 import { buildTestApp, openTestDb, testConfig, useTestApp } from '../test-support/app.ts';
 import { createAttempt, nextCellPhone, readAttempt, waitForSend } from '../test-support/attempts.ts';
 import { codeJobsFor, waitForCodeJobs } from '../test-support/jobs.ts';
@@ -22,6 +23,13 @@ const t = useTestApp(async () => {
   twilio = await startTwilioStandIn();
   return { env: twilio.env() };
 });
+
+const KEY = 'a-secret-key-that-is-long-enough-for-the-config';
+const TWILIO_CONFIG = {
+  accountSid: TWILIO_TEST_CREDENTIALS.accountSid,
+  authToken: TWILIO_TEST_CREDENTIALS.authToken,
+  from: TWILIO_TEST_CREDENTIALS.from,
+};
 
 const sentTo = (to: string) => twilio.received.filter((m) => m.to === to);
 
@@ -92,6 +100,30 @@ describe('SMS through Twilio (the adapter)', () => {
     expect(production.transport).toBe('disabled');
     expect(warnings.join('\n')).toMatch(/TWILIO_.*not set/);
     await expect(production.send({ to, text: 'x' })).rejects.toBeInstanceOf(SmsNotConfiguredError);
+  });
+});
+
+describe('TWILIO_API_URL', () => {
+  it('points the client at a stand-in outside production, and is refused in production', () => {
+    expect(
+      loadConfig({ ...twilio.env(), TWILIO_API_URL: 'http://127.0.0.1:9999/', SECRET_KEY: KEY }).twilio,
+    ).toEqual({
+      ...TWILIO_CONFIG,
+      apiUrl: 'http://127.0.0.1:9999',
+    });
+    expect(() =>
+      loadConfig({
+        ...twilio.env(),
+        NODE_ENV: 'production',
+        SECRET_KEY: KEY,
+        PUBLIC_URL: 'https://v.example',
+      }),
+    ).toThrow(/TWILIO_API_URL is for tests and development only/);
+    const { TWILIO_API_URL: _unused, ...production } = twilio.env();
+    expect(loadConfig({ ...production, NODE_ENV: 'production', SECRET_KEY: KEY }).twilio).toEqual({
+      ...TWILIO_CONFIG,
+      apiUrl: undefined,
+    });
   });
 });
 
