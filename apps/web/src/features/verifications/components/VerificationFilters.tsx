@@ -1,0 +1,232 @@
+import { Group, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconSearch } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import {
+  type DatePreset,
+  datePresets,
+  formListSearchSchema,
+  type VerificationFilter,
+  type VerificationMethod,
+} from '@veriform/contracts';
+import { useEffect, useRef, useState } from 'react';
+import { LabelledSelect } from '../../../components/form/LabelledSelect';
+import { useServices } from '../../../lib/services';
+import { formCategoriesQueryOptions, verifyFormListQueryOptions } from '../../verify-forms/api';
+import { SEARCH_DEBOUNCE_MS } from '../../verify-forms/components/FormFilters';
+import { LabelledMultiSelect } from '../../verify-forms/components/fields';
+import { methodLabels } from '../format';
+
+/**
+ * The filter bar of the activity log, shared with the dashboard (SPEC §2: "other filters as the activity log").
+ *
+ * It is controlled: `value` is the current filter (the route's validated search params) and `onChange` gets a patch
+ * that the route merges into the URL (`navigate({search})`), so every filter is bookmarkable and Back/Forward work.
+ *
+ * Time zone: the bar never writes `tz`. The routes send the browser's zone to the API (`browserTimeZone()`, fallback
+ * America/New_York) unless the URL carries one, so a plain link means "my local days" for whoever opens it, and a link
+ * that was shared with an explicit `tz` keeps meaning the sender's days.
+ */
+
+/** The filter fields the bar edits, with the date presets narrowed to those offered. */
+export type VerificationFilterValue<P extends DatePreset = DatePreset> = Omit<
+  VerificationFilter,
+  'created__date__preset'
+> & { created__date__preset: P };
+export type VerificationFilterPatch<P extends DatePreset = DatePreset> = Partial<VerificationFilterValue<P>>;
+
+export const datePresetLabels: Record<DatePreset, string> = {
+  all: 'All time',
+  today: 'Today',
+  yesterday: 'Yesterday',
+  last3d: 'Last 3 days',
+  last7d: 'Last 7 days',
+  last30d: 'Last 30 days',
+  thisMonth: 'This month',
+  lastMonth: 'Last month',
+  custom: 'Custom range',
+};
+
+type MethodChoice = 'all' | VerificationMethod;
+const methodOptions: { value: MethodChoice; label: string }[] = [
+  { value: 'all', label: 'All' },
+  { value: 'sms', label: methodLabels.sms },
+  { value: 'email', label: methodLabels.email },
+];
+
+/** `verificationMethod__in` holds a list (SPEC §2); with two methods, one of them or none (all) is all a user picks. */
+export function methodChoice(methods: VerificationFilter['verificationMethod__in']): MethodChoice {
+  const picked = (methods ?? []).filter((m): m is VerificationMethod => m !== 'all');
+  const unique = [...new Set(picked)];
+  return unique.length === 1 && unique[0] ? unique[0] : 'all';
+}
+
+/** Whether a filter narrows the rows (used to tell "no verifications yet" from "none match"). */
+export function hasActiveVerificationFilters(filter: VerificationFilterValue): boolean {
+  return (
+    (filter.verifyFormId__in?.length ?? 0) > 0 ||
+    (filter.verifyFormCategory__in?.length ?? 0) > 0 ||
+    methodChoice(filter.verificationMethod__in) !== 'all' ||
+    filter.created__date__preset !== 'all' ||
+    Boolean(filter.q)
+  );
+}
+
+/** The patch of a "Clear filters" button (the dashboard passes its own default preset). */
+export function clearedVerificationFilters<P extends DatePreset>(preset: P): VerificationFilterPatch<P> {
+  return {
+    verifyFormId__in: undefined,
+    verifyFormCategory__in: undefined,
+    verificationMethod__in: undefined,
+    created__date__preset: preset,
+    created__date__gte: undefined,
+    created__date__lte: undefined,
+    q: undefined,
+  };
+}
+
+// Every form of the account for the Forms options, by name (the list API's maximum page; see the report's note).
+const formOptionsSearch = formListSearchSchema.parse({ o: 'name', pageSize: 100 });
+
+/** Typing updates the URL 300 ms after the last key; a URL change (Clear filters, Back) shows here. */
+function SearchBox({ q, onChange }: { q: string; onChange: (q: string) => void }) {
+  const [value, setValue] = useState(q);
+  const [debounced] = useDebouncedValue(value, SEARCH_DEBOUNCE_MS);
+  const lastSent = useRef(q);
+  useEffect(() => {
+    if (q !== lastSent.current) {
+      lastSent.current = q;
+      setValue(q);
+    }
+  }, [q]);
+  useEffect(() => {
+    const trimmed = debounced.trim();
+    if (trimmed === lastSent.current) return;
+    lastSent.current = trimmed;
+    onChange(trimmed);
+  }, [debounced, onChange]);
+  return (
+    <TextInput
+      label="Search"
+      placeholder="Phone, reference or form name"
+      type="search"
+      leftSection={<IconSearch size={16} aria-hidden="true" />}
+      value={value}
+      onChange={(event) => setValue(event.currentTarget.value)}
+      maxLength={200}
+      style={{ flex: '1 1 240px' }}
+    />
+  );
+}
+
+export interface VerificationFiltersProps<P extends DatePreset> {
+  accountId: number;
+  value: VerificationFilterValue<P>;
+  onChange: (patch: VerificationFilterPatch<P>) => void;
+  /** The date presets offered, in order (the dashboard: last7d, last30d, custom). Default: all of SPEC §2's. */
+  presets?: readonly P[];
+  /** The landmark's name (one search landmark per page). */
+  'aria-label'?: string;
+}
+
+export function VerificationFilters<P extends DatePreset = DatePreset>({
+  accountId,
+  value,
+  onChange,
+  presets = datePresets as readonly DatePreset[] as readonly P[],
+  'aria-label': ariaLabel = 'Filter verifications',
+}: VerificationFiltersProps<P>) {
+  const { api } = useServices();
+  // Options are suggestions: while they load (or if they fail) the chosen values still show and can be removed.
+  const { data: forms } = useQuery(verifyFormListQueryOptions(api, accountId, formOptionsSearch));
+  const { data: categories = [] } = useQuery(formCategoriesQueryOptions(api, accountId));
+
+  const selectedForms = (value.verifyFormId__in ?? []).map(String);
+  const knownForms = new Map((forms?.results ?? []).map((f) => [String(f.id), f.name]));
+  const formOptions = [
+    ...[...knownForms].map(([id, name]) => ({ value: id, label: name })),
+    // A form id from a shared link that is not among the options (deleted, or past the first 100) stays removable.
+    ...selectedForms.filter((id) => !knownForms.has(id)).map((id) => ({ value: id, label: `Form #${id}` })),
+  ];
+  const selectedCategories = value.verifyFormCategory__in ?? [];
+  const categoryOptions = [...new Set([...categories, ...selectedCategories])];
+  // The preset in the URL is always offered, even if a caller narrowed `presets` (it is what the page shows).
+  const presetOptions = [...new Set<DatePreset>([...presets, value.created__date__preset])].map((p) => ({
+    value: p,
+    label: datePresetLabels[p],
+  }));
+  const isPreset = (v: string | null): v is P => presets.some((p) => p === v);
+
+  return (
+    <Group align="flex-end" gap="sm" wrap="wrap" mb="md" role="search" aria-label={ariaLabel}>
+      <SearchBox q={value.q ?? ''} onChange={(q) => onChange({ q: q || undefined })} />
+      <LabelledMultiSelect
+        label="Forms"
+        data={formOptions}
+        value={selectedForms}
+        onChange={(ids) => onChange({ verifyFormId__in: ids.length ? ids.map(Number) : undefined })}
+        placeholder={selectedForms.length ? undefined : 'Any'}
+        clearable
+        searchable
+        w={240}
+      />
+      <LabelledMultiSelect
+        label="Categories"
+        data={categoryOptions}
+        value={selectedCategories}
+        onChange={(list) => onChange({ verifyFormCategory__in: list.length ? list : undefined })}
+        placeholder={selectedCategories.length ? undefined : 'Any'}
+        clearable
+        searchable
+        w={220}
+      />
+      <LabelledSelect
+        label="Method"
+        data={methodOptions}
+        value={methodChoice(value.verificationMethod__in)}
+        allowDeselect={false}
+        onChange={(choice) =>
+          onChange({
+            verificationMethod__in: choice === 'sms' || choice === 'email' ? [choice] : undefined,
+          })
+        }
+        w={120}
+      />
+      <LabelledSelect
+        label="Created"
+        data={presetOptions}
+        value={value.created__date__preset}
+        allowDeselect={false}
+        onChange={(preset) => {
+          if (!isPreset(preset)) return;
+          onChange({
+            created__date__preset: preset,
+            created__date__gte: undefined,
+            created__date__lte: undefined,
+          });
+        }}
+        w={170}
+      />
+      {value.created__date__preset === 'custom' && (
+        <>
+          <TextInput
+            label="From"
+            type="date"
+            value={value.created__date__gte ?? ''}
+            max={value.created__date__lte}
+            onChange={(event) => onChange({ created__date__gte: event.currentTarget.value || undefined })}
+            w={160}
+          />
+          <TextInput
+            label="To"
+            type="date"
+            value={value.created__date__lte ?? ''}
+            min={value.created__date__gte}
+            onChange={(event) => onChange({ created__date__lte: event.currentTarget.value || undefined })}
+            w={160}
+          />
+        </>
+      )}
+    </Group>
+  );
+}
