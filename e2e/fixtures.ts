@@ -119,3 +119,124 @@ export const test = base.extend<{ user: NewUser }>({
   },
 });
 export { expect };
+
+// ---- Verifications made through the real app (activity log, dashboard) ------------------------------------------
+
+export type CreatedForm = { id: number; publicId: string; publicUrl: string; name: string; category: string };
+
+/** A live form of `account`, made through the API as the owner logged in on `request`. */
+export async function createLiveForm(
+  request: APIRequestContext,
+  form: { account: number; name: string; category?: string; language?: 'en' | 'es' },
+): Promise<CreatedForm> {
+  const headers = { 'X-CSRFToken': await csrfToken(request) };
+  const created = await request.post('/api/verify-forms', { headers, data: form });
+  expect(created.status(), await created.text()).toBe(201);
+  const body = (await created.json()) as CreatedForm;
+  const live = await request.patch(`/api/verify-forms/${body.id}`, { headers, data: { isLive: true } });
+  expect(live.status(), await live.text()).toBe(200);
+  return body;
+}
+
+export type VerificationSpec = {
+  /** The form's public id (`CreatedForm.publicId`). */
+  publicId: string;
+  externalRefId?: string;
+  method?: 'sms' | 'email';
+  /** Required by the server when method is email; a unique address is made when omitted. */
+  email?: string;
+};
+export type CreatedVerification = {
+  verificationId: number;
+  /** E.164. */
+  cellPhone: string;
+  publicId: string;
+  externalRefId: string;
+  method: 'sms' | 'email';
+};
+
+// Fictional NANP lines (555-0100…0199) in a few area codes: plenty of distinct test numbers per account.
+const TEST_AREA_CODES = ['415', '212', '646', '310', '617', '312', '206', '305'];
+function randomTestNumber(): string {
+  const [a = 0, b = 0] = randomBytes(2);
+  const area = TEST_AREA_CODES[a % TEST_AREA_CODES.length];
+  return `+1${area}55501${String(b % 100).padStart(2, '0')}`;
+}
+
+/** The CSRF token a consumer's page carries (the public page's initial data). */
+async function publicPageCsrf(request: APIRequestContext, publicId: string): Promise<string> {
+  const page = await request.get(`/f/${publicId}`);
+  expect(page.status(), `GET /f/${publicId}`).toBe(200);
+  const json = (await page.text()).match(
+    /<script id="initial-data" type="application\/json">([^<]*)<\/script>/,
+  )?.[1];
+  if (!json) throw new Error(`no initial data on /f/${publicId}`);
+  return (JSON.parse(json) as { csrfToken: string }).csrfToken;
+}
+
+/**
+ * Real verifications for `account`, one per spec, made as consumers do: each through a fresh test number of the
+ * account (added by the owner logged in on `request`; test numbers send nothing and verify with their fixed code, so
+ * no outbox is read and no send limit but the per-IP one applies), from its own client address, by the public API
+ * (`/f/{publicId}`'s CSRF token, send-code, check). Distinct numbers per verification keep the 30 s resend spacing
+ * (per form and number) out of the way. The verifications are marked as tests (`isTest`). Made one after another, so
+ * `created` follows the order of `specs`.
+ */
+export async function createVerifications(
+  request: APIRequestContext,
+  { account, specs }: { account: number; specs: readonly VerificationSpec[] },
+): Promise<CreatedVerification[]> {
+  const ownerHeaders = { 'X-CSRFToken': await csrfToken(request) };
+  const csrfByForm = new Map<string, string>();
+  const made: CreatedVerification[] = [];
+  for (const spec of specs) {
+    const code = String(100_000 + (randomBytes(3).readUIntBE(0, 3) % 900_000));
+    let cellPhone = '';
+    for (let tries = 0; tries < 20 && !cellPhone; tries++) {
+      const candidate = randomTestNumber();
+      const added = await request.post('/api/test-phone-numbers', {
+        headers: ownerHeaders,
+        data: { account, cellPhone: candidate, code },
+      });
+      if (added.status() === 201) cellPhone = ((await added.json()) as { cellPhone: string }).cellPhone;
+      else expect(added.status(), await added.text()).toBe(400); // already a test number: draw another
+    }
+    if (!cellPhone) throw new Error('no free test number');
+
+    let csrf = csrfByForm.get(spec.publicId);
+    if (!csrf) {
+      csrf = await publicPageCsrf(request, spec.publicId);
+      csrfByForm.set(spec.publicId, csrf);
+    }
+    const method = spec.method ?? 'sms';
+    const consumerHeaders = { 'X-CSRFToken': csrf, 'X-Forwarded-For': clientAddress() };
+    const sent = await request.post(`/api/public/verify-forms/${spec.publicId}/send-code`, {
+      headers: consumerHeaders,
+      data: {
+        cellPhone,
+        method,
+        email:
+          method === 'email'
+            ? (spec.email ?? `consumer-${randomBytes(4).toString('hex')}@example.test`)
+            : undefined,
+        externalRefId: spec.externalRefId,
+      },
+    });
+    expect(sent.status(), await sent.text()).toBe(201);
+    const { attemptId } = (await sent.json()) as { attemptId: string };
+    const checked = await request.post(`/api/public/attempts/${attemptId}/check`, {
+      headers: consumerHeaders,
+      data: { code },
+    });
+    expect(checked.status(), await checked.text()).toBe(200);
+    const { verificationId } = (await checked.json()) as { verificationId: number };
+    made.push({
+      verificationId,
+      cellPhone,
+      publicId: spec.publicId,
+      externalRefId: spec.externalRefId ?? '',
+      method,
+    });
+  }
+  return made;
+}
