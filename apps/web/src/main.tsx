@@ -1,6 +1,7 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import '@mantine/dropzone/styles.css';
+import '@mantine/charts/styles.css';
 import { installSpecErrorMessages } from '@veriform/contracts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

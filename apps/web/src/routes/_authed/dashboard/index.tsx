@@ -1,33 +1,96 @@
-import { IconChartBar } from '@tabler/icons-react';
-import { createFileRoute } from '@tanstack/react-router';
-import { can } from '@veriform/contracts';
+import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react-router';
+import { can, type DashboardSearch, dashboardSearchSchema } from '@veriform/contracts';
+import { useCallback } from 'react';
 import { ForbiddenScreen } from '../../../components/errors/ForbiddenScreen';
 import { NoMembershipAlert } from '../../../components/errors/NoMembershipAlert';
-import { EmptyState } from '../../../components/layout/EmptyState';
 import { PageHeader } from '../../../components/layout/PageHeader';
+import {
+  activeFormsQueryOptions,
+  reportParams,
+  verificationReportQueryOptions,
+} from '../../../features/dashboard/api';
+import {
+  Dashboard,
+  type DashboardSearchPatch,
+  ReportSections,
+} from '../../../features/dashboard/components/Dashboard';
 import { requireAccount } from '../../../lib/require-account';
 import { useSession } from '../../../lib/session';
 
+const dashboardSearchDefaults = dashboardSearchSchema.parse({});
+
 export const Route = createFileRoute('/_authed/dashboard/')({
+  // SPEC §2: last7d by default; any other preset than last7d/last30d/custom, or any bad value, falls back.
+  validateSearch: dashboardSearchSchema,
+  // Defaults stay out of the URL: /dashboard/ is the plain link, a shared link carries only what was chosen.
+  search: { middlewares: [stripSearchParams(dashboardSearchDefaults)] },
   beforeLoad: requireAccount,
+  loaderDeps: ({ search }) => search,
+  loader: async ({ context, deps }) => {
+    const membership = context.session.get().currentMembership;
+    // Without report rights the page is the 403 screen: nothing to fetch (the server would refuse anyway).
+    if (!membership || !can(membership, 'viewReports')) return;
+    const accountId = membership.account.id;
+    // Failed reads are shown inside the page (with Try again), under the page's own heading and filters.
+    await Promise.all([
+      context.queryClient
+        .ensureQueryData(verificationReportQueryOptions(context.api, accountId, reportParams(deps)))
+        .catch(() => undefined),
+      context.queryClient
+        .ensureQueryData(activeFormsQueryOptions(context.api, accountId, deps))
+        .catch(() => undefined),
+    ]);
+  },
+  pendingComponent: DashboardPending,
   component: DashboardPage,
 });
 
-function DashboardPage() {
-  const { currentMembership } = useSession();
-  if (currentMembership && !can(currentMembership, 'viewReports')) {
-    return <ForbiddenScreen />;
-  }
+/** First load: the page's own layout in skeletons (no filter bar yet: it needs the account's forms). */
+function DashboardPending() {
+  const search = Route.useSearch();
   return (
     <>
       <PageHeader title="Dashboard" />
-      {currentMembership ? (
-        <EmptyState icon={<IconChartBar />} title="No report data yet">
-          Once your forms collect verifications, totals, trends and the verification funnel appear here.
-        </EmptyState>
-      ) : (
-        <NoMembershipAlert />
-      )}
+      <div aria-busy="true">
+        <ReportSections accountId={null} search={search} report={undefined} />
+      </div>
     </>
   );
+}
+
+function DashboardPage() {
+  const { currentMembership } = useSession();
+  if (!currentMembership) {
+    return (
+      <>
+        <PageHeader title="Dashboard" />
+        <NoMembershipAlert />
+      </>
+    );
+  }
+  if (!can(currentMembership, 'viewReports')) return <ForbiddenScreen />;
+  return (
+    <>
+      <PageHeader title="Dashboard" />
+      <AccountDashboard key={currentMembership.account.id} accountId={currentMembership.account.id} />
+    </>
+  );
+}
+
+function AccountDashboard({ accountId }: { accountId: number }) {
+  const search = Route.useSearch();
+  const navigate = useNavigate({ from: Route.fullPath });
+  const update = useCallback(
+    (patch: DashboardSearchPatch) =>
+      void navigate({
+        search: (previous: DashboardSearch) => {
+          const next = { ...previous, ...patch };
+          // The URL holds what `validateSearch` reads: ids as text (the schema coerces them back to numbers).
+          return { ...next, verifyFormId__in: next.verifyFormId__in?.map(String) };
+        },
+        replace: true,
+      }),
+    [navigate],
+  );
+  return <Dashboard accountId={accountId} search={search} onChange={update} />;
 }

@@ -1,0 +1,111 @@
+import { queryOptions } from '@tanstack/react-query';
+import {
+  type DashboardSearch,
+  type FormListSearch,
+  formListSearchSchema,
+  type VerificationMethod,
+  type VerificationReport,
+  verificationReportSchema,
+} from '@veriform/contracts';
+import type { ApiClient } from '../../lib/api-client';
+import { verificationKeys } from '../verifications/api';
+import { browserTimeZone, verifyFormListQueryOptions } from '../verify-forms/api';
+
+/**
+ * The report's query string without the account: exactly what is sent, so two URLs that mean the same report (a
+ * stray `all` in the method list, dates kept from an earlier custom range) share one cache entry.
+ */
+export type ReportParams = {
+  verifyFormId__in?: readonly number[] | undefined;
+  verifyFormCategory__in?: readonly string[] | undefined;
+  verificationMethod__in?: readonly VerificationMethod[] | undefined;
+  created__date__preset: DashboardSearch['created__date__preset'];
+  created__date__gte?: string | undefined;
+  created__date__lte?: string | undefined;
+  tz: string;
+  q?: string | undefined;
+};
+
+/**
+ * One place per endpoint (SPEC §7). The report lives under the account's verifications key, so anything that
+ * invalidates verifications (a new one, an account switch) reloads the report too. The key holds the resolved `tz`:
+ * the same preset means other days in another time zone.
+ */
+export const reportKeys = {
+  all: (accountId: number) => [...verificationKeys.all(accountId), 'report'] as const,
+  report: (accountId: number, params: ReportParams) => [...reportKeys.all(accountId), params] as const,
+};
+
+/** The dashboard's search params as the report call's parameters (undefined values are left out of the URL). */
+export function reportParams(search: DashboardSearch): ReportParams {
+  const custom = search.created__date__preset === 'custom';
+  const methods = [
+    ...new Set(search.verificationMethod__in?.filter((m): m is VerificationMethod => m !== 'all')),
+  ];
+  return {
+    verifyFormId__in: search.verifyFormId__in?.length ? search.verifyFormId__in : undefined,
+    verifyFormCategory__in: search.verifyFormCategory__in?.length ? search.verifyFormCategory__in : undefined,
+    // `all` or both methods mean no method filter, as the filter bar shows them; the key then matches the plain URL.
+    // (The bar's own `methodChoice` is not imported: this module runs in the route loader, in the main bundle.)
+    verificationMethod__in: methods.length === 1 ? methods : undefined,
+    created__date__preset: search.created__date__preset,
+    created__date__gte: custom ? search.created__date__gte : undefined,
+    created__date__lte: custom ? search.created__date__lte : undefined,
+    // Presets are days in the user's zone (DESIGN §5); a link may carry another zone, which then wins.
+    tz: search.tz ?? browserTimeZone(),
+    q: search.q || undefined,
+  };
+}
+
+/**
+ * Every verification the account ever had: a custom range with no ends and no other filter. The dashboard asks for it
+ * only when the filtered report is empty, to tell a brand-new account (first steps) from a quiet week (zeros).
+ */
+export function allTimeReportParams(tz: string): ReportParams {
+  return { created__date__preset: 'custom', tz };
+}
+
+// GET /api/verifications/report?account={id}&…dashboard filters (canViewReports)
+export function fetchVerificationReport(
+  api: ApiClient,
+  accountId: number,
+  params: ReportParams,
+  signal?: AbortSignal,
+): Promise<VerificationReport> {
+  return api.get('/api/verifications/report', {
+    schema: verificationReportSchema,
+    signal,
+    query: { account: accountId, ...params },
+  });
+}
+
+export function verificationReportQueryOptions(api: ApiClient, accountId: number, params: ReportParams) {
+  return queryOptions({
+    queryKey: reportKeys.report(accountId, params),
+    queryFn: ({ signal }) => fetchVerificationReport(api, accountId, params, signal),
+  });
+}
+
+/** The most live forms the dashboard lists (the list API's largest page). */
+export const ACTIVE_FORMS_MAX = 100;
+
+/**
+ * The forms list's search for the dashboard's "Active forms" (SPEC §2: isLive true, same filters). Only the filters
+ * that pick forms carry over: categories. The date range, the method and the text search pick verifications — a form
+ * made two months ago is still live this week, and a phone number matches no form name. Form ids have no list
+ * parameter; the panel keeps the chosen ones from this page.
+ */
+export function activeFormsSearch(search: DashboardSearch): FormListSearch {
+  return formListSearchSchema.parse({
+    isLive: true,
+    status: 'active',
+    category__in: search.verifyFormCategory__in?.length ? search.verifyFormCategory__in : undefined,
+    o: 'name',
+    pageSize: ACTIVE_FORMS_MAX,
+  });
+}
+
+// GET /api/verify-forms?account={id}&isLive=true&status=active&… — the forms module's one place for that endpoint.
+export function activeFormsQueryOptions(api: ApiClient, accountId: number, search: DashboardSearch) {
+  return verifyFormListQueryOptions(api, accountId, activeFormsSearch(search));
+}

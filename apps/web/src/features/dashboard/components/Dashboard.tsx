@@ -1,0 +1,215 @@
+import { Alert, Button, Grid, Group, List, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconAlertCircle, IconChartBar } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { type DashboardSearch, dashboardPresets, type VerificationReport } from '@veriform/contracts';
+import { AnchorLink, ButtonLink } from '../../../components/links';
+import { errorDisplayText } from '../../../lib/error-text';
+import { useServices } from '../../../lib/services';
+import {
+  type VerificationFilterPatch,
+  VerificationFilters,
+} from '../../verifications/components/VerificationFilters';
+import { SectionCard } from '../../verify-forms/components/SectionCard';
+import { allTimeReportParams, reportKeys, reportParams, verificationReportQueryOptions } from '../api';
+import { categoryLabel } from '../format';
+import { ActiveForms } from './ActiveForms';
+import { Funnel, FunnelSkeleton } from './Funnel';
+import { PerDayChart, PerDayChartSkeleton } from './PerDayChart';
+import { RankedList, RankedListSkeleton } from './RankedList';
+import { StatCards } from './StatCards';
+
+export type DashboardPreset = (typeof dashboardPresets)[number];
+export type DashboardSearchPatch = VerificationFilterPatch<DashboardPreset>;
+
+/** Whether a report holds nothing at all: no verification and no code sent. */
+function isEmptyReport(report: VerificationReport): boolean {
+  return report.totals.verifications === 0 && report.funnel.codesSent === 0;
+}
+
+/**
+ * The report's sections. Without a report (first load) every section keeps its place with skeletons, so the page
+ * does not jump when the numbers arrive. Active forms load on their own and never wait for the report.
+ */
+export function ReportSections({
+  accountId,
+  search,
+  report,
+}: {
+  accountId: number | null;
+  search: DashboardSearch;
+  report: VerificationReport | undefined;
+}) {
+  return (
+    <Stack gap="lg">
+      <StatCards report={report} />
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, lg: 8 }}>
+          <SectionCard title="Verifications per day">
+            {report ? <PerDayChart perDay={report.perDay} /> : <PerDayChartSkeleton />}
+          </SectionCard>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 4 }}>
+          <SectionCard title="Funnel">
+            {report ? <Funnel funnel={report.funnel} /> : <FunnelSkeleton />}
+          </SectionCard>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 6, lg: 4 }}>
+          <SectionCard title="Top forms">
+            {report ? (
+              <RankedList
+                label="Top forms"
+                empty="No verifications in this range."
+                items={report.byForm.map((form) => ({
+                  key: String(form.verifyFormId),
+                  count: form.verifications,
+                  label: (
+                    <AnchorLink
+                      to="/forms/$verifyFormId"
+                      params={{ verifyFormId: String(form.verifyFormId) }}
+                    >
+                      {form.verifyFormName}
+                    </AnchorLink>
+                  ),
+                }))}
+              />
+            ) : (
+              <RankedListSkeleton />
+            )}
+          </SectionCard>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 6, lg: 4 }}>
+          <SectionCard title="Categories">
+            {report ? (
+              <RankedList
+                label="Categories"
+                empty="No verifications in this range."
+                items={report.byCategory.map((row) => ({
+                  key: row.category,
+                  count: row.verifications,
+                  label: categoryLabel(row.category),
+                }))}
+              />
+            ) : (
+              <RankedListSkeleton />
+            )}
+          </SectionCard>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 4 }}>
+          <SectionCard title="Active forms">
+            {accountId === null ? (
+              <RankedListSkeleton rows={3} />
+            ) : (
+              <ActiveForms accountId={accountId} search={search} />
+            )}
+          </SectionCard>
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}
+
+/** A new account (no verification and no code ever): what to do first, instead of a page of zeros. */
+export function FirstStepsState() {
+  return (
+    <Paper withBorder radius="md" p="xl" component="section" aria-labelledby="dashboard-first-steps">
+      <Stack align="center" gap="sm" ta="center" maw={520} mx="auto">
+        <ThemeIcon size={48} radius="xl" variant="light" aria-hidden="true">
+          <IconChartBar />
+        </ThemeIcon>
+        <Title order={2} size="h4" id="dashboard-first-steps">
+          No verifications yet
+        </Title>
+        <Text c="dimmed" size="sm">
+          This report fills in as people confirm their phone numbers with your forms. To get there:
+        </Text>
+        <List type="ordered" size="sm" ta="left" spacing={4}>
+          <List.Item>Create a verification form and give it a banner.</List.Item>
+          <List.Item>Switch it to Active, then share its link or QR code.</List.Item>
+          <List.Item>
+            Try it yourself first with a test number from{' '}
+            <AnchorLink to="/settings/company-info">Company Info</AnchorLink>: it sends no message.
+          </List.Item>
+        </List>
+        <ButtonLink to="/forms/" mt="xs">
+          Go to Forms
+        </ButtonLink>
+      </Stack>
+    </Paper>
+  );
+}
+
+/** The dashboard of one account: the filter bar bound to the URL, then the report (or why there is none). */
+export function Dashboard({
+  accountId,
+  search,
+  onChange,
+}: {
+  accountId: number;
+  search: DashboardSearch;
+  onChange: (patch: DashboardSearchPatch) => void;
+}) {
+  const { api } = useServices();
+  const params = reportParams(search);
+  const {
+    data: report,
+    error,
+    refetch,
+    isPlaceholderData,
+    isFetching,
+  } = useQuery({
+    ...verificationReportQueryOptions(api, accountId, params),
+    // While other filters load, keep this account's numbers on screen (marked busy), never another account's.
+    placeholderData: (previous, previousQuery) =>
+      previousQuery?.queryKey[1] === reportKeys.all(accountId)[1] ? previous : undefined,
+  });
+  // Zero in the filtered range: only the whole history tells a new account from a quiet week.
+  const emptyHere = report !== undefined && !isPlaceholderData && isEmptyReport(report);
+  const allTime = useQuery({
+    ...verificationReportQueryOptions(api, accountId, allTimeReportParams(params.tz)),
+    enabled: emptyHere,
+  });
+  const neverUsed = emptyHere && allTime.data !== undefined && isEmptyReport(allTime.data);
+
+  if (neverUsed) return <FirstStepsState />;
+
+  const filters = (
+    <VerificationFilters
+      accountId={accountId}
+      value={search}
+      onChange={onChange}
+      presets={dashboardPresets}
+      aria-label="Filter the report"
+    />
+  );
+
+  if (!report && error)
+    return (
+      <>
+        {filters}
+        <Alert
+          color="red"
+          icon={<IconAlertCircle aria-hidden="true" />}
+          title="The report could not be loaded"
+          role="alert"
+        >
+          <Group gap="sm" wrap="wrap">
+            <span>{errorDisplayText(error)}</span>
+            <Button variant="default" size="compact-sm" onClick={() => void refetch()} loading={isFetching}>
+              Try again
+            </Button>
+          </Group>
+        </Alert>
+      </>
+    );
+
+  // The whole-history check is still running: keep the skeletons rather than flash a page of zeros.
+  const shown = emptyHere && allTime.isPending ? undefined : report;
+  return (
+    <>
+      {filters}
+      <div aria-busy={isPlaceholderData || shown === undefined || undefined}>
+        <ReportSections accountId={accountId} search={search} report={shown} />
+      </div>
+    </>
+  );
+}

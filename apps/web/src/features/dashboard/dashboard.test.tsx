@@ -1,0 +1,234 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { VerificationReport, VerifyForm } from '@veriform/contracts';
+import { describe, expect, it } from 'vitest';
+import { createFakeServer, makeInitialData, makeMembership, makeUser } from '../../test/fake-server';
+import { renderApp } from '../../test/render';
+import { chartName, chartTableName } from './components/PerDayChart';
+
+const ada = makeUser();
+const owner = makeMembership();
+const signedIn = (membership = owner) =>
+  makeInitialData({ user: ada, memberships: [membership], currentMembership: membership });
+
+function makeReport(over: Partial<VerificationReport> = {}): VerificationReport {
+  return {
+    range: { gte: '2026-11-16', lte: '2026-11-22', tz: 'America/New_York' },
+    totals: { verifications: 1234, sms: 1000, email: 234 },
+    perDay: [
+      { date: '2026-11-20', sms: 3, email: 1 },
+      { date: '2026-11-21', sms: 0, email: 0 },
+      { date: '2026-11-22', sms: 5, email: 2 },
+    ],
+    byForm: [
+      { verifyFormId: 7, verifyFormName: 'Loan application', verifications: 900 },
+      { verifyFormId: 8, verifyFormName: 'Payments check', verifications: 334 },
+    ],
+    byCategory: [
+      { category: 'Lending', verifications: 900 },
+      { category: '', verifications: 334 },
+    ],
+    funnel: { codesSent: 2000, verified: 1234, conversionRate: 0.617 },
+    ...over,
+  };
+}
+
+const emptyReport = makeReport({
+  totals: { verifications: 0, sms: 0, email: 0 },
+  perDay: [{ date: '2026-11-22', sms: 0, email: 0 }],
+  byForm: [],
+  byCategory: [],
+  funnel: { codesSent: 0, verified: 0, conversionRate: null },
+});
+
+function makeForm(over: Partial<VerifyForm> = {}): VerifyForm {
+  return {
+    id: 7,
+    publicId: 'pub-7',
+    name: 'Loan application',
+    account: 21,
+    isLive: true,
+    language: 'en',
+    category: 'Lending',
+    created: '2026-01-05T10:00:00Z',
+    bannerImage: null,
+    publicUrl: '/f/pub-7',
+    ...over,
+  };
+}
+
+const list = <T,>(results: T[]) => ({ count: results.length, pageNumber: 1, pageSize: 100, results });
+
+function server(report: VerificationReport | ((url: URL) => VerificationReport) = makeReport()) {
+  return createFakeServer({
+    'GET /api/verifications/report': ({ url }) => [200, typeof report === 'function' ? report(url) : report],
+    'GET /api/verify-forms': [200, list([makeForm()])],
+    'GET /api/verify-forms/categories': [200, { results: ['Lending'] }],
+  });
+}
+
+/** The value a description list gives a label ("Codes sent" → "2,000"). */
+function stat(label: string): string | null {
+  const totals = screen.getByRole('region', { name: 'Totals' });
+  const term = within(totals).getByText(label, { selector: 'dt' });
+  return term.nextElementSibling?.textContent ?? null;
+}
+
+describe('/dashboard/', () => {
+  it('shows the report: totals, chart with its data table, top forms, categories, funnel and active forms', async () => {
+    const fake = server();
+    renderApp('/dashboard/', { initialData: signedIn(), server: fake });
+
+    expect(await screen.findByRole('heading', { name: 'Dashboard', level: 1 })).toBeInTheDocument();
+    await screen.findByRole('img', { name: chartName });
+    expect(stat('Verifications')).toBe('1,234');
+    expect(stat('By SMS')).toBe('1,000');
+    expect(stat('By e-mail')).toBe('234');
+    expect(stat('Codes sent')).toBe('2,000');
+    expect(stat('Conversion rate')).toBe('61.7%');
+
+    // The chart's numbers for screen readers: one row per day, SMS, e-mail and total.
+    const table = screen.getByRole('table', { name: chartTableName });
+    const row = within(table).getByRole('row', { name: /Nov 22, 2026/ });
+    expect(
+      within(row)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['5', '2', '7']);
+    expect(screen.getByText(/11 verifications from Nov 20, 2026 to Nov 22, 2026/)).toBeInTheDocument();
+
+    const topForms = screen.getByRole('list', { name: 'Top forms' });
+    expect(within(topForms).getByRole('link', { name: 'Loan application' })).toHaveAttribute(
+      'href',
+      '/forms/7',
+    );
+    expect(within(topForms).getByText('900')).toBeInTheDocument();
+    const categories = screen.getByRole('list', { name: 'Categories' });
+    expect(within(categories).getByText('Uncategorized')).toBeInTheDocument();
+
+    const funnel = screen.getByRole('region', { name: 'Funnel' });
+    expect(within(funnel).getByText('Conversion rate:', { exact: false })).toHaveTextContent('61.7%');
+
+    const active = await screen.findByRole('list', { name: 'Active forms' });
+    expect(within(active).getByRole('link', { name: 'Loan application' })).toHaveAttribute(
+      'href',
+      '/forms/7',
+    );
+
+    // The report call: the account, the default preset and the browser's zone; the forms call asks for live ones.
+    const [call] = fake.calls('GET /api/verifications/report');
+    expect(Object.fromEntries(call?.url.searchParams ?? [])).toMatchObject({
+      account: '21',
+      created__date__preset: 'last7d',
+      tz: expect.any(String),
+    });
+    const formCalls = fake.calls('GET /api/verify-forms').map((c) => Object.fromEntries(c.url.searchParams));
+    expect(formCalls).toContainEqual(expect.objectContaining({ isLive: 'true', status: 'active' }));
+  });
+
+  it('shows "—" for the conversion rate when no code was sent', async () => {
+    renderApp('/dashboard/', {
+      initialData: signedIn(),
+      server: server(
+        makeReport({
+          totals: { verifications: 2, sms: 2, email: 0 },
+          funnel: { codesSent: 0, verified: 0, conversionRate: null },
+        }),
+      ),
+    });
+    await screen.findByRole('img', { name: chartName });
+    expect(stat('Conversion rate')).toBe('—');
+    expect(screen.getByText('(no codes were sent)', { exact: false })).toBeInTheDocument();
+  });
+
+  it('a new account (nothing ever) gets the first steps instead of zeros', async () => {
+    const fake = server(emptyReport);
+    renderApp('/dashboard/', { initialData: signedIn(), server: fake });
+    expect(await screen.findByRole('heading', { name: 'No verifications yet' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to Forms' })).toHaveAttribute('href', '/forms/');
+    expect(screen.queryByRole('region', { name: 'Totals' })).not.toBeInTheDocument();
+    // The whole history was asked for: a custom range with no ends.
+    const allTime = fake
+      .calls('GET /api/verifications/report')
+      .map((c) => Object.fromEntries(c.url.searchParams))
+      .find((p) => p.created__date__preset === 'custom');
+    expect(allTime).toBeDefined();
+    expect(allTime?.created__date__gte).toBeUndefined();
+  });
+
+  it('a quiet range of an account with history shows zeros, not the first steps', async () => {
+    renderApp('/dashboard/', {
+      initialData: signedIn(),
+      server: server((url) =>
+        url.searchParams.get('created__date__preset') === 'custom' ? makeReport() : emptyReport,
+      ),
+    });
+    await screen.findByRole('img', { name: chartName });
+    expect(stat('Verifications')).toBe('0');
+    expect(stat('Conversion rate')).toBe('—');
+    expect(screen.queryByRole('heading', { name: 'No verifications yet' })).not.toBeInTheDocument();
+  });
+
+  it('a failed report shows the error with Try again, which loads it again', async () => {
+    const user = userEvent.setup();
+    let fail = true;
+    const fake = createFakeServer({
+      // A 4xx: the query client retries 5xx answers with backoff, which would only slow this test down.
+      'GET /api/verifications/report': () =>
+        fail ? [400, { nonFieldErrors: ['The report is not available right now.'] }] : [200, makeReport()],
+      'GET /api/verify-forms': [200, list([makeForm()])],
+      'GET /api/verify-forms/categories': [200, { results: [] }],
+    });
+    renderApp('/dashboard/', { initialData: signedIn(), server: fake });
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The report could not be loaded');
+    expect(alert).toHaveTextContent('The report is not available right now.');
+    fail = false;
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    await screen.findByRole('img', { name: chartName });
+    expect(stat('Verifications')).toBe('1,234');
+  });
+
+  it('a member without report rights gets the 403 screen and no report call', async () => {
+    const member = makeMembership({ role: 'member', canViewReports: false, canSearchData: true });
+    const fake = server();
+    renderApp('/dashboard/', { initialData: signedIn(member), server: fake });
+    expect(
+      await screen.findByRole('heading', { name: 'Sorry, you do not have access to this page.' }),
+    ).toBeInTheDocument();
+    expect(fake.calls('GET /api/verifications/report')).toHaveLength(0);
+  });
+
+  it('the date preset writes to the URL and reaches the API', async () => {
+    const user = userEvent.setup();
+    const fake = server();
+    const { router } = renderApp('/dashboard/', { initialData: signedIn(), server: fake });
+    await screen.findByRole('img', { name: chartName });
+
+    const preset = screen.getByRole('combobox', { name: 'Created' });
+    expect(preset).toHaveValue('Last 7 days');
+    await user.click(preset);
+    // Only the dashboard's presets are offered.
+    const options = (await screen.findAllByRole('option')).map((o) => o.textContent);
+    expect(options).toEqual(expect.arrayContaining(['Last 7 days', 'Last 30 days', 'Custom range']));
+    expect(options).not.toContain('All time');
+    await user.click(screen.getByRole('option', { name: 'Last 30 days' }));
+
+    await waitFor(() =>
+      expect(router.state.location.search).toMatchObject({ created__date__preset: 'last30d' }),
+    );
+    await waitFor(() => {
+      const last = fake.calls('GET /api/verifications/report').at(-1);
+      expect(last?.url.searchParams.get('created__date__preset')).toBe('last30d');
+    });
+  });
+
+  it('a preset the dashboard does not offer falls back to last 7 days', async () => {
+    const fake = server();
+    renderApp('/dashboard/?created__date__preset=all', { initialData: signedIn(), server: fake });
+    await screen.findByRole('img', { name: chartName });
+    expect(
+      fake.calls('GET /api/verifications/report')[0]?.url.searchParams.get('created__date__preset'),
+    ).toBe('last7d');
+  });
+});
