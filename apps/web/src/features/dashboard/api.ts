@@ -3,6 +3,7 @@ import {
   type DashboardSearch,
   type FormListSearch,
   formListSearchSchema,
+  localToday,
   type VerificationMethod,
   type VerificationReport,
   verificationReportSchema,
@@ -57,12 +58,25 @@ export function reportParams(search: DashboardSearch): ReportParams {
   };
 }
 
+/** The longest range the report serves (the server cuts longer ones to a year, ending on the range's last day). */
+export const HISTORY_DAYS = 366;
+
 /**
- * Every verification the account ever had: a custom range with no ends and no other filter. The dashboard asks for it
- * only when the filtered report is empty, to tell a brand-new account (first steps) from a quiet week (zeros).
+ * The account's recent history: the last year up to today in `tz`, no other filter. The dashboard asks for it only
+ * when the filtered report is empty, to tell a new account (first steps) from a quiet week (zeros). The report is
+ * always bounded on the server, so "ever" is the longest range it answers; an account silent for a whole year is
+ * shown the first steps again, which is what it needs.
  */
-export function allTimeReportParams(tz: string): ReportParams {
-  return { created__date__preset: 'custom', tz };
+export function historyReportParams(tz: string, now: Date = new Date()): ReportParams {
+  const today = localToday(now, tz);
+  const start = new Date(`${today}T00:00:00Z`);
+  start.setUTCDate(start.getUTCDate() - (HISTORY_DAYS - 1));
+  return {
+    created__date__preset: 'custom',
+    created__date__gte: start.toISOString().slice(0, 10),
+    created__date__lte: today,
+    tz,
+  };
 }
 
 // GET /api/verifications/report?account={id}&…dashboard filters (canViewReports)

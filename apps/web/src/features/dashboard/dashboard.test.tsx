@@ -141,19 +141,24 @@ describe('/dashboard/', () => {
     expect(screen.getByText('(no codes were sent)', { exact: false })).toBeInTheDocument();
   });
 
-  it('a new account (nothing ever) gets the first steps instead of zeros', async () => {
+  it('a new account (nothing in a year) gets the first steps instead of zeros', async () => {
     const fake = server(emptyReport);
     renderApp('/dashboard/', { initialData: signedIn(), server: fake });
     expect(await screen.findByRole('heading', { name: 'No verifications yet' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Go to Forms' })).toHaveAttribute('href', '/forms/');
     expect(screen.queryByRole('region', { name: 'Totals' })).not.toBeInTheDocument();
-    // The whole history was asked for: a custom range with no ends.
-    const allTime = fake
+    // The account's history was asked for: the last year (366 local days, today included), no other filter.
+    const history = fake
       .calls('GET /api/verifications/report')
       .map((c) => Object.fromEntries(c.url.searchParams))
       .find((p) => p.created__date__preset === 'custom');
-    expect(allTime).toBeDefined();
-    expect(allTime?.created__date__gte).toBeUndefined();
+    const days =
+      (Date.parse(`${history?.created__date__lte}T00:00:00Z`) -
+        Date.parse(`${history?.created__date__gte}T00:00:00Z`)) /
+        86_400_000 +
+      1;
+    expect(days).toBe(366);
+    expect(history?.verifyFormId__in).toBeUndefined();
   });
 
   it('a quiet range of an account with history shows zeros, not the first steps', async () => {

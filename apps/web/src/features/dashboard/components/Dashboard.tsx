@@ -10,7 +10,7 @@ import {
   VerificationFilters,
 } from '../../verifications/components/VerificationFilters';
 import { SectionCard } from '../../verify-forms/components/SectionCard';
-import { allTimeReportParams, reportKeys, reportParams, verificationReportQueryOptions } from '../api';
+import { historyReportParams, reportKeys, reportParams, verificationReportQueryOptions } from '../api';
 import { categoryLabel } from '../format';
 import { ActiveForms } from './ActiveForms';
 import { Funnel, FunnelSkeleton } from './Funnel';
@@ -108,7 +108,7 @@ export function ReportSections({
   );
 }
 
-/** A new account (no verification and no code ever): what to do first, instead of a page of zeros. */
+/** A new account (no verification and no code in a year): what to do first, instead of a page of zeros. */
 export function FirstStepsState() {
   return (
     <Paper withBorder radius="md" p="xl" component="section" aria-labelledby="dashboard-first-steps">
@@ -162,13 +162,13 @@ export function Dashboard({
     placeholderData: (previous, previousQuery) =>
       previousQuery?.queryKey[1] === reportKeys.all(accountId)[1] ? previous : undefined,
   });
-  // Zero in the filtered range: only the whole history tells a new account from a quiet week.
+  // Zero in the filtered range: only the account's history (the last year) tells a new account from a quiet week.
   const emptyHere = report !== undefined && !isPlaceholderData && isEmptyReport(report);
-  const allTime = useQuery({
-    ...verificationReportQueryOptions(api, accountId, allTimeReportParams(params.tz)),
+  const pastYear = useQuery({
+    ...verificationReportQueryOptions(api, accountId, historyReportParams(params.tz)),
     enabled: emptyHere,
   });
-  const neverUsed = emptyHere && allTime.data !== undefined && isEmptyReport(allTime.data);
+  const neverUsed = emptyHere && pastYear.data !== undefined && isEmptyReport(pastYear.data);
 
   if (neverUsed) return <FirstStepsState />;
 
@@ -202,8 +202,8 @@ export function Dashboard({
       </>
     );
 
-  // The whole-history check is still running: keep the skeletons rather than flash a page of zeros.
-  const shown = emptyHere && allTime.isPending ? undefined : report;
+  // The past-year check is still running: keep the skeletons rather than flash a page of zeros.
+  const shown = emptyHere && pastYear.isPending ? undefined : report;
   return (
     <>
       {filters}
