@@ -19,6 +19,7 @@ import { membershipRoutes } from './modules/memberships/routes.ts';
 import { publicVerifyRoutes } from './modules/public-verify/routes.ts';
 import { testNumberRoutes } from './modules/test-numbers/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
+import { verificationDetailReportRoutes } from './modules/verifications/detail-report-routes.ts';
 import { verificationRoutes } from './modules/verifications/routes.ts';
 import { verifyFormRoutes } from './modules/verify-forms/routes.ts';
 import { registerCsrf } from './plugins/csrf.ts';
@@ -121,6 +122,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(verifyFormRoutes);
   await app.register(testNumberRoutes);
   await app.register(verificationRoutes);
+  await app.register(verificationDetailReportRoutes);
   await app.register(publicVerifyRoutes);
   if (outboxActive(config)) await app.register(devRoutes);
 

@@ -91,7 +91,7 @@ export function createServices(deps: {
   const invitations = createInvitationService({ config, db, clock, mailer, background, rateLimit, sessions });
   const verifyForms = createVerifyFormService({ config, db, clock, rateLimit });
   const testNumbers = createTestNumberService({ db });
-  const verifications = createVerificationService({ db });
+  const verifications = createVerificationService({ db, clock });
   const sealer = createSealer(config.secretKey);
   const codeDelivery = createCodeDelivery({ jobs, sealer });
   const publicVerify = createPublicVerifyService({ config, db, clock, rateLimit, codeDelivery });

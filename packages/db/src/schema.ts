@@ -256,6 +256,23 @@ export const verifications = pgTable(
     index('verifications_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
     index('verifications_account_form_created_idx').on(t.accountId, t.verifyFormId, t.createdAt.desc()),
     index('verifications_account_phone_idx').on(t.accountId, t.cellPhone),
+    // The activity log's search (apps/server/src/modules/verifications/filters.ts): digits that begin or end a number
+    // and a reference's beginning are LIKE 'prefix%' ranges; text_pattern_ops serves them whatever the collation.
+    index('verifications_account_phone_prefix_idx').on(t.accountId, t.cellPhone.op('text_pattern_ops')),
+    index('verifications_account_phone_suffix_idx').on(
+      t.accountId,
+      sql`reverse(${t.cellPhone}) text_pattern_ops`,
+    ),
+    index('verifications_account_ref_prefix_idx').on(
+      t.accountId,
+      sql`lower(${t.externalRefId}) text_pattern_ops`,
+    ),
+    // The log's sorts: key then id (the tie-breaker), so a page is an index walk rather than a sort of the account's
+    // rows; forms, categories and empty references tie by the hundred thousand.
+    index('verifications_account_ref_id_idx').on(t.accountId, t.externalRefId, t.id),
+    index('verifications_account_form_id_idx').on(t.accountId, t.verifyFormId, t.id),
+    index('verifications_account_form_name_id_idx').on(t.accountId, t.verifyFormName, t.id),
+    index('verifications_account_category_id_idx').on(t.accountId, t.verifyFormCategory, t.id),
   ],
 );
 

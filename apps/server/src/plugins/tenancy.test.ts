@@ -1,4 +1,5 @@
 import type { Invitation } from '@veriform/contracts';
+import { schema } from '@veriform/db';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../test-support/app.ts';
@@ -31,6 +32,7 @@ type World = {
   invitationId: number;
   formId: number;
   testNumberId: number;
+  verificationId: number;
 };
 
 type Call = (c: TestClient, w: World) => Promise<LightMyRequestResponse>;
@@ -253,6 +255,27 @@ const routes: RouteCase[] = [
     unknown: (c) => c.get(`/api/verifications?account=${UNKNOWN}`),
     plainMember: 403,
   },
+  {
+    method: 'GET',
+    url: '/api/verifications/:id',
+    call: (c, w) => c.get(`/api/verifications/${w.verificationId}`),
+    unknown: (c) => c.get(`/api/verifications/${UNKNOWN}`),
+    plainMember: 403,
+  },
+  {
+    method: 'GET',
+    url: '/api/verifications/report',
+    call: (c, w) => c.get(`/api/verifications/report?account=${w.accountId}&verifyFormId__in=${w.formId}`),
+    unknown: (c) => c.get(`/api/verifications/report?account=${UNKNOWN}`),
+    plainMember: 403,
+  },
+  {
+    method: 'GET',
+    url: '/api/verifications/export-csv',
+    call: (c, w) => c.get(`/api/verifications/export-csv?account=${w.accountId}`),
+    unknown: (c) => c.get(`/api/verifications/export-csv?account=${UNKNOWN}`),
+    plainMember: 403,
+  },
 ];
 
 /** Routes of these areas that take no account or object id, and why they need no row here. */
@@ -281,6 +304,23 @@ async function worldOf(owner: Owner, member: Joined): Promise<World> {
     cellPhone: '2015550123',
     code: '123456',
   });
+  // Verifications are made by the public page; straight in the database here, on a form of their own (the table
+  // deletes `formId`, which a form with verifications refuses).
+  const verifiedForm = await owner.c.post('/api/verify-forms', {
+    name: `Verified form of ${owner.accountId}`,
+    account: owner.accountId,
+  });
+  const [verification] = await t.db.db
+    .insert(schema.verifications)
+    .values({
+      accountId: owner.accountId,
+      verifyFormId: verifiedForm.json().id,
+      cellPhone: '+12015550123',
+      verifyFormName: `Verified form of ${owner.accountId}`,
+      verificationMethod: 'sms',
+    })
+    .returning({ id: schema.verifications.id });
+  if (!verification) throw new Error('verification insert returned no row');
   return {
     accountId: owner.accountId,
     memberMembershipId: member.membership.id,
@@ -288,6 +328,7 @@ async function worldOf(owner: Owner, member: Joined): Promise<World> {
     invitationId: invited.json<Invitation>().id,
     formId: form.json().id,
     testNumberId: testNumber.json().id,
+    verificationId: verification.id,
   };
 }
 
@@ -383,6 +424,7 @@ describe('tenant isolation', () => {
         `/api/verify-forms/${id}`,
         `/api/verify-forms/${id}/stats`,
         `/api/verify-forms/${id}/delete-banner-image`,
+        `/api/verifications/${id}`,
       ]) {
         const response = await ownerA.c.request({ method: url.endsWith('image') ? 'PATCH' : 'GET', url });
         expect(response.statusCode, url).toBe(404);

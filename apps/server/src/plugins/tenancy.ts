@@ -95,6 +95,12 @@ const accountOf = {
       .from(schema.verifyForms)
       .where(eq(schema.verifyForms.id, id))
       .limit(1),
+  verifications: (db: Db, id: number) =>
+    db
+      .select({ accountId: schema.verifications.accountId })
+      .from(schema.verifications)
+      .where(eq(schema.verifications.id, id))
+      .limit(1),
   testPhoneNumbers: (db: Db, id: number) =>
     db
       .select({ accountId: schema.testPhoneNumbers.accountId })

@@ -1,14 +1,35 @@
-import type { Verification, VerificationList, verificationListQuerySchema } from '@veriform/contracts';
+import type {
+  Verification,
+  VerificationDetail,
+  VerificationList,
+  VerificationReport,
+  verificationListQuerySchema,
+  verificationReportQuerySchema,
+} from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import type { Clock } from '../../lib/clock.ts';
+import { AppError } from '../../lib/errors.ts';
 import type { Tenant } from '../../plugins/tenancy.ts';
+import {
+  addDays,
+  attemptWhere,
+  resolveForms,
+  resolveReportRange,
+  verificationOrderBy,
+  verificationWhere,
+} from './filters.ts';
 
-const { verifications } = schema;
+const { verifications, verificationAttempts, verifyForms } = schema;
 
 export type VerificationRow = typeof verifications.$inferSelect;
 export type VerificationListParams = z.output<typeof verificationListQuerySchema>;
+export type VerificationReportParams = z.output<typeof verificationReportQuerySchema>;
+
+/** The report's top forms (DESIGN §5). */
+export const REPORT_TOP_FORMS = 10;
 
 export const toVerificationDto = (row: VerificationRow): Verification => ({
   id: row.id,
@@ -22,30 +43,33 @@ export const toVerificationDto = (row: VerificationRow): Verification => ({
   created: row.createdAt.toISOString(),
 });
 
-/**
- * Verifications of one account (SPEC §2 /activity-log/). For now the form page's "recent verifications": filter by
- * form, newest first, paged. Issue #6 adds the rest of SPEC §2's filters and sorts to `listWhere` and `orderOf`.
- */
-export function createVerificationService(deps: { db: Db }) {
-  const { db } = deps;
+const toDetailDto = (row: VerificationRow): VerificationDetail => ({
+  ...toVerificationDto(row),
+  email: row.email,
+  codeSentAt: row.codeSentAt?.toISOString() ?? null,
+  verifiedAt: row.verifiedAt?.toISOString() ?? null,
+  attempts: row.attempts,
+  ip: row.ip,
+  userAgent: row.userAgent,
+});
 
-  /** Always the tenant's account first: another account's form id in `verifyFormId__in` then simply matches nothing. */
-  function listWhere(tenant: Tenant, query: VerificationListParams): SQL | undefined {
-    const conditions: SQL[] = [eq(verifications.accountId, tenant.accountId)];
-    if (query.verifyFormId__in && query.verifyFormId__in.length > 0)
-      conditions.push(inArray(verifications.verifyFormId, query.verifyFormId__in));
-    return and(...conditions);
-  }
+/**
+ * Verifications of one account (SPEC §2 /activity-log/ and /dashboard/). The filters and sorts are SQL built in
+ * filters.ts, shared with the CSV export. Every query is scoped by `tenant.accountId` and kept short: on PGlite one
+ * query at a time runs, on the main thread.
+ */
+export function createVerificationService(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
 
   async function list(tenant: Tenant, query: VerificationListParams): Promise<VerificationList> {
-    const where = listWhere(tenant, query);
+    const forms = await resolveForms(db, tenant.accountId, query);
+    const where = verificationWhere(tenant.accountId, query, clock.now(), forms);
     const [total] = await db.select({ n: count() }).from(verifications).where(where);
     const rows = await db
       .select()
       .from(verifications)
       .where(where)
-      // The id breaks ties between rows of the same instant, so pages never overlap (index account, created, id).
-      .orderBy(desc(verifications.createdAt), desc(verifications.id))
+      .orderBy(...verificationOrderBy(query.o))
       .limit(query.pageSize)
       .offset((query.pageNumber - 1) * query.pageSize);
     return {
@@ -56,7 +80,104 @@ export function createVerificationService(deps: { db: Db }) {
     };
   }
 
-  return { list };
+  /** One verification with its evidence; another account's (or an unknown) id is not found. */
+  async function get(tenant: Tenant, id: number): Promise<VerificationDetail> {
+    const [row] = await db
+      .select()
+      .from(verifications)
+      .where(and(eq(verifications.accountId, tenant.accountId), eq(verifications.id, id)))
+      .limit(1);
+    if (!row) throw new AppError('not_found');
+    return toDetailDto(row);
+  }
+
+  /**
+   * The dashboard report (DESIGN §5) over the filters, in four short queries: per local day and method (the totals
+   * are its sums), top forms, categories, and codes sent. The range is always bounded (resolveReportRange).
+   */
+  async function report(tenant: Tenant, query: VerificationReportParams): Promise<VerificationReport> {
+    const now = clock.now();
+    const range = resolveReportRange(query, now);
+    const filter = {
+      ...query,
+      created__date__preset: 'custom' as const,
+      created__date__gte: range.gte,
+      created__date__lte: range.lte,
+    };
+    const forms = await resolveForms(db, tenant.accountId, filter);
+    const where = verificationWhere(tenant.accountId, filter, now, forms);
+
+    // The local day of each instant, in the caller's zone (a parameter, so no SQL is built from it).
+    const localDay = sql<string>`to_char((${verifications.createdAt} at time zone ${range.tz}::text)::date, 'YYYY-MM-DD')`;
+    const byDayAndMethod = await db
+      .select({ day: localDay, method: verifications.verificationMethod, n: count() })
+      .from(verifications)
+      .where(where)
+      .groupBy(sql`1`, verifications.verificationMethod);
+    const counts = new Map<string, { sms: number; email: number }>();
+    for (const row of byDayAndMethod) {
+      const entry = counts.get(row.day) ?? { sms: 0, email: 0 };
+      entry[row.method] += row.n;
+      counts.set(row.day, entry);
+    }
+    // Every day of the range, zeros included, oldest first.
+    const perDay: VerificationReport['perDay'] = [];
+    for (let day = range.gte; day <= range.lte; day = addDays(day, 1))
+      perDay.push({ date: day, ...(counts.get(day) ?? { sms: 0, email: 0 }) });
+    const sms = perDay.reduce((sum, d) => sum + d.sms, 0);
+    const email = perDay.reduce((sum, d) => sum + d.email, 0);
+
+    // Top forms by the form id; the name is the form's current one (rows keep the name they were made under).
+    const topForms = db
+      .select({ verifyFormId: verifications.verifyFormId, n: count().as('n') })
+      .from(verifications)
+      .where(where)
+      .groupBy(verifications.verifyFormId)
+      .orderBy(desc(count()), asc(verifications.verifyFormId))
+      .limit(REPORT_TOP_FORMS)
+      .as('top_forms');
+    const byForm = await db
+      .select({
+        verifyFormId: topForms.verifyFormId,
+        verifyFormName: verifyForms.name,
+        verifications: topForms.n,
+      })
+      .from(topForms)
+      .innerJoin(
+        verifyForms,
+        and(eq(verifyForms.id, topForms.verifyFormId), eq(verifyForms.accountId, tenant.accountId)),
+      )
+      .orderBy(desc(topForms.n), asc(topForms.verifyFormId));
+
+    const byCategory = await db
+      .select({ category: verifications.verifyFormCategory, verifications: count() })
+      .from(verifications)
+      .where(where)
+      .groupBy(verifications.verifyFormCategory)
+      .orderBy(desc(count()), asc(verifications.verifyFormCategory));
+
+    const [sent] = await db
+      .select({ n: count() })
+      .from(verificationAttempts)
+      .where(attemptWhere(tenant.accountId, filter, now, forms));
+    const codesSent = sent?.n ?? 0;
+    const verified = sms + email;
+
+    return {
+      range: { gte: range.gte, lte: range.lte, tz: range.tz },
+      totals: { verifications: verified, sms, email },
+      perDay,
+      byForm,
+      byCategory,
+      funnel: {
+        codesSent,
+        verified,
+        conversionRate: codesSent === 0 ? null : verified / codesSent,
+      },
+    };
+  }
+
+  return { list, get, report };
 }
 
 export type VerificationService = ReturnType<typeof createVerificationService>;
