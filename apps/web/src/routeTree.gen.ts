@@ -17,6 +17,7 @@ import { Route as PublicGuestRouteImport } from './routes/_public/_guest'
 import { Route as DevOutboxRouteImport } from './routes/dev/outbox'
 import { Route as SettingsLogoutRouteImport } from './routes/settings/logout'
 import { Route as AuthedActivityLogIndexRouteImport } from './routes/_authed/activity-log/index'
+import { Route as AuthedActivityLogVerificationIdRouteImport } from './routes/_authed/activity-log/$verificationId'
 import { Route as AuthedDashboardIndexRouteImport } from './routes/_authed/dashboard/index'
 import { Route as AuthedFormsIndexRouteImport } from './routes/_authed/forms/index'
 import { Route as AuthedFormsVerifyFormIdRouteImport } from './routes/_authed/forms/$verifyFormId'
@@ -85,6 +86,12 @@ const AuthedActivityLogIndexRoute = AuthedActivityLogIndexRouteImport.update({
   path: '/activity-log/',
   getParentRoute: () => AuthedRoute,
 } as any)
+const AuthedActivityLogVerificationIdRoute =
+  AuthedActivityLogVerificationIdRouteImport.update({
+    id: '/activity-log/$verificationId',
+    path: '/activity-log/$verificationId',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedDashboardIndexRoute = AuthedDashboardIndexRouteImport.update({
   id: '/dashboard/',
   path: '/dashboard/',
@@ -266,6 +273,7 @@ export interface FileRoutesByFullPath {
   '/settings': typeof AuthedSettingsRouteWithChildren
   '/dev/outbox': typeof DevOutboxRoute
   '/settings/logout': typeof SettingsLogoutRoute
+  '/activity-log/$verificationId': typeof AuthedActivityLogVerificationIdRoute
   '/forms/$verifyFormId': typeof AuthedFormsVerifyFormIdRoute
   '/settings/company-info': typeof AuthedSettingsCompanyInfoRoute
   '/settings/manage-team': typeof AuthedSettingsManageTeamRoute
@@ -302,6 +310,7 @@ export interface FileRoutesByTo {
   '/': typeof AuthedIndexRoute
   '/dev/outbox': typeof DevOutboxRoute
   '/settings/logout': typeof SettingsLogoutRoute
+  '/activity-log/$verificationId': typeof AuthedActivityLogVerificationIdRoute
   '/forms/$verifyFormId': typeof AuthedFormsVerifyFormIdRoute
   '/settings/company-info': typeof AuthedSettingsCompanyInfoRoute
   '/settings/manage-team': typeof AuthedSettingsManageTeamRoute
@@ -343,6 +352,7 @@ export interface FileRoutesById {
   '/dev/outbox': typeof DevOutboxRoute
   '/settings/logout': typeof SettingsLogoutRoute
   '/_authed/': typeof AuthedIndexRoute
+  '/_authed/activity-log/$verificationId': typeof AuthedActivityLogVerificationIdRoute
   '/_authed/forms/$verifyFormId': typeof AuthedFormsVerifyFormIdRoute
   '/_authed/settings/company-info': typeof AuthedSettingsCompanyInfoRoute
   '/_authed/settings/manage-team': typeof AuthedSettingsManageTeamRoute
@@ -382,6 +392,7 @@ export interface FileRouteTypes {
     | '/settings'
     | '/dev/outbox'
     | '/settings/logout'
+    | '/activity-log/$verificationId'
     | '/forms/$verifyFormId'
     | '/settings/company-info'
     | '/settings/manage-team'
@@ -418,6 +429,7 @@ export interface FileRouteTypes {
     | '/'
     | '/dev/outbox'
     | '/settings/logout'
+    | '/activity-log/$verificationId'
     | '/forms/$verifyFormId'
     | '/settings/company-info'
     | '/settings/manage-team'
@@ -458,6 +470,7 @@ export interface FileRouteTypes {
     | '/dev/outbox'
     | '/settings/logout'
     | '/_authed/'
+    | '/_authed/activity-log/$verificationId'
     | '/_authed/forms/$verifyFormId'
     | '/_authed/settings/company-info'
     | '/_authed/settings/manage-team'
@@ -554,6 +567,13 @@ declare module '@tanstack/react-router' {
       path: '/activity-log'
       fullPath: '/activity-log/'
       preLoaderRoute: typeof AuthedActivityLogIndexRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/activity-log/$verificationId': {
+      id: '/_authed/activity-log/$verificationId'
+      path: '/activity-log/$verificationId'
+      fullPath: '/activity-log/$verificationId'
+      preLoaderRoute: typeof AuthedActivityLogVerificationIdRouteImport
       parentRoute: typeof AuthedRoute
     }
     '/_authed/dashboard/': {
@@ -790,6 +810,7 @@ const AuthedSettingsRouteWithChildren = AuthedSettingsRoute._addFileChildren(
 interface AuthedRouteChildren {
   AuthedSettingsRoute: typeof AuthedSettingsRouteWithChildren
   AuthedIndexRoute: typeof AuthedIndexRoute
+  AuthedActivityLogVerificationIdRoute: typeof AuthedActivityLogVerificationIdRoute
   AuthedFormsVerifyFormIdRoute: typeof AuthedFormsVerifyFormIdRoute
   AuthedActivityLogIndexRoute: typeof AuthedActivityLogIndexRoute
   AuthedDashboardIndexRoute: typeof AuthedDashboardIndexRoute
@@ -799,6 +820,7 @@ interface AuthedRouteChildren {
 const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedSettingsRoute: AuthedSettingsRouteWithChildren,
   AuthedIndexRoute: AuthedIndexRoute,
+  AuthedActivityLogVerificationIdRoute: AuthedActivityLogVerificationIdRoute,
   AuthedFormsVerifyFormIdRoute: AuthedFormsVerifyFormIdRoute,
   AuthedActivityLogIndexRoute: AuthedActivityLogIndexRoute,
   AuthedDashboardIndexRoute: AuthedDashboardIndexRoute,

@@ -1,26 +1,82 @@
 import { queryOptions } from '@tanstack/react-query';
-import { type VerificationList, verificationListSchema } from '@veriform/contracts';
-import type { ApiClient } from '../../lib/api-client';
+import {
+  type VerificationDetail,
+  type VerificationFilter,
+  type VerificationList,
+  type VerificationMethod,
+  type VerificationSearch,
+  type VerificationSort,
+  verificationDetailSchema,
+  verificationListSchema,
+} from '@veriform/contracts';
+import { type ApiClient, buildQueryString, type QueryParams } from '../../lib/api-client';
 import { accountScope } from '../accounts/keys';
+import { browserTimeZone } from '../verify-forms/api';
 
 /**
  * One place per verification endpoint (SPEC §7). Keys start with the account scope, so switching accounts reloads
- * them. Issue #6 (activity log) adds the rest of SPEC §2's search params to `VerificationListParams`.
+ * them. This module runs in route loaders (the main bundle): no UI imports here.
  */
 export const verificationKeys = {
   all: (accountId: number) => [...accountScope, accountId, 'verifications'] as const,
   lists: (accountId: number) => [...verificationKeys.all(accountId), 'list'] as const,
   list: (accountId: number, params: VerificationListParams) =>
     [...verificationKeys.lists(accountId), params] as const,
+  detail: (accountId: number, verificationId: number) =>
+    [...verificationKeys.all(accountId), 'detail', verificationId] as const,
 };
 
-export type VerificationListParams = {
-  verifyFormId__in?: readonly number[];
-  pageNumber?: number;
-  pageSize?: number;
+/** The filters exactly as sent (undefined values are left out of the URL). */
+export type VerificationFilterParams = {
+  verifyFormId__in?: readonly number[] | undefined;
+  verifyFormCategory__in?: readonly string[] | undefined;
+  verificationMethod__in?: readonly VerificationMethod[] | undefined;
+  created__date__preset?: VerificationFilter['created__date__preset'] | undefined;
+  created__date__gte?: string | undefined;
+  created__date__lte?: string | undefined;
+  tz?: string | undefined;
+  q?: string | undefined;
 };
 
-// GET /api/verifications?account={id}&verifyFormId__in=…&pageNumber=…&pageSize=… — newest first (canSearchData)
+/** The list call's query without the account (also the cache key: two URLs meaning the same page share it). */
+export type VerificationListParams = VerificationFilterParams & {
+  o?: VerificationSort | undefined;
+  pageNumber?: number | undefined;
+  pageSize?: number | undefined;
+};
+
+/**
+ * The route's search params as the API's: `all` or both methods mean no method filter; dates only with the custom
+ * preset (a link may keep them from an earlier custom range); `tz` is the browser's zone unless the link carries one
+ * (DESIGN §5: presets are the user's local days), and is left out for "all time", where it changes nothing.
+ */
+export function verificationFilterParams(filter: VerificationFilter): VerificationFilterParams {
+  const custom = filter.created__date__preset === 'custom';
+  const methods = [
+    ...new Set(filter.verificationMethod__in?.filter((m): m is VerificationMethod => m !== 'all')),
+  ];
+  return {
+    verifyFormId__in: filter.verifyFormId__in?.length ? filter.verifyFormId__in : undefined,
+    verifyFormCategory__in: filter.verifyFormCategory__in?.length ? filter.verifyFormCategory__in : undefined,
+    verificationMethod__in: methods.length === 1 ? methods : undefined,
+    created__date__preset: filter.created__date__preset,
+    created__date__gte: custom ? filter.created__date__gte : undefined,
+    created__date__lte: custom ? filter.created__date__lte : undefined,
+    tz: filter.created__date__preset === 'all' ? undefined : (filter.tz ?? browserTimeZone()),
+    q: filter.q || undefined,
+  };
+}
+
+export function verificationListParams(search: VerificationSearch): VerificationListParams {
+  return {
+    ...verificationFilterParams(search),
+    o: search.o,
+    pageNumber: search.pageNumber,
+    pageSize: search.pageSize,
+  };
+}
+
+// GET /api/verifications?account={id}&…search params (canSearchData)
 export function fetchVerifications(
   api: ApiClient,
   accountId: number,
@@ -30,12 +86,7 @@ export function fetchVerifications(
   return api.get('/api/verifications', {
     schema: verificationListSchema,
     signal,
-    query: {
-      account: accountId,
-      verifyFormId__in: params.verifyFormId__in?.length ? params.verifyFormId__in : undefined,
-      pageNumber: params.pageNumber,
-      pageSize: params.pageSize,
-    },
+    query: { account: accountId, ...params },
   });
 }
 
@@ -48,4 +99,39 @@ export function verificationListQueryOptions(
     queryKey: verificationKeys.list(accountId, params),
     queryFn: ({ signal }) => fetchVerifications(api, accountId, params, signal),
   });
+}
+
+// GET /api/verifications/{id}?account={id} — one verification with its evidence (canSearchData)
+export function fetchVerification(
+  api: ApiClient,
+  accountId: number,
+  verificationId: number,
+  signal?: AbortSignal,
+): Promise<VerificationDetail> {
+  return api.get(`/api/verifications/${verificationId}`, {
+    schema: verificationDetailSchema,
+    signal,
+    query: { account: accountId },
+  });
+}
+
+export function verificationQueryOptions(api: ApiClient, accountId: number, verificationId: number) {
+  return queryOptions({
+    queryKey: verificationKeys.detail(accountId, verificationId),
+    queryFn: ({ signal }) => fetchVerification(api, accountId, verificationId, signal),
+  });
+}
+
+/**
+ * GET /api/verifications/export-csv?account={id}&…filters and o: the address of the CSV of every matching row, in the
+ * log's order. Not a JSON call, so not through the api client: the page reads the stream itself to show progress.
+ */
+export function verificationExportUrl(accountId: number, search: VerificationSearch): string {
+  // The export takes the list's filters and sort without paging (verificationExportQuerySchema).
+  const query: QueryParams = {
+    account: accountId,
+    ...verificationFilterParams(search),
+    o: search.o,
+  };
+  return `/api/verifications/export-csv${buildQueryString(query)}`;
 }

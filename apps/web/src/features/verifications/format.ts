@@ -18,3 +18,26 @@ const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium',
 export function formatDateTime(iso: string): string {
   return dateTimeFormat.format(new Date(iso));
 }
+
+const integerFormat = new Intl.NumberFormat('en-US');
+
+/** A count in the app's English texts: 1,234. */
+export function formatCount(value: number): string {
+  return integerFormat.format(value);
+}
+
+/**
+ * The time from the code being sent to the right code being entered, for reading: "42 s", "3 min 5 s", "2 h 4 min".
+ * Null when either end is unknown (a verification made before the evidence was kept).
+ */
+export function formatTimeToVerify(codeSentAt: string | null, verifiedAt: string | null): string | null {
+  if (!codeSentAt || !verifiedAt) return null;
+  const ms = Date.parse(verifiedAt) - Date.parse(codeSentAt);
+  if (!Number.isFinite(ms) || ms < 0) return null;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return seconds % 60 ? `${minutes} min ${seconds % 60} s` : `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
+}

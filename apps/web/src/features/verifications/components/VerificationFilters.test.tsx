@@ -67,7 +67,9 @@ function Harness<P extends DatePreset>({
 }
 
 describe('VerificationFilters', () => {
-  it('forms, categories, method, date preset with a custom range, and a debounced search', async () => {
+  it('forms, categories, method, date preset with a custom range, and a debounced search', {
+    timeout: 15_000,
+  }, async () => {
     const user = userEvent.setup();
     const spy = vi.fn();
     const fake = server();

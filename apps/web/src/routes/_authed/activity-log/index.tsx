@@ -1,33 +1,244 @@
-import { IconActivity } from '@tabler/icons-react';
-import { createFileRoute } from '@tanstack/react-router';
-import { can } from '@veriform/contracts';
+import { Button, Group, Pagination, Text } from '@mantine/core';
+import { IconActivity, IconAlertCircle, IconFilterOff } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react-router';
+import {
+  can,
+  type VerificationSearch,
+  type VerificationSort,
+  verificationPageSizes,
+} from '@veriform/contracts';
+import { useCallback } from 'react';
 import { ForbiddenScreen } from '../../../components/errors/ForbiddenScreen';
 import { NoMembershipAlert } from '../../../components/errors/NoMembershipAlert';
+import { LabelledSelect } from '../../../components/form/LabelledSelect';
 import { EmptyState } from '../../../components/layout/EmptyState';
 import { PageHeader } from '../../../components/layout/PageHeader';
+import {
+  verificationExportUrl,
+  verificationKeys,
+  verificationListParams,
+  verificationListQueryOptions,
+} from '../../../features/verifications/api';
+import {
+  ExportCsvButton,
+  ExportProgressPanel,
+  useCsvExport,
+} from '../../../features/verifications/components/ExportCsv';
+import {
+  clearedVerificationFilters,
+  hasActiveVerificationFilters,
+  type VerificationFilterPatch,
+  VerificationFilters,
+} from '../../../features/verifications/components/VerificationFilters';
+import {
+  VerificationsTable,
+  VerificationsTableSkeleton,
+} from '../../../features/verifications/components/VerificationsTable';
+import { formatCount } from '../../../features/verifications/format';
+import {
+  validateVerificationSearch,
+  verificationSearchDefaults,
+} from '../../../features/verifications/search';
+import { PermissionDeniedError } from '../../../lib/api-client';
+import { errorDisplayText } from '../../../lib/error-text';
 import { requireAccount } from '../../../lib/require-account';
+import { useServices } from '../../../lib/services';
 import { useSession } from '../../../lib/session';
 
 export const Route = createFileRoute('/_authed/activity-log/')({
+  // SPEC §2, §5: every bad value in a shared link falls back to its default (see search.ts for why a function).
+  validateSearch: validateVerificationSearch,
+  // Defaults stay out of the URL: /activity-log/ is the plain link; a shared link carries only what was chosen.
+  search: { middlewares: [stripSearchParams(verificationSearchDefaults)] },
   beforeLoad: requireAccount,
+  loaderDeps: ({ search }) => search,
+  loader: async ({ context, deps, cause }) => {
+    const membership = context.session.get().currentMembership;
+    if (!membership || !can(membership, 'searchData')) return;
+    const loading = context.queryClient
+      .ensureQueryData(
+        verificationListQueryOptions(context.api, membership.account.id, verificationListParams(deps)),
+      )
+      // A failed read is shown inside the page (with Try again), under the page's own heading.
+      .catch(() => undefined);
+    // Entering the page waits for its rows. A new page, sort or filter on the page does not block the navigation:
+    // the table keeps the previous rows (dimmed) until the new ones arrive, instead of falling back to a skeleton.
+    if (cause !== 'stay') await loading;
+  },
+  pendingComponent: () => (
+    <>
+      <PageHeader title="Activity Log" />
+      <VerificationsTableSkeleton />
+    </>
+  ),
   component: ActivityLogPage,
 });
 
 function ActivityLogPage() {
   const { currentMembership } = useSession();
-  if (currentMembership && !can(currentMembership, 'searchData')) {
-    return <ForbiddenScreen />;
+  if (!currentMembership) {
+    return (
+      <>
+        <PageHeader title="Activity Log" />
+        <NoMembershipAlert />
+      </>
+    );
   }
+  // SPEC §6: the Activity Log is for owners and members with canSearchData.
+  if (!can(currentMembership, 'searchData')) return <ForbiddenScreen />;
+  return <ActivityLog key={currentMembership.account.id} accountId={currentMembership.account.id} />;
+}
+
+const pageSizeOptions = verificationPageSizes.map((size) => ({ value: String(size), label: String(size) }));
+
+/** "Showing 11–20 of 1,234". */
+export function showingText(pageNumber: number, pageSize: number, count: number, shown: number): string {
+  const first = (pageNumber - 1) * pageSize + 1;
+  return `Showing ${formatCount(first)}–${formatCount(first + shown - 1)} of ${formatCount(count)}`;
+}
+
+function ActivityLog({ accountId }: { accountId: number }) {
+  const { api } = useServices();
+  const search = Route.useSearch();
+  const navigate = useNavigate({ from: Route.fullPath });
+  const exporter = useCsvExport();
+  const { data, isPending, isError, error, refetch, isPlaceholderData } = useQuery({
+    ...verificationListQueryOptions(api, accountId, verificationListParams(search)),
+    // While another page, sort or filter loads, keep this account's rows on screen (never another account's).
+    placeholderData: (previous, previousQuery) =>
+      previousQuery?.queryKey[1] === verificationKeys.all(accountId)[1] ? previous : undefined,
+  });
+
+  // Filters and sort send the reader back to page 1 (page 7 of another result set means nothing); `replace` keeps
+  // typing in the search box from filling the history.
+  const update = useCallback(
+    (patch: VerificationFilterPatch) =>
+      void navigate({
+        search: (previous: VerificationSearch) => ({ ...previous, ...patch, pageNumber: 1 }),
+        replace: true,
+      }),
+    [navigate],
+  );
+  const sortBy = (o: VerificationSort) =>
+    void navigate({ search: (previous: VerificationSearch) => ({ ...previous, o, pageNumber: 1 }) });
+  const goToPage = (pageNumber: number) =>
+    void navigate({ search: (previous: VerificationSearch) => ({ ...previous, pageNumber }) });
+  const setPageSize = (pageSize: number) =>
+    void navigate({ search: (previous: VerificationSearch) => ({ ...previous, pageSize, pageNumber: 1 }) });
+
+  const filtered = hasActiveVerificationFilters(search);
+  const neverVerified = data !== undefined && data.count === 0 && !filtered && !isPlaceholderData;
+
+  let body: React.ReactNode;
+  if (isPending) body = <VerificationsTableSkeleton />;
+  else if (isError && error instanceof PermissionDeniedError) return <ForbiddenScreen />;
+  else if (isError)
+    body = (
+      <EmptyState icon={<IconAlertCircle />} title="The verifications could not be loaded">
+        {errorDisplayText(error)}{' '}
+        <Button variant="subtle" size="compact-sm" onClick={() => void refetch()}>
+          Try again
+        </Button>
+      </EmptyState>
+    );
+  else if (neverVerified)
+    body = (
+      <EmptyState icon={<IconActivity />} title="No verifications yet">
+        Every successful verification from your forms will be listed here: the cell phone, the reference, the
+        form, the method and when. Share a live form's link to collect the first one.
+      </EmptyState>
+    );
+  else if (data.count === 0)
+    body = (
+      <EmptyState icon={<IconFilterOff />} title="No verifications match these filters">
+        Try another search or date range, or clear the filters to see every verification.
+        <Group justify="center" mt="md">
+          <Button variant="default" onClick={() => update(clearedVerificationFilters('all'))}>
+            Clear filters
+          </Button>
+        </Group>
+      </EmptyState>
+    );
+  else if (data.results.length === 0)
+    // A bookmarked page past the end (rows were deleted, or the page size grew).
+    body = (
+      <EmptyState icon={<IconActivity />} title="This page is empty">
+        There are {formatCount(data.count)} matching verifications, on fewer pages.
+        <Group justify="center" mt="md">
+          <Button variant="default" onClick={() => goToPage(1)}>
+            Go to the first page
+          </Button>
+        </Group>
+      </EmptyState>
+    );
+  else
+    body = (
+      <>
+        <VerificationsTable
+          verifications={data.results}
+          search={search}
+          onSort={sortBy}
+          busy={isPlaceholderData}
+        />
+        <Group justify="space-between" mt="md" wrap="wrap" gap="sm">
+          <Text size="sm" c="dimmed" aria-live="polite">
+            {showingText(data.pageNumber, data.pageSize, data.count, data.results.length)}
+          </Text>
+          <Group gap="md" wrap="wrap">
+            <Group gap="xs" wrap="nowrap">
+              <Text size="sm" component="span" aria-hidden="true">
+                Rows per page
+              </Text>
+              <LabelledSelect
+                label="Rows per page"
+                hideLabel
+                data={pageSizeOptions}
+                value={String(search.pageSize)}
+                allowDeselect={false}
+                onChange={(value) => value && setPageSize(Number(value))}
+                w={80}
+              />
+            </Group>
+            {data.count > data.pageSize && (
+              <Pagination
+                total={Math.ceil(data.count / data.pageSize)}
+                value={search.pageNumber}
+                onChange={goToPage}
+                getControlProps={(control) =>
+                  control === 'next'
+                    ? { 'aria-label': 'Next page' }
+                    : control === 'previous'
+                      ? { 'aria-label': 'Previous page' }
+                      : {}
+                }
+                getItemProps={(page) => ({ 'aria-label': `Page ${page}` })}
+              />
+            )}
+          </Group>
+        </Group>
+      </>
+    );
+
+  const running = exporter.state.status === 'running';
   return (
     <>
-      <PageHeader title="Activity Log" />
-      {currentMembership ? (
-        <EmptyState icon={<IconActivity />} title="No verifications yet">
-          Every successful verification from your forms will be listed here.
-        </EmptyState>
-      ) : (
-        <NoMembershipAlert />
+      <PageHeader
+        title="Activity Log"
+        actions={
+          neverVerified ? undefined : (
+            <ExportCsvButton
+              running={running}
+              onExport={() => void exporter.start(verificationExportUrl(accountId, search))}
+            />
+          )
+        }
+      />
+      {exporter.state.status === 'running' && (
+        <ExportProgressPanel progress={exporter.state} onCancel={exporter.cancel} />
       )}
+      {!neverVerified && <VerificationFilters accountId={accountId} value={search} onChange={update} />}
+      {body}
     </>
   );
 }

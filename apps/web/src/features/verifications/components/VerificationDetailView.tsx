@@ -1,0 +1,88 @@
+import { Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import type { VerificationDetail } from '@veriform/contracts';
+import { type ReactNode, useId } from 'react';
+import { AnchorLink } from '../../../components/links';
+import { formatDateTime, formatPhoneForReading, formatTimeToVerify, methodLabels } from '../format';
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack gap={2}>
+      <Text component="dt" size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text component="dd" m={0} size="sm" style={{ overflowWrap: 'anywhere' }}>
+        {children}
+      </Text>
+    </Stack>
+  );
+}
+
+const unknown = (
+  <Text span size="sm" c="dimmed">
+    Not recorded
+  </Text>
+);
+
+function Instant({ iso }: { iso: string | null }) {
+  return iso ? <time dateTime={iso}>{formatDateTime(iso)}</time> : unknown;
+}
+
+/**
+ * One verification and its evidence (DESIGN §5): who (the number, the reference), which form, which channel, when
+ * (code sent, verified, how long it took), how many codes were tried, and from where (IP, browser). A description
+ * list, so a screen reader reads each value with its label.
+ */
+export function VerificationDetailView({ verification: v }: { verification: VerificationDetail }) {
+  const timeToVerify = formatTimeToVerify(v.codeSentAt, v.verifiedAt);
+  const evidenceHeading = useId();
+  return (
+    <Stack gap="lg">
+      <Group gap="sm" align="center">
+        <Title order={2} size="h3">
+          {formatPhoneForReading(v.cellPhone)}
+        </Title>
+        {v.isTest && (
+          <Badge variant="light" color="orange">
+            Test
+          </Badge>
+        )}
+      </Group>
+      <Paper withBorder radius="md" p="lg" component="section" aria-label="Verification">
+        <SimpleGrid component="dl" cols={{ base: 1, sm: 2, md: 3 }} spacing="lg" m={0}>
+          <Field label="Cell phone">{v.cellPhone}</Field>
+          <Field label="External ref">{v.externalRefId || unknown}</Field>
+          <Field label="Form">
+            <AnchorLink to="/forms/$verifyFormId" params={{ verifyFormId: String(v.verifyFormId) }}>
+              {v.verifyFormName}
+            </AnchorLink>
+          </Field>
+          <Field label="Category">{v.verifyFormCategory || unknown}</Field>
+          <Field label="Method">
+            {methodLabels[v.verificationMethod]}
+            {v.verificationMethod === 'email' && v.email ? ` (${v.email})` : ''}
+          </Field>
+          <Field label="Created">
+            <Instant iso={v.created} />
+          </Field>
+        </SimpleGrid>
+      </Paper>
+      <Paper withBorder radius="md" p="lg" component="section" aria-labelledby={evidenceHeading}>
+        <Title order={3} size="h4" mb="md" id={evidenceHeading}>
+          Evidence
+        </Title>
+        <SimpleGrid component="dl" cols={{ base: 1, sm: 2, md: 3 }} spacing="lg" m={0}>
+          <Field label="Code sent at">
+            <Instant iso={v.codeSentAt} />
+          </Field>
+          <Field label="Verified at">
+            <Instant iso={v.verifiedAt} />
+          </Field>
+          <Field label="Time to verify">{timeToVerify ?? unknown}</Field>
+          <Field label="Attempts">{v.attempts}</Field>
+          <Field label="IP address">{v.ip ?? unknown}</Field>
+          <Field label="User agent">{v.userAgent ?? unknown}</Field>
+        </SimpleGrid>
+      </Paper>
+    </Stack>
+  );
+}

@@ -1,0 +1,183 @@
+import { Badge, Group, Skeleton, Table, Text, UnstyledButton } from '@mantine/core';
+import { IconArrowDown, IconArrowsSort, IconArrowUp } from '@tabler/icons-react';
+import { useNavigate } from '@tanstack/react-router';
+import type {
+  Verification,
+  VerificationSearch,
+  VerificationSort,
+  VerificationSortKey,
+} from '@veriform/contracts';
+import type { MouseEvent } from 'react';
+import { AnchorLink } from '../../../components/links';
+import { formatDateTime, formatPhoneForReading, methodLabels } from '../format';
+
+type Column = { label: string; sortKey?: VerificationSortKey; visibleFrom?: 'sm' | 'md' };
+
+/** SPEC §3's verification fields; Method has no sort key (SPEC §2's `o` list), so its header is plain text. */
+const columns: readonly Column[] = [
+  { label: 'Cell phone', sortKey: 'cellPhone' },
+  { label: 'External ref', sortKey: 'externalRefId' },
+  { label: 'Form', sortKey: 'verifyFormName' },
+  { label: 'Category', sortKey: 'verifyFormCategory', visibleFrom: 'md' },
+  { label: 'Method' },
+  { label: 'Created', sortKey: 'created' },
+];
+
+/** The sort a header click asks for: the same column flips its direction; another column starts ascending. */
+export function nextSort(current: VerificationSort, key: VerificationSortKey): VerificationSort {
+  if (current === key) return `-${key}`;
+  return key;
+}
+
+function ariaSort(
+  current: VerificationSort,
+  key: VerificationSortKey,
+): 'ascending' | 'descending' | undefined {
+  if (current === key) return 'ascending';
+  if (current === `-${key}`) return 'descending';
+  return undefined;
+}
+
+function SortIcon({ direction }: { direction: 'ascending' | 'descending' | undefined }) {
+  const Icon =
+    direction === 'ascending' ? IconArrowUp : direction === 'descending' ? IconArrowDown : IconArrowsSort;
+  return <Icon size={14} aria-hidden="true" style={{ opacity: direction ? 1 : 0.4, flex: 'none' }} />;
+}
+
+function Head({ sort, onSort }: { sort: VerificationSort; onSort?: (sort: VerificationSort) => void }) {
+  return (
+    <Table.Thead>
+      <Table.Tr>
+        {columns.map((column) => {
+          const direction = column.sortKey ? ariaSort(sort, column.sortKey) : undefined;
+          const { sortKey } = column;
+          return (
+            <Table.Th key={column.label} scope="col" aria-sort={direction} visibleFrom={column.visibleFrom}>
+              {sortKey && onSort ? (
+                // A button inside the header (not a clickable th): reachable by keyboard, named by its text, and
+                // the th's aria-sort tells the current order.
+                <UnstyledButton onClick={() => onSort(nextSort(sort, sortKey))} fw={700} fz="sm">
+                  <Group gap={4} wrap="nowrap">
+                    {column.label}
+                    <SortIcon direction={direction} />
+                  </Group>
+                </UnstyledButton>
+              ) : (
+                column.label
+              )}
+            </Table.Th>
+          );
+        })}
+      </Table.Tr>
+    </Table.Thead>
+  );
+}
+
+function dimmedDash() {
+  return (
+    <Text span size="sm" c="dimmed">
+      —
+    </Text>
+  );
+}
+
+/**
+ * The activity log's table. Each row opens its verification: the phone number is the link (keyboard, middle-click,
+ * copy link), and a click anywhere else in the row does the same for the mouse. The link keeps the log's search
+ * params, so "Back to Activity Log" returns to the same filters, sort and page.
+ */
+export function VerificationsTable({
+  verifications,
+  search,
+  onSort,
+  busy = false,
+}: {
+  verifications: readonly Verification[];
+  search: VerificationSearch;
+  onSort: (sort: VerificationSort) => void;
+  /** The next page is loading while this one stays on screen. */
+  busy?: boolean;
+}) {
+  const navigate = useNavigate();
+  const open = (verification: Verification) => (event: MouseEvent<HTMLTableRowElement>) => {
+    // The link itself, or text being selected, is not a row click.
+    if ((event.target as Element).closest('a') || window.getSelection()?.toString()) return;
+    void navigate({
+      to: '/activity-log/$verificationId',
+      params: { verificationId: String(verification.id) },
+      search,
+    });
+  };
+  return (
+    <Table.ScrollContainer minWidth={640}>
+      <Table
+        aria-label="Verifications"
+        aria-busy={busy || undefined}
+        verticalSpacing="sm"
+        highlightOnHover
+        style={{ opacity: busy ? 0.6 : 1, transition: 'opacity 150ms' }}
+      >
+        <Head sort={search.o} onSort={onSort} />
+        <Table.Tbody>
+          {verifications.map((v) => (
+            <Table.Tr key={v.id} onClick={open(v)} style={{ cursor: 'pointer' }}>
+              <Table.Td>
+                <Group gap="xs" wrap="nowrap">
+                  <AnchorLink
+                    to="/activity-log/$verificationId"
+                    params={{ verificationId: String(v.id) }}
+                    search={search}
+                    fw={500}
+                    style={{ whiteSpace: 'nowrap' }}
+                  >
+                    {formatPhoneForReading(v.cellPhone)}
+                  </AnchorLink>
+                  {v.isTest && (
+                    <Badge size="xs" variant="light" color="orange">
+                      Test
+                    </Badge>
+                  )}
+                </Group>
+              </Table.Td>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>{v.externalRefId || dimmedDash()}</Table.Td>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>{v.verifyFormName}</Table.Td>
+              <Table.Td visibleFrom="md">
+                {v.verifyFormCategory ? (
+                  <Badge variant="light" color="gray" tt="none">
+                    {v.verifyFormCategory}
+                  </Badge>
+                ) : (
+                  dimmedDash()
+                )}
+              </Table.Td>
+              <Table.Td>{methodLabels[v.verificationMethod]}</Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                <time dateTime={v.created}>{formatDateTime(v.created)}</time>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+export function VerificationsTableSkeleton({ rows = 5 }: { rows?: number }) {
+  return (
+    <Table aria-label="Loading verifications" aria-busy="true">
+      <Head sort="-created" />
+      <Table.Tbody>
+        {Array.from({ length: rows }, (_, row) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: placeholders without identity
+          <Table.Tr key={row}>
+            {columns.map((column) => (
+              <Table.Td key={column.label} visibleFrom={column.visibleFrom}>
+                <Skeleton height={14} radius="sm" />
+              </Table.Td>
+            ))}
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}

@@ -1,0 +1,100 @@
+import { Skeleton, Stack } from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { createFileRoute } from '@tanstack/react-router';
+import { can } from '@veriform/contracts';
+import { ForbiddenScreen } from '../../../components/errors/ForbiddenScreen';
+import { NoMembershipAlert } from '../../../components/errors/NoMembershipAlert';
+import { PageHeader } from '../../../components/layout/PageHeader';
+import { AnchorLink } from '../../../components/links';
+import { verificationQueryOptions } from '../../../features/verifications/api';
+import { VerificationDetailView } from '../../../features/verifications/components/VerificationDetailView';
+import { validateVerificationSearch } from '../../../features/verifications/search';
+import { NotFoundError } from '../../../lib/api-client';
+import { requireAccount } from '../../../lib/require-account';
+import { useServices } from '../../../lib/services';
+import { useSession } from '../../../lib/session';
+
+/** A path id the API could know: a positive 32-bit integer; anything else is simply not found. */
+function parseVerificationId(raw: string): number | null {
+  if (!/^\d{1,10}$/.test(raw)) return null;
+  const id = Number(raw);
+  return id >= 1 && id <= 2_147_483_647 ? id : null;
+}
+
+export const Route = createFileRoute('/_authed/activity-log/$verificationId')({
+  // The log's search params ride along (SPEC §2: "same search params"), so Back returns to the same view.
+  validateSearch: validateVerificationSearch,
+  beforeLoad: requireAccount,
+  // The search only matters to the Back link: changing it must not reload the verification.
+  loaderDeps: () => ({}),
+  loader: async ({ context, params }) => {
+    const membership = context.session.get().currentMembership;
+    if (!membership || !can(membership, 'searchData')) return;
+    const id = parseVerificationId(params.verificationId);
+    // An id of another account answers 404 like an unknown one (DESIGN §5); both show the not-found screen, as a
+    // malformed id does. Other failures show the route's error screens (Oh dear. with Try again).
+    if (id === null) throw new NotFoundError(undefined);
+    await context.queryClient.ensureQueryData(
+      verificationQueryOptions(context.api, membership.account.id, id),
+    );
+  },
+  pendingComponent: () => (
+    <>
+      <PageHeader title="Verification" />
+      <Stack gap="md" aria-busy="true" aria-label="Loading verification">
+        <Skeleton height={28} width="40%" radius="sm" />
+        <Skeleton height={160} radius="md" />
+        <Skeleton height={160} radius="md" />
+      </Stack>
+    </>
+  ),
+  component: VerificationPage,
+});
+
+function BackLink() {
+  const search = Route.useSearch();
+  return (
+    <AnchorLink
+      to="/activity-log/"
+      search={search}
+      size="sm"
+      mb="sm"
+      display="inline-flex"
+      style={{ gap: 4 }}
+    >
+      <IconArrowLeft size={16} aria-hidden="true" />
+      Back to Activity Log
+    </AnchorLink>
+  );
+}
+
+function VerificationPage() {
+  const { currentMembership } = useSession();
+  if (!currentMembership) {
+    return (
+      <>
+        <PageHeader title="Verification" />
+        <NoMembershipAlert />
+      </>
+    );
+  }
+  if (!can(currentMembership, 'searchData')) return <ForbiddenScreen />;
+  return (
+    <VerificationDetailPage key={currentMembership.account.id} accountId={currentMembership.account.id} />
+  );
+}
+
+function VerificationDetailPage({ accountId }: { accountId: number }) {
+  const { api } = useServices();
+  const { verificationId } = Route.useParams();
+  // The loader checked the id and loaded the data (or threw to the error screens).
+  const { data } = useSuspenseQuery(verificationQueryOptions(api, accountId, Number(verificationId)));
+  return (
+    <>
+      <BackLink />
+      <PageHeader title="Verification" />
+      <VerificationDetailView verification={data} />
+    </>
+  );
+}
