@@ -67,6 +67,11 @@ function server(report: VerificationReport | ((url: URL) => VerificationReport) 
   });
 }
 
+// Several requests and a lazily loaded chart in a row: on a busy machine that takes longer than findBy's 1 s.
+const SLOW = 5_000;
+
+const findChart = () => screen.findByRole('img', { name: chartName }, { timeout: SLOW });
+
 /** The value a description list gives a label ("Codes sent" → "2,000"). */
 function stat(label: string): string | null {
   const totals = screen.getByRole('region', { name: 'Totals' });
@@ -79,8 +84,10 @@ describe('/dashboard/', () => {
     const fake = server();
     renderApp('/dashboard/', { initialData: signedIn(), server: fake });
 
-    expect(await screen.findByRole('heading', { name: 'Dashboard', level: 1 })).toBeInTheDocument();
-    await screen.findByRole('img', { name: chartName });
+    expect(
+      await screen.findByRole('heading', { name: 'Dashboard', level: 1 }, { timeout: SLOW }),
+    ).toBeInTheDocument();
+    await findChart();
     expect(stat('Verifications')).toBe('1,234');
     expect(stat('By SMS')).toBe('1,000');
     expect(stat('By e-mail')).toBe('234');
@@ -109,7 +116,7 @@ describe('/dashboard/', () => {
     const funnel = screen.getByRole('region', { name: 'Funnel' });
     expect(within(funnel).getByText('Conversion rate:', { exact: false })).toHaveTextContent('61.7%');
 
-    const active = await screen.findByRole('list', { name: 'Active forms' });
+    const active = await screen.findByRole('list', { name: 'Active forms' }, { timeout: SLOW });
     expect(within(active).getByRole('link', { name: 'Loan application' })).toHaveAttribute(
       'href',
       '/forms/7',
@@ -136,7 +143,7 @@ describe('/dashboard/', () => {
         }),
       ),
     });
-    await screen.findByRole('img', { name: chartName });
+    await findChart();
     expect(stat('Conversion rate')).toBe('—');
     expect(screen.getByText('(no codes were sent)', { exact: false })).toBeInTheDocument();
   });
@@ -144,7 +151,9 @@ describe('/dashboard/', () => {
   it('a new account (nothing in a year) gets the first steps instead of zeros', async () => {
     const fake = server(emptyReport);
     renderApp('/dashboard/', { initialData: signedIn(), server: fake });
-    expect(await screen.findByRole('heading', { name: 'No verifications yet' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'No verifications yet' }, { timeout: SLOW }),
+    ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Go to Forms' })).toHaveAttribute('href', '/forms/');
     expect(screen.queryByRole('region', { name: 'Totals' })).not.toBeInTheDocument();
     // The account's history was asked for: the last year (366 local days, today included), no other filter.
@@ -168,7 +177,7 @@ describe('/dashboard/', () => {
         url.searchParams.get('created__date__preset') === 'custom' ? makeReport() : emptyReport,
       ),
     });
-    await screen.findByRole('img', { name: chartName });
+    await findChart();
     expect(stat('Verifications')).toBe('0');
     expect(stat('Conversion rate')).toBe('—');
     expect(screen.queryByRole('heading', { name: 'No verifications yet' })).not.toBeInTheDocument();
@@ -185,12 +194,12 @@ describe('/dashboard/', () => {
       'GET /api/verify-forms/categories': [200, { results: [] }],
     });
     renderApp('/dashboard/', { initialData: signedIn(), server: fake });
-    const alert = await screen.findByRole('alert');
+    const alert = await screen.findByRole('alert', {}, { timeout: SLOW });
     expect(alert).toHaveTextContent('The report could not be loaded');
     expect(alert).toHaveTextContent('The report is not available right now.');
     fail = false;
     await user.click(within(alert).getByRole('button', { name: 'Try again' }));
-    await screen.findByRole('img', { name: chartName });
+    await findChart();
     expect(stat('Verifications')).toBe('1,234');
   });
 
@@ -199,7 +208,11 @@ describe('/dashboard/', () => {
     const fake = server();
     renderApp('/dashboard/', { initialData: signedIn(member), server: fake });
     expect(
-      await screen.findByRole('heading', { name: 'Sorry, you do not have access to this page.' }),
+      await screen.findByRole(
+        'heading',
+        { name: 'Sorry, you do not have access to this page.' },
+        { timeout: SLOW },
+      ),
     ).toBeInTheDocument();
     expect(fake.calls('GET /api/verifications/report')).toHaveLength(0);
   });
@@ -208,7 +221,7 @@ describe('/dashboard/', () => {
     const user = userEvent.setup();
     const fake = server();
     const { router } = renderApp('/dashboard/', { initialData: signedIn(), server: fake });
-    await screen.findByRole('img', { name: chartName });
+    await findChart();
 
     const preset = screen.getByRole('combobox', { name: 'Created' });
     expect(preset).toHaveValue('Last 7 days');
@@ -231,7 +244,7 @@ describe('/dashboard/', () => {
   it('a preset the dashboard does not offer falls back to last 7 days', async () => {
     const fake = server();
     renderApp('/dashboard/?created__date__preset=all', { initialData: signedIn(), server: fake });
-    await screen.findByRole('img', { name: chartName });
+    await findChart();
     expect(
       fake.calls('GET /api/verifications/report')[0]?.url.searchParams.get('created__date__preset'),
     ).toBe('last7d');

@@ -1,7 +1,8 @@
-import { Alert, Button, Grid, Group, List, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Alert, Button, Group, List, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertCircle, IconChartBar } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { type DashboardSearch, dashboardPresets, type VerificationReport } from '@veriform/contracts';
+import { lazy, Suspense } from 'react';
 import { AnchorLink, ButtonLink } from '../../../components/links';
 import { errorDisplayText } from '../../../lib/error-text';
 import { useServices } from '../../../lib/services';
@@ -9,14 +10,19 @@ import {
   type VerificationFilterPatch,
   VerificationFilters,
 } from '../../verifications/components/VerificationFilters';
-import { SectionCard } from '../../verify-forms/components/SectionCard';
 import { historyReportParams, reportKeys, reportParams, verificationReportQueryOptions } from '../api';
 import { categoryLabel } from '../format';
 import { ActiveForms } from './ActiveForms';
-import { Funnel, FunnelSkeleton } from './Funnel';
-import { PerDayChart, PerDayChartSkeleton } from './PerDayChart';
-import { RankedList, RankedListSkeleton } from './RankedList';
+import { Funnel } from './Funnel';
+import { RankedList } from './RankedList';
+import { PerDayChartSkeleton, ReportGrid, ReportSkeleton } from './ReportGrid';
 import { StatCards } from './StatCards';
+
+/**
+ * The chart is its own chunk (recharts, d3 and their state library: most of the dashboard's weight). The numbers,
+ * funnel and lists show as soon as the report is here; the chart's box keeps its size until its code arrives.
+ */
+const PerDayChart = lazy(() => import('./PerDayChart').then((module) => ({ default: module.PerDayChart })));
 
 export type DashboardPreset = (typeof dashboardPresets)[number];
 export type DashboardSearchPatch = VerificationFilterPatch<DashboardPreset>;
@@ -27,84 +33,57 @@ function isEmptyReport(report: VerificationReport): boolean {
 }
 
 /**
- * The report's sections. Without a report (first load) every section keeps its place with skeletons, so the page
- * does not jump when the numbers arrive. Active forms load on their own and never wait for the report.
+ * The report's sections. Active forms load on their own and never wait for the report; without a report (first
+ * load, or while the past-year check runs) every other section keeps its place with skeletons.
  */
 export function ReportSections({
   accountId,
   search,
   report,
 }: {
-  accountId: number | null;
+  accountId: number;
   search: DashboardSearch;
   report: VerificationReport | undefined;
 }) {
+  const activeForms = <ActiveForms accountId={accountId} search={search} />;
+  if (!report) return <ReportSkeleton activeForms={activeForms} />;
   return (
-    <Stack gap="lg">
-      <StatCards report={report} />
-      <Grid gap="lg">
-        <Grid.Col span={{ base: 12, lg: 8 }}>
-          <SectionCard title="Verifications per day">
-            {report ? <PerDayChart perDay={report.perDay} /> : <PerDayChartSkeleton />}
-          </SectionCard>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 4 }}>
-          <SectionCard title="Funnel">
-            {report ? <Funnel funnel={report.funnel} /> : <FunnelSkeleton />}
-          </SectionCard>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 6, lg: 4 }}>
-          <SectionCard title="Top forms">
-            {report ? (
-              <RankedList
-                label="Top forms"
-                empty="No verifications in this range."
-                items={report.byForm.map((form) => ({
-                  key: String(form.verifyFormId),
-                  count: form.verifications,
-                  label: (
-                    <AnchorLink
-                      to="/forms/$verifyFormId"
-                      params={{ verifyFormId: String(form.verifyFormId) }}
-                    >
-                      {form.verifyFormName}
-                    </AnchorLink>
-                  ),
-                }))}
-              />
-            ) : (
-              <RankedListSkeleton />
-            )}
-          </SectionCard>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 6, lg: 4 }}>
-          <SectionCard title="Categories">
-            {report ? (
-              <RankedList
-                label="Categories"
-                empty="No verifications in this range."
-                items={report.byCategory.map((row) => ({
-                  key: row.category,
-                  count: row.verifications,
-                  label: categoryLabel(row.category),
-                }))}
-              />
-            ) : (
-              <RankedListSkeleton />
-            )}
-          </SectionCard>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 4 }}>
-          <SectionCard title="Active forms">
-            {accountId === null ? (
-              <RankedListSkeleton rows={3} />
-            ) : (
-              <ActiveForms accountId={accountId} search={search} />
-            )}
-          </SectionCard>
-        </Grid.Col>
-      </Grid>
-    </Stack>
+    <ReportGrid
+      stats={<StatCards report={report} />}
+      perDay={
+        <Suspense fallback={<PerDayChartSkeleton />}>
+          <PerDayChart perDay={report.perDay} />
+        </Suspense>
+      }
+      funnel={<Funnel funnel={report.funnel} />}
+      topForms={
+        <RankedList
+          label="Top forms"
+          empty="No verifications in this range."
+          items={report.byForm.map((form) => ({
+            key: String(form.verifyFormId),
+            count: form.verifications,
+            label: (
+              <AnchorLink to="/forms/$verifyFormId" params={{ verifyFormId: String(form.verifyFormId) }}>
+                {form.verifyFormName}
+              </AnchorLink>
+            ),
+          }))}
+        />
+      }
+      categories={
+        <RankedList
+          label="Categories"
+          empty="No verifications in this range."
+          items={report.byCategory.map((row) => ({
+            key: row.category,
+            count: row.verifications,
+            label: categoryLabel(row.category),
+          }))}
+        />
+      }
+      activeForms={activeForms}
+    />
   );
 }
 

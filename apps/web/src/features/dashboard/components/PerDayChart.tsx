@@ -1,11 +1,11 @@
 import { BarChart } from '@mantine/charts';
-import { Skeleton, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Table, Text, VisuallyHidden } from '@mantine/core';
 import type { VerificationReport } from '@veriform/contracts';
 import { useId } from 'react';
 import { methodLabels } from '../../verifications/format';
 import { formatCount, formatDay, formatLongDay, plural } from '../format';
+import { CHART_HEIGHT } from './ReportGrid';
 
-export const CHART_HEIGHT = 260;
 export const chartName = 'Verifications per day by method';
 export const chartTableName = 'Verifications per day';
 
@@ -85,16 +85,6 @@ export function PerDayChart({ perDay }: { perDay: VerificationReport['perDay'] }
           </Table.Tbody>
         </Table>
       </VisuallyHidden>
-    </>
-  );
-}
-
-/** The chart's box while the report loads: same height, so the cards below stay put. */
-export function PerDayChartSkeleton() {
-  return (
-    <>
-      <Skeleton height={CHART_HEIGHT} radius="sm" />
-      <Skeleton height={16} width="50%" radius="sm" />
     </>
   );
 }
