@@ -10,7 +10,7 @@ type ExportState = { status: 'idle' } | ({ status: 'running' } & ExportProgress)
 /** What the progress line says: "Exporting… 12,345 of 50,000 rows", or without the total when it is unknown. */
 export function progressText({ rows, total }: ExportProgress): string {
   return total === null
-    ? `Exporting… ${formatCount(rows)} rows`
+    ? `Exporting… ${formatCount(rows)} ${rows === 1 ? 'row' : 'rows'}`
     : `Exporting… ${formatCount(Math.min(rows, total))} of ${formatCount(total)} rows`;
 }
 
@@ -75,7 +75,7 @@ export function ExportProgressPanel({
   onCancel: () => void;
 }) {
   const text = progressText(progress);
-  const value = progress.total ? Math.min(100, (progress.rows / progress.total) * 100) : 100;
+  const value = progress.total ? Math.min(100, Math.round((progress.rows / progress.total) * 100)) : 100;
   return (
     <Paper withBorder radius="md" p="sm" mb="md">
       <Group justify="space-between" wrap="nowrap" gap="md">
@@ -83,14 +83,13 @@ export function ExportProgressPanel({
           <Text size="sm" mb={6} role="status">
             {text}
           </Text>
-          <Progress
-            aria-label="Export progress"
-            value={value}
-            // Without X-Total-Count the bar only says "working" (striped and moving, full width).
-            striped={progress.total === null}
-            animated={progress.total === null}
-            aria-valuetext={text}
-          />
+          {progress.total === null ? (
+            // Without X-Total-Count the bar only says "working" (striped and moving); the status line counts rows,
+            // so assistive technology is not told a percentage that does not exist.
+            <Progress value={100} striped animated aria-hidden="true" />
+          ) : (
+            <Progress aria-label="Export progress" value={value} />
+          )}
         </div>
         <Button variant="subtle" color="red" onClick={onCancel}>
           Cancel export
