@@ -1,0 +1,109 @@
+import { errorTexts, type VerificationDetail } from '@veriform/contracts';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test-support/app.ts';
+import { join, newOwner } from '../../test-support/teams.ts';
+import { createForm, insertVerification } from './test-helpers.ts';
+
+/** GET /api/verifications/{id}: one verification with its evidence (SPEC §2 /activity-log/{id}, DESIGN §5). */
+
+const t = useTestApp();
+const notFound = { detail: 'Not found.', MainCode_: 'not_found' };
+
+describe('GET /api/verifications/{id}', () => {
+  it('answers the verification with its evidence', async () => {
+    const owner = await newOwner(t.app);
+    const form = await createForm(owner, { name: 'Loans', category: 'Lending' });
+    const row = await insertVerification(t, form, {
+      cellPhone: '+14155550142',
+      externalRefId: 'CRM-7',
+      verificationMethod: 'email',
+      email: 'ana@example.com',
+      codeSentAt: new Date('2026-05-01T12:00:00Z'),
+      verifiedAt: new Date('2026-05-01T12:01:30Z'),
+      attempts: 2,
+      ip: '203.0.113.9',
+      userAgent: 'Mozilla/5.0 (iPhone)',
+      createdAt: new Date('2026-05-01T12:01:30Z'),
+    });
+    const response = await owner.c.get(`/api/verifications/${row.id}?account=${owner.accountId}`);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json<VerificationDetail>()).toEqual({
+      id: row.id,
+      cellPhone: '+14155550142',
+      externalRefId: 'CRM-7',
+      verifyFormId: form.id,
+      verifyFormName: 'Loans',
+      verifyFormCategory: 'Lending',
+      verificationMethod: 'email',
+      isTest: false,
+      created: '2026-05-01T12:01:30.000Z',
+      email: 'ana@example.com',
+      codeSentAt: '2026-05-01T12:00:00.000Z',
+      verifiedAt: '2026-05-01T12:01:30.000Z',
+      attempts: 2,
+      ip: '203.0.113.9',
+      userAgent: 'Mozilla/5.0 (iPhone)',
+    });
+    // Without account, and with the log's search params around it (the detail page keeps them).
+    expect((await owner.c.get(`/api/verifications/${row.id}`)).statusCode).toBe(200);
+    expect(
+      (await owner.c.get(`/api/verifications/${row.id}?account=${owner.accountId}&o=cellPhone&pageNumber=2`))
+        .statusCode,
+    ).toBe(200);
+    // Evidence not recorded is null.
+    const bare = await insertVerification(t, form);
+    expect((await owner.c.get(`/api/verifications/${bare.id}`)).json()).toMatchObject({
+      email: null,
+      codeSentAt: null,
+      verifiedAt: null,
+      attempts: 0,
+      ip: null,
+      userAgent: null,
+    });
+  });
+
+  it('another account’s, an unknown and a malformed id answer 404 alike; so does one of my other accounts', async () => {
+    const owner = await newOwner(t.app);
+    const form = await createForm(owner);
+    const row = await insertVerification(t, form);
+    const stranger = await newOwner(t.app, 'Stranger');
+    for (const url of [
+      `/api/verifications/${row.id}`,
+      `/api/verifications/${row.id}?account=${owner.accountId}`,
+      `/api/verifications/${row.id}?account=${stranger.accountId}`,
+    ]) {
+      const response = await stranger.c.get(url);
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json()).toEqual(notFound);
+    }
+    for (const id of ['2000000000', 'abc', '0', '-1']) {
+      const response = await owner.c.get(`/api/verifications/${id}`);
+      expect(response.statusCode, id).toBe(404);
+      expect(response.json()).toEqual(notFound);
+    }
+    // The owner also owns a second account: under it (the account in the URL), the first one's verification is not
+    // found.
+    const second = await owner.c.post('/api/accounts', { displayName: 'Second Co' });
+    const secondId = second.json().membership.account.id as number;
+    const crossed = await owner.c.get(`/api/verifications/${row.id}?account=${secondId}`);
+    expect(crossed.statusCode).toBe(404);
+    expect(crossed.json()).toEqual(notFound);
+  });
+
+  it('needs canSearchData: 403 with the spec text without it; 401 logged out', async () => {
+    const owner = await newOwner(t.app);
+    const form = await createForm(owner);
+    const row = await insertVerification(t, form);
+    const viewer = await join(t.app, owner, { canViewReports: true });
+    const denied = await viewer.c.get(`/api/verifications/${row.id}?account=${owner.accountId}`);
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json()).toEqual({ detail: errorTexts.permissionDenied, MainCode_: 'permission_denied' });
+    const searcher = await join(t.app, owner, { canSearchData: true });
+    expect((await searcher.c.get(`/api/verifications/${row.id}?account=${owner.accountId}`)).statusCode).toBe(
+      200,
+    );
+
+    await searcher.c.post('/api/auth/logout');
+    expect((await searcher.c.get(`/api/verifications/${row.id}`)).statusCode).toBe(401);
+  });
+});
