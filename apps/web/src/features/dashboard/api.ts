@@ -4,27 +4,25 @@ import {
   type FormListSearch,
   formListSearchSchema,
   localToday,
-  type VerificationMethod,
   type VerificationReport,
   verificationReportSchema,
 } from '@veriform/contracts';
 import type { ApiClient } from '../../lib/api-client';
-import { verificationKeys } from '../verifications/api';
+import {
+  type VerificationFilterParams,
+  verificationFilterParams,
+  verificationKeys,
+} from '../verifications/api';
 import { browserTimeZone, verifyFormListQueryOptions } from '../verify-forms/api';
 
 /**
  * The report's query string without the account: exactly what is sent, so two URLs that mean the same report (a
- * stray `all` in the method list, dates kept from an earlier custom range) share one cache entry.
+ * stray `all` in the method list, dates kept from an earlier custom range) share one cache entry. Always with a zone:
+ * every dashboard preset is a range of local days.
  */
-export type ReportParams = {
-  verifyFormId__in?: readonly number[] | undefined;
-  verifyFormCategory__in?: readonly string[] | undefined;
-  verificationMethod__in?: readonly VerificationMethod[] | undefined;
+export type ReportParams = VerificationFilterParams & {
   created__date__preset: DashboardSearch['created__date__preset'];
-  created__date__gte?: string | undefined;
-  created__date__lte?: string | undefined;
   tz: string;
-  q?: string | undefined;
 };
 
 /**
@@ -37,24 +35,13 @@ export const reportKeys = {
   report: (accountId: number, params: ReportParams) => [...reportKeys.all(accountId), params] as const,
 };
 
-/** The dashboard's search params as the report call's parameters (undefined values are left out of the URL). */
+/** The dashboard's search params as the report call's: the activity log's reading of the same filters. */
 export function reportParams(search: DashboardSearch): ReportParams {
-  const custom = search.created__date__preset === 'custom';
-  const methods = [
-    ...new Set(search.verificationMethod__in?.filter((m): m is VerificationMethod => m !== 'all')),
-  ];
   return {
-    verifyFormId__in: search.verifyFormId__in?.length ? search.verifyFormId__in : undefined,
-    verifyFormCategory__in: search.verifyFormCategory__in?.length ? search.verifyFormCategory__in : undefined,
-    // `all` or both methods mean no method filter, as the filter bar shows them; the key then matches the plain URL.
-    // (The bar's own `methodChoice` is not imported: this module runs in the route loader, in the main bundle.)
-    verificationMethod__in: methods.length === 1 ? methods : undefined,
+    ...verificationFilterParams(search),
     created__date__preset: search.created__date__preset,
-    created__date__gte: custom ? search.created__date__gte : undefined,
-    created__date__lte: custom ? search.created__date__lte : undefined,
     // Presets are days in the user's zone (DESIGN §5); a link may carry another zone, which then wins.
     tz: search.tz ?? browserTimeZone(),
-    q: search.q || undefined,
   };
 }
 
