@@ -108,6 +108,12 @@ test('an owner filters, sorts and pages the activity log, opens a verification, 
   expect(new URL(page.url()).search).toBe(new URL(logUrl).search);
   await expect(rows.first()).toContainText('L-11');
   await expect(page.getByRole('search').getByText('Loans')).toBeVisible();
+  // The browser's Back button does the same.
+  await rows.filter({ hasText: 'L-13' }).getByRole('link').click();
+  await expect(page.getByRole('heading', { name: 'Verification', level: 1 })).toBeVisible();
+  await page.goBack();
+  await expect(page.getByText('Showing 11–13 of 13')).toBeVisible();
+  expect(new URL(page.url()).search).toBe(new URL(logUrl).search);
 
   // Search narrows it further (and goes back to page 1).
   await page.getByRole('searchbox', { name: 'Search' }).fill('L-1');

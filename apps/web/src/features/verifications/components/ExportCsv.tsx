@@ -52,7 +52,7 @@ export function useCsvExport() {
   return { state, start, cancel };
 }
 
-/** The "Export CSV" button; `url` is the export of the current filters and sort. */
+/** The "Export CSV" button; the page passes the export of its current filters and sort to `useCsvExport().start`. */
 export function ExportCsvButton({ running, onExport }: { running: boolean; onExport: () => void }) {
   return (
     <Button
