@@ -215,7 +215,7 @@ describe('sort', () => {
       { form: formA, cellPhone: '+12015550101', externalRefId: 'REF-2', at: base + 2000 },
       { form: formA, cellPhone: '+12015550104', externalRefId: '', at: base + 1000 },
     ];
-    const rows = [];
+    const rows: Awaited<ReturnType<typeof insertVerification>>[] = [];
     for (const spec of specs)
       rows.push(
         await insertVerification(t, spec.form, {

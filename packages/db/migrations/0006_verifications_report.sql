@@ -1,0 +1,2 @@
+CREATE INDEX "verification_attempts_account_created_report_idx" ON "verification_attempts" USING btree ("account_id","created_at","method","verify_form_id");--> statement-breakpoint
+CREATE INDEX "verifications_account_created_report_idx" ON "verifications" USING btree ("account_id","created_at","verification_method","verify_form_id","verify_form_category");
