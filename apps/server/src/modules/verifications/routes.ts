@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authenticated } from '../../plugins/auth-guard.ts';
 import { requireMembership } from '../../plugins/tenancy.ts';
+import { verificationExportRoutes } from './export-routes.ts';
 
 /** Verifications (SPEC §2 /activity-log/, §7): owners, or members with canSearchData (docs/roles.md). */
 export async function verificationRoutes(app: FastifyInstance): Promise<void> {
@@ -21,4 +22,7 @@ export async function verificationRoutes(app: FastifyInstance): Promise<void> {
         request.query,
       ),
   );
+
+  // GET /api/verifications/export-csv (the CSV download) lives in export-routes.ts.
+  await verificationExportRoutes(app);
 }

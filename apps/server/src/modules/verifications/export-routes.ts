@@ -1,0 +1,39 @@
+import { verificationExportQuerySchema } from '@veriform/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { authenticated } from '../../plugins/auth-guard.ts';
+import { requireMembership } from '../../plugins/tenancy.ts';
+import { createVerificationExport } from './export.ts';
+
+/**
+ * GET /api/verifications/export-csv?account=…&…the log's filters and `o` (SPEC §7; issue #6): every matching row, in
+ * the chosen sort, as a CSV download. Same right and scoping as the list: owners, or members with canSearchData; an
+ * account the caller is not a member of answers 404 before anything is read.
+ */
+export async function verificationExportRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const exporter = createVerificationExport({ db: app.services.db, clock: app.services.clock });
+
+  r.get(
+    '/api/verifications/export-csv',
+    { preValidation: authenticated, schema: { querystring: verificationExportQuerySchema } },
+    async (request, reply) => {
+      const tenant = await requireMembership(request, request.query.account, 'searchData');
+      // A client that goes away (closed tab, cancelled download) stops the reads: no further batch is queried.
+      const aborted = new AbortController();
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished) aborted.abort();
+      });
+      const csv = await exporter.start(tenant, request.query, aborted.signal);
+      return (
+        reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${csv.filename}"`)
+          // Lets the browser show progress; the body is streamed, so there is no Content-Length.
+          .header('x-total-count', String(csv.total))
+          .header('cache-control', 'no-store')
+          .send(csv.body)
+      );
+    },
+  );
+}

@@ -1,0 +1,434 @@
+import { randomBytes } from 'node:crypto';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { errorTexts, type VerifyForm } from '@veriform/contracts';
+import { schema } from '@veriform/db';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test-support/app.ts';
+import { join, newOwner, type Owner } from '../../test-support/teams.ts';
+import {
+  accountSlug,
+  createLocalTimeFormatter,
+  exportFilename,
+  exportHeader,
+  exportTuning,
+} from './export.ts';
+
+const t = useTestApp();
+const BOM = '\uFEFF';
+const HEADER = exportHeader.join(',');
+
+afterEach(() => {
+  exportTuning.batchSize = 2000;
+  exportTuning.onBatch = undefined;
+});
+
+/** A minimal RFC 4180 reader for the assertions (quoted fields, doubled quotes, newlines inside quotes). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += c;
+  }
+  if (field !== '' || row.length > 0) rows.push([...row, field]);
+  return rows;
+}
+
+async function createForm(owner: Owner, name: string, category = 'Retail'): Promise<VerifyForm> {
+  const response = await owner.c.post('/api/verify-forms', { account: owner.accountId, name, category });
+  if (response.statusCode !== 201) throw new Error(`create form: ${response.statusCode} ${response.body}`);
+  return response.json<VerifyForm>();
+}
+
+let phoneCounter = 0;
+async function insertVerification(
+  form: VerifyForm,
+  values: Partial<typeof schema.verifications.$inferInsert> = {},
+) {
+  phoneCounter += 1;
+  const [row] = await t.db.db
+    .insert(schema.verifications)
+    .values({
+      accountId: form.account,
+      verifyFormId: form.id,
+      cellPhone: `+1201555${String(phoneCounter).padStart(4, '0')}`,
+      verifyFormName: form.name,
+      verifyFormCategory: form.category,
+      verificationMethod: 'sms',
+      createdAt: t.clock.now(),
+      ...values,
+    })
+    .returning();
+  if (!row) throw new Error('verification insert returned no row');
+  return row;
+}
+
+async function exportCsv(owner: Pick<Owner, 'c'>, query: string) {
+  const response = await owner.c.get(`/api/verifications/export-csv?${query}`);
+  expect(response.statusCode, response.body).toBe(200);
+  expect(response.body.startsWith(BOM)).toBe(true);
+  const rows = parseCsv(response.body.slice(BOM.length));
+  expect(rows[0]?.join(',')).toBe(HEADER);
+  return { response, rows: rows.slice(1) };
+}
+
+describe('GET /api/verifications/export-csv', () => {
+  it('exports exactly the filtered rows in the chosen sort, across many small batches (ties and microseconds)', async () => {
+    const owner = await newOwner(t.app);
+    const formA = await createForm(owner, 'Alpha');
+    const formB = await createForm(owner, 'Beta');
+    const inA: number[] = [];
+    // Rows a microsecond apart (the same JS millisecond) and exact ties: a batch boundary falls between them.
+    const instants = [
+      '2026-03-01 10:00:00.123001+00',
+      '2026-03-01 10:00:00.123002+00',
+      '2026-03-01 10:00:00.123002+00',
+      '2026-03-01 10:00:00.123003+00',
+      '2026-02-01 08:00:00+00',
+      '2026-02-01 08:00:00+00',
+      '2026-01-15 23:59:59.999999+00',
+    ];
+    for (const [i, instant] of instants.entries()) {
+      const row = await insertVerification(formA, {
+        // Three phones repeat, so the cellPhone sort has ties too.
+        cellPhone: `+1201555000${i % 3}`,
+        verificationMethod: i % 2 === 0 ? 'sms' : 'email',
+      });
+      await t.db.executeSql('UPDATE verifications SET created_at = $1::timestamptz WHERE id = $2', [
+        instant,
+        row.id,
+      ]);
+      inA.push(row.id);
+    }
+    for (let i = 0; i < 4; i++) await insertVerification(formB);
+    const stranger = await newOwner(t.app, 'Stranger');
+    await insertVerification(await createForm(stranger, 'Theirs'));
+
+    const { rows: reference } = await t.db.executeSql(
+      `SELECT id::int AS id, cell_phone, created_at FROM verifications WHERE verify_form_id = $1`,
+      [formA.id],
+    );
+    const byId = new Map((reference as { id: number; cell_phone: string }[]).map((r) => [r.id, r]));
+
+    let batches = 0;
+    exportTuning.batchSize = 2;
+    exportTuning.onBatch = () => {
+      batches += 1;
+    };
+    const newest = await exportCsv(
+      owner,
+      `account=${owner.accountId}&verifyFormId__in=${formA.id}&o=-created`,
+    );
+    expect(newest.response.headers['x-total-count']).toBe('7');
+    // Newest first; equal instants by id, descending.
+    const [t1, t2, t3, t4, t5, t6, t7] = inA as [number, number, number, number, number, number, number];
+    expect(newest.rows.map((r) => Number(r[0]))).toEqual([t4, t3, t2, t1, t6, t5, t7]);
+    // 7 rows by 2: four batches, the last one short (no extra empty query).
+    expect(batches).toBe(4);
+
+    batches = 0;
+    const oldest = await exportCsv(
+      owner,
+      `account=${owner.accountId}&verifyFormId__in=${formA.id}&o=created`,
+    );
+    expect(oldest.rows.map((r) => Number(r[0]))).toEqual([t7, t5, t6, t1, t2, t3, t4]);
+
+    const phones = await exportCsv(
+      owner,
+      `account=${owner.accountId}&verifyFormId__in=${formA.id}&o=-cellPhone`,
+    );
+    const expectedPhones = [...inA].sort((a, b) => {
+      const pa = byId.get(a)?.cell_phone ?? '';
+      const pb = byId.get(b)?.cell_phone ?? '';
+      return pa === pb ? b - a : pa < pb ? 1 : -1;
+    });
+    expect(phones.rows.map((r) => Number(r[0]))).toEqual(expectedPhones);
+
+    // Another filter (method) with another sort (form id, then id), still in batches of 2.
+    const emails = await exportCsv(
+      owner,
+      `account=${owner.accountId}&verificationMethod__in=email&o=verifyFormId`,
+    );
+    expect(emails.rows.map((r) => Number(r[0]))).toEqual([t2, t4, t6]);
+    expect(emails.rows.every((r) => r[6] === 'E-mail')).toBe(true);
+
+    // No filter: the whole account (both forms), nothing of the stranger's.
+    const all = await exportCsv(owner, `account=${owner.accountId}`);
+    expect(all.rows).toHaveLength(11);
+    expect(all.response.headers['x-total-count']).toBe('11');
+  });
+
+  it('writes the columns, quotes commas, quotes and newlines, and neutralises formula cells', async () => {
+    const owner = await newOwner(t.app);
+    const form = await createForm(owner, 'Loan, "big"\nsecond line', 'Lending');
+    const refs = [
+      '=HYPERLINK("http://evil.example","x")',
+      '+1+1',
+      '-2+3',
+      '@SUM(A1)',
+      '\tTAB',
+      '\rCR',
+      'CRM-1',
+      'plain,comma',
+    ];
+    const inserted = [];
+    for (const [i, ref] of refs.entries()) {
+      inserted.push(
+        await insertVerification(form, {
+          externalRefId: ref,
+          cellPhone: `+1201555010${i}`,
+          isTest: i === 0,
+          createdAt: new Date(Date.UTC(2026, 10, 22, 11, 8, 12) + i * 1000),
+        }),
+      );
+    }
+    const { response, rows } = await exportCsv(
+      owner,
+      `account=${owner.accountId}&o=created&tz=America/New_York`,
+    );
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    const first = inserted[0];
+    if (!first) throw new Error('no row');
+    expect(rows[0]).toEqual([
+      String(first.id),
+      // A phone starts with "+": prefixed too, which keeps its plus and every digit visible in a spreadsheet.
+      "'+12015550100",
+      `'=HYPERLINK("http://evil.example","x")`,
+      String(form.id),
+      'Loan, "big"\nsecond line',
+      'Lending',
+      'SMS',
+      'Yes',
+      '2026-11-22 06:08:12 -05:00',
+    ]);
+    expect(rows.map((r) => r[2])).toEqual([
+      `'=HYPERLINK("http://evil.example","x")`,
+      "'+1+1",
+      "'-2+3",
+      "'@SUM(A1)",
+      "'\tTAB",
+      "'\rCR",
+      'CRM-1',
+      'plain,comma',
+    ]);
+    expect(rows[1]?.[7]).toBe('No');
+    // The raw text: fields with a comma, a quote or a newline are quoted, quotes doubled.
+    expect(response.body).toContain(`,"Loan, ""big""\nsecond line",Lending,SMS,Yes,`);
+    expect(response.body).toContain(',"plain,comma",');
+  });
+
+  it('writes Created as local time in tz with its offset (daylight saving included)', async () => {
+    const owner = await newOwner(t.app);
+    const form = await createForm(owner, 'Times');
+    await insertVerification(form, { createdAt: new Date('2026-07-04T16:30:05.900Z') });
+    const ny = await exportCsv(owner, `account=${owner.accountId}&tz=America/New_York`);
+    expect(ny.rows[0]?.[8]).toBe('2026-07-04 12:30:05 -04:00');
+    const kolkata = await exportCsv(owner, `account=${owner.accountId}&tz=Asia/Kolkata`);
+    expect(kolkata.rows[0]?.[8]).toBe('2026-07-04 22:00:05 +05:30');
+    // No tz: SPEC §9's fallback, America/New_York.
+    const fallback = await exportCsv(owner, `account=${owner.accountId}`);
+    expect(fallback.rows[0]?.[8]).toBe('2026-07-04 12:30:05 -04:00');
+  });
+
+  it('names the file after the account and the resolved local days', async () => {
+    const owner = await newOwner(t.app, 'Acme Lending & Co. — Ñandú');
+    const custom = await owner.c.get(
+      `/api/verifications/export-csv?account=${owner.accountId}&created__date__preset=custom&created__date__gte=2026-01-01&created__date__lte=2026-03-31`,
+    );
+    expect(custom.headers['content-disposition']).toBe(
+      'attachment; filename="acme-lending-co-nandu-verifications-2026-01-01-to-2026-03-31.csv"',
+    );
+    expect(custom.headers['x-total-count']).toBe('0');
+    expect(custom.body).toBe(`${BOM}${HEADER}\n`);
+    const all = await owner.c.get(`/api/verifications/export-csv?account=${owner.accountId}`);
+    expect(all.headers['content-disposition']).toBe(
+      'attachment; filename="acme-lending-co-nandu-verifications-all-time.csv"',
+    );
+    const now = t.clock.now();
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Tokyo' }).format(now);
+    const thisMonth = await owner.c.get(
+      `/api/verifications/export-csv?account=${owner.accountId}&created__date__preset=thisMonth&tz=Asia/Tokyo`,
+    );
+    expect(thisMonth.headers['content-disposition']).toBe(
+      `attachment; filename="acme-lending-co-nandu-verifications-${today.slice(0, 8)}01-to-${today}.csv"`,
+    );
+  });
+
+  it('needs canSearchData (403), and another account answers 404 with nothing of it', async () => {
+    const owner = await newOwner(t.app);
+    const form = await createForm(owner, 'Secret');
+    await insertVerification(form, { externalRefId: 'SECRET-REF' });
+    const plain = await join(t.app, owner);
+    const denied = await plain.c.get(`/api/verifications/export-csv?account=${owner.accountId}`);
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json()).toEqual({ detail: errorTexts.permissionDenied, MainCode_: 'permission_denied' });
+    const searcher = await join(t.app, owner, { canSearchData: true });
+    const allowed = await searcher.c.get(`/api/verifications/export-csv?account=${owner.accountId}`);
+    expect(allowed.statusCode).toBe(200);
+    expect(allowed.body).toContain('SECRET-REF');
+
+    const stranger = await newOwner(t.app, 'Stranger');
+    const other = await stranger.c.get(`/api/verifications/export-csv?account=${owner.accountId}`);
+    expect(other.statusCode).toBe(404);
+    expect(other.json()).toEqual({ detail: 'Not found.', MainCode_: 'not_found' });
+    expect(other.body).not.toContain('SECRET-REF');
+    expect(other.headers['content-disposition']).toBeUndefined();
+    const anonymous = await t.app.inject({ url: `/api/verifications/export-csv?account=${owner.accountId}` });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
+  describe('a large export over a real socket', () => {
+    const ROWS = 20_000;
+    let owner: Owner;
+    let origin: string;
+
+    beforeAll(async () => {
+      owner = await newOwner(t.app, 'Big Export');
+      const form = await createForm(owner, 'Bulk');
+      // Set-based, like scripts/seed-verifications.ts.
+      await t.db.executeSql(
+        `INSERT INTO verifications (account_id, verify_form_id, cell_phone, external_ref_id, verify_form_name,
+           verify_form_category, verification_method, created_at)
+         SELECT $1, $2, '+1201' || lpad(g::text, 7, '0'), 'REF-' || g, 'Bulk', 'Retail', 'sms',
+                now() - g * interval '1 minute'
+         FROM generate_series(1, $3::int) AS g`,
+        [owner.accountId, form.id, ROWS],
+      );
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    });
+
+    function open(path: string): Promise<IncomingMessage> {
+      return new Promise((resolve, reject) => {
+        const req = httpRequest(`${origin}${path}`, { headers: { cookie: owner.c.cookieHeader() } }, resolve);
+        req.on('error', reject);
+        req.end();
+      });
+    }
+
+    it('starts at once, streams every row, and other requests are answered while it runs', async () => {
+      exportTuning.batchSize = 1000;
+      const started = performance.now();
+      const download = await open(`/api/verifications/export-csv?account=${owner.accountId}`);
+      expect(download.statusCode).toBe(200);
+      expect(download.headers['x-total-count']).toBe(String(ROWS));
+      expect(download.headers['content-length']).toBeUndefined();
+      const chunks: Buffer[] = [];
+      let endedAt = 0;
+      const ended = new Promise<void>((resolve, reject) => {
+        download.on('data', (chunk: Buffer) => chunks.push(chunk));
+        download.on('end', () => {
+          endedAt = performance.now();
+          resolve();
+        });
+        download.on('error', reject);
+      });
+      // While the download runs, the same user opens the log over another connection: answered before the export
+      // ends (with PGlite, only if the export leaves the event loop free between its batches).
+      const list = await open(`/api/verifications?account=${owner.accountId}&pageSize=10`);
+      const listBody = await new Promise<string>((resolve, reject) => {
+        let body = '';
+        list.on('data', (chunk: Buffer) => {
+          body += chunk.toString('utf8');
+        });
+        list.on('end', () => resolve(body));
+        list.on('error', reject);
+      });
+      const listDoneAt = performance.now();
+      // The download had started (its first bytes had arrived) and had not finished when the other answer came.
+      const bytesAtListDone = chunks.reduce((n, c) => n + c.length, 0);
+      expect(bytesAtListDone).toBeGreaterThan(0);
+      expect(list.statusCode).toBe(200);
+      expect(JSON.parse(listBody)).toMatchObject({ count: ROWS });
+      expect(endedAt).toBe(0);
+      await ended;
+      expect(listDoneAt).toBeLessThan(endedAt);
+      const text = Buffer.concat(chunks).toString('utf8');
+      expect(bytesAtListDone).toBeLessThan(Buffer.byteLength(text));
+      const lines = text.split('\n').filter((l) => l !== '');
+      expect(lines).toHaveLength(ROWS + 1);
+      // Newest first: REF-1 is the most recent row.
+      expect(lines[1]).toContain(',REF-1,');
+      expect(lines.at(-1)).toContain(`,REF-${ROWS},`);
+      expect(listDoneAt - started).toBeLessThan(endedAt - started);
+    });
+
+    it('stops reading when the client goes away', async () => {
+      exportTuning.batchSize = 500;
+      let batches = 0;
+      exportTuning.onBatch = () => {
+        batches += 1;
+      };
+      const download = await open(`/api/verifications/export-csv?account=${owner.accountId}`);
+      await new Promise<void>((resolve) => download.once('data', () => resolve()));
+      // The reader stops and hangs up after the first bytes: back-pressure, then the close, stop the queries.
+      download.pause();
+      download.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const seen = batches;
+      expect(seen).toBeLessThan(ROWS / 500);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(batches).toBe(seen);
+    });
+  });
+});
+
+describe('export helpers', () => {
+  it('formats local times across a daylight-saving change and at odd offsets', () => {
+    const ny = createLocalTimeFormatter('America/New_York');
+    expect(ny(new Date('2026-03-08T06:59:59Z'))).toBe('2026-03-08 01:59:59 -05:00');
+    expect(ny(new Date('2026-03-08T07:00:00Z'))).toBe('2026-03-08 03:00:00 -04:00');
+    expect(ny(new Date('2026-11-01T05:59:59Z'))).toBe('2026-11-01 01:59:59 -04:00');
+    expect(ny(new Date('2026-11-01T06:00:00Z'))).toBe('2026-11-01 01:00:00 -05:00');
+    expect(createLocalTimeFormatter('UTC')(new Date('2026-01-02T03:04:05.678Z'))).toBe(
+      '2026-01-02 03:04:05 +00:00',
+    );
+    expect(createLocalTimeFormatter('Asia/Kathmandu')(new Date('2026-01-01T00:00:00Z'))).toBe(
+      '2026-01-01 05:45:00 +05:45',
+    );
+    expect(createLocalTimeFormatter('Pacific/Chatham')(new Date('2026-01-01T00:00:00Z'))).toBe(
+      '2026-01-01 13:45:00 +13:45',
+    );
+  });
+
+  it('makes a header-safe slug and a file name for every kind of range', () => {
+    expect(accountSlug('Acme Lending & Co.', 7)).toBe('acme-lending-co');
+    expect(accountSlug('"; rm -rf /\r\n', 7)).toBe('rm-rf');
+    expect(accountSlug('株式会社', 7)).toBe('account-7');
+    expect(exportFilename('acme', { gte: '2026-01-01', lte: '2026-01-31' }, '2026-02-10')).toBe(
+      'acme-verifications-2026-01-01-to-2026-01-31.csv',
+    );
+    expect(exportFilename('acme', { gte: '2026-01-01', lte: null }, '2026-02-10')).toBe(
+      'acme-verifications-2026-01-01-to-2026-02-10.csv',
+    );
+    expect(exportFilename('acme', { gte: null, lte: '2026-01-31' }, '2026-02-10')).toBe(
+      'acme-verifications-up-to-2026-01-31.csv',
+    );
+    expect(exportFilename('acme', { gte: null, lte: null }, '2026-02-10')).toBe(
+      'acme-verifications-all-time.csv',
+    );
+  });
+
+  it('keeps random bytes out of the file name', () => {
+    const name = randomBytes(16).toString('latin1');
+    expect(accountSlug(name, 3)).toMatch(/^[a-z0-9-]+$/);
+  });
+});
