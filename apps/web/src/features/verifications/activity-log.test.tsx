@@ -52,7 +52,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('/activity-log/', () => {
+describe('/activity-log/', { timeout: 20_000 }, () => {
   it('lists verifications with the spec’s columns, rows linking to the detail with the same search', async () => {
     const fake = server();
     renderApp('/activity-log/?q=CRM&pageNumber=2', { initialData: signedIn(), server: fake });
@@ -105,7 +105,7 @@ describe('/activity-log/', () => {
     await waitFor(() => expect(router.state.location.search).toMatchObject({ o: 'created' }));
   });
 
-  it('pages and page size go to the URL and the API', { timeout: 15_000 }, async () => {
+  it('pages and page size go to the URL and the API', async () => {
     const user = userEvent.setup();
     const fake = server(45);
     const { router } = renderApp('/activity-log/', { initialData: signedIn(), server: fake });
@@ -228,7 +228,7 @@ describe('/activity-log/', () => {
   });
 });
 
-describe('/activity-log/{id}', () => {
+describe('/activity-log/{id}', { timeout: 20_000 }, () => {
   const detail: VerificationDetail = {
     ...makeVerification(42, { verificationMethod: 'email', isTest: true }),
     email: 'ada@example.com',

@@ -127,7 +127,7 @@ describe('CSV export helpers', () => {
   });
 });
 
-describe('Export CSV on the activity log', () => {
+describe('Export CSV on the activity log', { timeout: 20_000 }, () => {
   it('exports the current filters and sort, shows progress, saves the file and says so', async () => {
     const user = userEvent.setup();
     const csv = streamedCsv({
