@@ -241,6 +241,27 @@ describe('/dashboard/', () => {
     });
   });
 
+  it('a hand-written link keeps its form and phone filters (values the router reads as numbers)', async () => {
+    const fake = server();
+    renderApp('/dashboard/?verifyFormId__in=7&q=5550123&created__date__preset=last30d', {
+      initialData: signedIn(),
+      server: fake,
+    });
+    await findChart();
+    const params = Object.fromEntries(fake.calls('GET /api/verifications/report')[0]?.url.searchParams ?? []);
+    expect(params).toMatchObject({ verifyFormId__in: '7', q: '5550123', created__date__preset: 'last30d' });
+  });
+
+  it('the totals link to the activity log with the same filters, the preset written out', async () => {
+    renderApp('/dashboard/?verificationMethod__in=sms', { initialData: signedIn(), server: server() });
+    await findChart();
+    const link = screen.getByRole('link', { name: 'See these verifications in the activity log' });
+    const href = new URL(link.getAttribute('href') ?? '', 'http://localhost');
+    expect(href.pathname).toBe('/activity-log/');
+    expect(href.searchParams.get('created__date__preset')).toBe('last7d');
+    expect(href.searchParams.get('verificationMethod__in')).toContain('sms');
+  });
+
   it('a preset the dashboard does not offer falls back to last 7 days', async () => {
     const fake = server();
     renderApp('/dashboard/?created__date__preset=all', { initialData: signedIn(), server: fake });

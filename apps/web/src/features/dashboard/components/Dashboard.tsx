@@ -10,6 +10,7 @@ import {
   type VerificationFilterPatch,
   VerificationFilters,
 } from '../../verifications/components/VerificationFilters';
+import { verificationSearchDefaults } from '../../verifications/search';
 import { historyReportParams, reportKeys, reportParams, verificationReportQueryOptions } from '../api';
 import { categoryLabel } from '../format';
 import { ActiveForms } from './ActiveForms';
@@ -122,10 +123,13 @@ export function Dashboard({
   accountId,
   search,
   onChange,
+  canSearchData,
 }: {
   accountId: number;
   search: DashboardSearch;
   onChange: (patch: DashboardSearchPatch) => void;
+  /** Whether the activity log is open to this membership (SPEC §6): then the totals link to their rows. */
+  canSearchData: boolean;
 }) {
   const { api } = useServices();
   const params = reportParams(search);
@@ -186,6 +190,18 @@ export function Dashboard({
   return (
     <>
       {filters}
+      {canSearchData && (
+        <Group justify="flex-end" mt={-8} mb="xs">
+          <AnchorLink
+            to="/activity-log/"
+            // The log's default range is all time: the dashboard's preset is always written out.
+            search={{ ...verificationSearchDefaults, ...search }}
+            size="sm"
+          >
+            See these verifications in the activity log
+          </AnchorLink>
+        </Group>
+      )}
       <div aria-busy={isPlaceholderData || shown === undefined || undefined}>
         <ReportSections accountId={accountId} search={search} report={shown} />
       </div>

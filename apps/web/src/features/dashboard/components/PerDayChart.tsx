@@ -52,7 +52,7 @@ export function PerDayChart({ perDay }: { perDay: VerificationReport['perDay'] }
           withLegend
           legendProps={{ verticalAlign: 'bottom', height: 40 }}
           tickLine="y"
-          gridAxis="y"
+          gridAxis="x"
           yAxisProps={{ allowDecimals: false }}
           maxBarWidth={48}
           accessibilityLayer={false}

@@ -1,4 +1,9 @@
-import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react-router';
+import {
+  createFileRoute,
+  type SearchSchemaInput,
+  stripSearchParams,
+  useNavigate,
+} from '@tanstack/react-router';
 import { can, type DashboardSearch, dashboardSearchSchema } from '@veriform/contracts';
 import { useCallback } from 'react';
 import { ForbiddenScreen } from '../../../components/errors/ForbiddenScreen';
@@ -11,14 +16,21 @@ import {
 } from '../../../features/dashboard/api';
 import { Dashboard, type DashboardSearchPatch } from '../../../features/dashboard/components/Dashboard';
 import { ReportSkeleton } from '../../../features/dashboard/components/ReportGrid';
+import { searchValuesAsText } from '../../../features/verifications/search';
 import { requireAccount } from '../../../lib/require-account';
 import { useSession } from '../../../lib/session';
 
 const dashboardSearchDefaults = dashboardSearchSchema.parse({});
 
 export const Route = createFileRoute('/_authed/dashboard/')({
-  // SPEC §2: last7d by default; any other preset than last7d/last30d/custom, or any bad value, falls back.
-  validateSearch: dashboardSearchSchema,
+  // SPEC §2: last7d by default; any other preset than last7d/last30d/custom, or any bad value, falls back. Read like
+  // the activity log's (searchValuesAsText): the router JSON-parses each value first, so a hand-written
+  // `?verifyFormId__in=7&q=5550123` would reach the schema as numbers and both filters would be dropped silently.
+  // The input is typed as the parsed shape with every key optional (`SearchSchemaInput` tells the router so): links
+  // to /dashboard/ need no search, and navigate takes form ids as numbers. At run time `raw` is whatever the URL
+  // held; the schema reads it.
+  validateSearch: (raw: Partial<DashboardSearch> & SearchSchemaInput): DashboardSearch =>
+    dashboardSearchSchema.parse(searchValuesAsText(raw)),
   // Defaults stay out of the URL: /dashboard/ is the plain link, a shared link carries only what was chosen.
   search: { middlewares: [stripSearchParams(dashboardSearchDefaults)] },
   beforeLoad: requireAccount,
@@ -71,25 +83,25 @@ function DashboardPage() {
   return (
     <>
       <PageHeader title="Dashboard" />
-      <AccountDashboard key={currentMembership.account.id} accountId={currentMembership.account.id} />
+      <AccountDashboard
+        key={currentMembership.account.id}
+        accountId={currentMembership.account.id}
+        canSearchData={can(currentMembership, 'searchData')}
+      />
     </>
   );
 }
 
-function AccountDashboard({ accountId }: { accountId: number }) {
+function AccountDashboard({ accountId, canSearchData }: { accountId: number; canSearchData: boolean }) {
   const search = Route.useSearch();
   const navigate = useNavigate({ from: Route.fullPath });
   const update = useCallback(
     (patch: DashboardSearchPatch) =>
       void navigate({
-        search: (previous: DashboardSearch) => {
-          const next = { ...previous, ...patch };
-          // The URL holds what `validateSearch` reads: ids as text (the schema coerces them back to numbers).
-          return { ...next, verifyFormId__in: next.verifyFormId__in?.map(String) };
-        },
+        search: (previous: DashboardSearch) => ({ ...previous, ...patch }),
         replace: true,
       }),
     [navigate],
   );
-  return <Dashboard accountId={accountId} search={search} onChange={update} />;
+  return <Dashboard accountId={accountId} search={search} onChange={update} canSearchData={canSearchData} />;
 }
