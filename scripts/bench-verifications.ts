@@ -1,0 +1,446 @@
+/**
+ * Benchmark of the activity log, the dashboard report and the CSV export on seeded data (issue #6).
+ *
+ *     npx tsx scripts/seed-verifications.ts --database-url postgres://postgres@127.0.0.1:5432/veriform_bench \
+ *       --verifications 1000000
+ *     npx tsx scripts/bench-verifications.ts --database-url postgres://postgres@127.0.0.1:5432/veriform_bench \
+ *       [--account 1] [--iterations 30] [--deep-page 5000] [--export-runs 3]
+ *
+ * Boots the app in-process exactly as production does (buildApp, NODE_ENV=production, the PostgreSQL pool) on that
+ * database, logs an owner of the account in (a session row, as the login does), and calls every endpoint through
+ * `app.inject`: each sort key both ways at page 1 and a deep page, with filters (form, method, last 30 days), with
+ * search (phone, reference, form name), and the report for the last 30 days. Every call's SQL is recorded at the
+ * node-postgres pool and then run again, alone, through the same pool: "raw SQL" is the database's share, the ratio
+ * what the app adds (session, membership check, validation, JSON). The export is downloaded over a real socket (so
+ * the body is not kept in memory) and compared with PostgreSQL's own `COPY (same select) TO STDOUT WITH CSV`
+ * (pg-copy-streams), with the process's RSS sampled during the download.
+ */
+import { randomBytes } from 'node:crypto';
+import { get as httpGet } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import type { VerificationFilter, VerificationSort } from '@veriform/contracts';
+import { schema } from '@veriform/db';
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import { buildApp } from '../apps/server/src/app.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { openDatabase } from '../apps/server/src/database.ts';
+import { exportTuning } from '../apps/server/src/modules/verifications/export.ts';
+import {
+  resolveForms,
+  verificationOrderBy,
+  verificationWhere,
+} from '../apps/server/src/modules/verifications/filters.ts';
+import { cookieNames } from '../apps/server/src/plugins/cookies.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    'database-url': { type: 'string' },
+    account: { type: 'string' },
+    iterations: { type: 'string', default: '30' },
+    'deep-page': { type: 'string', default: '5000' },
+    'export-runs': { type: 'string', default: '3' },
+    /** Rows per export batch (default: the app's, exportTuning.batchSize). */
+    'export-batch': { type: 'string' },
+    /** Only the export (to try batch sizes quickly). */
+    'export-only': { type: 'boolean', default: false },
+  },
+});
+const databaseUrl = args['database-url'] ?? process.env.DATABASE_URL;
+if (!databaseUrl) {
+  console.error('--database-url (PostgreSQL) is required');
+  process.exit(1);
+}
+const iterations = Math.max(1, Number(args.iterations));
+const deepPage = Math.max(2, Number(args['deep-page']));
+const exportRuns = Math.max(1, Number(args['export-runs']));
+if (args['export-batch']) exportTuning.batchSize = Math.max(1, Number(args['export-batch']));
+
+const config = loadConfig({
+  ...process.env,
+  NODE_ENV: 'production',
+  DATABASE_URL: databaseUrl,
+  SECRET_KEY: randomBytes(32).toString('base64url'),
+  PUBLIC_URL: 'http://localhost',
+  LOG_LEVEL: 'warn',
+});
+const database = openDatabase(config);
+await database.migrate();
+const { db } = database;
+// Drizzle keeps the node-postgres pool it was given as `$client`.
+const pool = (db as unknown as { $client: pg.Pool }).$client;
+
+// --- Recording the SQL the app sends -------------------------------------------------------------------------------
+
+type Recorded = { text: string; values: unknown[]; rowMode?: string };
+let recording: Recorded[] | null = null;
+const originalQuery = pool.query.bind(pool) as (...a: unknown[]) => Promise<unknown>;
+(pool as unknown as { query: (...a: unknown[]) => Promise<unknown> }).query = (...a: unknown[]) => {
+  if (recording) {
+    const [first, second] = a;
+    if (typeof first === 'string')
+      recording.push({ text: first, values: Array.isArray(second) ? second : [] });
+    else if (first && typeof first === 'object' && 'text' in first) {
+      const q = first as { text: string; values?: unknown[]; rowMode?: string };
+      // Drizzle passes the parameters as the second argument, beside a config object.
+      const values = q.values ?? (Array.isArray(second) ? second : []);
+      recording.push({ text: q.text, values, ...(q.rowMode ? { rowMode: q.rowMode } : {}) });
+    }
+  }
+  return originalQuery(...a);
+};
+/** The endpoint's own data queries (sessions, memberships and pg-boss are the app's overhead, not "its SQL"). */
+const isDataQuery = (text: string) => /"(verifications|verification_attempts|verify_forms)"/.test(text);
+
+// --- The account and a logged-in owner -----------------------------------------------------------------------------
+
+let accountId: number;
+if (args.account) accountId = Number(args.account);
+else {
+  const [biggest] = await db
+    .select({ accountId: schema.verifications.accountId, n: count() })
+    .from(schema.verifications)
+    .groupBy(schema.verifications.accountId)
+    .orderBy(desc(count()))
+    .limit(1);
+  if (!biggest) throw new Error('no verifications: run scripts/seed-verifications.ts first');
+  accountId = biggest.accountId;
+}
+const [owner] = await db
+  .select({ userId: schema.memberships.userId, id: schema.memberships.id })
+  .from(schema.memberships)
+  .where(and(eq(schema.memberships.accountId, accountId), eq(schema.memberships.role, 'owner')))
+  .limit(1);
+if (!owner) throw new Error(`account ${accountId} has no owner`);
+
+const app = await buildApp(config, { db: database });
+await app.ready();
+const session = await app.services.sessions.create(owner.userId, {
+  ip: '127.0.0.1',
+  userAgent: 'bench',
+  currentMembershipId: owner.id,
+});
+const cookie = `${cookieNames(config).session}=${session.id}`;
+
+// --- Measuring -----------------------------------------------------------------------------------------------------
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)] ?? 0;
+};
+const ms = (n: number) => (n < 10 ? n.toFixed(1) : Math.round(n).toString());
+let ipCounter = 0;
+
+async function callOnce(url: string): Promise<number> {
+  ipCounter += 1;
+  const started = performance.now();
+  const response = await app.inject({
+    method: 'GET',
+    url,
+    headers: { cookie },
+    // A new client address per call: the per-IP backstop limit (600/min) is not what is measured.
+    remoteAddress: `10.9.${Math.floor(ipCounter / 250) % 250}.${(ipCounter % 250) + 1}`,
+  });
+  const elapsed = performance.now() - started;
+  if (response.statusCode !== 200)
+    throw new Error(`${url}: ${response.statusCode} ${response.body.slice(0, 300)}`);
+  return elapsed;
+}
+
+async function rawOnce(queries: Recorded[]): Promise<number> {
+  const started = performance.now();
+  for (const q of queries)
+    await originalQuery({ text: q.text, values: q.values, ...(q.rowMode ? { rowMode: q.rowMode } : {}) });
+  return performance.now() - started;
+}
+
+type Row = {
+  name: string;
+  median: number;
+  p95: number;
+  rawMedian: number;
+  rawP95: number;
+  sql: Recorded[];
+};
+const rows: Row[] = [];
+
+async function bench(name: string, url: string): Promise<void> {
+  recording = [];
+  await callOnce(url); // warm-up, and the SQL it runs
+  const sqlRun = recording.filter((q) => isDataQuery(q.text));
+  recording = null;
+  await rawOnce(sqlRun);
+  const times: number[] = [];
+  const raw: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    times.push(await callOnce(url));
+    raw.push(await rawOnce(sqlRun));
+  }
+  const row = {
+    name,
+    median: quantile(times, 0.5),
+    p95: quantile(times, 0.95),
+    rawMedian: quantile(raw, 0.5),
+    rawP95: quantile(raw, 0.95),
+    sql: sqlRun,
+  };
+  rows.push(row);
+  console.log(
+    `${name.padEnd(52)} median ${ms(row.median).padStart(5)} ms  p95 ${ms(row.p95).padStart(5)} ms | raw SQL ` +
+      `${ms(row.rawMedian).padStart(5)} / ${ms(row.rawP95).padStart(5)} ms | ×${(row.median / row.rawMedian).toFixed(2)}`,
+  );
+}
+
+const base = `/api/verifications?account=${accountId}&tz=America%2FNew_York`;
+const sortKeys = [
+  'created',
+  'cellPhone',
+  'externalRefId',
+  'verifyFormId',
+  'verifyFormName',
+  'verifyFormCategory',
+];
+
+// Values for the filters and the search, taken from the data.
+const [bigForm] = await db
+  .select({ id: schema.verifications.verifyFormId, name: schema.verifications.verifyFormName, n: count() })
+  .from(schema.verifications)
+  .where(eq(schema.verifications.accountId, accountId))
+  .groupBy(schema.verifications.verifyFormId, schema.verifications.verifyFormName)
+  .orderBy(desc(count()))
+  .limit(1);
+const [somePhone] = await db
+  .select({ phone: schema.verifications.cellPhone, ref: schema.verifications.externalRefId })
+  .from(schema.verifications)
+  .where(and(eq(schema.verifications.accountId, accountId), sql`${schema.verifications.externalRefId} <> ''`))
+  .orderBy(asc(schema.verifications.id))
+  .offset(12_345)
+  .limit(1);
+if (!bigForm || !somePhone) throw new Error('not enough data');
+const formWord = bigForm.name.split(' ')[0]?.toLowerCase() ?? 'loan';
+
+console.log(
+  `account ${accountId}; ${iterations} iterations per case; deep page ${deepPage} (page size 10); ` +
+    `form ${bigForm.id} "${bigForm.name}" (${bigForm.n} rows); phone ${somePhone.phone}; ref ${somePhone.ref}`,
+);
+
+for (const key of args['export-only'] ? [] : sortKeys) {
+  for (const o of [key, `-${key}`]) {
+    await bench(`list o=${o} page 1`, `${base}&o=${o}`);
+    await bench(`list o=${o} page ${deepPage}`, `${base}&o=${o}&pageNumber=${deepPage}`);
+  }
+}
+const filters: [string, string][] = [
+  ['form', `verifyFormId__in=${bigForm.id}`],
+  ['method sms', 'verificationMethod__in=sms'],
+  ['last30d', 'created__date__preset=last30d'],
+  [
+    'form+sms+last30d',
+    `verifyFormId__in=${bigForm.id}&verificationMethod__in=sms&created__date__preset=last30d`,
+  ],
+];
+for (const [label, query] of args['export-only'] ? [] : filters) {
+  for (const o of ['-created', 'verifyFormName']) {
+    await bench(`list ${label} o=${o} page 1`, `${base}&${query}&o=${o}`);
+    await bench(`list ${label} o=${o} page 500`, `${base}&${query}&o=${o}&pageNumber=500`);
+  }
+}
+const searches: [string, string][] = [
+  ['phone (E.164)', somePhone.phone],
+  ['phone (last 4 digits)', somePhone.phone.slice(-4)],
+  ['ref prefix', somePhone.ref.slice(0, -2)],
+  [`form name "${formWord}"`, formWord],
+];
+if (!args['export-only']) {
+  for (const [label, q] of searches) {
+    await bench(`search ${label} page 1`, `${base}&q=${encodeURIComponent(q)}`);
+  }
+  await bench(
+    `search form name "${formWord}" page 500`,
+    `${base}&q=${encodeURIComponent(formWord)}&pageNumber=500`,
+  );
+  await bench(
+    'report last30d',
+    `/api/verifications/report?account=${accountId}&created__date__preset=last30d&tz=America%2FNew_York`,
+  );
+}
+
+// --- The export ----------------------------------------------------------------------------------------------------
+
+await app.listen({ port: 0, host: '127.0.0.1' });
+const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+
+/** Downloads over a socket, counting bytes and lines, sampling RSS every 20 ms. */
+function download(path: string): Promise<{ ms: number; rows: number; bytes: number; firstByteMs: number }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    let firstByteMs = 0;
+    let bytes = 0;
+    let lines = 0;
+    const req = httpGet(`${origin}${path}`, { headers: { cookie } }, (res) => {
+      if (res.statusCode !== 200) reject(new Error(`export: ${res.statusCode}`));
+      res.on('data', (chunk: Buffer) => {
+        if (!firstByteMs) firstByteMs = performance.now() - started;
+        bytes += chunk.length;
+        for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+      });
+      res.on('end', () => resolve({ ms: performance.now() - started, rows: lines - 1, bytes, firstByteMs }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+}
+
+/** COPY (the export's rows, same WHERE and ORDER BY, no batches) TO STDOUT WITH CSV, through the same pool. */
+async function copyBaseline(filter: VerificationFilter, o: VerificationSort) {
+  const now = new Date();
+  const forms = await resolveForms(db, accountId, filter);
+  const v = schema.verifications;
+  const query = db
+    .select({
+      id: v.id,
+      cellPhone: v.cellPhone,
+      externalRefId: v.externalRefId,
+      verifyFormId: v.verifyFormId,
+      verifyFormName: v.verifyFormName,
+      verifyFormCategory: v.verifyFormCategory,
+      verificationMethod: v.verificationMethod,
+      isTest: v.isTest,
+      createdAt: v.createdAt,
+    })
+    .from(v)
+    .where(verificationWhere(accountId, filter, now, forms))
+    .orderBy(...verificationOrderBy(o))
+    .toSQL();
+  // COPY takes no parameters: inline them as literals.
+  const text = query.sql.replace(/\$(\d+)/g, (_m, n: string) => {
+    const value = query.params[Number(n) - 1];
+    return typeof value === 'number' ? String(value) : pg.Client.prototype.escapeLiteral(String(value));
+  });
+  const client = await pool.connect();
+  try {
+    const started = performance.now();
+    let bytes = 0;
+    let lines = 0;
+    await new Promise<void>((resolve, reject) => {
+      const stream = client.query(copyTo(`COPY (${text}) TO STDOUT WITH CSV`));
+      stream.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+      });
+      stream.on('end', () => resolve());
+      stream.on('error', reject);
+    });
+    return { ms: performance.now() - started, rows: lines, bytes, sql: text };
+  } finally {
+    client.release();
+  }
+}
+
+type ExportRow = {
+  name: string;
+  rows: number;
+  ms: number;
+  firstByteMs: number;
+  rowsPerSecond: number;
+  copyMs: number;
+  copyRowsPerSecond: number;
+  rssGrowthMb: number;
+  sql: string;
+};
+const exportRows: ExportRow[] = [];
+
+async function benchExport(name: string, query: string, filter: VerificationFilter, o: VerificationSort) {
+  const runs: { ms: number; rows: number; firstByteMs: number; rss: number }[] = [];
+  for (let i = 0; i < exportRuns; i++) {
+    globalThis.gc?.();
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 20);
+    const result = await download(`/api/verifications/export-csv?account=${accountId}&${query}`);
+    clearInterval(sampler);
+    runs.push({ ...result, rss: (peak - before) / 1024 / 1024 });
+  }
+  const copies = [];
+  for (let i = 0; i < exportRuns; i++) copies.push(await copyBaseline(filter, o));
+  const best = quantile(
+    runs.map((r) => r.ms),
+    0.5,
+  );
+  const run = runs.find((r) => r.ms === best) ?? runs[0];
+  const copyMs = quantile(
+    copies.map((c) => c.ms),
+    0.5,
+  );
+  if (!run || !copies[0]) throw new Error('no export run');
+  const row: ExportRow = {
+    name,
+    rows: run.rows,
+    ms: best,
+    firstByteMs: run.firstByteMs,
+    rowsPerSecond: run.rows / (best / 1000),
+    copyMs,
+    copyRowsPerSecond: (copies[0]?.rows ?? 0) / (copyMs / 1000),
+    rssGrowthMb: Math.max(...runs.map((r) => r.rss)),
+    sql: copies[0].sql,
+  };
+  exportRows.push(row);
+  console.log(
+    `${name.padEnd(52)} ${row.rows} rows in ${Math.round(row.ms)} ms (first byte ${ms(row.firstByteMs)} ms): ` +
+      `${Math.round(row.rowsPerSecond)} rows/s | COPY ${Math.round(copyMs)} ms, ` +
+      `${Math.round(row.copyRowsPerSecond)} rows/s | ×${(row.rowsPerSecond / row.copyRowsPerSecond).toFixed(2)} of COPY | ` +
+      `RSS +${row.rssGrowthMb.toFixed(0)} MB`,
+  );
+}
+
+await benchExport(
+  'export o=-created (whole account)',
+  'o=-created&tz=America%2FNew_York',
+  { created__date__preset: 'all', tz: 'America/New_York' },
+  '-created',
+);
+await benchExport(
+  'export last30d o=cellPhone',
+  'o=cellPhone&created__date__preset=last30d&tz=America%2FNew_York',
+  { created__date__preset: 'last30d', tz: 'America/New_York' },
+  'cellPhone',
+);
+await benchExport(
+  'export form o=verifyFormName',
+  `o=verifyFormName&verifyFormId__in=${bigForm.id}&tz=America%2FNew_York`,
+  { created__date__preset: 'all', verifyFormId__in: [bigForm.id], tz: 'America/New_York' },
+  'verifyFormName',
+);
+
+// --- Report --------------------------------------------------------------------------------------------------------
+
+console.log('\n| case | median | p95 | raw SQL median | raw SQL p95 | ratio |');
+console.log('| --- | --- | --- | --- | --- | --- |');
+for (const r of rows)
+  console.log(
+    `| ${r.name} | ${ms(r.median)} ms | ${ms(r.p95)} ms | ${ms(r.rawMedian)} ms | ${ms(r.rawP95)} ms | ` +
+      `${(r.median / r.rawMedian).toFixed(2)} |`,
+  );
+console.log(
+  '\n| export | rows | time | first byte | rows/s | COPY time | COPY rows/s | share of COPY | RSS growth |',
+);
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+for (const r of exportRows)
+  console.log(
+    `| ${r.name} | ${r.rows} | ${Math.round(r.ms)} ms | ${ms(r.firstByteMs)} ms | ${Math.round(r.rowsPerSecond)} | ` +
+      `${Math.round(r.copyMs)} ms | ${Math.round(r.copyRowsPerSecond)} | ${(r.rowsPerSecond / r.copyRowsPerSecond).toFixed(2)} | ` +
+      `${r.rssGrowthMb.toFixed(0)} MB |`,
+  );
+console.log('\nSQL per case (parameters in brackets):');
+for (const r of rows) {
+  console.log(`\n${r.name}:`);
+  for (const q of r.sql) console.log(`  ${q.text}  [${q.values.map((v) => JSON.stringify(v)).join(', ')}]`);
+}
+for (const r of exportRows) console.log(`\n${r.name} (COPY baseline):\n  COPY (${r.sql}) TO STDOUT WITH CSV`);
+
+await app.close();
+await database.close();
