@@ -6,7 +6,7 @@ import { AnchorLink } from '../../../components/links';
 import { errorDisplayText } from '../../../lib/error-text';
 import { useServices } from '../../../lib/services';
 import { ACTIVE_FORMS_MAX, activeFormsQueryOptions } from '../api';
-import { plural } from '../format';
+import { MUTED, plural } from '../format';
 
 /**
  * The account's live forms under the dashboard's form filters (categories through the list API; chosen form ids
@@ -43,14 +43,14 @@ export function ActiveForms({ accountId, search }: { accountId: number; search: 
 
   if (forms.length === 0)
     return (
-      <Text size="sm" c="dimmed">
+      <Text size="sm" c={MUTED}>
         No live forms{ids || search.verifyFormCategory__in?.length ? ' match these filters' : ''}. Switch a
         form to Active on the <AnchorLink to="/forms/">Forms</AnchorLink> page to collect verifications.
       </Text>
     );
   return (
     <Stack gap="xs">
-      <Text size="sm" c="dimmed">
+      <Text size="sm" c={MUTED}>
         {plural(total, 'live form', 'live forms')}
         {total > forms.length && `, the first ${ACTIVE_FORMS_MAX} by name`}
       </Text>

@@ -12,7 +12,7 @@ import {
 } from '../../verifications/components/VerificationFilters';
 import { verificationSearchDefaults } from '../../verifications/search';
 import { historyReportParams, reportKeys, reportParams, verificationReportQueryOptions } from '../api';
-import { categoryLabel } from '../format';
+import { categoryLabel, MUTED } from '../format';
 import { ActiveForms } from './ActiveForms';
 import { Funnel } from './Funnel';
 import { RankedList } from './RankedList';
@@ -99,7 +99,7 @@ export function FirstStepsState() {
         <Title order={2} size="h4" id="dashboard-first-steps">
           No verifications yet
         </Title>
-        <Text c="dimmed" size="sm">
+        <Text c={MUTED} size="sm">
           This report fills in as people confirm their phone numbers with your forms. To get there:
         </Text>
         <List type="ordered" size="sm" ta="left" spacing={4}>

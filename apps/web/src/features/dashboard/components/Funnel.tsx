@@ -1,6 +1,6 @@
 import { Group, Progress, Skeleton, Stack, Text } from '@mantine/core';
 import type { VerificationReport } from '@veriform/contracts';
-import { conversionText, formatCount } from '../format';
+import { conversionText, formatCount, MUTED } from '../format';
 
 /**
  * Codes sent → verified for the same filters. Both steps are text (label and count) with a decorative bar; the rate
@@ -39,7 +39,7 @@ export function Funnel({ funnel }: { funnel: VerificationReport['funnel'] }) {
           {conversionText(funnel)}
         </Text>
         {funnel.codesSent === 0 && (
-          <Text span c="dimmed">
+          <Text span c={MUTED}>
             {' '}
             (no codes were sent)
           </Text>

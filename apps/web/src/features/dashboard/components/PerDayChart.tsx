@@ -3,7 +3,7 @@ import { Table, Text, VisuallyHidden } from '@mantine/core';
 import type { VerificationReport } from '@veriform/contracts';
 import { useId } from 'react';
 import { methodLabels } from '../../verifications/format';
-import { formatCount, formatDay, formatLongDay, plural } from '../format';
+import { formatCount, formatDay, formatLongDay, MUTED, plural } from '../format';
 import { CHART_HEIGHT } from './ReportGrid';
 
 export const chartName = 'Verifications per day by method';
@@ -59,7 +59,7 @@ export function PerDayChart({ perDay }: { perDay: VerificationReport['perDay'] }
           valueFormatter={formatCount}
         />
       </div>
-      <Text id={summaryId} size="sm" c="dimmed">
+      <Text id={summaryId} size="sm" c={MUTED}>
         {perDaySummary(perDay)}
       </Text>
       <VisuallyHidden>

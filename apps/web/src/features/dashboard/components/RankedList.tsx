@@ -1,6 +1,6 @@
 import { Group, Progress, Skeleton, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { formatCount } from '../format';
+import { formatCount, MUTED } from '../format';
 
 export interface RankedItem {
   key: string;
@@ -25,7 +25,7 @@ export function RankedList({
 }) {
   if (items.length === 0)
     return (
-      <Text size="sm" c="dimmed">
+      <Text size="sm" c={MUTED}>
         {empty}
       </Text>
     );

@@ -1,6 +1,6 @@
 import { Paper, SimpleGrid, Skeleton, Text } from '@mantine/core';
 import type { VerificationReport } from '@veriform/contracts';
-import { conversionText, formatCount } from '../format';
+import { conversionText, formatCount, MUTED } from '../format';
 
 export const statLabels = ['Verifications', 'By SMS', 'By e-mail', 'Codes sent', 'Conversion rate'] as const;
 
@@ -25,7 +25,7 @@ export function StatCards({ report }: { report: VerificationReport | undefined }
       <SimpleGrid component="dl" cols={{ base: 2, sm: 3, lg: 5 }} spacing="md" m={0}>
         {statLabels.map((label, index) => (
           <Paper key={label} withBorder radius="md" p="md">
-            <Text component="dt" size="xs" c="dimmed" tt="uppercase" fw={600}>
+            <Text component="dt" size="xs" c={MUTED} tt="uppercase" fw={600}>
               {label}
             </Text>
             <Text component="dd" m={0} mt={4} fw={700} fz={28} lh={1.2}>
