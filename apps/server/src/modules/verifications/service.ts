@@ -8,7 +8,7 @@ import type {
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -100,8 +100,10 @@ export function createVerificationService(deps: { db: Db; clock: Clock }) {
   }
 
   /**
-   * The dashboard report (DESIGN §5) over the filters, in four short queries: per local day and method (the totals
-   * are its sums), top forms, categories, and codes sent. The range is always bounded (resolveReportRange).
+   * The dashboard report (DESIGN §5) over the filters, in three short scans of the range — per local day and method
+   * (the totals are its sums), per form and category, codes sent — plus the top forms' names. Separate queries rather
+   * than one: PGlite runs one query at a time, so other requests get in between. The range is always bounded
+   * (resolveReportRange).
    */
   async function report(tenant: Tenant, query: VerificationReportParams): Promise<VerificationReport> {
     const now = clock.now();
@@ -123,11 +125,30 @@ export function createVerificationService(deps: { db: Db; clock: Clock }) {
       sql<number>`width_bucket(${verifications.createdAt}, array(select d at time zone ${range.tz}::text from generate_series(${range.gte}::timestamp, (${range.lte}::date + 1)::timestamp, interval '1 day') as d))`.mapWith(
         Number,
       );
-    const byDayAndMethod = await db
-      .select({ bucket, method: verifications.verificationMethod, n: count() })
-      .from(verifications)
-      .where(where)
-      .groupBy(sql`1`, verifications.verificationMethod);
+    // The three scans are independent: on PostgreSQL they run on pooled connections at once (the report then takes
+    // about the longest of them); PGlite still runs them one by one, letting other requests in between.
+    const [byDayAndMethod, pairs, [sent]] = await Promise.all([
+      db
+        .select({ bucket, method: verifications.verificationMethod, n: count() })
+        .from(verifications)
+        .where(where)
+        .groupBy(sql`1`, verifications.verificationMethod),
+      // Forms and categories from one scan: a row per (form, category recorded) pair — a handful per form — summed
+      // both ways below.
+      db
+        .select({
+          formId: verifications.verifyFormId,
+          category: verifications.verifyFormCategory,
+          n: count(),
+        })
+        .from(verifications)
+        .where(where)
+        .groupBy(verifications.verifyFormId, verifications.verifyFormCategory),
+      db
+        .select({ n: count() })
+        .from(verificationAttempts)
+        .where(attemptWhere(tenant.accountId, filter, now, forms)),
+    ]);
     // Every day of the range, zeros included, oldest first.
     const perDay: VerificationReport['perDay'] = Array.from({ length: dayCount }, (_, i) => ({
       date: addDays(range.gte, i),
@@ -141,39 +162,40 @@ export function createVerificationService(deps: { db: Db; clock: Clock }) {
     const sms = perDay.reduce((sum, d) => sum + d.sms, 0);
     const email = perDay.reduce((sum, d) => sum + d.email, 0);
 
-    // Top forms by the form id; the name is the form's current one (rows keep the name they were made under).
-    const topForms = db
-      .select({ verifyFormId: verifications.verifyFormId, n: count().as('n') })
-      .from(verifications)
-      .where(where)
-      .groupBy(verifications.verifyFormId)
-      .orderBy(desc(count()), asc(verifications.verifyFormId))
-      .limit(REPORT_TOP_FORMS)
-      .as('top_forms');
-    const byForm = await db
-      .select({
-        verifyFormId: topForms.verifyFormId,
-        verifyFormName: verifyForms.name,
-        verifications: topForms.n,
-      })
-      .from(topForms)
-      .innerJoin(
-        verifyForms,
-        and(eq(verifyForms.id, topForms.verifyFormId), eq(verifyForms.accountId, tenant.accountId)),
-      )
-      .orderBy(desc(topForms.n), asc(topForms.verifyFormId));
+    // Top forms by the form id; ties by the lower id.
+    const perForm = new Map<number, number>();
+    const perCategory = new Map<string, number>();
+    for (const { formId, category, n } of pairs) {
+      perForm.set(formId, (perForm.get(formId) ?? 0) + n);
+      perCategory.set(category, (perCategory.get(category) ?? 0) + n);
+    }
+    const top = [...perForm.entries()].sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, REPORT_TOP_FORMS);
+    // The form's current name (rows keep the name they were made under).
+    const names =
+      top.length === 0
+        ? []
+        : await db
+            .select({ id: verifyForms.id, name: verifyForms.name })
+            .from(verifyForms)
+            .where(
+              and(
+                eq(verifyForms.accountId, tenant.accountId),
+                inArray(
+                  verifyForms.id,
+                  top.map(([id]) => id),
+                ),
+              ),
+            );
+    const nameOf = new Map(names.map((f) => [f.id, f.name]));
+    const byForm = top.map(([verifyFormId, n]) => ({
+      verifyFormId,
+      verifyFormName: nameOf.get(verifyFormId) ?? '',
+      verifications: n,
+    }));
+    const byCategory = [...perCategory.entries()]
+      .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))
+      .map(([category, n]) => ({ category, verifications: n }));
 
-    const byCategory = await db
-      .select({ category: verifications.verifyFormCategory, verifications: count() })
-      .from(verifications)
-      .where(where)
-      .groupBy(verifications.verifyFormCategory)
-      .orderBy(desc(count()), asc(verifications.verifyFormCategory));
-
-    const [sent] = await db
-      .select({ n: count() })
-      .from(verificationAttempts)
-      .where(attemptWhere(tenant.accountId, filter, now, forms));
     const codesSent = sent?.n ?? 0;
     const verified = sms + email;
 
