@@ -335,7 +335,12 @@ export const verificationAttempts = pgTable(
     index('verification_attempts_form_phone_created_idx').on(t.verifyFormId, t.cellPhone, t.createdAt.desc()),
     index('verification_attempts_account_created_idx').on(t.accountId, t.createdAt.desc()),
     // The report's funnel (codes sent) by method and form over a date range, from the index alone.
-    index('verification_attempts_account_created_report_idx').on(t.accountId, t.createdAt, t.method, t.verifyFormId),
+    index('verification_attempts_account_created_report_idx').on(
+      t.accountId,
+      t.createdAt,
+      t.method,
+      t.verifyFormId,
+    ),
   ],
 );
 
