@@ -3,9 +3,11 @@ import {
   bigint,
   boolean,
   customType,
+  date,
   index,
   integer,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -253,9 +255,16 @@ export const verifications = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    // Every sort index ends with the id, so a page's ids come from an index-only scan (the list's deferred join reads
+    // whole rows for the page only, however deep the offset).
     index('verifications_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
-    index('verifications_account_form_created_idx').on(t.accountId, t.verifyFormId, t.createdAt.desc()),
-    index('verifications_account_phone_idx').on(t.accountId, t.cellPhone),
+    index('verifications_account_form_created_id_idx').on(
+      t.accountId,
+      t.verifyFormId,
+      t.createdAt.desc(),
+      t.id.desc(),
+    ),
+    index('verifications_account_phone_id_idx').on(t.accountId, t.cellPhone, t.id),
     // The activity log's search (apps/server/src/modules/verifications/filters.ts): digits that begin or end a number
     // and a reference's beginning are LIKE 'prefix%' ranges; text_pattern_ops serves them whatever the collation.
     index('verifications_account_phone_prefix_idx').on(t.accountId, t.cellPhone.op('text_pattern_ops')),
@@ -272,6 +281,13 @@ export const verifications = pgTable(
     index('verifications_account_ref_id_idx').on(t.accountId, t.externalRefId, t.id),
     index('verifications_account_form_id_idx').on(t.accountId, t.verifyFormId, t.id),
     index('verifications_account_form_name_id_idx').on(t.accountId, t.verifyFormName, t.id),
+    // One form's rows by name: the form's own range instead of the account's names filtered row by row.
+    index('verifications_account_form_form_name_id_idx').on(
+      t.accountId,
+      t.verifyFormId,
+      t.verifyFormName,
+      t.id,
+    ),
     index('verifications_account_category_id_idx').on(t.accountId, t.verifyFormCategory, t.id),
     // The dashboard report reads a date range's method, form and category from the index alone (index-only scan):
     // rows of one month lie all over the heap, and fetching them was 1 s of the report at 1M rows.
@@ -282,6 +298,34 @@ export const verifications = pgTable(
       t.verifyFormId,
       t.verifyFormCategory,
     ),
+  ],
+);
+
+/**
+ * How many verifications each account has per UTC day, form, category and method: the activity log's total `count`
+ * without a search reads these few rows instead of counting up to a million (docs/decisions/0007). Kept by statement
+ * triggers on `verifications` (migration 0007), in the same transaction as the rows they count, so the sum is exact;
+ * nothing in the app writes it. A local day starts at any instant, so the list sums the whole UTC days inside its
+ * range and counts the rows of the partial days at either end.
+ */
+export const verificationDailyCounts = pgTable(
+  'verification_daily_counts',
+  {
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** The UTC day of `created_at`. */
+    day: date('day', { mode: 'string' }).notNull(),
+    verifyFormId: integer('verify_form_id').notNull(),
+    verifyFormCategory: text('verify_form_category').notNull(),
+    verificationMethod: text('verification_method', { enum: ['sms', 'email'] }).notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [
+    primaryKey({
+      name: 'verification_daily_counts_pk',
+      columns: [t.accountId, t.day, t.verifyFormId, t.verifyFormCategory, t.verificationMethod],
+    }),
   ],
 );
 

@@ -126,11 +126,19 @@ export function resolveReportRange(
  * column stays bare, so the (account_id, created_at) indexes serve the range.
  */
 export function createdWithin(column: AnyPgColumn, range: ResolvedDateRange): SQL[] {
+  const { start, end } = rangeBounds(range);
   const conditions: SQL[] = [];
-  if (range.gte) conditions.push(sql`${column} >= (${range.gte}::timestamp AT TIME ZONE ${range.tz}::text)`);
-  if (range.lte)
-    conditions.push(sql`${column} < ((${range.lte}::date + 1)::timestamp AT TIME ZONE ${range.tz}::text)`);
+  if (start) conditions.push(sql`${column} >= ${start}`);
+  if (end) conditions.push(sql`${column} < ${end}`);
   return conditions;
+}
+
+/** The instants (timestamptz SQL) where the range's first local day starts and the day after its last one starts. */
+export function rangeBounds(range: ResolvedDateRange): { start: SQL | null; end: SQL | null } {
+  return {
+    start: range.gte ? sql`(${range.gte}::timestamp AT TIME ZONE ${range.tz}::text)` : null,
+    end: range.lte ? sql`((${range.lte}::date + 1)::timestamp AT TIME ZONE ${range.tz}::text)` : null,
+  };
 }
 
 /** Characters people type around phone digits. */

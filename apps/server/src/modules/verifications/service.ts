@@ -8,11 +8,12 @@ import type {
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Tenant } from '../../plugins/tenancy.ts';
+import { countVerifications } from './count.ts';
 import {
   addDays,
   attemptWhere,
@@ -66,22 +67,32 @@ export function createVerificationService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
 
   async function list(tenant: Tenant, query: VerificationListParams): Promise<VerificationList> {
+    const now = clock.now();
     const forms = await resolveForms(db, tenant.accountId, query);
-    const where = verificationWhere(tenant.accountId, query, clock.now(), forms);
-    // Independent reads: on PostgreSQL they run on two pooled connections at once, so the answer takes the longer of
-    // the two (the exact count, at a million rows) rather than their sum; PGlite runs them one after the other.
-    const [[total], rows] = await Promise.all([
-      db.select({ n: count() }).from(verifications).where(where),
+    const where = verificationWhere(tenant.accountId, query, now, forms);
+    const orderBy = verificationOrderBy(query.o);
+    // A deferred join: the page's ids first, from the sort's index alone (each ends with the id), then whole rows for
+    // those ten only. OFFSET reads and drops every row before the page; dropped index entries cost far less than
+    // dropped heap rows (page 5000 of a million: ~200 ms → a few ms).
+    const page = db
+      .select({ id: verifications.id })
+      .from(verifications)
+      .where(where)
+      .orderBy(...orderBy)
+      .limit(query.pageSize)
+      .offset((query.pageNumber - 1) * query.pageSize)
+      .as('page');
+    // Independent reads: on PostgreSQL they run on two pooled connections at once; PGlite runs them one by one.
+    const [total, rows] = await Promise.all([
+      countVerifications(db, tenant.accountId, query, now, forms),
       db
-        .select()
+        .select(getTableColumns(verifications))
         .from(verifications)
-        .where(where)
-        .orderBy(...verificationOrderBy(query.o))
-        .limit(query.pageSize)
-        .offset((query.pageNumber - 1) * query.pageSize),
+        .innerJoin(page, eq(verifications.id, page.id))
+        .orderBy(...orderBy),
     ]);
     return {
-      count: total?.n ?? 0,
+      count: total,
       pageNumber: query.pageNumber,
       pageSize: query.pageSize,
       results: rows.map(toVerificationDto),

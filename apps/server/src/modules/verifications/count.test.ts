@@ -1,0 +1,238 @@
+import {
+  datePresets,
+  type VerificationFilter,
+  type VerificationList,
+  type VerifyForm,
+} from '@veriform/contracts';
+import { schema } from '@veriform/db';
+import { eq, inArray, sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test-support/app.ts';
+import { newOwner, type Owner } from '../../test-support/teams.ts';
+import { resolveDateRange } from './filters.ts';
+import { createForm, setClock } from './test-helpers.ts';
+
+/**
+ * The list's total comes from per-UTC-day counts plus the partial days at both ends (count.ts). These tests compare it
+ * with an oracle that knows nothing of UTC days: each row's local date in the filter's zone (Intl), inside the
+ * filter's local days. Rows sit on and around UTC and local midnights, across a daylight-saving change, in zones whose
+ * days start at :30 and :45.
+ */
+
+const t = useTestApp();
+const { verifications, verificationDailyCounts } = schema;
+
+/** A small deterministic generator (mulberry32): the same cases on every run and engine. */
+function random(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const zones = [
+  'America/New_York',
+  'Asia/Kolkata',
+  'Asia/Kathmandu',
+  'Pacific/Chatham',
+  'America/St_Johns',
+  'UTC',
+];
+// The US change back to standard time is 2026-11-01; the clock stands a few days after.
+const NOW = '2026-11-05T15:00:00.000Z';
+const FIRST = Date.parse('2026-10-27T00:00:00Z');
+const LAST = Date.parse('2026-11-06T00:00:00Z');
+
+const localDate = (instant: Date, timeZone: string) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    instant,
+  );
+
+type Row = typeof verifications.$inferInsert;
+
+/** Instants on, just before and around every UTC midnight and every New York and Kolkata midnight, plus random ones. */
+function instants(next: () => number): Date[] {
+  const out: Date[] = [];
+  for (let day = FIRST; day <= LAST; day += 86_400_000) {
+    for (const offsetMinutes of [0, 240, 300, -330, 1110]) {
+      const midnight = day + offsetMinutes * 60_000;
+      out.push(new Date(midnight), new Date(midnight - 1), new Date(midnight + 1));
+    }
+  }
+  for (let i = 0; i < 250; i += 1) out.push(new Date(FIRST + Math.floor(next() * (LAST - FIRST))));
+  return out;
+}
+
+async function seed(owner: Owner, next: () => number) {
+  const forms: VerifyForm[] = [
+    await createForm(owner, { name: 'Loans', category: 'Lending' }),
+    await createForm(owner, { name: 'Cards', category: 'Retail' }),
+    await createForm(owner, { name: 'Leads', category: '' }),
+  ];
+  const categories = ['Lending', 'Retail', '', 'Insurance'];
+  const rows: Row[] = instants(next).map((createdAt, i) => {
+    const form = forms[Math.floor(next() * forms.length)] as VerifyForm;
+    return {
+      accountId: owner.accountId,
+      verifyFormId: form.id,
+      cellPhone: `+1201555${String(i).padStart(4, '0')}`,
+      verifyFormName: form.name,
+      // Now and then recorded under another category (the form was recategorised later).
+      verifyFormCategory: next() < 0.2 ? 'Insurance' : form.category,
+      verificationMethod: next() < 0.7 ? 'sms' : 'email',
+      createdAt,
+    };
+  });
+  // Several rows per statement, as the statement triggers see them in production bursts and in the seed script.
+  const half = Math.floor(rows.length / 2);
+  await t.db.db.insert(verifications).values(rows.slice(0, half));
+  await t.db.db.insert(verifications).values(rows.slice(half));
+  return { forms, categories, rows };
+}
+
+function randomFilter(next: () => number, forms: VerifyForm[], categories: string[]) {
+  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)] as T;
+  const some = <T>(items: readonly T[]) => items.filter(() => next() < 0.5);
+  const day = () =>
+    new Date(FIRST + Math.floor(next() * (LAST - FIRST + 86_400_000))).toISOString().slice(0, 10);
+  const params = new URLSearchParams({ tz: pick(zones), created__date__preset: pick(datePresets) });
+  if (params.get('created__date__preset') === 'custom') {
+    if (next() < 0.8) params.set('created__date__gte', day());
+    if (next() < 0.8) params.set('created__date__lte', day());
+  }
+  if (next() < 0.4) params.set('verifyFormId__in', some(forms.map((f) => String(f.id))).join(','));
+  if (next() < 0.3) params.set('verifyFormCategory__in', some(categories.filter(Boolean)).join(','));
+  if (next() < 0.4) params.set('verificationMethod__in', pick(['sms', 'email', 'sms,email', 'all']));
+  return params;
+}
+
+/** The rows a filter means, by local dates alone. */
+function expectedCount(rows: Row[], params: URLSearchParams): number {
+  const filter: Pick<
+    VerificationFilter,
+    'created__date__preset' | 'created__date__gte' | 'created__date__lte' | 'tz'
+  > = {
+    tz: params.get('tz') ?? undefined,
+    created__date__preset: params.get('created__date__preset') as VerificationFilter['created__date__preset'],
+    created__date__gte: params.get('created__date__gte') ?? undefined,
+    created__date__lte: params.get('created__date__lte') ?? undefined,
+  };
+  const range = resolveDateRange(filter, new Date(NOW));
+  const list = (key: string) => params.get(key)?.split(',').filter(Boolean) ?? [];
+  const formIds = list('verifyFormId__in').map(Number);
+  const categories = list('verifyFormCategory__in');
+  const methods = list('verificationMethod__in');
+  return rows.filter((row) => {
+    const day = localDate(row.createdAt as Date, range.tz);
+    if (range.gte && day < range.gte) return false;
+    if (range.lte && day > range.lte) return false;
+    if (formIds.length > 0 && !formIds.includes(row.verifyFormId)) return false;
+    if (categories.length > 0 && !categories.includes(row.verifyFormCategory ?? '')) return false;
+    if (methods.length > 0 && !methods.includes('all') && !methods.includes(row.verificationMethod))
+      return false;
+    return true;
+  }).length;
+}
+
+const apiCount = async (owner: Owner, params: URLSearchParams) => {
+  const response = await owner.c.get(`/api/verifications?account=${owner.accountId}&${params}`);
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<VerificationList>().count;
+};
+
+/** The daily counts of an account summed, beside its rows counted. */
+async function totals(accountId: number) {
+  const [counted] = await t.db.db
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(verifications)
+    .where(eq(verifications.accountId, accountId));
+  const [summed] = await t.db.db
+    .select({ n: sql<number>`coalesce(sum(${verificationDailyCounts.n}), 0)`.mapWith(Number) })
+    .from(verificationDailyCounts)
+    .where(eq(verificationDailyCounts.accountId, accountId));
+  return { rows: counted?.n, daily: summed?.n };
+}
+
+describe('the list total (daily counts + partial days)', () => {
+  it('equals the rows of the local days in every zone, preset and filter', async () => {
+    setClock(t, NOW);
+    const next = random(20261122);
+    const owner = await newOwner(t.app);
+    const { forms, categories, rows } = await seed(owner, next);
+    expect(await totals(owner.accountId)).toEqual({ rows: rows.length, daily: rows.length });
+
+    for (let i = 0; i < 60; i += 1) {
+      const params = randomFilter(next, forms, categories);
+      expect(await apiCount(owner, params), params.toString()).toBe(expectedCount(rows, params));
+    }
+    // Every zone's "yesterday", whatever the draw gave.
+    for (const tz of zones) {
+      const params = new URLSearchParams({ tz, created__date__preset: 'yesterday' });
+      expect(await apiCount(owner, params), tz).toBe(expectedCount(rows, params));
+    }
+    // With a search the rows are counted directly, and agree.
+    const searched = await owner.c.get(`/api/verifications?account=${owner.accountId}&q=Loans&pageSize=100`);
+    expect(searched.json<VerificationList>().count).toBe(
+      rows.filter((r) => r.verifyFormId === forms[0]?.id).length,
+    );
+  });
+
+  it('follows deletes, updates and truncation, and goes with the account', async () => {
+    setClock(t, NOW);
+    const next = random(7);
+    const owner = await newOwner(t.app);
+    const other = await newOwner(t.app);
+    const { rows } = await seed(owner, next);
+    await seed(other, next);
+    const all = new URLSearchParams({ created__date__preset: 'all' });
+    const mine = await t.db.db
+      .select({ id: verifications.id })
+      .from(verifications)
+      .where(eq(verifications.accountId, owner.accountId));
+
+    await t.db.db.delete(verifications).where(
+      inArray(
+        verifications.id,
+        mine.slice(0, 10).map((r) => r.id),
+      ),
+    );
+    expect(await apiCount(owner, all)).toBe(rows.length - 10);
+    // Moving rows to another day and method moves their counts.
+    await t.db.db
+      .update(verifications)
+      .set({ createdAt: new Date('2026-11-04T12:00:00Z'), verificationMethod: 'email' })
+      .where(
+        inArray(
+          verifications.id,
+          mine.slice(10, 40).map((r) => r.id),
+        ),
+      );
+    const moved = new URLSearchParams({
+      tz: 'UTC',
+      created__date__preset: 'custom',
+      created__date__gte: '2026-11-04',
+      created__date__lte: '2026-11-04',
+      verificationMethod__in: 'email',
+    });
+    const [direct] = await t.db.db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(verifications)
+      .where(
+        sql`${verifications.accountId} = ${owner.accountId} and ${verifications.verificationMethod} = 'email' and ${verifications.createdAt} >= '2026-11-04T00:00:00Z' and ${verifications.createdAt} < '2026-11-05T00:00:00Z'`,
+      );
+    expect(await apiCount(owner, moved)).toBe(direct?.n);
+    expect(await totals(owner.accountId)).toEqual({ rows: rows.length - 10, daily: rows.length - 10 });
+
+    // The account goes, its counts with it; the other account's stay.
+    const otherBefore = await totals(other.accountId);
+    await t.db.db.delete(schema.accounts).where(eq(schema.accounts.id, owner.accountId));
+    expect(await totals(owner.accountId)).toEqual({ rows: 0, daily: 0 });
+    expect(await totals(other.accountId)).toEqual(otherBefore);
+
+    await t.db.db.execute(sql`truncate ${verifications} cascade`);
+    expect(await totals(other.accountId)).toEqual({ rows: 0, daily: 0 });
+  });
+});

@@ -1,0 +1,86 @@
+import type { VerificationFilter } from '@veriform/contracts';
+import { type Db, schema } from '@veriform/db';
+import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { type ResolvedForms, rangeBounds, resolveDateRange, verificationWhere } from './filters.ts';
+
+/**
+ * The activity log's total (`count` of the list), exact, without counting a million rows (docs/decisions/0007).
+ *
+ * With a search (`q`) the matching rows are few or spread over the readings of `q`, and they are counted as they are.
+ * Without one, every filter left (forms, categories, methods, dates) is a column of `verification_daily_counts`,
+ * which triggers keep per UTC day in the same transaction as the verifications. A local day starts at any instant of
+ * a UTC day (Asia/Kolkata at 18:30Z, New York at 04:00Z or 05:00Z), so the range splits in three:
+ *
+ *     [start ────── first UTC midnight) [whole UTC days ……… last UTC midnight) [────── end)
+ *      counted in `verifications`        summed from the daily counts          counted in `verifications`
+ *
+ * The two ends are less than a day each: an index range of the report index, read without the heap. A range inside
+ * one UTC day is counted directly.
+ */
+
+const { verifications, verificationDailyCounts } = schema;
+
+/** The filters that `verification_daily_counts` can answer, as in `verificationWhere` (the property test compares). */
+function dailyCountWhere(accountId: number, filter: VerificationFilter): SQL[] {
+  const conditions: SQL[] = [eq(verificationDailyCounts.accountId, accountId)];
+  if (filter.verifyFormId__in && filter.verifyFormId__in.length > 0)
+    conditions.push(inArray(verificationDailyCounts.verifyFormId, filter.verifyFormId__in));
+  if (filter.verifyFormCategory__in && filter.verifyFormCategory__in.length > 0)
+    conditions.push(inArray(verificationDailyCounts.verifyFormCategory, filter.verifyFormCategory__in));
+  const methods = filter.verificationMethod__in ?? [];
+  if (methods.length > 0 && !methods.includes('all'))
+    conditions.push(
+      inArray(
+        verificationDailyCounts.verificationMethod,
+        methods.filter((m): m is Exclude<typeof m, 'all'> => m !== 'all'),
+      ),
+    );
+  return conditions;
+}
+
+/**
+ * The total for the filters: one statement of up to three sums. A bound's UTC midnights are SQL over the same
+ * expression as the WHERE's (createdWithin), so PostgreSQL's zone rules decide both; `… at time zone 'UTC'` turns an
+ * instant into its UTC wall time and back.
+ */
+export async function countVerifications(
+  db: Db,
+  accountId: number,
+  filter: VerificationFilter,
+  now: Date,
+  forms: ResolvedForms,
+): Promise<number> {
+  const where = verificationWhere(accountId, filter, now, forms);
+  if (filter.q?.trim()) {
+    const [row] = await db.select({ n: count() }).from(verifications).where(where);
+    return row?.n ?? 0;
+  }
+  const rowCount = (...within: SQL[]) =>
+    sql`(select count(*) from ${verifications} where ${and(where, ...within)})`;
+  const { start, end } = rangeBounds(resolveDateRange(filter, now));
+  // The first UTC midnight at or after the start, and the last at or before the end (UTC wall times).
+  const firstMidnight = start
+    ? sql`(date_trunc('day', (${start} at time zone 'UTC') - interval '1 microsecond') + interval '1 day')`
+    : null;
+  const lastMidnight = end ? sql`date_trunc('day', ${end} at time zone 'UTC')` : null;
+  const days = dailyCountWhere(accountId, filter);
+  if (firstMidnight) days.push(sql`${verificationDailyCounts.day} >= ${firstMidnight}::date`);
+  if (lastMidnight) days.push(sql`${verificationDailyCounts.day} < ${lastMidnight}::date`);
+  const total = [sql`coalesce(sum(${verificationDailyCounts.n}), 0)`];
+  // The WHERE already bounds both ends; a range inside one UTC day has an empty tail (it starts after the end).
+  if (firstMidnight)
+    total.push(rowCount(sql`${verifications.createdAt} < (${firstMidnight} at time zone 'UTC')`));
+  if (lastMidnight)
+    total.push(
+      rowCount(
+        sql`${verifications.createdAt} >= (${lastMidnight} at time zone 'UTC')`,
+        ...(firstMidnight ? [sql`${verifications.createdAt} >= (${firstMidnight} at time zone 'UTC')`] : []),
+      ),
+    );
+  // An aggregate without GROUP BY answers one row even when no day matches.
+  const [row] = await db
+    .select({ n: sql.join(total, sql` + `).mapWith(Number) })
+    .from(verificationDailyCounts)
+    .where(and(...days));
+  return row?.n ?? 0;
+}
