@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import { installSpecErrorMessages } from '@veriform/contracts';
 import type { DatabaseHandle } from '@veriform/db';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { openDatabase } from './database.ts';
@@ -36,8 +36,11 @@ import { createServices, type Services } from './services.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
-    /** Every route registered (method and URL pattern): lets tests check that a table of routes is complete. */
-    routeList: { method: string; url: string }[];
+    /**
+     * Every route registered (method, URL pattern and its schema): lets tests check that a table of routes is
+     * complete, and the security tests fuzz and CSRF-check every route without a list of their own.
+     */
+    routeList: { method: string; url: string; schema: FastifySchema | undefined }[];
   }
 }
 
@@ -90,10 +93,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const jobs = createJobs(database, app.log);
   const services = createServices({ config, db: database.db, clock, mailer, sms, jobs, log: app.log });
   app.decorate('services', services);
-  const routeList: { method: string; url: string }[] = [];
+  const routeList: FastifyInstance['routeList'] = [];
   app.decorate('routeList', routeList);
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routeList.push({ method, url: route.url });
+    for (const method of [route.method].flat())
+      routeList.push({ method, url: route.url, schema: route.schema });
   });
   // Workers start with the app and stop before the database closes, letting jobs in progress finish.
   app.addHook('onReady', () => jobs.start({ ...services, log: app.log }));
