@@ -1,4 +1,4 @@
-import { type Capability, can, idParamsSchema } from '@veriform/contracts';
+import { bigIdParamsSchema, type Capability, can, idParamsSchema } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { and, eq } from 'drizzle-orm';
@@ -111,9 +111,12 @@ const accountOf = {
 
 export type AccountScopedKind = keyof typeof accountOf;
 
-/** A path id: anything but a positive 32-bit integer is simply not found (contracts idParamsSchema). */
-export function parsePathId(raw: unknown): number {
-  const parsed = idParamsSchema.safeParse({ id: raw });
+/**
+ * A path id: anything but a positive integer that fits the kind's id column (32-bit; verifications 64-bit, up to what
+ * a JavaScript number holds exactly) is simply not found.
+ */
+export function parsePathId(raw: unknown, kind?: AccountScopedKind): number {
+  const parsed = (kind === 'verifications' ? bigIdParamsSchema : idParamsSchema).safeParse({ id: raw });
   if (!parsed.success) throw new AppError('not_found');
   return parsed.data.id;
 }
@@ -126,7 +129,7 @@ export async function requireMembershipFor(
   capability?: Capability,
 ): Promise<Tenant> {
   requireUser(request);
-  const id = parsePathId(rawId);
+  const id = parsePathId(rawId, kind);
   const [row] = await accountOf[kind](request.server.services.db, id);
   if (!row) throw new AppError('not_found');
   return requireMembership(request, row.accountId, capability);

@@ -11,7 +11,7 @@ import { AppError } from '../../lib/errors.ts';
 import { authenticated } from '../../plugins/auth-guard.ts';
 import { parsePathId, requireMembership, scopedByPathId, tenantOf } from '../../plugins/tenancy.ts';
 
-/** The path id stays a string here: scopedByPathId already answered 404 for anything but a positive 32-bit id. */
+/** The path id stays a string here: scopedByPathId already answered 404 for anything but a positive id that fits. */
 const params = z.object({ id: z.string() });
 
 /**
@@ -52,7 +52,7 @@ export async function verificationDetailReportRoutes(app: FastifyInstance): Prom
       // not found under it (the link would show one company's data inside another's pages).
       if (request.query.account !== undefined && request.query.account !== tenant.accountId)
         throw new AppError('not_found');
-      return verifications.get(tenant, parsePathId(request.params.id));
+      return verifications.get(tenant, parsePathId(request.params.id, 'verifications'));
     },
   );
 }

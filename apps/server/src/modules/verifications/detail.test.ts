@@ -1,4 +1,5 @@
 import { errorTexts, type VerificationDetail } from '@veriform/contracts';
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test-support/app.ts';
 import { join, newOwner } from '../../test-support/teams.ts';
@@ -105,5 +106,20 @@ describe('GET /api/verifications/{id}', () => {
 
     await searcher.c.post('/api/auth/logout');
     expect((await searcher.c.get(`/api/verifications/${row.id}`)).statusCode).toBe(401);
+  });
+  it('reaches verifications past 32-bit ids (the column is bigint); beyond exact JavaScript integers is not found', async () => {
+    const owner = await newOwner(t.app);
+    const form = await createForm(owner);
+    await t.db.db.execute(sql`alter sequence verifications_id_seq restart with 4294967301`);
+    const row = await insertVerification(t, form);
+    expect(row.id).toBe(4_294_967_301);
+    const response = await owner.c.get(`/api/verifications/${row.id}`);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json<VerificationDetail>().id).toBe(4_294_967_301);
+    for (const id of [String(Number.MAX_SAFE_INTEGER), '9007199254740993', '99999999999999999999']) {
+      const missing = await owner.c.get(`/api/verifications/${id}`);
+      expect(missing.statusCode, id).toBe(404);
+      expect(missing.json()).toEqual(notFound);
+    }
   });
 });

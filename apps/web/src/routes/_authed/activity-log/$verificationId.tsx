@@ -2,7 +2,7 @@ import { Skeleton, Stack } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
-import { can } from '@veriform/contracts';
+import { bigIdParamsSchema, can } from '@veriform/contracts';
 import { ForbiddenScreen } from '../../../components/errors/ForbiddenScreen';
 import { NoMembershipAlert } from '../../../components/errors/NoMembershipAlert';
 import { PageHeader } from '../../../components/layout/PageHeader';
@@ -15,11 +15,10 @@ import { requireAccount } from '../../../lib/require-account';
 import { useServices } from '../../../lib/services';
 import { useSession } from '../../../lib/session';
 
-/** A path id the API could know: a positive 32-bit integer; anything else is simply not found. */
+/** A path id the API could know (verification ids are 64-bit); anything else is simply not found. */
 function parseVerificationId(raw: string): number | null {
-  if (!/^\d{1,10}$/.test(raw)) return null;
-  const id = Number(raw);
-  return id >= 1 && id <= 2_147_483_647 ? id : null;
+  const parsed = bigIdParamsSchema.safeParse({ id: raw });
+  return parsed.success && /^\d+$/.test(raw) ? parsed.data.id : null;
 }
 
 export const Route = createFileRoute('/_authed/activity-log/$verificationId')({
