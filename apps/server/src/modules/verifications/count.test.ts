@@ -83,6 +83,8 @@ async function seed(owner: Owner, next: () => number) {
       // Now and then recorded under another category (the form was recategorised later).
       verifyFormCategory: next() < 0.2 ? 'Insurance' : form.category,
       verificationMethod: next() < 0.7 ? 'sms' : 'email',
+      // Some references begin like a form's name: a search for "loans" finds them in every form.
+      externalRefId: next() < 0.15 ? `LOANS-${i}` : `CRM-${i}`,
       createdAt,
     };
   });
@@ -173,11 +175,22 @@ describe('the list total (daily counts + partial days)', () => {
       const params = new URLSearchParams({ tz, created__date__preset: 'yesterday' });
       expect(await apiCount(owner, params), tz).toBe(expectedCount(rows, params));
     }
-    // With a search the rows are counted directly, and agree.
-    const searched = await owner.c.get(`/api/verifications?account=${owner.accountId}&q=Loans&pageSize=100`);
-    expect(searched.json<VerificationList>().count).toBe(
-      rows.filter((r) => r.verifyFormId === forms[0]?.id).length,
-    );
+    // A search naming a form: its rows by the daily counts, the references outside it by rows, none twice.
+    const loans = forms[0] as VerifyForm;
+    for (const extra of [
+      '',
+      `&verifyFormId__in=${forms[1]?.id}`,
+      `&verifyFormId__in=${loans.id},${forms[2]?.id}`,
+      '&verificationMethod__in=email&created__date__preset=last3d&tz=Asia/Kolkata',
+    ]) {
+      const params = new URLSearchParams(`q=Loans${extra}`);
+      const expected = rows.filter(
+        (row, i) =>
+          (row.verifyFormId === loans.id || row.externalRefId?.startsWith('LOANS')) &&
+          expectedCount([rows[i] as Row], params) === 1,
+      ).length;
+      expect(await apiCount(owner, params), extra).toBe(expected);
+    }
   });
 
   it('follows deletes, updates and truncation, and goes with the account', async () => {
