@@ -28,6 +28,11 @@ export type DatabaseHandle = {
   kind: 'pglite' | 'postgres';
   executeSql: ExecuteSql;
   migrate(): Promise<void>;
+  /**
+   * Runs start-up DDL that is not a migration (pg-boss installing its schema and queues) while no other process of
+   * this app is migrating or doing the same: processes that start together take turns, like `migrate()`.
+   */
+  exclusively<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 };
 
@@ -48,18 +53,24 @@ const MIGRATION_LOCK_ID = 7_461_829_301;
  * Several server processes may start at once against one PostgreSQL database; a session-level advisory lock makes them
  * migrate one after the other (the later ones then find nothing left to do) instead of racing on the same DDL.
  */
-async function migratePostgresExclusively(pool: pg.Pool): Promise<void> {
+async function withStartupLock<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
     try {
-      await migrateNodePg(drizzleNodePg(client, { schema }), { migrationsFolder });
+      return await work(client);
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
     }
   } finally {
     client.release();
   }
+}
+
+function migratePostgresExclusively(pool: pg.Pool): Promise<void> {
+  return withStartupLock(pool, (client) =>
+    migrateNodePg(drizzleNodePg(client, { schema }), { migrationsFolder }),
+  );
 }
 
 export function createDb(config: DbConfig): DatabaseHandle {
@@ -82,6 +93,8 @@ export function createDb(config: DbConfig): DatabaseHandle {
         return { rows: last?.rows ?? [] };
       },
       migrate: () => migratePostgresExclusively(pool),
+      // The lock is held on its own connection; the work runs on the pool's others.
+      exclusively: (work) => withStartupLock(pool, () => work()),
       close: () => pool.end(),
     };
   }
@@ -103,6 +116,8 @@ export function createDb(config: DbConfig): DatabaseHandle {
       return { rows: results.at(-1)?.rows ?? [] };
     },
     migrate: () => migratePglite(db, { migrationsFolder }),
+    // One process owns a PGlite database.
+    exclusively: (work) => work(),
     close: () => pglite.close(),
   };
 }

@@ -42,12 +42,16 @@ export function createJobs(database: DatabaseHandle, log: FastifyBaseLogger): Jo
 
   return {
     async start(deps) {
-      await boss.start();
-      for (const queue of QUEUES) {
-        // createQueue keeps an existing queue as it is; updateQueue brings its settings up to this version's.
-        await boss.createQueue(queue.name, queue);
-        await boss.updateQueue(queue.name, queue);
-      }
+      // Processes starting together on an empty database would race on pg-boss's CREATE SCHEMA (found by
+      // multi-process.test.ts): they take turns, as with the migrations.
+      await database.exclusively(async () => {
+        await boss.start();
+        for (const queue of QUEUES) {
+          // createQueue keeps an existing queue as it is; updateQueue brings its settings up to this version's.
+          await boss.createQueue(queue.name, queue);
+          await boss.updateQueue(queue.name, queue);
+        }
+      });
       const handler = sendVerificationCodeHandler(deps);
       const name = sendVerificationCodeQueue.name;
       // Each job of a batch is completed or failed on its own, so one failure does not fail (and resend) the others;
