@@ -1,4 +1,4 @@
--- The activity log's total without a search: per-day counts kept by triggers (docs/decisions/0007).
+-- The activity log's total without a search: per-day counts kept by triggers (docs/decisions/0008).
 CREATE TABLE "verification_daily_counts" (
 	"account_id" integer NOT NULL,
 	"day" date NOT NULL,

@@ -303,7 +303,7 @@ export const verifications = pgTable(
 
 /**
  * How many verifications each account has per UTC day, form, category and method: the activity log's total `count`
- * without a search reads these few rows instead of counting up to a million (docs/decisions/0007). Kept by statement
+ * without a search reads these few rows instead of counting up to a million (docs/decisions/0008). Kept by statement
  * triggers on `verifications` (migration 0007), in the same transaction as the rows they count, so the sum is exact;
  * nothing in the app writes it. A local day starts at any instant, so the list sums the whole UTC days inside its
  * range and counts the rows of the partial days at either end.
