@@ -23,10 +23,11 @@ import { verificationDetailReportRoutes } from './modules/verifications/detail-r
 import { verificationRoutes } from './modules/verifications/routes.ts';
 import { verifyFormRoutes } from './modules/verify-forms/routes.ts';
 import { registerCsrf } from './plugins/csrf.ts';
-import { registerErrorHandler } from './plugins/error-handler.ts';
+import { answerFrameworkError, registerErrorHandler } from './plugins/error-handler.ts';
 import { registerJsonBody } from './plugins/json-body.ts';
 import { registerMaintenance } from './plugins/maintenance.ts';
 import { registerMultipart } from './plugins/multipart.ts';
+import { registerNullCharacterGuard } from './plugins/null-characters.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerSessions } from './plugins/session.ts';
 import { registerSpa, registerViteDev } from './plugins/spa.ts';
@@ -79,11 +80,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     trustProxy: trustProxyOption(config.trustProxy),
+    frameworkErrors: answerFrameworkError,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerJsonBody(app);
+  registerNullCharacterGuard(app);
 
   const ownsDb = !deps.db;
   const database = deps.db ?? openDatabase(config);

@@ -2,6 +2,8 @@
 export const serverTexts = {
   resendVerificationEmail: 'If that address needs verifying, a new link is on its way.',
   malformedJson: 'The request body is not valid JSON.',
+  /** U+0000 in a JSON body or a query string: PostgreSQL text cannot hold it (Django REST framework's wording). */
+  nullCharacter: 'Null characters are not allowed.',
   resetPasswordSent: 'If an account uses that address, a link to reset the password is on its way.',
   wrongCurrentPassword: 'Your current password was entered incorrectly.',
   sameEmail: 'That is already your e-mail address.',

@@ -6,7 +6,7 @@ import {
   serverTexts,
   type ValidationErrorBody,
 } from '@veriform/contracts';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type AppErrorCode, type FieldErrors } from '../lib/errors.ts';
 
 /**
@@ -82,4 +82,27 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const body: DetailErrorBody = { detail: errorTexts.serverError, [MAIN_CODE_KEY]: 'server_error' };
     return reply.code(500).send(body);
   });
+}
+
+/** Raised by Fastify's router before any route runs; by default Fastify answers them in its own format. */
+const UNROUTABLE_PATH_CODES = new Set(['FST_ERR_BAD_URL', 'FST_ERR_MAX_PARAM_LENGTH']);
+
+/**
+ * Fastify's `frameworkErrors` option: a path with broken percent-encoding (`/api/users/%ZZ`) or a path parameter over
+ * `maxParamLength` is answered by the router itself, as `{error, code: 'FST_ERR_…', message: '<the path>'}`,
+ * bypassing the error handler. No such path names anything: 404 in the spec's format, like any unknown id.
+ */
+export function answerFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  if (UNROUTABLE_PATH_CODES.has(error.code)) {
+    const body: DetailErrorBody = { detail: errorTexts.notFound, [MAIN_CODE_KEY]: 'not_found' };
+    reply.code(404).send(body);
+    return;
+  }
+  request.log.error({ err: error }, 'request failed before routing');
+  const body: DetailErrorBody = { detail: errorTexts.serverError, [MAIN_CODE_KEY]: 'server_error' };
+  reply.code(500).send(body);
 }

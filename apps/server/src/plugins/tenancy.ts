@@ -60,14 +60,17 @@ export async function requireMembership(
   capability?: Capability,
 ): Promise<Tenant> {
   const user = requireUser(request);
+  // Bodies and query strings bound ids only as positive integers: one past the 32-bit column (2147483648) made
+  // PostgreSQL refuse the query (a 500). No account has such an id: 404 like any unknown account.
+  const id = parsePathId(accountId);
   const { memberships } = schema;
   const [membership] = await request.server.services.db
     .select()
     .from(memberships)
-    .where(and(eq(memberships.userId, user.id), eq(memberships.accountId, accountId)))
+    .where(and(eq(memberships.userId, user.id), eq(memberships.accountId, id)))
     .limit(1);
   if (!membership) throw new AppError('not_found');
-  const tenant = { accountId, membership, user } as Tenant;
+  const tenant = { accountId: id, membership, user } as Tenant;
   if (capability) assertCan(tenant, capability);
   return tenant;
 }

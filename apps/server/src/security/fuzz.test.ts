@@ -1,0 +1,511 @@
+import { checkCodeRequestSchema, sendCodeRequestSchema } from '@veriform/contracts';
+import fc from 'fast-check';
+import type { LightMyRequestResponse } from 'fastify';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { nullCharacterPath } from '../plugins/null-characters.ts';
+import { useTestApp } from '../test-support/app.ts';
+import { TestClient } from '../test-support/client.ts';
+import { createPublicForm } from '../test-support/public-verify.ts';
+import { newOwner } from '../test-support/teams.ts';
+import {
+  hostileBody,
+  hostileValue,
+  isRecord,
+  nastyStrings,
+  type Overrides,
+  plausible,
+} from './arbitraries-from-zod.ts';
+import { errorContractViolation } from './response-checks.ts';
+import { fillPath, type RouteInfo, routeInventory } from './route-inventory.ts';
+import { buildWorld, type World, worldParam } from './world.ts';
+
+/**
+ * Issue #7 item 4: every route of the app (read from the app itself, see route-inventory.ts) gets requests generated
+ * from its zod contract and then broken — wrong types, missing and extra fields, nulls, 10k and 1 MB strings, NUL,
+ * lone surrogates, bidi overrides, odd query strings (`a[]=1&a[b]=2`, duplicate keys, `%00`, bad percent-encoding),
+ * bad JSON, wrong content types, hostile path segments — logged out and as an account owner, with a valid CSRF token
+ * so they reach validation (sometimes without, to hit the CSRF check). Every answer must be < 500 and, when it is an
+ * error, in the spec's format with no internals (response-checks.ts).
+ *
+ * Fixed seeds and bounded runs keep it fast (2 × FUZZ_RUNS requests per route, default 30); `FUZZ_RUNS=500
+ * FUZZ_SEED=… npx vitest run src/security/fuzz.test.ts` runs longer. A failure prints fast-check's seed, path and
+ * the shrunk request.
+ */
+
+const t = useTestApp();
+const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
+const SEED = Number(process.env.FUZZ_SEED ?? 20_260_707);
+
+/**
+ * Unsafe routes whose JSON body is not in their route schema, and what it is instead. Routes with `schema.body` need
+ * nothing here; a new route without one fails the completeness test until it is classified.
+ */
+const bodyByHand: Readonly<Record<string, z.ZodType | 'multipart' | 'none'>> = {
+  // Validated by the service after the form is loaded, in the form's language.
+  'POST /api/public/verify-forms/:publicId/send-code': sendCodeRequestSchema,
+  'POST /api/public/attempts/:attemptId/check': checkCodeRequestSchema,
+  'POST /api/users/:id/update-uploaded-profile-image': 'multipart',
+  'POST /api/accounts/:id/update-uploaded-profile-image': 'multipart',
+  'PATCH /api/verify-forms/:id/update-banner-image': 'multipart',
+  'POST /api/auth/csrf': 'none',
+  'POST /api/auth/refresh-me': 'none',
+  'POST /api/auth/logout': 'none',
+  'POST /api/auth/change-email/resend': 'none',
+  'PATCH /api/users/:id/delete-uploaded-profile-image': 'none',
+  'PATCH /api/users/:id/check-delete': 'none',
+  'PATCH /api/accounts/:id/delete-uploaded-profile-image': 'none',
+  'POST /api/memberships/:id/select': 'none',
+  'DELETE /api/memberships/:id': 'none',
+  'POST /api/invitations/:id/resend': 'none',
+  'DELETE /api/invitations/:id': 'none',
+  'DELETE /api/verify-forms/:id': 'none',
+  'PATCH /api/verify-forms/:id/delete-banner-image': 'none',
+  'DELETE /api/test-phone-numbers/:id': 'none',
+};
+
+/**
+ * Routes fuzzed last, because a valid request destroys part of the world; logout (which ends the owner's session)
+ * the very last.
+ */
+const lastness = (route: RouteInfo) =>
+  route.url === '/api/auth/logout' ? 2 : route.method === 'DELETE' ? 1 : 0;
+
+type Caller = 'anonymous' | 'owner';
+
+type FuzzRequest = {
+  caller: Caller;
+  /** False: the X-CSRFToken header is left out (unsafe methods then answer 403). */
+  csrf: boolean;
+  url: string;
+  payload?: string | Buffer;
+  contentType?: string;
+};
+
+let world: World;
+let anonymous: TestClient;
+let ipCounter = 0;
+
+beforeAll(async () => {
+  world = await buildWorld(t);
+  anonymous = new TestClient(t.app, '10.66.0.1');
+  await anonymous.fetchCsrf();
+}, 60_000);
+
+/** Hostile path segments, already on the wire (some percent-encodings are invalid on purpose). */
+const hostileSegments = fc.oneof(
+  fc.constantFrom(
+    'abc',
+    '0',
+    '-1',
+    '1.5',
+    '1e3',
+    '0x10',
+    '99999999999',
+    '%00',
+    '%ZZ',
+    '%E0%A4%A',
+    '%uD800',
+    '%2e%2e',
+    '..',
+    '%2F',
+    '%20',
+    'null',
+    '__proto__',
+    '9'.repeat(150),
+  ),
+  fc.constantFrom(...nastyStrings.filter((s) => s !== '')).map(encodeURIComponentLoosely),
+);
+
+/** encodeURIComponent, but a lone surrogate (which it refuses) goes out as its raw UTF-16 escape. */
+function encodeURIComponentLoosely(value: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return escape(value);
+  }
+}
+
+/** Query suffixes that trip parsers: nested keys, duplicates, NUL, bad and overlong encodings, prototype keys. */
+const oddQueries = fc.constantFrom(
+  'a[]=1&a[b]=2',
+  'account[]=1&account[b]=2',
+  'account=1&account=2&accountId=1&accountId=x',
+  'account=%00&accountId=%00&q=%00&tz=%00',
+  'q=%ZZ&tz=%E0%A4%A',
+  'q=%F0%9F&o=%C0%AF',
+  '&&&=&=&',
+  '__proto__[x]=1&constructor[prototype][x]=1',
+  `q=${'x'.repeat(10_000)}`,
+  `tz=${'A'.repeat(5_000)}`,
+  'pageSize=1e9&pageNumber=-1&page=NaN',
+  'created__date__preset=custom&created__date__gte=9999-99-99&created__date__lte=0000-00-00',
+  'verifyFormId__in=1,2,,x,-1,99999999999999&verificationMethod__in=all,sms,nope',
+  'key=%00&ref=%uD800',
+);
+
+/** Odd values for one key, sent on top of an otherwise valid query (the key then appears twice or gets odd). */
+const oddQueryValues = fc.constantFrom(
+  'q=a%00b',
+  'tz=%00',
+  'o=%00',
+  'q=%uD800',
+  'status=%00',
+  'to=%00',
+  'category__in=%00',
+  'verifyFormCategory__in=%00',
+);
+
+/** A query object's values as they go on the wire: scalars as text, arrays as repeated keys, objects as JSON. */
+function serializeQuery(query: unknown): string {
+  if (!isRecord(query)) return '';
+  const parts: string[] = [];
+  const push = (key: string, value: unknown) =>
+    parts.push(`${encodeURIComponentLoosely(key)}=${encodeURIComponentLoosely(asText(value))}`);
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const item of value) push(key, item);
+    else push(key, value);
+  }
+  return parts.join('&');
+}
+
+function asText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value !== null && typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** Bodies that are not JSON, or JSON that parsers disagree about. */
+const brokenJson = fc.constantFrom(
+  '{',
+  '{"a":',
+  '[',
+  'nul',
+  '{"a":1,}',
+  "{'a':1}",
+  '\uFEFF{}',
+  '{"a":"\\ud800"}',
+  '{"a":"\\u0000"}',
+  '{"__proto__":{"isStaff":true}}',
+  '{"constructor":{"prototype":{"isStaff":true}}}',
+  '1e999999',
+  `${'['.repeat(5_000)}${']'.repeat(5_000)}`,
+  '\u0000',
+);
+
+/** A JSON text with one of its keys repeated with another value (which one wins differs between parsers). */
+function withDuplicateKey(body: unknown, value: unknown): string {
+  const json = JSON.stringify(body) ?? 'null';
+  if (!isRecord(body)) return json;
+  const key = Object.keys(body)[0];
+  if (key === undefined) return json;
+  return `${json.slice(0, -1)},${JSON.stringify(key)}:${JSON.stringify(value) ?? 'null'}}`;
+}
+
+/** The body on the wire: usually JSON, sometimes broken, under a wrong content type, or missing. */
+function encodedBody(
+  body: fc.Arbitrary<unknown>,
+): fc.Arbitrary<Pick<FuzzRequest, 'payload' | 'contentType'>> {
+  return fc.oneof(
+    {
+      weight: 10,
+      arbitrary: body.map((b) => ({ payload: JSON.stringify(b) ?? '', contentType: 'application/json' })),
+    },
+    { weight: 1, arbitrary: brokenJson.map((payload) => ({ payload, contentType: 'application/json' })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(body, hostileValue)
+        .map(([b, v]) => ({ payload: withDuplicateKey(b, v), contentType: 'application/json' })),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(
+          body,
+          fc.constantFrom(
+            'text/plain',
+            'application/x-www-form-urlencoded',
+            'multipart/form-data',
+            'multipart/form-data; boundary=x',
+            'application/xml',
+            'application/json; charset=utf-16',
+            'application/json; charset=latin1',
+            'APPLICATION/JSON',
+            'application/vnd.api+json',
+            'application/json, text/plain',
+            '*/*',
+            'image/png',
+          ),
+        )
+        .map(([b, contentType]) => ({
+          payload: contentType.includes('urlencoded') ? 'a[]=1&a[b]=2&email=x' : (JSON.stringify(b) ?? ''),
+          contentType,
+        })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom({ contentType: 'application/json', payload: '' }, {}, { payload: '{}' }),
+    },
+  );
+}
+
+/** Multipart bodies that are not what the upload routes expect (the upload suites send real and hostile images). */
+const junkMultipart = fc
+  .oneof(
+    fc.constant({ payload: '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\nb\r\n--x--\r\n' }),
+    fc.constant({
+      payload: '--x\r\nContent-Disposition: form-data; name="uploadedProfileImage"; filename="a.png"\r\n\r\n',
+    }),
+    fc.constant({ payload: 'not multipart at all' }),
+    fc.string({ unit: 'binary-ascii', maxLength: 200 }).map((payload) => ({ payload })),
+  )
+  .map((b) => ({ ...b, contentType: 'multipart/form-data; boundary=x' }));
+
+function bodyOf(
+  route: RouteInfo,
+  overrides: Overrides,
+): fc.Arbitrary<Pick<FuzzRequest, 'payload' | 'contentType'>> {
+  const schema = route.body ?? bodyByHand[route.key];
+  if (schema === 'multipart') return fc.oneof(junkMultipart, encodedBody(hostileValue));
+  if (schema === 'none' || schema === undefined) {
+    // A body nobody asked for must not matter either.
+    return fc.oneof(
+      { weight: 3, arbitrary: fc.constant({}) },
+      { weight: 1, arbitrary: encodedBody(hostileValue) },
+    );
+  }
+  return encodedBody(hostileBody(schema, overrides));
+}
+
+function pathOf(route: RouteInfo): fc.Arbitrary<string> {
+  if (route.paramNames.length === 0) return fc.constant(route.url);
+  const values = route.paramNames.map((name) => {
+    const existing = worldParam(world, route, name);
+    return existing === undefined
+      ? hostileSegments
+      : fc.oneof({ weight: 4, arbitrary: fc.constant(existing) }, { weight: 1, arbitrary: hostileSegments });
+  });
+  return fc
+    .tuple(...values)
+    .map((filled) =>
+      fillPath(route.url, Object.fromEntries(route.paramNames.map((n, i) => [n, filled[i] ?? '']))),
+    );
+}
+
+function queryOf(route: RouteInfo, overrides: Overrides): fc.Arbitrary<string> {
+  const fromSchema = route.querystring
+    ? fc.oneof(
+        { weight: 3, arbitrary: plausible(route.querystring, overrides).map(serializeQuery) },
+        { weight: 2, arbitrary: hostileBody(route.querystring, overrides).map(serializeQuery) },
+      )
+    : fc.constant('');
+  return fc
+    .tuple(fromSchema, fc.option(fc.oneof(oddQueries, oddQueryValues), { freq: 3 }))
+    .map(([query, odd]) => [query, odd].filter(Boolean).join('&'));
+}
+
+function requestOf(route: RouteInfo): fc.Arbitrary<FuzzRequest> {
+  // Ids that exist most of the time, so requests get past the id and tenancy checks.
+  const id = fc.oneof(
+    { weight: 4, arbitrary: fc.constant(world.accountId) },
+    { weight: 1, arbitrary: hostileValue },
+  );
+  const overrides: Overrides = { account: id, accountId: id };
+  return fc
+    .record({
+      caller: fc.constantFrom<Caller>('anonymous', 'owner'),
+      // Mostly with the token, so requests reach validation; without it, unsafe calls must answer 403.
+      csrf: route.unsafe
+        ? fc.oneof({ weight: 6, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) })
+        : fc.constant(true),
+      path: pathOf(route),
+      query: queryOf(route, overrides),
+      body: route.unsafe ? bodyOf(route, overrides) : fc.constant({}),
+    })
+    .map(({ caller, csrf, path, query, body }) => ({
+      caller,
+      csrf,
+      url: query ? `${path}?${query}` : path,
+      ...body,
+    }));
+}
+
+async function send(route: RouteInfo, request: FuzzRequest): Promise<LightMyRequestResponse> {
+  const client = request.caller === 'owner' ? world.owner.c : anonymous;
+  const headers: Record<string, string> = {};
+  if (client.cookies.size > 0) headers.cookie = client.cookieHeader();
+  if (request.csrf && client.csrfToken) headers['x-csrftoken'] = client.csrfToken;
+  if (request.contentType) headers['content-type'] = request.contentType;
+  ipCounter += 1;
+  return t.app.inject({
+    method: route.method as 'GET',
+    url: request.url,
+    headers,
+    // A new address each time: the per-IP limits would otherwise turn the later runs into 429s.
+    remoteAddress: `10.67.${Math.floor(ipCounter / 250) % 250}.${(ipCounter % 250) + 1}`,
+    ...(request.payload !== undefined ? { payload: request.payload } : {}),
+  });
+}
+
+/** Long strings cut to their start and length, so a failure report stays readable. */
+function clip(value: string | Buffer | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const text = value.toString();
+  return text.length > 200 && !process.env.FUZZ_FULL ? `${text.slice(0, 200)}… (${text.length} chars)` : text;
+}
+
+function describeRequest(route: RouteInfo, request: FuzzRequest): string {
+  return JSON.stringify({
+    ...request,
+    method: route.method,
+    url: clip(request.url),
+    payload: clip(request.payload),
+  });
+}
+
+const routes = () => {
+  // A stable sort: the app's order otherwise.
+  return routeInventory(t.app).sort((a, b) => lastness(a) - lastness(b));
+};
+
+describe('route inventory', () => {
+  it('every unsafe route has its body in its schema or is classified here', () => {
+    const unclassified = routeInventory(t.app)
+      .filter((r) => r.unsafe && !r.body && !(r.key in bodyByHand))
+      .map((r) => r.key);
+    expect(unclassified).toEqual([]);
+    const stale = Object.keys(bodyByHand).filter((key) => !routeInventory(t.app).some((r) => r.key === key));
+    expect(stale).toEqual([]);
+  });
+
+  it('every path parameter has an existing object to point at', () => {
+    const missing = routeInventory(t.app).flatMap((r) =>
+      r.paramNames
+        .filter((name) => worldParam(world, r, name) === undefined)
+        .map((name) => `${r.key} :${name}`),
+    );
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('fuzz: never a 5xx, always the spec error format', () => {
+  // One property per route, with its own seed; every route runs even when one fails, and all failures are listed.
+  it('every route, logged out and as an owner', { timeout: 300_000 }, async () => {
+    const failures: string[] = [];
+    const started = Date.now();
+    let index = 0;
+    for (const route of routes()) {
+      index += 1;
+      const seed = SEED + index;
+      const details = await fc.check(
+        fc.asyncProperty(requestOf(route), async (request) => {
+          const response = await send(route, request);
+          const violation = errorContractViolation(response);
+          if (violation) throw new Error(`${violation}\n    request: ${describeRequest(route, request)}`);
+        }),
+        // No shrinking: hostile values are big, and the request is printed whole enough to replay.
+        { seed, numRuns: RUNS * 2, endOnFailure: true },
+      );
+      if (details.failed) {
+        const reason =
+          details.errorInstance instanceof Error
+            ? details.errorInstance.message
+            : String(details.errorInstance);
+        failures.push(
+          `${route.key} (seed ${seed}, path ${details.counterexamplePath}): ${reason.slice(0, 1_500)}`,
+        );
+      }
+    }
+    if (process.env.FUZZ_VERBOSE) console.log(`fuzzed ${index} routes in ${Date.now() - started} ms`);
+    expect(failures, failures.join('\n\n')).toEqual([]);
+  });
+});
+
+describe('what the fuzzer found (regressions)', () => {
+  const notFound = { detail: 'Not found.', MainCode_: 'not_found' };
+
+  it('a path with broken percent-encoding, or a parameter over the router’s length limit, is a 404 in the spec format', async () => {
+    for (const url of [
+      '/api/users/%ZZ/check-delete',
+      '/api/verify-forms/%E0%A4%A',
+      '/api/public/verify-forms/%uD800',
+      `/api/verify-forms/${'9'.repeat(150)}`,
+      `/media/${'a'.repeat(150)}.webp`,
+    ]) {
+      const response = await world.owner.c.request({
+        method: url.includes('check-delete') ? 'PATCH' : 'GET',
+        url,
+      });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json(), url).toEqual(notFound);
+    }
+  });
+
+  it('an account id past the 32-bit column answers 404 like an unknown account, in a query or a body', async () => {
+    const { c } = await newOwner(t.app);
+    for (const url of [
+      '/api/verify-forms?account=2147483648',
+      '/api/verify-forms/categories?account=2147483648',
+      '/api/memberships?accountId=2147483648',
+      '/api/invitations?accountId=2147483648',
+      '/api/test-phone-numbers?account=9007199254740991',
+      '/api/verifications?account=2147483648',
+      '/api/verifications/report?account=2147483648',
+      '/api/verifications/export-csv?account=2147483648',
+    ]) {
+      const response = await c.get(url);
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json(), url).toEqual(notFound);
+    }
+    const form = await c.post('/api/verify-forms', { name: 'x', account: 2 ** 31 });
+    expect(form.statusCode).toBe(404);
+    const invitation = await c.post('/api/invitations', {
+      accountId: 2 ** 40,
+      email: 'a@example.com',
+      role: 'member',
+    });
+    expect(invitation.statusCode).toBe(404);
+  });
+
+  it('a NUL character in a JSON body or a query string is a 400 on its field; in a path id a 404; nothing stored', async () => {
+    const owner = await newOwner(t.app);
+    const { c } = owner;
+    const nul = { MainCode_: 'validation_error' };
+    const message = ['Null characters are not allowed.'];
+    const account = await c.post('/api/accounts', { displayName: 'a\u0000b' });
+    expect(account.statusCode).toBe(400);
+    expect(account.json()).toEqual({ displayName: message, ...nul });
+    const form = await createPublicForm(owner);
+    const rename = await c.patch(`/api/verify-forms/${form.id}`, { name: 'x\u0000' });
+    expect(rename.json()).toEqual({ name: message, ...nul });
+    expect((await c.get(`/api/verify-forms/${form.id}`)).json().name).toBe(form.name);
+    for (const [url, field] of [
+      [`/api/verify-forms?account=${owner.accountId}&q=a%00`, 'q'],
+      [`/api/verifications?account=${owner.accountId}&q=%00`, 'q'],
+      [
+        `/api/verifications/report?account=${owner.accountId}&verifyFormCategory__in=%00`,
+        'verifyFormCategory__in.0',
+      ],
+      [
+        `/api/verifications/export-csv?account=${owner.accountId}&verifyFormCategory__in=%00`,
+        'verifyFormCategory__in.0',
+      ],
+    ] as const) {
+      const response = await c.get(url);
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json(), url).toEqual({ [field]: message, ...nul });
+    }
+    expect((await anonymous.post('/api/public/attempts/%00/check', { code: '123456' })).statusCode).toBe(404);
+    expect(nullCharacterPath({ a: [{ b: 'x\u0000' }] })).toEqual(['a', '0', 'b']);
+    expect(nullCharacterPath({ 'k\u0000': 1 })).toEqual([]);
+    expect(nullCharacterPath({ a: ['fine', 1, null] })).toBeNull();
+    const consumer = await anonymous.post(`/api/public/verify-forms/${world.publicId}/send-code`, {
+      cellPhone: '2015550123',
+      method: 'sms',
+      externalRefId: 'ref\u0000',
+    });
+    expect(consumer.json()).toEqual({ externalRefId: ['Null characters are not allowed.'], ...nul });
+  });
+});

@@ -1,0 +1,75 @@
+import { MAIN_CODE_KEY } from '@veriform/contracts';
+import type { LightMyRequestResponse } from 'fastify';
+
+/**
+ * What every error answer must look like (SPEC §8, DESIGN §5): 400 `{<field>: [msg], nonFieldErrors: [msg],
+ * MainCode_}`, any other 4xx/5xx `{detail, MainCode_?}`; and nothing from inside the server: no stack frames, SQL,
+ * driver or framework error codes, file paths.
+ */
+
+/** Traces of internals. Matched against error bodies only: a 2xx may echo what the caller sent. */
+const INTERNALS: readonly [string, RegExp][] = [
+  ['a stack frame', /\bat [\w.<>[\] ]+ \(|\bat (file:\/\/|\/)\S+:\d+:\d+/],
+  ['a file path', /(\/(home|work|usr|root|tmp|var|app|srv)\/|node_modules|[\w-]+\.(ts|js|mjs):\d+)/],
+  [
+    'SQL',
+    /\b(select\s.+\sfrom|insert\s+into|update\s.+\sset|delete\s+from|relation "|syntax error at|violates \w+ constraint|duplicate key value|invalid byte sequence|invalid input syntax)\b/i,
+  ],
+  ['a driver or framework code', /\b(FST_[A-Z_]+|ERR_[A-Z_]+|SQLSTATE|PGlite|drizzle|ECONN\w+|ZodError)\b/],
+  ['an error class', /\b(TypeError|RangeError|ReferenceError|SyntaxError|DrizzleQueryError)\b/],
+];
+
+function isStringArray(value: unknown): value is string[] {
+  return (
+    Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string' && v.length > 0)
+  );
+}
+
+/** Why `response` breaks the error contract, or null when it does not. */
+export function errorContractViolation(response: LightMyRequestResponse): string | null {
+  const status = response.statusCode;
+  if (status >= 500) return `status ${status}`;
+  if (status < 400) return null;
+  const contentType = String(response.headers['content-type'] ?? '');
+  if (!contentType.startsWith('application/json')) {
+    // The public page and the app's pages answer their 404s as pages, with the page's own data.
+    if (status === 404 && contentType.startsWith('text/html')) return null;
+    return `a ${status} answered as ${contentType || 'no content type'}`;
+  }
+  for (const [what, pattern] of INTERNALS) {
+    if (pattern.test(response.body)) return `${what} in the body: ${response.body.slice(0, 300)}`;
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(response.body);
+  } catch {
+    return 'a JSON content type with a body that is not JSON';
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return 'an error body that is not an object';
+  const entries = Object.entries(body);
+  if (status === 400) {
+    let messages = 0;
+    for (const [key, value] of entries) {
+      if (key === MAIN_CODE_KEY) {
+        if (typeof value !== 'string') return `${MAIN_CODE_KEY} is not a string`;
+        continue;
+      }
+      if (!isStringArray(value)) return `400 field ${JSON.stringify(key)} is not a list of messages`;
+      messages += value.length;
+    }
+    if (messages === 0) return 'a 400 without any message';
+    return null;
+  }
+  for (const [key, value] of entries) {
+    if (key === 'detail') {
+      if (typeof value !== 'string' || value.length === 0) return 'detail is not a message';
+    } else if (key === MAIN_CODE_KEY) {
+      if (typeof value !== 'string') return `${MAIN_CODE_KEY} is not a string`;
+    } else {
+      return `a ${status} body with an unexpected key ${JSON.stringify(key)}`;
+    }
+  }
+  if (!('detail' in body)) return `a ${status} body without detail`;
+  return null;
+}

@@ -1,0 +1,108 @@
+import type { Invitation, SendCodeResponse, TestPhoneNumber, User } from '@veriform/contracts';
+import { schema } from '@veriform/db';
+import type { TestContext } from '../test-support/app.ts';
+import { solidImage } from '../test-support/images.ts';
+import { multipartBody } from '../test-support/multipart.ts';
+import { Consumer, createPublicForm } from '../test-support/public-verify.ts';
+import { type Joined, join, newOwner, nextIp, type Owner } from '../test-support/teams.ts';
+import type { RouteInfo } from './route-inventory.ts';
+
+/**
+ * One account with one of everything (a member, a pending invitation, a live form, a test number, a verification, a
+ * pending attempt, an uploaded picture), so that a fuzzed request can carry ids that exist and get past the id
+ * checks into validation and the services.
+ */
+export type World = {
+  owner: Owner;
+  member: Joined;
+  accountId: number;
+  memberMembershipId: number;
+  invitationId: number;
+  formId: number;
+  publicId: string;
+  testNumberId: number;
+  verificationId: number;
+  attemptId: string;
+  /** `{sha256}.webp` of /media/. */
+  mediaFile: string;
+};
+
+export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<World> {
+  const owner = await newOwner(t.app, 'Fuzz Inc.');
+  const member = await join(t.app, owner);
+  const invited = await owner.c.post('/api/invitations', {
+    accountId: owner.accountId,
+    email: `pending-${owner.accountId}@example.com`,
+    role: 'member',
+  });
+  const form = await createPublicForm(owner, { name: 'Fuzzed form' });
+  const testNumber = await owner.c.post('/api/test-phone-numbers', {
+    account: owner.accountId,
+    cellPhone: '2015550123',
+    code: '123456',
+  });
+  // Verifications come from the public page; one straight in the table is enough to have an id (as tenancy.test.ts).
+  const [verification] = await t.db.db
+    .insert(schema.verifications)
+    .values({
+      accountId: owner.accountId,
+      verifyFormId: form.id,
+      cellPhone: '+12015550123',
+      verifyFormName: form.name,
+      verificationMethod: 'sms',
+    })
+    .returning({ id: schema.verifications.id });
+  if (!verification) throw new Error('verification insert returned no row');
+  const consumer = new Consumer(t.app, nextIp());
+  await consumer.open(form.publicId);
+  // The test number: nothing is sent anywhere.
+  const sent = await consumer.sendCode(form.publicId, { cellPhone: '2015550123', method: 'sms' });
+  if (sent.statusCode !== 201) throw new Error(`send-code: ${sent.statusCode} ${sent.body}`);
+  const picture = await owner.c.postMultipart(
+    `/api/users/${owner.userId}/update-uploaded-profile-image`,
+    multipartBody([
+      {
+        name: 'uploadedProfileImage',
+        filename: 'me.png',
+        contentType: 'image/png',
+        data: await solidImage(8, 8, 'png'),
+      },
+    ]),
+  );
+  const mediaFile = picture.json<User>().uploadedProfileImage?.split('/').pop() ?? '';
+  return {
+    owner,
+    member,
+    accountId: owner.accountId,
+    memberMembershipId: member.membership.id,
+    invitationId: invited.json<Invitation>().id,
+    formId: form.id,
+    publicId: form.publicId,
+    testNumberId: testNumber.json<TestPhoneNumber>().id,
+    verificationId: verification.id,
+    attemptId: sent.json<SendCodeResponse>().attemptId,
+    mediaFile,
+  };
+}
+
+/** Which world object an `:id` stands for, by the route's area. */
+const idByArea: Readonly<Record<string, (w: World) => number>> = {
+  users: (w) => w.owner.userId,
+  accounts: (w) => w.accountId,
+  memberships: (w) => w.memberMembershipId,
+  invitations: (w) => w.invitationId,
+  'verify-forms': (w) => w.formId,
+  'test-phone-numbers': (w) => w.testNumberId,
+  verifications: (w) => w.verificationId,
+};
+
+/** The existing object's value for a path parameter, or undefined when the world has none (a completeness failure). */
+export function worldParam(world: World, route: Pick<RouteInfo, 'url'>, name: string): string | undefined {
+  if (name === 'publicId') return world.publicId;
+  if (name === 'attemptId') return world.attemptId;
+  if (name === 'file') return world.mediaFile;
+  if (name !== 'id') return undefined;
+  const area = route.url.split('/')[2] ?? '';
+  const id = idByArea[area];
+  return id ? String(id(world)) : undefined;
+}
