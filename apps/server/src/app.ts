@@ -104,6 +104,15 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   });
   // Workers start with the app and stop before the database closes, letting jobs in progress finish.
   app.addHook('onReady', () => jobs.start({ ...services, log: app.log }));
+  // Draining (SIGTERM): requests in flight finish, but their keep-alive connections must not keep the server open
+  // until the client lets go (Fastify's keep-alive timeout is 72 s): answers sent while closing say Connection: close.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
   app.addHook('onClose', async () => {
     await services.background.idle();
     await jobs.stop();

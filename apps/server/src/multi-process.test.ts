@@ -1,13 +1,19 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb, type DatabaseHandle, schema } from '@veriform/db';
 import { eq } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from './config.ts';
+import {
+  createEmptyPostgresDatabase,
+  HttpClient,
+  newClientIp,
+  type ServerProcess,
+  serverEnv,
+  startServer,
+  stopServer,
+} from './test-support/server-process.ts';
 
 /**
  * Two server processes, as production runs them behind a proxy, against one PostgreSQL database (issue #7 item 1):
@@ -21,130 +27,31 @@ import { repoRoot } from './config.ts';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 
-type Server = { url: string; process: ChildProcess; output: string[] };
-
-/** A browser's cookie jar and CSRF token, for fetch against either process. */
-class Client {
-  private cookies = new Map<string, string>();
-  csrfToken = '';
-  constructor(private readonly ip: string) {}
-
-  async request(base: string, method: string, path: string, body?: unknown) {
-    const headers: Record<string, string> = {
-      'x-forwarded-for': this.ip,
-      cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-    };
-    if (this.csrfToken) headers['x-csrftoken'] = this.csrfToken;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = '', ...attributes] = line.split(';');
-      const [name = '', value = ''] = pair.split('=');
-      const expired = attributes.some((a) => /^\s*max-age=0$/i.test(a));
-      if (expired || value === '') this.cookies.delete(name.trim());
-      else this.cookies.set(name.trim(), value);
-    }
-    const text = await response.text();
-    return { status: response.status, json: () => JSON.parse(text) as Record<string, unknown>, text };
-  }
-
-  /** A token for the CSRF secret this jar holds now (POST /api/auth/csrf is the one exempt call). */
-  async refreshCsrf(base: string) {
-    this.csrfToken = '';
-    this.csrfToken = String((await this.request(base, 'POST', '/api/auth/csrf')).json().csrfToken);
-  }
-}
-
-let ipCounter = 0;
-const newIp = () => {
-  ipCounter += 1;
-  return `198.51.100.${ipCounter}`;
-};
-
-function startServer(env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'apps/server/src/server.ts')], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join('')}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      output.push(chunk.toString());
-      const match = /running at (http:\/\/localhost:\d+)/.exec(output.join(''));
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve({ url: match[1].replace('localhost', '127.0.0.1'), process: child, output });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output.join('')}`));
-    });
-  });
-}
-
-function stopServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    if (server.process.exitCode !== null) return resolve();
-    server.process.once('exit', () => resolve());
-    server.process.kill('SIGTERM');
-  });
-}
-
 describe.runIf(serverUrl)('two server processes on one PostgreSQL database', () => {
-  const databaseName = `vf_mp_${randomBytes(6).toString('hex')}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'veriform-mp-'));
-  let a: Server;
-  let b: Server;
+  let a: ServerProcess;
+  let b: ServerProcess;
   let database: DatabaseHandle;
-
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
+  let dropDatabase: () => Promise<void>;
 
   beforeAll(async () => {
-    await admin(`CREATE DATABASE ${databaseName}`);
-    const url = new URL(serverUrl as string);
-    url.pathname = `/${databaseName}`;
-    const env = {
-      NODE_ENV: 'test',
-      DATABASE_URL: url.toString(),
-      SECRET_KEY: randomBytes(32).toString('base64url'),
-      PUBLIC_URL: 'http://localhost',
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      TRUST_PROXY: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-    };
+    const created = await createEmptyPostgresDatabase(serverUrl as string);
+    dropDatabase = created.drop;
+    const env = serverEnv({ databaseUrl: created.url, dataDir }, randomBytes(32).toString('base64url'));
     // Both start at once on an empty database: the migrations' advisory lock makes them take turns.
     [a, b] = await Promise.all([startServer(env), startServer(env)]);
-    database = createDb({ kind: 'postgres', url: url.toString(), poolSize: 2 });
+    database = createDb({ kind: 'postgres', url: created.url, poolSize: 2 });
   }, 90_000);
 
   afterAll(async () => {
     await Promise.all([a && stopServer(a), b && stopServer(b)]);
     await database?.close();
-    await admin(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+    await dropDatabase?.();
     rmSync(dataDir, { recursive: true, force: true });
   }, 30_000);
 
   it('a session and a CSRF token made by one process work on the other', async () => {
-    const browser = new Client(newIp());
+    const browser = new HttpClient(newClientIp());
     await browser.refreshCsrf(a.url);
     const email = `mp-${randomBytes(4).toString('hex')}@example.com`;
     // A's token, B's answer.
@@ -173,7 +80,7 @@ describe.runIf(serverUrl)('two server processes on one PostgreSQL database', () 
   });
 
   it('failed logins count across both processes', async () => {
-    const browser = new Client(newIp());
+    const browser = new HttpClient(newClientIp());
     await browser.refreshCsrf(a.url);
     const email = `mp-${randomBytes(4).toString('hex')}@example.com`;
     expect(
@@ -191,7 +98,7 @@ describe.runIf(serverUrl)('two server processes on one PostgreSQL database', () 
     // Five wrong passwords per address per 15 minutes (ADR 0005), alternating processes and client addresses.
     const statuses: number[] = [];
     for (let i = 0; i < 6; i += 1) {
-      const attacker = new Client(newIp());
+      const attacker = new HttpClient(newClientIp());
       const server = i % 2 === 0 ? a : b;
       await attacker.refreshCsrf(server.url);
       statuses.push(
@@ -205,7 +112,7 @@ describe.runIf(serverUrl)('two server processes on one PostgreSQL database', () 
     }
     expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
     // The right password is refused too while the address is locked, on either process.
-    const owner = new Client(newIp());
+    const owner = new HttpClient(newClientIp());
     await owner.refreshCsrf(b.url);
     expect(
       (await owner.request(b.url, 'POST', '/api/auth/login', { email, password: 'Correct-horse-9' })).status,
@@ -231,7 +138,12 @@ describe.runIf(serverUrl)('two server processes on one PostgreSQL database', () 
         })),
       )
       .returning();
-    const sendCode = async (server: Server, browser: Client, publicId: string, cellPhone: string) => {
+    const sendCode = async (
+      server: ServerProcess,
+      browser: HttpClient,
+      publicId: string,
+      cellPhone: string,
+    ) => {
       await browser.refreshCsrf(server.url);
       return browser.request(server.url, 'POST', `/api/public/verify-forms/${publicId}/send-code`, {
         cellPhone,
@@ -243,12 +155,14 @@ describe.runIf(serverUrl)('two server processes on one PostgreSQL database', () 
     const phone = '+12015550188';
     const perPhone: number[] = [];
     for (const [i, form] of forms.entries()) {
-      perPhone.push((await sendCode(i % 2 === 0 ? a : b, new Client(newIp()), form.publicId, phone)).status);
+      perPhone.push(
+        (await sendCode(i % 2 === 0 ? a : b, new HttpClient(newClientIp()), form.publicId, phone)).status,
+      );
     }
     expect(perPhone).toEqual([...Array(10).fill(201), 429]);
 
     // Per client address and day: 50.
-    const visitor = new Client(newIp());
+    const visitor = new HttpClient(newClientIp());
     const perIp: number[] = [];
     for (let i = 0; i < 51; i += 1) {
       const number = `+1201555${String(2000 + i).padStart(4, '0')}`;
