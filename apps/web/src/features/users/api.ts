@@ -2,6 +2,7 @@ import { queryOptions, useMutation } from '@tanstack/react-query';
 import {
   type CheckDeleteResponse,
   checkDeleteResponseSchema,
+  PROFILE_IMAGE_FIELD,
   type UpdateUserRequest,
   type User,
   userSchema,
@@ -33,8 +34,8 @@ export function useUpdateUserMutation() {
   });
 }
 
-/** The multipart field of the profile-image upload. */
-export const PROFILE_IMAGE_FIELD = 'uploadedProfileImage';
+/** The multipart field of the profile-image upload (the server reads the same constant). */
+export { PROFILE_IMAGE_FIELD };
 
 // POST /api/users/{id}/update-uploaded-profile-image — multipart uploadedProfileImage
 export function uploadProfileImage(api: ApiClient, userId: number, file: File): Promise<User> {
