@@ -1,8 +1,6 @@
-import { checkCodeRequestSchema, sendCodeRequestSchema } from '@veriform/contracts';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
 import { nullCharacterPath } from '../plugins/null-characters.ts';
 import { useTestApp } from '../test-support/app.ts';
 import { TestClient } from '../test-support/client.ts';
@@ -17,7 +15,7 @@ import {
   plausible,
 } from './arbitraries-from-zod.ts';
 import { errorContractViolation } from './response-checks.ts';
-import { fillPath, type RouteInfo, routeInventory } from './route-inventory.ts';
+import { fillPath, handParsedBodies, type RouteInfo, routeInventory } from './route-inventory.ts';
 import { buildWorld, type World, worldParam } from './world.ts';
 
 /**
@@ -36,33 +34,6 @@ import { buildWorld, type World, worldParam } from './world.ts';
 const t = useTestApp();
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_707);
-
-/**
- * Unsafe routes whose JSON body is not in their route schema, and what it is instead. Routes with `schema.body` need
- * nothing here; a new route without one fails the completeness test until it is classified.
- */
-const bodyByHand: Readonly<Record<string, z.ZodType | 'multipart' | 'none'>> = {
-  // Validated by the service after the form is loaded, in the form's language.
-  'POST /api/public/verify-forms/:publicId/send-code': sendCodeRequestSchema,
-  'POST /api/public/attempts/:attemptId/check': checkCodeRequestSchema,
-  'POST /api/users/:id/update-uploaded-profile-image': 'multipart',
-  'POST /api/accounts/:id/update-uploaded-profile-image': 'multipart',
-  'PATCH /api/verify-forms/:id/update-banner-image': 'multipart',
-  'POST /api/auth/csrf': 'none',
-  'POST /api/auth/refresh-me': 'none',
-  'POST /api/auth/logout': 'none',
-  'POST /api/auth/change-email/resend': 'none',
-  'PATCH /api/users/:id/delete-uploaded-profile-image': 'none',
-  'PATCH /api/users/:id/check-delete': 'none',
-  'PATCH /api/accounts/:id/delete-uploaded-profile-image': 'none',
-  'POST /api/memberships/:id/select': 'none',
-  'DELETE /api/memberships/:id': 'none',
-  'POST /api/invitations/:id/resend': 'none',
-  'DELETE /api/invitations/:id': 'none',
-  'DELETE /api/verify-forms/:id': 'none',
-  'PATCH /api/verify-forms/:id/delete-banner-image': 'none',
-  'DELETE /api/test-phone-numbers/:id': 'none',
-};
 
 /**
  * Routes fuzzed last, because a valid request destroys part of the world; logout (which ends the owner's session)
@@ -267,7 +238,7 @@ function bodyOf(
   route: RouteInfo,
   overrides: Overrides,
 ): fc.Arbitrary<Pick<FuzzRequest, 'payload' | 'contentType'>> {
-  const schema = route.body ?? bodyByHand[route.key];
+  const schema = route.body ?? handParsedBodies[route.key];
   if (schema === 'multipart') return fc.oneof(junkMultipart, encodedBody(hostileValue));
   if (schema === 'none' || schema === undefined) {
     // A body nobody asked for must not matter either.
@@ -373,10 +344,12 @@ const routes = () => {
 describe('route inventory', () => {
   it('every unsafe route has its body in its schema or is classified here', () => {
     const unclassified = routeInventory(t.app)
-      .filter((r) => r.unsafe && !r.body && !(r.key in bodyByHand))
+      .filter((r) => r.unsafe && !r.body && !(r.key in handParsedBodies))
       .map((r) => r.key);
     expect(unclassified).toEqual([]);
-    const stale = Object.keys(bodyByHand).filter((key) => !routeInventory(t.app).some((r) => r.key === key));
+    const stale = Object.keys(handParsedBodies).filter(
+      (key) => !routeInventory(t.app).some((r) => r.key === key),
+    );
     expect(stale).toEqual([]);
   });
 

@@ -1,3 +1,4 @@
+import { checkCodeRequestSchema, sendCodeRequestSchema } from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 
@@ -57,3 +58,36 @@ export function fillPath(url: string, values: Readonly<Record<string, string>>):
     return value;
   });
 }
+
+/**
+ * Unsafe routes whose JSON body is not in their route schema, and what it is instead. Routes with `schema.body` need
+ * nothing here; a new route without one fails the completeness test until it is classified.
+ */
+export const handParsedBodies: Readonly<Record<string, z.ZodType | 'multipart' | 'none'>> = {
+  // Validated by the service after the form is loaded, in the form's language.
+  'POST /api/public/verify-forms/:publicId/send-code': sendCodeRequestSchema,
+  'POST /api/public/attempts/:attemptId/check': checkCodeRequestSchema,
+  'POST /api/users/:id/update-uploaded-profile-image': 'multipart',
+  'POST /api/accounts/:id/update-uploaded-profile-image': 'multipart',
+  'PATCH /api/verify-forms/:id/update-banner-image': 'multipart',
+  'POST /api/auth/csrf': 'none',
+  'POST /api/auth/refresh-me': 'none',
+  'POST /api/auth/logout': 'none',
+  'POST /api/auth/change-email/resend': 'none',
+  'PATCH /api/users/:id/delete-uploaded-profile-image': 'none',
+  'PATCH /api/users/:id/check-delete': 'none',
+  'PATCH /api/accounts/:id/delete-uploaded-profile-image': 'none',
+  'POST /api/memberships/:id/select': 'none',
+  'DELETE /api/memberships/:id': 'none',
+  'POST /api/invitations/:id/resend': 'none',
+  'DELETE /api/invitations/:id': 'none',
+  'DELETE /api/verify-forms/:id': 'none',
+  'PATCH /api/verify-forms/:id/delete-banner-image': 'none',
+  'DELETE /api/test-phone-numbers/:id': 'none',
+};
+
+/** The upload routes (multipart, one image file). */
+export const multipartRoutes = (): string[] =>
+  Object.entries(handParsedBodies)
+    .filter(([, body]) => body === 'multipart')
+    .map(([key]) => key);
