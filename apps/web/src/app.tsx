@@ -5,7 +5,7 @@ import { RouterProvider } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { type Services, ServicesProvider } from './lib/services';
 import type { AppRouter } from './router';
-import { theme } from './theme';
+import { cssVariablesResolver, theme } from './theme';
 
 /** Providers shared by the app and the tests. */
 interface ProvidersProps {
@@ -16,7 +16,7 @@ interface ProvidersProps {
 
 export function AppProviders({ services, env, children }: ProvidersProps & { children: ReactNode }) {
   return (
-    <MantineProvider theme={theme} env={env}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env={env}>
       <Notifications position="top-center" />
       <QueryClientProvider client={services.queryClient}>
         <ServicesProvider services={services}>{children}</ServicesProvider>
