@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test of Veriform, in the order a failure is cheapest to find. Fails loudly; never skips a stage.
 #   1. format + lint (Biome)   2. type check (tsc)   3. unit + API tests on PGlite   4. API tests on PostgreSQL
-#   5. production build of the web app   6. browser tests (Playwright, Debian's Chromium)
+#   5. production build of the web app   6. front-end budgets (JavaScript per page, gzip) and accessibility (Lighthouse)
+#   7. browser tests (Playwright, Debian's Chromium)
 # Needs: a PostgreSQL server (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres) and Chromium
 # (CHROMIUM_PATH, default /usr/bin/chromium). `.ci/run` installs both when missing.
 set -euo pipefail
@@ -20,22 +21,26 @@ step "Checking what the tests need"
 [ -x "$CHROMIUM_PATH" ] || fail "Chromium not found at $CHROMIUM_PATH: install Debian's 'chromium' package (bash .ci/run does) or set CHROMIUM_PATH."
 node scripts/check-postgres.mjs || fail "No PostgreSQL server answers at TEST_DATABASE_URL=$TEST_DATABASE_URL. Start one (bash .ci/run installs and starts one) or point TEST_DATABASE_URL at one."
 
-step "1/6 Format and lint (Biome)"
+step "1/7 Format and lint (Biome)"
 npx biome ci .
 
-step "2/6 Type check (tsc --noEmit)"
+step "2/7 Type check (tsc --noEmit)"
 npm run --silent typecheck
 
-step "3/6 Unit, component and API tests on PGlite"
+step "3/7 Unit, component and API tests on PGlite"
 env -u TEST_DATABASE_URL npx vitest run --reporter=default --reporter=json --outputFile.json="$reports/vitest-pglite.json"
 
-step "4/6 API tests on PostgreSQL ($TEST_DATABASE_URL)"
+step "4/7 API tests on PostgreSQL ($TEST_DATABASE_URL)"
 npx vitest run --project server --reporter=default --reporter=json --outputFile.json="$reports/vitest-postgres.json"
 
-step "5/6 Production build of the web app"
+step "5/7 Production build of the web app"
 npm run --silent build
 
-step "6/6 Browser tests (Playwright + Chromium)"
+step "6/7 Front-end budgets: JavaScript per page (bundle-budgets.ts), Lighthouse accessibility >= 95 (lighthouse.ts)"
+npx tsx scripts/bundle-budgets.ts
+npx tsx scripts/lighthouse.ts --runs 1 --accessibility-only
+
+step "7/7 Browser tests (Playwright + Chromium)"
 PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright.json" npx playwright test --reporter=list,json
 
 node scripts/summarize-tests.mjs "$reports"
