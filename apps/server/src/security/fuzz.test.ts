@@ -42,7 +42,8 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20_260_707);
 const lastness = (route: RouteInfo) =>
   route.url === '/api/auth/logout' ? 2 : route.method === 'DELETE' ? 1 : 0;
 
-type Caller = 'anonymous' | 'owner';
+/** Logged out, the account's owner, or a plain member of it (who meets the 403s). */
+type Caller = 'anonymous' | 'owner' | 'member';
 
 type FuzzRequest = {
   caller: Caller;
@@ -286,7 +287,7 @@ function requestOf(route: RouteInfo): fc.Arbitrary<FuzzRequest> {
   const overrides: Overrides = { account: id, accountId: id };
   return fc
     .record({
-      caller: fc.constantFrom<Caller>('anonymous', 'owner'),
+      caller: fc.constantFrom<Caller>('anonymous', 'owner', 'member'),
       // Mostly with the token, so requests reach validation; without it, unsafe calls must answer 403.
       csrf: route.unsafe
         ? fc.oneof({ weight: 6, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) })
@@ -304,7 +305,7 @@ function requestOf(route: RouteInfo): fc.Arbitrary<FuzzRequest> {
 }
 
 async function send(route: RouteInfo, request: FuzzRequest): Promise<LightMyRequestResponse> {
-  const client = request.caller === 'owner' ? world.owner.c : anonymous;
+  const client = { anonymous, owner: world.owner.c, member: world.member.c }[request.caller];
   const headers: Record<string, string> = {};
   if (client.cookies.size > 0) headers.cookie = client.cookieHeader();
   if (request.csrf && client.csrfToken) headers['x-csrftoken'] = client.csrfToken;
@@ -363,9 +364,52 @@ describe('route inventory', () => {
   });
 });
 
+/** The pages the SPA plugin serves for any other GET: token links and invitation pages parse their path and query. */
+const pagePaths = fc.oneof(
+  fc
+    .tuple(
+      fc.constantFrom('verify-email', 'reset-password', 'change-email'),
+      fc.oneof(hostileSegments, fc.constantFrom('MQ', 'MTIzNDU2Nzg5MDEyMw', 'LTE')),
+      fc.oneof(hostileSegments, fc.constantFrom('abc-def', `${'z'.repeat(10)}-${'A'.repeat(64)}`, '-')),
+    )
+    .map(([kind, uid, token]) => `/auth/${kind}/confirm/${uid}/${token}/`),
+  fc
+    .tuple(
+      fc.constantFrom('/follow-invitation/', '/auth/signup/from-invitation', '/auth/login/from-invitation/'),
+      fc.oneof(
+        oddQueries,
+        hostileSegments.map((key) => `key=${key}`),
+      ),
+    )
+    .map(([path, query]) => `${path}?${query}`),
+  fc.tuple(hostileSegments, oddQueries).map(([id, query]) => `/f/${id}?${query}`),
+  fc.array(hostileSegments, { minLength: 1, maxLength: 4 }).map((segments) => `/${segments.join('/')}`),
+);
+
+// Before the routes' fuzz, whose last route (logout) ends the callers' sessions.
+describe('fuzz: pages', () => {
+  it('token links, invitation pages, public pages and any other path: never a 5xx', async () => {
+    const details = await fc.check(
+      fc.asyncProperty(pagePaths, fc.constantFrom<Caller>('anonymous', 'owner'), async (url, caller) => {
+        const client = caller === 'owner' ? world.owner.c : anonymous;
+        const response = await t.app.inject({
+          method: 'GET',
+          url,
+          headers: { cookie: client.cookieHeader() },
+        });
+        const violation = errorContractViolation(response);
+        if (violation) throw new Error(`${violation}\n    GET ${clip(url)}`);
+      }),
+      { seed: SEED, numRuns: RUNS * 4, endOnFailure: true },
+    );
+    const reason = details.errorInstance instanceof Error ? details.errorInstance.message : '';
+    expect(details.failed, `seed ${SEED}: ${reason}`).toBe(false);
+  });
+});
+
 describe('fuzz: never a 5xx, always the spec error format', () => {
   // One property per route, with its own seed; every route runs even when one fails, and all failures are listed.
-  it('every route, logged out and as an owner', { timeout: 300_000 }, async () => {
+  it('every route, logged out, as an owner and as a member', { timeout: 300_000 }, async () => {
     const failures: string[] = [];
     const started = Date.now();
     let index = 0;
