@@ -85,9 +85,9 @@ async function measure(browser: Browser, served: ServedBuild, budget: PageBudget
     });
     const response = await page.goto(url);
     if (!response?.ok()) throw new Error(`${budget.name}: GET ${url} answered ${response?.status()}`);
-    // Landing on another path means a guard redirected (say, to the login): the wrong page would be measured.
     await budget.ready(page);
     ready = true;
+    // Landing on another path means a guard redirected (say, to the login): the wrong page would be measured.
     if (new URL(page.url()).pathname !== new URL(url).pathname) {
       throw new Error(`${budget.name}: ${url} ended on ${page.url()}`);
     }
