@@ -26,7 +26,10 @@ export function nullCharacterPath(value: unknown, path: string[] = []): string[]
 export function registerNullCharacterGuard(app: FastifyInstance): void {
   app.addHook('preHandler', async (request) => {
     if (nullCharacterPath(request.params)) throw new AppError('not_found');
-    for (const value of [request.query, request.body]) {
+    // A query is read only through the route's schema (which drops unknown keys); pages and routes without one
+    // ignore it, and a stray `?x=%00` on them must not turn a page into an error.
+    const query = request.routeOptions.schema?.querystring ? request.query : undefined;
+    for (const value of [query, request.body]) {
       const path = nullCharacterPath(value);
       if (!path) continue;
       if (path.length === 0) throw AppError.nonField('validation_error', serverTexts.nullCharacter);

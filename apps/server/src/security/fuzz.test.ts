@@ -416,15 +416,21 @@ describe('fuzz: never a 5xx, always the spec error format', () => {
     for (const route of routes()) {
       index += 1;
       const seed = SEED + index;
+      const statuses = new Map<number, number>();
       const details = await fc.check(
         fc.asyncProperty(requestOf(route), async (request) => {
           const response = await send(route, request);
+          statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
           const violation = errorContractViolation(response);
           if (violation) throw new Error(`${violation}\n    request: ${describeRequest(route, request)}`);
         }),
         // No shrinking: hostile values are big, and the request is printed whole enough to replay.
         { seed, numRuns: RUNS * 2, endOnFailure: true },
       );
+      if (process.env.FUZZ_VERBOSE) {
+        const counts = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`);
+        console.log(`${route.key}: ${counts.join(' ')}`);
+      }
       if (details.failed) {
         const reason =
           details.errorInstance instanceof Error
@@ -515,6 +521,9 @@ describe('what the fuzzer found (regressions)', () => {
       expect(response.json(), url).toEqual({ [field]: message, ...nul });
     }
     expect((await anonymous.post('/api/public/attempts/%00/check', { code: '123456' })).statusCode).toBe(404);
+    // A query the route does not read is ignored, NUL or not: the public page still opens.
+    expect((await anonymous.get(`/f/${form.publicId}?ref=a%00b&x=%00`)).statusCode).toBe(200);
+    expect((await anonymous.get(`/api/public/verify-forms/${form.publicId}?x=%00`)).statusCode).toBe(200);
     expect(nullCharacterPath({ a: [{ b: 'x\u0000' }] })).toEqual(['a', '0', 'b']);
     expect(nullCharacterPath({ 'k\u0000': 1 })).toEqual([]);
     expect(nullCharacterPath({ a: ['fine', 1, null] })).toBeNull();
