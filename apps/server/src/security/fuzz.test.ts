@@ -284,7 +284,19 @@ function requestOf(route: RouteInfo): fc.Arbitrary<FuzzRequest> {
     { weight: 4, arbitrary: fc.constant(world.accountId) },
     { weight: 1, arbitrary: hostileValue },
   );
-  const overrides: Overrides = { account: id, accountId: id };
+  // Values that exist or parse, half of the time, so that requests get past the first checks of the services.
+  const sometimes =
+    (...values: unknown[]) =>
+    (fallback: fc.Arbitrary<unknown>) =>
+      fc.oneof(fc.constantFrom(...values), fallback);
+  const overrides: Overrides = {
+    account: id,
+    accountId: id,
+    email: sometimes(world.owner.email, world.member.email, 'nobody@example.com')(fc.emailAddress()),
+    cellPhone: sometimes('2015550123', '(415) 555-0100', '+44 20 7183 8750', '+1 201 555 0199')(hostileValue),
+    code: sometimes('123456', '000000', ' 123456 ')(hostileValue),
+    uidb64: sometimes(Buffer.from(String(world.owner.userId)).toString('base64url'), 'MQ')(hostileValue),
+  };
   return fc
     .record({
       caller: fc.constantFrom<Caller>('anonymous', 'owner', 'member'),

@@ -18,7 +18,9 @@ export type World = {
   accountId: number;
   memberMembershipId: number;
   invitationId: number;
+  /** A live form for the authenticated routes (which may change it). */
   formId: number;
+  /** The public id of another live form, for the public routes. */
   publicId: string;
   testNumberId: number;
   verificationId: number;
@@ -36,6 +38,8 @@ export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<Wo
     role: 'member',
   });
   const form = await createPublicForm(owner, { name: 'Fuzzed form' });
+  // The public routes get a form of their own: the fuzzed PATCHes take `form` offline now and then.
+  const publicForm = await createPublicForm(owner, { name: 'Public form' });
   const testNumber = await owner.c.post('/api/test-phone-numbers', {
     account: owner.accountId,
     cellPhone: '2015550123',
@@ -54,9 +58,9 @@ export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<Wo
     .returning({ id: schema.verifications.id });
   if (!verification) throw new Error('verification insert returned no row');
   const consumer = new Consumer(t.app, nextIp());
-  await consumer.open(form.publicId);
+  await consumer.open(publicForm.publicId);
   // The test number: nothing is sent anywhere.
-  const sent = await consumer.sendCode(form.publicId, { cellPhone: '2015550123', method: 'sms' });
+  const sent = await consumer.sendCode(publicForm.publicId, { cellPhone: '2015550123', method: 'sms' });
   if (sent.statusCode !== 201) throw new Error(`send-code: ${sent.statusCode} ${sent.body}`);
   const picture = await owner.c.postMultipart(
     `/api/users/${owner.userId}/update-uploaded-profile-image`,
@@ -77,7 +81,7 @@ export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<Wo
     memberMembershipId: member.membership.id,
     invitationId: invited.json<Invitation>().id,
     formId: form.id,
-    publicId: form.publicId,
+    publicId: publicForm.publicId,
     testNumberId: testNumber.json<TestPhoneNumber>().id,
     verificationId: verification.id,
     attemptId: sent.json<SendCodeResponse>().attemptId,
