@@ -16,21 +16,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createDb, type DatabaseHandle, schema } from '@veriform/db';
 import { eq } from 'drizzle-orm';
 import { hashPassword } from '../apps/server/src/lib/passwords.ts';
-
-const { values: args } = parseArgs({
-  options: {
-    'database-url': { type: 'string' },
-    account: { type: 'string' },
-    verifications: { type: 'string', default: '100000' },
-    forms: { type: 'string', default: '12' },
-    days: { type: 'string', default: '400' },
-    chunk: { type: 'string', default: '100000' },
-  },
-});
 
 function positiveInt(name: string, raw: string | undefined): number {
   const n = Number(raw);
@@ -38,14 +28,8 @@ function positiveInt(name: string, raw: string | undefined): number {
   return n;
 }
 
-const total = positiveInt('verifications', args.verifications);
-const formCount = Math.max(1, positiveInt('forms', args.forms));
-const days = Math.max(1, positiveInt('days', args.days));
-const chunk = Math.max(1, positiveInt('chunk', args.chunk));
-const databaseUrl = args['database-url'] ?? process.env.DATABASE_URL;
-
 /** The password printed for a created owner: known, so a person can log in and look at the data. */
-const SEED_PASSWORD = 'Bench-password-9!';
+export const SEED_PASSWORD = 'Bench-password-9!';
 
 const formNames = [
   'Loan application',
@@ -63,13 +47,15 @@ const formNames = [
 ];
 const categories = ['Lending', 'Retail', 'Insurance', 'Healthcare', 'Real estate', 'Telecom', ''];
 
-function open(): DatabaseHandle {
+function open(databaseUrl: string | undefined): DatabaseHandle {
   if (databaseUrl) return createDb({ kind: 'postgres', url: databaseUrl, poolSize: 2 });
   // The same folder as apps/server/src/database.ts opens for `npm start`.
   return createDb({ kind: 'pglite', dataDir: join(process.env.DATA_DIR ?? './data', 'pglite') });
 }
 
-async function createOwnerAccount(handle: DatabaseHandle): Promise<{ accountId: number; email: string }> {
+export async function createOwnerAccount(
+  handle: DatabaseHandle,
+): Promise<{ accountId: number; email: string }> {
   const { db } = handle;
   const email = `owner-${randomBytes(4).toString('hex')}@bench.example.com`;
   const [user] = await db
@@ -98,7 +84,11 @@ async function createOwnerAccount(handle: DatabaseHandle): Promise<{ accountId: 
 }
 
 /** Tops the account up to `formCount` forms (an existing account keeps its own). */
-async function ensureForms(handle: DatabaseHandle, accountId: number): Promise<number> {
+export async function ensureForms(
+  handle: DatabaseHandle,
+  accountId: number,
+  formCount: number,
+): Promise<number> {
   const { db } = handle;
   const existing = await db
     .select({ id: schema.verifyForms.id })
@@ -123,7 +113,13 @@ async function ensureForms(handle: DatabaseHandle, accountId: number): Promise<n
  * an earlier attempt that did not verify (replaced, locked or expired): ~1.3 codes sent per verification.
  * Forms are picked with a skew (a few forms take most of the traffic); methods ~70/30 SMS/e-mail; 1 % test numbers.
  */
-async function insertChunk(handle: DatabaseHandle, accountId: number, count: number, forms: number) {
+export async function insertChunk(
+  handle: DatabaseHandle,
+  accountId: number,
+  count: number,
+  forms: number,
+  days: number,
+) {
   const { executeSql } = handle;
   await executeSql(
     `WITH f AS (
@@ -162,7 +158,7 @@ async function insertChunk(handle: DatabaseHandle, accountId: number, count: num
 }
 
 /** Attempts for the verifications inserted since `afterId` (ids only grow, so each chunk's rows are `id > afterId`). */
-async function insertAttempts(handle: DatabaseHandle, accountId: number, afterId: number) {
+export async function insertAttempts(handle: DatabaseHandle, accountId: number, afterId: number) {
   await handle.executeSql(
     `INSERT INTO verification_attempts (id, account_id, verify_form_id, cell_phone, method, email, external_ref_id,
        code_hash, status, is_test, wrong_tries, ip, user_agent, created_at, expires_at, sent_at, verified_at,
@@ -184,37 +180,26 @@ async function insertAttempts(handle: DatabaseHandle, accountId: number, afterId
   );
 }
 
-async function maxVerificationId(handle: DatabaseHandle): Promise<number> {
+export async function maxVerificationId(handle: DatabaseHandle): Promise<number> {
   const { rows } = await handle.executeSql('SELECT coalesce(max(id), 0)::text AS id FROM verifications', []);
   return Number((rows[0] as { id: string }).id);
 }
 
-const handle = open();
-try {
+/**
+ * Inserts `total` verifications (and their attempts) into the account in chunks, printing progress, then refreshes
+ * the planner's statistics and the visibility map (VACUUM ANALYZE), as autovacuum would.
+ */
+export async function seedVerifications(
+  handle: DatabaseHandle,
+  options: { accountId: number; total: number; forms: number; days: number; chunk: number },
+): Promise<void> {
+  const { accountId, total, forms, days, chunk } = options;
   const started = performance.now();
-  await handle.migrate();
-  let accountId: number;
-  let login: string | undefined;
-  if (args.account) {
-    accountId = positiveInt('account', args.account);
-    const [account] = await handle.db
-      .select({ id: schema.accounts.id })
-      .from(schema.accounts)
-      .where(eq(schema.accounts.id, accountId));
-    if (!account) throw new Error(`no account ${accountId}`);
-  } else {
-    const created = await createOwnerAccount(handle);
-    accountId = created.accountId;
-    login = created.email;
-  }
-  const forms = await ensureForms(handle, accountId);
-  console.log(`account ${accountId}: ${forms} forms; inserting ${total} verifications in chunks of ${chunk}`);
-
   for (let done = 0; done < total; ) {
     const count = Math.min(chunk, total - done);
     const chunkStart = performance.now();
     const before = await maxVerificationId(handle);
-    await insertChunk(handle, accountId, count, forms);
+    await insertChunk(handle, accountId, count, forms, days);
     await insertAttempts(handle, accountId, before);
     done += count;
     const elapsed = (performance.now() - started) / 1000;
@@ -227,9 +212,54 @@ try {
   // Fresh statistics for the planner, and the visibility map for index-only scans (counts), as autovacuum would.
   await handle.executeSql('VACUUM (ANALYZE) verifications');
   await handle.executeSql('VACUUM (ANALYZE) verification_attempts');
-  console.log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  console.log(`account id: ${accountId}`);
-  if (login) console.log(`login: ${login} / ${SEED_PASSWORD}`);
-} finally {
-  await handle.close();
 }
+
+async function main(): Promise<void> {
+  const { values: args } = parseArgs({
+    options: {
+      'database-url': { type: 'string' },
+      account: { type: 'string' },
+      verifications: { type: 'string', default: '100000' },
+      forms: { type: 'string', default: '12' },
+      days: { type: 'string', default: '400' },
+      chunk: { type: 'string', default: '100000' },
+    },
+  });
+  const total = positiveInt('verifications', args.verifications);
+  const formCount = Math.max(1, positiveInt('forms', args.forms));
+  const days = Math.max(1, positiveInt('days', args.days));
+  const chunk = Math.max(1, positiveInt('chunk', args.chunk));
+
+  const handle = open(args['database-url'] ?? process.env.DATABASE_URL);
+  try {
+    const started = performance.now();
+    await handle.migrate();
+    let accountId: number;
+    let login: string | undefined;
+    if (args.account) {
+      accountId = positiveInt('account', args.account);
+      const [account] = await handle.db
+        .select({ id: schema.accounts.id })
+        .from(schema.accounts)
+        .where(eq(schema.accounts.id, accountId));
+      if (!account) throw new Error(`no account ${accountId}`);
+    } else {
+      const created = await createOwnerAccount(handle);
+      accountId = created.accountId;
+      login = created.email;
+    }
+    const forms = await ensureForms(handle, accountId, formCount);
+    console.log(
+      `account ${accountId}: ${forms} forms; inserting ${total} verifications in chunks of ${chunk}`,
+    );
+    await seedVerifications(handle, { accountId, total, forms, days, chunk });
+    console.log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(`account id: ${accountId}`);
+    if (login) console.log(`login: ${login} / ${SEED_PASSWORD}`);
+  } finally {
+    await handle.close();
+  }
+}
+
+// Run only as a script: scripts/load.ts imports the functions above to prepare its own data.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();
