@@ -22,13 +22,15 @@ import { buildWorld, type World, worldParam } from './world.ts';
  * Issue #7 item 4: every route of the app (read from the app itself, see route-inventory.ts) gets requests generated
  * from its zod contract and then broken — wrong types, missing and extra fields, nulls, 10k and 1 MB strings, NUL,
  * lone surrogates, bidi overrides, odd query strings (`a[]=1&a[b]=2`, duplicate keys, `%00`, bad percent-encoding),
- * bad JSON, wrong content types, hostile path segments — logged out and as an account owner, with a valid CSRF token
- * so they reach validation (sometimes without, to hit the CSRF check). Every answer must be < 500 and, when it is an
- * error, in the spec's format with no internals (response-checks.ts).
+ * bad JSON, wrong content types, hostile path segments — logged out, as an account owner and as a plain member, with
+ * a valid CSRF token so they reach validation (sometimes without, to hit the CSRF check). The SPA's pages get hostile
+ * paths and queries too. Every answer must be < 500 and, when it is an error, in the spec's format with no internals
+ * (response-checks.ts).
  *
- * Fixed seeds and bounded runs keep it fast (2 × FUZZ_RUNS requests per route, default 30); `FUZZ_RUNS=500
- * FUZZ_SEED=… npx vitest run src/security/fuzz.test.ts` runs longer. A failure prints fast-check's seed, path and
- * the shrunk request.
+ * Fixed seeds and bounded runs keep it fast (2 × FUZZ_RUNS requests per route, default 30). Longer or other runs:
+ * `FUZZ_RUNS=500 FUZZ_SEED=… npx vitest run apps/server/src/security/fuzz.test.ts`; `FUZZ_FULL=1` prints failing
+ * requests whole, `FUZZ_VERBOSE=1` each route's status counts. A failure names the route, the seed, fast-check's
+ * path and the request (not shrunk: hostile values are big, and the request replays as printed).
  */
 
 const t = useTestApp();
@@ -52,6 +54,8 @@ type FuzzRequest = {
   url: string;
   payload?: string | Buffer;
   contentType?: string;
+  /** Odd extra headers: a User-Agent that gets stored, cookie junk next to the real cookies, and the like. */
+  extraHeaders: Record<string, string>;
 };
 
 let world: World;
@@ -278,6 +282,35 @@ function queryOf(route: RouteInfo, overrides: Overrides): fc.Arbitrary<string> {
     .map(([query, odd]) => [query, odd].filter(Boolean).join('&'));
 }
 
+/** Header values a client can send (printable Latin-1: Node refuses control characters in headers). */
+const headerText = fc
+  .string({ unit: 'binary-ascii', maxLength: 300 })
+  .map((v) => v.replace(/[^\x20-\x7e\x80-\xff]/g, ''));
+
+const oddHeaders: fc.Arbitrary<Record<string, string>> = fc.record(
+  {
+    'user-agent': fc.oneof(
+      headerText,
+      fc.constant('A'.repeat(8_000)),
+      fc.constant("Mozilla'); DROP TABLE x;--"),
+    ),
+    cookie: fc.oneof(
+      fc.constantFrom(
+        'vf_session=%ZZ',
+        'vf_csrf=; vf_session=',
+        'vf_session="\\"',
+        '__Host-vf_session=x',
+        '=;=;',
+      ),
+      headerText.map((v) => `vf_session=${v.replace(/[;,]/g, '')}`),
+    ),
+    'accept-language': headerText,
+    'x-forwarded-for': fc.constantFrom('1.2.3.4', 'not-an-ip', '::ffff:10.0.0.1, 999.1.1.1', ''),
+    'x-csrftoken': fc.constantFrom('', 'null', '%00', 'A'.repeat(5_000)),
+  },
+  { requiredKeys: [] },
+);
+
 function requestOf(route: RouteInfo): fc.Arbitrary<FuzzRequest> {
   // Ids that exist most of the time, so requests get past the id and tenancy checks.
   const id = fc.oneof(
@@ -307,10 +340,12 @@ function requestOf(route: RouteInfo): fc.Arbitrary<FuzzRequest> {
       path: pathOf(route),
       query: queryOf(route, overrides),
       body: route.unsafe ? bodyOf(route, overrides) : fc.constant({}),
+      extraHeaders: fc.option(oddHeaders, { freq: 3, nil: {} }),
     })
-    .map(({ caller, csrf, path, query, body }) => ({
+    .map(({ caller, csrf, path, query, body, extraHeaders }) => ({
       caller,
       csrf,
+      extraHeaders,
       url: query ? `${path}?${query}` : path,
       ...body,
     }));
@@ -318,8 +353,10 @@ function requestOf(route: RouteInfo): fc.Arbitrary<FuzzRequest> {
 
 async function send(route: RouteInfo, request: FuzzRequest): Promise<LightMyRequestResponse> {
   const client = { anonymous, owner: world.owner.c, member: world.member.c }[request.caller];
-  const headers: Record<string, string> = {};
-  if (client.cookies.size > 0) headers.cookie = client.cookieHeader();
+  const headers: Record<string, string> = { ...request.extraHeaders };
+  if (client.cookies.size > 0) {
+    headers.cookie = [client.cookieHeader(), request.extraHeaders.cookie].filter(Boolean).join('; ');
+  }
   if (request.csrf && client.csrfToken) headers['x-csrftoken'] = client.csrfToken;
   if (request.contentType) headers['content-type'] = request.contentType;
   ipCounter += 1;
@@ -341,8 +378,10 @@ function clip(value: string | Buffer | undefined): string | undefined {
 }
 
 function describeRequest(route: RouteInfo, request: FuzzRequest): string {
+  const extraHeaders = Object.fromEntries(Object.entries(request.extraHeaders).map(([k, v]) => [k, clip(v)]));
   return JSON.stringify({
     ...request,
+    extraHeaders,
     method: route.method,
     url: clip(request.url),
     payload: clip(request.payload),
