@@ -337,6 +337,30 @@ describe('no account enumeration (same answer, similar time)', () => {
   });
 });
 
+describe('sign-up: the spec’s “taken” answer, rate-bounded', () => {
+  it('a taken address gets the spec text (SPEC §8), and probing is stopped at 30 sign-ups an hour per IP', async () => {
+    const taken = (await new TestClient(t.app, nextIp()).signupNew()).payload.email;
+    t.clock.advance(HOUR + MINUTE);
+    const prober = new TestClient(t.app, nextIp());
+    await prober.fetchCsrf();
+    for (let i = 0; i < 30; i++) {
+      const response = await prober.post(
+        '/api/auth/signup',
+        newSignup({ email: i % 2 ? taken : taken.toUpperCase() }),
+      );
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({
+        email: ['A user with that e-mail address already exists.'],
+        MainCode_: 'email_taken',
+      });
+    }
+    const stopped = await prober.post('/api/auth/signup', newSignup({ email: taken }));
+    expect(stopped.statusCode).toBe(429);
+    expect(errorContractViolation(stopped)).toBeNull();
+    expect(stopped.headers['retry-after']).toBeDefined();
+  });
+});
+
 describe('signed links: tampered, confused, replayed', () => {
   it('a token of one purpose is refused by the others (verify-email, reset-password, change-email)', async () => {
     const c = new TestClient(t.app, nextIp());
