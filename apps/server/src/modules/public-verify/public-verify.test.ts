@@ -6,7 +6,7 @@ import {
 } from '@veriform/contracts';
 import { schema } from '@veriform/db';
 import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useTestApp } from '../../test-support/app.ts';
 import { TestClient } from '../../test-support/client.ts';
 import { MINUTE } from '../../test-support/clock.ts';
@@ -573,6 +573,30 @@ describe('POST /api/public/attempts/{attemptId}/check', () => {
     const rows = await verificationsOf(form.id);
     expect(rows).toHaveLength(1);
     expect((await attemptRow(sent.attemptId)).verificationId).toBe(rows[0]?.id);
+  });
+
+  it('makes the verification in one statement, outside a transaction', async () => {
+    // The insert's trigger locks today's daily-count row of the form until commit; every verification of the form
+    // waits for it. In a transaction of several statements the lock was held across round trips to a busy process
+    // (scripts/load.ts showed verifications queueing behind it, and their pool connections with them).
+    const { form } = await liveForm();
+    const consumer = await newConsumer(t.app, form.publicId);
+    const { sent, code } = await sendFresh(consumer, form.publicId);
+    const transaction = vi.spyOn(t.db.db, 'transaction');
+    try {
+      expect((await consumer.check(sent.attemptId, code)).statusCode).toBe(200);
+      expect(transaction).not.toHaveBeenCalled();
+    } finally {
+      transaction.mockRestore();
+    }
+    const rows = await verificationsOf(form.id);
+    expect(rows).toHaveLength(1);
+    expect((await attemptRow(sent.attemptId)).verificationId).toBe(rows[0]?.id);
+    const counts = await t.db.db
+      .select({ n: schema.verificationDailyCounts.n })
+      .from(schema.verificationDailyCounts)
+      .where(eq(schema.verificationDailyCounts.verifyFormId, form.id));
+    expect(counts).toEqual([{ n: 1 }]);
   });
 
   it('counts concurrent wrong codes each, and locks at five', async () => {

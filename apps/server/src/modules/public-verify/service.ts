@@ -14,7 +14,7 @@ import {
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { and, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -427,54 +427,40 @@ export function createPublicVerifyService(deps: {
       );
     }
 
-    // One short transaction. The status guard makes the attempt's pending → verified the single winner's step: of two
-    // right answers at once, the second finds no pending row and creates nothing.
-    const verificationId = await db.transaction(async (tx) => {
-      const [won] = await tx
-        .update(verificationAttempts)
-        .set({ status: 'verified', verifiedAt: now })
-        .where(
-          and(
-            eq(verificationAttempts.id, attempt.id),
-            eq(verificationAttempts.status, 'pending'),
-            gt(verificationAttempts.expiresAt, now),
-          ),
-        )
-        .returning({
-          wrongTries: verificationAttempts.wrongTries,
-          sentAt: verificationAttempts.sentAt,
-          createdAt: verificationAttempts.createdAt,
-        });
-      if (!won) return null;
-      const [verification] = await tx
-        .insert(verifications)
-        .values({
-          accountId: attempt.accountId,
-          verifyFormId: attempt.verifyFormId,
-          cellPhone: attempt.cellPhone,
-          externalRefId: attempt.externalRefId,
-          verifyFormName: attempt.formName,
-          verifyFormCategory: attempt.formCategory,
-          verificationMethod: attempt.method,
-          email: attempt.email,
-          isTest: attempt.isTest,
-          // The job sets sent_at once the provider took the message; before that (or for a test number, which
-          // sends nothing) the request time stands in.
-          codeSentAt: won.sentAt ?? won.createdAt,
-          verifiedAt: now,
-          attempts: won.wrongTries + 1,
-          ip: context.ip,
-          userAgent: context.userAgent,
-          createdAt: now,
-        })
-        .returning({ id: verifications.id });
-      if (!verification) throw new Error('verification insert returned no row');
-      await tx
-        .update(verificationAttempts)
-        .set({ verificationId: verification.id })
-        .where(eq(verificationAttempts.id, attempt.id));
-      return verification.id;
-    });
+    // One statement, outside any transaction: the guarded pending → verified update of the attempt (linking the
+    // verification, whose id it takes from the identity's sequence) and the insert of the verification. The status
+    // guard makes the update the single winner's step: of two right answers at once, the second finds no pending row,
+    // so `won` is empty and nothing is inserted. Why one statement: the insert's trigger upserts today's row of
+    // verification_daily_counts for the form and method, which every verification of that form today must lock
+    // until its commit. In a transaction of several statements that lock was held across round trips to this process;
+    // under load (a busy event loop) for hundreds of ms, queueing the form's other verifications behind it with their
+    // pool connections, and the rest of the app waited for the pool (docs/benchmarks.md, Load). Now it is held for
+    // the statement and its commit only. The foreign key of `verification_id` is checked at the end of the statement,
+    // once the verification exists. Parameters in the SELECT list carry casts: their type is not inferred there.
+    const inserted = await db.execute(sql`
+      WITH won AS (
+        UPDATE ${verificationAttempts}
+        SET status = 'verified', verified_at = ${now}::timestamptz,
+            verification_id = nextval(pg_get_serial_sequence('verifications', 'id'))
+        WHERE id = ${attempt.id} AND status = 'pending' AND expires_at > ${now}::timestamptz
+        RETURNING verification_id, account_id, verify_form_id, cell_phone, external_ref_id, method, email, is_test,
+          wrong_tries, sent_at, created_at
+      )
+      INSERT INTO ${verifications} (id, account_id, verify_form_id, cell_phone, external_ref_id, verify_form_name,
+        verify_form_category, verification_method, email, is_test, code_sent_at, verified_at, attempts, ip,
+        user_agent, created_at)
+      OVERRIDING SYSTEM VALUE
+      SELECT verification_id, account_id, verify_form_id, cell_phone, external_ref_id, ${attempt.formName}::text,
+        ${attempt.formCategory}::text, method, email, is_test,
+        -- The job sets sent_at once the provider took the message; before that (or for a test number, which sends
+        -- nothing) the request time stands in.
+        coalesce(sent_at, created_at), ${now}::timestamptz, wrong_tries + 1, ${context.ip}::text,
+        ${context.userAgent}::text, ${now}::timestamptz
+      FROM won
+      RETURNING id::text AS id`);
+    // Both drivers answer `{ rows }`; the Db type leaves the result untyped.
+    const [row] = (inserted as unknown as { rows: { id: string }[] }).rows;
+    const verificationId = row ? Number(row.id) : null;
     if (verificationId === null) {
       const state = await currentState(attempt.id);
       throw (
