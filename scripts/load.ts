@@ -28,6 +28,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDb } from '@veriform/db';
+import pg from 'pg';
 import { repoRoot } from '../apps/server/src/config.ts';
 import {
   type ServerProcess,
@@ -383,6 +384,50 @@ function processTicks(pid: number | undefined): number {
 
 const TICKS_PER_SECOND = 100;
 
+/**
+ * Watches the database's own sessions from a connection of its own: the CPU of the backends serving this database
+ * (/proc/<pid>/stat of each backend pid), and what non-idle sessions are doing (pg_stat_activity samples), which
+ * shows lock waits and connections held in open transactions.
+ */
+class DatabaseMonitor {
+  private readonly client: pg.Client;
+  private readonly waits = new Map<string, number>();
+  private sampling = false;
+  constructor(url: string) {
+    this.client = new pg.Client({ connectionString: url });
+  }
+  async connect(): Promise<void> {
+    await this.client.connect();
+  }
+  close(): Promise<void> {
+    return this.client.end();
+  }
+  async backendTicks(): Promise<Map<number, number>> {
+    const { rows } = await this.client.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    );
+    return new Map(rows.map((r) => [r.pid, processTicks(r.pid)]));
+  }
+  async sampleWaits(): Promise<void> {
+    if (this.sampling) return;
+    this.sampling = true;
+    try {
+      const { rows } = await this.client.query<{ what: string }>(
+        `SELECT state || ' | ' || coalesce(wait_event_type || ':' || wait_event, '-') || ' | ' ||
+                left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS what
+         FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'`,
+      );
+      for (const { what } of rows) this.waits.set(what, (this.waits.get(what) ?? 0) + 1);
+    } finally {
+      this.sampling = false;
+    }
+  }
+  topWaits(n: number): [string, number][] {
+    return [...this.waits].sort((a, b) => b[1] - a[1]).slice(0, n);
+  }
+}
+
 // ---- Run ----------------------------------------------------------------------------------------------------------
 
 const pct = (part: number, whole: number) => `${((100 * part) / whole).toFixed(0)} %`;
@@ -499,29 +544,43 @@ async function drive(data: LoadData, servers: ServerProcess[], targets: Target[]
   }
 
   const pids = servers.map((s) => s.child.pid);
+  const monitor = new DatabaseMonitor(databaseUrl as string);
+  await monitor.connect();
   let cpuAtStart = process.cpuUsage();
   let machineAtStart = machineTicks();
   let serversAtStart = pids.map(processTicks);
+  let backendsAtStart = new Map<number, number>();
   const loadAtStart = loadavg();
   const loadSamples: number[] = [];
   const sampler = setInterval(() => loadSamples.push(loadavg()[0] ?? 0), 5000);
+  const waitSampler = setInterval(() => {
+    if (recorder.recording) void monitor.sampleWaits();
+  }, 250);
   const startRecording = setTimeout(() => {
     recorder.recording = true;
     cpuAtStart = process.cpuUsage();
     machineAtStart = machineTicks();
     serversAtStart = pids.map(processTicks);
+    void monitor.backendTicks().then((ticks) => {
+      backendsAtStart = ticks;
+    });
     console.log(`warm-up done; measuring ${durationS} s with ${connections} connections`);
   }, warmupS * 1000);
 
   await Promise.all(Array.from({ length: connections }, (_, i) => virtualUser(i)));
   clearTimeout(startRecording);
   clearInterval(sampler);
+  clearInterval(waitSampler);
   const seconds = (performance.now() - measureFrom) / 1000;
   const cpu = process.cpuUsage(cpuAtStart);
   const machine = machineTicks();
   const serverTicks = pids.map((pid, i) => processTicks(pid) - (serversAtStart[i] ?? 0));
+  const backendsAtEnd = await monitor.backendTicks();
   const loadAtEnd = loadavg();
+  await monitor.close();
   if (fatal) throw fatal;
+  let databaseTicks = 0;
+  for (const [pid, ticks] of backendsAtEnd) databaseTicks += ticks - (backendsAtStart.get(pid) ?? 0);
 
   const all = summarize(recorder, seconds);
   const rows = all.filter((r) => !r.endpoint.includes(VARIANT));
@@ -537,17 +596,26 @@ async function drive(data: LoadData, servers: ServerProcess[], targets: Target[]
   const busy = (machine.busy - machineAtStart.busy) / TICKS_PER_SECOND;
   const client = (cpu.user + cpu.system) / 1e6;
   const serverCpu = serverTicks.reduce((a, b) => a + b, 0) / TICKS_PER_SECOND;
+  const databaseCpu = databaseTicks / TICKS_PER_SECOND;
+  const rest = busy - client - serverCpu - databaseCpu;
   console.log(
-    `CPU over the run (all cores: ${wall.toFixed(0)} core-s, busy ${busy.toFixed(0)} = ${pct(busy, wall)}): ` +
-      `client ${client.toFixed(1)} s (${pct(client, busy)} of busy), servers ${serverCpu.toFixed(1)} s ` +
-      `(${serverTicks.map((t) => (t / TICKS_PER_SECOND).toFixed(1)).join(' + ')}; ${pct(serverCpu, busy)}), ` +
-      `rest (PostgreSQL, other work) ${(busy - client - serverCpu).toFixed(1)} s (${pct(busy - client - serverCpu, busy)})`,
+    `CPU over the run (${wall.toFixed(0)} core-s on all cores, ${busy.toFixed(0)} busy = ${pct(busy, wall)}): ` +
+      `client ${client.toFixed(1)} s (${pct(client, busy)} of busy), ` +
+      `servers ${serverCpu.toFixed(1)} s (${serverTicks.map((t) => (t / TICKS_PER_SECOND).toFixed(1)).join(' + ')}; ` +
+      `${pct(serverCpu, busy)}), PostgreSQL backends of this database ${databaseCpu.toFixed(1)} s ` +
+      `(${pct(databaseCpu, busy)}), the rest (other work on the machine, PostgreSQL's own processes) ` +
+      `${rest.toFixed(1)} s (${pct(rest, busy)})`,
   );
   console.log(
     `load average: ${loadAtStart.map((v) => v.toFixed(2)).join(' ')} at start, ` +
       `${loadAtEnd.map((v) => v.toFixed(2)).join(' ')} at end; 1-min samples every 5 s: ` +
       `${loadSamples.map((v) => v.toFixed(1)).join(' ')}`,
   );
+
+  console.log(
+    '\nPostgreSQL sessions of this database not idle, sampled every 250 ms (state | wait | statement):',
+  );
+  for (const [what, n] of monitor.topWaits(10)) console.log(`  ${String(n).padStart(5)}  ${what}`);
 
   const failures = rows.filter((r) => r.unexpected > 0);
   for (const r of failures) {
