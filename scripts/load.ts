@@ -4,7 +4,7 @@
  *
  *     npx tsx scripts/load.ts --database-url postgres://postgres@127.0.0.1:5432/vf_load \
  *       [--duration 60] [--connections 200] [--processes 2] [--warmup 5] [--account ID] [--verifications 300000]
- *       [--login-rate 4]
+ *       [--login-rate 4] [--servers URL,URL]
  *
  * 1. Prepares its data in that database through Drizzle (scripts/support/load-data.ts): an account with seeded
  *    verifications (or --account), members with sessions, users with a known password, test numbers with a fixed code.
@@ -19,6 +19,9 @@
  * 4. Prints per endpoint: requests, req/s, p50/p95/p99/max latency and status counts, and the CPU shares of the
  *    client, the servers and the rest of the machine (PostgreSQL, other work); exits 1 on any 5xx, connection error
  *    or answer the scenario did not intend.
+ *
+ * --servers drives servers that are already running (started by hand, e.g. under `node --cpu-prof`) instead of
+ * starting its own; they must run with NODE_ENV=production and TRUST_PROXY=127.0.0.1 on the same database.
  *
  * Needs the built web app (production serves apps/web/dist): `npm run build` first.
  */
@@ -55,6 +58,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '200' },
     processes: { type: 'string', default: '2' },
     account: { type: 'string' },
+    servers: { type: 'string' },
     verifications: { type: 'string', default: '300000' },
     'login-rate': { type: 'string', default: '4' },
     staff: { type: 'string', default: '20' },
@@ -470,6 +474,15 @@ async function main(): Promise<number> {
       `${data.staffSessions.length} member sessions, ${data.loginEmails.length} login users`,
   );
 
+  if (args.servers) {
+    // Servers someone else started (a deployment, or processes run under a profiler): NODE_ENV=production and
+    // TRUST_PROXY set to this client's address there; their CPU is not measured here.
+    const urls = args.servers.split(',').map((u) => u.trim().replace(/\/$/, ''));
+    console.log(`driving ${urls.length} running servers: ${urls.join(', ')}`);
+    const targets = urls.map((url, i) => new Target(url, Math.ceil((connections - i) / urls.length)));
+    return drive(data, [], targets);
+  }
+
   const secretKey = randomBytes(48).toString('base64url');
   const servers: ServerProcess[] = [];
   try {
@@ -485,7 +498,11 @@ async function main(): Promise<number> {
     }
     console.log(`${processes} server processes: ${servers.map((s) => s.url).join(', ')}`);
     const targets = servers.map((s, i) => new Target(s.url, Math.ceil((connections - i) / processes)));
-    return await drive(data, servers, targets);
+    return await drive(
+      data,
+      servers.map((s) => s.child.pid),
+      targets,
+    );
   } finally {
     const codes = await Promise.all(servers.map((s) => stopServer(s)));
     codes.forEach((code, i) => {
@@ -504,7 +521,8 @@ async function main(): Promise<number> {
   }
 }
 
-async function drive(data: LoadData, servers: ServerProcess[], targets: Target[]): Promise<number> {
+/** Runs the virtual users against `targets`; `pids`: the server processes whose CPU is measured (none: not ours). */
+async function drive(data: LoadData, pids: (number | undefined)[], targets: Target[]): Promise<number> {
   const recorder = new Recorder();
   const scenarios = new Scenarios(recorder, data);
   const started = performance.now();
@@ -543,7 +561,6 @@ async function drive(data: LoadData, servers: ServerProcess[], targets: Target[]
     }
   }
 
-  const pids = servers.map((s) => s.child.pid);
   const monitor = new DatabaseMonitor(databaseUrl as string);
   await monitor.connect();
   let cpuAtStart = process.cpuUsage();
