@@ -16,10 +16,14 @@ export const datePresets = [
 ] as const;
 export type DatePreset = (typeof datePresets)[number];
 
-/** A calendar date `YYYY-MM-DD` that exists. */
+/**
+ * A calendar date `YYYY-MM-DD` that exists. Year 0000 does not in PostgreSQL (1 BC is `0001-01-01 BC`) although it
+ * does for JavaScript: refused, or the database refused the query (a 500 on `created__date__gte=0000-01-01`).
+ */
 export const localDateSchema = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Invalid date')
+  .refine((v) => !v.startsWith('0000'), { message: 'Invalid date' })
   .refine(
     (v) =>
       !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
@@ -28,16 +32,39 @@ export const localDateSchema = z
     },
   );
 
-/** An IANA time zone name the runtime knows; anything else falls back (never an error). */
+/** `UTC` and the fixed offsets `Etc/GMT±N`. */
+const FIXED_ZONE = /^(UTC|Etc\/(UTC|GMT([+-]\d{1,2})?))$/;
+/** A zone of one of IANA's geographic areas (`Asia/Kolkata`, `America/Argentina/Salta`). */
+const GEOGRAPHIC_ZONE =
+  /^(Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Europe|Indian|Pacific)\/[\w+-]+(\/[\w+-]+)?$/;
+
+/**
+ * The time zone to compute with, or undefined when there is none. Intl also accepts legacy names and aliases that
+ * PostgreSQL's time zone database lacks (`US/Pacific-New`, `SystemV/AST4`): passed on as such they made the database
+ * refuse the query (a 500 on the report). A geographic or fixed name Intl accepts is kept as given (the browser's
+ * own name, echoed by the report); any other is replaced by its canonical name when that is geographic or fixed
+ * (`US/Pacific-New` → `America/Los_Angeles`, `EST5EDT` → `America/New_York`), else refused.
+ */
+export function usableTimeZone(tz: string): string | undefined {
+  let canonical: string;
+  try {
+    canonical = new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+  const usable = (name: string) => FIXED_ZONE.test(name) || GEOGRAPHIC_ZONE.test(name);
+  if (usable(tz)) return tz;
+  return usable(canonical) ? canonical : undefined;
+}
+
+/** An IANA time zone name PostgreSQL knows too (usableTimeZone); anything else falls back (never an error). */
 export const timeZoneSchema = z
   .string()
-  .refine((tz) => {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: tz });
-      return true;
-    } catch {
-      return false;
-    }
+  .transform((tz, ctx) => {
+    const usable = usableTimeZone(tz);
+    if (usable) return usable;
+    ctx.addIssue({ code: 'custom', message: 'Unknown time zone' });
+    return z.NEVER;
   })
   .catch(FALLBACK_TIME_ZONE);
 

@@ -1,3 +1,4 @@
+import { usableTimeZone } from '@veriform/contracts';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -118,6 +119,10 @@ const oddQueries = fc.constantFrom(
   'created__date__preset=custom&created__date__gte=9999-99-99&created__date__lte=0000-00-00',
   'verifyFormId__in=1,2,,x,-1,99999999999999&verificationMethod__in=all,sms,nope',
   'key=%00&ref=%uD800',
+  'created__date__preset=custom&created__date__gte=0000-01-01&created__date__lte=0000-12-31',
+  'tz=US/Pacific-New&created__date__preset=last7d',
+  'tz=SystemV/AST4&created__date__preset=today',
+  'tz=Etc/GMT%2B12&created__date__preset=yesterday',
 );
 
 /** Odd values for one key, sent on top of an otherwise valid query (the key then appears twice or gets odd). */
@@ -497,7 +502,7 @@ describe('fuzz: never a 5xx, always the spec error format', () => {
   });
 });
 
-describe('what the fuzzer found (regressions)', () => {
+describe('what the fuzzer and the probes around it found (regressions)', () => {
   const notFound = { detail: 'Not found.', MainCode_: 'not_found' };
 
   it('a path with broken percent-encoding, or a parameter over the router’s length limit, is a 404 in the spec format', async () => {
@@ -541,6 +546,36 @@ describe('what the fuzzer found (regressions)', () => {
       role: 'member',
     });
     expect(invitation.statusCode).toBe(404);
+  });
+
+  it('year 0000 and time zones the runtime knows but PostgreSQL does not: the filters fall back, never a 500', async () => {
+    const owner = await newOwner(t.app);
+    const account = `account=${owner.accountId}`;
+    for (const query of [
+      'created__date__preset=custom&created__date__gte=0000-01-01',
+      'created__date__preset=custom&created__date__lte=0000-02-29',
+      'tz=US/Pacific-New&created__date__preset=last7d',
+      'tz=SystemV/AST4&created__date__preset=today',
+      'tz=EST5EDT&created__date__preset=thisMonth',
+    ]) {
+      for (const path of [
+        '/api/verify-forms',
+        '/api/verifications',
+        '/api/verifications/report',
+        '/api/verifications/export-csv',
+      ]) {
+        const response = await owner.c.get(`${path}?${account}&${query}`);
+        expect(response.statusCode, `${path}?${query}`).toBe(200);
+      }
+    }
+    const report = await owner.c.get(`/api/verifications/report?${account}&tz=US/Pacific-New`);
+    expect(report.json().range.tz).toBe('America/Los_Angeles');
+    expect(usableTimeZone('EST5EDT')).toBe('America/New_York');
+    expect(usableTimeZone('SystemV/AST4')).toBeUndefined();
+    expect(usableTimeZone('Etc/GMT+5')).toBe('Etc/GMT+5');
+    expect(usableTimeZone('Asia/Kolkata')).toBe('Asia/Kolkata');
+    expect(usableTimeZone('UTC')).toBe('UTC');
+    expect(usableTimeZone('Nowhere/Special')).toBeUndefined();
   });
 
   it('a NUL character in a JSON body or a query string is a 400 on its field; in a path id a 404; nothing stored', async () => {
