@@ -218,6 +218,44 @@ describe('hostile uploads', () => {
     }
   });
 
+  it('hand-broken multipart: odd boundaries, a 5000-character file or field name, 200 part headers, base64 parts, multipart/mixed', async () => {
+    const part = (disposition: string, extra = '', data = 'xx') =>
+      `--x\r\nContent-Disposition: form-data; ${disposition}\r\n${extra}\r\n${data}\r\n--x--\r\n`;
+    const cases: [string, string][] = [
+      [`multipart/form-data; boundary=${'x'.repeat(500)}`, `--${'x'.repeat(500)}\r\n`],
+      ['multipart/form-data; boundary="x', '--x\r\n'],
+      ['multipart/form-data; boundary=x; boundary=y', part('name="a"')],
+      [
+        'multipart/form-data; boundary=x',
+        part(`name="FIELD"; filename="${'a'.repeat(5_000)}.png"`, 'Content-Type: image/png\r\n'),
+      ],
+      [
+        'multipart/form-data; boundary=x',
+        part(`name="FIELD"; filename*=UTF-8''%E2%82%AC%00.png`, 'Content-Type: image/png\r\n'),
+      ],
+      [
+        'multipart/form-data; boundary=x',
+        part('name="a"', Array.from({ length: 200 }, (_, i) => `X-H${i}: v\r\n`).join('')),
+      ],
+      ['multipart/form-data; boundary=x', part(`name="${'n'.repeat(5_000)}"`)],
+      [
+        'multipart/form-data; boundary=x',
+        part('name="FIELD"; filename="a.png"', 'Content-Transfer-Encoding: base64\r\n', 'iVBORw0KGgo='),
+      ],
+      ['multipart/mixed; boundary=x', part('name="FIELD"; filename="a.png"')],
+    ];
+    for (const target of targets) {
+      const before = await mediaRows();
+      for (const [contentType, body] of cases) {
+        const response = await send(target, body.replaceAll('FIELD', target.field), contentType);
+        expect(response.statusCode, `${target.route} ${contentType}`).toBeGreaterThanOrEqual(400);
+        expect(response.statusCode).toBeLessThan(500);
+        expect(errorContractViolation(response), contentType).toBeNull();
+      }
+      expect(await mediaRows()).toBe(before);
+    }
+  });
+
   it('a JSON body over 1 MiB is a 413 {detail}; a body that is not multipart is a 400 “no file”', async () => {
     for (const target of targets) {
       const huge = await send(
