@@ -39,6 +39,12 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
     referrerPolicy: { policy: 'same-origin' },
     strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   });
+  // API answers carry personal data (users, teams, phone numbers, CSV exports): no browser or shared cache keeps
+  // them, unless the route chose its own policy (the public form: private, no-cache).
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith('/api/') && !reply.hasHeader('Cache-Control'))
+      reply.header('Cache-Control', 'no-store');
+  });
   await app.register(rateLimit, {
     global: true,
     max: GLOBAL_RATE_LIMIT.max,

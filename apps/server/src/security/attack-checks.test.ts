@@ -211,6 +211,7 @@ describe('production mode: cookies, security headers, strict CSP', () => {
       expect(response.headers['referrer-policy'], what).toBe(
         what === 'public page' ? 'no-referrer' : 'same-origin',
       );
+      if (what.startsWith('API')) expect(response.headers['cache-control'], what).toBe('no-store');
     }
     // The router answers a path it cannot decode before any hook (helmet's too): a JSON 404 with the strictest policy.
     const unroutable = await c.get('/api/users/%ZZ');
@@ -222,6 +223,30 @@ describe('production mode: cookies, security headers, strict CSP', () => {
       "'self'",
       "'unsafe-inline'",
     ]);
+  });
+
+  it('no CORS: another origin gets no Access-Control-Allow-* header, and its preflight finds nothing', async () => {
+    const c = new TestClient(prod.app, nextIp());
+    await c.signupNew();
+    const origin = { origin: 'https://evil.example' };
+    const answers = [
+      await c.request({ method: 'POST', url: '/api/auth/refresh-me', headers: origin }),
+      await c.request({ method: 'GET', url: '/api/verify-forms?account=1', headers: origin }),
+      await prod.app.inject({
+        method: 'OPTIONS',
+        url: '/api/auth/login',
+        headers: {
+          ...origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'x-csrftoken',
+        },
+      }),
+    ];
+    for (const response of answers) {
+      const cors = Object.keys(response.headers).filter((h) => h.startsWith('access-control-'));
+      expect(cors).toEqual([]);
+    }
+    expect(answers[2]?.statusCode).toBe(404);
   });
 
   it('a 500 in production says nothing about the inside', async () => {
