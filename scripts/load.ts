@@ -16,9 +16,9 @@
  *    login page — while logins with the right password run at a fixed rate (--login-rate per second: argon2 is
  *    CPU-heavy by design) and one address is sent a wrong password every 2 s (the intended 400s, then 429s).
  *    Every visit comes from its own client address (X-Forwarded-For): the per-IP limits see separate people.
- * 4. Prints per endpoint: requests, req/s, p50/p95/p99/max latency and status counts, and the CPU shares of the
- *    client, the servers and the rest of the machine (PostgreSQL, other work); exits 1 on any 5xx, connection error
- *    or answer the scenario did not intend.
+ * 4. Prints per endpoint: requests, req/s, p50/p95/p99/max latency and status counts; the CPU shares of the client,
+ *    the servers, the database's PostgreSQL backends and the rest of the machine; what the database's sessions were
+ *    doing (pg_stat_activity samples). Exits 1 on any 5xx, connection error or answer the scenario did not intend.
  *
  * --servers drives servers that are already running (started by hand, e.g. under `node --cpu-prof`) instead of
  * starting its own; they must run with NODE_ENV=production and TRUST_PROXY=127.0.0.1 on the same database.
@@ -30,6 +30,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { RESEND_AFTER_SECONDS } from '@veriform/contracts';
 import { createDb } from '@veriform/db';
 import pg from 'pg';
 import { repoRoot } from '../apps/server/src/config.ts';
@@ -86,8 +87,8 @@ const CSRF_COOKIE = '__Host-vf_csrf';
 const BROWSER_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148';
 const WRONG_PASSWORD_INTERVAL_MS = 2000;
-/** The app's spacing between codes to one number through one form (RESEND_AFTER_SECONDS), plus a margin. */
-const PAIR_REUSE_MS = 31_000;
+/** The app's spacing between codes to one number through one form, plus a margin for clock and queueing. */
+const PAIR_REUSE_MS = RESEND_AFTER_SECONDS * 1000 + 1000;
 
 // ---- Client addresses ---------------------------------------------------------------------------------------------
 
@@ -231,10 +232,13 @@ class Scenarios {
     const page = await this.recorder.call(
       visit.target,
       'GET /activity-log/ (page)',
-      { method: 'GET', path: '/activity-log/', headers: pageHeaders(visit, cookie), read: false },
+      { method: 'GET', path: '/activity-log/', headers: pageHeaders(visit, cookie), read: true },
       [200],
     );
     if (!page) return;
+    // The page answers 200 to anyone; its initial data says whether the session was recognised.
+    if (!page.body.includes('"isAuthenticated":true'))
+      return this.problem('/activity-log/ without the session');
     const headers = apiHeaders(visit, cookie);
     const queries = 2 + Math.floor(Math.random() * 3);
     for (let i = 0; i < queries; i++) {
