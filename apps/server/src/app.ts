@@ -24,6 +24,7 @@ import { verificationRoutes } from './modules/verifications/routes.ts';
 import { verifyFormRoutes } from './modules/verify-forms/routes.ts';
 import { registerCsrf } from './plugins/csrf.ts';
 import { answerFrameworkError, registerErrorHandler } from './plugins/error-handler.ts';
+import { registerHealth } from './plugins/health.ts';
 import { registerJsonBody } from './plugins/json-body.ts';
 import { registerMaintenance } from './plugins/maintenance.ts';
 import { registerMultipart } from './plugins/multipart.ts';
@@ -122,6 +123,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   await app.register(cookie);
   await registerSecurity(app);
+  // After the rate-limit plugin, so the probes' own `rateLimit: false` applies.
+  registerHealth(app, database);
   const devTemplate = config.viteDevServer ? await registerViteDev(app) : undefined;
   registerCsrf(app);
   registerSessions(app);
