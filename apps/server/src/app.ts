@@ -8,6 +8,7 @@ import { openDatabase } from './database.ts';
 import { createJobs } from './jobs/queue.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { redactUrl } from './lib/redact.ts';
+import { REQUEST_ID_HEADER, requestIdGenerator } from './lib/request-id.ts';
 import { createMailer, type Mailer } from './messaging/email.ts';
 import { createSmsSender, type SmsSender } from './messaging/sms.ts';
 import { accountRoutes } from './modules/accounts/routes.ts';
@@ -82,10 +83,15 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     },
     trustProxy: trustProxyOption(config.trustProxy),
     frameworkErrors: answerFrameworkError,
+    genReqId: requestIdGenerator(config),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  // Every answer names its request id, as every log line of the request does (lib/request-id.ts).
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
   registerJsonBody(app);
   registerNullCharacterGuard(app);
 
