@@ -34,9 +34,11 @@ export type SendVerificationCodeDeps = CodeSenderDeps & { sealer: Sealer };
 /** One job: answers its outcome (stored as the job's output), or throws to fail it, which pg-boss then retries. */
 export function sendVerificationCodeHandler(deps: SendVerificationCodeDeps) {
   return async (job: PgBoss.Job<unknown>): Promise<{ outcome: string }> => {
+    // Every line this job writes, the code sender's included, names the job (the job's own "request id").
+    const log = deps.log.child({ jobId: job.id, queue: sendVerificationCodeQueue.name });
     const data = sendVerificationCodeData.safeParse(job.data);
     if (!data.success) {
-      deps.log.error({ jobId: job.id }, 'send-verification-code: malformed job data; dropped');
+      log.error('send-verification-code: malformed job data; dropped');
       return { outcome: 'malformed' };
     }
     const { attemptId, sealedCode } = data.data;
@@ -46,12 +48,9 @@ export function sendVerificationCodeHandler(deps: SendVerificationCodeDeps) {
     } catch (error) {
       // SECRET_KEY changed since the job was queued: no retry can open it; the consumer can ask for a new code.
       if (!(error instanceof SealedValueError)) throw error;
-      deps.log.error(
-        { jobId: job.id, attemptId },
-        'send-verification-code: cannot open the sealed code; dropped',
-      );
+      log.error({ attemptId }, 'send-verification-code: cannot open the sealed code; dropped');
       return { outcome: 'unreadable' };
     }
-    return { outcome: await sendVerificationCode(deps, { attemptId, code }) };
+    return { outcome: await sendVerificationCode({ ...deps, log }, { attemptId, code }) };
   };
 }
