@@ -7,7 +7,6 @@ import {
   type verificationExportQuerySchema,
 } from '@veriform/contracts';
 import { type Db, schema } from '@veriform/db';
-import { stringify } from 'csv-stringify/sync';
 import { and, count, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.ts';
@@ -40,8 +39,6 @@ export const exportHeader = [
   'Test',
   'Created',
 ] as const;
-
-const methodLabels = { sms: 'SMS', email: 'E-mail' } as const;
 
 /**
  * The sort column of each sort key. The export orders by it and then by id, in the same direction, so that the pair is
@@ -141,8 +138,33 @@ export function exportFilename(
 export type ExportKeyset = { value: string; id: number };
 
 /**
- * One batch: the next `limit` rows of `where` in the sort `o` after `last` (or the first ones). Exported for the
- * benchmark, which runs the very same SQL (`.toSQL()`) straight through the driver.
+ * A text cell as csv-stringify wrote it with `escape_formulas` (so files stay byte-identical to before): a leading
+ * apostrophe when the value starts with = + - @, a tab or a carriage return, or their full-width forms (so a
+ * spreadsheet shows text instead of running a formula; E.164 phones included, else Excel reads "+1201…" as a number);
+ * then double quotes around it, inner quotes doubled, when it holds a quote, a comma or a line break. NULL is empty.
+ */
+function csvText(value: SQL): SQL {
+  const escaped = sql`(CASE WHEN left(${value}, 1) IN ('=', '+', '-', '@', chr(9), chr(13), chr(65309), chr(65291), chr(65293), chr(65312)) THEN '''' || ${value} ELSE ${value} END)`;
+  return sql`(CASE WHEN ${value} IS NULL THEN '' WHEN strpos(${escaped}, '"') > 0 OR strpos(${escaped}, ',') > 0 OR strpos(${escaped}, chr(10)) > 0 OR strpos(${escaped}, chr(13)) > 0 THEN '"' || replace(${escaped}, '"', '""') || '"' ELSE ${escaped} END)`;
+}
+
+/** `2026-11-22 06:08:12 -05:00`: wall-clock time in `tz` and that zone's offset at the instant (seconds truncated). */
+function csvLocalTime(column: SQL, tz: string): SQL {
+  const local = sql`(${column} AT TIME ZONE ${tz})`;
+  const minutes = sql`(extract(epoch from ${local} - (${column} AT TIME ZONE 'UTC'))::integer / 60)`;
+  return sql`(to_char(${local}, 'YYYY-MM-DD HH24:MI:SS') || CASE WHEN ${minutes} < 0 THEN ' -' ELSE ' +' END || lpad((abs(${minutes}) / 60)::text, 2, '0') || ':' || lpad((abs(${minutes}) % 60)::text, 2, '0'))`;
+}
+
+/** One CSV line (with its newline) per verification, built by PostgreSQL: see ADR 0007. */
+function csvLine(tz: string): SQL {
+  const v = verifications;
+  return sql`(${v.id}::text || ',' || ${csvText(sql`${v.cellPhone}`)} || ',' || ${csvText(sql`${v.externalRefId}`)} || ',' || coalesce(${v.verifyFormId}::text, '') || ',' || ${csvText(sql`${v.verifyFormName}`)} || ',' || ${csvText(sql`${v.verifyFormCategory}`)} || ',' || CASE WHEN ${v.verificationMethod} = 'sms' THEN 'SMS' ELSE 'E-mail' END || ',' || CASE WHEN ${v.isTest} THEN 'Yes' ELSE 'No' END || ',' || ${csvLocalTime(sql`${v.createdAt}`, tz)} || chr(10))`;
+}
+
+/**
+ * One batch: the next `limit` rows of `where` in the sort `o` after `last` (or the first ones), as one row holding the
+ * batch's CSV text, its row count and its last keyset. PostgreSQL formats the lines and joins them, so the driver parses
+ * one row per batch instead of nine columns per verification (see docs/benchmarks.md, CSV export).
  */
 export function exportBatchQuery(
   db: Db,
@@ -150,39 +172,43 @@ export function exportBatchQuery(
   o: VerificationSort,
   last: ExportKeyset | null,
   limit: number,
+  tz: string,
 ) {
   const { key, descending } = parseSort(o);
   const sort = sortColumns[key];
   const after = sql.raw(descending ? '<' : '>');
-  return (
-    db
-      .select({
-        id: verifications.id,
-        cellPhone: verifications.cellPhone,
-        externalRefId: verifications.externalRefId,
-        verifyFormId: verifications.verifyFormId,
-        verifyFormName: verifications.verifyFormName,
-        verifyFormCategory: verifications.verifyFormCategory,
-        verificationMethod: verifications.verificationMethod,
-        isTest: verifications.isTest,
-        createdAt: verifications.createdAt,
-        // The sort value as PostgreSQL prints it: exact (a JS Date would drop created_at's microseconds and skip or
-        // repeat rows at a batch boundary), and cast back to the column's type in the next query.
-        keysetValue: sql<string>`${sort.column}::text`,
-      })
-      .from(verifications)
-      .where(
-        last
-          ? and(
-              where,
-              sql`(${sort.column}, ${verifications.id}) ${after} (cast(${last.value} as ${sql.raw(sort.castAs)}), ${last.id})`,
-            )
-          : where,
-      )
-      // The list's own ORDER BY (sort key, then id, both in the key's direction): the keyset condition above resumes it.
-      .orderBy(...verificationOrderBy(o))
-      .limit(limit)
-  );
+  const orderBy = verificationOrderBy(o);
+  const batch = db
+    .select({
+      id: verifications.id,
+      // The sort value as PostgreSQL prints it: exact (a JS Date would drop created_at's microseconds and skip or
+      // repeat rows at a batch boundary), and cast back to the column's type in the next query.
+      keysetValue: sql<string>`${sort.column}::text`.as('keyset_value'),
+      line: csvLine(tz).as('line'),
+      // The position in the sort, so the outer aggregate keeps it (a subquery's ORDER BY alone promises nothing).
+      n: sql<number>`row_number() OVER (ORDER BY ${sql.join(orderBy, sql`, `)})`.as('n'),
+    })
+    .from(verifications)
+    .where(
+      last
+        ? and(
+            where,
+            sql`(${sort.column}, ${verifications.id}) ${after} (cast(${last.value} as ${sql.raw(sort.castAs)}), ${last.id})`,
+          )
+        : where,
+    )
+    // The list's own ORDER BY (sort key, then id, both in the key's direction): the keyset condition above resumes it.
+    .orderBy(...orderBy)
+    .limit(limit)
+    .as('batch');
+  return db
+    .select({
+      csv: sql<string | null>`string_agg(${batch.line}, '' ORDER BY ${batch.n})`,
+      rows: sql<number>`count(*)::integer`.mapWith(Number),
+      lastValue: sql<string | null>`(array_agg(${batch.keysetValue} ORDER BY ${batch.n} DESC))[1]`,
+      lastId: sql<number | null>`(array_agg(${batch.id} ORDER BY ${batch.n} DESC))[1]`,
+    })
+    .from(batch);
 }
 
 export type VerificationExport = {
@@ -216,51 +242,32 @@ export function createVerificationExport(deps: { db: Db; clock: Clock }) {
     const range = resolveDateRange(query, now);
     const today = localToday(now, range.tz);
 
-    type Batch = Awaited<ReturnType<ReturnType<typeof exportBatchQuery>['execute']>>;
+    type Batch = { csv: string | null; rows: number; lastValue: string | null; lastId: number | null };
     const fetchBatch = async (last: ExportKeyset | null): Promise<Batch> => {
       // PGlite runs a query synchronously in WASM and answers through promises only, so a chain of batches would be
       // one long run of microtasks: no socket would be read or written (other requests, and this very download)
       // until the export ended. Waiting for the event loop's check phase first lets pending I/O through.
       await yieldToEventLoop();
-      return exportBatchQuery(db, where, query.o, last, batchSize).execute();
+      const [batch] = await exportBatchQuery(db, where, query.o, last, batchSize, range.tz).execute();
+      return batch ?? { csv: null, rows: 0, lastValue: null, lastId: null };
     };
-
-    const formatCreated = createLocalTimeFormatter(range.tz);
 
     async function* chunks(): AsyncGenerator<string> {
       // A byte-order mark: Excel otherwise reads UTF-8 (form names such as "Solicitud de préstamo") as ANSI.
-      yield stringify([[...exportHeader]], { bom: true });
+      yield `\uFEFF${exportHeader.join(',')}\n`;
       let pending: Promise<Batch> | null = fetchBatch(null);
       try {
         while (pending && !signal.aborted) {
-          const rows: Batch = await pending;
-          exportTuning.onBatch?.(rows.length);
-          const lastRow = rows.at(-1);
-          // The next batch is asked for before this one is turned into CSV and written: on PostgreSQL the query runs
-          // while Node formats; on PGlite it simply queues behind other requests' queries.
+          const batch: Batch = await pending;
+          exportTuning.onBatch?.(batch.rows);
+          // The next batch is asked for before this one is written: on PostgreSQL the query runs while Node writes;
+          // on PGlite it simply queues behind other requests' queries.
           pending =
-            rows.length === batchSize && lastRow && !signal.aborted
-              ? fetchBatch({ value: lastRow.keysetValue, id: lastRow.id })
+            batch.rows === batchSize && batch.lastValue !== null && batch.lastId !== null && !signal.aborted
+              ? fetchBatch({ value: batch.lastValue, id: Number(batch.lastId) })
               : null;
-          if (rows.length === 0) break;
-          yield stringify(
-            rows.map((row) => [
-              row.id,
-              row.cellPhone,
-              row.externalRefId,
-              row.verifyFormId,
-              row.verifyFormName,
-              row.verifyFormCategory,
-              methodLabels[row.verificationMethod],
-              row.isTest ? 'Yes' : 'No',
-              formatCreated(row.createdAt),
-            ]),
-            // Formula injection (OWASP "CSV injection"): a cell starting with = + - @, a tab or a carriage return (or
-            // their full-width forms) gets a leading apostrophe, so a spreadsheet shows it as text instead of running
-            // it. That includes E.164 phones ("'+12015550123"): unescaped, Excel would read them as the formula
-            // =+12015550123 and show 12015550123 or 1.20156E+10; with the apostrophe every digit and the plus stay.
-            { escape_formulas: true },
-          );
+          if (batch.rows === 0 || !batch.csv) break;
+          yield batch.csv;
         }
       } finally {
         // A cancelled download ends the generator early (return()) with the next batch possibly in flight: its
