@@ -248,6 +248,43 @@ describe('GET /api/verifications/export-csv', () => {
     expect(fallback.rows[0]?.[8]).toBe('2026-07-04 12:30:05 -04:00');
   });
 
+  it('builds cells in SQL exactly as the reference formatter and csv-stringify would (DST, odd offsets, unicode)', async () => {
+    const owner = await newOwner(t.app);
+    const form = await createForm(owner, 'Préstamo «rápido» 日本, "x"', 'Catégorie');
+    const instants = [
+      '2026-03-08T06:59:59.999Z', // New York: last second of EST
+      '2026-03-08T07:00:00Z', // first of EDT
+      '2026-11-01T05:59:59Z', // EDT, the repeated hour's first pass
+      '2026-11-01T06:00:00Z', // EST, its second pass
+      '2026-01-01T00:00:00Z',
+      '2026-07-01T12:34:56.5Z',
+    ];
+    const refs = ['＝１＋１', '＋１', '－１', '＠x', '', 'naïve — ok'];
+    for (const [i, iso] of instants.entries()) {
+      await insertVerification(form, { createdAt: new Date(iso), externalRefId: refs[i] ?? '' });
+    }
+    for (const tz of ['America/New_York', 'America/St_Johns', 'Asia/Kathmandu', 'Pacific/Chatham', 'UTC']) {
+      const expected = createLocalTimeFormatter(tz);
+      const { rows } = await exportCsv(
+        owner,
+        `account=${owner.accountId}&o=created&tz=${encodeURIComponent(tz)}`,
+      );
+      expect(rows.map((r) => r[8])).toEqual(
+        [...instants].sort((a, b) => Date.parse(a) - Date.parse(b)).map((iso) => expected(new Date(iso))),
+      );
+    }
+    const { rows, response } = await exportCsv(
+      owner,
+      `account=${owner.accountId}&o=created&tz=America/St_Johns`,
+    );
+    expect(rows[0]?.[8]).toBe('2025-12-31 20:30:00 -03:30');
+    expect(rows.map((r) => r[2]).sort()).toEqual(
+      ["'＝１＋１", "'＋１", "'－１", "'＠x", '', 'naïve — ok'].sort(),
+    );
+    expect(rows[0]?.[4]).toBe('Préstamo «rápido» 日本, "x"');
+    expect(response.body).toContain(',"Préstamo «rápido» 日本, ""x""",Catégorie,');
+  });
+
   it('names the file after the account and the resolved local days', async () => {
     const owner = await newOwner(t.app, 'Acme Lending & Co. — Ñandú');
     const custom = await owner.c.get(
