@@ -2,16 +2,35 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { SENTRY_TEST_PROJECT_ID, SENTRY_TEST_PUBLIC_KEY } from './apps/server/src/test-support/sentry.ts';
+import {
+  appPort,
+  baseURL,
+  reportingBaseURL,
+  reportingPort,
+  sentryStandInPort,
+  sentryStandInURL,
+} from './e2e/ports.ts';
 
 /**
  * Browser tests walk the journeys in Debian's Chromium against the app as `npm start` runs it: the built web app,
  * the embedded PGlite database in a fresh data directory, and the development outbox for e-mail.
  */
-const port = Number(process.env.E2E_PORT ?? 4310);
-const baseURL = `http://localhost:${port}`;
 // Made once in the main process; workers inherit the variable instead of making their own.
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'veriform-e2e-'));
 const dataDir = process.env.E2E_DATA_DIR;
+
+function appEnv(appPort: number, appDataDir: string): Record<string, string> {
+  return {
+    PORT: String(appPort),
+    DATA_DIR: appDataDir,
+    PUBLIC_URL: `http://localhost:${appPort}`,
+    NODE_ENV: 'test',
+    // Each test browses from its own client address (X-Forwarded-For through one trusted loopback hop), so
+    // per-IP limits (sign-ups, failed logins) apply to each test as to a separate person, at full strength.
+    TRUST_PROXY: '127.0.0.1',
+  };
+}
 
 export default defineConfig({
   testDir: './e2e',
@@ -40,19 +59,32 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'desktop', use: { ...devices['Desktop Chrome'] } }],
-  webServer: {
-    command: 'npx tsx apps/server/src/server.ts',
-    url: `${baseURL}/auth/login/`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: {
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      PUBLIC_URL: baseURL,
-      NODE_ENV: 'test',
-      // Each test browses from its own client address (X-Forwarded-For through one trusted loopback hop), so
-      // per-IP limits (sign-ups, failed logins) apply to each test as to a separate person, at full strength.
-      TRUST_PROXY: '127.0.0.1',
+  webServer: [
+    {
+      command: 'npx tsx apps/server/src/server.ts',
+      url: `${baseURL}/auth/login/`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: appEnv(appPort, dataDir),
     },
-  },
+    // Error reporting (e2e/error-reporting.spec.ts): a stand-in of Sentry's ingestion endpoint, and a second app
+    // configured to report there. Everything else runs against the first app, which has no SENTRY_DSN.
+    {
+      command: 'npx tsx e2e/sentry-stand-in.ts',
+      url: `${sentryStandInURL}/received`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: { SENTRY_STAND_IN_PORT: String(sentryStandInPort) },
+    },
+    {
+      command: 'npx tsx apps/server/src/server.ts',
+      url: `${reportingBaseURL}/auth/login/`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        ...appEnv(reportingPort, join(dataDir, 'reporting')),
+        SENTRY_DSN: `http://${SENTRY_TEST_PUBLIC_KEY}@127.0.0.1:${sentryStandInPort}/${SENTRY_TEST_PROJECT_ID}`,
+      },
+    },
+  ],
 });

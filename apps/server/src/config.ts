@@ -37,7 +37,8 @@ const envSchema = z.object({
   TWILIO_FROM: optionalString,
   /** Tests and local development only: sends Twilio's API calls to this origin (a stand-in server) instead. */
   TWILIO_API_URL: optionalString.pipe(z.url().optional()),
-  SENTRY_DSN: optionalString,
+  /** Error reporting (Sentry) for the server and the pages it serves; unset: nothing is reported. */
+  SENTRY_DSN: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   VITE_DEV_SERVER: flag,
   /** Behind a reverse proxy: 'true', a hop count, or a comma-separated list of proxy addresses (Fastify trustProxy). */
   TRUST_PROXY: optionalString,

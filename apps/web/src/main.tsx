@@ -7,6 +7,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { bootstrap } from './bootstrap';
+import { startErrorReporting } from './lib/error-reporting';
 import { safeNextPath } from './lib/gate';
 import { getInitialData } from './lib/initial-data';
 import { installPreloadErrorHandler } from './lib/preload-error';
@@ -25,6 +26,8 @@ if (redirectTo && safeNextPath(redirectTo) === redirectTo && redirectTo !== wind
 }
 
 const { services, router } = bootstrap(initialData);
+// Only where the server's page names a DSN; the SDK arrives after the page's content (lib/error-reporting.ts).
+startErrorReporting({ router });
 
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('The page has no #root element');

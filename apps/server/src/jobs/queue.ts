@@ -1,6 +1,7 @@
 import type { DatabaseHandle } from '@veriform/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type PgBoss from 'pg-boss';
+import { reportError } from '../lib/error-reporting.ts';
 import { createBoss, installJobSchema, type QueueDefinition } from './boss.ts';
 import {
   type SendVerificationCodeData,
@@ -37,7 +38,10 @@ export type Jobs = {
 export function createJobs(database: DatabaseHandle, log: FastifyBaseLogger): Jobs {
   const { boss, idle, track } = createBoss(database, { supervise: true });
   // pg-boss reports failed polls and maintenance here; without a listener an EventEmitter 'error' would throw.
-  boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
+  boss.on('error', (error) => {
+    log.error({ err: error }, 'job queue error');
+    reportError(error, { queue: 'pg-boss' });
+  });
   const workers: string[] = [];
 
   return {
@@ -56,17 +60,23 @@ export function createJobs(database: DatabaseHandle, log: FastifyBaseLogger): Jo
       const name = sendVerificationCodeQueue.name;
       // Each job of a batch is completed or failed on its own, so one failure does not fail (and resend) the others;
       // pg-boss's own completion of the batch afterwards touches only jobs still active, that is none.
-      const runBatch = (jobs: PgBoss.Job<unknown>[]) =>
+      const runBatch = (jobs: PgBoss.JobWithMetadata<unknown>[]) =>
         Promise.all(
           jobs.map(async (job) => {
             try {
               await boss.complete(name, job.id, await handler(job));
             } catch (error) {
+              // A provider hiccup is retried quietly; the error reporter hears of a job only when it has given up.
+              if (job.retryCount >= job.retryLimit) reportError(error, { queue: name, jobId: job.id });
               await boss.fail(name, job.id, error instanceof Error ? error : new Error(String(error)));
             }
           }),
         );
-      workers.push(await boss.work(name, { batchSize: BATCH_SIZE }, (jobs) => track(() => runBatch(jobs))));
+      workers.push(
+        await boss.work(name, { batchSize: BATCH_SIZE, includeMetadata: true }, (jobs) =>
+          track(() => runBatch(jobs)),
+        ),
+      );
     },
     async sendVerificationCode(data) {
       const id = await boss.send(sendVerificationCodeQueue.name, data);

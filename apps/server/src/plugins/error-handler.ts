@@ -7,6 +7,7 @@ import {
   type ValidationErrorBody,
 } from '@veriform/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { reportError } from '../lib/error-reporting.ts';
 import { AppError, type AppErrorCode, type FieldErrors } from '../lib/errors.ts';
 
 /**
@@ -60,6 +61,11 @@ function sendAppError(reply: FastifyReply, error: AppError) {
   return reply.send(body);
 }
 
+/** What ties a reported error to the request's log lines; the route pattern, never the path (it may hold a token). */
+function requestContext(request: FastifyRequest) {
+  return { requestId: request.id, method: request.method, route: request.routeOptions.url };
+}
+
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) return sendAppError(reply, error);
@@ -79,6 +85,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.code(status).send(body);
     }
     request.log.error({ err: error }, 'request failed');
+    reportError(error, requestContext(request));
     const body: DetailErrorBody = { detail: errorTexts.serverError, [MAIN_CODE_KEY]: 'server_error' };
     return reply.code(500).send(body);
   });
@@ -109,6 +116,7 @@ export function answerFrameworkError(
     return;
   }
   request.log.error({ err: error }, 'request failed before routing');
+  reportError(error, { requestId: request.id, method: request.method });
   const body: DetailErrorBody = { detail: errorTexts.serverError, [MAIN_CODE_KEY]: 'server_error' };
   reply.code(500).send(body);
 }

@@ -1,4 +1,6 @@
 import {
+  CLIENT_CONFIG_ELEMENT_ID,
+  type ClientConfig,
   INITIAL_DATA_ELEMENT_ID,
   type InitialData,
   type InitialExtra,
@@ -96,8 +98,18 @@ export function serializeForScript(data: unknown): string {
 const ELEMENT_ID: typeof INITIAL_DATA_ELEMENT_ID & typeof PUBLIC_PAGE_DATA_ELEMENT_ID =
   INITIAL_DATA_ELEMENT_ID;
 
-export function injectInitialData(html: string, data: InitialData | PublicPageData): string {
-  const tag = `<script id="${ELEMENT_ID}" type="application/json">${serializeForScript(data)}</script>`;
+/** A JSON data element at the end of the page's head (data, never executed: the CSP allows no inline script). */
+function injectJson(html: string, elementId: string, data: unknown): string {
+  const tag = `<script id="${elementId}" type="application/json">${serializeForScript(data)}</script>`;
   const at = html.search(/<\/head>/i);
   return at === -1 ? `${tag}${html}` : `${html.slice(0, at)}${tag}${html.slice(at)}`;
+}
+
+export function injectInitialData(html: string, data: InitialData | PublicPageData): string {
+  return injectJson(html, ELEMENT_ID, data);
+}
+
+/** The deployment's settings a page needs (today: where to report its errors); the same for every page and user. */
+export function injectClientConfig(html: string, clientConfig: ClientConfig): string {
+  return injectJson(html, CLIENT_CONFIG_ELEMENT_ID, clientConfig);
 }

@@ -15,6 +15,8 @@ export const GLOBAL_RATE_LIMIT = { max: 600, timeWindowMs: 60_000 };
 export async function registerSecurity(app: FastifyInstance): Promise<void> {
   const { config } = app.services;
   const https = config.publicUrl.startsWith('https://');
+  // With error reporting on, pages send their reports to Sentry's origin, and session replays compress in a worker.
+  const reportTo = config.sentryDsn ? [new URL(config.sentryDsn).origin] : [];
   await app.register(helmet, {
     contentSecurityPolicy: config.viteDevServer
       ? false
@@ -27,7 +29,8 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
             styleSrc: ["'self'", "'unsafe-inline'"],
             imgSrc: ["'self'", 'data:', 'blob:'],
             fontSrc: ["'self'", 'data:'],
-            connectSrc: ["'self'"],
+            connectSrc: ["'self'", ...reportTo],
+            workerSrc: config.sentryDsn ? ["'self'", 'blob:'] : null,
             objectSrc: ["'none'"],
             baseUri: ["'self'"],
             formAction: ["'self'"],

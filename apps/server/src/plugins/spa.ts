@@ -6,8 +6,15 @@ import fastifyStatic from '@fastify/static';
 import { MEDIA_PATH_PREFIX } from '@veriform/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '../config.ts';
+import { clientErrorReporting } from '../lib/error-reporting.ts';
 import { AppError } from '../lib/errors.ts';
-import { initialDataFor, injectInitialData, isTokenPage, publicPageDataFor } from './initial-data.ts';
+import {
+  initialDataFor,
+  injectClientConfig,
+  injectInitialData,
+  isTokenPage,
+  publicPageDataFor,
+} from './initial-data.ts';
 
 /**
  * The web app's pages. Every GET that is not an API call or a built asset answers index.html with the initial page
@@ -124,6 +131,7 @@ export async function registerSpa(
   devTemplate: RenderTemplate | undefined,
 ): Promise<void> {
   const { config } = app.services;
+  const clientConfig = { errorReporting: clientErrorReporting(config) };
   let render: RenderTemplate;
   if (devTemplate) render = devTemplate;
   else if (existsSync(join(distDir(config), 'index.html'))) render = await registerBuiltAssets(app);
@@ -149,7 +157,7 @@ export async function registerSpa(
         .header('Cache-Control', 'private, no-cache')
         .header('Content-Language', language)
         .type('text/html; charset=utf-8')
-        .send(injectInitialData(withHtmlLang(html, language), data))
+        .send(injectClientConfig(injectInitialData(withHtmlLang(html, language), data), clientConfig))
     );
   });
 
@@ -172,6 +180,6 @@ export async function registerSpa(
     return reply
       .header('Cache-Control', 'private, no-cache')
       .type('text/html; charset=utf-8')
-      .send(injectInitialData(html, data));
+      .send(injectClientConfig(injectInitialData(html, data), clientConfig));
   });
 }

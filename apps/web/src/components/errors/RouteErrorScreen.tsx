@@ -1,6 +1,8 @@
 import { useQueryClient, useQueryErrorResetBoundary } from '@tanstack/react-query';
 import { type ErrorComponentProps, useRouter } from '@tanstack/react-router';
-import { NotFoundError, PermissionDeniedError, ServerError } from '../../lib/api-client';
+import { useEffect } from 'react';
+import { ApiError, NotFoundError, PermissionDeniedError, ServerError } from '../../lib/api-client';
+import { reportError } from '../../lib/error-reporting';
 import { sessionQueryKey } from '../../lib/session';
 import { DefaultErrorScreen } from './DefaultErrorScreen';
 import { ForbiddenScreen } from './ForbiddenScreen';
@@ -12,6 +14,11 @@ export function RouteErrorScreen({ error, reset }: ErrorComponentProps) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const queryReset = useQueryErrorResetBoundary();
+  // Answers of the API are the server's to report (a 5xx already was, with its request id); anything else thrown
+  // while loading or rendering a page is a fault of the page itself.
+  useEffect(() => {
+    if (!(error instanceof ApiError)) reportError(error);
+  }, [error]);
 
   if (error instanceof ServerError) {
     const retry = () => {

@@ -1,0 +1,52 @@
+import * as Sentry from '@sentry/react';
+import type { AnyRouter } from '@tanstack/react-router';
+import { errorReportingDataCollection, errorReportingSampleRates } from '@veriform/contracts/client-config';
+import type { ErrorReporting } from './error-reporting';
+
+/**
+ * The Sentry SDK and its set-up, loaded on demand by error-reporting.ts (its own chunk). Replays mask every text and
+ * input and block media (the SDK's defaults, stated here so nobody loosens them by accident): a consumer's phone
+ * number or code never leaves the page.
+ */
+
+/** URLs as reports may carry them: no query (search words, phone numbers, the public form's ref, invitation keys). */
+function withoutQuery(url: string): string {
+  const at = url.search(/[?#]/);
+  return at === -1 ? url : url.slice(0, at);
+}
+
+export function startSentry(reporting: ErrorReporting, options: { router?: AnyRouter } = {}): void {
+  Sentry.init({
+    dsn: reporting.dsn,
+    environment: reporting.environment,
+    integrations: [
+      options.router
+        ? Sentry.tanstackRouterBrowserTracingIntegration(options.router)
+        : Sentry.browserTracingIntegration(),
+      Sentry.replayIntegration({ maskAllText: true, maskAllInputs: true, blockAllMedia: true }),
+    ],
+    tracesSampleRate: errorReportingSampleRates.traces,
+    replaysSessionSampleRate: errorReportingSampleRates.replaysSession,
+    replaysOnErrorSampleRate: errorReportingSampleRates.replaysOnError,
+    // Traces of our own API calls carry Sentry's trace headers; the CSP and CORS of other origins never see them.
+    tracePropagationTargets: [/^\//],
+    dataCollection: errorReportingDataCollection,
+    beforeSend(event) {
+      if (event.request?.url) event.request = { url: withoutQuery(event.request.url) };
+      return event;
+    },
+    beforeBreadcrumb(breadcrumb) {
+      const data = breadcrumb.data;
+      if (data) {
+        for (const key of ['url', 'from', 'to']) {
+          if (typeof data[key] === 'string') data[key] = withoutQuery(data[key]);
+        }
+      }
+      return breadcrumb;
+    },
+  });
+}
+
+export function captureError(error: unknown): void {
+  Sentry.captureException(error);
+}
