@@ -13,6 +13,9 @@ import {
  * comes back to the same view — and exports what the filters show as CSV. The data is made through the real app:
  * forms by the API, verifications by the public API with test numbers (fixtures.ts).
  */
+// A browser far from the server's fallback zone (America/New_York): the export's times must be the user's.
+test.use({ timezoneId: 'Asia/Kolkata' });
+
 test('an owner filters, sorts and pages the activity log, opens a verification, comes back, and exports CSV', async ({
   page,
   user,
@@ -135,4 +138,6 @@ test('an owner filters, sorts and pages the activity log, opens a verification, 
   expect(refs).toEqual(['L-10', 'L-11', 'L-12', 'L-13']);
   for (const line of lines.slice(1)) expect(line).toContain(',Loans,Lending,');
   expect(lines[1]).toContain(phoneOf('L-10'));
+  // Created in the browser's zone, with its offset, though the view is "all time".
+  for (const line of lines.slice(1)) expect(line).toMatch(/,\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \+05:30$/);
 });

@@ -7,10 +7,11 @@ import {
   type verificationExportQuerySchema,
 } from '@veriform/contracts';
 import { type Db, schema } from '@veriform/db';
-import { and, count, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.ts';
 import type { Tenant } from '../../plugins/tenancy.ts';
+import { countVerifications } from './count.ts';
 import { resolveDateRange, resolveForms, verificationOrderBy, verificationWhere } from './filters.ts';
 
 const { verifications, accounts } = schema;
@@ -238,7 +239,9 @@ export function createVerificationExport(deps: { db: Db; clock: Clock }) {
       .select({ displayName: accounts.displayName })
       .from(accounts)
       .where(eq(accounts.id, tenant.accountId));
-    const [counted] = await db.select({ n: count() }).from(verifications).where(where);
+    // X-Total-Count: the list's exact total (daily counts), not a count of every matching row — on PGlite one long
+    // count would stall every other request before the first byte.
+    const total = await countVerifications(db, tenant.accountId, query, now, forms);
     const range = resolveDateRange(query, now);
     const today = localToday(now, range.tz);
 
@@ -278,7 +281,7 @@ export function createVerificationExport(deps: { db: Db; clock: Clock }) {
 
     return {
       filename: exportFilename(accountSlug(account?.displayName ?? '', tenant.accountId), range, today),
-      total: counted?.n ?? 0,
+      total,
       // highWaterMark 1: at most one formatted batch waits in the stream; the generator (and so the next query) is
       // only resumed when the response has written it — back-pressure from a slow client reaches the database reads.
       body: Readable.from(chunks(), { objectMode: false, highWaterMark: 1 }),

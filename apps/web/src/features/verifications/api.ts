@@ -131,6 +131,8 @@ export function verificationExportUrl(accountId: number, search: VerificationSea
   const query: QueryParams = {
     account: accountId,
     ...verificationFilterParams(search),
+    // The file's Created column is written in this zone, so the export names it even for "all time".
+    tz: search.tz ?? browserTimeZone(),
     o: search.o,
   };
   return `/api/verifications/export-csv${buildQueryString(query)}`;

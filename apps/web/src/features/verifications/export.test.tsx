@@ -146,6 +146,8 @@ describe('Export CSV on the activity log', { timeout: 20_000 }, () => {
     const params = Object.fromEntries(calls[0]?.url.searchParams ?? []);
     expect(calls[0]?.url.pathname).toBe('/api/verifications/export-csv');
     expect(params).toMatchObject({ account: '21', q: 'CRM', o: 'cellPhone', verificationMethod__in: 'sms' });
+    // All time (the log's default) too: the file's times are in the user's zone, not the server's fallback.
+    expect(params.tz).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
     // Every matching row, not a page of them.
     expect(params.pageNumber).toBeUndefined();
     expect(params.pageSize).toBeUndefined();
