@@ -60,7 +60,15 @@ describe('/activity-log/', { timeout: 20_000 }, () => {
     const headers = within(table)
       .getAllByRole('columnheader')
       .map((th) => th.textContent);
-    expect(headers).toEqual(['Cell phone', 'External ref', 'Form', 'Category', 'Method', 'Created']);
+    expect(headers).toEqual([
+      'Cell phone',
+      'External ref',
+      'Form ID',
+      'Form',
+      'Category',
+      'Method',
+      'Created',
+    ]);
     expect(screen.getByText('Showing 11–20 of 1,234')).toBeInTheDocument();
     const link = within(table).getByRole('link', { name: '+1 (201) 555-0011' });
     expect(link.getAttribute('href')).toMatch(/^\/activity-log\/11\?/);
@@ -100,6 +108,10 @@ describe('/activity-log/', { timeout: 20_000 }, () => {
     await user.click(within(table).getByRole('button', { name: 'Cell phone' }));
     await waitFor(() => expect(router.state.location.search).toMatchObject({ o: '-cellPhone' }));
     await waitFor(() => expect(th('Cell phone')).toHaveAttribute('aria-sort', 'descending'));
+
+    await user.click(within(table).getByRole('button', { name: 'Form ID' }));
+    await waitFor(() => expect(router.state.location.search).toMatchObject({ o: 'verifyFormId' }));
+    await waitFor(() => expect(lastListParams(fake).o).toBe('verifyFormId'));
 
     await user.click(within(table).getByRole('button', { name: 'Created' }));
     await waitFor(() => expect(router.state.location.search).toMatchObject({ o: 'created' }));

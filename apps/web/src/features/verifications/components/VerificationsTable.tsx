@@ -17,6 +17,8 @@ type Column = { label: string; sortKey?: VerificationSortKey; visibleFrom?: 'sm'
 const columns: readonly Column[] = [
   { label: 'Cell phone', sortKey: 'cellPhone' },
   { label: 'External ref', sortKey: 'externalRefId' },
+  // The form's id: what an integration knows a form by, and the order forms were created in (SPEC §2's verifyFormId).
+  { label: 'Form ID', sortKey: 'verifyFormId', visibleFrom: 'md' },
   { label: 'Form', sortKey: 'verifyFormName' },
   { label: 'Category', sortKey: 'verifyFormCategory', visibleFrom: 'md' },
   { label: 'Method' },
@@ -146,6 +148,9 @@ export function VerificationsTable({
                 </Group>
               </Table.Td>
               <Table.Td style={{ overflowWrap: 'anywhere' }}>{v.externalRefId || dimmedDash()}</Table.Td>
+              <Table.Td visibleFrom="md" style={{ fontVariantNumeric: 'tabular-nums' }}>
+                {v.verifyFormId}
+              </Table.Td>
               <Table.Td style={{ overflowWrap: 'anywhere' }}>{v.verifyFormName}</Table.Td>
               <Table.Td visibleFrom="md">
                 {v.verifyFormCategory ? (
