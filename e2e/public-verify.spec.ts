@@ -1,7 +1,15 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { APIRequestContext, Browser, BrowserContext } from '@playwright/test';
 import sharp from 'sharp';
-import { createCompany, expect, latestEmailTo, signUpOwner, signUpVerified, test } from './fixtures.ts';
+import {
+  createCompany,
+  createLiveForm,
+  expect,
+  latestEmailTo,
+  signUpOwner,
+  signUpVerified,
+  test,
+} from './fixtures.ts';
 
 /**
  * The heart of the product: an owner publishes a form, a consumer on a phone proves a number with a code read from
@@ -107,18 +115,11 @@ test('a consumer verifies by e-mail on a Spanish form, with the keyboard, after 
 }) => {
   await signUpVerified(page.request, user);
   const { account } = await createCompany(page.request, `Clínica ${user.lastName}`);
-  const headers = { 'X-CSRFToken': await csrf(page.request) };
-  const created = await page.request.post('/api/verify-forms', {
-    headers,
-    data: { name: 'Alta de clientes', account: account.id, language: 'es' },
+  const form = await createLiveForm(page.request, {
+    account: account.id,
+    name: 'Alta de clientes',
+    language: 'es',
   });
-  expect(created.status(), await created.text()).toBe(201);
-  const form = (await created.json()) as { id: number; publicUrl: string };
-  const patched = await page.request.patch(`/api/verify-forms/${form.id}`, {
-    headers,
-    data: { isLive: true },
-  });
-  expect(patched.status()).toBe(200);
 
   const consumer = await consumerContext(browser);
   const phone = await consumer.newPage();
@@ -135,7 +136,8 @@ test('a consumer verifies by e-mail on a Spanish form, with the keyboard, after 
   await expect(phone.getByRole('radio', { name: 'Mensaje de texto (SMS)' })).toBeFocused();
   await phone.keyboard.press('ArrowDown');
   await expect(phone.getByRole('radio', { name: 'Correo electrónico' })).toBeChecked();
-  await phone.getByRole('textbox', { name: 'Correo electrónico' }).focus();
+  await phone.keyboard.press('Tab');
+  await expect(phone.getByRole('textbox', { name: 'Correo electrónico' })).toBeFocused();
   await phone.keyboard.type(email);
   await phone.keyboard.press('Enter');
   await expect(phone.getByText(/Enviamos un código de 6 dígitos a/)).toBeVisible();
@@ -154,6 +156,83 @@ test('a consumer verifies by e-mail on a Spanish form, with the keyboard, after 
   const recent = page.getByRole('table', { name: 'Recent verifications' });
   await expect(recent.getByText('E-mail')).toBeVisible();
 });
+
+/** The other two pairings of language and channel (English by e-mail, Spanish by text message), end to end. */
+for (const pairing of [
+  {
+    language: 'en',
+    method: 'email',
+    texts: {
+      phone: 'Cell phone number',
+      email: 'E-mail address',
+      send: 'Send code',
+      code: 'Verification code',
+      verify: 'Verify',
+      done: 'Your number is verified',
+      channel: 'E-mail',
+    },
+  },
+  {
+    language: 'es',
+    method: 'sms',
+    texts: {
+      phone: 'Número de celular',
+      email: 'Correo electrónico',
+      send: 'Enviar código',
+      code: 'Código de verificación',
+      verify: 'Verificar',
+      done: 'Su número está verificado',
+      channel: 'Mensaje de texto (SMS)',
+    },
+  },
+] as const) {
+  test(`a consumer verifies by ${pairing.method} on a form in ${pairing.language}, and the owner sees it`, async ({
+    page,
+    browser,
+    user,
+  }) => {
+    await signUpVerified(page.request, user);
+    const { account } = await createCompany(page.request, `Pairing ${user.lastName}`);
+    const form = await createLiveForm(page.request, {
+      account: account.id,
+      name: `Form ${pairing.language} ${pairing.method}`,
+      language: pairing.language,
+    });
+
+    const consumer = await consumerContext(browser);
+    const phone = await consumer.newPage();
+    await phone.goto(`${form.publicUrl}?ref=REF-${pairing.language}`);
+    await expect(phone.locator('html')).toHaveAttribute('lang', pairing.language);
+    const number = newCellPhone();
+    await phone.getByLabel(pairing.texts.phone).fill(number.typed);
+    let to: string = number.e164;
+    if (pairing.method === 'email') {
+      to = `consumer-${randomBytes(4).toString('hex')}@example.test`;
+      await phone.getByRole('radio', { name: pairing.texts.channel }).check();
+      await phone.getByRole('textbox', { name: pairing.texts.email }).fill(to);
+    } else {
+      await expect(phone.getByRole('radio', { name: pairing.texts.channel })).toBeChecked();
+    }
+    await phone.getByRole('button', { name: pairing.texts.send }).click();
+
+    const message = await latestEmailTo(page.request, to);
+    const code = message.text.match(/\b(\d{6})\b/)?.[1] ?? 'no code';
+    if (pairing.method === 'sms') {
+      // Spanish text, and WebOTP's origin line last: `@host #code`.
+      expect(message.text).toContain(`código de verificación de Pairing ${user.lastName} es ${code}`);
+      expect(message.text.trim().split('\n').at(-1)).toMatch(new RegExp(`^@\\S+ #${code}$`));
+    }
+    await phone.getByLabel(pairing.texts.code).fill(code);
+    await phone.getByRole('button', { name: pairing.texts.verify }).click();
+    await expect(phone.getByRole('heading', { name: pairing.texts.done })).toBeVisible();
+    await consumer.close();
+
+    await page.goto(`/forms/${form.id}`);
+    const recent = page.getByRole('table', { name: 'Recent verifications' });
+    await expect(recent.getByText(`REF-${pairing.language}`)).toBeVisible();
+    await expect(recent.getByText(pairing.method === 'sms' ? 'SMS' : 'E-mail')).toBeVisible();
+  });
+}
 
 test('an unknown or inactive form shows a polite page instead of the form', async ({ browser }) => {
   const consumer = await consumerContext(browser);
