@@ -20,9 +20,9 @@ import { get as httpGet } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import type { VerificationFilter, VerificationSort } from '@veriform/contracts';
-import { schema } from '@veriform/db';
+import { inlinedSql, schema } from '@veriform/db';
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
-import pg from 'pg';
+import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
@@ -95,8 +95,12 @@ const originalQuery = pool.query.bind(pool) as (...a: unknown[]) => Promise<unkn
   }
   return originalQuery(...a);
 };
-/** The endpoint's own data queries (sessions, memberships and pg-boss are the app's overhead, not "its SQL"). */
-const isDataQuery = (text: string) => /"(verifications|verification_attempts|verify_forms)"/.test(text);
+/**
+ * The endpoint's own data queries (sessions, memberships and pg-boss are the app's overhead, not "its SQL"), the list's
+ * total from the daily counts included.
+ */
+const isDataQuery = (text: string) =>
+  /"(verifications|verification_attempts|verify_forms|verification_daily_counts)"/.test(text);
 
 // --- The account and a logged-in owner -----------------------------------------------------------------------------
 
@@ -316,13 +320,9 @@ async function copyBaseline(filter: VerificationFilter, o: VerificationSort) {
     })
     .from(v)
     .where(verificationWhere(accountId, filter, now, forms))
-    .orderBy(...verificationOrderBy(o))
-    .toSQL();
-  // COPY takes no parameters: inline them as literals.
-  const text = query.sql.replace(/\$(\d+)/g, (_m, n: string) => {
-    const value = query.params[Number(n) - 1];
-    return typeof value === 'number' ? String(value) : pg.Client.prototype.escapeLiteral(String(value));
-  });
+    .orderBy(...verificationOrderBy(o));
+  // COPY takes no parameters: the same inlining as the export's own COPY.
+  const text = inlinedSql(query.getSQL());
   const client = await pool.connect();
   try {
     const started = performance.now();

@@ -101,7 +101,16 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const mailer = deps.mailer ?? createMailer(config, database.db, clock, app.log);
   const sms = deps.sms ?? createSmsSender(config, database.db, clock, app.log);
   const jobs = createJobs(database, app.log);
-  const services = createServices({ config, db: database.db, clock, mailer, sms, jobs, log: app.log });
+  const services = createServices({
+    config,
+    db: database.db,
+    clock,
+    mailer,
+    sms,
+    jobs,
+    log: app.log,
+    streamTextColumn: database.streamTextColumn,
+  });
   app.decorate('services', services);
   const routeList: FastifyInstance['routeList'] = [];
   app.decorate('routeList', routeList);

@@ -1,4 +1,4 @@
-import type { Db } from '@veriform/db';
+import type { Db, StreamTextColumn } from '@veriform/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Jobs } from './jobs/queue.ts';
@@ -22,6 +22,7 @@ import { createMembershipService, type MembershipService } from './modules/membe
 import { createPublicVerifyService, type PublicVerifyService } from './modules/public-verify/service.ts';
 import { createTestNumberService, type TestNumberService } from './modules/test-numbers/service.ts';
 import { createUserService, type UserService } from './modules/users/service.ts';
+import { createVerificationExport, type VerificationExportService } from './modules/verifications/export.ts';
 import { createVerificationService, type VerificationService } from './modules/verifications/service.ts';
 import { createVerifyFormService, type VerifyFormService } from './modules/verify-forms/service.ts';
 
@@ -51,6 +52,8 @@ export type Services = {
   /** The account's test numbers (test mode). */
   testNumbers: TestNumberService;
   verifications: VerificationService;
+  /** The activity log's CSV export (COPY on PostgreSQL, keyset batches on PGlite). */
+  verificationExport: VerificationExportService;
   /** Queues verification codes for sending (public verification). */
   codeDelivery: CodeDelivery;
   /** The public verification page's API (read a live form, send a code, check it). */
@@ -65,8 +68,10 @@ export function createServices(deps: {
   sms: SmsSender;
   jobs: Jobs;
   log: FastifyBaseLogger;
+  /** The database's COPY stream, where it has one (PostgreSQL). */
+  streamTextColumn?: StreamTextColumn | undefined;
 }): Services {
-  const { config, db, clock, mailer, sms, jobs, log } = deps;
+  const { config, db, clock, mailer, sms, jobs, log, streamTextColumn } = deps;
   const background = createBackground(log);
   const rateLimit = createRateLimiter(db, clock);
   const tokens = createTokenSigner(config.secretKey, clock);
@@ -92,6 +97,7 @@ export function createServices(deps: {
   const verifyForms = createVerifyFormService({ config, db, clock, rateLimit });
   const testNumbers = createTestNumberService({ db });
   const verifications = createVerificationService({ db, clock });
+  const verificationExport = createVerificationExport({ db, clock, streamTextColumn });
   const sealer = createSealer(config.secretKey);
   const codeDelivery = createCodeDelivery({ jobs, sealer });
   const publicVerify = createPublicVerifyService({ config, db, clock, rateLimit, codeDelivery });
@@ -118,6 +124,7 @@ export function createServices(deps: {
     verifyForms,
     testNumbers,
     verifications,
+    verificationExport,
     codeDelivery,
     publicVerify,
   };

@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { type StreamTextColumn, streamTextColumnFrom } from './copy.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -33,6 +34,11 @@ export type DatabaseHandle = {
    * this app is migrating or doing the same: processes that start together take turns, like `migrate()`.
    */
   exclusively<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * PostgreSQL only: a query's single text column streamed by `COPY … TO STDOUT` (copy.ts). PGlite has no streaming
+   * COPY and runs every query on the main thread: its readers page through short queries instead.
+   */
+  streamTextColumn?: StreamTextColumn;
   close(): Promise<void>;
 };
 
@@ -95,6 +101,7 @@ export function createDb(config: DbConfig): DatabaseHandle {
       migrate: () => migratePostgresExclusively(pool),
       // The lock is held on its own connection; the work runs on the pool's others.
       exclusively: (work) => withStartupLock(pool, () => work()),
+      streamTextColumn: streamTextColumnFrom(pool),
       close: () => pool.end(),
     };
   }

@@ -1,2 +1,3 @@
 export * from './client.ts';
+export { CopyBinaryTextColumn, inlinedSql, type StreamTextColumn } from './copy.ts';
 export * as schema from './schema.ts';

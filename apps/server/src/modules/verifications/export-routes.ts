@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authenticated } from '../../plugins/auth-guard.ts';
 import { requireMembership } from '../../plugins/tenancy.ts';
-import { createVerificationExport } from './export.ts';
 
 /**
  * GET /api/verifications/export-csv?account=…&…the log's filters and `o` (SPEC §7; issue #6): every matching row, in
@@ -12,7 +11,7 @@ import { createVerificationExport } from './export.ts';
  */
 export async function verificationExportRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const exporter = createVerificationExport({ db: app.services.db, clock: app.services.clock });
+  const exporter = app.services.verificationExport;
 
   r.get(
     '/api/verifications/export-csv',

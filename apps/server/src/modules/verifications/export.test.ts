@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { finished } from 'node:stream/promises';
 import { errorTexts, type VerifyForm } from '@veriform/contracts';
-import { schema } from '@veriform/db';
+import { CopyBinaryTextColumn, schema } from '@veriform/db';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test-support/app.ts';
 import { join, newOwner, type Owner } from '../../test-support/teams.ts';
@@ -141,8 +142,8 @@ describe('GET /api/verifications/export-csv', () => {
     // Newest first; equal instants by id, descending.
     const [t1, t2, t3, t4, t5, t6, t7] = inA as [number, number, number, number, number, number, number];
     expect(newest.rows.map((r) => Number(r[0]))).toEqual([t4, t3, t2, t1, t6, t5, t7]);
-    // 7 rows by 2: four batches, the last one short (no extra empty query).
-    expect(batches).toBe(4);
+    // PGlite: 7 rows by 2, four batches, the last one short (no extra empty query). PostgreSQL: one COPY, no batches.
+    expect(batches).toBe(t.db.kind === 'pglite' ? 4 : 0);
 
     batches = 0;
     const oldest = await exportCsv(
@@ -174,6 +175,30 @@ describe('GET /api/verifications/export-csv', () => {
     const all = await exportCsv(owner, `account=${owner.accountId}`);
     expect(all.rows).toHaveLength(11);
     expect(all.response.headers['x-total-count']).toBe('11');
+  });
+
+  it('filters by hostile text (quotes, backslashes, SQL) as the list does: the same rows, nothing else', async () => {
+    const owner = await newOwner(t.app, 'Hostile Filters');
+    const refs = [`O'Brien`, 'back\\slash', `x'); DROP TABLE verifications; --`, '$$dollar$$', 'plain'];
+    const form = await createForm(owner, `Form 'quoted' \\ name`, `Cat'egory \\ "x"`);
+    for (const externalRefId of refs) await insertVerification(form, { externalRefId });
+    const searches = [...refs, `'`, '\\', `%' OR '1'='1`];
+    for (const q of searches) {
+      const query = `account=${owner.accountId}&q=${encodeURIComponent(q)}`;
+      const list = await owner.c.get(`/api/verifications?${query}&pageSize=100`);
+      expect(list.statusCode).toBe(200);
+      const listed = list.json<{ results: { id: number }[] }>().results.map((r) => r.id);
+      const exported = await exportCsv(owner, query);
+      expect(exported.rows.map((r) => Number(r[0])).sort()).toEqual([...listed].sort());
+    }
+    // A category with a quote and a backslash selects its form's rows.
+    const byCategory = await exportCsv(
+      owner,
+      `account=${owner.accountId}&verifyFormCategory__in=${encodeURIComponent(`Cat'egory \\ "x"`)}`,
+    );
+    expect(byCategory.rows).toHaveLength(refs.length);
+    // The table is still there.
+    expect((await exportCsv(owner, `account=${owner.accountId}`)).rows).toHaveLength(refs.length);
   });
 
   it('writes the columns, quotes commas, quotes and newlines, and neutralises formula cells', async () => {
@@ -424,6 +449,17 @@ describe('GET /api/verifications/export-csv', () => {
       expect(seen).toBeLessThan(ROWS / 500);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(batches).toBe(seen);
+      if (t.db.kind === 'postgres') {
+        // One COPY instead of batches: its connection is closed with the download, no backend is left sending.
+        const { rows } = await t.db.executeSql(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+           WHERE datname = current_database() AND state = 'active' AND query LIKE 'COPY (%'`,
+          [],
+        );
+        expect(rows).toEqual([{ n: 0 }]);
+      }
+      // And the app goes on answering.
+      expect((await owner.c.get(`/api/verifications?account=${owner.accountId}`)).statusCode).toBe(200);
     });
   });
 });
@@ -462,6 +498,38 @@ describe('export helpers', () => {
     expect(exportFilename('acme', { gte: null, lte: null }, '2026-02-10')).toBe(
       'acme-verifications-all-time.csv',
     );
+  });
+
+  it("reads COPY's binary format: one text column, rows split anywhere across chunks, NULLs, the end marker", async () => {
+    const field = (text: string | null) => {
+      const bytes = text === null ? Buffer.alloc(0) : Buffer.from(text, 'utf8');
+      const head = Buffer.alloc(6);
+      head.writeInt16BE(1, 0);
+      head.writeInt32BE(text === null ? -1 : bytes.length, 2);
+      return Buffer.concat([head, bytes]);
+    };
+    const header = Buffer.concat([
+      Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'),
+      Buffer.from([0, 0, 0, 0]), // flags
+      Buffer.from([0, 0, 0, 2, 9, 9]), // a header extension of 2 bytes, skipped
+    ]);
+    const rows = ['1,+1201,"a,b"\n', null, '2,Solicitud de préstamo 😀\n', ''];
+    const whole = Buffer.concat([header, ...rows.map(field), Buffer.from([0xff, 0xff])]);
+    const expected = rows.filter((r) => r !== null).join('');
+    for (const size of [1, 2, 3, 7, 64, whole.length]) {
+      const stream = new CopyBinaryTextColumn();
+      const out: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => out.push(chunk));
+      for (let at = 0; at < whole.length; at += size) stream.write(whole.subarray(at, at + size));
+      stream.end();
+      await finished(stream);
+      expect(Buffer.concat(out).toString('utf8')).toBe(expected);
+    }
+    // Cut before the end marker: an error, not a silently short file.
+    const cut = new CopyBinaryTextColumn();
+    cut.resume();
+    cut.end(whole.subarray(0, whole.length - 2));
+    await expect(finished(cut)).rejects.toThrow(/ended early/);
   });
 
   it('keeps random bytes out of the file name', () => {

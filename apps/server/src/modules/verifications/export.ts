@@ -6,7 +6,7 @@ import {
   type VerificationSortKey,
   type verificationExportQuerySchema,
 } from '@veriform/contracts';
-import { type Db, schema } from '@veriform/db';
+import { type Db, type StreamTextColumn, schema } from '@veriform/db';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.ts';
@@ -146,14 +146,19 @@ export type ExportKeyset = { value: string; id: number };
  */
 function csvText(value: SQL): SQL {
   const escaped = sql`(CASE WHEN left(${value}, 1) IN ('=', '+', '-', '@', chr(9), chr(13), chr(65309), chr(65291), chr(65293), chr(65312)) THEN '''' || ${value} ELSE ${value} END)`;
-  return sql`(CASE WHEN ${value} IS NULL THEN '' WHEN strpos(${escaped}, '"') > 0 OR strpos(${escaped}, ',') > 0 OR strpos(${escaped}, chr(10)) > 0 OR strpos(${escaped}, chr(13)) > 0 THEN '"' || replace(${escaped}, '"', '""') || '"' ELSE ${escaped} END)`;
+  // The apostrophe adds no quote, comma or line break, so the value itself decides the quoting and the escape is
+  // written once per branch: PostgreSQL evaluates every occurrence of an expression (ADR 0010 has the measurements).
+  return sql`(CASE WHEN ${value} IS NULL THEN '' WHEN strpos(${value}, '"') > 0 OR strpos(${value}, ',') > 0 OR strpos(${value}, chr(10)) > 0 OR strpos(${value}, chr(13)) > 0 THEN '"' || replace(${escaped}, '"', '""') || '"' ELSE ${escaped} END)`;
 }
 
-/** `2026-11-22 06:08:12 -05:00`: wall-clock time in `tz` and that zone's offset at the instant (seconds truncated). */
+/**
+ * `2026-11-22 06:08:12 -05:00`: wall-clock time in `tz` and that zone's offset at the instant (seconds truncated). The
+ * offset is the interval between the wall clocks in `tz` and in UTC, printed by to_char from its absolute value (a
+ * negative interval would print as -03:-30).
+ */
 function csvLocalTime(column: SQL, tz: string): SQL {
-  const local = sql`(${column} AT TIME ZONE ${tz})`;
-  const minutes = sql`(extract(epoch from ${local} - (${column} AT TIME ZONE 'UTC'))::integer / 60)`;
-  return sql`(to_char(${local}, 'YYYY-MM-DD HH24:MI:SS') || CASE WHEN ${minutes} < 0 THEN ' -' ELSE ' +' END || lpad((abs(${minutes}) / 60)::text, 2, '0') || ':' || lpad((abs(${minutes}) % 60)::text, 2, '0'))`;
+  const offset = sql`((${column} AT TIME ZONE ${tz}) - (${column} AT TIME ZONE 'UTC'))`;
+  return sql`(to_char(${column} AT TIME ZONE ${tz}, 'YYYY-MM-DD HH24:MI:SS') || CASE WHEN ${offset} < interval '0' THEN ' -' || to_char(-${offset}, 'HH24:MI') ELSE ' +' || to_char(${offset}, 'HH24:MI') END)`;
 }
 
 /** One CSV line (with its newline) per verification, built by PostgreSQL: see ADR 0007. */
@@ -221,8 +226,13 @@ export type VerificationExport = {
 };
 
 /** The CSV export (SPEC §7 export-csv; issue #6): every row of the log's filter, in its sort, streamed. */
-export function createVerificationExport(deps: { db: Db; clock: Clock }) {
-  const { db, clock } = deps;
+export function createVerificationExport(deps: {
+  db: Db;
+  clock: Clock;
+  /** PostgreSQL's COPY stream (DatabaseHandle.streamTextColumn); without it (PGlite) the rows come in keyset batches. */
+  streamTextColumn?: StreamTextColumn | undefined;
+}) {
+  const { db, clock, streamTextColumn } = deps;
 
   async function start(
     tenant: Tenant,
@@ -279,8 +289,25 @@ export function createVerificationExport(deps: { db: Db; clock: Clock }) {
       }
     }
 
+    const filename = exportFilename(accountSlug(account?.displayName ?? '', tenant.accountId), range, today);
+    if (streamTextColumn) {
+      // PostgreSQL: the same lines in one COPY (ADR 0010), started before the answer so that a refusal is a 500
+      // rather than a cut download.
+      const lines = db
+        .select({ line: csvLine(range.tz) })
+        .from(verifications)
+        .where(where)
+        .orderBy(...verificationOrderBy(query.o));
+      const rows = await streamTextColumn(lines.getSQL(), signal);
+      async function* withHeader(): AsyncGenerator<Buffer | string> {
+        yield `\uFEFF${exportHeader.join(',')}\n`;
+        for await (const chunk of rows) yield chunk as Buffer;
+      }
+      return { filename, total, body: Readable.from(withHeader(), { objectMode: false, highWaterMark: 1 }) };
+    }
+
     return {
-      filename: exportFilename(accountSlug(account?.displayName ?? '', tenant.accountId), range, today),
+      filename,
       total,
       // highWaterMark 1: at most one formatted batch waits in the stream; the generator (and so the next query) is
       // only resumed when the response has written it — back-pressure from a slow client reaches the database reads.
