@@ -78,6 +78,11 @@ test('an owner publishes a form and a consumer verifies a cell phone by text mes
   await expect(live).toBeChecked();
   const publicUrl = await page.getByRole('textbox', { name: 'Public link' }).inputValue();
   await expect(page.getByRole('img', { name: /QR code/ })).toBeVisible();
+  // Copy link puts exactly that address on the clipboard.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  await expect(page.getByText('Copied')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(publicUrl);
 
   const consumer = await consumerContext(browser);
   const phone = await consumer.newPage();
