@@ -82,7 +82,7 @@ test('an owner publishes a form and a consumer verifies a cell phone by text mes
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.getByRole('button', { name: 'Copy link' }).click();
   await expect(page.getByText('Copied')).toBeVisible();
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(publicUrl);
+  expect(await page.evaluate('navigator.clipboard.readText()')).toBe(publicUrl);
 
   const consumer = await consumerContext(browser);
   const phone = await consumer.newPage();
