@@ -201,6 +201,39 @@ describe('GET /api/verifications/export-csv', () => {
     expect((await exportCsv(owner, `account=${owner.accountId}`)).rows).toHaveLength(refs.length);
   });
 
+  it('a date range narrows the export to the same rows as the list, in the local days of tz', async () => {
+    const owner = await newOwner(t.app, 'Date Range');
+    const form = await createForm(owner, 'Dated');
+    // Around the edges of 2026-03-10..2026-03-11 in Los Angeles (UTC-7 after the DST change of 2026-03-08).
+    const instants = [
+      '2026-03-10 06:59:59+00', // 2026-03-09 23:59:59 local: out
+      '2026-03-10 07:00:00+00', // 2026-03-10 00:00 local: in
+      '2026-03-11 12:00:00+00', // in
+      '2026-03-12 06:59:59+00', // 2026-03-11 23:59:59 local: in
+      '2026-03-12 07:00:00+00', // 2026-03-12 00:00 local: out
+    ];
+    for (const instant of instants) {
+      const row = await insertVerification(form);
+      await t.db.executeSql('UPDATE verifications SET created_at = $1::timestamptz WHERE id = $2', [
+        instant,
+        row.id,
+      ]);
+    }
+    const range = `created__date__preset=custom&created__date__gte=2026-03-10&created__date__lte=2026-03-11&tz=${encodeURIComponent('America/Los_Angeles')}`;
+    const query = `account=${owner.accountId}&${range}`;
+    const list = await owner.c.get(`/api/verifications?${query}&pageSize=100`);
+    const listed = list.json<{ count: number; results: { id: number }[] }>();
+    expect(listed.count).toBe(3);
+    const exported = await exportCsv(owner, `${query}&o=created`);
+    expect(exported.rows.map((r) => Number(r[0]))).toEqual(listed.results.map((r) => r.id).reverse());
+    expect(exported.response.headers['x-total-count']).toBe('3');
+    expect(exported.rows.map((r) => r[8])).toEqual([
+      '2026-03-10 00:00:00 -07:00',
+      '2026-03-11 05:00:00 -07:00',
+      '2026-03-11 23:59:59 -07:00',
+    ]);
+  });
+
   it('writes the columns, quotes commas, quotes and newlines, and neutralises formula cells', async () => {
     const owner = await newOwner(t.app);
     const form = await createForm(owner, 'Loan, "big"\nsecond line', 'Lending');
