@@ -39,8 +39,11 @@ export default defineConfig({
   workers: process.env.CI ? 2 : undefined,
   retries: 0,
   forbidOnly: Boolean(process.env.CI),
-  timeout: 30_000,
-  expect: { timeout: 7_000 },
+  // Hang detectors, not speed checks (speed lives in the benchmark scripts). CI shares its 2 cores with other work:
+  // on 2026-11-24 the same journeys took 2.3x as long there as on a quiet machine (the longest 16 s -> 33 s), so
+  // the limits leave room for that.
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   reporter: 'list',
   use: {
     baseURL,
