@@ -109,7 +109,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     sms,
     jobs,
     log: app.log,
-    streamTextColumn: database.streamTextColumn,
+    streamCsv: database.streamCsv,
   });
   app.decorate('services', services);
   const routeList: FastifyInstance['routeList'] = [];

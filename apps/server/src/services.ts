@@ -1,4 +1,4 @@
-import type { Db, StreamTextColumn } from '@veriform/db';
+import type { Db, StreamCsv } from '@veriform/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Jobs } from './jobs/queue.ts';
@@ -69,9 +69,9 @@ export function createServices(deps: {
   jobs: Jobs;
   log: FastifyBaseLogger;
   /** The database's COPY stream, where it has one (PostgreSQL). */
-  streamTextColumn?: StreamTextColumn | undefined;
+  streamCsv?: StreamCsv | undefined;
 }): Services {
-  const { config, db, clock, mailer, sms, jobs, log, streamTextColumn } = deps;
+  const { config, db, clock, mailer, sms, jobs, log, streamCsv } = deps;
   const background = createBackground(log);
   const rateLimit = createRateLimiter(db, clock);
   const tokens = createTokenSigner(config.secretKey, clock);
@@ -97,7 +97,7 @@ export function createServices(deps: {
   const verifyForms = createVerifyFormService({ config, db, clock, rateLimit });
   const testNumbers = createTestNumberService({ db });
   const verifications = createVerificationService({ db, clock });
-  const verificationExport = createVerificationExport({ db, clock, streamTextColumn });
+  const verificationExport = createVerificationExport({ db, clock, streamCsv });
   const sealer = createSealer(config.secretKey);
   const codeDelivery = createCodeDelivery({ jobs, sealer });
   const publicVerify = createPublicVerifyService({ config, db, clock, rateLimit, codeDelivery });

@@ -8,7 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { type StreamTextColumn, streamTextColumnFrom } from './copy.ts';
+import { type StreamCsv, streamCsvFrom } from './copy.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -35,10 +35,10 @@ export type DatabaseHandle = {
    */
   exclusively<T>(work: () => Promise<T>): Promise<T>;
   /**
-   * PostgreSQL only: a query's single text column streamed by `COPY … TO STDOUT` (copy.ts). PGlite has no streaming
-   * COPY and runs every query on the main thread: its readers page through short queries instead.
+   * PostgreSQL only: a query's rows streamed as CSV by `COPY … TO STDOUT` (copy.ts). PGlite has no streaming COPY and
+   * runs every query on the main thread: its readers page through short queries instead.
    */
-  streamTextColumn?: StreamTextColumn;
+  streamCsv?: StreamCsv;
   close(): Promise<void>;
 };
 
@@ -101,7 +101,7 @@ export function createDb(config: DbConfig): DatabaseHandle {
       migrate: () => migratePostgresExclusively(pool),
       // The lock is held on its own connection; the work runs on the pool's others.
       exclusively: (work) => withStartupLock(pool, () => work()),
-      streamTextColumn: streamTextColumnFrom(pool),
+      streamCsv: streamCsvFrom(pool),
       close: () => pool.end(),
     };
   }

@@ -1,84 +1,29 @@
-import { type Readable, Transform, type TransformCallback } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 
 /**
- * A query's rows streamed by PostgreSQL's own `COPY (query) TO STDOUT`, for reads too big to hold (the CSV export):
- * one statement, one snapshot, the planner free to pick a parallel scan and sort, and the bytes forwarded with
+ * A query's rows as CSV, written by PostgreSQL's own `COPY (query) TO STDOUT (FORMAT csv)`, for reads too big to hold
+ * (the CSV export): one statement, one snapshot, PostgreSQL's RFC 4180 quoting, and the bytes forwarded with
  * back-pressure (a slow reader pauses the socket, and PostgreSQL waits). PostgreSQL only; see ADR 0010.
  *
  * COPY takes no bind parameters, so the query's parameters are written into its text as literals by Drizzle's
  * PostgreSQL dialect (strings quoted with '' doubled, which is exact under standard_conforming_strings, set on the
  * connection first; numbers as digits).
  */
+export type StreamCsv = (query: SQL, options: StreamCsvOptions) => Promise<Readable>;
 
-export type StreamTextColumn = (query: SQL, signal: AbortSignal) => Promise<Readable>;
-
-const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
-const HEADER_FIXED = SIGNATURE.length + 8; // signature, flags (int32), header extension length (int32)
-
-/**
- * COPY's binary format (https://www.postgresql.org/docs/current/sql-copy.html): a header, then per row an int16 field
- * count (-1 ends the data) and per field an int32 length (-1 is NULL) and its bytes. For a query of one `text`
- * column the bytes are the text itself (UTF-8), with no escaping: this passes them on, row after row.
- */
-export class CopyBinaryTextColumn extends Transform {
-  private pending: Buffer = Buffer.alloc(0);
-  private headerRead = false;
-  private ended = false;
-
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    const data = this.pending.length > 0 ? Buffer.concat([this.pending, chunk]) : chunk;
-    let at = 0;
-    if (!this.headerRead) {
-      if (data.length < HEADER_FIXED) {
-        this.pending = data;
-        callback();
-        return;
-      }
-      if (!data.subarray(0, SIGNATURE.length).equals(SIGNATURE)) {
-        callback(new Error('COPY binary: bad signature'));
-        return;
-      }
-      const extension = data.readInt32BE(SIGNATURE.length + 4);
-      if (data.length < HEADER_FIXED + extension) {
-        this.pending = data;
-        callback();
-        return;
-      }
-      at = HEADER_FIXED + extension;
-      this.headerRead = true;
-    }
-    const out: Buffer[] = [];
-    while (!this.ended && data.length - at >= 2) {
-      const fields = data.readInt16BE(at);
-      if (fields === -1) {
-        this.ended = true;
-        at += 2;
-        break;
-      }
-      if (fields !== 1) {
-        callback(new Error(`COPY binary: expected one column, got ${fields}`));
-        return;
-      }
-      if (data.length - at < 6) break;
-      const length = data.readInt32BE(at + 2);
-      const size = length === -1 ? 0 : length;
-      if (data.length - at < 6 + size) break;
-      if (size > 0) out.push(data.subarray(at + 6, at + 6 + size));
-      at += 6 + size;
-    }
-    this.pending = at < data.length ? data.subarray(at) : Buffer.alloc(0);
-    if (out.length > 0) this.push(out.length === 1 ? out[0] : Buffer.concat(out));
-    callback();
-  }
-
-  override _flush(callback: TransformCallback): void {
-    callback(this.ended ? null : new Error('COPY binary: the data ended early'));
-  }
-}
+export type StreamCsvOptions = {
+  /** Ends the COPY (and closes its connection) when the reader goes away. */
+  signal: AbortSignal;
+  /**
+   * The connection's TimeZone while the COPY runs: timestamptz values, and `to_char` of them, are written in it. Must
+   * be a zone PostgreSQL knows (contracts `usableTimeZone`).
+   */
+  timeZone: string;
+};
 
 const dialect = new PgDialect();
 
@@ -88,12 +33,12 @@ export function inlinedSql(query: SQL): string {
 }
 
 /**
- * Streams the single text column of `query`'s rows, concatenated (each row carries its own line end). The pool's
- * connection is held until the stream ends; an abort (the client went away) destroys that connection, which ends the
- * COPY on the server too.
+ * Streams `query`'s rows as CSV (no header; NULL as an empty field, an empty string as `""`). The pool's connection is
+ * held until the stream ends, then its TimeZone is reset and it goes back to the pool; an abort (the client went away)
+ * destroys that connection instead, which ends the COPY on the server too.
  */
-export function streamTextColumnFrom(pool: pg.Pool): StreamTextColumn {
-  return async (query, signal) => {
+export function streamCsvFrom(pool: pg.Pool): StreamCsv {
+  return async (query, { signal, timeZone }) => {
     const client = await pool.connect();
     let released = false;
     const release = (error?: Error) => {
@@ -103,26 +48,30 @@ export function streamTextColumnFrom(pool: pg.Pool): StreamTextColumn {
       client.release(error ?? undefined);
     };
     try {
-      await client.query('SET standard_conforming_strings = on');
+      await client.query(
+        "SELECT set_config('standard_conforming_strings', 'on', false), set_config('TimeZone', $1, false)",
+        [timeZone],
+      );
     } catch (error) {
       release(error as Error);
       throw error;
     }
-    const copy = client.query(copyTo(`COPY (${inlinedSql(query)}) TO STDOUT (FORMAT binary)`));
-    const rows = new CopyBinaryTextColumn();
+    const copy = client.query(copyTo(`COPY (${inlinedSql(query)}) TO STDOUT (FORMAT csv)`));
     const onAbort = () => {
       const reason = new Error('export aborted');
       copy.destroy(reason);
-      rows.destroy(reason);
       release(reason);
     };
     signal.addEventListener('abort', onAbort, { once: true });
-    copy.on('error', (error: Error) => {
-      rows.destroy(error);
-      release(error);
+    copy.on('error', (error: Error) => release(error));
+    copy.on('close', () => signal.removeEventListener('abort', onAbort));
+    // The pool's other users must not inherit the export's zone.
+    copy.on('end', () => {
+      client.query('RESET TimeZone').then(
+        () => release(),
+        (error: Error) => release(error),
+      );
     });
-    rows.on('close', () => signal.removeEventListener('abort', onAbort));
-    copy.on('end', () => release());
-    return copy.pipe(rows);
+    return copy;
   };
 }

@@ -1,3 +1,3 @@
 export * from './client.ts';
-export { CopyBinaryTextColumn, inlinedSql, type StreamTextColumn } from './copy.ts';
+export { inlinedSql, type StreamCsv, type StreamCsvOptions } from './copy.ts';
 export * as schema from './schema.ts';

@@ -6,7 +6,7 @@ import {
   type VerificationSortKey,
   type verificationExportQuerySchema,
 } from '@veriform/contracts';
-import { type Db, type StreamTextColumn, schema } from '@veriform/db';
+import { type Db, type StreamCsv, schema } from '@veriform/db';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.ts';
@@ -139,38 +139,50 @@ export function exportFilename(
 export type ExportKeyset = { value: string; id: number };
 
 /**
- * A text cell as csv-stringify wrote it with `escape_formulas` (so files stay byte-identical to before): a leading
+ * A text cell's value as csv-stringify's `escape_formulas` wrote it (so files stay byte-identical to before): a leading
  * apostrophe when the value starts with = + - @, a tab or a carriage return, or their full-width forms (so a
- * spreadsheet shows text instead of running a formula; E.164 phones included, else Excel reads "+1201…" as a number);
- * then double quotes around it, inner quotes doubled, when it holds a quote, a comma or a line break. NULL is empty.
+ * spreadsheet shows text instead of running a formula; E.164 phones included, else Excel reads "+1201…" as a number).
+ * `ascii()` is the first character's code point (UTF-8 databases). An empty string becomes NULL, which both writers
+ * below print as an empty field (COPY would print `""` for an empty string).
  */
-function csvText(value: SQL): SQL {
-  const escaped = sql`(CASE WHEN left(${value}, 1) IN ('=', '+', '-', '@', chr(9), chr(13), chr(65309), chr(65291), chr(65293), chr(65312)) THEN '''' || ${value} ELSE ${value} END)`;
-  // The apostrophe adds no quote, comma or line break, so the value itself decides the quoting and the escape is
-  // written once per branch: PostgreSQL evaluates every occurrence of an expression (ADR 0010 has the measurements).
-  return sql`(CASE WHEN ${value} IS NULL THEN '' WHEN strpos(${value}, '"') > 0 OR strpos(${value}, ',') > 0 OR strpos(${value}, chr(10)) > 0 OR strpos(${value}, chr(13)) > 0 THEN '"' || replace(${escaped}, '"', '""') || '"' ELSE ${escaped} END)`;
+function formulaSafe(value: SQL): SQL {
+  return sql`(CASE WHEN ascii(${value}) IN (61, 43, 45, 64, 9, 13, 65309, 65291, 65293, 65312) THEN '''' || ${value} ELSE nullif(${value}, '') END)`;
 }
 
 /**
- * `2026-11-22 06:08:12 -05:00`: wall-clock time in `tz` and that zone's offset at the instant (seconds truncated). The
- * offset is the interval between the wall clocks in `tz` and in UTC, printed by to_char from its absolute value (a
- * negative interval would print as -03:-30).
+ * The CSV's cells, in `exportHeader`'s order, as SQL over `verifications` (ADR 0007), before quoting. Created is
+ * written by `to_char(… TZH:TZM)` in the session's TimeZone, which the export sets to `tz` around its queries: one
+ * conversion per row (`AT TIME ZONE` looks the zone up by name every time). `text`: may hold a quote, a comma or a
+ * line break.
  */
-function csvLocalTime(column: SQL, tz: string): SQL {
-  const offset = sql`((${column} AT TIME ZONE ${tz}) - (${column} AT TIME ZONE 'UTC'))`;
-  return sql`(to_char(${column} AT TIME ZONE ${tz}, 'YYYY-MM-DD HH24:MI:SS') || CASE WHEN ${offset} < interval '0' THEN ' -' || to_char(-${offset}, 'HH24:MI') ELSE ' +' || to_char(${offset}, 'HH24:MI') END)`;
+function exportCells(): { value: SQL; text: boolean }[] {
+  const v = verifications;
+  return [
+    { value: sql`${v.id}`, text: false },
+    { value: formulaSafe(sql`${v.cellPhone}`), text: true },
+    { value: formulaSafe(sql`${v.externalRefId}`), text: true },
+    { value: sql`${v.verifyFormId}`, text: false },
+    { value: formulaSafe(sql`${v.verifyFormName}`), text: true },
+    { value: formulaSafe(sql`${v.verifyFormCategory}`), text: true },
+    { value: sql`CASE WHEN ${v.verificationMethod} = 'sms' THEN 'SMS' ELSE 'E-mail' END`, text: false },
+    { value: sql`CASE WHEN ${v.isTest} THEN 'Yes' ELSE 'No' END`, text: false },
+    { value: sql`to_char(${v.createdAt}, 'YYYY-MM-DD HH24:MI:SS TZH:TZM')`, text: false },
+  ];
 }
 
-/** One CSV line (with its newline) per verification, built by PostgreSQL: see ADR 0007. */
-function csvLine(tz: string): SQL {
-  const v = verifications;
-  return sql`(${v.id}::text || ',' || ${csvText(sql`${v.cellPhone}`)} || ',' || ${csvText(sql`${v.externalRefId}`)} || ',' || coalesce(${v.verifyFormId}::text, '') || ',' || ${csvText(sql`${v.verifyFormName}`)} || ',' || ${csvText(sql`${v.verifyFormCategory}`)} || ',' || CASE WHEN ${v.verificationMethod} = 'sms' THEN 'SMS' ELSE 'E-mail' END || ',' || CASE WHEN ${v.isTest} THEN 'Yes' ELSE 'No' END || ',' || ${csvLocalTime(sql`${v.createdAt}`, tz)} || chr(10))`;
+/**
+ * A cell as COPY's CSV writer prints it (RFC 4180): in double quotes, inner quotes doubled, when it holds a quote, a
+ * comma or a line break; NULL as empty. The keyset batches (PGlite) join their lines with it.
+ */
+function csvQuoted(cell: SQL): SQL {
+  return sql`(CASE WHEN strpos(${cell}, '"') > 0 OR strpos(${cell}, ',') > 0 OR strpos(${cell}, chr(10)) > 0 OR strpos(${cell}, chr(13)) > 0 THEN '"' || replace(${cell}, '"', '""') || '"' ELSE coalesce(${cell}, '') END)`;
 }
 
 /**
  * One batch: the next `limit` rows of `where` in the sort `o` after `last` (or the first ones), as one row holding the
  * batch's CSV text, its row count and its last keyset. PostgreSQL formats the lines and joins them, so the driver parses
- * one row per batch instead of nine columns per verification (see docs/benchmarks.md, CSV export).
+ * one row per batch instead of nine columns per verification (see docs/benchmarks.md, CSV export). Created is written
+ * in the session's TimeZone: run it where that is the export's `tz`.
  */
 export function exportBatchQuery(
   db: Db,
@@ -178,21 +190,21 @@ export function exportBatchQuery(
   o: VerificationSort,
   last: ExportKeyset | null,
   limit: number,
-  tz: string,
 ) {
   const { key, descending } = parseSort(o);
   const sort = sortColumns[key];
   const after = sql.raw(descending ? '<' : '>');
   const orderBy = verificationOrderBy(o);
+  const cells = exportCells();
   const batch = db
     .select({
       id: verifications.id,
       // The sort value as PostgreSQL prints it: exact (a JS Date would drop created_at's microseconds and skip or
       // repeat rows at a batch boundary), and cast back to the column's type in the next query.
       keysetValue: sql<string>`${sort.column}::text`.as('keyset_value'),
-      line: csvLine(tz).as('line'),
       // The position in the sort, so the outer aggregate keeps it (a subquery's ORDER BY alone promises nothing).
       n: sql<number>`row_number() OVER (ORDER BY ${sql.join(orderBy, sql`, `)})`.as('n'),
+      ...Object.fromEntries(cells.map((cell, i) => [`cell_${i}`, cell.value.as(`cell_${i}`)])),
     })
     .from(verifications)
     .where(
@@ -207,9 +219,18 @@ export function exportBatchQuery(
     .orderBy(...orderBy)
     .limit(limit)
     .as('batch');
+  // Each cell is computed once in the subquery, then quoted here (PostgreSQL evaluates every occurrence of an
+  // expression, and csvQuoted names its cell five times).
+  const line = sql.join(
+    cells.map((cell, i) => {
+      const name = sql.identifier(`cell_${i}`);
+      return cell.text ? csvQuoted(sql`${name}`) : sql`coalesce(${name}::text, '')`;
+    }),
+    sql`, `,
+  );
   return db
     .select({
-      csv: sql<string | null>`string_agg(${batch.line}, '' ORDER BY ${batch.n})`,
+      csv: sql<string | null>`string_agg(concat_ws(',', ${line}) || chr(10), '' ORDER BY ${batch.n})`,
       rows: sql<number>`count(*)::integer`.mapWith(Number),
       lastValue: sql<string | null>`(array_agg(${batch.keysetValue} ORDER BY ${batch.n} DESC))[1]`,
       lastId: sql<number | null>`(array_agg(${batch.id} ORDER BY ${batch.n} DESC))[1]`,
@@ -229,10 +250,10 @@ export type VerificationExport = {
 export function createVerificationExport(deps: {
   db: Db;
   clock: Clock;
-  /** PostgreSQL's COPY stream (DatabaseHandle.streamTextColumn); without it (PGlite) the rows come in keyset batches. */
-  streamTextColumn?: StreamTextColumn | undefined;
+  /** PostgreSQL's COPY stream (DatabaseHandle.streamCsv); without it (PGlite) the rows come in keyset batches. */
+  streamCsv?: StreamCsv | undefined;
 }) {
-  const { db, clock, streamTextColumn } = deps;
+  const { db, clock, streamCsv } = deps;
 
   async function start(
     tenant: Tenant,
@@ -261,7 +282,11 @@ export function createVerificationExport(deps: {
       // one long run of microtasks: no socket would be read or written (other requests, and this very download)
       // until the export ended. Waiting for the event loop's check phase first lets pending I/O through.
       await yieldToEventLoop();
-      const [batch] = await exportBatchQuery(db, where, query.o, last, batchSize, range.tz).execute();
+      // The zone is set for this transaction only (PGlite's one connection serves every request).
+      const [batch] = await db.transaction(async (tx) => {
+        await tx.execute(sql`SELECT set_config('TimeZone', ${range.tz}, true)`);
+        return exportBatchQuery(tx, where, query.o, last, batchSize).execute();
+      });
       return batch ?? { csv: null, rows: 0, lastValue: null, lastId: null };
     };
 
@@ -290,15 +315,19 @@ export function createVerificationExport(deps: {
     }
 
     const filename = exportFilename(accountSlug(account?.displayName ?? '', tenant.accountId), range, today);
-    if (streamTextColumn) {
-      // PostgreSQL: the same lines in one COPY (ADR 0010), started before the answer so that a refusal is a 500
-      // rather than a cut download.
-      const lines = db
-        .select({ line: csvLine(range.tz) })
-        .from(verifications)
-        .where(where)
-        .orderBy(...verificationOrderBy(query.o));
-      const rows = await streamTextColumn(lines.getSQL(), signal);
+    if (streamCsv) {
+      // PostgreSQL: the same cells in one COPY, quoted by PostgreSQL's own CSV writer (ADR 0010), started before the
+      // answer so that a refusal is a 500 rather than a cut download.
+      const cells = Object.fromEntries(exportCells().map((cell, i) => [`cell_${i}`, cell.value]));
+      const rows = await streamCsv(
+        db
+          .select(cells)
+          .from(verifications)
+          .where(where)
+          .orderBy(...verificationOrderBy(query.o))
+          .getSQL(),
+        { signal, timeZone: range.tz },
+      );
       async function* withHeader(): AsyncGenerator<Buffer | string> {
         yield `\uFEFF${exportHeader.join(',')}\n`;
         for await (const chunk of rows) yield chunk as Buffer;
