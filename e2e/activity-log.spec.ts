@@ -59,6 +59,19 @@ test('an owner filters, sorts and pages the activity log, opens a verification, 
     'descending',
   );
 
+  // More rows per page: all 16 on one page, no pager; then back to 10.
+  await page.getByRole('button', { name: 'Page 2' }).waitFor();
+  await page.getByRole('combobox', { name: 'Rows per page' }).click();
+  await page.getByRole('option', { name: '25', exact: true }).click();
+  await expect(page.getByText('Showing 1–16 of 16')).toBeVisible();
+  await expect(rows).toHaveCount(16);
+  await expect(page).toHaveURL(/pageSize=25/);
+  await expect(page.getByRole('button', { name: 'Page 2' })).toHaveCount(0);
+  await page.getByRole('combobox', { name: 'Rows per page' }).click();
+  await page.getByRole('option', { name: '10', exact: true }).click();
+  await expect(rows).toHaveCount(10);
+  await expect(page.getByText('Showing 1–10 of 16')).toBeVisible();
+
   // Filter by form.
   await page.getByLabel('Forms').click();
   await page.getByRole('option', { name: 'Loans' }).click();

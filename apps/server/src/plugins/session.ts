@@ -1,6 +1,7 @@
 import { MEDIA_PATH_PREFIX } from '@veriform/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_TTL_MS, type SessionRow } from '../modules/auth/session-store.ts';
+import type { MembershipRow } from '../modules/memberships/repository.ts';
 import type { UserRow } from '../modules/users/repository.ts';
 import { baseCookieOptions, cookieNames } from './cookies.ts';
 
@@ -9,6 +10,11 @@ declare module 'fastify' {
     /** The logged-in user, or null for an anonymous request. */
     user: UserRow | null;
     session: SessionRow | null;
+    /**
+     * The user's memberships, loaded with the session at the start of the request (plugins/tenancy.ts reads them);
+     * null when not loaded (anonymous, or logged in during this request).
+     */
+    memberships: readonly MembershipRow[] | null;
   }
 }
 
@@ -35,6 +41,7 @@ export function registerSessions(app: FastifyInstance): void {
 
   app.decorateRequest('user', null);
   app.decorateRequest('session', null);
+  app.decorateRequest('memberships', null);
 
   app.addHook('onRequest', async (request, reply) => {
     if (skipsSession(request.url)) return;
@@ -48,6 +55,7 @@ export function registerSessions(app: FastifyInstance): void {
     if (await sessions.touchIfDue(found.session)) reply.setCookie(name, id, options);
     request.session = found.session;
     request.user = found.user;
+    request.memberships = found.memberships;
   });
 }
 
@@ -72,6 +80,7 @@ export async function startSession(
   });
   request.session = created.session;
   request.user = user;
+  request.memberships = null;
 }
 
 /**
@@ -101,4 +110,5 @@ export async function endSession(request: FastifyRequest, reply: FastifyReply): 
   reply.clearCookie(cookieNames(config).session, baseCookieOptions(config));
   request.session = null;
   request.user = null;
+  request.memberships = null;
 }

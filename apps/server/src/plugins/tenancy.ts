@@ -63,16 +63,30 @@ export async function requireMembership(
   // Bodies and query strings bound ids only as positive integers: one past the 32-bit column (2147483648) made
   // PostgreSQL refuse the query (a 500). No account has such an id: 404 like any unknown account.
   const id = parsePathId(accountId);
-  const { memberships } = schema;
-  const [membership] = await request.server.services.db
-    .select()
-    .from(memberships)
-    .where(and(eq(memberships.userId, user.id), eq(memberships.accountId, id)))
-    .limit(1);
+  const membership =
+    request.memberships?.find((m) => m.accountId === id) ?? (await findMembership(request, user.id, id));
   if (!membership) throw new AppError('not_found');
   const tenant = { accountId: id, membership, user } as Tenant;
   if (capability) assertCan(tenant, capability);
   return tenant;
+}
+
+/**
+ * The database's answer when the memberships loaded with the session do not have it (they are not loaded, or the
+ * membership was made during this request); a non-member's call costs this one query.
+ */
+async function findMembership(
+  request: FastifyRequest,
+  userId: number,
+  accountId: number,
+): Promise<MembershipRow | undefined> {
+  const { memberships } = schema;
+  const [membership] = await request.server.services.db
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.userId, userId), eq(memberships.accountId, accountId)))
+    .limit(1);
+  return membership;
 }
 
 /**

@@ -1,13 +1,15 @@
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { and, eq, gt, lt, ne } from 'drizzle-orm';
+import { and, eq, gt, lt, ne, sql } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256Hex } from '../../lib/crypto.ts';
+import type { MembershipRow } from '../memberships/repository.ts';
 import type { UserRow } from '../users/repository.ts';
 
-const { sessions, users } = schema;
+const { sessions, users, memberships } = schema;
 
 export type SessionRow = typeof sessions.$inferSelect;
+export type FoundSession = { session: SessionRow; user: UserRow; memberships: MembershipRow[] };
 
 /** 14 days after the last use; the expiry slides forward at most once an hour to keep writes rare. */
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
@@ -41,14 +43,28 @@ export function createSessionStore(db: Db, clock: Clock) {
     return { id, session: row };
   }
 
-  async function find(id: string): Promise<{ session: SessionRow; user: UserRow } | undefined> {
-    const [row] = await db
-      .select({ session: sessions, user: users })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.idHash, sha256Hex(id)), gt(sessions.expiresAt, clock.now())))
-      .limit(1);
-    return row;
+  /**
+   * The session, its user and all of the user's memberships, in one round trip: nearly every API call is scoped to an
+   * account, and requireMembership then finds the caller's membership here instead of asking the database again
+   * (a user belongs to a handful of accounts). Prepared once: every request runs it.
+   */
+  const findQuery = db
+    .select({ session: sessions, user: users, membership: memberships })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(memberships, eq(memberships.userId, sessions.userId))
+    .where(and(eq(sessions.idHash, sql.placeholder('idHash')), gt(sessions.expiresAt, sql.placeholder('now'))))
+    .prepare('session_find');
+
+  async function find(id: string): Promise<FoundSession | undefined> {
+    const rows = await findQuery.execute({ idHash: sha256Hex(id), now: clock.now().toISOString() });
+    const [first] = rows;
+    if (!first) return undefined;
+    return {
+      session: first.session,
+      user: first.user,
+      memberships: rows.flatMap((row) => (row.membership ? [row.membership] : [])),
+    };
   }
 
   /** Slides the expiry when the last touch is older than the interval; true when it did (the cookie is re-sent). */
