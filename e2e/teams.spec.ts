@@ -94,6 +94,9 @@ test('an owner invites a teammate who joins from the e-mail and sees what the ro
     .click();
   await expect(team.getByText(mate.email)).toHaveCount(0);
   await matePage.goto('/dashboard/');
+  const noMembership = matePage.getByRole('alert').filter({ hasText: 'No membership found' });
+  await expect(noMembership).toBeVisible();
+  await noMembership.getByRole('link', { name: 'Create a company' }).click();
   await expect(matePage).toHaveURL(/\/auth\/signup\/complete\/?$/);
   await mateContext.close();
 });

@@ -26,8 +26,8 @@ export function safeNextPath(next: string | undefined): string {
 }
 
 /**
- * The pages that work in an account (dashboard, activity log, forms, company info, manage team, the root) need a
- * membership: a signed-in, verified user without one is sent to create a company first. My Account stays open.
+ * A signed-in user without any membership: the root sends them to create a company; the pages that work in an
+ * account show "No membership found" (SPEC §6) instead.
  */
 export function needsAccount(session: { user: User; memberships: readonly unknown[] }): boolean {
   return session.user.isAuthenticated && session.memberships.length === 0;

@@ -98,15 +98,27 @@ describe('app shell', () => {
     expect(router.state.location.pathname).toBe('/settings/my-account');
   });
 
+  it('/ without a membership sends the user to create a company', async () => {
+    const { router } = renderApp('/', { initialData: signedIn({}, []) });
+    expect(await screen.findByRole('heading', { name: 'Create your company' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/auth/signup/complete');
+  });
+
   it.each([
-    '/',
     '/dashboard/',
     '/activity-log/',
+    '/activity-log/5',
     '/forms/',
+    '/forms/3',
     '/settings/company-info',
     '/settings/manage-team',
-  ])('%s without a membership sends the user to create a company', async (path) => {
+  ])('%s without a membership says No membership found, with a way to create a company', async (path) => {
+    const user = userEvent.setup();
     const { router } = renderApp(path, { initialData: signedIn({}, []) });
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('No membership found');
+    expect(router.state.location.pathname).toBe(path);
+    await user.click(within(alert).getByRole('link', { name: 'Create a company' }));
     expect(await screen.findByRole('heading', { name: 'Create your company' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/auth/signup/complete');
   });

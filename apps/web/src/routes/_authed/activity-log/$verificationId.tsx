@@ -11,7 +11,6 @@ import { verificationQueryOptions } from '../../../features/verifications/api';
 import { VerificationDetailView } from '../../../features/verifications/components/VerificationDetailView';
 import { validateVerificationSearch } from '../../../features/verifications/search';
 import { NotFoundError } from '../../../lib/api-client';
-import { requireAccount } from '../../../lib/require-account';
 import { useServices } from '../../../lib/services';
 import { useSession } from '../../../lib/session';
 
@@ -24,7 +23,6 @@ function parseVerificationId(raw: string): number | null {
 export const Route = createFileRoute('/_authed/activity-log/$verificationId')({
   // The log's search params ride along (SPEC §2: "same search params"), so Back returns to the same view.
   validateSearch: validateVerificationSearch,
-  beforeLoad: requireAccount,
   // The search only matters to the Back link: changing it must not reload the verification.
   loaderDeps: () => ({}),
   loader: async ({ context, params }) => {

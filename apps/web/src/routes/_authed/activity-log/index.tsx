@@ -42,7 +42,6 @@ import {
 } from '../../../features/verifications/search';
 import { PermissionDeniedError } from '../../../lib/api-client';
 import { errorDisplayText } from '../../../lib/error-text';
-import { requireAccount } from '../../../lib/require-account';
 import { useServices } from '../../../lib/services';
 import { useSession } from '../../../lib/session';
 
@@ -51,7 +50,6 @@ export const Route = createFileRoute('/_authed/activity-log/')({
   validateSearch: validateVerificationSearch,
   // Defaults stay out of the URL: /activity-log/ is the plain link; a shared link carries only what was chosen.
   search: { middlewares: [stripSearchParams(verificationSearchDefaults)] },
-  beforeLoad: requireAccount,
   loaderDeps: ({ search }) => search,
   loader: async ({ context, deps, cause }) => {
     const membership = context.session.get().currentMembership;

@@ -17,7 +17,6 @@ import {
 import { Dashboard, type DashboardSearchPatch } from '../../../features/dashboard/components/Dashboard';
 import { ReportSkeleton } from '../../../features/dashboard/components/ReportGrid';
 import { searchValuesAsText } from '../../../features/verifications/search';
-import { requireAccount } from '../../../lib/require-account';
 import { useSession } from '../../../lib/session';
 
 const dashboardSearchDefaults = dashboardSearchSchema.parse({});
@@ -33,7 +32,6 @@ export const Route = createFileRoute('/_authed/dashboard/')({
     dashboardSearchSchema.parse(searchValuesAsText(raw)),
   // Defaults stay out of the URL: /dashboard/ is the plain link, a shared link carries only what was chosen.
   search: { middlewares: [stripSearchParams(dashboardSearchDefaults)] },
-  beforeLoad: requireAccount,
   loaderDeps: ({ search }) => search,
   loader: async ({ context, deps }) => {
     const membership = context.session.get().currentMembership;

@@ -3,7 +3,6 @@ import { NotFoundScreen } from '../../../components/errors/NotFoundScreen';
 import { verifyFormQueryOptions } from '../../../features/verify-forms/api';
 import { VerifyFormPage } from '../../../features/verify-forms/components/VerifyFormPage';
 import { NotFoundError } from '../../../lib/api-client';
-import { requireAccount } from '../../../lib/require-account';
 
 /** SPEC §2: one form by numeric id; anything else, or another account's form, is not found. */
 export function parseFormId(raw: string): number | null {
@@ -13,11 +12,12 @@ export function parseFormId(raw: string): number | null {
 }
 
 export const Route = createFileRoute('/_authed/forms/$verifyFormId')({
-  beforeLoad: requireAccount,
   loader: async ({ context, params }) => {
     const formId = parseFormId(params.verifyFormId);
+    if (formId === null) throw notFound();
     const accountId = context.session.get().currentMembership?.account.id;
-    if (formId === null || accountId === undefined) throw notFound();
+    // Without a membership the page says so (VerifyFormPage): nothing to read.
+    if (accountId === undefined) return;
     try {
       await context.queryClient.ensureQueryData(verifyFormQueryOptions(context.api, accountId, formId));
     } catch (error) {

@@ -20,7 +20,6 @@ import {
 } from '../../../features/verify-forms/components/FormFilters';
 import { FormsTable, FormsTableSkeleton } from '../../../features/verify-forms/components/FormsTable';
 import { NewFormModal } from '../../../features/verify-forms/components/NewFormModal';
-import { requireAccount } from '../../../lib/require-account';
 import { useServices } from '../../../lib/services';
 import { useSession } from '../../../lib/session';
 
@@ -31,7 +30,6 @@ export const Route = createFileRoute('/_authed/forms/')({
   validateSearch: formListSearchSchema,
   // Defaults stay out of the URL: /forms/ is the plain link, a shared link carries only what was chosen.
   search: { middlewares: [stripSearchParams(formListSearchDefaults)] },
-  beforeLoad: requireAccount,
   loaderDeps: ({ search }) => search,
   loader: async ({ context, deps }) => {
     const accountId = context.session.get().currentMembership?.account.id;

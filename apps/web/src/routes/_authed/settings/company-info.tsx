@@ -1,10 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { CompanyInfo } from '../../../features/accounts/components/CompanyInfo';
 import { usePageTitle } from '../../../lib/page-title';
-import { requireAccount } from '../../../lib/require-account';
 
 export const Route = createFileRoute('/_authed/settings/company-info')({
-  beforeLoad: requireAccount,
   component: CompanyInfoPage,
 });
 

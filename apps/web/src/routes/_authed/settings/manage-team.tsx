@@ -1,10 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { ManageTeam } from '../../../features/team/components/ManageTeam';
 import { usePageTitle } from '../../../lib/page-title';
-import { requireAccount } from '../../../lib/require-account';
 
 export const Route = createFileRoute('/_authed/settings/manage-team')({
-  beforeLoad: requireAccount,
   component: ManageTeamPage,
 });
 
