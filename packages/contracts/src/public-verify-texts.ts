@@ -54,6 +54,10 @@ type Texts = {
   cellPhoneRequired: string;
   cellPhoneInvalid: string;
   cellPhoneLandline: string;
+  /** Premium-rate, toll-free, shared-cost, VoIP, pager, satellite …: every type but mobile and fixed-or-mobile. */
+  cellPhoneUnsupported: string;
+  /** A number of a country the form's account does not send codes to (the country's name in the form's language). */
+  cellPhoneCountry: (country: string) => string;
   emailRequired: string;
   emailInvalid: string;
   /** The API's answers to a request the page would not send (a method other than sms/email, a bad body). */
@@ -112,6 +116,9 @@ const en: Texts = {
   cellPhoneRequired: 'Enter your cell phone number.',
   cellPhoneInvalid: 'This is not a valid phone number. Check the digits and the country code.',
   cellPhoneLandline: 'This looks like a landline. Enter a cell phone number that can receive text messages.',
+  cellPhoneUnsupported: 'This number cannot receive verification codes. Use a mobile number.',
+  cellPhoneCountry: (country) =>
+    `This company does not send verification codes to numbers in ${country}. Use a mobile number from another country.`,
   emailRequired: 'Enter your e-mail address.',
   emailInvalid: 'Enter a valid e-mail address, for example name@example.com.',
   methodInvalid: 'Choose how to receive the code: text message or e-mail.',
@@ -173,6 +180,9 @@ const es: Texts = {
   cellPhoneInvalid: 'Este no es un número de teléfono válido. Revise los dígitos y el código de país.',
   cellPhoneLandline:
     'Parece un teléfono fijo. Escriba un número de celular que pueda recibir mensajes de texto.',
+  cellPhoneUnsupported: 'Este número no puede recibir códigos de verificación. Use un número de celular.',
+  cellPhoneCountry: (country) =>
+    `Esta empresa no envía códigos de verificación a números de ${country}. Use un número de celular de otro país.`,
   emailRequired: 'Escriba su correo electrónico.',
   emailInvalid: 'Escriba un correo electrónico válido, por ejemplo nombre@ejemplo.com.',
   methodInvalid: 'Elija cómo recibir el código: mensaje de texto o correo electrónico.',

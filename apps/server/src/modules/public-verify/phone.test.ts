@@ -4,14 +4,16 @@ import { maskEmail, maskPhone, parseCellPhone } from './phone.ts';
 
 describe('parseCellPhone', () => {
   it.each([
-    ['(201) 555-0123', '+12015550123', '+1 201 555 0123'],
-    ['201.555.0123', '+12015550123', '+1 201 555 0123'],
-    ['+1 201 555 0123', '+12015550123', '+1 201 555 0123'],
-    ['+44 7400 123456', '+447400123456', '+44 7400 123456'],
-    ['+52 55 1234 5678', '+525512345678', '+52 55 1234 5678'],
-    ['+1 800 555 0100', '+18005550100', '+1 800 555 0100'],
-  ])('reads %s as %s', (typed, e164, international) => {
-    expect(parseCellPhone(typed)).toEqual({ ok: true, e164, international });
+    ['(201) 555-0123', '+12015550123', '+1 201 555 0123', 'US'],
+    ['201.555.0123', '+12015550123', '+1 201 555 0123', 'US'],
+    ['+1 201 555 0123', '+12015550123', '+1 201 555 0123', 'US'],
+    ['(415) 200-0001', '+14152000001', '+1 415 200 0001', 'US'],
+    ['+1 416 555 0123', '+14165550123', '+1 416 555 0123', 'CA'],
+    ['+44 7400 123456', '+447400123456', '+44 7400 123456', 'GB'],
+    ['+52 55 1234 5678', '+525512345678', '+52 55 1234 5678', 'MX'],
+    ['+34 612 34 56 78', '+34612345678', '+34 612 34 56 78', 'ES'],
+  ])('reads %s as %s (%s, %s)', (typed, e164, international, country) => {
+    expect(parseCellPhone(typed)).toEqual({ ok: true, e164, international, country });
   });
 
   it.each(['12345', 'call me', '020 7946 0018', '+1 201 555 01234567', ''])(
@@ -23,6 +25,21 @@ describe('parseCellPhone', () => {
 
   it.each(['+44 20 7946 0018', '+33 1 23 45 67 89'])('refuses the landline %s', (typed) => {
     expect(parseCellPhone(typed)).toEqual({ ok: false, reason: 'landline' });
+  });
+
+  it.each([
+    ['premium rate, US', '+1 900 555 0100'],
+    ['premium rate, UK', '+44 909 879 0000'],
+    ['premium rate, Russia', '+7 809 123 45 67'],
+    ['satellite, Iridium', '+881 6 1234 5678'],
+    ['satellite, Inmarsat', '+870 773 111 632'],
+    ['toll-free, US', '+1 800 555 0100'],
+    ['shared cost, Spain', '+34 901 12 34 56'],
+    ['VoIP, UK', '+44 56 1234 5678'],
+    ['personal number, UK', '+44 70 1234 5678'],
+    ['international networks', '+883 510 012 345'],
+  ])('refuses %s (%s) as a number that cannot receive codes', (_kind, typed) => {
+    expect(parseCellPhone(typed)).toEqual({ ok: false, reason: 'unsupported' });
   });
 });
 

@@ -1,26 +1,44 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { type CountryCode, type PhoneNumberType, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 
 /**
- * Cell phone numbers of the public page, parsed by libphonenumber-js with its full metadata (`/max`: the number
- * types need it). Numbers without a country code are read as US numbers; the stored form is E.164.
+ * Cell phone numbers of the public page, parsed by libphonenumber-js with its full metadata (`/max`: the default
+ * metadata cannot tell number types apart). Numbers without a country code are read as US numbers; the stored form
+ * is E.164.
  */
 
 export const DEFAULT_COUNTRY = 'US';
 
+export type PhoneRefusal = 'invalid' | 'landline' | 'unsupported';
+
 export type ParsedCellPhone =
-  | { ok: true; e164: string; international: string }
-  | { ok: false; reason: 'invalid' | 'landline' };
+  | { ok: true; e164: string; international: string; country: CountryCode }
+  | { ok: false; reason: PhoneRefusal };
 
 /**
- * Only a number the metadata calls FIXED_LINE is refused as a landline: FIXED_LINE_OR_MOBILE (all of the US and
- * Canada), MOBILE, VOIP, toll-free and unknown types may receive texts, and refusing a real cell phone is worse than
- * letting a landline through (its code simply never arrives).
+ * The only types a code is sent to. All of the US and Canada is FIXED_LINE_OR_MOBILE (their plans do not tell cell
+ * phones from landlines), so it must pass. Every other type is a toll-fraud route or cannot take a text: premium-rate
+ * (+1 900, +44 9, +7 809) and shared-cost numbers pay whoever holds them for each message, toll-free, VoIP, personal,
+ * pager, UAN and voicemail numbers forward to who knows where.
+ */
+const RECEIVING_TYPES: ReadonlySet<PhoneNumberType> = new Set(['MOBILE', 'FIXED_LINE_OR_MOBILE']);
+
+/**
+ * FIXED_LINE keeps its own text (the consumer mistyped which phone to use); other refused types get one text. A
+ * number without a country — satellite (+881, +870) and the other non-geographic codes — is refused whatever its type:
+ * the metadata calls satellite phones MOBILE, and they cost many times a national text.
  */
 export function parseCellPhone(input: string): ParsedCellPhone {
   const number = parsePhoneNumberFromString(input, DEFAULT_COUNTRY);
   if (!number?.isValid()) return { ok: false, reason: 'invalid' };
-  if (number.getType() === 'FIXED_LINE') return { ok: false, reason: 'landline' };
-  return { ok: true, e164: number.number, international: number.formatInternational() };
+  const type = number.getType();
+  if (type === 'FIXED_LINE') return { ok: false, reason: 'landline' };
+  if (!number.country || !type || !RECEIVING_TYPES.has(type)) return { ok: false, reason: 'unsupported' };
+  return {
+    ok: true,
+    e164: number.number,
+    international: number.formatInternational(),
+    country: number.country,
+  };
 }
 
 /** E.164 → "+1 201 555 0123" (the stored number, for reading). */

@@ -22,7 +22,7 @@ import { AppError, type FieldErrors } from '../../lib/errors.ts';
 import { type RateLimiter, type RateLimitRule, tooMany } from '../../lib/rate-limit.ts';
 import type { CodeDelivery } from '../../messaging/code-delivery.ts';
 import { ATTEMPT_ID_PATTERN, CODE_PATTERN, codeMatches, hashCode, newAttemptId, newCode } from './codes.ts';
-import { maskEmail, maskPhone, parseCellPhone } from './phone.ts';
+import { maskEmail, maskPhone, type PhoneRefusal, parseCellPhone } from './phone.ts';
 
 const { accounts, memberships, verifyForms, verifications, verificationAttempts, testPhoneNumbers } = schema;
 
@@ -78,6 +78,12 @@ function sendCodeErrorMap(texts: PublicVerifyTexts) {
     }
   };
 }
+
+const phoneRefusalText: Record<PhoneRefusal, (texts: PublicVerifyTexts) => string> = {
+  invalid: (texts) => texts.cellPhoneInvalid,
+  landline: (texts) => texts.cellPhoneLandline,
+  unsupported: (texts) => texts.cellPhoneUnsupported,
+};
 
 function checkCodeErrorMap(texts: PublicVerifyTexts) {
   return (issue: ZodIssueLike): string => {
@@ -222,9 +228,7 @@ export function createPublicVerifyService(deps: {
     const request = parsed.data;
     const phone = parseCellPhone(request.cellPhone);
     const fields: FieldErrors = {};
-    if (!phone.ok) {
-      fields.cellPhone = [phone.reason === 'landline' ? texts.cellPhoneLandline : texts.cellPhoneInvalid];
-    }
+    if (!phone.ok) fields.cellPhone = [phoneRefusalText[phone.reason](texts)];
     let email: string | null = null;
     if (request.method === 'email') {
       if (!request.email) fields.email = [texts.emailRequired];
