@@ -75,6 +75,7 @@ export type Config = {
 
 export type CodeSendLimits = {
   perPhonePerDay: number;
+  perEmailPerDay: number;
   perIpPerDay: number;
   perAccountPerDay: number;
   wrongChecksPerIpPerHour: number;
@@ -83,6 +84,7 @@ export type CodeSendLimits = {
 /**
  * Every code sent costs money and lands on someone's phone, so sends are capped over a rolling day, counted in
  * PostgreSQL (they hold across processes). Per phone: a person retrying many times, never a stranger's phone flooded.
+ * Per e-mail address, likewise: codes by e-mail cannot bomb an inbox.
  * Per IP: one connection cannot run through many numbers (carrier NAT shares addresses, hence higher). Per account:
  * a runaway or abused form stops before the bill does; raise it for big customers. Wrong checks per IP and hour stop
  * guessing across many attempts (each attempt also locks after 5 wrong tries). No environment variables: these are
@@ -90,6 +92,7 @@ export type CodeSendLimits = {
  */
 export const DEFAULT_CODE_SEND_LIMITS: CodeSendLimits = {
   perPhonePerDay: 10,
+  perEmailPerDay: 10,
   perIpPerDay: 50,
   perAccountPerDay: 10_000,
   wrongChecksPerIpPerHour: 30,

@@ -75,6 +75,7 @@ type Texts = {
   /** Send refusals (429 `detail`) */
   resendTooSoon: (seconds: number) => string;
   tooManyForPhone: (seconds: number) => string;
+  tooManyForEmail: (seconds: number) => string;
   tooManyFromIp: (seconds: number) => string;
   tooManyForAccount: (seconds: number) => string;
   tooManyChecks: (seconds: number) => string;
@@ -136,6 +137,8 @@ const en: Texts = {
   resendTooSoon: (seconds) => `Please wait ${waitText('en', seconds)} before asking for a new code.`,
   tooManyForPhone: (seconds) =>
     `Too many codes were sent to this number today. Try again in ${waitText('en', seconds)}.`,
+  tooManyForEmail: (seconds) =>
+    `Too many codes were sent to this e-mail address today. Try again in ${waitText('en', seconds)}.`,
   tooManyFromIp: (seconds) =>
     `Too many codes were requested from your connection. Try again in ${waitText('en', seconds)}.`,
   tooManyForAccount: (seconds) =>
@@ -200,6 +203,8 @@ const es: Texts = {
   resendTooSoon: (seconds) => `Espere ${waitText('es', seconds)} antes de pedir un código nuevo.`,
   tooManyForPhone: (seconds) =>
     `Se enviaron demasiados códigos a este número hoy. Inténtelo de nuevo en ${waitText('es', seconds)}.`,
+  tooManyForEmail: (seconds) =>
+    `Se enviaron demasiados códigos a este correo electrónico hoy. Inténtelo de nuevo en ${waitText('es', seconds)}.`,
   tooManyFromIp: (seconds) =>
     `Se pidieron demasiados códigos desde su conexión. Inténtelo de nuevo en ${waitText('es', seconds)}.`,
   tooManyForAccount: (seconds) =>

@@ -1,6 +1,6 @@
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { and, desc, eq, gt, lt } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Clock } from './clock.ts';
 import { AppError } from './errors.ts';
 
@@ -8,61 +8,127 @@ const { rateLimitEvents } = schema;
 
 export type RateLimitRule = { bucket: string; limit: number; windowMs: number };
 export type RateLimitDecision = { allowed: boolean; retryAfterSeconds: number };
+/** The events one request recorded, so that it can take them back (a login that turned out right). */
+export type Reservation = { eventIds: number[] };
 
 /** Events older than this are deleted by `prune()`; longer than any window we count over. */
 export const RATE_LIMIT_RETENTION_MS = 2 * 24 * 60 * 60 * 1000;
 
+/** Checks and records inside one locked section; handed to the callback of `locked()`. */
+export type LockedBuckets = {
+  check(rule: RateLimitRule): Promise<RateLimitDecision>;
+  /** The decision that keeps the caller waiting longest (allowed only when every rule allows). */
+  checkAll(rules: RateLimitRule[]): Promise<RateLimitDecision>;
+  record(buckets: string[]): Promise<Reservation>;
+};
+
 /**
  * Limits that protect accounts and money, counted from rows in PostgreSQL so they hold across any number of server
- * processes (DESIGN §7). A bucket is a string such as `login-fail:email:<address>`.
+ * processes (DESIGN §7). A bucket is a string such as `login-fail:pair:<address>:<ip>`.
  *
- * `check` then `hit` is not atomic: two processes may both pass a check at the edge and overshoot by one. That is
- * acceptable for these limits and avoids holding a transaction (which on PGlite would stall every other query).
+ * Counting then recording is made atomic by a transaction-scoped advisory lock per bucket (ADR 12): requests for the
+ * same bucket queue for each other, in every process, and each counts what the ones before it recorded. Locks are
+ * taken in sorted order, so two requests sharing several buckets cannot deadlock. The transaction holds no row
+ * locks and lasts a few short statements; on PGlite (one connection) it serialises like every other query.
  */
 export function createRateLimiter(db: Db, clock: Clock) {
-  async function check(bucket: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
+  async function checkWith(executor: Db, rule: RateLimitRule): Promise<RateLimitDecision> {
+    const { bucket, limit, windowMs } = rule;
     const now = clock.now().getTime();
     // Only the limit-th newest event decides; reading just that row keeps large limits (10,000 sends a day per
     // account) cheap — the index on (bucket, created_at) walks to it without returning the rows before it.
-    const [limiting] = await db
+    const [limiting] = await executor
       .select({ createdAt: rateLimitEvents.createdAt })
       .from(rateLimitEvents)
       .where(and(eq(rateLimitEvents.bucket, bucket), gt(rateLimitEvents.createdAt, new Date(now - windowMs))))
       .orderBy(desc(rateLimitEvents.createdAt))
-      .offset(limit - 1)
+      .offset(Math.max(0, limit - 1))
       .limit(1);
-    if (!limiting) return { allowed: true, retryAfterSeconds: 0 };
+    if (limit > 0 && !limiting) return { allowed: true, retryAfterSeconds: 0 };
     // The count drops below the limit when the limit-th newest event leaves the window.
-    const retryAfterMs = limiting.createdAt.getTime() + windowMs - now;
+    const retryAfterMs = limiting ? limiting.createdAt.getTime() + windowMs - now : windowMs;
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
   }
 
-  async function hit(bucket: string): Promise<void> {
-    await db.insert(rateLimitEvents).values({ bucket, createdAt: clock.now() });
-  }
-
-  async function reset(bucket: string): Promise<void> {
-    await db.delete(rateLimitEvents).where(eq(rateLimitEvents.bucket, bucket));
-  }
-
-  /** Checks every rule; the answer is the one that keeps the caller waiting longest. */
-  async function checkAll(rules: RateLimitRule[]): Promise<RateLimitDecision> {
+  async function checkAllWith(executor: Db, rules: RateLimitRule[]): Promise<RateLimitDecision> {
     let worst: RateLimitDecision = { allowed: true, retryAfterSeconds: 0 };
     for (const rule of rules) {
-      const decision = await check(rule.bucket, rule.limit, rule.windowMs);
+      const decision = await checkWith(executor, rule);
       if (!decision.allowed && decision.retryAfterSeconds > worst.retryAfterSeconds) worst = decision;
     }
     return worst;
   }
 
+  async function recordWith(executor: Db, buckets: string[]): Promise<Reservation> {
+    if (buckets.length === 0) return { eventIds: [] };
+    const createdAt = clock.now();
+    const rows = await executor
+      .insert(rateLimitEvents)
+      .values(buckets.map((bucket) => ({ bucket, createdAt })))
+      .returning({ id: rateLimitEvents.id });
+    return { eventIds: rows.map((row) => row.id) };
+  }
+
   /**
-   * Throws 429 (with Retry-After) when any rule is exhausted; otherwise counts this request in every bucket.
-   * Refused requests are not counted, so a client that keeps retrying is not locked out forever.
+   * Runs `work` while holding the lock of every bucket named: whatever it checks and records is one atomic step
+   * for those buckets. `work` must use only the handed-in checks (they run on the locked transaction).
    */
-  async function consume(rules: RateLimitRule[], text: (retryAfterSeconds: number) => string): Promise<void> {
-    const decision = await checkAll(rules);
-    if (!decision.allowed) throw tooMany(decision, text);
-    for (const rule of rules) await hit(rule.bucket);
+  async function locked<T>(buckets: string[], work: (scope: LockedBuckets) => Promise<T>): Promise<T> {
+    const ordered = [...new Set(buckets)].sort();
+    return db.transaction(async (tx) => {
+      // One statement takes every lock, in the array's (sorted) order.
+      const names = sql.join(
+        ordered.map((bucket) => sql`${bucket}`),
+        sql`, `,
+      );
+      await tx.execute(
+        sql`select pg_advisory_xact_lock(hashtextextended(b, 0)) from unnest(array[${names}]::text[]) with ordinality as t(b, n) order by n`,
+      );
+      return work({
+        check: (rule) => checkWith(tx, rule),
+        checkAll: (rules) => checkAllWith(tx, rules),
+        record: (names) => recordWith(tx, names),
+      });
+    });
+  }
+
+  /** A reading only: another request may take the last unit a moment later. Use `consume` to take one. */
+  function check(bucket: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
+    return checkWith(db, { bucket, limit, windowMs });
+  }
+
+  /**
+   * Throws 429 (with Retry-After) when any rule is exhausted; otherwise counts this request in every bucket, in the
+   * same locked step, so N requests at once get exactly the limit through. Refused requests are not counted, so a
+   * client that keeps retrying is not locked out forever.
+   */
+  async function consume(
+    rules: RateLimitRule[],
+    text: (retryAfterSeconds: number) => string,
+  ): Promise<Reservation> {
+    return locked(
+      rules.map((rule) => rule.bucket),
+      async (scope) => {
+        const decision = await scope.checkAll(rules);
+        if (!decision.allowed) throw tooMany(decision, text);
+        return scope.record(rules.map((rule) => rule.bucket));
+      },
+    );
+  }
+
+  /** Takes back what a request recorded (a login whose password was right after all). */
+  async function release(reservation: Reservation): Promise<void> {
+    if (reservation.eventIds.length === 0) return;
+    await db.delete(rateLimitEvents).where(inArray(rateLimitEvents.id, reservation.eventIds));
+  }
+
+  /** For tests and seeding: records an event without any check. */
+  async function hit(bucket: string): Promise<void> {
+    await recordWith(db, [bucket]);
+  }
+
+  async function reset(bucket: string): Promise<void> {
+    await db.delete(rateLimitEvents).where(eq(rateLimitEvents.bucket, bucket));
   }
 
   async function prune(): Promise<void> {
@@ -70,7 +136,7 @@ export function createRateLimiter(db: Db, clock: Clock) {
     await db.delete(rateLimitEvents).where(lt(rateLimitEvents.createdAt, cutoff));
   }
 
-  return { check, hit, reset, checkAll, consume, prune };
+  return { check, consume, locked, release, hit, reset, prune };
 }
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;

@@ -1,4 +1,4 @@
-import { serverTexts, tooManyRequestsText } from '@veriform/contracts';
+import { serverTexts } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { and, eq } from 'drizzle-orm';
@@ -10,14 +10,12 @@ import { decodeUid, encodeUid, type TokenSigner } from '../../lib/tokens.ts';
 import type { Mailer } from '../../messaging/email.ts';
 import { verifyEmailMessage } from '../../messaging/templates/verify-email.ts';
 import { findUserByEmail, findUserById, type UserRow } from '../users/repository.ts';
+import { reserveAddressMail } from './address-mail-limits.ts';
 import { invalidTokenError } from './errors.ts';
 
 const { users } = schema;
 
 export const VERIFY_EMAIL_VALID_DAYS = 3;
-const HOUR_MS = 60 * 60 * 1000;
-/** Resend requests are counted whether or not the address has an account, so the limit reveals nothing. */
-export const RESEND_LIMITS = { perAddress: 3, perIp: 10, windowMs: HOUR_MS };
 
 export const verifyEmailPath = (uidb64: string, token: string) =>
   `/auth/verify-email/confirm/${uidb64}/${token}/`;
@@ -98,22 +96,8 @@ export function createEmailVerification(deps: {
   /** Always the same answer; sends only when the address belongs to an unverified user. */
   async function resend(email: string, ip: string): Promise<string> {
     const address = email.toLowerCase();
-    await rateLimit.consume(
-      [
-        {
-          bucket: `verify-email-send:email:${address}`,
-          limit: RESEND_LIMITS.perAddress,
-          windowMs: RESEND_LIMITS.windowMs,
-        },
-        {
-          bucket: `verify-email-send:ip:${ip}`,
-          limit: RESEND_LIMITS.perIp,
-          windowMs: RESEND_LIMITS.windowMs,
-        },
-      ],
-      tooManyRequestsText,
-    );
-    const user = await findUserByEmail(db, address);
+    const send = await reserveAddressMail(rateLimit, 'verify-email-send', address, ip);
+    const user = send ? await findUserByEmail(db, address) : undefined;
     if (user && !user.emailIsVerified) sendLink(user);
     return serverTexts.resendVerificationEmail;
   }

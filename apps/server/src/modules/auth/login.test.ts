@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildTestApp, useTestApp } from '../../test-support/app.ts';
 import { newSignup, TestClient } from '../../test-support/client.ts';
 import { MINUTE } from '../../test-support/clock.ts';
+import { LOGIN_FAILURE_LIMITS } from './service.ts';
 
 const t = useTestApp();
 let nextIp = 1;
@@ -41,21 +42,50 @@ describe('POST /api/auth/login', () => {
     expect(unknown.json()).toEqual(expected);
   });
 
-  it('locks an address out after 5 failures in 15 minutes, with Retry-After, even for the right password', async () => {
+  it('locks a client (address from one network) out after 5 failures, even for the right password', async () => {
     const user = await registeredUser();
+    const attacker = client();
     for (let i = 0; i < 5; i++) {
-      // Different IPs: the per-address limit is what trips.
-      expect((await client().login(user.email, 'Wrong-password-1')).statusCode).toBe(400);
+      expect((await attacker.login(user.email, 'Wrong-password-1')).statusCode).toBe(400);
     }
-    const locked = await client().login(user.email, user.password);
+    const locked = await attacker.login(user.email, user.password);
     expect(locked.statusCode).toBe(429);
     expect(locked.json()).toEqual({
       detail: 'Too many failed login attempts. Try again in 15 minutes.',
       MainCode_: 'rate_limited',
     });
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(14 * 60);
+    // Failures from elsewhere never lock the real user out: the right password from their own network works.
+    expect((await client().login(user.email, user.password)).statusCode).toBe(200);
 
     t.clock.advance(15 * MINUTE + 1000);
+    expect((await attacker.login(user.email, user.password)).statusCode).toBe(200);
+  });
+
+  it('counts an IPv6 client by its /64', async () => {
+    const user = await registeredUser();
+    for (let i = 0; i < 5; i++) {
+      const sprayed = new TestClient(t.app, `2001:db8:77:1:${i + 1}::1`);
+      expect((await sprayed.login(user.email, 'Wrong-password-1')).statusCode).toBe(400);
+    }
+    const sameSubnet = new TestClient(t.app, '2001:db8:77:1:ffff::9');
+    expect((await sameSubnet.login(user.email, user.password)).statusCode).toBe(429);
+    const otherSubnet = new TestClient(t.app, '2001:db8:77:2::1');
+    expect((await otherSubnet.login(user.email, user.password)).statusCode).toBe(200);
+  });
+
+  it('past 100 failures a day on one address, each network gets a single guess; a new one still gets in', async () => {
+    const user = await registeredUser();
+    const ceiling = `login-fail:email:${user.email}`;
+    for (let i = 0; i < LOGIN_FAILURE_LIMITS.perAddressCeiling; i++)
+      await t.app.services.rateLimit.hit(ceiling);
+
+    const guesser = client();
+    expect((await guesser.login(user.email, 'Wrong-password-1')).statusCode).toBe(400);
+    const second = await guesser.login(user.email, user.password);
+    expect(second.statusCode).toBe(429);
+    expect(second.json().detail).toMatch(/^Too many failed login attempts\. Try again in \d+ minutes?\.$/);
+    // A network that has not failed for this address is not refused because of failures elsewhere.
     expect((await client().login(user.email, user.password)).statusCode).toBe(200);
   });
 

@@ -2,7 +2,6 @@ import {
   RESET_PASSWORD_VALID_HOURS,
   type ResetPasswordConfirmRequest,
   serverTexts,
-  tooManyRequestsText,
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
@@ -16,17 +15,11 @@ import { decodeUid, encodeUid, type TokenSigner } from '../../lib/tokens.ts';
 import type { Mailer } from '../../messaging/email.ts';
 import { resetPasswordMessage } from '../../messaging/templates/reset-password.ts';
 import { findUserByEmail, findUserById, type UserRow } from '../users/repository.ts';
+import { reserveAddressMail } from './address-mail-limits.ts';
 import { invalidTokenError } from './errors.ts';
 import type { SessionStore } from './session-store.ts';
 
 const { users } = schema;
-
-const HOUR_MS = 60 * 60 * 1000;
-/**
- * Reset requests per address and per IP and hour. Every request counts, whether or not the address has an account,
- * so neither the answer nor the limit tells which addresses exist.
- */
-export const RESET_PASSWORD_LIMITS = { perAddress: 3, perIp: 10, windowMs: HOUR_MS };
 
 export const resetPasswordPath = (uidb64: string, token: string) =>
   `/auth/reset-password/confirm/${uidb64}/${token}/`;
@@ -60,15 +53,8 @@ export function createPasswordReset(deps: {
   /** Always the same answer; sends only when the address belongs to a user. */
   async function request(email: string, ip: string): Promise<string> {
     const address = email.toLowerCase();
-    const { perAddress, perIp, windowMs } = RESET_PASSWORD_LIMITS;
-    await rateLimit.consume(
-      [
-        { bucket: `reset-password:email:${address}`, limit: perAddress, windowMs },
-        { bucket: `reset-password:ip:${ip}`, limit: perIp, windowMs },
-      ],
-      tooManyRequestsText,
-    );
-    const user = await findUserByEmail(db, address);
+    const send = await reserveAddressMail(rateLimit, 'reset-password', address, ip);
+    const user = send ? await findUserByEmail(db, address) : undefined;
     if (user) {
       const message = resetPasswordMessage({
         to: user.email,

@@ -80,19 +80,40 @@ describe('POST /api/auth/reset-password', () => {
     expect(response.json()).toEqual({ email: ['Invalid email'], MainCode_: 'validation_error' });
   });
 
-  it('limits requests per address (known or not) to 3 an hour, with Retry-After', async () => {
+  it('limits one network to 3 requests an hour per address (known or not), with Retry-After', async () => {
     for (const email of [(await client().signupNew()).payload.email, 'ghost-limit@example.com']) {
-      for (let i = 0; i < 3; i++) {
-        expect((await (await anonymous()).post('/api/auth/reset-password', { email })).statusCode).toBe(200);
-      }
-      const refused = await (await anonymous()).post('/api/auth/reset-password', { email });
+      const c = await anonymous();
+      for (let i = 0; i < 3; i++)
+        expect((await c.post('/api/auth/reset-password', { email })).statusCode).toBe(200);
+      const refused = await c.post('/api/auth/reset-password', { email });
       expect(refused.statusCode).toBe(429);
       expect(refused.json()).toEqual({
         detail: expect.stringMatching(/^Too many requests\. Try again in \d+ minutes?\.$/),
         MainCode_: 'rate_limited',
       });
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(59 * 60);
+      // Another network is not locked out of recovery by those requests.
+      expect((await (await anonymous()).post('/api/auth/reset-password', { email })).statusCode).toBe(200);
     }
+  });
+
+  it('sends at most 10 links an hour to one address, whoever asks, and answers every request alike', async () => {
+    const { payload } = await client().signupNew();
+    for (let i = 0; i < 14; i++) {
+      const asked = await (await anonymous()).post('/api/auth/reset-password', { email: payload.email });
+      expect(asked.statusCode).toBe(200);
+      expect(asked.json()).toEqual(sent);
+    }
+    const links = (await outboxFor(t.app, payload.email)).filter((m) =>
+      m.text.includes('/auth/reset-password/'),
+    );
+    expect(links).toHaveLength(10);
+    t.clock.advance(HOUR + MINUTE);
+    await (await anonymous()).post('/api/auth/reset-password', { email: payload.email });
+    const later = (await outboxFor(t.app, payload.email)).filter((m) =>
+      m.text.includes('/auth/reset-password/'),
+    );
+    expect(later).toHaveLength(11);
   });
 
   it('limits requests per IP to 10 an hour', async () => {

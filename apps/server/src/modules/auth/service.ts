@@ -12,8 +12,9 @@ import { eq } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { AppError } from '../../lib/errors.ts';
+import { ipKey } from '../../lib/ip-key.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
-import { type RateLimiter, tooMany } from '../../lib/rate-limit.ts';
+import { type RateLimiter, type RateLimitRule, type Reservation, tooMany } from '../../lib/rate-limit.ts';
 import { findUserByEmail, type UserRow } from '../users/repository.ts';
 import type { EmailVerification } from './email-verification.ts';
 import { emailTakenError, invalidCredentialsError } from './errors.ts';
@@ -22,12 +23,21 @@ import type { SessionStore } from './session-store.ts';
 const { users } = schema;
 
 const MINUTE_MS = 60 * 1000;
-/** Failed logins per address and per IP within the window; then 429 until the oldest counted failure ages out. */
-export const LOGIN_FAILURE_LIMITS = { perAddress: 5, perIp: 20, windowMs: 15 * MINUTE_MS };
 /**
- * Sign-ups per IP and hour. Sign-up says whether an address is taken (the spec's flow logs the new user in, so it
- * cannot pretend), so attempts are limited to keep that from being used to harvest addresses.
+ * Password guesses (failed logins and wrong current passwords), ADR 12. A client is an address-and-IP pair: 5 guesses
+ * per 15 min, and one IP (IPv6 by /64) 20 per 15 min across addresses. Failures from elsewhere never lock a client
+ * out, so nobody can lock a known user out from their own network. Against guessing spread over many IPs, one
+ * address takes at most 100 failures a day (NIST SP 800-63B §5.2.2); past that ceiling each client gets a single guess
+ * a window (the right password from a network that has not failed is still accepted).
  */
+export const LOGIN_FAILURE_LIMITS = {
+  perAddressAndIp: 5,
+  perIp: 20,
+  windowMs: 15 * MINUTE_MS,
+  perAddressCeiling: 100,
+  ceilingWindowMs: 24 * 60 * MINUTE_MS,
+  perAddressAndIpOverCeiling: 1,
+};
 export const SIGNUP_LIMITS = { perIp: 30, windowMs: 60 * MINUTE_MS };
 
 export function createAuthService(deps: {
@@ -39,19 +49,50 @@ export function createAuthService(deps: {
 }) {
   const { db, clock, rateLimit, sessions, emailVerification } = deps;
 
-  /** The login-failure buckets (per address, per IP): also charged by wrong current passwords. */
-  function loginFailureRules(email: string, ip: string) {
+  /**
+   * Counts one password guess BEFORE argon2 runs (so a burst is refused before any of it is checked), atomically
+   * across the pair, IP and address buckets. The caller releases the reservation when the password was right.
+   */
+  async function reserveGuess(email: string, ip: string): Promise<Reservation> {
+    const address = email.toLowerCase();
+    const client = ipKey(ip);
     const { windowMs } = LOGIN_FAILURE_LIMITS;
-    return [
-      { bucket: `login-fail:email:${email.toLowerCase()}`, limit: LOGIN_FAILURE_LIMITS.perAddress, windowMs },
-      { bucket: `login-fail:ip:${ip}`, limit: LOGIN_FAILURE_LIMITS.perIp, windowMs },
-    ];
+    const ceiling: RateLimitRule = {
+      bucket: `login-fail:email:${address}`,
+      limit: LOGIN_FAILURE_LIMITS.perAddressCeiling,
+      windowMs: LOGIN_FAILURE_LIMITS.ceilingWindowMs,
+    };
+    const pair = `login-fail:pair:${address}:${client}`;
+    const perIp: RateLimitRule = {
+      bucket: `login-fail:ip:${client}`,
+      limit: LOGIN_FAILURE_LIMITS.perIp,
+      windowMs,
+    };
+    return rateLimit.locked([ceiling.bucket, pair, perIp.bucket], async (scope) => {
+      const underAttack = !(await scope.check(ceiling)).allowed;
+      const perPair: RateLimitRule = {
+        bucket: pair,
+        limit: underAttack
+          ? LOGIN_FAILURE_LIMITS.perAddressAndIpOverCeiling
+          : LOGIN_FAILURE_LIMITS.perAddressAndIp,
+        windowMs,
+      };
+      const decision = await scope.checkAll([perPair, perIp]);
+      if (!decision.allowed) throw tooMany(decision, tooManyLoginAttemptsText);
+      return scope.record([ceiling.bucket, pair, perIp.bucket]);
+    });
+  }
+
+  /** A right password: its guess is taken back, and this client's earlier failures for the address are forgiven. */
+  async function forgiveGuess(reservation: Reservation, email: string, ip: string): Promise<void> {
+    await rateLimit.release(reservation);
+    await rateLimit.reset(`login-fail:pair:${email.toLowerCase()}:${ipKey(ip)}`);
   }
 
   /** Creates the user and sends the verification e-mail; the route then logs the user in. */
   async function signup(input: SignupRequest, ip: string): Promise<UserRow> {
     await rateLimit.consume(
-      [{ bucket: `signup:ip:${ip}`, limit: SIGNUP_LIMITS.perIp, windowMs: SIGNUP_LIMITS.windowMs }],
+      [{ bucket: `signup:ip:${ipKey(ip)}`, limit: SIGNUP_LIMITS.perIp, windowMs: SIGNUP_LIMITS.windowMs }],
       tooManyRequestsText,
     );
     const email = input.email.toLowerCase();
@@ -74,24 +115,36 @@ export function createAuthService(deps: {
   }
 
   /**
+   * A signed-in user's current password, asked before a sensitive change: wrong guesses count in the failed-login
+   * buckets (counted before argon2), so a stolen session cannot be used to brute-force the password. A wrong one is
+   * a 400 on `field`.
+   */
+  async function checkCurrentPassword(
+    user: UserRow,
+    password: string,
+    ip: string,
+    field: string,
+  ): Promise<void> {
+    const guess = await reserveGuess(user.email, ip);
+    if (!(await verifyPassword(user.passwordHash, password))) {
+      throw AppError.field('validation_error', field, serverTexts.wrongCurrentPassword);
+    }
+    await forgiveGuess(guess, user.email, ip);
+  }
+
+  /**
    * Unknown address and wrong password answer alike and take about as long (a dummy hash is verified for unknown
    * addresses). Failures are counted per address and per IP; a success clears the address's count.
    */
   async function login(input: LoginRequest, ip: string): Promise<UserRow> {
     const email = input.email.toLowerCase();
-    const rules = loginFailureRules(email, ip);
-    const decision = await rateLimit.checkAll(rules);
-    if (!decision.allowed) throw tooMany(decision, tooManyLoginAttemptsText);
-
+    const guess = await reserveGuess(email, ip);
     const user = await findUserByEmail(db, email);
     const ok = user
       ? await verifyPassword(user.passwordHash, input.password)
       : await verifyAgainstDummy(input.password);
-    if (!user || !ok) {
-      for (const rule of rules) await rateLimit.hit(rule.bucket);
-      throw invalidCredentialsError();
-    }
-    await rateLimit.reset(`login-fail:email:${email}`);
+    if (!user || !ok) throw invalidCredentialsError();
+    await forgiveGuess(guess, email, ip);
     await db.update(users).set({ lastLoginAt: clock.now() }).where(eq(users.id, user.id));
     return user;
   }
@@ -107,14 +160,7 @@ export function createAuthService(deps: {
     input: ChangePasswordRequest,
     ip: string,
   ): Promise<UserRow> {
-    const rules = loginFailureRules(user.email, ip);
-    const decision = await rateLimit.checkAll(rules);
-    if (!decision.allowed) throw tooMany(decision, tooManyLoginAttemptsText);
-    if (!(await verifyPassword(user.passwordHash, input.previousPassword))) {
-      for (const rule of rules) await rateLimit.hit(rule.bucket);
-      throw AppError.field('validation_error', 'previousPassword', serverTexts.wrongCurrentPassword);
-    }
-    await rateLimit.reset(`login-fail:email:${user.email.toLowerCase()}`);
+    await checkCurrentPassword(user, input.previousPassword, ip, 'previousPassword');
     const [updated] = await db
       .update(users)
       .set({ passwordHash: await hashPassword(input.newPassword), passwordChangedAt: clock.now() })
@@ -125,7 +171,7 @@ export function createAuthService(deps: {
     return updated;
   }
 
-  return { signup, login, changePassword };
+  return { signup, login, changePassword, checkCurrentPassword };
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

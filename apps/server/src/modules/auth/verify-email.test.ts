@@ -169,15 +169,13 @@ describe('POST /api/auth/signup/resend-verification-email', () => {
     expect((await confirm(c, first)).statusCode).toBe(400);
   });
 
-  it('limits each address to 3 an hour, counting unknown addresses too', async () => {
+  it('limits one network to 3 an hour per address, counting unknown addresses too', async () => {
     const email = `limited-${Date.now()}@example.com`;
-    for (let i = 0; i < 3; i++) {
-      const c = client();
-      await c.fetchCsrf();
-      expect((await c.post('/api/auth/signup/resend-verification-email', { email })).statusCode).toBe(200);
-    }
     const c = client();
     await c.fetchCsrf();
+    for (let i = 0; i < 3; i++) {
+      expect((await c.post('/api/auth/signup/resend-verification-email', { email })).statusCode).toBe(200);
+    }
     const limited = await c.post('/api/auth/signup/resend-verification-email', {
       email: email.toUpperCase(),
     });
@@ -187,6 +185,9 @@ describe('POST /api/auth/signup/resend-verification-email', () => {
       MainCode_: 'rate_limited',
     });
     expect(limited.headers['retry-after']).toBe('3600');
+    const other = client();
+    await other.fetchCsrf();
+    expect((await other.post('/api/auth/signup/resend-verification-email', { email })).statusCode).toBe(200);
     t.clock.advance(HOUR);
     expect((await c.post('/api/auth/signup/resend-verification-email', { email })).statusCode).toBe(200);
   });

@@ -12,10 +12,15 @@ import {
   newConsumer,
 } from '../../test-support/public-verify.ts';
 import { newOwner } from '../../test-support/teams.ts';
-import { ipKey } from './service.ts';
 
 /** Small limits, so each can be reached in a few requests. */
-const limits = { perPhonePerDay: 2, perIpPerDay: 3, perAccountPerDay: 5, wrongChecksPerIpPerHour: 6 };
+const limits = {
+  perPhonePerDay: 2,
+  perEmailPerDay: 2,
+  perIpPerDay: 3,
+  perAccountPerDay: 5,
+  wrongChecksPerIpPerHour: 6,
+};
 const t = useTestApp({ config: { codeSendLimits: limits } });
 const en = publicVerifyTexts.en;
 const es = publicVerifyTexts.es;
@@ -36,6 +41,7 @@ describe('code send limits (counted in the database)', () => {
   it('defaults: 10 per phone, 50 per IP, 10,000 per account a day; 30 wrong checks per IP an hour', () => {
     expect(DEFAULT_CODE_SEND_LIMITS).toEqual({
       perPhonePerDay: 10,
+      perEmailPerDay: 10,
       perIpPerDay: 50,
       perAccountPerDay: 10_000,
       wrongChecksPerIpPerHour: 30,
@@ -89,13 +95,6 @@ describe('code send limits (counted in the database)', () => {
   });
 
   it('per IP: an IPv6 client is counted by its /64', async () => {
-    expect(ipKey('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
-    expect(ipKey('2001:0db8:0001:0002:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64');
-    expect(ipKey('2001:db8::5')).toBe('2001:db8:0:0::/64');
-    expect(ipKey('::1')).toBe('0:0:0:0::/64');
-    expect(ipKey('::ffff:203.0.113.9')).toBe('203.0.113.9');
-    expect(ipKey('203.0.113.9')).toBe('203.0.113.9');
-
     const { form } = await liveForm();
     for (let i = 1; i <= limits.perIpPerDay; i++) {
       const consumer = await newConsumer(t.app, form.publicId, `2001:db8:77:1::${i}`);

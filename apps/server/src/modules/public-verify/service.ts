@@ -1,4 +1,3 @@
-import { isIP } from 'node:net';
 import {
   type CheckCodeResponse,
   CODE_TTL_SECONDS,
@@ -19,6 +18,7 @@ import { z } from 'zod';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, type FieldErrors } from '../../lib/errors.ts';
+import { ipKey } from '../../lib/ip-key.ts';
 import { type RateLimiter, type RateLimitRule, tooMany } from '../../lib/rate-limit.ts';
 import type { CodeDelivery } from '../../messaging/code-delivery.ts';
 import { ATTEMPT_ID_PATTERN, CODE_PATTERN, codeMatches, hashCode, newAttemptId, newCode } from './codes.ts';
@@ -105,26 +105,6 @@ function validationError(issues: readonly z.core.$ZodIssue[]): AppError {
   return new AppError('validation_error', { fields, nonFieldErrors });
 }
 
-/**
- * The key of a client address for the per-IP limits: IPv4 as is; IPv6 by its /64, because one subscriber usually
- * holds a whole /64 and could otherwise take a fresh address for every request.
- */
-export function ipKey(ip: string): string {
-  if (isIP(ip) !== 6) return ip;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped?.[1]) return mapped[1];
-  const [head = '', tail = ''] = ip.toLowerCase().split('::');
-  const left = head ? head.split(':') : [];
-  const right = ip.includes('::') && tail ? tail.split(':') : [];
-  const groups = ip.includes('::')
-    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
-    : left;
-  return `${groups
-    .slice(0, 4)
-    .map((g) => g.replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`;
-}
-
 /** How long until the next code for this number through this form may be sent (0: now). */
 async function resendWaitMs(db: Db, formId: number, e164: string, now: Date): Promise<number> {
   const [latest] = await db
@@ -208,11 +188,17 @@ export function createPublicVerifyService(deps: {
   async function consumeLimits(
     rules: { rule: RateLimitRule; text: (seconds: number) => string }[],
   ): Promise<void> {
-    for (const { rule, text } of rules) {
-      const decision = await rateLimit.check(rule.bucket, rule.limit, rule.windowMs);
-      if (!decision.allowed) throw tooMany(decision, text);
-    }
-    for (const { rule } of rules) await rateLimit.hit(rule.bucket);
+    // One locked step (ADR 12): a burst at once gets exactly each limit through.
+    await rateLimit.locked(
+      rules.map(({ rule }) => rule.bucket),
+      async (scope) => {
+        for (const { rule, text } of rules) {
+          const decision = await scope.check(rule);
+          if (!decision.allowed) throw tooMany(decision, text);
+        }
+        await scope.record(rules.map(({ rule }) => rule.bucket));
+      },
+    );
   }
 
   async function sendCode(
@@ -272,6 +258,19 @@ export function createPublicVerifyService(deps: {
               },
               text: texts.tooManyForPhone,
             },
+            // An inbox is guarded like a phone: nobody may bomb an address with codes through our forms.
+            ...(email
+              ? [
+                  {
+                    rule: {
+                      bucket: `code-send:email:${email.toLowerCase()}`,
+                      limit: limits().perEmailPerDay,
+                      windowMs: DAY_MS,
+                    },
+                    text: texts.tooManyForEmail,
+                  },
+                ]
+              : []),
             perIp,
             {
               rule: {
@@ -398,15 +397,16 @@ export function createPublicVerifyService(deps: {
       limit: limits().wrongChecksPerIpPerHour,
       windowMs: HOUR_MS,
     };
-    const decision = await rateLimit.check(wrongChecks.bucket, wrongChecks.limit, wrongChecks.windowMs);
-    if (!decision.allowed) throw tooMany(decision, texts.tooManyChecks);
-
     const now = clock.now();
     const refusal = refusalOf(attempt, now, texts);
     if (refusal) throw refusal;
 
-    if (!codeMatches(config.secretKey, attempt.id, code, attempt.codeHash)) {
-      await rateLimit.hit(wrongChecks.bucket);
+    // Counted as wrong before comparing, in one locked step (ADR 12), so a burst of guesses from one IP gets exactly
+    // the limit compared; a right code takes its count back.
+    const guess = await rateLimit.consume([wrongChecks], texts.tooManyChecks);
+    if (codeMatches(config.secretKey, attempt.id, code, attempt.codeHash)) {
+      await rateLimit.release(guess);
+    } else {
       // Counted in SQL, guarded by status: concurrent wrong tries each count, and the fifth locks the attempt.
       const [counted] = await db
         .update(verificationAttempts)
