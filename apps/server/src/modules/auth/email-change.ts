@@ -17,6 +17,7 @@ import type { Background } from '../../lib/background.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { AppError } from '../../lib/errors.ts';
+import { ipKey } from '../../lib/ip-key.ts';
 import type { RateLimiter } from '../../lib/rate-limit.ts';
 import { decodeUid, encodeUid, type TokenSigner } from '../../lib/tokens.ts';
 import type { Mailer } from '../../messaging/email.ts';
@@ -109,7 +110,7 @@ export function createEmailChange(deps: {
     await rateLimit.consume(
       [
         { bucket: `change-email:user:${user.id}`, limit: perUser, windowMs },
-        { bucket: `change-email:ip:${ip}`, limit: perIp, windowMs },
+        { bucket: `change-email:ip:${ipKey(ip)}`, limit: perIp, windowMs },
       ],
       tooManyRequestsText,
     );

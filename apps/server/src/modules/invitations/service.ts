@@ -23,6 +23,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256Hex } from '../../lib/crypto.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { AppError } from '../../lib/errors.ts';
+import { ipKey } from '../../lib/ip-key.ts';
 import { type RateLimiter, tooMany } from '../../lib/rate-limit.ts';
 import type { Mailer } from '../../messaging/email.ts';
 import { invitationMessage } from '../../messaging/templates/invitation.ts';
@@ -316,7 +317,7 @@ export function createInvitationService(deps: {
     await rateLimit.consume(
       [
         { bucket: `invitation-accept:user:${user.id}`, limit: perUser, windowMs },
-        { bucket: `invitation-accept:ip:${ip}`, limit: perIp, windowMs },
+        { bucket: `invitation-accept:ip:${ipKey(ip)}`, limit: perIp, windowMs },
       ],
       tooManyRequestsText,
     );
