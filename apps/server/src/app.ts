@@ -7,7 +7,7 @@ import type { Config } from './config.ts';
 import { openDatabase } from './database.ts';
 import { createJobs } from './jobs/queue.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
-import { redactUrl } from './lib/redact.ts';
+import { redactUrl, serializeLoggedError } from './lib/redact.ts';
 import { REQUEST_ID_HEADER, requestIdGenerator } from './lib/request-id.ts';
 import { createMailer, type Mailer } from './messaging/email.ts';
 import { createSmsSender, type SmsSender } from './messaging/sms.ts';
@@ -76,8 +76,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     logger: {
       level: config.logLevel,
       serializers: {
-        // Token links carry a secret in the path, invitation links in `key=`; the logs keep the route only.
+        // No personal data or secrets in the log (lib/redact.ts): URLs lose token links' secrets and query values that
+        // are not the app's own filters; errors lose the values of failed queries.
         req: (req: { method: string; url: string }) => ({ method: req.method, url: redactUrl(req.url) }),
+        err: serializeLoggedError,
       },
       ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
