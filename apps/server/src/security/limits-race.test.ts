@@ -62,6 +62,20 @@ describe('password guesses at once', () => {
     expect(passed).toBe(LOGIN_FAILURE_LIMITS.perIp);
   });
 
+  it('one /64 spraying its addresses is one network: exactly 20 of 60 logins are checked', async () => {
+    const prefix = `2001:db8:${(Date.now() % 65_000).toString(16)}:9`;
+    const sprayers = await Promise.all(
+      Array.from({ length: BURST }, (_, i) => anonymous(`${prefix}::${i + 1}`)),
+    );
+    const { passed } = await burst(
+      BURST,
+      (i) =>
+        (sprayers[i] ?? sprayers[0])?.login(`ghost-${i}-${Date.now()}@example.com`, 'Wrong-1!') ??
+        Promise.reject(new Error('no client')),
+    );
+    expect(passed).toBe(LOGIN_FAILURE_LIMITS.perIp);
+  });
+
   it('wrong current passwords on change-password: exactly 5 of 60 are checked', async () => {
     const c = new TestClient(t.app, nextIp());
     const { payload } = await c.signupNew();
