@@ -1,8 +1,11 @@
+import type { SendCodeResponse } from '@veriform/contracts';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../test-support/app.ts';
 import { createAttempt, readAttempt, waitForSend } from '../test-support/attempts.ts';
 import { waitForCodeJobs } from '../test-support/jobs.ts';
 import { outboxFor } from '../test-support/outbox.ts';
+import { createPublicForm, newCellPhone, newConsumer } from '../test-support/public-verify.ts';
+import { newOwner } from '../test-support/teams.ts';
 
 const t = useTestApp();
 
@@ -34,6 +37,24 @@ describe('verification code delivery (development outbox)', () => {
     expect(message?.subject).toBe('Your Acme Inc. verification code');
     expect(message?.text).toContain('Your Acme Inc. verification code is 000417.');
     expect(await outboxFor(t.app, attempt.cellPhone)).toEqual([]);
+  });
+
+  it('keeps the form name (customer text) out of the subject: it names the company and "verification code"', async () => {
+    const owner = await newOwner(t.app, 'Acme Inc.');
+    const phishing = 'URGENT: your bank account is locked, call +1 415 555 0100';
+    const form = await createPublicForm(owner, { name: phishing });
+    const consumer = await newConsumer(t.app, form.publicId);
+    const email = `consumer-${Date.now()}@example.com`;
+    const sent = await consumer.sendCode(form.publicId, {
+      cellPhone: newCellPhone().typed,
+      method: 'email',
+      email,
+    });
+    expect(sent.statusCode).toBe(201);
+    await waitForSend(t.app, sent.json<SendCodeResponse>().attemptId);
+    const [message] = await outboxFor(t.app, email);
+    expect(message?.subject).toBe('Your Acme Inc. verification code');
+    expect(`${message?.subject}\n${message?.text}`).not.toContain('URGENT');
   });
 
   it('sends nothing for an attempt that was replaced or has expired', async () => {
