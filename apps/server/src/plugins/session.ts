@@ -37,7 +37,6 @@ const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 export function registerSessions(app: FastifyInstance): void {
   const { config, sessions } = app.services;
   const name = cookieNames(config).session;
-  const options = { ...baseCookieOptions(config), maxAge: SESSION_TTL_MS / 1000 };
 
   app.decorateRequest('user', null);
   app.decorateRequest('session', null);
@@ -52,7 +51,15 @@ export function registerSessions(app: FastifyInstance): void {
       reply.clearCookie(name, baseCookieOptions(config));
       return;
     }
-    if (await sessions.touchIfDue(found.session)) reply.setCookie(name, id, options);
+    const expiresAt = await sessions.touchIfDue(found.session);
+    if (expiresAt) {
+      // The browser forgets the cookie when the server does: at most 14 days on, never past the absolute lifetime.
+      const maxAge = Math.max(
+        0,
+        Math.floor((expiresAt.getTime() - app.services.clock.now().getTime()) / 1000),
+      );
+      reply.setCookie(name, id, { ...baseCookieOptions(config), maxAge });
+    }
     request.session = found.session;
     request.user = found.user;
     request.memberships = found.memberships;

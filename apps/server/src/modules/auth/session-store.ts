@@ -14,6 +14,16 @@ export type FoundSession = { session: SessionRow; user: UserRow; memberships: Me
 /** 14 days after the last use; the expiry slides forward at most once an hour to keep writes rare. */
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
 export const SESSION_TOUCH_INTERVAL_MS = 60 * 60 * 1000;
+/**
+ * However often it is used, a session ends this long after its login (issue #13 item 10e): a stolen cookie does not
+ * live forever, and the password is asked again at least once a month.
+ */
+export const SESSION_MAX_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** The expiry a session gets when used at `now`: 14 days on, never past its absolute lifetime. */
+export function sessionExpiry(createdAt: Date, now: Date): Date {
+  return new Date(Math.min(now.getTime() + SESSION_TTL_MS, createdAt.getTime() + SESSION_MAX_LIFETIME_MS));
+}
 
 /**
  * Sessions live in PostgreSQL so any process can serve any user (DESIGN §4). The id the browser holds is 256 random
@@ -33,7 +43,7 @@ export function createSessionStore(db: Db, clock: Clock) {
         userId,
         createdAt: now,
         lastSeenAt: now,
-        expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
+        expiresAt: sessionExpiry(now, now),
         ip: meta.ip,
         userAgent: meta.userAgent?.slice(0, 512),
         currentMembershipId: meta.currentMembershipId ?? null,
@@ -54,12 +64,22 @@ export function createSessionStore(db: Db, clock: Clock) {
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(memberships, eq(memberships.userId, sessions.userId))
     .where(
-      and(eq(sessions.idHash, sql.placeholder('idHash')), gt(sessions.expiresAt, sql.placeholder('now'))),
+      and(
+        eq(sessions.idHash, sql.placeholder('idHash')),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+        // Also for rows whose expiry was set before the absolute lifetime existed.
+        gt(sessions.createdAt, sql.placeholder('createdAfter')),
+      ),
     )
     .prepare('session_find');
 
   async function find(id: string): Promise<FoundSession | undefined> {
-    const rows = await findQuery.execute({ idHash: sha256Hex(id), now: clock.now().toISOString() });
+    const now = clock.now();
+    const rows = await findQuery.execute({
+      idHash: sha256Hex(id),
+      now: now.toISOString(),
+      createdAfter: new Date(now.getTime() - SESSION_MAX_LIFETIME_MS).toISOString(),
+    });
     const [first] = rows;
     if (!first) return undefined;
     return {
@@ -69,15 +89,16 @@ export function createSessionStore(db: Db, clock: Clock) {
     };
   }
 
-  /** Slides the expiry when the last touch is older than the interval; true when it did (the cookie is re-sent). */
-  async function touchIfDue(session: SessionRow): Promise<boolean> {
+  /**
+   * Slides the expiry (up to the absolute lifetime) when the last touch is older than the interval; answers the new
+   * expiry when it did (the cookie is re-sent with it), null otherwise.
+   */
+  async function touchIfDue(session: SessionRow): Promise<Date | null> {
     const now = clock.now();
-    if (now.getTime() - session.lastSeenAt.getTime() < SESSION_TOUCH_INTERVAL_MS) return false;
-    await db
-      .update(sessions)
-      .set({ lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_TTL_MS) })
-      .where(eq(sessions.idHash, session.idHash));
-    return true;
+    if (now.getTime() - session.lastSeenAt.getTime() < SESSION_TOUCH_INTERVAL_MS) return null;
+    const expiresAt = sessionExpiry(session.createdAt, now);
+    await db.update(sessions).set({ lastSeenAt: now, expiresAt }).where(eq(sessions.idHash, session.idHash));
+    return expiresAt;
   }
 
   async function remove(idHash: string): Promise<void> {
