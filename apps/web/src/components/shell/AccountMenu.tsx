@@ -20,10 +20,14 @@ import { Link, useRouter } from '@tanstack/react-router';
 import type { Account, Membership } from '@veriform/contracts';
 import { useId, useState } from 'react';
 import { useSelectMembershipMutation } from '../../features/memberships/api';
+import {
+  validateVerificationSearch,
+  verificationSearchForAnotherAccount,
+} from '../../features/verifications/search';
 import { errorDisplayText } from '../../lib/error-text';
 import { notify } from '../../lib/notify';
 import { useSession } from '../../lib/session';
-import { initialsFor, rewriteAccountSegment } from './nav';
+import { initialsFor, objectListOf, rewriteAccountSegment } from './nav';
 
 /** An account's logo, else its initials. Decorative: the account's name is always written beside it. */
 export function AccountAvatar({ account, size = 24 }: { account: Account; size?: number | string }) {
@@ -106,12 +110,20 @@ export function AccountMenu() {
     setAccountsOpen(false);
     if (membership.id === currentMembership?.id) return;
     // The path changes at once (the session already shows the new account); the server is told meanwhile.
-    const { pathname, searchStr, hash } = router.state.location;
+    const { pathname, search, searchStr, hash } = router.state.location;
     const rewritten = rewriteAccountSegment(pathname, membership.account.id);
     selectMembership.mutate(membership, {
       onError: (error) => notify.error('Failed to Switch Account', errorDisplayText(error)),
     });
-    if (rewritten !== pathname)
+    // A form or a verification is the previous account's: its list in the new account replaces it.
+    const list = objectListOf(pathname);
+    if (list === '/forms/') void router.navigate({ to: '/forms/' });
+    else if (list === '/activity-log/')
+      void router.navigate({
+        to: '/activity-log/',
+        search: verificationSearchForAnotherAccount(validateVerificationSearch(search)),
+      });
+    else if (rewritten !== pathname)
       void router.navigate({ href: `${rewritten}${searchStr}${hash ? `#${hash}` : ''}` });
   };
 

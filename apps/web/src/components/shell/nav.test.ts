@@ -1,6 +1,10 @@
 import type { Membership } from '@veriform/contracts';
 import { describe, expect, it } from 'vitest';
-import { initialsFor, rewriteAccountSegment, visibleNavItems } from './nav';
+import {
+  validateVerificationSearch,
+  verificationSearchForAnotherAccount,
+} from '../../features/verifications/search';
+import { initialsFor, objectListOf, rewriteAccountSegment, visibleNavItems } from './nav';
 
 const m = (over: Partial<Membership>): Membership => ({
   id: 1,
@@ -54,5 +58,42 @@ describe('rewriteAccountSegment', () => {
     expect(rewriteAccountSegment('/myaccounts/3', 9)).toBe('/myaccounts/3');
     expect(rewriteAccountSegment('/accounts/', 9)).toBe('/accounts/');
     expect(rewriteAccountSegment('/settings/company-info', 9)).toBe('/settings/company-info');
+  });
+});
+
+describe('objectListOf (switching accounts on a page of one object)', () => {
+  it('names the list of a form or a verification page', () => {
+    expect(objectListOf('/forms/7')).toBe('/forms/');
+    expect(objectListOf('/forms/7/')).toBe('/forms/');
+    expect(objectListOf('/activity-log/12345')).toBe('/activity-log/');
+  });
+  it('leaves lists and other pages alone', () => {
+    expect(objectListOf('/forms/')).toBeNull();
+    expect(objectListOf('/activity-log/')).toBeNull();
+    expect(objectListOf('/dashboard/')).toBeNull();
+    expect(objectListOf('/settings/manage-team')).toBeNull();
+    expect(objectListOf('/accounts/3/forms/7/x')).toBeNull();
+  });
+  it('keeps the log view that means the same in another account', () => {
+    const search = validateVerificationSearch({
+      verifyFormId__in: ['7'],
+      verifyFormCategory__in: ['Loans'],
+      verificationMethod__in: ['sms'],
+      created__date__preset: 'last7d',
+      q: 'CRM',
+      o: 'cellPhone',
+      pageNumber: '4',
+      pageSize: '25',
+    });
+    expect(verificationSearchForAnotherAccount(search)).toEqual({
+      verifyFormId__in: undefined,
+      verifyFormCategory__in: undefined,
+      verificationMethod__in: ['sms'],
+      created__date__preset: 'last7d',
+      q: 'CRM',
+      o: 'cellPhone',
+      pageNumber: 1,
+      pageSize: 25,
+    });
   });
 });

@@ -42,3 +42,16 @@ export function initialsFor(name: string, email: string): string {
 export function rewriteAccountSegment(pathname: string, accountId: number): string {
   return pathname.replace(/(^|\/)accounts\/[^/?#]+/, `$1accounts/${accountId}`);
 }
+
+/** The lists whose pages of one object (`/forms/{id}`, `/activity-log/{id}`) show an object of one account. */
+export type ObjectList = '/forms/' | '/activity-log/';
+
+/**
+ * The list a page of one object belongs to, or null for any other page. Switching accounts on such a page goes to the
+ * list in the new account: the object is the previous account's (issue 13 item 11).
+ */
+export function objectListOf(pathname: string): ObjectList | null {
+  if (/^\/forms\/[^/]+\/?$/.test(pathname)) return '/forms/';
+  if (/^\/activity-log\/[^/]+\/?$/.test(pathname)) return '/activity-log/';
+  return null;
+}

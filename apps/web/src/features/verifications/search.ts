@@ -28,3 +28,12 @@ export function validateVerificationSearch(raw: Record<string, unknown>): Verifi
 
 /** The defaults, kept out of the URL (the plain link is /activity-log/). */
 export const verificationSearchDefaults: VerificationSearch = verificationSearchSchema.parse({});
+
+/**
+ * The log's view as it carries over to another account: forms (by id) and categories are the previous account's, and
+ * a page number means nothing in another list; the method, dates, time zone, search, sort and page size keep their
+ * meaning.
+ */
+export function verificationSearchForAnotherAccount(search: VerificationSearch): VerificationSearch {
+  return { ...search, verifyFormId__in: undefined, verifyFormCategory__in: undefined, pageNumber: 1 };
+}

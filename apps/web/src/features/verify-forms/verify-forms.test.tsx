@@ -279,4 +279,47 @@ describe('/forms/$verifyFormId', () => {
     renderApp('/forms/99', { initialData: signedIn(), server: server() });
     expect(await screen.findByRole('heading', { name: 'Page Not Found' })).toBeInTheDocument();
   });
+
+  const beta = makeMembership({
+    id: 12,
+    account: { id: 22, displayName: 'Beta Ltd', uploadedProfileImage: null },
+  });
+  const twoAccounts = (current = owner) =>
+    makeInitialData({ user: ada, memberships: [owner, beta], currentMembership: current });
+  const perAccount = () =>
+    server([], {
+      'GET /api/verify-forms': ({ url }) =>
+        url.searchParams.get('account') === '22'
+          ? [200, list([makeForm({ id: 8, account: 22, name: 'Beta form' })])]
+          : [200, list([makeForm()])],
+      // The server answers a form of any of the user's accounts (its own account in the body).
+      'GET /api/verify-forms/7': [200, makeForm()],
+    });
+
+  it('switching company from a form goes to the forms of the new company', async () => {
+    const user = userEvent.setup();
+    const { router } = renderApp('/forms/7', { initialData: twoAccounts(), server: perAccount() });
+    expect(await screen.findByRole('heading', { name: 'Onboarding check', level: 1 })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Account menu' }));
+    await user.click(await screen.findByRole('button', { name: 'Acme Corp' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Beta Ltd' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/forms/'));
+    expect(await screen.findByRole('link', { name: 'Beta form' })).toBeInTheDocument();
+    expect(screen.queryByText('Onboarding check')).not.toBeInTheDocument();
+  });
+
+  it('a form of another of the user’s companies (after a reload, or Back) gives the current company’s forms', async () => {
+    const { router } = renderApp('/forms/7', { initialData: twoAccounts(beta), server: perAccount() });
+    expect(await screen.findByRole('link', { name: 'Beta form' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/forms/');
+    expect(screen.queryByText('Onboarding check')).not.toBeInTheDocument();
+  });
+
+  it('a company switched elsewhere (another tab’s choice, a removal) while the form is open leaves it too', async () => {
+    const { router, services } = renderApp('/forms/7', { initialData: twoAccounts(), server: perAccount() });
+    expect(await screen.findByRole('heading', { name: 'Onboarding check', level: 1 })).toBeInTheDocument();
+    act(() => services.session.selectMembership(beta));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/forms/'));
+    expect(await screen.findByRole('link', { name: 'Beta form' })).toBeInTheDocument();
+  });
 });

@@ -2,7 +2,7 @@ import { Badge, Breadcrumbs, Button, Group, Image, Paper, Stack, Text, TextInput
 import { useDisclosure } from '@mantine/hooks';
 import { IconPhoto, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useNavigate } from '@tanstack/react-router';
+import { Navigate, useNavigate } from '@tanstack/react-router';
 import {
   can,
   type Language,
@@ -254,6 +254,8 @@ function FormDetail({ membership, formId }: { membership: Membership; formId: nu
         <Text c="red">{errorDisplayText(error)}</Text>
       </>
     );
+  // Another account's form (the user is a member there too): the current account became another while it was open.
+  if (form.account !== accountId) return <Navigate to="/forms/" replace />;
   return (
     <>
       <Breadcrumbs mb="xs" aria-label="Breadcrumb" component="nav">

@@ -1,4 +1,5 @@
-import { createFileRoute, notFound } from '@tanstack/react-router';
+import { createFileRoute, notFound, redirect } from '@tanstack/react-router';
+import type { VerifyForm } from '@veriform/contracts';
 import { NotFoundScreen } from '../../../components/errors/NotFoundScreen';
 import { verifyFormQueryOptions } from '../../../features/verify-forms/api';
 import { VerifyFormPage } from '../../../features/verify-forms/components/VerifyFormPage';
@@ -18,12 +19,18 @@ export const Route = createFileRoute('/_authed/forms/$verifyFormId')({
     const accountId = context.session.get().currentMembership?.account.id;
     // Without a membership the page says so (VerifyFormPage): nothing to read.
     if (accountId === undefined) return;
+    let form: VerifyForm;
     try {
-      await context.queryClient.ensureQueryData(verifyFormQueryOptions(context.api, accountId, formId));
+      form = await context.queryClient.ensureQueryData(
+        verifyFormQueryOptions(context.api, accountId, formId),
+      );
     } catch (error) {
       if (error instanceof NotFoundError) throw notFound();
       throw error;
     }
+    // The user's form in another of their accounts (opened before switching, or from Back): the current account's
+    // forms instead, never one account's form inside another's pages.
+    if (form.account !== accountId) throw redirect({ to: '/forms/', replace: true });
   },
   component: FormRoutePage,
 });
