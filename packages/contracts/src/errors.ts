@@ -17,6 +17,7 @@ export const mainCodes = [
   'csrf_failed',
   'not_found',
   'server_error',
+  'email_not_verified',
 ] as const;
 export type MainCode = (typeof mainCodes)[number];
 
@@ -47,6 +48,8 @@ export const errorTexts = {
   passwordsDontMatch: 'The two passwords do not match.',
   invalidToken: 'This link is invalid or has expired.',
   noMembership: 'No membership found',
+  /** 403 on every account action (and creating an account) while the login's address is not verified (SPEC §4 gate). */
+  emailNotVerified: 'Verify your e-mail address first.',
 } as const;
 
 export const unexpectedStatusText = (status: number) => `Unexpected ${status} response from server.`;

@@ -13,6 +13,7 @@ export const statusOfCode: Record<AppErrorCode, number> = {
   not_authenticated: 401,
   permission_denied: 403,
   csrf_failed: 403,
+  email_not_verified: 403,
   not_found: 404,
   server_error: 500,
   last_owner: 400,
@@ -78,6 +79,8 @@ function defaultDetail(code: AppErrorCode): string {
       return errorTexts.permissionDenied;
     case 'csrf_failed':
       return errorTexts.csrfFailed;
+    case 'email_not_verified':
+      return errorTexts.emailNotVerified;
     case 'not_found':
       return errorTexts.notFound;
     case 'server_error':

@@ -22,3 +22,23 @@ export function requireSession(request: FastifyRequest): { user: UserRow; sessio
 export async function authenticated(request: FastifyRequest): Promise<void> {
   requireSession(request);
 }
+
+/**
+ * The logged-in user, who must have a verified address to act on any account (create one, or anything through
+ * tenancy's requireMembership): 401 when logged out, else 403 `{detail: "Verify your e-mail address first."}`.
+ * SPEC §4's gate looks at `emailIsVerified` only: a user verified once whose address is unverified again (a
+ * verified-as-of date, no current verification) is sent to /auth/verify-email, so the date opens nothing here either.
+ * The auth routes (verify, resend, refresh-me, logout, change e-mail or password) and the user's own profile stay
+ * open, and so does accepting an invitation (the e-mailed key proves the mailbox and verifies the address).
+ */
+export function requireVerifiedUser(request: FastifyRequest): UserRow {
+  const user = requireUser(request);
+  if (!user.emailIsVerified) throw new AppError('email_not_verified');
+  return user;
+}
+
+/** As a route's `preValidation` hook: 401, then 403 for an unverified address, before the body is validated. */
+export async function verified(request: FastifyRequest): Promise<void> {
+  requireSession(request);
+  requireVerifiedUser(request);
+}

@@ -1,12 +1,21 @@
 import type { Invitation } from '@veriform/contracts';
 import { schema } from '@veriform/db';
+import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../test-support/app.ts';
 import type { TestClient } from '../test-support/client.ts';
 import { solidImage } from '../test-support/images.ts';
 import { multipartBody } from '../test-support/multipart.ts';
-import { invite, type Joined, join, newOwner, type Owner } from '../test-support/teams.ts';
+import {
+  invite,
+  type Joined,
+  join,
+  newOwner,
+  newPerson,
+  type Owner,
+  verifyEmailOf,
+} from '../test-support/teams.ts';
 
 /**
  * Tenant isolation, route by route (docs/roles.md): another account's object answers 404 exactly like an unknown id,
@@ -342,16 +351,18 @@ beforeAll(async () => {
   worldB = await worldOf(ownerB, memberB);
 });
 
-async function snapshotOfB() {
+async function snapshotOf(owner: Owner) {
   return {
-    account: (await ownerB.c.get(`/api/accounts/${ownerB.accountId}`)).json(),
-    team: (await ownerB.c.get(`/api/memberships?accountId=${ownerB.accountId}`)).json(),
-    invitations: (await ownerB.c.get(`/api/invitations?accountId=${ownerB.accountId}`)).json(),
-    forms: (await ownerB.c.get(`/api/verify-forms?account=${ownerB.accountId}`)).json(),
-    categories: (await ownerB.c.get(`/api/verify-forms/categories?account=${ownerB.accountId}`)).json(),
-    testNumbers: (await ownerB.c.get(`/api/test-phone-numbers?account=${ownerB.accountId}`)).json(),
+    account: (await owner.c.get(`/api/accounts/${owner.accountId}`)).json(),
+    team: (await owner.c.get(`/api/memberships?accountId=${owner.accountId}`)).json(),
+    invitations: (await owner.c.get(`/api/invitations?accountId=${owner.accountId}`)).json(),
+    forms: (await owner.c.get(`/api/verify-forms?account=${owner.accountId}`)).json(),
+    categories: (await owner.c.get(`/api/verify-forms/categories?account=${owner.accountId}`)).json(),
+    testNumbers: (await owner.c.get(`/api/test-phone-numbers?account=${owner.accountId}`)).json(),
   };
 }
+
+const snapshotOfB = () => snapshotOf(ownerB);
 
 describe('tenant isolation', () => {
   it('the table lists every route of accounts, memberships, invitations, verify-forms, test numbers and verifications', () => {
@@ -434,5 +445,102 @@ describe('tenant isolation', () => {
       expect(testNumber.statusCode, id).toBe(404);
       expect(testNumber.json()).toEqual(notFound);
     }
+  });
+});
+
+/**
+ * SPEC §4's gate on the server (issue 13 item 3): every account action needs a verified address. The account routes
+ * are the table above (its completeness test keeps it whole) plus creating an account; every other API route must be
+ * open to unverified users for a reason given here, so a new route can slip past neither list.
+ */
+const openToUnverified: Record<string, string> = {
+  '/api/auth/': 'signing up, verifying, logging in and out, the login’s own password and address',
+  '/api/users/': 'the user’s own profile (name, picture): no account involved',
+  '/api/public/': 'the public verification page: anyone, logged in or not',
+  '/api/dev/': 'the development outbox (never in production)',
+  'POST /api/invitations/accept': 'the e-mailed key proves the mailbox: accepting verifies the address',
+};
+const isOpenToUnverified = (key: string) =>
+  Object.keys(openToUnverified).some((open) =>
+    open.startsWith('/') ? key.slice(key.indexOf(' ') + 1).startsWith(open) : key === open,
+  );
+
+const notVerified = { detail: 'Verify your e-mail address first.', MainCode_: 'email_not_verified' };
+
+/** Every account action: the tenancy table, and creating an account. */
+const accountActions: [string, Call][] = [
+  ...routes.map((r) => [`${r.method} ${r.url}`, r.call] as [string, Call]),
+  ['POST /api/accounts', (c) => c.post('/api/accounts', { displayName: 'Unverified Co' })],
+];
+
+async function setVerified(userId: number, emailIsVerified: boolean) {
+  if (emailIsVerified) return verifyEmailOf(t.app, userId);
+  // Only the flag: emailVerifiedAsOf stays, as for a login verified once whose address is unverified again.
+  await t.db.db.update(schema.users).set({ emailIsVerified }).where(eq(schema.users.id, userId));
+}
+
+describe('a verified e-mail address first (SPEC §4 gate)', () => {
+  it('every API route is an account action (walked below) or open to unverified users for a stated reason', () => {
+    const actions = new Set(accountActions.map(([key]) => key));
+    const unclassified = t.app.routeList
+      .filter((r) => r.method !== 'HEAD' && r.url.startsWith('/api/'))
+      .map((r) => `${r.method} ${r.url}`)
+      .filter((key) => !actions.has(key) && !isOpenToUnverified(key));
+    expect(unclassified).toEqual([]);
+  });
+
+  it('a new user who has not verified gets 403 with the reason on every account action, before any id is looked up', async () => {
+    const newcomer = await newPerson(t.app, undefined, { verified: false });
+    const before = await snapshotOf(ownerA);
+    for (const [key, call] of accountActions) {
+      const response = await call(newcomer.c, worldA);
+      expect(response.statusCode, key).toBe(403);
+      expect(response.json(), key).toEqual(notVerified);
+    }
+    expect(await snapshotOf(ownerA)).toEqual(before);
+    const me = (await newcomer.c.post('/api/auth/refresh-me')).json();
+    expect(me.memberships).toEqual([]);
+  });
+
+  it('an owner verified once whose address is unverified again (verified-as-of set) gets 403 on every one; nothing changes', async () => {
+    const lapsed = await join(t.app, ownerA, { role: 'owner' });
+    await setVerified(lapsed.userId, false);
+    const me = (await lapsed.c.post('/api/auth/refresh-me')).json();
+    expect(me.user).toMatchObject({ emailIsVerified: false, emailVerifiedAsOf: expect.any(String) });
+    const before = await snapshotOf(ownerA);
+    for (const [key, call] of accountActions) {
+      const response = await call(lapsed.c, worldA);
+      expect(response.statusCode, key).toBe(403);
+      expect(response.json(), key).toEqual(notVerified);
+    }
+    expect(await snapshotOf(ownerA)).toEqual(before);
+
+    await setVerified(lapsed.userId, true);
+    expect(
+      (await lapsed.c.patch(`/api/accounts/${ownerA.accountId}`, { displayName: 'Account A' })).statusCode,
+    ).toBe(200);
+  });
+
+  it('the routes open to unverified users never answer with the verification refusal', async () => {
+    const open = t.app.routeList
+      .filter(
+        (r) => r.method !== 'HEAD' && r.url.startsWith('/api/') && isOpenToUnverified(`${r.method} ${r.url}`),
+      )
+      .map((r) => ({ method: r.method, url: r.url.replace(/:\w+/g, '1') }));
+    expect(open.length).toBeGreaterThan(10);
+    for (const route of open) {
+      // A person of their own per route: some of them log out or change the login.
+      const { c } = await newPerson(t.app, undefined, { verified: false });
+      const response = await c.request({
+        method: route.method as 'GET' | 'POST' | 'PATCH' | 'DELETE',
+        url: route.url,
+        ...(route.method === 'GET' ? {} : { body: {} }),
+      });
+      expect(response.statusCode, `${route.method} ${route.url}`).toBeLessThan(500);
+      expect(response.body, `${route.method} ${route.url}`).not.toContain('email_not_verified');
+    }
+    const { c } = await newPerson(t.app, undefined, { verified: false });
+    expect((await c.get('/api/auth/change-email/retrieve')).statusCode).toBe(200);
+    expect((await c.get('/api/memberships')).statusCode).toBe(200);
   });
 });

@@ -6,13 +6,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
 import type { MembershipRow } from '../modules/memberships/repository.ts';
 import type { UserRow } from '../modules/users/repository.ts';
-import { requireUser } from './auth-guard.ts';
+import { requireVerifiedUser } from './auth-guard.ts';
 
 /**
  * Tenant scoping: the ONE way a request reaches an account's data (docs/roles.md).
  *
  * `requireMembership(request, accountId, capability?)` answers the caller's membership of that account as a `Tenant`,
- * or throws 404 `{detail: "Not found."}` when the caller is not a member (exactly like an unknown account, so ids
+ * or throws 403 `{detail: "Verify your e-mail address first."}` while the caller's address is unverified (before any
+ * lookup: the one place every account action passes; see auth-guard's requireVerifiedUser), 404 `{detail: "Not found."}`
+ * when the caller is not a member (exactly like an unknown account, so ids
  * cannot be probed), or 403 `{detail: errorTexts.permissionDenied}` when the membership lacks the capability
  * (contracts `can()`).
  *
@@ -59,7 +61,7 @@ export async function requireMembership(
   accountId: number,
   capability?: Capability,
 ): Promise<Tenant> {
-  const user = requireUser(request);
+  const user = requireVerifiedUser(request);
   // Bodies and query strings bound ids only as positive integers: one past the 32-bit column (2147483648) made
   // PostgreSQL refuse the query (a 500). No account has such an id: 404 like any unknown account.
   const id = parsePathId(accountId);
@@ -145,7 +147,7 @@ export async function requireMembershipFor(
   rawId: unknown,
   capability?: Capability,
 ): Promise<Tenant> {
-  requireUser(request);
+  requireVerifiedUser(request);
   const id = parsePathId(rawId, kind);
   const [row] = await accountOf[kind](request.server.services.db, id);
   if (!row) throw new AppError('not_found');
@@ -164,7 +166,7 @@ export function scopedByPathId(kind: AccountScopedKind, capability?: Capability)
 /** preValidation hook for `/api/accounts/:id…`: the path id is the account. */
 export function scopedByAccountPath(capability?: Capability) {
   return async (request: FastifyRequest): Promise<void> => {
-    requireUser(request);
+    requireVerifiedUser(request);
     request.tenant = await requireMembership(request, parsePathId(pathId(request)), capability);
   };
 }

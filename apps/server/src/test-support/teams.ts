@@ -5,6 +5,8 @@ import type {
   Membership,
   Role,
 } from '@veriform/contracts';
+import { schema } from '@veriform/db';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { newSignup, TestClient } from './client.ts';
 import { latestInvitationKey } from './outbox.ts';
@@ -20,9 +22,27 @@ export function nextIp(): string {
 
 export type Person = { c: TestClient; userId: number; email: string; password: string };
 
-export async function newPerson(app: FastifyInstance, email?: string): Promise<Person> {
+/**
+ * Marks the user's address verified, as the e-mailed link would (account actions need it: auth-guard's
+ * requireVerifiedUser). Sessions read the user on every request, so the logged-in client sees it at once.
+ */
+export async function verifyEmailOf(app: FastifyInstance, userId: number): Promise<void> {
+  const { clock, db } = app.services;
+  await db
+    .update(schema.users)
+    .set({ emailIsVerified: true, emailVerifiedAsOf: clock.now() })
+    .where(eq(schema.users.id, userId));
+}
+
+/** A signed-up, logged-in user, with a verified address unless `verified: false` (as right after signing up). */
+export async function newPerson(
+  app: FastifyInstance,
+  email?: string,
+  options: { verified?: boolean } = {},
+): Promise<Person> {
   const c = new TestClient(app, nextIp());
   const { id, payload } = await c.signupNew(email ? { email } : {});
+  if (options.verified !== false) await verifyEmailOf(app, id);
   return { c, userId: id, email: payload.email, password: payload.password };
 }
 
@@ -58,7 +78,8 @@ export async function join(
   const invited = await invite(owner, owner.accountId, email, options);
   if (invited.statusCode !== 201) throw new Error(`invite: ${invited.statusCode} ${invited.body}`);
   const key = await latestInvitationKey(app, email);
-  const person = await newPerson(app, email);
+  // As from the invitation's sign-up page: unverified until the accept (the key proves the mailbox).
+  const person = await newPerson(app, email, { verified: false });
   const accepted = await person.c.post('/api/invitations/accept', { key });
   if (accepted.statusCode !== 200) throw new Error(`accept: ${accepted.statusCode} ${accepted.body}`);
   return { ...person, membership: accepted.json().membership, invitation: invited.json<Invitation>() };

@@ -8,7 +8,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { authenticated, requireSession } from '../../plugins/auth-guard.ts';
+import { requireSession, verified } from '../../plugins/auth-guard.ts';
 import { scopedByAccountPath, tenantOf } from '../../plugins/tenancy.ts';
 
 /** Any string: the tenancy hook answers 404 for anything that is not an account of the caller. */
@@ -20,10 +20,11 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
   const { accounts, media, sessions } = app.services;
   const response = { 200: accountSchema };
 
+  // Creating an account is the first account action: only with a verified address (auth-guard's `verified`).
   r.post(
     '/api/accounts',
     {
-      preValidation: authenticated,
+      preValidation: verified,
       schema: { body: createAccountRequestSchema, response: { 201: createAccountResponseSchema } },
     },
     async (request, reply) => {

@@ -284,10 +284,16 @@ describe('POST /api/invitations/accept', () => {
       canSearchData: true,
       canViewReports: false,
     });
-    const newcomer = await newPerson(t.app, email);
+    const newcomer = await newPerson(t.app, email, { verified: false });
     const before = (await newcomer.c.post('/api/auth/refresh-me')).json();
     expect(before.user.emailIsVerified).toBe(false);
-    const own = (await newcomer.c.post('/api/accounts', { displayName: 'Side project' })).json().membership;
+    // Unverified, no account action is open (not even creating one); accepting is, and verifies the address.
+    const refused = await newcomer.c.post('/api/accounts', { displayName: 'Side project' });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({
+      detail: 'Verify your e-mail address first.',
+      MainCode_: 'email_not_verified',
+    });
 
     const response = await newcomer.c.post('/api/invitations/accept', { key });
     expect(response.statusCode).toBe(200);
@@ -302,8 +308,9 @@ describe('POST /api/invitations/accept', () => {
 
     const me = (await newcomer.c.post('/api/auth/refresh-me')).json();
     expect(me.user).toMatchObject({ emailIsVerified: true, emailVerifiedAsOf: t.clock.now().toISOString() });
-    expect(me.memberships).toEqual([membership, own]);
+    expect(me.memberships).toEqual([membership]);
     expect(me.currentMembership).toEqual(membership);
+    expect((await newcomer.c.post('/api/accounts', { displayName: 'Side project' })).statusCode).toBe(201);
     const team = (await owner.c.get(`/api/memberships?accountId=${owner.accountId}`)).json();
     expect(team.results.map((m: { user: { email: string } }) => m.user.email)).toEqual([owner.email, email]);
     const list = (await owner.c.get(`/api/invitations?accountId=${owner.accountId}`)).json<InvitationList>();

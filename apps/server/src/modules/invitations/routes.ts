@@ -9,7 +9,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { authenticated, requireSession } from '../../plugins/auth-guard.ts';
+import { authenticated, requireSession, verified } from '../../plugins/auth-guard.ts';
 import { parsePathId, requireMembership, scopedByPathId, tenantOf } from '../../plugins/tenancy.ts';
 
 const params = z.object({ id: z.string() });
@@ -22,7 +22,7 @@ export async function invitationRoutes(app: FastifyInstance): Promise<void> {
   r.get(
     '/api/invitations',
     {
-      preValidation: authenticated,
+      preValidation: verified,
       schema: { querystring: invitationListQuerySchema, response: { 200: invitationListSchema } },
     },
     async (request) =>
@@ -32,7 +32,7 @@ export async function invitationRoutes(app: FastifyInstance): Promise<void> {
   r.post(
     '/api/invitations',
     {
-      preValidation: authenticated,
+      preValidation: verified,
       schema: { body: createInvitationRequestSchema, response: { 201: invitationSchema } },
     },
     async (request, reply) => {

@@ -9,7 +9,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { authenticated, requireSession, requireUser } from '../../plugins/auth-guard.ts';
+import { authenticated, requireSession, requireUser, requireVerifiedUser } from '../../plugins/auth-guard.ts';
 import { parsePathId, requireMembership, scopedByPathId, tenantOf } from '../../plugins/tenancy.ts';
 
 const params = z.object({ id: z.string() });
@@ -58,12 +58,13 @@ export async function membershipRoutes(app: FastifyInstance): Promise<void> {
     (request) => memberships.updatePermissions(tenantOf(request), idOf(request.params), request.body),
   );
 
-  /** Own memberships only (user-scoped, not team-scoped): anyone else's id is 404. */
+  /** Own memberships only (user-scoped, not team-scoped): anyone else's id is 404. Working in an account: verified only. */
   r.post(
     '/api/memberships/:id/select',
     {
       preValidation: async (request) => {
         requireSession(request);
+        requireVerifiedUser(request);
         parsePathId((request.params as { id?: unknown }).id);
       },
       schema: { params, response: { 200: selectMembershipResponseSchema } },
