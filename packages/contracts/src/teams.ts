@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { emailSchema } from './auth.ts';
 import { listResponseSchema } from './lists.ts';
 import { accountSchema, membershipSchema, roleSchema } from './memberships.ts';
+import { phoneCountriesSchema } from './phone-countries.ts';
 
 /**
  * Roles and permissions (SPEC §6; the spec leaves the settings screens open — our table is docs/roles.md).
@@ -39,11 +40,22 @@ export const createAccountResponseSchema = z.object({
 });
 export type CreateAccountResponse = z.infer<typeof createAccountResponseSchema>;
 
-/** PATCH /api/accounts/{id} (owners). Logo: POST /api/accounts/{id}/update-uploaded-profile-image (multipart
- * `uploadedProfileImage`, same rules as the profile picture) and PATCH /api/accounts/{id}/delete-uploaded-profile-image;
- * all three answer the account. GET /api/accounts/{id} answers it to any member. */
-export const updateAccountRequestSchema = z.object({ displayName: displayNameSchema });
-export type UpdateAccountRequest = z.infer<typeof updateAccountRequestSchema>;
+/**
+ * An account as Company Info shows it: the account and the countries its forms send codes to (phone-countries.ts).
+ * GET /api/accounts/{id} answers it to any member.
+ */
+export const companyInfoSchema = accountSchema.extend({ phoneCountries: z.array(z.string()) });
+export type CompanyInfo = z.infer<typeof companyInfoSchema>;
+
+/** PATCH /api/accounts/{id} (owners): the name, the countries, or both. Logo: POST
+ * /api/accounts/{id}/update-uploaded-profile-image (multipart `uploadedProfileImage`, same rules as the profile
+ * picture) and PATCH /api/accounts/{id}/delete-uploaded-profile-image; all three answer the company info. */
+export const updateAccountRequestSchema = z
+  .object({ displayName: displayNameSchema.optional(), phoneCountries: phoneCountriesSchema.optional() })
+  .refine((body) => body.displayName !== undefined || body.phoneCountries !== undefined, {
+    message: 'Send displayName, phoneCountries or both.',
+  });
+export type UpdateAccountRequest = z.input<typeof updateAccountRequestSchema>;
 
 // ---- Memberships -------------------------------------------------------------------------------------------------
 

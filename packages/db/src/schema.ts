@@ -61,6 +61,12 @@ export const accounts = pgTable('accounts', {
   id: serial('id').primaryKey(),
   displayName: text('display_name').notNull(),
   uploadedProfileImage: text('uploaded_profile_image'),
+  /**
+   * The countries (libphonenumber region codes) whose numbers the account's forms send codes to, by SMS or e-mail:
+   * anything else is refused (toll fraud). Forms have no country of their own and the public page reads a number
+   * without a country code as a US number, so every account starts with the US; owners add more in Company Info.
+   */
+  phoneCountries: text('phone_countries').array().notNull().default(['US']),
   createdAt: createdAt(),
 });
 

@@ -1,4 +1,4 @@
-import type { Account, CreateAccountResponse } from '@veriform/contracts';
+import type { Account, CompanyInfo, CreateAccountResponse } from '@veriform/contracts';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test-support/app.ts';
@@ -92,10 +92,11 @@ describe('/api/accounts/{id}', () => {
     for (const c of [owner.c, member.c]) {
       const read = await c.get(url);
       expect(read.statusCode).toBe(200);
-      expect(read.json<Account>()).toEqual({
+      expect(read.json<CompanyInfo>()).toEqual({
         id: owner.accountId,
         displayName: 'Old Name',
         uploadedProfileImage: null,
+        phoneCountries: ['US'],
       });
     }
     const denied = await member.c.patch(url, { displayName: 'Hacked' });

@@ -1,5 +1,5 @@
 import {
-  accountSchema,
+  companyInfoSchema,
   createAccountRequestSchema,
   createAccountResponseSchema,
   PROFILE_IMAGE_FIELD,
@@ -18,7 +18,7 @@ const params = z.object({ id: z.string() });
 export async function accountRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { accounts, media, sessions } = app.services;
-  const response = { 200: accountSchema };
+  const response = { 200: companyInfoSchema };
 
   // Creating an account is the first account action: only with a verified address (auth-guard's `verified`).
   r.post(
@@ -48,7 +48,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
       preValidation: scopedByAccountPath('manageCompany'),
       schema: { params, body: updateAccountRequestSchema, response },
     },
-    (request) => accounts.rename(tenantOf(request), request.body.displayName),
+    (request) => accounts.change(tenantOf(request), request.body),
   );
 
   r.post(

@@ -1,4 +1,9 @@
-import { type Account, type CreateAccountResponse, tooManyRequestsText } from '@veriform/contracts';
+import {
+  type CompanyInfo,
+  type CreateAccountResponse,
+  tooManyRequestsText,
+  type UpdateAccountRequest,
+} from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { eq } from 'drizzle-orm';
@@ -60,19 +65,29 @@ export function createAccountService(deps: { db: Db; clock: Clock; rateLimit: Ra
     return row;
   }
 
+  const toCompanyInfo = (row: AccountRow): CompanyInfo => ({
+    ...toAccountDto(row),
+    phoneCountries: row.phoneCountries,
+  });
+
   async function update(
     tenant: Tenant,
-    values: Partial<Pick<AccountRow, 'displayName' | 'uploadedProfileImage'>>,
-  ): Promise<Account> {
+    values: Partial<Pick<AccountRow, 'displayName' | 'uploadedProfileImage' | 'phoneCountries'>>,
+  ): Promise<CompanyInfo> {
     const [row] = await db.update(accounts).set(values).where(eq(accounts.id, tenant.accountId)).returning();
     if (!row) throw new Error(`Account ${tenant.accountId} vanished during an update`);
-    return toAccountDto(row);
+    return toCompanyInfo(row);
   }
 
   return {
     create,
-    get: async (tenant: Tenant) => toAccountDto(await find(tenant)),
-    rename: (tenant: Tenant, displayName: string) => update(tenant, { displayName }),
+    get: async (tenant: Tenant) => toCompanyInfo(await find(tenant)),
+    /** The name and/or the countries the account's forms send codes to (PATCH; the contract checked both). */
+    change: (tenant: Tenant, body: UpdateAccountRequest) =>
+      update(tenant, {
+        ...(body.displayName !== undefined ? { displayName: body.displayName } : {}),
+        ...(body.phoneCountries !== undefined ? { phoneCountries: body.phoneCountries } : {}),
+      }),
     setLogo: (tenant: Tenant, url: string) => update(tenant, { uploadedProfileImage: url }),
     /** As for profile pictures, the stored bytes stay in `media`; only the reference goes. */
     deleteLogo: (tenant: Tenant) => update(tenant, { uploadedProfileImage: null }),

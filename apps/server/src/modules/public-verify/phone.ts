@@ -41,6 +41,18 @@ export function parseCellPhone(input: string): ParsedCellPhone {
   };
 }
 
+const regionNames = new Map<string, Intl.DisplayNames>();
+
+/** "Canada" / "Canadá": a country's name in the form's language (Node's ICU), for refusals that name it. */
+export function countryName(country: string, language: string): string {
+  let names = regionNames.get(language);
+  if (!names) {
+    names = new Intl.DisplayNames([language], { type: 'region' });
+    regionNames.set(language, names);
+  }
+  return names.of(country) ?? country;
+}
+
 /** E.164 → "+1 201 555 0123" (the stored number, for reading). */
 export function formatInternational(e164: string): string {
   return parsePhoneNumberFromString(e164)?.formatInternational() ?? e164;

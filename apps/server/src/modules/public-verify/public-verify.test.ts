@@ -178,7 +178,9 @@ describe('POST /api/public/verify-forms/{publicId}/send-code', () => {
   });
 
   it('accepts the number in other spellings and keeps one E.164 form', async () => {
-    const { form } = await liveForm();
+    const { owner, form } = await liveForm();
+    // A UK mobile: the account must allow the country first (toll-fraud.test.ts).
+    await owner.c.patch(`/api/accounts/${owner.accountId}`, { phoneCountries: ['US', 'GB'] });
     const consumer = await newConsumer(t.app, form.publicId);
     const response = await consumer.sendCode(form.publicId, { cellPhone: '+44 7400 123456', method: 'sms' });
     expect(response.statusCode).toBe(201);

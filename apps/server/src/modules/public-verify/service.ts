@@ -22,7 +22,7 @@ import { ipKey } from '../../lib/ip-key.ts';
 import { type RateLimiter, type RateLimitRule, tooMany } from '../../lib/rate-limit.ts';
 import type { CodeDelivery } from '../../messaging/code-delivery.ts';
 import { ATTEMPT_ID_PATTERN, CODE_PATTERN, codeMatches, hashCode, newAttemptId, newCode } from './codes.ts';
-import { maskEmail, maskPhone, type PhoneRefusal, parseCellPhone } from './phone.ts';
+import { countryName, maskEmail, maskPhone, type PhoneRefusal, parseCellPhone } from './phone.ts';
 
 const { accounts, memberships, verifyForms, verifications, verificationAttempts, testPhoneNumbers } = schema;
 
@@ -51,6 +51,8 @@ type FormRow = {
   language: PublicLanguage;
   bannerImage: string | null;
   company: string;
+  /** The account's allow-list: codes go only to numbers of these countries. */
+  phoneCountries: string[];
 };
 
 type ZodIssueLike = { path?: PropertyKey[] | undefined; input?: unknown };
@@ -139,6 +141,7 @@ export function createPublicVerifyService(deps: {
         language: verifyForms.language,
         bannerImage: verifyForms.bannerImage,
         company: accounts.displayName,
+        phoneCountries: accounts.phoneCountries,
       })
       .from(verifyForms)
       .innerJoin(accounts, eq(accounts.id, verifyForms.accountId))
@@ -215,6 +218,9 @@ export function createPublicVerifyService(deps: {
     const phone = parseCellPhone(request.cellPhone);
     const fields: FieldErrors = {};
     if (!phone.ok) fields.cellPhone = [phoneRefusalText[phone.reason](texts)];
+    else if (!form.phoneCountries.includes(phone.country)) {
+      fields.cellPhone = [texts.cellPhoneCountry(countryName(phone.country, form.language))];
+    }
     let email: string | null = null;
     if (request.method === 'email') {
       if (!request.email) fields.email = [texts.emailRequired];

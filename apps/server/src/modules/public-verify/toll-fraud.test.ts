@@ -78,3 +78,76 @@ describe('number types', () => {
     }
   });
 });
+
+describe('country allow-list', () => {
+  it('refuses a mobile of a country the account does not allow, naming it in the form language, until the owner adds it', async () => {
+    const { owner, form } = await liveForm();
+    const spanish = await createPublicForm(owner, { language: 'es' });
+    const ukMobile = '+44 7400 123456';
+    const canadian = '+1 416 555 0123';
+    for (const [publicId, typed, text] of [
+      [form.publicId, ukMobile, en.cellPhoneCountry('United Kingdom')],
+      [spanish.publicId, ukMobile, es.cellPhoneCountry('Reino Unido')],
+      [form.publicId, canadian, en.cellPhoneCountry('Canada')],
+      [spanish.publicId, canadian, es.cellPhoneCountry('Canadá')],
+    ] as const) {
+      const consumer = await newConsumer(t.app, publicId);
+      for (const method of ['sms', 'email'] as const) {
+        const response = await consumer.sendCode(publicId, {
+          cellPhone: typed,
+          method,
+          ...(method === 'email' ? { email: 'jane@example.com' } : {}),
+        });
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toEqual({ cellPhone: [text], MainCode_: 'validation_error' });
+      }
+    }
+    expect(en.cellPhoneCountry('Canada')).toBe(
+      'This company does not send verification codes to numbers in Canada. Use a mobile number from another country.',
+    );
+    expect(es.cellPhoneCountry('Canadá')).toBe(
+      'Esta empresa no envía códigos de verificación a números de Canadá. Use un número de celular de otro país.',
+    );
+    expect(await attemptsOf(form.id)).toEqual([]);
+    expect(await attemptsOf(spanish.id)).toEqual([]);
+
+    // The owner adds the United Kingdom in Company Info: its mobiles get codes, Canada's still do not.
+    const added = await owner.c.patch(`/api/accounts/${owner.accountId}`, { phoneCountries: ['US', 'GB'] });
+    expect(added.statusCode).toBe(200);
+    const consumer = await newConsumer(t.app, form.publicId);
+    const sent = await consumer.sendCode(form.publicId, { cellPhone: ukMobile, method: 'sms' });
+    expect(sent.statusCode, sent.body).toBe(201);
+    expect(sent.json<SendCodeResponse>().sentTo).toBe('+44 •••• ••3456');
+    const refused = await consumer.sendCode(form.publicId, { cellPhone: canadian, method: 'sms' });
+    expect(refused.json()).toEqual({
+      cellPhone: [en.cellPhoneCountry('Canada')],
+      MainCode_: 'validation_error',
+    });
+
+    // Another account's list is its own.
+    const other = await liveForm();
+    const elsewhere = await newConsumer(t.app, other.form.publicId);
+    const otherRefused = await elsewhere.sendCode(other.form.publicId, {
+      cellPhone: ukMobile,
+      method: 'sms',
+    });
+    expect(otherRefused.statusCode).toBe(400);
+  });
+
+  it('allowing a country does not let its premium-rate, shared-cost or VoIP numbers through', async () => {
+    const { owner, form } = await liveForm('es');
+    const allowed = await owner.c.patch(`/api/accounts/${owner.accountId}`, {
+      phoneCountries: ['US', 'GB', 'RU', 'ES'],
+    });
+    expect(allowed.statusCode).toBe(200);
+    const consumer = await newConsumer(t.app, form.publicId);
+    for (const [, typed] of refusedNumbers) {
+      const response = await consumer.sendCode(form.publicId, { cellPhone: typed, method: 'sms' });
+      expect(response.json()).toEqual({
+        cellPhone: [es.cellPhoneUnsupported],
+        MainCode_: 'validation_error',
+      });
+    }
+    expect(await attemptsOf(form.id)).toEqual([]);
+  });
+});
