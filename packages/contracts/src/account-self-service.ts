@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { emailSchema } from './auth.ts';
+import { singleLineName } from './names.ts';
 import { newPasswordSchema } from './password.ts';
 
 const passwordConfirmSchema = z.string().min(1).max(256);
@@ -59,7 +60,7 @@ export const changeEmailRequestSchema = z.object({ toEmail: emailSchema });
 export type ChangeEmailRequest = z.infer<typeof changeEmailRequestSchema>;
 
 /** PATCH /api/users/{id} (SPEC §7). */
-export const updateUserRequestSchema = z.object({ name: z.string().trim().min(1).max(150) });
+export const updateUserRequestSchema = z.object({ name: singleLineName(150) });
 export type UpdateUserRequest = z.infer<typeof updateUserRequestSchema>;
 
 export const userIdParamsSchema = z.object({ id: z.coerce.number().int().positive() });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { membershipSchema } from './memberships.ts';
+import { singleLineName } from './names.ts';
 import { newPasswordSchema } from './password.ts';
 import { userSchema } from './users.ts';
 
@@ -27,7 +28,7 @@ export const loginRequestSchema = z.object({
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
-const nameSchema = z.string().trim().min(1).max(150);
+const nameSchema = singleLineName(150);
 
 export const signupRequestSchema = z
   .object({

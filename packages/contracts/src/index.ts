@@ -9,6 +9,7 @@ export * from './initial-data.ts';
 export * from './lists.ts';
 export * from './memberships.ts';
 export * from './my-account.ts';
+export * from './names.ts';
 export * from './password.ts';
 export * from './phone-countries.ts';
 export * from './public-verify.ts';

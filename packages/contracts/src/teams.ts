@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { emailSchema } from './auth.ts';
 import { listResponseSchema } from './lists.ts';
 import { accountSchema, membershipSchema, roleSchema } from './memberships.ts';
+import { singleLineName } from './names.ts';
 import { phoneCountriesSchema } from './phone-countries.ts';
 
 /**
@@ -29,7 +30,7 @@ export function can(
 
 // ---- Accounts ----------------------------------------------------------------------------------------------------
 
-export const displayNameSchema = z.string().trim().min(1).max(100);
+export const displayNameSchema = singleLineName(100);
 
 /** POST /api/accounts → the new owner membership, put first and made current (SPEC §4). */
 export const createAccountRequestSchema = z.object({ displayName: displayNameSchema });

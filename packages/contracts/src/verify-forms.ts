@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { csvList, localDateSchema, timeZoneSchema } from './date-filters.ts';
 import { listResponseSchema } from './lists.ts';
+import { singleLineName } from './names.ts';
 
 export const languages = ['en', 'es'] as const;
 export const languageSchema = z.enum(languages);
 export type Language = z.infer<typeof languageSchema>;
 export const languageLabels: Record<Language, string> = { en: 'English', es: 'Spanish' };
 
-export const formNameSchema = z.string().trim().min(1).max(120);
+export const formNameSchema = singleLineName(120);
 export const formCategorySchema = z.string().trim().max(60);
 
 /** A verification form (DESIGN §5). `bannerImage` is a `/media/…` URL; `publicUrl` the consumer page. */

@@ -7,7 +7,7 @@ import type { Clock } from '../lib/clock.ts';
 import type { CodeMessage } from './code-delivery.ts';
 import type { EmailMessage, Mailer } from './email.ts';
 import { SmsSendError, type SmsSender } from './sms.ts';
-import { renderHtml } from './templates/layout.ts';
+import { oneLine, renderHtml } from './templates/layout.ts';
 
 const { verificationAttempts, verifyForms, accounts } = schema;
 
@@ -47,7 +47,8 @@ export function composeCodeSms(options: {
   publicUrl: string;
 }): string {
   const texts = publicVerifyTexts[options.language];
-  return `${texts.smsText(options.company, options.code)}\n\n${webOtpLine(options.publicUrl, options.code)}`;
+  // On one line: a company name must not add lines (nor a second WebOTP line) to our message.
+  return `${texts.smsText(oneLine(options.company), options.code)}\n\n${webOtpLine(options.publicUrl, options.code)}`;
 }
 
 export function composeCodeEmail(options: {
@@ -57,8 +58,9 @@ export function composeCodeEmail(options: {
   code: string;
 }): EmailMessage {
   const texts = publicVerifyTexts[options.language];
-  const subject = texts.emailSubject(options.company);
-  const text = texts.emailText(options.company, options.code);
+  const company = oneLine(options.company);
+  const subject = texts.emailSubject(company);
+  const text = texts.emailText(company, options.code);
   return {
     to: options.to,
     subject,

@@ -1,5 +1,5 @@
 import type { EmailMessage } from '../email.ts';
-import { renderHtml } from './layout.ts';
+import { oneLine, renderHtml } from './layout.ts';
 
 /** To the NEW address: the link that confirms the change. */
 export function changeEmailMessage(options: {
@@ -10,7 +10,8 @@ export function changeEmailMessage(options: {
   validForDays: number;
 }): EmailMessage {
   const subject = 'Confirm your new e-mail address for Veriform';
-  const greeting = options.name ? `Hi ${options.name},` : 'Hi,';
+  const name = oneLine(options.name);
+  const greeting = name ? `Hi ${name},` : 'Hi,';
   const intro = `You asked to change the e-mail address of your Veriform login from ${options.fromEmail} to this address. Open the link below to confirm the change.`;
   const validity = `The link works for ${options.validForDays} days and only once; a newer request replaces it.`;
   const footer =
@@ -36,7 +37,8 @@ export function emailChangedMessage(options: {
   supportEmail: string;
 }): EmailMessage {
   const subject = 'Your Veriform e-mail address was changed';
-  const greeting = options.name ? `Hi ${options.name},` : 'Hi,';
+  const name = oneLine(options.name);
+  const greeting = name ? `Hi ${name},` : 'Hi,';
   const intro = `The e-mail address of your Veriform login was changed from ${options.to} to ${options.newEmail}. From now on, log in and receive messages with the new address.`;
   const warning = `If you did not make this change, contact ${options.supportEmail} right away.`;
   return {

@@ -1,6 +1,6 @@
 import type { Role } from '@veriform/contracts';
 import type { EmailMessage } from '../email.ts';
-import { renderHtml } from './layout.ts';
+import { oneLine, renderHtml } from './layout.ts';
 
 /** To the invited address: who invited them, to which company, with which role, and the link. */
 export function invitationMessage(options: {
@@ -12,12 +12,14 @@ export function invitationMessage(options: {
   link: string;
   validForDays: number;
 }): EmailMessage {
-  const inviter = options.inviterName
-    ? `${options.inviterName} (${options.inviterEmail})`
+  const inviterName = oneLine(options.inviterName);
+  const accountName = oneLine(options.accountName);
+  const inviter = inviterName
+    ? `${inviterName} (${options.inviterEmail})`
     : options.inviterEmail || 'Someone';
-  const subject = `You are invited to join ${options.accountName} on Veriform`;
+  const subject = `You are invited to join ${accountName} on Veriform`;
   const roleText = options.role === 'owner' ? 'an owner' : 'a member';
-  const intro = `${inviter} invited you to join ${options.accountName} on Veriform as ${roleText}. Open the link below to accept: you can sign up with this address, or log in if you already have a Veriform login.`;
+  const intro = `${inviter} invited you to join ${accountName} on Veriform as ${roleText}. Open the link below to accept: you can sign up with this address, or log in if you already have a Veriform login.`;
   const validity = `The invitation expires in ${options.validForDays} days and works only once.`;
   const footer = 'If you were not expecting this, you can ignore this message.';
   return {

@@ -1,5 +1,16 @@
 /** Plain building blocks for e-mail bodies: every message has a text part and a simple HTML part. */
 
+const LINE_BREAKS_AND_CONTROLS = /[\p{Cc}\p{Zl}\p{Zp}]+/gu;
+
+/**
+ * A name as a message may print it: on one line. The contracts refuse line breaks and control characters in names
+ * (`singleLineName`), but rows written before that rule, or by any other path, must still not start a line of our
+ * text ("Hi Ann,\n\nYour account is locked, call …"): every run of them becomes one space.
+ */
+export function oneLine(value: string): string {
+  return value.replace(LINE_BREAKS_AND_CONTROLS, ' ').trim();
+}
+
 export function escapeHtml(value: string): string {
   return value
     .replaceAll('&', '&amp;')

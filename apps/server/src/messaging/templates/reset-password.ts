@@ -1,5 +1,5 @@
 import type { EmailMessage } from '../email.ts';
-import { renderHtml } from './layout.ts';
+import { oneLine, renderHtml } from './layout.ts';
 
 export function resetPasswordMessage(options: {
   to: string;
@@ -8,7 +8,8 @@ export function resetPasswordMessage(options: {
   validForHours: number;
 }): EmailMessage {
   const subject = 'Reset your Veriform password';
-  const greeting = options.name ? `Hi ${options.name},` : 'Hi,';
+  const name = oneLine(options.name);
+  const greeting = name ? `Hi ${name},` : 'Hi,';
   const intro =
     'Someone (hopefully you) asked to reset the password of your Veriform login. Open the link below to choose a new one.';
   const hours = options.validForHours === 1 ? '1 hour' : `${options.validForHours} hours`;

@@ -1,5 +1,5 @@
 import type { EmailMessage } from '../email.ts';
-import { renderHtml } from './layout.ts';
+import { oneLine, renderHtml } from './layout.ts';
 
 export function verifyEmailMessage(options: {
   to: string;
@@ -8,7 +8,8 @@ export function verifyEmailMessage(options: {
   validForDays: number;
 }): EmailMessage {
   const subject = 'Verify your e-mail address for Veriform';
-  const greeting = options.name ? `Hi ${options.name},` : 'Hi,';
+  const name = oneLine(options.name);
+  const greeting = name ? `Hi ${name},` : 'Hi,';
   const intro = 'Please confirm that this is your e-mail address by opening the link below.';
   const validity = `The link works for ${options.validForDays} days and only once.`;
   const footer = 'If you did not sign up for Veriform, you can ignore this message.';
