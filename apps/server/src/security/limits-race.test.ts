@@ -1,4 +1,4 @@
-import type { SendCodeResponse } from '@veriform/contracts';
+import type { SendCodeResponse, VerifyForm } from '@veriform/contracts';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CODE_SEND_LIMITS } from '../config.ts';
@@ -152,7 +152,7 @@ describe('verification codes at once', () => {
 
   it('one phone through 50 forms from 50 networks: exactly the per-phone limit of codes', async () => {
     const owner = await newOwner(t.app);
-    const forms = [];
+    const forms: VerifyForm[] = [];
     for (let i = 0; i < 50; i++) forms.push(await createPublicForm(owner, { name: `Form ${i}` }));
     const consumers = await Promise.all(forms.map((form) => newConsumer(t.app, form.publicId)));
     const phone = newCellPhone();

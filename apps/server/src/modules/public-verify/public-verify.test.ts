@@ -584,12 +584,31 @@ describe('POST /api/public/attempts/{attemptId}/check', () => {
     const { form } = await liveForm();
     const consumer = await newConsumer(t.app, form.publicId);
     const { sent, code } = await sendFresh(consumer, form.publicId);
-    const transaction = vi.spyOn(t.db.db, 'transaction');
+    // The check's only transaction is the wrong-check limit's short locked step (ADR 12); it must have ended before
+    // the verification's statement runs.
+    const db = t.db.db;
+    const open = { transactions: 0, statementsInside: 0, statementsOutside: 0 };
+    const realTransaction = db.transaction.bind(db);
+    const realExecute = db.execute.bind(db);
+    const transaction = vi.spyOn(db, 'transaction').mockImplementation(async (work, config) => {
+      open.transactions += 1;
+      try {
+        return await realTransaction(work, config);
+      } finally {
+        open.transactions -= 1;
+      }
+    });
+    const execute = vi.spyOn(db, 'execute').mockImplementation((query) => {
+      if (open.transactions > 0) open.statementsInside += 1;
+      else open.statementsOutside += 1;
+      return realExecute(query);
+    });
     try {
       expect((await consumer.check(sent.attemptId, code)).statusCode).toBe(200);
-      expect(transaction).not.toHaveBeenCalled();
+      expect(open).toEqual({ transactions: 0, statementsInside: 0, statementsOutside: 1 });
     } finally {
       transaction.mockRestore();
+      execute.mockRestore();
     }
     const rows = await verificationsOf(form.id);
     expect(rows).toHaveLength(1);
