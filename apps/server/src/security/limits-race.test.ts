@@ -2,13 +2,19 @@ import type { SendCodeResponse, VerifyForm } from '@veriform/contracts';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CODE_SEND_LIMITS } from '../config.ts';
+import { ACCOUNT_CREATION_LIMITS } from '../modules/accounts/service.ts';
 import { ADDRESS_MAIL_LIMITS } from '../modules/auth/address-mail-limits.ts';
 import { LOGIN_FAILURE_LIMITS, SIGNUP_LIMITS } from '../modules/auth/service.ts';
+import { INVITATION_ACCEPT_LIMITS, INVITATION_SEND_LIMITS } from '../modules/invitations/service.ts';
+import { IMAGE_UPLOAD_LIMITS } from '../modules/media/service.ts';
+import { FORM_CREATION_LIMITS } from '../modules/verify-forms/service.ts';
 import { useTestApp } from '../test-support/app.ts';
 import { newSignup, TestClient } from '../test-support/client.ts';
+import { solidImage } from '../test-support/images.ts';
+import { multipartBody } from '../test-support/multipart.ts';
 import { outboxFor } from '../test-support/outbox.ts';
 import { createPublicForm, newCellPhone, newConsumer } from '../test-support/public-verify.ts';
-import { newOwner, nextIp } from '../test-support/teams.ts';
+import { invite, newOwner, newPerson, nextIp } from '../test-support/teams.ts';
 
 /**
  * Every limit counted in the database, attacked the way an outside review did: many requests AT ONCE (issue #13).
@@ -197,5 +203,55 @@ describe('verification codes at once', () => {
       guesser.check(attempts[i % attempts.length] ?? '', '000000'),
     );
     expect(passed).toBe(codeSendLimits.wrongChecksPerIpPerHour);
+  });
+});
+
+describe('account actions at once', () => {
+  it('creating companies: exactly 20 of 50 for one user', async () => {
+    const person = await newPerson(t.app);
+    const { passed, responses } = await burst(50, (i) =>
+      person.c.post('/api/accounts', { displayName: `Burst Co ${i}` }),
+    );
+    expect(passed).toBe(ACCOUNT_CREATION_LIMITS.perUser);
+    expect(responses.filter((r) => r.statusCode === 201)).toHaveLength(ACCOUNT_CREATION_LIMITS.perUser);
+  });
+
+  it('creating forms: exactly 200 of 210 for one account', async () => {
+    const owner = await newOwner(t.app);
+    const { passed } = await burst(FORM_CREATION_LIMITS.perAccount + 10, (i) =>
+      owner.c.post('/api/verify-forms', { account: owner.accountId, name: `Form ${i}` }),
+    );
+    expect(passed).toBe(FORM_CREATION_LIMITS.perAccount);
+  });
+
+  it('invitation e-mails: exactly 50 of 60 for one account', async () => {
+    const owner = await newOwner(t.app);
+    const { passed } = await burst(BURST, (i) =>
+      invite(owner, owner.accountId, `invitee-${i}-${Date.now()}@example.com`),
+    );
+    expect(passed).toBe(INVITATION_SEND_LIMITS.perAccount);
+  });
+
+  it('invitation keys guessed by one user: exactly 20 of 50 are looked up', async () => {
+    const person = await newPerson(t.app);
+    const { passed } = await burst(50, (i) =>
+      person.c.post('/api/invitations/accept', { key: `guessed-key-${i}-${'x'.repeat(30)}` }),
+    );
+    expect(passed).toBe(INVITATION_ACCEPT_LIMITS.perUser);
+  });
+
+  it('profile pictures: exactly 30 of 50 uploads are decoded for one user', async () => {
+    const person = await newPerson(t.app);
+    const png = await solidImage(8, 8, 'png');
+    const { passed, responses } = await burst(50, () =>
+      person.c.postMultipart(
+        `/api/users/${person.userId}/update-uploaded-profile-image`,
+        multipartBody([
+          { name: 'uploadedProfileImage', filename: 'me.png', contentType: 'image/png', data: png },
+        ]),
+      ),
+    );
+    expect(passed).toBe(IMAGE_UPLOAD_LIMITS.perUploader);
+    expect(responses.filter((r) => r.statusCode === 200)).toHaveLength(IMAGE_UPLOAD_LIMITS.perUploader);
   });
 });
