@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, repoRoot } from './config.ts';
+import { ConfigError, DEFAULT_CODE_SEND_LIMITS, loadConfig, repoRoot } from './config.ts';
 
 const KEY = 'k'.repeat(40);
 
@@ -48,6 +48,22 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
     expect(() => loadConfig({ NODE_ENV: 'production', SECRET_KEY: 'short' })).toThrow(/at least 32/);
     expect(loadConfig({ NODE_ENV: 'production', SECRET_KEY: KEY }).isProduction).toBe(true);
+  });
+
+  it("SMS_PER_ACCOUNT_PER_DAY sets the cap on an account's text messages a day (10,000 unset)", () => {
+    const defaults = loadConfig({ SECRET_KEY: KEY }).codeSendLimits;
+    expect(defaults).toEqual(DEFAULT_CODE_SEND_LIMITS);
+    expect(defaults).toMatchObject({ smsPerAccountPerDay: 10_000, emailPerAccountPerDay: 10_000 });
+    expect(loadConfig({ SECRET_KEY: KEY, SMS_PER_ACCOUNT_PER_DAY: ' 250 ' }).codeSendLimits).toEqual({
+      ...DEFAULT_CODE_SEND_LIMITS,
+      smsPerAccountPerDay: 250,
+    });
+    expect(loadConfig({ SECRET_KEY: KEY, SMS_PER_ACCOUNT_PER_DAY: '' }).codeSendLimits).toEqual(defaults);
+    for (const value of ['0', '-5', '1.5', 'many']) {
+      expect(() => loadConfig({ SECRET_KEY: KEY, SMS_PER_ACCOUNT_PER_DAY: value })).toThrow(
+        /SMS_PER_ACCOUNT_PER_DAY/,
+      );
+    }
   });
 
   it('refuses nonsense with a readable message', () => {

@@ -43,6 +43,10 @@ const envSchema = z.object({
   /** Behind a reverse proxy: 'true', a hop count, or a comma-separated list of proxy addresses (Fastify trustProxy). */
   TRUST_PROXY: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  /** Text messages one account may send a day (toll fraud: the bill's ceiling); DEFAULT_CODE_SEND_LIMITS otherwise. */
+  SMS_PER_ACCOUNT_PER_DAY: optionalString.pipe(
+    z.coerce.number<string | undefined>().int().positive().optional(),
+  ),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -77,7 +81,10 @@ export type CodeSendLimits = {
   perPhonePerDay: number;
   perEmailPerDay: number;
   perIpPerDay: number;
-  perAccountPerDay: number;
+  /** Codes by text message, per account (SMS_PER_ACCOUNT_PER_DAY). */
+  smsPerAccountPerDay: number;
+  /** Codes by e-mail, per account: cheap, but a runaway form should stop too. */
+  emailPerAccountPerDay: number;
   wrongChecksPerIpPerHour: number;
 };
 
@@ -85,16 +92,18 @@ export type CodeSendLimits = {
  * Every code sent costs money and lands on someone's phone, so sends are capped over a rolling day, counted in
  * PostgreSQL (they hold across processes). Per phone: a person retrying many times, never a stranger's phone flooded.
  * Per e-mail address, likewise: codes by e-mail cannot bomb an inbox.
- * Per IP: one connection cannot run through many numbers (carrier NAT shares addresses, hence higher). Per account:
- * a runaway or abused form stops before the bill does; raise it for big customers. Wrong checks per IP and hour stop
- * guessing across many attempts (each attempt also locks after 5 wrong tries). No environment variables: these are
- * product rules, changed in code; tests override them through `buildTestApp(db, {config})`.
+ * Per IP: one connection cannot run through many numbers (carrier NAT shares addresses, hence higher). Per account,
+ * text messages and e-mails each: a runaway or abused form stops before the bill does; the SMS cap is the one that
+ * costs money (toll fraud), so operators set it with SMS_PER_ACCOUNT_PER_DAY. Wrong checks per IP and hour stop
+ * guessing across many attempts (each attempt also locks after 5 wrong tries). The others are product rules, changed
+ * in code; tests override any of them through `buildTestApp(db, {config})`.
  */
 export const DEFAULT_CODE_SEND_LIMITS: CodeSendLimits = {
   perPhonePerDay: 10,
   perEmailPerDay: 10,
   perIpPerDay: 50,
-  perAccountPerDay: 10_000,
+  smsPerAccountPerDay: 10_000,
+  emailPerAccountPerDay: 10_000,
   wrongChecksPerIpPerHour: 30,
 };
 
@@ -178,6 +187,9 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
     webRoot: join(repoRoot, 'apps', 'web'),
-    codeSendLimits: DEFAULT_CODE_SEND_LIMITS,
+    codeSendLimits: {
+      ...DEFAULT_CODE_SEND_LIMITS,
+      smsPerAccountPerDay: e.SMS_PER_ACCOUNT_PER_DAY ?? DEFAULT_CODE_SEND_LIMITS.smsPerAccountPerDay,
+    },
   };
 }

@@ -77,7 +77,9 @@ type Texts = {
   tooManyForPhone: (seconds: number) => string;
   tooManyForEmail: (seconds: number) => string;
   tooManyFromIp: (seconds: number) => string;
-  tooManyForAccount: (seconds: number) => string;
+  /** The account's daily cap on text messages (toll fraud; SMS_PER_ACCOUNT_PER_DAY): e-mail may still go. */
+  tooManySmsForAccount: (seconds: number) => string;
+  tooManyEmailsForAccount: (seconds: number) => string;
   tooManyChecks: (seconds: number) => string;
   /** Messages */
   smsText: (company: string, code: string) => string;
@@ -141,8 +143,10 @@ const en: Texts = {
     `Too many codes were sent to this e-mail address today. Try again in ${waitText('en', seconds)}.`,
   tooManyFromIp: (seconds) =>
     `Too many codes were requested from your connection. Try again in ${waitText('en', seconds)}.`,
-  tooManyForAccount: (seconds) =>
-    `This form has reached its daily limit of codes. Try again in ${waitText('en', seconds)}.`,
+  tooManySmsForAccount: (seconds) =>
+    `This form has reached its daily limit of text messages. Choose e-mail, or try again in ${waitText('en', seconds)}.`,
+  tooManyEmailsForAccount: (seconds) =>
+    `This form has reached its daily limit of codes by e-mail. Try again in ${waitText('en', seconds)}.`,
   tooManyChecks: (seconds) => `Too many tries. Try again in ${waitText('en', seconds)}.`,
   smsText: (company, code) => `Your ${company} verification code is ${code}. It expires in 10 minutes.`,
   emailSubject: (company) => `Your ${company} verification code`,
@@ -207,8 +211,10 @@ const es: Texts = {
     `Se enviaron demasiados códigos a este correo electrónico hoy. Inténtelo de nuevo en ${waitText('es', seconds)}.`,
   tooManyFromIp: (seconds) =>
     `Se pidieron demasiados códigos desde su conexión. Inténtelo de nuevo en ${waitText('es', seconds)}.`,
-  tooManyForAccount: (seconds) =>
-    `Este formulario alcanzó su límite diario de códigos. Inténtelo de nuevo en ${waitText('es', seconds)}.`,
+  tooManySmsForAccount: (seconds) =>
+    `Este formulario alcanzó su límite diario de mensajes de texto. Elija correo electrónico o inténtelo de nuevo en ${waitText('es', seconds)}.`,
+  tooManyEmailsForAccount: (seconds) =>
+    `Este formulario alcanzó su límite diario de códigos por correo electrónico. Inténtelo de nuevo en ${waitText('es', seconds)}.`,
   tooManyChecks: (seconds) => `Demasiados intentos. Inténtelo de nuevo en ${waitText('es', seconds)}.`,
   smsText: (company, code) => `Su código de verificación de ${company} es ${code}. Vence en 10 minutos.`,
   emailSubject: (company) => `Su código de verificación de ${company}`,

@@ -18,7 +18,8 @@ const limits = {
   perPhonePerDay: 2,
   perEmailPerDay: 2,
   perIpPerDay: 3,
-  perAccountPerDay: 5,
+  smsPerAccountPerDay: 5,
+  emailPerAccountPerDay: 5,
   wrongChecksPerIpPerHour: 6,
 };
 const t = useTestApp({ config: { codeSendLimits: limits } });
@@ -38,12 +39,13 @@ function send(consumer: Consumer, publicId: string, typed: string) {
 const afterResendSpacing = () => t.clock.advance(31_000);
 
 describe('code send limits (counted in the database)', () => {
-  it('defaults: 10 per phone, 50 per IP, 10,000 per account a day; 30 wrong checks per IP an hour', () => {
+  it('defaults: 10 per phone, 50 per IP, 10,000 SMS and 10,000 e-mails per account a day; 30 wrong checks per IP an hour', () => {
     expect(DEFAULT_CODE_SEND_LIMITS).toEqual({
       perPhonePerDay: 10,
       perEmailPerDay: 10,
       perIpPerDay: 50,
-      perAccountPerDay: 10_000,
+      smsPerAccountPerDay: 10_000,
+      emailPerAccountPerDay: 10_000,
       wrongChecksPerIpPerHour: 30,
     });
   });
@@ -106,10 +108,10 @@ describe('code send limits (counted in the database)', () => {
     expect((await send(otherNetwork, form.publicId, newCellPhone().typed)).statusCode).toBe(201);
   });
 
-  it('per account: refuses the sixth code of the day for the account; other accounts are untouched', async () => {
+  it('per account: refuses the sixth text message of the day for the account; other accounts are untouched', async () => {
     const { owner, form } = await liveForm();
     const second = await createPublicForm(owner, { name: 'Second form' });
-    for (let i = 0; i < limits.perAccountPerDay; i++) {
+    for (let i = 0; i < limits.smsPerAccountPerDay; i++) {
       const publicId = i % 2 ? second.publicId : form.publicId;
       const consumer = await newConsumer(t.app, publicId);
       expect((await send(consumer, publicId, newCellPhone().typed)).statusCode).toBe(201);
@@ -117,7 +119,10 @@ describe('code send limits (counted in the database)', () => {
     const consumer = await newConsumer(t.app, form.publicId);
     const refused = await send(consumer, second.publicId, newCellPhone().typed);
     expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toEqual({ detail: en.tooManyForAccount(DAY / 1000), MainCode_: 'rate_limited' });
+    expect(refused.json()).toEqual({
+      detail: en.tooManySmsForAccount(DAY / 1000),
+      MainCode_: 'rate_limited',
+    });
     expect(refused.headers['retry-after']).toBe(String(DAY / 1000));
 
     const other = await liveForm();
@@ -137,7 +142,7 @@ describe('code send limits (counted in the database)', () => {
       afterResendSpacing();
     }
     // The account's real sends still have their whole budget.
-    for (let i = 0; i < limits.perAccountPerDay; i++) {
+    for (let i = 0; i < limits.smsPerAccountPerDay; i++) {
       const consumer = await newConsumer(t.app, form.publicId);
       expect((await send(consumer, form.publicId, newCellPhone().typed)).statusCode).toBe(201);
     }

@@ -278,14 +278,25 @@ export function createPublicVerifyService(deps: {
                 ]
               : []),
             perIp,
-            {
-              rule: {
-                bucket: `code-send:account:${form.accountId}`,
-                limit: limits().perAccountPerDay,
-                windowMs: DAY_MS,
-              },
-              text: texts.tooManyForAccount,
-            },
+            // Per account and channel: text messages cost money (toll fraud), so they have their own, configurable cap,
+            // and reaching it leaves e-mail open.
+            request.method === 'sms'
+              ? {
+                  rule: {
+                    bucket: `code-send:account-sms:${form.accountId}`,
+                    limit: limits().smsPerAccountPerDay,
+                    windowMs: DAY_MS,
+                  },
+                  text: texts.tooManySmsForAccount,
+                }
+              : {
+                  rule: {
+                    bucket: `code-send:account-email:${form.accountId}`,
+                    limit: limits().emailPerAccountPerDay,
+                    windowMs: DAY_MS,
+                  },
+                  text: texts.tooManyEmailsForAccount,
+                },
           ],
     );
 
