@@ -92,7 +92,7 @@ export function createServices(deps: {
   const media = createMediaService(db, rateLimit);
   const users = createUserService(db);
   const accounts = createAccountService({ db, clock, rateLimit });
-  const memberships = createMembershipService({ db, sessions });
+  const memberships = createMembershipService({ db, clock, sessions });
   const invitations = createInvitationService({ config, db, clock, mailer, background, rateLimit, sessions });
   const verifyForms = createVerifyFormService({ config, db, clock, rateLimit });
   const testNumbers = createTestNumberService({ db });

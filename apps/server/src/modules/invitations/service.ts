@@ -16,6 +16,7 @@ import {
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Config } from '../../config.ts';
 import type { Background } from '../../lib/background.ts';
@@ -31,8 +32,11 @@ import type { Tenant } from '../../plugins/tenancy.ts';
 import type { SessionRow, SessionStore } from '../auth/session-store.ts';
 import { type AccountRow, toAccountDto, toMembershipDto } from '../memberships/repository.ts';
 import { findUserByEmail, type UserRow } from '../users/repository.ts';
+import { inviterMayInvite } from './inviter.ts';
 
 const { accounts, invitations, memberships, users } = schema;
+/** The inviter's membership of the invitation's account (none once they were removed). */
+const inviterMemberships = alias(memberships, 'inviter_memberships');
 
 type InvitationRow = typeof invitations.$inferSelect;
 type InviterRow = { name: string; email: string } | null;
@@ -114,10 +118,22 @@ export function createInvitationService(deps: {
         invitation: invitations,
         account: accounts,
         inviter: { name: users.name, email: users.email },
+        inviterMembership: {
+          role: inviterMemberships.role,
+          canSearchData: inviterMemberships.canSearchData,
+          canViewReports: inviterMemberships.canViewReports,
+        },
       })
       .from(invitations)
       .innerJoin(accounts, eq(accounts.id, invitations.accountId))
-      .leftJoin(users, eq(users.id, invitations.invitedByUserId));
+      .leftJoin(users, eq(users.id, invitations.invitedByUserId))
+      .leftJoin(
+        inviterMemberships,
+        and(
+          eq(inviterMemberships.accountId, invitations.accountId),
+          eq(inviterMemberships.userId, invitations.invitedByUserId),
+        ),
+      );
 
   async function findScoped(tenant: Tenant, id: number) {
     const [row] = await withAccountAndInviter()
@@ -275,10 +291,19 @@ export function createInvitationService(deps: {
     return row;
   }
 
-  function errorOf(row: InvitationRow | undefined, now: Date): InvitationErrorCode | null {
-    if (!row) return 'not_found';
-    const status = invitationStatusOf(row, now);
-    return status === 'pending' ? null : status;
+  /**
+   * Why the invitation cannot be accepted (null: it can). One whose inviter may no longer invite is revoked, unless
+   * `inviter` is false (accept checks that itself, under the account's lock).
+   */
+  function errorOf(
+    found: Awaited<ReturnType<typeof findByKey>>,
+    now: Date,
+    { inviter = true } = {},
+  ): InvitationErrorCode | null {
+    if (!found) return 'not_found';
+    const status = invitationStatusOf(found.invitation, now);
+    if (status !== 'pending') return status;
+    return !inviter || inviterMayInvite(found.inviterMembership) ? null : 'revoked';
   }
 
   /** `extra` of the follow-invitation pages: checks the key, consumes nothing (mail scanners prefetch links). */
@@ -289,7 +314,7 @@ export function createInvitationService(deps: {
     });
     if (!key) return failed('missing');
     const found = await findByKey(key);
-    const code = errorOf(found?.invitation, clock.now());
+    const code = errorOf(found, clock.now());
     if (code || !found) return failed(code ?? 'not_found');
     const { invitation, account, inviter } = found;
     return {
@@ -322,7 +347,7 @@ export function createInvitationService(deps: {
       tooManyRequestsText,
     );
     const found = await findByKey(key);
-    const code = errorOf(found?.invitation, clock.now());
+    const code = errorOf(found, clock.now(), { inviter: false });
     if (code || !found) throw invitationError(code ?? 'not_found');
     const { invitation, account } = found;
     if (user.email.toLowerCase() !== invitation.email) {
@@ -330,7 +355,33 @@ export function createInvitationService(deps: {
     }
 
     const now = clock.now();
-    const membership = await db.transaction(async (tx) => {
+    const outcome = await db.transaction(async (tx) => {
+      // The account's lock, shared: accepts run side by side, while a membership change (removal, demotion) that
+      // holds it exclusively runs wholly before or after. Under it the inviter must still be one who may invite.
+      await tx
+        .select({ id: accounts.id })
+        .from(accounts)
+        .where(eq(accounts.id, invitation.accountId))
+        .for('share');
+      const [inviter] = invitation.invitedByUserId
+        ? await tx
+            .select()
+            .from(memberships)
+            .where(
+              and(
+                eq(memberships.accountId, invitation.accountId),
+                eq(memberships.userId, invitation.invitedByUserId),
+              ),
+            )
+            .limit(1)
+        : [];
+      if (!inviterMayInvite(inviter)) {
+        await tx
+          .update(invitations)
+          .set({ revokedAt: now })
+          .where(and(eq(invitations.id, invitation.id), isOpen));
+        return 'inviter_gone' as const;
+      }
       // Claim first: of two concurrent accepts (or an accept racing a revoke or resend) only one gets the row.
       const [claimed] = await tx
         .update(invitations)
@@ -344,7 +395,7 @@ export function createInvitationService(deps: {
           ),
         )
         .returning();
-      if (!claimed) return undefined;
+      if (!claimed) return 'lost' as const;
       const [inserted] = await tx
         .insert(memberships)
         .values({
@@ -375,11 +426,12 @@ export function createInvitationService(deps: {
         .where(and(eq(users.id, user.id), eq(users.emailIsVerified, false)));
       return row;
     });
-    if (!membership) {
-      const [again] = await db.select().from(invitations).where(eq(invitations.id, invitation.id)).limit(1);
-      const raced = again && again.keyHash === invitation.keyHash ? errorOf(again, clock.now()) : 'not_found';
-      throw invitationError(raced ?? 'accepted');
+    if (outcome === 'inviter_gone') throw invitationError('revoked');
+    if (outcome === 'lost') {
+      const again = await findByKey(key);
+      throw invitationError(errorOf(again, clock.now()) ?? 'accepted');
     }
+    const membership = outcome;
     await sessions.setCurrentMembership(session.idHash, membership.id);
     return toMembershipDto(membership, account);
   }

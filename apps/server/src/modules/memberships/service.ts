@@ -11,9 +11,11 @@ import {
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { and, count, eq, type SQL } from 'drizzle-orm';
+import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { assertCan, type Tenant } from '../../plugins/tenancy.ts';
 import type { SessionRow, SessionStore } from '../auth/session-store.ts';
+import { revokeOpenInvitationsBy } from '../invitations/inviter.ts';
 import type { UserRow } from '../users/repository.ts';
 import { findMembershipOfUser, type MembershipRow, selectTeamMemberships } from './repository.ts';
 
@@ -33,9 +35,11 @@ function onePage<T>(results: T[]): ListResponse<T> {
  * current membership. An account always keeps at least one owner: every change that could take an owner away runs
  * in a short transaction that first locks the account's row (SELECT … FOR UPDATE), so two owners demoting or
  * removing each other at the same moment are serialised and the second one sees that it would leave none.
+ * A change that takes someone's right to invite away (removal, leaving, demotion to member) revokes the invitations
+ * they sent that are still open, in the same transaction; accepting takes the same lock and checks the inviter again.
  */
-export function createMembershipService(deps: { db: Db; sessions: SessionStore }) {
-  const { db, sessions } = deps;
+export function createMembershipService(deps: { db: Db; clock: Clock; sessions: SessionStore }) {
+  const { db, clock, sessions } = deps;
 
   const inTenant = (tenant: Tenant) => eq(memberships.accountId, tenant.accountId);
 
@@ -108,11 +112,14 @@ export function createMembershipService(deps: { db: Db; sessions: SessionStore }
       id,
       'manageTeam',
       () => role !== 'owner',
-      async (tx) => {
+      async (tx, target) => {
         await tx
           .update(memberships)
           .set({ role })
           .where(and(inTenant(tenant), eq(memberships.id, id)));
+        if (!can({ ...target, role }, 'manageTeam')) {
+          await revokeOpenInvitationsBy(tx, tenant.accountId, target.userId, clock.now());
+        }
       },
     );
     return get(tenant, id);
@@ -146,8 +153,9 @@ export function createMembershipService(deps: { db: Db; sessions: SessionStore }
       id,
       leaving ? null : 'manageTeam',
       () => true,
-      async (tx) => {
+      async (tx, target) => {
         await tx.delete(memberships).where(and(inTenant(tenant), eq(memberships.id, id)));
+        await revokeOpenInvitationsBy(tx, tenant.accountId, target.userId, clock.now());
       },
     );
   }
