@@ -140,7 +140,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   await app.register(cookie);
   await registerSecurity(app);
-  // After the rate-limit plugin, so the probes' own `rateLimit: false` applies.
+  // After the rate-limit plugin, so the probes' own limits (none for /healthz, PROBE_RATE_LIMIT for /readyz) apply.
   registerHealth(app, database);
   const devTemplate = config.viteDevServer ? await registerViteDev(app) : undefined;
   registerCsrf(app);

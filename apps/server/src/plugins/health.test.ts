@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildTestApp, openTestDb, useTestApp } from '../test-support/app.ts';
+import { PROBE_RATE_LIMIT, READY_RESULT_TTL_MS } from './health.ts';
 
 describe('health probes', () => {
   const t = useTestApp();
@@ -58,5 +59,58 @@ describe('/readyz when not ready', () => {
     } finally {
       await app.close().catch(() => {});
     }
+  });
+});
+
+describe('/readyz under a flood (issue #13 item 10d)', () => {
+  const t = useTestApp();
+  const probe = (ip: string) => t.app.inject({ method: 'GET', url: '/readyz', remoteAddress: ip });
+
+  it('concurrent probes share one database check, and a result is reused for a second', async () => {
+    const sql = vi.spyOn(t.db, 'executeSql');
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => probe(`10.77.1.${(i % 50) + 1}`)),
+      );
+      expect(answers.map((answer) => answer.statusCode)).toEqual(Array(100).fill(200));
+      // One check: SELECT 1 and the migrations' query.
+      expect(sql).toHaveBeenCalledTimes(2);
+      expect((await probe('10.77.1.200')).statusCode).toBe(200);
+      expect(sql).toHaveBeenCalledTimes(2);
+      t.clock.advance(READY_RESULT_TTL_MS);
+      expect((await probe('10.77.1.200')).statusCode).toBe(200);
+      expect(sql).toHaveBeenCalledTimes(4);
+    } finally {
+      sql.mockRestore();
+    }
+  });
+
+  it(`one address gets ${PROBE_RATE_LIMIT.max} probes a minute, then 429; other addresses and /healthz are untouched`, async () => {
+    // Probes one after the other, as a (very eager) load balancer sends them: exactly the limit passes.
+    for (let i = 0; i < PROBE_RATE_LIMIT.max; i++) expect((await probe('10.77.2.1')).statusCode).toBe(200);
+    const refused = await probe('10.77.2.1');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ MainCode_: 'rate_limited' });
+    expect(refused.headers['retry-after']).toBeDefined();
+    // A load balancer's probes come from their own addresses; the liveness probe has no limit.
+    expect((await probe('10.77.2.2')).statusCode).toBe(200);
+    const live = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        t.app.inject({ method: 'GET', url: '/healthz', remoteAddress: '10.77.2.1' }),
+      ),
+    );
+    expect(live.every((answer) => answer.statusCode === 200)).toBe(true);
+  });
+
+  it('a concurrent flood from one address is refused beyond the limit', async () => {
+    const flood = await Promise.all(
+      Array.from({ length: PROBE_RATE_LIMIT.max + 100 }, () => probe('10.77.3.1')),
+    );
+    const statuses = flood.map((answer) => answer.statusCode);
+    expect(statuses.every((status) => status === 200 || status === 429)).toBe(true);
+    // @fastify/rate-limit's in-memory store decides a concurrent burst on its final count: past the limit, the whole
+    // burst is refused (never more than the limit let through).
+    expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(PROBE_RATE_LIMIT.max);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(100);
   });
 });
