@@ -62,6 +62,25 @@ function trustProxyOption(value: Config['trustProxy']) {
   return typeof value === 'number' ? (_address: string, hop: number) => hop < value : value;
 }
 
+/**
+ * Slow clients (issue #13 item 10b). Fastify sets no request timeout of its own, so a client sending a byte now and
+ * then held a connection (and a handler waiting for its body) forever. A request must arrive whole within
+ * `requestTimeoutMs` (Node answers 408 and closes), its headers within a third of that; a connection on which
+ * nothing moves for twice that is closed. Node checks these at `connectionsCheckingInterval` (30 s by default, far
+ * coarser than the limit), so the check runs at a quarter of the limit, at most every 5 s.
+ */
+function socketTimeouts(requestTimeoutMs: number) {
+  return {
+    requestTimeout: requestTimeoutMs,
+    connectionTimeout: 2 * requestTimeoutMs,
+    http: {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: Math.ceil(requestTimeoutMs / 3),
+      connectionsCheckingInterval: Math.min(5_000, Math.max(50, Math.floor(requestTimeoutMs / 4))),
+    },
+  };
+}
+
 /** The development outbox (and its API) is used whenever a message channel has no real provider, never in production. */
 function outboxActive(config: Config): boolean {
   return !config.isProduction && (!config.smtpUrl || !config.twilio);
@@ -84,6 +103,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     trustProxy: trustProxyOption(config.trustProxy),
+    ...socketTimeouts(config.requestTimeoutMs),
     frameworkErrors: answerFrameworkError,
     genReqId: requestIdGenerator(config),
   });

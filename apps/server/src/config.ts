@@ -43,6 +43,10 @@ const envSchema = z.object({
   /** Behind a reverse proxy: 'true', a hop count, or a comma-separated list of proxy addresses (Fastify trustProxy). */
   TRUST_PROXY: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  /** Seconds a client has to send one whole request, body included (DEFAULT_REQUEST_TIMEOUT_MS otherwise). */
+  REQUEST_TIMEOUT_SECONDS: optionalString.pipe(
+    z.coerce.number<string | undefined>().int().min(1).max(3600).optional(),
+  ),
   /** Text messages one account may send a day (toll fraud: the bill's ceiling); DEFAULT_CODE_SEND_LIMITS otherwise. */
   SMS_PER_ACCOUNT_PER_DAY: optionalString.pipe(
     z.coerce.number<string | undefined>().int().positive().optional(),
@@ -71,6 +75,8 @@ export type Config = {
   viteDevServer: boolean;
   trustProxy: boolean | number | string[];
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** How long one request may take to arrive, headers and body (app.ts derives the other socket timeouts from it). */
+  requestTimeoutMs: number;
   /** apps/web: vite.config.ts and index.html there, the build in `dist`. */
   webRoot: string;
   /** Public verification: how many codes may be sent, and wrong codes tried (DEFAULT_CODE_SEND_LIMITS). */
@@ -106,6 +112,13 @@ export const DEFAULT_CODE_SEND_LIMITS: CodeSendLimits = {
   emailPerAccountPerDay: 10_000,
   wrongChecksPerIpPerHour: 30,
 };
+
+/**
+ * A request (headers and body) must have arrived within a minute: a 6 MB upload needs 800 kbit/s for that, and a
+ * client trickling bytes to hold a connection open is cut off (issue #13 item 10b). Raise REQUEST_TIMEOUT_SECONDS
+ * where uploads come over slower links.
+ */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 export class ConfigError extends Error {}
 
@@ -186,6 +199,9 @@ export function loadConfig(env: Env = process.env): Config {
     viteDevServer: e.VITE_DEV_SERVER,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
+    requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS
+      ? e.REQUEST_TIMEOUT_SECONDS * 1000
+      : DEFAULT_REQUEST_TIMEOUT_MS,
     webRoot: join(repoRoot, 'apps', 'web'),
     codeSendLimits: {
       ...DEFAULT_CODE_SEND_LIMITS,
