@@ -2,8 +2,10 @@ import { queryOptions, useMutation } from '@tanstack/react-query';
 import {
   type Account,
   accountSchema,
+  type CompanyInfo,
   type CreateAccountRequest,
   type CreateAccountResponse,
+  companyInfoSchema,
   createAccountResponseSchema,
   type UpdateAccountRequest,
 } from '@veriform/contracts';
@@ -40,6 +42,22 @@ export function accountQueryOptions(api: ApiClient, accountId: number) {
   });
 }
 
+// GET /api/accounts/{id} with the account's phone countries — any member (Company Info's country list).
+export function fetchCompanyInfo(
+  api: ApiClient,
+  accountId: number,
+  signal?: AbortSignal,
+): Promise<CompanyInfo> {
+  return api.get(`/api/accounts/${accountId}`, { schema: companyInfoSchema, signal });
+}
+
+export function companyInfoQueryOptions(api: ApiClient, accountId: number) {
+  return queryOptions({
+    queryKey: accountKeys.companyInfo(accountId),
+    queryFn: ({ signal }) => fetchCompanyInfo(api, accountId, signal),
+  });
+}
+
 /** Every account answer replaces the cached account and the session's copy (account menu, company info). */
 function applyAccount({ session, queryClient }: Services, account: Account) {
   queryClient.setQueryData(accountKeys.detail(account.id), account);
@@ -60,6 +78,23 @@ export function useUpdateAccountMutation(accountId: number) {
   return useMutation({
     mutationFn: (body: UpdateAccountRequest) => updateAccount(services.api, accountId, body),
     onSuccess: (account) => applyAccount(services, account),
+  });
+}
+
+// PATCH /api/accounts/{id} — phoneCountries (owners): the countries whose numbers the account's forms send codes to.
+export function useUpdatePhoneCountriesMutation(accountId: number) {
+  const services = useServices();
+  return useMutation({
+    mutationFn: (phoneCountries: string[]) =>
+      services.api.patch(`/api/accounts/${accountId}`, {
+        schema: companyInfoSchema,
+        body: { phoneCountries },
+      }),
+    onSuccess: (info) => {
+      services.queryClient.setQueryData(accountKeys.companyInfo(accountId), info);
+      // The account part (zod drops the countries) for the session's copy.
+      applyAccount(services, accountSchema.parse(info));
+    },
   });
 }
 

@@ -19,6 +19,7 @@ import {
   useUpdateAccountMutation,
   useUploadAccountImageMutation,
 } from '../api';
+import { PhoneCountriesCard } from './PhoneCountriesCard';
 
 const NAME_LABEL = 'Company name';
 
@@ -175,8 +176,8 @@ function CompanyInfoCard({ membership }: { membership: Membership }) {
 }
 
 /**
- * SPEC §2 company-info: the current membership's account; owners may rename it and change its logo, and manage the
- * account's test numbers.
+ * SPEC §2 company-info: the current membership's account; owners may rename it and change its logo, choose the
+ * countries codes are sent to, and manage the account's test numbers.
  */
 export function CompanyInfo() {
   const { currentMembership } = useSession();
@@ -184,6 +185,7 @@ export function CompanyInfo() {
   return (
     <Stack key={currentMembership.account.id} gap="lg">
       <CompanyInfoCard membership={currentMembership} />
+      <PhoneCountriesCard membership={currentMembership} />
       <TestNumbersCard membership={currentMembership} />
     </Stack>
   );

@@ -1,0 +1,155 @@
+import { Alert, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { can, type Membership, PHONE_COUNTRIES, phoneCountriesSchema } from '@veriform/contracts';
+import { type FormEvent, type ReactNode, useEffect, useMemo, useState } from 'react';
+import { ApiValidationError } from '../../../lib/api-client';
+import { errorDisplayText } from '../../../lib/error-text';
+import { notify } from '../../../lib/notify';
+import { useServices } from '../../../lib/services';
+import { LabelledMultiSelect } from '../../verify-forms/components/fields';
+import { companyInfoQueryOptions, useUpdatePhoneCountriesMutation } from '../api';
+
+const LABEL = 'Countries';
+
+export const PHONE_COUNTRIES_TEXT =
+  'Verification codes, by text message or e-mail, go only to mobile numbers of these countries; a number of any other country is refused on the form. Premium-rate, satellite and other numbers that are not mobiles are always refused.';
+
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
+/** "Canada (CA)": the name people look for, the code that tells look-alikes apart. */
+export const countryLabel = (code: string) => `${regionNames.of(code) ?? code} (${code})`;
+
+/** Every country libphonenumber knows, by name. */
+function useCountryOptions() {
+  return useMemo(
+    () =>
+      PHONE_COUNTRIES.map((code) => ({ value: code, label: countryLabel(code) })).sort((a, b) =>
+        a.label.localeCompare(b.label, 'en'),
+      ),
+    [],
+  );
+}
+
+/** Owners: choose the countries; nothing is sent until Save. */
+function PhoneCountriesForm({ accountId, saved }: { accountId: number; saved: string[] }) {
+  const update = useUpdatePhoneCountriesMutation(accountId);
+  const options = useCountryOptions();
+  const [value, setValue] = useState(saved);
+  const [error, setError] = useState<string | null>(null);
+
+  // A fresher read (another owner changed the list) shows here.
+  useEffect(() => setValue(saved), [saved]);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (update.isPending) return;
+    const parsed = phoneCountriesSchema.safeParse(value);
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? 'Required');
+      return;
+    }
+    setError(null);
+    try {
+      const info = await update.mutateAsync(parsed.data);
+      const count = info.phoneCountries.length;
+      notify.success(
+        'Countries saved',
+        `Codes go to numbers of ${count === 1 ? '1 country' : `${count} countries`}.`,
+      );
+    } catch (failure) {
+      const fieldErrors = failure instanceof ApiValidationError ? Object.entries(failure.fieldErrors) : [];
+      const fieldError = fieldErrors.find(([field]) => field.startsWith('phoneCountries'))?.[1];
+      setError(fieldError ?? errorDisplayText(failure, { phoneCountries: LABEL }));
+    }
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        <LabelledMultiSelect
+          label={LABEL}
+          data={options}
+          value={value}
+          onChange={setValue}
+          error={error}
+          searchable
+          hidePickedOptions
+          nothingFoundMessage="No country by that name"
+          placeholder={value.length ? undefined : 'Search for a country'}
+          maxDropdownHeight={260}
+          // 245 options: mounted only while the list is open, so the rest of the page renders as fast as before.
+          comboboxProps={{ keepMounted: false }}
+        />
+        <Group>
+          <Button type="submit" loading={update.isPending}>
+            Save countries
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/**
+ * Company Info's country allow-list (toll fraud, issue 13): every member sees which countries the forms send codes
+ * to; owners change the list (the server refuses anyone else).
+ */
+export function PhoneCountriesCard({ membership }: { membership: Membership }) {
+  const accountId = membership.account.id;
+  const owner = can(membership, 'manageCompany');
+  const { api } = useServices();
+  const { data: info, error, isPending } = useQuery(companyInfoQueryOptions(api, accountId));
+
+  let body: ReactNode;
+  if (isPending) {
+    body = (
+      <Stack gap="xs" aria-busy="true" aria-label="Loading countries">
+        <Skeleton height={36} radius="sm" />
+      </Stack>
+    );
+  } else if (!info) {
+    body = (
+      <Alert color="red" icon={<IconAlertCircle aria-hidden="true" />} role="alert">
+        {errorDisplayText(error)}
+      </Alert>
+    );
+  } else if (owner) {
+    body = <PhoneCountriesForm accountId={accountId} saved={info.phoneCountries} />;
+  } else {
+    body = (
+      <>
+        <ul aria-label="Countries codes are sent to" style={{ margin: 0, paddingInlineStart: '1.25rem' }}>
+          {info.phoneCountries.map((code) => (
+            <li key={code}>
+              <Text size="sm">{countryLabel(code)}</Text>
+            </li>
+          ))}
+        </ul>
+        <Text size="sm" c="dimmed">
+          Only owners can change the countries.
+        </Text>
+      </>
+    );
+  }
+
+  return (
+    <Paper
+      withBorder
+      radius="md"
+      p={{ base: 'md', sm: 'lg' }}
+      maw={720}
+      component="section"
+      aria-label="Countries for verification codes"
+    >
+      <Stack gap="md">
+        <Title order={2} size="h4">
+          Countries for verification codes
+        </Title>
+        <Text size="sm" c="dimmed">
+          {PHONE_COUNTRIES_TEXT}
+        </Text>
+        {body}
+      </Stack>
+    </Paper>
+  );
+}
