@@ -46,7 +46,9 @@ export const EXTERNAL_REF_ID_MAX = 200;
 
 /**
  * POST /api/public/verify-forms/{publicId}/send-code. The server parses `cellPhone` with libphonenumber-js (default
- * country US) and stores E.164; `email` is required when method is email. Field messages come in the form's language.
+ * country US) and stores E.164; only mobile (or US-style fixed-or-mobile) numbers of the account's countries
+ * (CompanyInfo.phoneCountries) are accepted, whatever the method; `email` is required when method is email. Field
+ * messages come in the form's language.
  */
 export const sendCodeRequestSchema = z.object({
   cellPhone: z.string().trim().min(1).max(40),
