@@ -6,6 +6,7 @@ import {
   uploadTexts,
 } from '@veriform/contracts';
 import { fileTypeFromBuffer } from 'file-type';
+import pLimit from 'p-limit';
 import sharp, { type Metadata } from 'sharp';
 
 /** Why an upload is not an acceptable image; the message is shown to the user on the upload's field. */
@@ -19,6 +20,14 @@ const allowedSharpFormats: ReadonlySet<string> = new Set(['jpeg', 'png', 'webp',
 const WEBP_QUALITY = 82;
 
 /**
+ * Images decoded at the same time in this process. Decoding is the costly part of an upload (CPU and memory grow with
+ * the pixels), and libvips already spreads one image over the cores: more at once only adds memory, so uploads beyond
+ * this wait their turn instead of exhausting the process.
+ */
+export const IMAGE_DECODE_CONCURRENCY = 2;
+const decodeSlots = pLimit(IMAGE_DECODE_CONCURRENCY);
+
+/**
  * Turns untrusted bytes into a safe, small WebP (DESIGN §2):
  * 1. the type comes from the content's magic bytes (file-type), never from the declared name or MIME type, and must
  *    be one of imageUploadMimeTypes;
@@ -27,7 +36,8 @@ const WEBP_QUALITY = 82;
  * 3. only the first frame / page is read: an animated GIF or WebP becomes a still picture;
  * 4. truncated or corrupt data is refused (sharp `failOn: 'truncated'` for decoders that only warn);
  * 5. rotated upright by its EXIF orientation, shrunk to fit IMAGE_MAX_SIDE × IMAGE_MAX_SIDE (never enlarged),
- *    re-encoded as WebP with no metadata at all (EXIF, GPS, ICC, XMP are dropped: sharp keeps none by default).
+ *    re-encoded as WebP with no metadata at all (EXIF, GPS, ICC, XMP are dropped: sharp keeps none by default);
+ *    at most IMAGE_DECODE_CONCURRENCY images at a time.
  */
 export async function processImage(input: Buffer): Promise<ProcessedImage> {
   const detected = await fileTypeFromBuffer(input);
@@ -49,11 +59,13 @@ export async function processImage(input: Buffer): Promise<ProcessedImage> {
   }
 
   try {
-    const { data, info } = await sharp(input, options)
-      .autoOrient()
-      .resize(IMAGE_MAX_SIDE, IMAGE_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
-      .webp({ quality: WEBP_QUALITY })
-      .toBuffer({ resolveWithObject: true });
+    const { data, info } = await decodeSlots(() =>
+      sharp(input, options)
+        .autoOrient()
+        .resize(IMAGE_MAX_SIDE, IMAGE_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
+        .webp({ quality: WEBP_QUALITY })
+        .toBuffer({ resolveWithObject: true }),
+    );
     return { bytes: data, contentType: 'image/webp', width: info.width, height: info.height };
   } catch (error) {
     const message = error instanceof Error ? error.message : '';

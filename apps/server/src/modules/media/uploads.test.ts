@@ -16,6 +16,7 @@ import {
   solidImage,
 } from '../../test-support/images.ts';
 import { type FormPart, multipartBody } from '../../test-support/multipart.ts';
+import { IMAGE_DECODE_CONCURRENCY } from './images.ts';
 
 const t = useTestApp();
 let nextIp = 1;
@@ -29,7 +30,7 @@ const texts = {
   tooLarge: 'File is larger than 6000000 bytes',
   tooMany: 'Too many files',
   unreadable: 'The file is damaged or is not a readable image.',
-  tooManyPixels: 'The image is too large: at most 40 megapixels.',
+  tooManyPixels: 'The image is too large: at most 25 megapixels.',
   malformed: 'The upload could not be read. Please try again.',
 };
 
@@ -220,6 +221,46 @@ describe('refused uploads (400 on uploadedProfileImage)', () => {
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual(fieldError(texts.unreadable));
     }
+  });
+});
+
+describe('what decoding may cost (issue #13 item 10c)', () => {
+  it('at most 25 megapixels: 5000×5000 passes; 5001×5000 and a 6300×6300 PNG are refused before decoding', async () => {
+    const { response } = await upload([file(await solidImage(5000, 5000, 'png'))]);
+    expect(response.statusCode).toBe(200);
+    const { metadata } = await served(response.json<User>().uploadedProfileImage ?? '');
+    expect(metadata).toMatchObject({ width: 1024, height: 1024 });
+    for (const [width, height] of [
+      [5001, 5000],
+      [6300, 6300],
+    ] as const) {
+      const refused = await upload([file(pngDeclaring(width, height))]);
+      expect(refused.response.statusCode).toBe(400);
+      expect(refused.response.json()).toEqual(fieldError(texts.tooManyPixels));
+    }
+    // A real one too: the decoder's own limit agrees with the header check.
+    const real = await upload([file(await solidImage(6300, 6300, 'png'))]);
+    expect(real.response.json()).toEqual(fieldError(texts.tooManyPixels));
+  });
+
+  it(`uploads arriving together are decoded at most ${IMAGE_DECODE_CONCURRENCY} at a time`, async () => {
+    const images = await Promise.all(Array.from({ length: 8 }, (_, i) => solidImage(2400 + i, 2400, 'png')));
+    const { c, url } = await loggedIn();
+    // sharp's own counter of images being decoded right now, sampled while the uploads run.
+    let peak = 0;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, sharp.counters().process);
+    }, 1);
+    try {
+      const responses = await Promise.all(
+        images.map((png) => c.postMultipart(url, multipartBody([file(png)]))),
+      );
+      expect(responses.map((response) => response.statusCode)).toEqual(Array(8).fill(200));
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(peak).toBeGreaterThanOrEqual(1);
+    expect(peak).toBeLessThanOrEqual(IMAGE_DECODE_CONCURRENCY);
   });
 });
 
