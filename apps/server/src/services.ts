@@ -87,8 +87,8 @@ export function createServices(deps: {
   });
   const linkDeps = { config, db, clock, tokens, mailer, background, rateLimit };
   const passwordReset = createPasswordReset({ ...linkDeps, sessions });
-  const emailChange = createEmailChange(linkDeps);
   const auth = createAuthService({ db, clock, rateLimit, sessions, emailVerification });
+  const emailChange = createEmailChange({ ...linkDeps, checkPassword: auth.checkCurrentPassword });
   const media = createMediaService(db, rateLimit);
   const users = createUserService(db);
   const accounts = createAccountService({ db, clock, rateLimit });

@@ -55,8 +55,14 @@ export const emailChangeRequestSchema = z.object({
 });
 export type EmailChangeRequest = z.infer<typeof emailChangeRequestSchema>;
 
-/** POST /api/auth/change-email/request (SPEC §7). */
-export const changeEmailRequestSchema = z.object({ toEmail: emailSchema });
+/**
+ * POST /api/auth/change-email/request (SPEC §7), with the current password (ours: a stolen session alone must not be
+ * able to move the login to another mailbox). A wrong one is a 400 on `password` and counts as a failed login.
+ */
+export const changeEmailRequestSchema = z.object({
+  toEmail: emailSchema,
+  password: z.string().min(1).max(256),
+});
 export type ChangeEmailRequest = z.infer<typeof changeEmailRequestSchema>;
 
 /** PATCH /api/users/{id} (SPEC §7). */

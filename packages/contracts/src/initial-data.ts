@@ -13,6 +13,8 @@ export const initialExtraSchema = z.object({
   verifyEmailConfirm: validity.optional(),
   resetPasswordConfirm: validity.optional(),
   changeEmailConfirm: validity.optional(),
+  /** The cancel link sent to the OLD address when a change is requested (ours). */
+  changeEmailCancel: validity.optional(),
   justCreatedAccount: z.object({ membershipCreated: membershipSchema }).optional(),
 });
 export type InitialExtra = z.infer<typeof initialExtraSchema>;

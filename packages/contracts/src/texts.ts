@@ -8,6 +8,8 @@ export const serverTexts = {
   wrongCurrentPassword: 'Your current password was entered incorrectly.',
   sameEmail: 'That is already your e-mail address.',
   emailChangeNothingPending: 'There is no pending e-mail change to resend.',
+  /** POST /api/auth/change-email/cancel (the link sent to the old address). */
+  emailChangeCancelled: 'The e-mail address change was cancelled. Your login keeps its address.',
   onlyOwner: (accountName: string) =>
     `You are the only owner of ${accountName}. Make someone else an owner, or close that account, first.`,
 } as const;

@@ -6,6 +6,7 @@ import { redactUrl, serializeLoggedError } from './redact.ts';
 describe('redactUrl', () => {
   it.each([
     ['/auth/verify-email/confirm/MQ/abc-def/', '/auth/verify-email/confirm/MQ/[redacted]/'],
+    ['/auth/change-email/cancel/MQ/abc-def/', '/auth/change-email/cancel/MQ/[redacted]/'],
     ['/follow-invitation/?key=secret', '/follow-invitation/?key=[redacted]'],
     [
       '/auth/login/from-invitation?a=1&KEY=secret&b=2',

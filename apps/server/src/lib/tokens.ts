@@ -8,7 +8,8 @@ import { deriveKey, hmacSha256, safeEqual } from './crypto.ts';
  * date, the password hash). Nothing is stored, and a used link stops working because its state no longer matches.
  */
 
-export type TokenPurpose = 'verify-email' | 'reset-password' | 'change-email';
+/** `change-email-cancel`: the link to the OLD address that calls a requested change off. */
+export type TokenPurpose = 'verify-email' | 'reset-password' | 'change-email' | 'change-email-cancel';
 
 /** Bytes of HMAC kept in the token: 128 bits is far beyond guessing and keeps links short. */
 const SIGNATURE_BYTES = 16;

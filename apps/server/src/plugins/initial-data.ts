@@ -19,11 +19,13 @@ import { ensureCsrfToken } from './csrf.ts';
 const VERIFY_EMAIL_CONFIRM = /^\/auth\/verify-email\/confirm\/([^/]+)\/([^/]+)\/?$/;
 const RESET_PASSWORD_CONFIRM = /^\/auth\/reset-password\/confirm\/([^/]+)\/([^/]+)\/?$/;
 const CHANGE_EMAIL_CONFIRM = /^\/auth\/change-email\/confirm\/([^/]+)\/([^/]+)\/?$/;
+const CHANGE_EMAIL_CANCEL = /^\/auth\/change-email\/cancel\/([^/]+)\/([^/]+)\/?$/;
 /** The pages an invitation link leads to, with `?key=` (trailing slash optional). */
 const FOLLOW_INVITATION =
   /^\/(follow-invitation|auth\/signup\/from-invitation|auth\/login\/from-invitation)\/?$/;
 /** Pages whose URL holds a secret: they must not leak it to other sites through the Referer header. */
-const TOKEN_PAGE = /^\/auth\/(verify-email|reset-password|change-email)\/confirm\//;
+const TOKEN_PAGE =
+  /^\/auth\/(verify-email\/confirm|reset-password\/confirm|change-email\/confirm|change-email\/cancel)\//;
 
 export function isTokenPage(path: string): boolean {
   return TOKEN_PAGE.test(path) || FOLLOW_INVITATION.test(path);
@@ -51,6 +53,10 @@ async function extraFor(request: FastifyRequest, path: string): Promise<InitialE
   if (change?.[1] && change[2]) {
     extra.changeEmailConfirm = { isValid: await emailChange.isValid(change[1], change[2]) };
   }
+  const cancel = CHANGE_EMAIL_CANCEL.exec(path);
+  if (cancel?.[1] && cancel[2]) {
+    extra.changeEmailCancel = { isValid: await emailChange.isCancelValid(cancel[1], cancel[2]) };
+  }
   if (FOLLOW_INVITATION.test(path))
     Object.assign(extra, await invitations.pageExtra(queryParam(request.url, 'key')));
   return extra;
@@ -68,16 +74,20 @@ export async function initialDataFor(
 /**
  * The data of the public verification page `/f/{publicId}?ref=…` (contracts PublicPageData): a CSRF token for its
  * POSTs, the form (null when it is unknown or inactive: the page then says "not available"; a member of the form's
- * account gets an inactive form as a preview) and the link's `ref`, which the page passes on as externalRefId.
+ * account gets an inactive form as a preview), the link's `ref`, which the page passes on as externalRefId, and the
+ * form's language, which its "not available" page speaks too.
  */
 export async function publicPageDataFor(
   request: FastifyRequest,
   reply: FastifyReply,
   publicId: string,
 ): Promise<PublicPageData> {
-  const form = await request.server.services.publicVerify.publicForm(publicId, request.user?.id ?? null);
+  const { form, language } = await request.server.services.publicVerify.publicPage(
+    publicId,
+    request.user?.id ?? null,
+  );
   const ref = queryParam(request.url, 'ref')?.trim();
-  return { csrfToken: ensureCsrfToken(request, reply), form, externalRefId: ref || null };
+  return { csrfToken: ensureCsrfToken(request, reply), form, externalRefId: ref || null, language };
 }
 
 /**

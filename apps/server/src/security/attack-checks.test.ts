@@ -397,7 +397,7 @@ describe('sign-up: the spec’s “taken” answer, rate-bounded', () => {
 });
 
 describe('signed links: tampered, confused, replayed', () => {
-  it('a token of one purpose is refused by the others (verify-email, reset-password, change-email)', async () => {
+  it('a token of one purpose is refused by the others (verify-email, reset-password, change-email and its cancel)', async () => {
     const c = new TestClient(t.app, nextIp());
     const { payload } = await c.signupNew();
     const verify = await latestVerifyLink(t.app, payload.email);
@@ -414,7 +414,11 @@ describe('signed links: tampered, confused, replayed', () => {
     });
     expect(asReset.statusCode).toBe(400);
     expect(asReset.json().MainCode_).toBe('invalid_token');
-    for (const url of ['/api/auth/verify-email/confirm', '/api/auth/change-email/confirm']) {
+    for (const url of [
+      '/api/auth/verify-email/confirm',
+      '/api/auth/change-email/confirm',
+      '/api/auth/change-email/cancel',
+    ]) {
       const response = await anon.post(url, { uidb64: reset.uidb64, token: reset.token });
       expect(response.statusCode, url).toBe(400);
       expect(response.json().MainCode_, url).toBe('invalid_token');

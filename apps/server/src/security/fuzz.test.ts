@@ -424,11 +424,16 @@ describe('route inventory', () => {
 const pagePaths = fc.oneof(
   fc
     .tuple(
-      fc.constantFrom('verify-email', 'reset-password', 'change-email'),
+      fc.constantFrom(
+        'verify-email/confirm',
+        'reset-password/confirm',
+        'change-email/confirm',
+        'change-email/cancel',
+      ),
       fc.oneof(hostileSegments, fc.constantFrom('MQ', 'MTIzNDU2Nzg5MDEyMw', 'LTE')),
       fc.oneof(hostileSegments, fc.constantFrom('abc-def', `${'z'.repeat(10)}-${'A'.repeat(64)}`, '-')),
     )
-    .map(([kind, uid, token]) => `/auth/${kind}/confirm/${uid}/${token}/`),
+    .map(([link, uid, token]) => `/auth/${link}/${uid}/${token}/`),
   fc
     .tuple(
       fc.constantFrom('/follow-invitation/', '/auth/signup/from-invitation', '/auth/login/from-invitation/'),

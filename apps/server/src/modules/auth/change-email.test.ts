@@ -22,8 +22,11 @@ async function loggedIn() {
   return { c, payload, id };
 }
 
-const requestChange = (c: TestClient, toEmail: string) =>
-  c.post('/api/auth/change-email/request', { toEmail });
+/** Every test user's password (newSignup's default). */
+const PASSWORD = newSignup().password;
+
+const requestChange = (c: TestClient, toEmail: string, password = PASSWORD) =>
+  c.post('/api/auth/change-email/request', { toEmail, password });
 
 async function anonymous() {
   const c = client();
@@ -91,7 +94,7 @@ describe('the whole change', () => {
     const to = newAddress();
     const response = await c.post(
       '/api/auth/change-email/request',
-      { toEmail: to.toUpperCase() },
+      { toEmail: to.toUpperCase(), password: payload.password },
       { headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' } },
     );
     expect(response.statusCode).toBe(200);
@@ -228,6 +231,7 @@ describe('POST /api/auth/change-email/request', () => {
     });
     expect((await c.post('/api/auth/change-email/request', {})).json()).toEqual({
       toEmail: ['Required'],
+      password: ['Required'],
       MainCode_: 'validation_error',
     });
   });
@@ -379,5 +383,168 @@ describe('POST /api/auth/change-email/confirm', () => {
     const response = await (await anonymous()).post('/api/auth/change-email/confirm', { uidb64: 'MQ' });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ token: ['Required'], MainCode_: 'validation_error' });
+  });
+});
+
+describe('the current password is asked for (issue 13 item 8)', () => {
+  const wrongPassword = {
+    password: ['Your current password was entered incorrectly.'],
+    MainCode_: 'validation_error',
+  };
+
+  it('a wrong one is a 400 on password: nothing is sent, nothing pending, not even whether the address is taken', async () => {
+    const { c, payload } = await loggedIn();
+    const to = newAddress();
+    const response = await requestChange(c, to, 'Not-my-password-1');
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual(wrongPassword);
+    expect(await outboxFor(t.app, to)).toEqual([]);
+    expect(await outboxFor(t.app, payload.email)).toHaveLength(1); // the sign-up's verification link only
+    expect((await retrieve(c)).status).toBe('');
+
+    const taken = newSignup();
+    await client().signup(taken);
+    expect((await requestChange(c, taken.email, 'Not-my-password-1')).json()).toEqual(wrongPassword);
+  });
+
+  it('wrong ones count as failed logins: after 5, the right one is refused too, and so is logging in from there', async () => {
+    const { c, payload } = await loggedIn();
+    for (let i = 0; i < 5; i++) {
+      expect((await requestChange(c, newAddress(), `Wrong-${i}-password`)).statusCode).toBe(400);
+    }
+    const locked = await requestChange(c, newAddress(), payload.password);
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json().detail).toMatch(/^Too many failed login attempts\. Try again in \d+ minutes?\.$/);
+    expect((await new TestClient(t.app, c.ip).login(payload.email, payload.password)).statusCode).toBe(429);
+    t.clock.advance(15 * MINUTE + SECOND);
+    expect((await requestChange(c, newAddress(), payload.password)).statusCode).toBe(200);
+  });
+});
+
+describe('the old address hears of a request at once, with a link that cancels it', () => {
+  async function cancelPage(link: TokenLink) {
+    const page = await client().get(link.path);
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    return (initialDataOf(page.body) as { extra: { changeEmailCancel?: { isValid: boolean } } }).extra
+      .changeEmailCancel?.isValid;
+  }
+  const cancel = (c: TestClient, link: TokenLink) =>
+    c.post('/api/auth/change-email/cancel', { uidb64: link.uidb64, token: link.token });
+  const cancelled = { detail: 'The e-mail address change was cancelled. Your login keeps its address.' };
+
+  it('the notice names the new address; the page only checks the link; its POST cancels, from any device', async () => {
+    const { c, payload } = await loggedIn();
+    const to = newAddress();
+    expect((await requestChange(c, to)).statusCode).toBe(200);
+
+    const [notice] = await outboxFor(t.app, payload.email);
+    expect(notice?.subject).toBe('A change of your Veriform e-mail address was requested');
+    expect(notice?.text).toContain(`from ${payload.email} to ${to}`);
+    const link = await latestLink(t.app, payload.email, 'change-email-cancel');
+    expect(link.url.startsWith(`${TEST_PUBLIC_URL}/auth/change-email/cancel/`)).toBe(true);
+    // Opening the page (as a mail scanner would) consumes nothing.
+    expect(await cancelPage(link)).toBe(true);
+    expect(await cancelPage(link)).toBe(true);
+    expect((await retrieve(c)).status).toBe('pending');
+
+    const response = await cancel(await anonymous(), link);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual(cancelled);
+    expect((await retrieve(c)).status).toBe('');
+    // The confirmation link died with the request; the cancel link works once.
+    const confirmLink = await latestLink(t.app, to, 'change-email');
+    expect(await pageValidity(confirmLink)).toBe(false);
+    expect((await confirm(await anonymous(), confirmLink)).json()).toEqual(invalidToken);
+    expect(await cancelPage(link)).toBe(false);
+    expect((await cancel(await anonymous(), link)).json()).toEqual(invalidToken);
+    expect((await c.post('/api/auth/refresh-me')).json().user.email).toBe(payload.email);
+    expect((await c.post('/api/auth/change-email/resend')).statusCode).toBe(400);
+  });
+
+  it('dies once the change is confirmed, and with a newer request (which sends a new one)', async () => {
+    const { c, payload } = await loggedIn();
+    await requestChange(c, newAddress());
+    const first = await latestLink(t.app, payload.email, 'change-email-cancel');
+    t.clock.advance(31 * SECOND);
+    const to = newAddress();
+    await requestChange(c, to);
+    const second = await latestLink(t.app, payload.email, 'change-email-cancel');
+    expect(second.token).not.toBe(first.token);
+    expect(await cancelPage(first)).toBe(false);
+    expect((await cancel(await anonymous(), first)).json()).toEqual(invalidToken);
+
+    expect((await confirm(c, await latestLink(t.app, to, 'change-email'))).statusCode).toBe(200);
+    expect(await cancelPage(second)).toBe(false);
+    expect((await cancel(await anonymous(), second)).json()).toEqual(invalidToken);
+  });
+
+  it('a plain resend keeps it; re-arming an expired request sends the old address a fresh one', async () => {
+    const { c, payload } = await loggedIn();
+    await requestChange(c, newAddress());
+    const first = await latestLink(t.app, payload.email, 'change-email-cancel');
+    t.clock.advance(31 * SECOND);
+    expect((await c.post('/api/auth/change-email/resend')).statusCode).toBe(200);
+    expect(await latestLink(t.app, payload.email, 'change-email-cancel')).toEqual(first);
+    expect(await cancelPage(first)).toBe(true);
+
+    t.clock.advance(3 * DAY + MINUTE);
+    expect(await cancelPage(first)).toBe(false);
+    expect((await c.post('/api/auth/change-email/resend')).statusCode).toBe(200);
+    const fresh = await latestLink(t.app, payload.email, 'change-email-cancel');
+    expect(fresh.token).not.toBe(first.token);
+    expect((await cancel(await anonymous(), fresh)).json()).toEqual(cancelled);
+  });
+
+  it('refuses a tampered token, another user’s, and the confirmation token (and the other way round)', async () => {
+    const a = await loggedIn();
+    const b = await loggedIn();
+    const toA = newAddress();
+    await requestChange(a.c, toA);
+    await requestChange(b.c, newAddress());
+    const cancelA = await latestLink(t.app, a.payload.email, 'change-email-cancel');
+    const cancelB = await latestLink(t.app, b.payload.email, 'change-email-cancel');
+    const confirmA = await latestLink(t.app, toA, 'change-email');
+    const last = cancelA.token.at(-1) === 'A' ? 'B' : 'A';
+    for (const link of [
+      { ...cancelA, token: `${cancelA.token.slice(0, -1)}${last}` },
+      { ...cancelA, token: cancelB.token },
+      { ...cancelA, token: confirmA.token },
+      { ...cancelA, uidb64: 'bm9wZQ' },
+    ]) {
+      expect((await cancel(await anonymous(), link)).json()).toEqual(invalidToken);
+    }
+    expect((await confirm(await anonymous(), { ...confirmA, token: cancelA.token })).json()).toEqual(
+      invalidToken,
+    );
+    expect((await cancel(await anonymous(), cancelA)).json()).toEqual(cancelled);
+  });
+
+  it('50 cancels and confirmations at once: exactly one of them wins, and the state says which', async () => {
+    for (let round = 0; round < 2; round++) {
+      const { c, payload } = await loggedIn();
+      const to = newAddress();
+      await requestChange(c, to);
+      const cancelLink = await latestLink(t.app, payload.email, 'change-email-cancel');
+      const confirmLink = await latestLink(t.app, to, 'change-email');
+      const others = await Promise.all(Array.from({ length: 4 }, () => anonymous()));
+      const calls = Array.from({ length: 50 }, (_, i) => {
+        const from = others[i % others.length] ?? c;
+        return i % 2 === round ? cancel(from, cancelLink) : confirm(from, confirmLink);
+      });
+      const answers = await Promise.all(calls);
+      const won = answers.filter((r) => r.statusCode === 200);
+      expect(won).toHaveLength(1);
+      for (const lost of answers.filter((r) => r.statusCode !== 200))
+        expect(lost.json()).toEqual(invalidToken);
+      const email = (await c.post('/api/auth/refresh-me')).json().user.email;
+      if (won[0]?.json().detail === cancelled.detail) {
+        expect(email).toBe(payload.email);
+        expect((await retrieve(c)).status).toBe('');
+      } else {
+        expect(email).toBe(to);
+        expect((await retrieve(c)).status).toBe('successfully_changed');
+      }
+    }
   });
 });

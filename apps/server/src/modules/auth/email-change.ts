@@ -22,6 +22,7 @@ import type { RateLimiter } from '../../lib/rate-limit.ts';
 import { decodeUid, encodeUid, type TokenSigner } from '../../lib/tokens.ts';
 import type { Mailer } from '../../messaging/email.ts';
 import { changeEmailMessage, emailChangedMessage } from '../../messaging/templates/change-email.ts';
+import { emailChangeRequestedMessage } from '../../messaging/templates/change-email-requested.ts';
 import { findUserByEmail, findUserById, type UserRow } from '../users/repository.ts';
 import { invalidTokenError } from './errors.ts';
 
@@ -39,6 +40,9 @@ export const EMAIL_CHANGE_LIMITS = { perUser: 10, perIp: 30, windowMs: 60 * MINU
 
 export const changeEmailPath = (uidb64: string, token: string) =>
   `/auth/change-email/confirm/${uidb64}/${token}/`;
+/** The page of the link to the OLD address that cancels the request (GET shows it, its button POSTs the cancel). */
+export const cancelEmailChangePath = (uidb64: string, token: string) =>
+  `/auth/change-email/cancel/${uidb64}/${token}/`;
 
 /** SPEC §4: '' without a request; "expired" is computed, never stored. */
 export function emailChangeStatusOf(row: EmailChangeRow | undefined, now: Date): EmailChangeStatus {
@@ -55,6 +59,10 @@ const iso = (date: Date | null) => date?.toISOString() ?? null;
  *
  * The link's state is the request's id, target, requested-at and status (and the user's current address): it works
  * once, and dies when a newer request replaces it or the address changes otherwise.
+ *
+ * Asking needs the current password (checked by the auth service's shared helper, so wrong ones count as failed
+ * logins), and the OLD address is told at once with a link that cancels the request (same state, its own purpose):
+ * a stolen session alone cannot move the login to another mailbox, and the mailbox's owner hears of any attempt.
  */
 export function createEmailChange(deps: {
   config: Config;
@@ -64,8 +72,10 @@ export function createEmailChange(deps: {
   mailer: Mailer;
   background: Background;
   rateLimit: RateLimiter;
+  /** The auth service's checkCurrentPassword: a 400 on `field` when wrong, counted in the failed-login buckets. */
+  checkPassword: (user: UserRow, password: string, ip: string, field: string) => Promise<void>;
 }) {
-  const { config, db, clock, tokens, mailer, background, rateLimit } = deps;
+  const { config, db, clock, tokens, mailer, background, rateLimit, checkPassword } = deps;
   const maxAgeSeconds = VALID_MS / 1000;
 
   const stateOf = (user: UserRow, row: EmailChangeRow) => [
@@ -142,17 +152,40 @@ export function createEmailChange(deps: {
     background.run('change e-mail link', () => mailer.send(message));
   }
 
+  /** To the OLD address whenever a request is armed (made, or an expired one re-armed): the cancel link. */
+  function sendCancelLink(user: UserRow, row: EmailChangeRow): void {
+    const token = tokens.make('change-email-cancel', user.id, stateOf(user, row));
+    const message = emailChangeRequestedMessage({
+      to: user.email,
+      name: user.name,
+      toEmail: row.toEmail,
+      cancelLink: `${config.publicUrl}${cancelEmailChangePath(encodeUid(user.id), token)}`,
+      validForDays: EMAIL_CHANGE_VALID_DAYS,
+      supportEmail: SUPPORT_EMAIL,
+    });
+    background.run('e-mail change requested notice', () => mailer.send(message));
+  }
+
   async function retrieve(user: UserRow): Promise<EmailChangeRequest> {
     return toDto(user, await findRow(user.id));
   }
 
-  /** Creates or replaces the user's request (pending from now) and sends the link to the new address. */
-  async function request(user: UserRow, toEmailInput: string, ip: string): Promise<EmailChangeRequest> {
-    const toEmail = toEmailInput.trim().toLowerCase();
+  /**
+   * Checks the current password, creates or replaces the user's request (pending from now), sends the link to the new
+   * address and the cancel link to the old one.
+   */
+  async function request(
+    user: UserRow,
+    input: { toEmail: string; password: string },
+    ip: string,
+  ): Promise<EmailChangeRequest> {
+    const toEmail = input.toEmail.trim().toLowerCase();
     if (toEmail === user.email.toLowerCase()) {
       throw AppError.field('validation_error', 'toEmail', serverTexts.sameEmail);
     }
     await consumeAttempt(user, ip);
+    // Before the address is looked up: without the password, nobody learns which addresses are taken either.
+    await checkPassword(user, input.password, ip, 'password');
     const holder = await findUserByEmail(db, toEmail);
     if (holder && holder.id !== user.id)
       throw AppError.field('email_taken', 'toEmail', errorTexts.emailTaken);
@@ -177,6 +210,7 @@ export function createEmailChange(deps: {
       .returning();
     if (!row) throw new Error('E-mail change upsert returned no row');
     sendLink(user, row);
+    sendCancelLink(user, row);
     return toDto(user, row);
   }
 
@@ -199,12 +233,15 @@ export function createEmailChange(deps: {
       .returning();
     if (!updated) throw AppError.nonField('validation_error', serverTexts.emailChangeNothingPending);
     sendLink(user, updated);
+    // Re-armed: the old address's cancel link (bound to requested-at) died with the expiry; it gets a fresh one.
+    if (status === 'expired') sendCancelLink(user, updated);
     return toDto(user, updated);
   }
 
   async function forToken(
     uidb64: string,
     token: string,
+    purpose: 'change-email' | 'change-email-cancel' = 'change-email',
   ): Promise<{ user: UserRow; row: EmailChangeRow } | undefined> {
     const id = decodeUid(uidb64);
     if (id === null) return undefined;
@@ -212,13 +249,41 @@ export function createEmailChange(deps: {
     if (!user) return undefined;
     const row = await findRow(user.id);
     if (!row || emailChangeStatusOf(row, clock.now()) !== 'pending') return undefined;
-    if (!tokens.check('change-email', user.id, stateOf(user, row), token, maxAgeSeconds)) return undefined;
+    if (!tokens.check(purpose, user.id, stateOf(user, row), token, maxAgeSeconds)) return undefined;
     return { user, row };
   }
 
   /** For the link's page GET: checks only, consumes nothing (DESIGN §5). */
   async function isValid(uidb64: string, token: string): Promise<boolean> {
     return (await forToken(uidb64, token)) !== undefined;
+  }
+
+  /** For the cancel link's page GET: checks only, consumes nothing. */
+  async function isCancelValid(uidb64: string, token: string): Promise<boolean> {
+    return (await forToken(uidb64, token, 'change-email-cancel')) !== undefined;
+  }
+
+  /**
+   * The old address calls the pending request off: the row goes (status '' again, as before any request), so the
+   * confirmation link dies with it. Conditional on the state the token was checked against: racing a confirmation,
+   * exactly one of the two wins. Needs no session: the mailbox may be read anywhere.
+   */
+  async function cancel(uidb64: string, token: string): Promise<void> {
+    const found = await forToken(uidb64, token, 'change-email-cancel');
+    if (!found) throw invalidTokenError();
+    const { row } = found;
+    const [deleted] = await db
+      .delete(emailChangeRequests)
+      .where(
+        and(
+          eq(emailChangeRequests.id, row.id),
+          eq(emailChangeRequests.status, 'pending'),
+          eq(emailChangeRequests.toEmail, row.toEmail),
+          eq(emailChangeRequests.requestedAt, row.requestedAt),
+        ),
+      )
+      .returning({ id: emailChangeRequests.id });
+    if (!deleted) throw invalidTokenError();
   }
 
   /**
@@ -273,7 +338,7 @@ export function createEmailChange(deps: {
     return updated;
   }
 
-  return { retrieve, request, resend, isValid, confirm };
+  return { retrieve, request, resend, isValid, confirm, isCancelValid, cancel };
 }
 
 export type EmailChange = ReturnType<typeof createEmailChange>;

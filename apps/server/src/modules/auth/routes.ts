@@ -9,6 +9,7 @@ import {
   resendVerificationEmailRequestSchema,
   resetPasswordConfirmRequestSchema,
   resetPasswordRequestSchema,
+  serverTexts,
   signupRequestSchema,
   tokenConfirmRequestSchema,
 } from '@veriform/contracts';
@@ -124,13 +125,23 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       preValidation: authenticated,
       schema: { body: changeEmailRequestSchema, response: { 200: emailChangeRequestSchema } },
     },
-    async (request) => emailChange.request(requireUser(request), request.body.toEmail, request.ip),
+    async (request) => emailChange.request(requireUser(request), request.body, request.ip),
   );
 
   r.post(
     '/api/auth/change-email/resend',
     { preValidation: authenticated, schema: { response: { 200: emailChangeRequestSchema } } },
     async (request) => emailChange.resend(requireUser(request), request.ip),
+  );
+
+  /** The link sent to the OLD address: calls the pending change off. No session needed, as for confirm. */
+  r.post(
+    '/api/auth/change-email/cancel',
+    { schema: { body: tokenConfirmRequestSchema, response: { 200: detailResponseSchema } } },
+    async (request) => {
+      await emailChange.cancel(request.body.uidb64, request.body.token);
+      return { detail: serverTexts.emailChangeCancelled };
+    },
   );
 
   /** No session needed: the link may be opened on another device (or logged out). */
