@@ -38,6 +38,8 @@ import { Route as PublicAuthVerifyEmailSentRouteImport } from './routes/_public/
 import { Route as PublicAuthVerifyEmailSuccessRouteImport } from './routes/_public/auth/verify-email/success'
 import { Route as PublicGuestAuthLoginIndexRouteImport } from './routes/_public/_guest/auth/login/index'
 import { Route as PublicGuestAuthSignupIndexRouteImport } from './routes/_public/_guest/auth/signup/index'
+import { Route as PublicAuthChangeEmailCancelInvalidRouteImport } from './routes/_public/auth/change-email/cancel/invalid'
+import { Route as PublicAuthChangeEmailCancelSuccessRouteImport } from './routes/_public/auth/change-email/cancel/success'
 import { Route as PublicAuthChangeEmailConfirmInvalidRouteImport } from './routes/_public/auth/change-email/confirm/invalid'
 import { Route as PublicAuthChangeEmailConfirmSuccessRouteImport } from './routes/_public/auth/change-email/confirm/success'
 import { Route as PublicAuthResetPasswordConfirmInvalidRouteImport } from './routes/_public/auth/reset-password/confirm/invalid'
@@ -45,6 +47,7 @@ import { Route as PublicAuthSignupVerifyEmailIndexRouteImport } from './routes/_
 import { Route as PublicAuthSignupVerifyEmailSuccessRouteImport } from './routes/_public/auth/signup/verify-email/success'
 import { Route as PublicAuthVerifyEmailConfirmInvalidRouteImport } from './routes/_public/auth/verify-email/confirm/invalid'
 import { Route as PublicAuthVerifyEmailConfirmSuccessRouteImport } from './routes/_public/auth/verify-email/confirm/success'
+import { Route as PublicAuthChangeEmailCancelUidb64SecretTokenIndexRouteImport } from './routes/_public/auth/change-email/cancel/$uidb64/$secretToken/index'
 import { Route as PublicAuthChangeEmailConfirmUidb64SecretTokenIndexRouteImport } from './routes/_public/auth/change-email/confirm/$uidb64/$secretToken/index'
 import { Route as PublicAuthResetPasswordConfirmUidb64SecretTokenIndexRouteImport } from './routes/_public/auth/reset-password/confirm/$uidb64/$secretToken/index'
 import { Route as PublicAuthVerifyEmailConfirmUidb64SecretTokenIndexRouteImport } from './routes/_public/auth/verify-email/confirm/$uidb64/$secretToken/index'
@@ -207,6 +210,18 @@ const PublicGuestAuthSignupIndexRoute =
     path: '/auth/signup/',
     getParentRoute: () => PublicGuestRoute,
   } as any)
+const PublicAuthChangeEmailCancelInvalidRoute =
+  PublicAuthChangeEmailCancelInvalidRouteImport.update({
+    id: '/auth/change-email/cancel/invalid',
+    path: '/auth/change-email/cancel/invalid',
+    getParentRoute: () => PublicRoute,
+  } as any)
+const PublicAuthChangeEmailCancelSuccessRoute =
+  PublicAuthChangeEmailCancelSuccessRouteImport.update({
+    id: '/auth/change-email/cancel/success',
+    path: '/auth/change-email/cancel/success',
+    getParentRoute: () => PublicRoute,
+  } as any)
 const PublicAuthChangeEmailConfirmInvalidRoute =
   PublicAuthChangeEmailConfirmInvalidRouteImport.update({
     id: '/auth/change-email/confirm/invalid',
@@ -247,6 +262,12 @@ const PublicAuthVerifyEmailConfirmSuccessRoute =
   PublicAuthVerifyEmailConfirmSuccessRouteImport.update({
     id: '/auth/verify-email/confirm/success',
     path: '/auth/verify-email/confirm/success',
+    getParentRoute: () => PublicRoute,
+  } as any)
+const PublicAuthChangeEmailCancelUidb64SecretTokenIndexRoute =
+  PublicAuthChangeEmailCancelUidb64SecretTokenIndexRouteImport.update({
+    id: '/auth/change-email/cancel/$uidb64/$secretToken/',
+    path: '/auth/change-email/cancel/$uidb64/$secretToken/',
     getParentRoute: () => PublicRoute,
   } as any)
 const PublicAuthChangeEmailConfirmUidb64SecretTokenIndexRoute =
@@ -293,6 +314,8 @@ export interface FileRoutesByFullPath {
   '/auth/verify-email/success': typeof PublicAuthVerifyEmailSuccessRoute
   '/auth/reset-password/': typeof PublicAuthResetPasswordIndexRoute
   '/auth/verify-email/': typeof PublicAuthVerifyEmailIndexRoute
+  '/auth/change-email/cancel/invalid': typeof PublicAuthChangeEmailCancelInvalidRoute
+  '/auth/change-email/cancel/success': typeof PublicAuthChangeEmailCancelSuccessRoute
   '/auth/change-email/confirm/invalid': typeof PublicAuthChangeEmailConfirmInvalidRoute
   '/auth/change-email/confirm/success': typeof PublicAuthChangeEmailConfirmSuccessRoute
   '/auth/reset-password/confirm/invalid': typeof PublicAuthResetPasswordConfirmInvalidRoute
@@ -302,6 +325,7 @@ export interface FileRoutesByFullPath {
   '/auth/login/': typeof PublicGuestAuthLoginIndexRoute
   '/auth/signup/': typeof PublicGuestAuthSignupIndexRoute
   '/auth/signup/verify-email/': typeof PublicAuthSignupVerifyEmailIndexRoute
+  '/auth/change-email/cancel/$uidb64/$secretToken/': typeof PublicAuthChangeEmailCancelUidb64SecretTokenIndexRoute
   '/auth/change-email/confirm/$uidb64/$secretToken/': typeof PublicAuthChangeEmailConfirmUidb64SecretTokenIndexRoute
   '/auth/reset-password/confirm/$uidb64/$secretToken/': typeof PublicAuthResetPasswordConfirmUidb64SecretTokenIndexRoute
   '/auth/verify-email/confirm/$uidb64/$secretToken/': typeof PublicAuthVerifyEmailConfirmUidb64SecretTokenIndexRoute
@@ -330,6 +354,8 @@ export interface FileRoutesByTo {
   '/auth/verify-email/success': typeof PublicAuthVerifyEmailSuccessRoute
   '/auth/reset-password': typeof PublicAuthResetPasswordIndexRoute
   '/auth/verify-email': typeof PublicAuthVerifyEmailIndexRoute
+  '/auth/change-email/cancel/invalid': typeof PublicAuthChangeEmailCancelInvalidRoute
+  '/auth/change-email/cancel/success': typeof PublicAuthChangeEmailCancelSuccessRoute
   '/auth/change-email/confirm/invalid': typeof PublicAuthChangeEmailConfirmInvalidRoute
   '/auth/change-email/confirm/success': typeof PublicAuthChangeEmailConfirmSuccessRoute
   '/auth/reset-password/confirm/invalid': typeof PublicAuthResetPasswordConfirmInvalidRoute
@@ -339,6 +365,7 @@ export interface FileRoutesByTo {
   '/auth/login': typeof PublicGuestAuthLoginIndexRoute
   '/auth/signup': typeof PublicGuestAuthSignupIndexRoute
   '/auth/signup/verify-email': typeof PublicAuthSignupVerifyEmailIndexRoute
+  '/auth/change-email/cancel/$uidb64/$secretToken': typeof PublicAuthChangeEmailCancelUidb64SecretTokenIndexRoute
   '/auth/change-email/confirm/$uidb64/$secretToken': typeof PublicAuthChangeEmailConfirmUidb64SecretTokenIndexRoute
   '/auth/reset-password/confirm/$uidb64/$secretToken': typeof PublicAuthResetPasswordConfirmUidb64SecretTokenIndexRoute
   '/auth/verify-email/confirm/$uidb64/$secretToken': typeof PublicAuthVerifyEmailConfirmUidb64SecretTokenIndexRoute
@@ -372,6 +399,8 @@ export interface FileRoutesById {
   '/_public/auth/verify-email/success': typeof PublicAuthVerifyEmailSuccessRoute
   '/_public/auth/reset-password/': typeof PublicAuthResetPasswordIndexRoute
   '/_public/auth/verify-email/': typeof PublicAuthVerifyEmailIndexRoute
+  '/_public/auth/change-email/cancel/invalid': typeof PublicAuthChangeEmailCancelInvalidRoute
+  '/_public/auth/change-email/cancel/success': typeof PublicAuthChangeEmailCancelSuccessRoute
   '/_public/auth/change-email/confirm/invalid': typeof PublicAuthChangeEmailConfirmInvalidRoute
   '/_public/auth/change-email/confirm/success': typeof PublicAuthChangeEmailConfirmSuccessRoute
   '/_public/auth/reset-password/confirm/invalid': typeof PublicAuthResetPasswordConfirmInvalidRoute
@@ -381,6 +410,7 @@ export interface FileRoutesById {
   '/_public/_guest/auth/login/': typeof PublicGuestAuthLoginIndexRoute
   '/_public/_guest/auth/signup/': typeof PublicGuestAuthSignupIndexRoute
   '/_public/auth/signup/verify-email/': typeof PublicAuthSignupVerifyEmailIndexRoute
+  '/_public/auth/change-email/cancel/$uidb64/$secretToken/': typeof PublicAuthChangeEmailCancelUidb64SecretTokenIndexRoute
   '/_public/auth/change-email/confirm/$uidb64/$secretToken/': typeof PublicAuthChangeEmailConfirmUidb64SecretTokenIndexRoute
   '/_public/auth/reset-password/confirm/$uidb64/$secretToken/': typeof PublicAuthResetPasswordConfirmUidb64SecretTokenIndexRoute
   '/_public/auth/verify-email/confirm/$uidb64/$secretToken/': typeof PublicAuthVerifyEmailConfirmUidb64SecretTokenIndexRoute
@@ -412,6 +442,8 @@ export interface FileRouteTypes {
     | '/auth/verify-email/success'
     | '/auth/reset-password/'
     | '/auth/verify-email/'
+    | '/auth/change-email/cancel/invalid'
+    | '/auth/change-email/cancel/success'
     | '/auth/change-email/confirm/invalid'
     | '/auth/change-email/confirm/success'
     | '/auth/reset-password/confirm/invalid'
@@ -421,6 +453,7 @@ export interface FileRouteTypes {
     | '/auth/login/'
     | '/auth/signup/'
     | '/auth/signup/verify-email/'
+    | '/auth/change-email/cancel/$uidb64/$secretToken/'
     | '/auth/change-email/confirm/$uidb64/$secretToken/'
     | '/auth/reset-password/confirm/$uidb64/$secretToken/'
     | '/auth/verify-email/confirm/$uidb64/$secretToken/'
@@ -449,6 +482,8 @@ export interface FileRouteTypes {
     | '/auth/verify-email/success'
     | '/auth/reset-password'
     | '/auth/verify-email'
+    | '/auth/change-email/cancel/invalid'
+    | '/auth/change-email/cancel/success'
     | '/auth/change-email/confirm/invalid'
     | '/auth/change-email/confirm/success'
     | '/auth/reset-password/confirm/invalid'
@@ -458,6 +493,7 @@ export interface FileRouteTypes {
     | '/auth/login'
     | '/auth/signup'
     | '/auth/signup/verify-email'
+    | '/auth/change-email/cancel/$uidb64/$secretToken'
     | '/auth/change-email/confirm/$uidb64/$secretToken'
     | '/auth/reset-password/confirm/$uidb64/$secretToken'
     | '/auth/verify-email/confirm/$uidb64/$secretToken'
@@ -490,6 +526,8 @@ export interface FileRouteTypes {
     | '/_public/auth/verify-email/success'
     | '/_public/auth/reset-password/'
     | '/_public/auth/verify-email/'
+    | '/_public/auth/change-email/cancel/invalid'
+    | '/_public/auth/change-email/cancel/success'
     | '/_public/auth/change-email/confirm/invalid'
     | '/_public/auth/change-email/confirm/success'
     | '/_public/auth/reset-password/confirm/invalid'
@@ -499,6 +537,7 @@ export interface FileRouteTypes {
     | '/_public/_guest/auth/login/'
     | '/_public/_guest/auth/signup/'
     | '/_public/auth/signup/verify-email/'
+    | '/_public/auth/change-email/cancel/$uidb64/$secretToken/'
     | '/_public/auth/change-email/confirm/$uidb64/$secretToken/'
     | '/_public/auth/reset-password/confirm/$uidb64/$secretToken/'
     | '/_public/auth/verify-email/confirm/$uidb64/$secretToken/'
@@ -716,6 +755,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PublicGuestAuthSignupIndexRouteImport
       parentRoute: typeof PublicGuestRoute
     }
+    '/_public/auth/change-email/cancel/invalid': {
+      id: '/_public/auth/change-email/cancel/invalid'
+      path: '/auth/change-email/cancel/invalid'
+      fullPath: '/auth/change-email/cancel/invalid'
+      preLoaderRoute: typeof PublicAuthChangeEmailCancelInvalidRouteImport
+      parentRoute: typeof PublicRoute
+    }
+    '/_public/auth/change-email/cancel/success': {
+      id: '/_public/auth/change-email/cancel/success'
+      path: '/auth/change-email/cancel/success'
+      fullPath: '/auth/change-email/cancel/success'
+      preLoaderRoute: typeof PublicAuthChangeEmailCancelSuccessRouteImport
+      parentRoute: typeof PublicRoute
+    }
     '/_public/auth/change-email/confirm/invalid': {
       id: '/_public/auth/change-email/confirm/invalid'
       path: '/auth/change-email/confirm/invalid'
@@ -763,6 +816,13 @@ declare module '@tanstack/react-router' {
       path: '/auth/verify-email/confirm/success'
       fullPath: '/auth/verify-email/confirm/success'
       preLoaderRoute: typeof PublicAuthVerifyEmailConfirmSuccessRouteImport
+      parentRoute: typeof PublicRoute
+    }
+    '/_public/auth/change-email/cancel/$uidb64/$secretToken/': {
+      id: '/_public/auth/change-email/cancel/$uidb64/$secretToken/'
+      path: '/auth/change-email/cancel/$uidb64/$secretToken'
+      fullPath: '/auth/change-email/cancel/$uidb64/$secretToken/'
+      preLoaderRoute: typeof PublicAuthChangeEmailCancelUidb64SecretTokenIndexRouteImport
       parentRoute: typeof PublicRoute
     }
     '/_public/auth/change-email/confirm/$uidb64/$secretToken/': {
@@ -857,6 +917,8 @@ interface PublicRouteChildren {
   PublicAuthVerifyEmailSuccessRoute: typeof PublicAuthVerifyEmailSuccessRoute
   PublicAuthResetPasswordIndexRoute: typeof PublicAuthResetPasswordIndexRoute
   PublicAuthVerifyEmailIndexRoute: typeof PublicAuthVerifyEmailIndexRoute
+  PublicAuthChangeEmailCancelInvalidRoute: typeof PublicAuthChangeEmailCancelInvalidRoute
+  PublicAuthChangeEmailCancelSuccessRoute: typeof PublicAuthChangeEmailCancelSuccessRoute
   PublicAuthChangeEmailConfirmInvalidRoute: typeof PublicAuthChangeEmailConfirmInvalidRoute
   PublicAuthChangeEmailConfirmSuccessRoute: typeof PublicAuthChangeEmailConfirmSuccessRoute
   PublicAuthResetPasswordConfirmInvalidRoute: typeof PublicAuthResetPasswordConfirmInvalidRoute
@@ -864,6 +926,7 @@ interface PublicRouteChildren {
   PublicAuthVerifyEmailConfirmInvalidRoute: typeof PublicAuthVerifyEmailConfirmInvalidRoute
   PublicAuthVerifyEmailConfirmSuccessRoute: typeof PublicAuthVerifyEmailConfirmSuccessRoute
   PublicAuthSignupVerifyEmailIndexRoute: typeof PublicAuthSignupVerifyEmailIndexRoute
+  PublicAuthChangeEmailCancelUidb64SecretTokenIndexRoute: typeof PublicAuthChangeEmailCancelUidb64SecretTokenIndexRoute
   PublicAuthChangeEmailConfirmUidb64SecretTokenIndexRoute: typeof PublicAuthChangeEmailConfirmUidb64SecretTokenIndexRoute
   PublicAuthResetPasswordConfirmUidb64SecretTokenIndexRoute: typeof PublicAuthResetPasswordConfirmUidb64SecretTokenIndexRoute
   PublicAuthVerifyEmailConfirmUidb64SecretTokenIndexRoute: typeof PublicAuthVerifyEmailConfirmUidb64SecretTokenIndexRoute
@@ -882,6 +945,10 @@ const PublicRouteChildren: PublicRouteChildren = {
   PublicAuthVerifyEmailSuccessRoute: PublicAuthVerifyEmailSuccessRoute,
   PublicAuthResetPasswordIndexRoute: PublicAuthResetPasswordIndexRoute,
   PublicAuthVerifyEmailIndexRoute: PublicAuthVerifyEmailIndexRoute,
+  PublicAuthChangeEmailCancelInvalidRoute:
+    PublicAuthChangeEmailCancelInvalidRoute,
+  PublicAuthChangeEmailCancelSuccessRoute:
+    PublicAuthChangeEmailCancelSuccessRoute,
   PublicAuthChangeEmailConfirmInvalidRoute:
     PublicAuthChangeEmailConfirmInvalidRoute,
   PublicAuthChangeEmailConfirmSuccessRoute:
@@ -895,6 +962,8 @@ const PublicRouteChildren: PublicRouteChildren = {
   PublicAuthVerifyEmailConfirmSuccessRoute:
     PublicAuthVerifyEmailConfirmSuccessRoute,
   PublicAuthSignupVerifyEmailIndexRoute: PublicAuthSignupVerifyEmailIndexRoute,
+  PublicAuthChangeEmailCancelUidb64SecretTokenIndexRoute:
+    PublicAuthChangeEmailCancelUidb64SecretTokenIndexRoute,
   PublicAuthChangeEmailConfirmUidb64SecretTokenIndexRoute:
     PublicAuthChangeEmailConfirmUidb64SecretTokenIndexRoute,
   PublicAuthResetPasswordConfirmUidb64SecretTokenIndexRoute:

@@ -1,4 +1,4 @@
-import { type EmailChangeRequest, emailSchema } from '@veriform/contracts';
+import { EMAIL_CHANGE_RESEND_SECONDS, type EmailChangeRequest, emailSchema } from '@veriform/contracts';
 
 /** What the e-mail field offers for the address typed into it (SPEC §4). */
 export type EmailChangeAction = 'send' | 'resend' | null;
@@ -31,4 +31,16 @@ export function emailChangeAction(
   if (hasOpenEmailChange(request) && sameEmail(email, request.toEmail)) return 'resend';
   if (sameEmail(email, currentEmail)) return null;
   return emailSchema.safeParse(email).success ? 'send' : null;
+}
+
+/**
+ * Whole seconds until the server takes another change e-mail (request or resend): it sends at most one every
+ * EMAIL_CHANGE_RESEND_SECONDS, counted from the request's `lastSentAChangeEmailAt`. 0 when a send is possible. Never
+ * more than the spacing itself, so a clock running behind the server's cannot make the wait look longer.
+ */
+export function secondsUntilNextSend(request: EmailChangeRequest | null | undefined, nowMs: number): number {
+  const lastSent = request?.lastSentAChangeEmailAt ? Date.parse(request.lastSentAChangeEmailAt) : Number.NaN;
+  if (Number.isNaN(lastSent)) return 0;
+  const left = Math.ceil((lastSent + EMAIL_CHANGE_RESEND_SECONDS * 1000 - nowMs) / 1000);
+  return Math.min(EMAIL_CHANGE_RESEND_SECONDS, Math.max(0, left));
 }

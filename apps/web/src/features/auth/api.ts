@@ -185,6 +185,20 @@ export function useResendEmailChangeMutation() {
   });
 }
 
+// POST /api/auth/change-email/cancel — the link sent to the OLD address calls the pending change off; 400 with
+// MainCode_ invalid_token when the link is bad (used, replaced, confirmed meanwhile, expired).
+export function cancelEmailChange(api: ApiClient, body: TokenConfirmRequest): Promise<DetailResponse> {
+  return api.post('/api/auth/change-email/cancel', { schema: detailResponseSchema, body });
+}
+
+export function useCancelEmailChangeMutation() {
+  const { api, queryClient } = useServices();
+  return useMutation({
+    mutationFn: (body: TokenConfirmRequest) => cancelEmailChange(api, body),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: emailChangeRequestQueryKey }),
+  });
+}
+
 // POST /api/auth/change-email/confirm — 400 with MainCode_ invalid_token when the link is bad.
 export function confirmEmailChange(api: ApiClient, body: TokenConfirmRequest): Promise<AuthResponse> {
   return api.post('/api/auth/change-email/confirm', { schema: authResponseSchema, body });

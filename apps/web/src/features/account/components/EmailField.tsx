@@ -1,26 +1,33 @@
-import { Badge, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { Badge, Button, Group, Loader, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { emailSchema } from '@veriform/contracts';
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import { ApiValidationError } from '../../../lib/api-client';
+import { ApiValidationError, RateLimitedError } from '../../../lib/api-client';
 import { errorDisplayText } from '../../../lib/error-text';
 import { notify } from '../../../lib/notify';
 import { useServices } from '../../../lib/services';
 import { useSession } from '../../../lib/session';
 import {
+  emailChangeRequestQueryKey,
   emailChangeRequestQueryOptions,
   useRequestEmailChangeMutation,
   useResendEmailChangeMutation,
 } from '../../auth/api';
 import { emailChangeAction, hasOpenEmailChange, sameEmail } from '../email-change';
 import { useEmailChangeRefresh } from '../use-email-change-refresh';
+import { useSendCountdown } from '../use-send-countdown';
 
 const LABEL = 'Email';
+const PASSWORD_LABEL = 'Password';
 
 /**
  * SPEC §2, §4: the e-mail address, read-only until "Edit email". The typed address decides the action (Send
  * Verification, Resend Verification or none); Cancel puts the current address back. An open request shows under the
  * field with "Refresh Status"; another tab confirming the change refreshes it too.
+ *
+ * Sending to a new address asks for the current password (the server refuses without it). The server sends at most
+ * one change e-mail every EMAIL_CHANGE_RESEND_SECONDS: until then the button counts down instead of offering a send
+ * the server would refuse, and a refusal for too many requests is a toast, never an error on the address.
  */
 export function EmailField() {
   const { api } = useServices();
@@ -31,11 +38,16 @@ export function EmailField() {
   const resend = useResendEmailChangeMutation();
   const openRequest = hasOpenEmailChange(changeRequest) ? changeRequest : null;
   const { refresh, refreshing } = useEmailChangeRefresh(openRequest?.toEmail);
+  const queryClient = useQueryClient();
+  const waitSeconds = useSendCountdown(changeRequest);
 
   const [editing, setEditing] = useState(false);
   const [value, setValue] = useState(user.email);
   const [error, setError] = useState<string | null>(null);
+  const [password, setPassword] = useState('');
+  const [passwordError, setPasswordError] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     if (!editing) setValue(user.email);
@@ -52,6 +64,8 @@ export function EmailField() {
     setEditing(false);
     setValue(user.email);
     setError(null);
+    setPassword('');
+    setPasswordError(null);
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -64,21 +78,38 @@ export function EmailField() {
       else if (sameEmail(parsed.data, user.email)) cancel();
       return;
     }
+    if (waitSeconds > 0) return;
+    if (action === 'send' && !password) {
+      setPasswordError('Required');
+      passwordRef.current?.focus();
+      return;
+    }
     try {
       if (action === 'resend') {
         const request = await resend.mutateAsync();
         notify.success('Resent Verification Email', `Sent to ${request.toEmail}.`);
       } else {
         const toEmail = emailSchema.parse(value);
-        const request = await send.mutateAsync({ toEmail });
+        const request = await send.mutateAsync({ toEmail, password });
         notify.success('Sent Verification Email', `Sent to ${request.toEmail || toEmail}.`);
       }
       cancel();
     } catch (failure) {
+      if (failure instanceof RateLimitedError) {
+        // Not the address's fault: say so in a toast, and re-read when the last e-mail went (another tab may have sent).
+        notify.error('Not sent', failure.message);
+        void queryClient.invalidateQueries({ queryKey: emailChangeRequestQueryKey });
+        return;
+      }
+      if (failure instanceof ApiValidationError && failure.fieldErrors.password) {
+        setPasswordError(failure.fieldErrors.password);
+        passwordRef.current?.focus();
+        return;
+      }
       setError(
         failure instanceof ApiValidationError && failure.fieldErrors.toEmail
           ? failure.fieldErrors.toEmail
-          : errorDisplayText(failure, { toEmail: LABEL }),
+          : errorDisplayText(failure, { toEmail: LABEL, password: PASSWORD_LABEL }),
       );
       inputRef.current?.focus();
     }
@@ -94,8 +125,9 @@ export function EmailField() {
   const buttons = editing ? (
     <>
       {action && (
-        <Button type="submit" loading={pending}>
+        <Button type="submit" loading={pending} disabled={waitSeconds > 0}>
           {action === 'resend' ? 'Resend Verification' : 'Send Verification'}
+          {waitSeconds > 0 && ` (${waitSeconds} s)`}
         </Button>
       )}
       <Button type="button" variant="default" onClick={cancel} disabled={pending}>
@@ -143,6 +175,32 @@ export function EmailField() {
             </Group>
           )}
         />
+        {action === 'send' && (
+          <PasswordInput
+            ref={passwordRef}
+            mt="xs"
+            label={PASSWORD_LABEL}
+            description="Your current password, to confirm that it is you."
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(event) => {
+              setPassword(event.currentTarget.value);
+              setPasswordError(null);
+            }}
+            onKeyDown={onKeyDown}
+            error={passwordError}
+            // Mantine's PasswordInput does not mark its input itself.
+            aria-invalid={Boolean(passwordError)}
+            style={{ maxWidth: 360 }}
+          />
+        )}
+        {action && waitSeconds > 0 && (
+          // Not a live region: it changes every second.
+          <Text size="sm" c="dimmed" mt="xs">
+            A verification e-mail went out moments ago: the next one can be sent in {waitSeconds} s.
+          </Text>
+        )}
       </form>
       {requestQuery.isPending && (
         <Group gap="xs">
