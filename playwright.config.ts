@@ -64,7 +64,7 @@ export default defineConfig({
   projects: [{ name: 'desktop', use: { ...devices['Desktop Chrome'] } }],
   webServer: [
     {
-      command: 'npx tsx apps/server/src/server.ts',
+      command: 'node apps/server/src/server.ts',
       url: `${baseURL}/auth/login/`,
       reuseExistingServer: false,
       timeout: 60_000,
@@ -73,14 +73,14 @@ export default defineConfig({
     // Error reporting (e2e/error-reporting.spec.ts): a stand-in of Sentry's ingestion endpoint, and a second app
     // configured to report there. Everything else runs against the first app, which has no SENTRY_DSN.
     {
-      command: 'npx tsx e2e/sentry-stand-in.ts',
+      command: 'node e2e/sentry-stand-in.ts',
       url: `${sentryStandInURL}/received`,
       reuseExistingServer: false,
       timeout: 30_000,
       env: { SENTRY_STAND_IN_PORT: String(sentryStandInPort) },
     },
     {
-      command: 'npx tsx apps/server/src/server.ts',
+      command: 'node apps/server/src/server.ts',
       url: `${reportingBaseURL}/auth/login/`,
       reuseExistingServer: false,
       timeout: 60_000,

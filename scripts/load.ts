@@ -144,10 +144,12 @@ class Scenarios {
   /** Parse failures of answers the scenario depends on (a 201 without an attempt id, a page without a token). */
   readonly malformed: string[] = [];
 
-  constructor(
-    private readonly recorder: Recorder,
-    private readonly data: LoadData,
-  ) {
+  private readonly recorder: Recorder;
+  private readonly data: LoadData;
+
+  constructor(recorder: Recorder, data: LoadData) {
+    this.recorder = recorder;
+    this.data = data;
     this.pairCount = data.testNumbers.length * data.livePublicIds.length;
     this.pairLastUsed = new Float64Array(this.pairCount).fill(-Infinity);
     this.pairCursor = Math.floor(Math.random() * this.pairCount);

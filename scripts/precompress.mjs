@@ -7,7 +7,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-const assets = join(import.meta.dirname, '..', 'apps', 'web', 'dist', 'assets');
+// The assets folder of a build (default: apps/web/dist/assets; scripts/build-web.mjs passes its own output's).
+const assets = process.argv[2] ?? join(import.meta.dirname, '..', 'apps', 'web', 'dist', 'assets');
 const compressible = /\.(js|css|svg|json|txt|map)$/;
 let files = 0;
 for (const name of readdirSync(assets)) {

@@ -9,10 +9,9 @@ export class Target {
   readonly agent: http.Agent;
   readonly host: string;
   readonly port: number;
-  constructor(
-    readonly url: string,
-    sockets: number,
-  ) {
+  readonly url: string;
+  constructor(url: string, sockets: number) {
+    this.url = url;
     const parsed = new URL(url);
     this.host = parsed.hostname;
     this.port = Number(parsed.port);

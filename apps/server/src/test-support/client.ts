@@ -26,10 +26,13 @@ export class TestClient {
   readonly cookies = new Map<string, string>();
   csrfToken: string | null = null;
 
-  constructor(
-    readonly app: FastifyInstance,
-    readonly ip = '127.0.0.1',
-  ) {}
+  readonly app: FastifyInstance;
+  readonly ip: string;
+
+  constructor(app: FastifyInstance, ip = '127.0.0.1') {
+    this.app = app;
+    this.ip = ip;
+  }
 
   cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');

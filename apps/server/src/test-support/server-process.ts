@@ -37,7 +37,7 @@ export function serverEnv(database: { databaseUrl?: string; dataDir: string }, s
 export function startServer(env: Record<string, string>): Promise<ServerProcess> {
   // The parent's DATABASE_URL (if any) must not leak into a PGlite server.
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'apps/server/src/server.ts')], {
+  const child = spawn(process.execPath, [join(repoRoot, 'apps/server/src/server.ts')], {
     cwd: repoRoot,
     env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -76,7 +76,10 @@ export async function stopServer(
 export class HttpClient {
   private readonly cookies = new Map<string, string>();
   csrfToken = '';
-  constructor(readonly ip: string) {}
+  readonly ip: string;
+  constructor(ip: string) {
+    this.ip = ip;
+  }
 
   async request(base: string, method: string, path: string, body?: unknown) {
     const headers: Record<string, string> = {
