@@ -16,6 +16,7 @@ import {
   solidImage,
 } from '../../test-support/images.ts';
 import { type FormPart, multipartBody } from '../../test-support/multipart.ts';
+import { newOwner } from '../../test-support/teams.ts';
 import { IMAGE_DECODE_CONCURRENCY } from './images.ts';
 
 const t = useTestApp();
@@ -53,6 +54,16 @@ async function upload(parts: FormPart[]) {
   return { c, id, response };
 }
 
+const shaOf = (path: string) => path.slice('/media/'.length, -'.webp'.length);
+
+/** 404 in the spec's format, and no cache may keep the answer (the image may be used again). */
+async function notServed(path: string) {
+  const response = await t.app.inject({ method: 'GET', url: path });
+  expect(response.statusCode, path).toBe(404);
+  expect(response.json()).toEqual({ detail: 'Not found.', MainCode_: 'not_found' });
+  expect(response.headers['cache-control']).toBe('no-store');
+}
+
 async function served(path: string) {
   const response = await t.app.inject({ method: 'GET', url: path });
   expect(response.statusCode).toBe(200);
@@ -71,7 +82,8 @@ describe('accepted uploads', () => {
 
     const { response: image, bytes, metadata } = await served(user.uploadedProfileImage ?? '');
     expect(image.headers['content-type']).toBe('image/webp');
-    expect(image.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(image.headers['cache-control']).toBe('public, max-age=300, must-revalidate');
+    expect(image.headers.etag).toBe(`"${createHash('sha256').update(bytes).digest('hex')}"`);
     expect(image.headers['x-content-type-options']).toBe('nosniff');
     expect(image.cookies).toEqual([]);
     expect(metadata).toMatchObject({ format: 'webp', width: 300, height: 200 });
@@ -321,14 +333,125 @@ describe('access', () => {
 });
 
 describe('PATCH /api/users/{id}/delete-uploaded-profile-image', () => {
-  it('clears the picture; the stored bytes stay (garbage collection is later work)', async () => {
+  it('clears the picture, which is no longer served; the stored bytes stay (garbage collection is later work)', async () => {
     const { c, id, response } = await upload([file(await solidImage(32, 32, 'png'))]);
     const path = response.json<User>().uploadedProfileImage ?? '';
+    await served(path);
     const deleted = await c.patch(`/api/users/${id}/delete-uploaded-profile-image`);
     expect(deleted.statusCode).toBe(200);
     expect(deleted.json<User>()).toMatchObject({ id, uploadedProfileImage: null });
     expect((await c.post('/api/auth/refresh-me')).json().user.uploadedProfileImage).toBeNull();
+    await notServed(path);
+    const [row] = await t.db.db
+      .select({ n: count() })
+      .from(schema.media)
+      .where(eq(schema.media.sha256, shaOf(path)));
+    expect(row?.n).toBe(1);
+  });
+});
+
+describe('an image no row uses is not served (issue #13 item 10a)', () => {
+  it('a replaced profile picture: the old URL is 404 at once, the new one served', async () => {
+    const { c, id, response } = await upload([file(await solidImage(33, 33, 'png'))]);
+    const old = response.json<User>().uploadedProfileImage ?? '';
+    const url = `/api/users/${id}/update-uploaded-profile-image`;
+    const replaced = await c.postMultipart(url, multipartBody([file(await solidImage(34, 34, 'png'))]));
+    const now = replaced.json<User>().uploadedProfileImage ?? '';
+    expect(now).not.toBe(old);
+    await notServed(old);
+    await served(now);
+  });
+
+  it('one image shared by several rows stays served until the last of them lets it go', async () => {
+    const png = await solidImage(35, 35, 'png');
+    const owner = await newOwner(t.app, 'Shared Pictures');
+    const asProfile = await owner.c.postMultipart(
+      `/api/users/${owner.userId}/update-uploaded-profile-image`,
+      multipartBody([file(png)]),
+    );
+    const path = asProfile.json<User>().uploadedProfileImage ?? '';
+    const asLogo = await owner.c.postMultipart(
+      `/api/accounts/${owner.accountId}/update-uploaded-profile-image`,
+      multipartBody([file(png)]),
+    );
+    expect(asLogo.json().uploadedProfileImage).toBe(path);
+    const form = (
+      await owner.c.post('/api/verify-forms', { name: 'Banner', account: owner.accountId })
+    ).json();
+    const asBanner = await owner.c.patchMultipart(
+      `/api/verify-forms/${form.id}/update-banner-image`,
+      multipartBody([file(png, 'b.png', 'image/png', 'bannerImage')]),
+    );
+    expect(asBanner.json().bannerImage).toBe(path);
+    const other = await upload([file(png)]);
+    expect(other.response.json<User>().uploadedProfileImage).toBe(path);
+
+    const letGo = [
+      () => owner.c.patch(`/api/users/${owner.userId}/delete-uploaded-profile-image`),
+      () => owner.c.patch(`/api/accounts/${owner.accountId}/delete-uploaded-profile-image`),
+      () => owner.c.patch(`/api/verify-forms/${form.id}/delete-banner-image`),
+    ];
+    for (const step of letGo) {
+      expect((await step()).statusCode).toBe(200);
+      await served(path);
+    }
+    // The last user closes nothing but picks another picture.
+    await other.c.postMultipart(
+      `/api/users/${other.id}/update-uploaded-profile-image`,
+      multipartBody([file(await solidImage(36, 36, 'png'))]),
+    );
+    await notServed(path);
+    // Uploaded again: served again at once (the 404 was never cacheable).
+    await owner.c.postMultipart(
+      `/api/users/${owner.userId}/update-uploaded-profile-image`,
+      multipartBody([file(png)]),
+    );
     await served(path);
+  });
+
+  it("a deleted form's banner is no longer served", async () => {
+    const owner = await newOwner(t.app, 'Banner Co');
+    const form = (
+      await owner.c.post('/api/verify-forms', { name: 'Gone soon', account: owner.accountId })
+    ).json();
+    const withBanner = await owner.c.patchMultipart(
+      `/api/verify-forms/${form.id}/update-banner-image`,
+      multipartBody([file(await solidImage(37, 37, 'png'), 'b.png', 'image/png', 'bannerImage')]),
+    );
+    const path = withBanner.json().bannerImage ?? '';
+    await served(path);
+    expect(
+      (await owner.c.request({ method: 'DELETE', url: `/api/verify-forms/${form.id}` })).statusCode,
+    ).toBe(204);
+    await notServed(path);
+  });
+
+  it('caches revalidate: 304 without the bytes while the image is used, 404 once it is not', async () => {
+    const { c, id, response } = await upload([file(await solidImage(38, 38, 'png'))]);
+    const path = response.json<User>().uploadedProfileImage ?? '';
+    const etag = `"${shaOf(path)}"`;
+    for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const revalidated = await t.app.inject({
+        method: 'GET',
+        url: path,
+        headers: { 'if-none-match': ifNoneMatch },
+      });
+      expect(revalidated.statusCode, ifNoneMatch).toBe(304);
+      expect(revalidated.rawPayload.length).toBe(0);
+      expect(revalidated.headers['cache-control']).toBe('public, max-age=300, must-revalidate');
+      expect(revalidated.headers.etag).toBe(etag);
+    }
+    const otherTag = await t.app.inject({
+      method: 'GET',
+      url: path,
+      headers: { 'if-none-match': '"other"' },
+    });
+    expect(otherTag.statusCode).toBe(200);
+    expect(otherTag.headers['content-type']).toBe('image/webp');
+    await c.patch(`/api/users/${id}/delete-uploaded-profile-image`);
+    const gone = await t.app.inject({ method: 'GET', url: path, headers: { 'if-none-match': etag } });
+    expect(gone.statusCode).toBe(404);
+    expect(gone.headers['cache-control']).toBe('no-store');
   });
 });
 
