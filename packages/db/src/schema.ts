@@ -120,7 +120,10 @@ export const rateLimitEvents = pgTable(
   (t) => [index('rate_limit_events_bucket_created_idx').on(t.bucket, t.createdAt)],
 );
 
-/** Uploaded images, content-addressed (DESIGN §2); served with immutable caching. */
+/**
+ * Uploaded images, content-addressed (DESIGN §2); served while a user, account or form uses them (modules/media), with
+ * 5-minute revalidated caching.
+ */
 export const media = pgTable('media', {
   sha256: text('sha256').primaryKey(),
   contentType: text('content_type').notNull(),
