@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every test of Veriform, in the order a failure is cheapest to find. Fails loudly; never skips a stage.
-#   1. format + lint (Biome)   2. type check (tsc)   3. unit + API tests on PGlite   4. API tests on PostgreSQL
+#   1. format + lint (Biome)   2. type check (tsc)   3. unit + engine-specific API tests on PGlite   4. API tests on PostgreSQL
 #   5. production build of the web app   6. front-end budgets (JavaScript per page, gzip) and accessibility (Lighthouse)
 #   7. browser tests (Playwright, Debian's Chromium)
 # Needs: a PostgreSQL server (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres) and Chromium
@@ -29,8 +29,9 @@ npx biome ci .
 step "2/7 Type check (tsc --noEmit)"
 npm run --silent typecheck
 
-step "3/7 Unit, component and API tests on PGlite"
-env -u TEST_DATABASE_URL npx vitest run --reporter=default --reporter=json --outputFile.json="$reports/vitest-pglite.json"
+step "3/7 Unit and component tests, and the API tests whose behaviour differs by engine, on PGlite"
+# Every API test file runs on PostgreSQL in stage 4; those named in apps/server/engine-specific-tests.ts run here too.
+env -u TEST_DATABASE_URL SERVER_TESTS=engine-specific npx vitest run --reporter=default --reporter=json --outputFile.json="$reports/vitest-pglite.json"
 
 step "4/7 API tests on PostgreSQL ($TEST_DATABASE_URL)"
 npx vitest run --project server --reporter=default --reporter=json --outputFile.json="$reports/vitest-postgres.json"

@@ -1,0 +1,29 @@
+/**
+ * The server test files that run on BOTH engines (issue #14 item 4). Every server test file runs on PostgreSQL, the
+ * production engine; these also run on PGlite, the embedded default, because what they test differs by engine:
+ * - SQL run differently: the CSV export (COPY on PostgreSQL, keyset batches on PGlite), the list's count and page
+ *   (at once on PostgreSQL), migrations and readiness;
+ * - jobs (pg-boss through each engine's own `executeSql`) and the deliveries they make;
+ * - durability (a killed process, fsync on PGlite);
+ * - concurrency (a pool of connections against PGlite's one): the limits under bursts, "only once" rules, row locks.
+ * A file named here must exist (vitest.config.ts checks), so a rename cannot drop it from the PGlite run silently.
+ */
+export const engineSpecificTests = [
+  'src/crash-safety.test.ts',
+  'src/plugins/health.test.ts',
+  'src/lib/error-reporting.test.ts',
+  'src/messaging/code-delivery.test.ts',
+  'src/messaging/smtp.test.ts',
+  'src/messaging/twilio.test.ts',
+  'src/modules/verifications/export.test.ts',
+  'src/modules/verifications/count.test.ts',
+  'src/modules/verifications/list.test.ts',
+  'src/modules/verifications/report.test.ts',
+  'src/security/limits-race.test.ts',
+  'src/modules/public-verify/public-verify.test.ts',
+  'src/modules/public-verify/sms-cap.test.ts',
+  'src/modules/memberships/memberships.test.ts',
+  'src/modules/invitations/invitations.test.ts',
+  'src/modules/invitations/inviter.test.ts',
+  'src/modules/auth/change-email.test.ts',
+];
