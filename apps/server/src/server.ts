@@ -7,7 +7,7 @@ import { flushErrorReports, initErrorReporting, reportError } from './lib/error-
 async function main(): Promise<void> {
   const config = loadConfig();
   // Before the app's modules load (imported below), so Sentry's instrumentation sees HTTP, Fastify and pg load.
-  initErrorReporting(config);
+  await initErrorReporting(config);
   const [{ buildApp }, { openDatabase }] = await Promise.all([import('./app.ts'), import('./database.ts')]);
   const database = openDatabase(config);
   await database.migrate();

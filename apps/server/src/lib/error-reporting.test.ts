@@ -16,8 +16,8 @@ beforeAll(async () => {
   sentry = await startSentryStandIn();
 });
 const t = useTestApp(() => ({ env: { SENTRY_DSN: sentry.dsn } }));
-beforeAll(() => {
-  expect(initErrorReporting(t.config)).toBe(true);
+beforeAll(async () => {
+  expect(await initErrorReporting(t.config)).toBe(true);
 });
 afterAll(async () => {
   await Sentry.close(2_000);

@@ -1,4 +1,4 @@
-import * as Sentry from '@sentry/node';
+import type * as SentrySdk from '@sentry/node';
 import {
   type ClientConfig,
   errorReportingDataCollection,
@@ -14,7 +14,13 @@ import { redactUrl } from './redact.ts';
  * client's address (`dataCollection` off, and the scrubbers below for what the SDK would still attach).
  */
 
-type SentryEvent = Parameters<NonNullable<Sentry.NodeOptions['beforeSend']>>[0];
+type SentryEvent = Parameters<NonNullable<SentrySdk.NodeOptions['beforeSend']>>[0];
+
+/**
+ * The SDK, once `initErrorReporting` loaded it. Loaded only with a DSN: importing `@sentry/node` takes 0.5-2 s (its
+ * OpenTelemetry instrumentations), which every start and every test file without a DSN would otherwise pay.
+ */
+let sentry: typeof SentrySdk | null = null;
 
 /**
  * Drizzle's failed-query errors name the statement's parameters (phone numbers, addresses, search words): the statement
@@ -47,7 +53,7 @@ export function scrubEvent<E extends SentryEvent>(event: E): E {
   return event;
 }
 
-type SentrySpan = Parameters<NonNullable<Sentry.NodeOptions['beforeSendSpan']>>[0];
+type SentrySpan = Parameters<NonNullable<SentrySdk.NodeOptions['beforeSendSpan']>>[0];
 const URL_ATTRIBUTE = /(^|\.)(url|target|route|path)(\.|$)|url\.full/i;
 const QUERY_ATTRIBUTE = /(^|\.)query$/i;
 
@@ -67,8 +73,10 @@ export function scrubSpan(span: SentrySpan): SentrySpan {
  * Starts Sentry for this process. Call it before the app's modules are imported (server.ts imports them afterwards),
  * so the SDK's instrumentation of HTTP, Fastify and the PostgreSQL driver sees them load; 5 % of requests are traced.
  */
-export function initErrorReporting(config: Config): boolean {
+export async function initErrorReporting(config: Config): Promise<boolean> {
   if (!config.sentryDsn) return false;
+  sentry ??= await import('@sentry/node');
+  const Sentry = sentry;
   Sentry.init({
     dsn: config.sentryDsn,
     environment: config.nodeEnv,
@@ -104,14 +112,14 @@ export type ReportContext = {
 
 /** Reports one error with what ties it to the logs; returns Sentry's event id (undefined when reporting is off). */
 export function reportError(error: unknown, context: ReportContext = {}): string | undefined {
-  if (!Sentry.isEnabled()) return undefined;
+  if (!sentry?.isEnabled()) return undefined;
   const tags = Object.fromEntries(Object.entries(context).filter(([, value]) => value !== undefined));
-  return Sentry.captureException(error, { tags });
+  return sentry.captureException(error, { tags });
 }
 
 /** Sends what is queued; a process about to exit waits for this (at most `timeoutMs`). */
 export async function flushErrorReports(timeoutMs = 2_000): Promise<void> {
-  if (Sentry.isEnabled()) await Sentry.flush(timeoutMs);
+  if (sentry?.isEnabled()) await sentry.flush(timeoutMs);
 }
 
 /** What the pages need to report their own errors: the same DSN and environment (null when reporting is off). */
