@@ -1,4 +1,11 @@
-import { type CSSVariablesResolver, createTheme, PasswordInput, TextInput } from '@mantine/core';
+import {
+  type CSSVariablesResolver,
+  createTheme,
+  Modal,
+  Notification,
+  PasswordInput,
+  TextInput,
+} from '@mantine/core';
 
 export const theme = createTheme({
   primaryColor: 'indigo',
@@ -9,6 +16,11 @@ export const theme = createTheme({
   fontFamily:
     'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", "Noto Sans", "Liberation Sans", Arial, sans-serif',
   components: {
+    // Mantine's close buttons are an icon without a name: screen readers would announce only "button".
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Notification: Notification.extend({
+      defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } },
+    }),
     // No asterisk in labels: our forms mark the exception (optional fields), and the label text stays exactly the
     // field's name for assistive technology and tests. `required` still sets aria-required on the input.
     TextInput: TextInput.extend({ defaultProps: { withAsterisk: false } }),

@@ -30,6 +30,12 @@ export const verifyFormKeys = {
   stats: (accountId: number, formId: number) => [...verifyFormKeys.all(accountId), 'stats', formId] as const,
 };
 
+/**
+ * Every change of one form (details, live switch, banner) runs under this mutation key, so the page can tell when the
+ * server has applied it (the form page's preview reloads then, not at the optimistic update).
+ */
+export const verifyFormChangeKey = (formId: number) => ['verify-form-change', formId] as const;
+
 /** The browser's time zone, so date presets mean the user's local days (DESIGN §5). */
 export function browserTimeZone(): string {
   try {
@@ -150,6 +156,7 @@ export function updateVerifyForm(
 export function useUpdateVerifyFormMutation(accountId: number, formId: number) {
   const services = useServices();
   return useMutation({
+    mutationKey: verifyFormChangeKey(formId),
     mutationFn: (body: UpdateVerifyFormRequest) => updateVerifyForm(services.api, formId, body),
     onSuccess: (form) => applyForm(services, form),
     onError: () => services.queryClient.invalidateQueries({ queryKey: verifyFormKeys.all(accountId) }),
@@ -162,10 +169,11 @@ type ListSnapshot = [readonly unknown[], VerifyFormList | undefined][];
  * The live toggle (PATCH isLive): every cached list and the detail show the new state at once, and go back to what
  * they were if the server refuses.
  */
-export function useToggleVerifyFormMutation(accountId: number) {
+export function useToggleVerifyFormMutation(accountId: number, formId: number) {
   const services = useServices();
   const { queryClient } = services;
   return useMutation({
+    mutationKey: verifyFormChangeKey(formId),
     mutationFn: ({ form, isLive }: { form: VerifyForm; isLive: boolean }) =>
       updateVerifyForm(services.api, form.id, { isLive }),
     onMutate: async ({ form, isLive }) => {
@@ -228,6 +236,7 @@ export function uploadBannerImage(api: ApiClient, formId: number, file: File): P
 export function useUploadBannerMutation(formId: number) {
   const services = useServices();
   return useMutation({
+    mutationKey: verifyFormChangeKey(formId),
     mutationFn: (file: File) => uploadBannerImage(services.api, formId, file),
     onSuccess: (form) => applyForm(services, form),
   });
@@ -241,6 +250,7 @@ export function deleteBannerImage(api: ApiClient, formId: number): Promise<Verif
 export function useDeleteBannerMutation(formId: number) {
   const services = useServices();
   return useMutation({
+    mutationKey: verifyFormChangeKey(formId),
     mutationFn: () => deleteBannerImage(services.api, formId),
     onSuccess: (form) => applyForm(services, form),
   });

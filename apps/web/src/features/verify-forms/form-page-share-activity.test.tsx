@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Verification, VerifyForm, VerifyFormStats } from '@veriform/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -89,6 +89,58 @@ describe('/forms/$verifyFormId: share', () => {
     expect(clicked).toEqual([
       { download: 'onboarding-check-qr-code.svg', href: expect.stringMatching(/^blob:/) },
     ]);
+  });
+
+  it('reloads the preview once the server has the change (activated, banner uploaded), not before', async () => {
+    const user = userEvent.setup();
+    let release: () => void = () => undefined;
+    const fake = server({
+      'PATCH /api/verify-forms/7': () =>
+        new Promise((resolve) => {
+          release = () => resolve([200, { ...form, isLive: true }]);
+        }),
+      'PATCH /api/verify-forms/7/update-banner-image': [
+        200,
+        { ...form, isLive: true, bannerImage: '/media/b.webp' },
+      ],
+    });
+    renderApp('/forms/7', { initialData: signedIn(), server: fake });
+    const share = await section('Share');
+    const first = within(share).getByTitle('Preview of Onboarding check');
+
+    await user.click(screen.getByRole('switch', { name: 'Active' }));
+    await waitFor(() => expect(fake.calls('PATCH /api/verify-forms/7')).toHaveLength(1));
+    // The switch shows the change at once; the frame waits for the server, or it would load the old page.
+    expect(screen.getByRole('switch', { name: 'Active' })).toBeChecked();
+    expect(within(share).getByTitle('Preview of Onboarding check')).toBe(first);
+    release();
+    expect(await screen.findByText('Form activated')).toBeInTheDocument();
+    await waitFor(() => expect(within(share).getByTitle('Preview of Onboarding check')).not.toBe(first));
+    const second = within(share).getByTitle('Preview of Onboarding check');
+
+    await user.click(screen.getByRole('button', { name: 'Upload banner' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Upload image' });
+    fireEvent.change(within(dialog).getByLabelText('Image file'), {
+      target: { files: [new File(['x'], 'banner.png', { type: 'image/png' })] },
+    });
+    const save = within(dialog).getByRole('button', { name: 'Save' });
+    await waitFor(() => expect(save).toBeEnabled());
+    await user.click(save);
+    expect(await screen.findByText('Banner uploaded')).toBeInTheDocument();
+    await waitFor(() => expect(within(share).getByTitle('Preview of Onboarding check')).not.toBe(second));
+  });
+
+  it('announces a copied link to screen readers', async () => {
+    const user = userEvent.setup();
+    const writeText = vi.fn(() => Promise.resolve());
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    renderApp('/forms/7', { initialData: signedIn(), server: server() });
+    const share = await section('Share');
+    const status = within(share).getByRole('status');
+    expect(status).toHaveTextContent('');
+    await user.click(within(share).getByRole('button', { name: 'Copy link' }));
+    expect(writeText).toHaveBeenCalledWith('http://localhost:3000/f/pub-7');
+    await waitFor(() => expect(status).toHaveTextContent('Public link copied'));
   });
 
   it('names the QR file after the form, safely', () => {

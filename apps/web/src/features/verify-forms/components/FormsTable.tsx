@@ -14,7 +14,7 @@ export function formatCreated(created: string): string {
 
 /** The live switch of one form: shown at once, put back if the server refuses. */
 export function LiveSwitch({ form, label }: { form: VerifyForm; label: string }) {
-  const toggle = useToggleVerifyFormMutation(form.account);
+  const toggle = useToggleVerifyFormMutation(form.account, form.id);
   return (
     <Switch
       aria-label={label}

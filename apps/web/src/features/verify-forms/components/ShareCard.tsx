@@ -1,8 +1,20 @@
-import { Box, Button, CopyButton, Group, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import {
+  Box,
+  Button,
+  CopyButton,
+  Group,
+  Stack,
+  Text,
+  TextInput,
+  Tooltip,
+  VisuallyHidden,
+} from '@mantine/core';
 import { IconCopy, IconDownload, IconExternalLink } from '@tabler/icons-react';
+import { useIsMutating } from '@tanstack/react-query';
 import type { VerifyForm } from '@veriform/contracts';
 import { QRCodeSVG } from 'qrcode.react';
-import { useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { verifyFormChangeKey } from '../api';
 import { SectionCard } from './SectionCard';
 
 export const QR_CODE_LABEL = 'QR code of the public link';
@@ -81,12 +93,33 @@ function QrCode({ url, formName }: { url: string; formName: string }) {
   );
 }
 
+/** What of the form the public page shows (the company's name and logo are changed on another page). */
+function publicFace(form: VerifyForm): string {
+  return JSON.stringify([form.isLive, form.name, form.language, form.bannerImage]);
+}
+
+/**
+ * Changes when what the public page shows has changed on the server: once a change of the form is saved, not at its
+ * optimistic update (the live switch flips before the server has it, and a reload then would show the old page).
+ */
+export function usePreviewRevision(form: VerifyForm): string {
+  const saving = useIsMutating({ mutationKey: verifyFormChangeKey(form.id) }) > 0;
+  const face = publicFace(form);
+  const [revision, setRevision] = useState(face);
+  useEffect(() => {
+    if (!saving) setRevision(face);
+  }, [saving, face]);
+  return revision;
+}
+
 /**
  * The public page in a phone-sized frame. The server shows an inactive form to the account's members as a preview
- * (sending refused), so the frame works before the form goes live.
+ * (sending refused), so the frame works before the form goes live. It loads again whenever the form's public face
+ * changes (activated, banner uploaded, renamed…).
  */
-function Preview({ url, formName }: { url: string; formName: string }) {
+function Preview({ url, form }: { url: string; form: VerifyForm }) {
   const { width, height } = PREVIEW_VIEWPORT;
+  const revision = usePreviewRevision(form);
   return (
     <Stack gap="xs">
       <Text size="sm" fw={500}>
@@ -102,7 +135,8 @@ function Preview({ url, formName }: { url: string; formName: string }) {
         }}
       >
         <iframe
-          title={`Preview of ${formName}`}
+          key={revision}
+          title={`Preview of ${form.name}`}
           src={url}
           width={width}
           height={height}
@@ -129,16 +163,22 @@ export function ShareCard({ form }: { form: VerifyForm }) {
       <Group gap="sm">
         <CopyButton value={url} timeout={2000}>
           {({ copied, copy }) => (
-            <Tooltip label="Copied" opened={copied} withArrow>
-              <Button
-                variant="light"
-                leftSection={<IconCopy size={16} aria-hidden="true" />}
-                onClick={copy}
-                aria-describedby={undefined}
-              >
-                Copy link
-              </Button>
-            </Tooltip>
+            <>
+              <Tooltip label="Copied" opened={copied} withArrow>
+                <Button
+                  variant="light"
+                  leftSection={<IconCopy size={16} aria-hidden="true" />}
+                  onClick={copy}
+                  aria-describedby={undefined}
+                >
+                  Copy link
+                </Button>
+              </Tooltip>
+              {/* The tooltip is for the eyes; screen readers hear this (the region exists before its text does). */}
+              <VisuallyHidden role="status" aria-live="polite">
+                {copied ? 'Public link copied' : ''}
+              </VisuallyHidden>
+            </>
           )}
         </CopyButton>
         <Button
@@ -162,7 +202,7 @@ export function ShareCard({ form }: { form: VerifyForm }) {
             Print it on a counter card or a receipt: a phone camera opens the form.
           </Text>
         </Stack>
-        <Preview url={url} formName={form.name} />
+        <Preview url={url} form={form} />
       </Group>
     </SectionCard>
   );
