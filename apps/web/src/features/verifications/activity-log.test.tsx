@@ -158,6 +158,68 @@ describe('/activity-log/', { timeout: 20_000 }, () => {
     expect(screen.getByRole('table', { name: 'Verifications' })).not.toHaveAttribute('aria-busy');
   });
 
+  it('keeps its heading, filters and Export (disabled) in place while the rows load', async () => {
+    let release: () => void = () => undefined;
+    const fake = server(3);
+    const answer = fake.fetch;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    renderApp('/activity-log/', {
+      initialData: signedIn(),
+      server: {
+        ...fake,
+        fetch: async (input, init) => {
+          if (String(input).startsWith('/api/verifications?')) await held;
+          return answer(input, init);
+        },
+      },
+    });
+    expect(await screen.findByRole('heading', { name: 'Activity Log', level: 1 })).toBeInTheDocument();
+    expect(screen.getByRole('search', { name: 'Filter verifications' })).toBeInTheDocument();
+    expect(screen.getByRole('searchbox', { name: 'Search' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Export CSV' })).toBeDisabled();
+    expect(screen.getByRole('table', { name: 'Loading verifications' })).toBeInTheDocument();
+    release();
+    expect(await screen.findByRole('table', { name: 'Verifications' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Export CSV' })).toBeEnabled();
+  });
+
+  it('on a small screen: a card per verification with every field, and a Sort by control', async () => {
+    const user = userEvent.setup();
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      // Only the compact-layout query matches (below Mantine's md breakpoint).
+      matches: query.startsWith('not all and (min-width'),
+      media: query,
+      onchange: null,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      dispatchEvent: () => false,
+    }));
+    const fake = server(3);
+    const { router } = renderApp('/activity-log/', { initialData: signedIn(), server: fake });
+    const list = await screen.findByRole('list', { name: 'Verifications' });
+    expect(screen.queryByRole('table', { name: 'Verifications' })).toBeNull();
+    const cards = within(list).getAllByRole('listitem');
+    expect(cards).toHaveLength(3);
+    const first = cards[0] as HTMLElement;
+    expect(within(first).getByRole('link', { name: '+1 (201) 555-0001' })).toHaveAttribute(
+      'href',
+      expect.stringMatching(/^\/activity-log\/1(\?|$)/),
+    );
+    for (const text of ['Test', 'CRM-1', 'Onboarding check', 'ID 7', 'Onboarding', 'SMS'])
+      expect(within(first).getByText(text)).toBeInTheDocument();
+    for (const label of ['External ref', 'Method', 'Form', 'Category'])
+      expect(within(first).getByText(label).tagName).toBe('DT');
+
+    await user.click(screen.getByRole('combobox', { name: 'Sort by' }));
+    await user.click(await screen.findByRole('option', { name: 'Cell phone, ascending' }));
+    await waitFor(() => expect(router.state.location.search).toMatchObject({ o: 'cellPhone' }));
+    await waitFor(() => expect(lastListParams(fake).o).toBe('cellPhone'));
+  });
+
   it('a new account sees what the log is for, without filters or export', async () => {
     renderApp('/activity-log/', { initialData: signedIn(), server: server(0) });
     expect(await screen.findByText('No verifications yet')).toBeInTheDocument();

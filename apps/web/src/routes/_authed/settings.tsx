@@ -14,9 +14,17 @@ function SettingsLayout() {
         Settings
       </Title>
       <Tabs value={activeSettingsTab(pathname)} keepMounted={false} mb="lg">
-        <Tabs.List>
+        {/* One line at any width: narrower tabs on phones, and a sideways scroll rather than a second row. The
+            focus ring is drawn inside each tab, where the scrolling list cannot clip it. */}
+        <Tabs.List style={{ flexWrap: 'nowrap', overflowX: 'auto' }}>
           {settingsTabs.map((tab) => (
-            <Tabs.Tab key={tab.id} value={tab.id} renderRoot={(props) => <Link to={tab.to} {...props} />}>
+            <Tabs.Tab
+              key={tab.id}
+              value={tab.id}
+              px={{ base: 'xs', sm: 'md' }}
+              style={{ flex: 'none', whiteSpace: 'nowrap', outlineOffset: -2 }}
+              renderRoot={(props) => <Link to={tab.to} {...props} />}
+            >
               {tab.label}
             </Tabs.Tab>
           ))}

@@ -1,4 +1,16 @@
-import { Alert, Button, Center, Group, Loader, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Center,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { Invitation } from '@veriform/contracts';
 import { type ReactNode, useState } from 'react';
@@ -6,10 +18,19 @@ import { ConfirmModal } from '../../../components/ConfirmModal';
 import { errorDisplayText } from '../../../lib/error-text';
 import { notify } from '../../../lib/notify';
 import { useServices } from '../../../lib/services';
+import { useCompactLayout } from '../../../lib/use-compact-layout';
 import { formatDate, roleLabels } from '../../team/people';
 import { invitationsQueryOptions, useResendInvitationMutation, useRevokeInvitationMutation } from '../api';
 
-function InvitationRow({ invitation, accountId }: { invitation: Invitation; accountId: number }) {
+function PendingInvitation({
+  invitation,
+  accountId,
+  layout,
+}: {
+  invitation: Invitation;
+  accountId: number;
+  layout: 'row' | 'card';
+}) {
   const resend = useResendInvitationMutation(accountId);
   const revoke = useRevokeInvitationMutation(accountId);
   const [confirming, setConfirming] = useState(false);
@@ -33,43 +54,60 @@ function InvitationRow({ invitation, accountId }: { invitation: Invitation; acco
       },
     });
 
+  const actions = (
+    <>
+      <Group gap="xs" wrap="nowrap" justify="flex-end">
+        <Button
+          variant="subtle"
+          size="xs"
+          aria-label={`Resend invitation to ${email}`}
+          onClick={resendNow}
+          loading={resend.isPending}
+        >
+          Resend
+        </Button>
+        <Button
+          variant="subtle"
+          color="red"
+          size="xs"
+          aria-label={`Revoke invitation to ${email}`}
+          onClick={() => setConfirming(true)}
+        >
+          Revoke
+        </Button>
+      </Group>
+      <ConfirmModal
+        opened={confirming}
+        title={`Revoke the invitation to ${email}?`}
+        confirmLabel="Revoke"
+        onConfirm={revokeNow}
+        onCancel={() => setConfirming(false)}
+        loading={revoke.isPending}
+      >
+        The link in the invitation e-mail will stop working. You can invite {email} again later.
+      </ConfirmModal>
+    </>
+  );
+
+  // Small screens: a card, nothing cut off or hidden sideways.
+  if (layout === 'card')
+    return (
+      <Paper component="li" withBorder radius="md" p="sm">
+        <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+          {email}
+        </Text>
+        <Text size="sm" c="dimmed" mb="xs">
+          {roleLabels[invitation.role]} · expires {formatDate(invitation.expiresAt)}
+        </Text>
+        {actions}
+      </Paper>
+    );
   return (
     <Table.Tr>
       <Table.Td>{email}</Table.Td>
       <Table.Td>{roleLabels[invitation.role]}</Table.Td>
       <Table.Td>{formatDate(invitation.expiresAt)}</Table.Td>
-      <Table.Td>
-        <Group gap="xs" wrap="nowrap" justify="flex-end">
-          <Button
-            variant="subtle"
-            size="xs"
-            aria-label={`Resend invitation to ${email}`}
-            onClick={resendNow}
-            loading={resend.isPending}
-          >
-            Resend
-          </Button>
-          <Button
-            variant="subtle"
-            color="red"
-            size="xs"
-            aria-label={`Revoke invitation to ${email}`}
-            onClick={() => setConfirming(true)}
-          >
-            Revoke
-          </Button>
-        </Group>
-        <ConfirmModal
-          opened={confirming}
-          title={`Revoke the invitation to ${email}?`}
-          confirmLabel="Revoke"
-          onConfirm={revokeNow}
-          onCancel={() => setConfirming(false)}
-          loading={revoke.isPending}
-        >
-          The link in the invitation e-mail will stop working. You can invite {email} again later.
-        </ConfirmModal>
-      </Table.Td>
+      <Table.Td>{actions}</Table.Td>
     </Table.Tr>
   );
 }
@@ -78,6 +116,7 @@ function InvitationRow({ invitation, accountId }: { invitation: Invitation; acco
 export function PendingInvitations({ accountId }: { accountId: number }) {
   const { api } = useServices();
   const { data, error, isPending } = useQuery(invitationsQueryOptions(api, accountId));
+  const compact = useCompactLayout();
 
   let content: ReactNode;
   if (isPending) {
@@ -98,6 +137,28 @@ export function PendingInvitations({ accountId }: { accountId: number }) {
         No pending invitations.
       </Text>
     );
+  } else if (compact) {
+    content = (
+      // list-style none drops the list role in some browsers: say it.
+      <Stack
+        component="ul"
+        role="list"
+        aria-label="Pending invitations"
+        gap="sm"
+        p={0}
+        m={0}
+        style={{ listStyle: 'none' }}
+      >
+        {data.results.map((invitation) => (
+          <PendingInvitation
+            key={invitation.id}
+            invitation={invitation}
+            accountId={accountId}
+            layout="card"
+          />
+        ))}
+      </Stack>
+    );
   } else {
     content = (
       <Table.ScrollContainer minWidth={520}>
@@ -114,7 +175,12 @@ export function PendingInvitations({ accountId }: { accountId: number }) {
           </Table.Thead>
           <Table.Tbody>
             {data.results.map((invitation) => (
-              <InvitationRow key={invitation.id} invitation={invitation} accountId={accountId} />
+              <PendingInvitation
+                key={invitation.id}
+                invitation={invitation}
+                accountId={accountId}
+                layout="row"
+              />
             ))}
           </Table.Tbody>
         </Table>

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { teamTexts } from '@veriform/contracts';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createFakeServer,
   makeInitialData,
@@ -35,6 +35,8 @@ function serverWith(extra: Parameters<typeof createFakeServer>[0] = {}) {
   });
 }
 
+afterEach(() => vi.unstubAllGlobals());
+
 async function teamTable() {
   return screen.findByRole('table', { name: 'Team members' });
 }
@@ -63,6 +65,38 @@ describe('Manage Team (owner)', () => {
     expect(within(invitations).getByText('bob@example.com')).toBeInTheDocument();
     expect(
       within(invitations).getByRole('button', { name: 'Resend invitation to bob@example.com' }),
+    ).toBeInTheDocument();
+  });
+
+  it('on a small screen: a card per member and per invitation, with the same controls', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      // Only the compact-layout query matches (below Mantine's md breakpoint).
+      matches: query.startsWith('not all and (min-width'),
+      media: query,
+      onchange: null,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      dispatchEvent: () => false,
+    }));
+    renderApp('/settings/manage-team', { initialData: signedIn(), server: serverWith() });
+    const team = await screen.findByRole('list', { name: 'Team members' });
+    expect(screen.queryByRole('table', { name: 'Team members' })).toBeNull();
+    const cards = within(team).getAllByRole('listitem');
+    expect(cards).toHaveLength(2);
+    const bob = cards[1] as HTMLElement;
+    expect(within(bob).getByText('Bob Stone')).toBeInTheDocument();
+    expect(within(bob).getByText('bob@example.com')).toBeInTheDocument();
+    expect(within(bob).getByRole('combobox', { name: 'Role for Bob Stone' })).toHaveValue('Member');
+    expect(within(bob).getByRole('switch', { name: 'Can view reports for Bob Stone' })).toBeEnabled();
+    expect(within(bob).getByRole('button', { name: 'Remove Bob Stone' })).toBeInTheDocument();
+    expect(within(cards[0] as HTMLElement).getByText('You')).toBeInTheDocument();
+
+    const invitations = await screen.findByRole('list', { name: 'Pending invitations' });
+    expect(within(invitations).getByText('bob@example.com')).toBeInTheDocument();
+    expect(
+      within(invitations).getByRole('button', { name: 'Revoke invitation to bob@example.com' }),
     ).toBeInTheDocument();
   });
 

@@ -1,11 +1,23 @@
-import { Avatar, Badge, Button, Group, Switch, Table, Text, VisuallyHidden } from '@mantine/core';
+import {
+  Avatar,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  VisuallyHidden,
+} from '@mantine/core';
 import type { Membership, TeamMembership } from '@veriform/contracts';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { LabelledSelect } from '../../../components/form/LabelledSelect';
 import { initialsFor } from '../../../components/shell/nav';
 import { errorDisplayText } from '../../../lib/error-text';
 import { notify } from '../../../lib/notify';
+import { useCompactLayout } from '../../../lib/use-compact-layout';
 import {
   useRemoveMembershipMutation,
   useUpdatePermissionsMutation,
@@ -103,16 +115,59 @@ function useOwnerControls({ member, accountId }: { member: TeamMembership; accou
   };
 }
 
-function ManagedRow({
+type Layout = 'row' | 'card';
+
+/**
+ * One member on a small screen: a card with the same facts and controls as the table's row, stacked so that nothing
+ * is cut off or needs a sideways scroll.
+ */
+function MemberCard({
+  member,
+  isViewer,
+  role,
+  permissions,
+  action,
+}: {
+  member: TeamMembership;
+  isViewer: boolean;
+  role: ReactNode;
+  permissions: ReactNode;
+  action?: ReactNode;
+}) {
+  return (
+    <Paper component="li" withBorder radius="md" p="sm">
+      <Stack gap="xs">
+        <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
+          <Person member={member} isViewer={isViewer} />
+          {action}
+        </Group>
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+          {member.user.email}
+        </Text>
+        <Group gap="sm" wrap="wrap">
+          <Text size="sm" fw={500} aria-hidden="true">
+            Role
+          </Text>
+          {role}
+        </Group>
+        {permissions}
+      </Stack>
+    </Paper>
+  );
+}
+
+function ManagedMember({
   member,
   accountId,
   accountName,
   isViewer,
+  layout,
 }: {
   member: TeamMembership;
   accountId: number;
   accountName: string;
   isViewer: boolean;
+  layout: Layout;
 }) {
   const name = personName(member.user);
   const controls = useOwnerControls({ member, accountId });
@@ -131,70 +186,103 @@ function ManagedRow({
       },
     });
 
+  const removeAction = !isViewer && (
+    <>
+      <Button
+        variant="subtle"
+        color="red"
+        size="xs"
+        aria-label={`Remove ${name}`}
+        onClick={() => setConfirming(true)}
+      >
+        Remove
+      </Button>
+      <ConfirmModal
+        opened={confirming}
+        title={`Remove ${name}?`}
+        confirmLabel="Remove"
+        onConfirm={confirmRemove}
+        onCancel={() => setConfirming(false)}
+        loading={remove.isPending}
+      >
+        {name} will lose access to {accountName}. You can invite them again later.
+      </ConfirmModal>
+    </>
+  );
+
+  if (layout === 'card')
+    return (
+      <MemberCard
+        member={member}
+        isViewer={isViewer}
+        role={controls.role}
+        permissions={controls.permissions}
+        action={removeAction}
+      />
+    );
   return (
     <Table.Tr>
       <PersonCell member={member} isViewer={isViewer} />
       <Table.Td>{member.user.email}</Table.Td>
       <Table.Td>{controls.role}</Table.Td>
       <Table.Td>{controls.permissions}</Table.Td>
-      <Table.Td>
-        {!isViewer && (
-          <>
-            <Button
-              variant="subtle"
-              color="red"
-              size="xs"
-              aria-label={`Remove ${name}`}
-              onClick={() => setConfirming(true)}
-            >
-              Remove
-            </Button>
-            <ConfirmModal
-              opened={confirming}
-              title={`Remove ${name}?`}
-              confirmLabel="Remove"
-              onConfirm={confirmRemove}
-              onCancel={() => setConfirming(false)}
-              loading={remove.isPending}
-            >
-              {name} will lose access to {accountName}. You can invite them again later.
-            </ConfirmModal>
-          </>
-        )}
-      </Table.Td>
+      <Table.Td>{removeAction}</Table.Td>
     </Table.Tr>
   );
 }
 
 function PersonCell({ member, isViewer }: { member: TeamMembership; isViewer: boolean }) {
-  const name = personName(member.user);
   return (
     <Table.Td>
-      <Group gap="sm" wrap="nowrap">
-        <Avatar
-          src={member.user.uploadedProfileImage}
-          radius="xl"
-          size={32}
-          color="indigo"
-          alt=""
-          aria-hidden="true"
-        >
-          {initialsFor(member.user.name, member.user.email)}
-        </Avatar>
-        <Text size="sm" fw={500}>
-          {name}
-        </Text>
-        {isViewer && (
-          <Badge size="xs" variant="light" color="gray" style={{ flexShrink: 0 }}>
-            You
-          </Badge>
-        )}
-      </Group>
+      <Person member={member} isViewer={isViewer} />
     </Table.Td>
   );
 }
 
-function ReadOnlyRow({ member, isViewer }: { member: TeamMembership; isViewer: boolean }) {
+function Person({ member, isViewer }: { member: TeamMembership; isViewer: boolean }) {
+  const name = personName(member.user);
+  return (
+    <Group gap="sm" wrap="nowrap">
+      <Avatar
+        src={member.user.uploadedProfileImage}
+        radius="xl"
+        size={32}
+        color="indigo"
+        alt=""
+        aria-hidden="true"
+      >
+        {initialsFor(member.user.name, member.user.email)}
+      </Avatar>
+      <Text size="sm" fw={500}>
+        {name}
+      </Text>
+      {isViewer && (
+        <Badge size="xs" variant="light" color="gray" style={{ flexShrink: 0 }}>
+          You
+        </Badge>
+      )}
+    </Group>
+  );
+}
+
+function ReadOnlyMember({
+  member,
+  isViewer,
+  layout,
+}: {
+  member: TeamMembership;
+  isViewer: boolean;
+  layout: Layout;
+}) {
+  if (layout === 'card')
+    return (
+      <MemberCard
+        member={member}
+        isViewer={isViewer}
+        role={<Text size="sm">{roleLabels[member.role]}</Text>}
+        permissions={<PermissionsText member={member} />}
+      />
+    );
   return (
     <Table.Tr>
       <PersonCell member={member} isViewer={isViewer} />
@@ -210,6 +298,37 @@ function ReadOnlyRow({ member, isViewer }: { member: TeamMembership; isViewer: b
 /** SPEC §2 manage-team: one row per membership of the account (avatar, name, e-mail, role, permissions). */
 export function TeamTable({ members, viewer, viewerUserId, canManage }: TeamTableProps) {
   const accountId = viewer.account.id;
+  const compact = useCompactLayout();
+  const member = (m: TeamMembership, layout: Layout) => {
+    const isViewer = m.user.id === viewerUserId;
+    return canManage ? (
+      <ManagedMember
+        key={m.id}
+        member={m}
+        accountId={accountId}
+        accountName={viewer.account.displayName}
+        isViewer={isViewer}
+        layout={layout}
+      />
+    ) : (
+      <ReadOnlyMember key={m.id} member={m} isViewer={isViewer} layout={layout} />
+    );
+  };
+  if (compact)
+    return (
+      // list-style none drops the list role in some browsers: say it.
+      <Stack
+        component="ul"
+        role="list"
+        aria-label="Team members"
+        gap="sm"
+        p={0}
+        m={0}
+        style={{ listStyle: 'none' }}
+      >
+        {members.map((m) => member(m, 'card'))}
+      </Stack>
+    );
   return (
     <Table.ScrollContainer minWidth={canManage ? 760 : 560}>
       <Table aria-label="Team members" verticalSpacing="sm" highlightOnHover>
@@ -226,22 +345,7 @@ export function TeamTable({ members, viewer, viewerUserId, canManage }: TeamTabl
             )}
           </Table.Tr>
         </Table.Thead>
-        <Table.Tbody>
-          {members.map((member) => {
-            const isViewer = member.user.id === viewerUserId;
-            return canManage ? (
-              <ManagedRow
-                key={member.id}
-                member={member}
-                accountId={accountId}
-                accountName={viewer.account.displayName}
-                isViewer={isViewer}
-              />
-            ) : (
-              <ReadOnlyRow key={member.id} member={member} isViewer={isViewer} />
-            );
-          })}
-        </Table.Tbody>
+        <Table.Tbody>{members.map((m) => member(m, 'row'))}</Table.Tbody>
       </Table>
     </Table.ScrollContainer>
   );

@@ -53,13 +53,22 @@ export function useCsvExport() {
 }
 
 /** The "Export CSV" button; the page passes the export of its current filters and sort to `useCsvExport().start`. */
-export function ExportCsvButton({ running, onExport }: { running: boolean; onExport: () => void }) {
+export function ExportCsvButton({
+  running,
+  disabled = false,
+  onExport,
+}: {
+  running: boolean;
+  disabled?: boolean;
+  onExport: () => void;
+}) {
   return (
     <Button
       variant="default"
       leftSection={<IconDownload size={16} aria-hidden="true" />}
       onClick={onExport}
       loading={running}
+      disabled={disabled}
     >
       Export CSV
     </Button>

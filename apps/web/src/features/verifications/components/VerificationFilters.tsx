@@ -88,6 +88,8 @@ export function clearedVerificationFilters<P extends DatePreset>(preset: P): Ver
 // Every form of the account for the Forms options, by name (the list API's maximum page; see the report's note).
 const formOptionsSearch = formListSearchSchema.parse({ o: 'name', pageSize: 100 });
 
+const SEARCH_BOX_BASIS = 290;
+
 /** Typing updates the URL 300 ms after the last key; a URL change (Clear filters, Back) shows here. */
 function SearchBox({ q, onChange }: { q: string; onChange: (q: string) => void }) {
   const [value, setValue] = useState(q);
@@ -114,7 +116,9 @@ function SearchBox({ q, onChange }: { q: string; onChange: (q: string) => void }
       value={value}
       onChange={(event) => setValue(event.currentTarget.value)}
       maxLength={200}
-      style={{ flex: '1 1 240px' }}
+      // Room for the whole placeholder (it says what is searched), with the other filters still on one line of a
+      // 1280 px screen; the forms and categories boxes gave up some width for it.
+      style={{ flex: `1 1 ${SEARCH_BOX_BASIS}px` }}
     />
   );
 }
@@ -168,7 +172,7 @@ export function VerificationFilters<P extends DatePreset = DatePreset>({
         placeholder={selectedForms.length ? undefined : 'Any'}
         clearable
         searchable
-        w={240}
+        w={220}
       />
       <LabelledMultiSelect
         label="Categories"
@@ -178,7 +182,7 @@ export function VerificationFilters<P extends DatePreset = DatePreset>({
         placeholder={selectedCategories.length ? undefined : 'Any'}
         clearable
         searchable
-        w={220}
+        w={190}
       />
       <LabelledSelect
         label="Method"

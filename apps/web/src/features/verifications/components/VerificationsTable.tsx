@@ -75,7 +75,7 @@ function Head({ sort, onSort }: { sort: VerificationSort; onSort?: (sort: Verifi
   );
 }
 
-function dimmedDash() {
+export function dimmedDash() {
   return (
     <Text span size="sm" c="dimmed">
       —
@@ -84,9 +84,40 @@ function dimmedDash() {
 }
 
 /**
- * The activity log's table. Each row opens its verification: the phone number is the link (keyboard, middle-click,
- * copy link), and a click anywhere else in the row does the same for the mouse. The link keeps the log's search
- * params, so "Back to Activity Log" returns to the same filters, sort and page.
+ * A click anywhere on a verification's row (or card) opens it, as its phone link does; the link itself, and text
+ * being selected, are left to the browser.
+ */
+export function useOpenVerificationOnClick(search: VerificationSearch) {
+  const navigate = useNavigate();
+  return (verification: Verification) => (event: MouseEvent<HTMLElement>) => {
+    if ((event.target as Element).closest('a') || window.getSelection()?.toString()) return;
+    void navigate({
+      to: '/activity-log/$verificationId',
+      params: { verificationId: String(verification.id) },
+      search,
+    });
+  };
+}
+
+export function TestBadge() {
+  return (
+    <Badge
+      size="xs"
+      variant="light"
+      color="orange"
+      // Dark text on the tint: Mantine's light orange (orange.9 on orange.1) is 3.6:1, below AA's 4.5:1.
+      c="dark.6"
+      style={{ flexShrink: 0 }}
+    >
+      Test
+    </Badge>
+  );
+}
+
+/**
+ * The activity log's table (wide screens; VerificationList picks it). Each row opens its verification: the phone
+ * number is the link (keyboard, middle-click, copy link), and a click anywhere else in the row does the same for the
+ * mouse. The link keeps the log's search params, so "Back to Activity Log" returns to the same filters, sort and page.
  */
 export function VerificationsTable({
   verifications,
@@ -100,16 +131,7 @@ export function VerificationsTable({
   /** The next page is loading while this one stays on screen. */
   busy?: boolean;
 }) {
-  const navigate = useNavigate();
-  const open = (verification: Verification) => (event: MouseEvent<HTMLTableRowElement>) => {
-    // The link itself, or text being selected, is not a row click.
-    if ((event.target as Element).closest('a') || window.getSelection()?.toString()) return;
-    void navigate({
-      to: '/activity-log/$verificationId',
-      params: { verificationId: String(verification.id) },
-      search,
-    });
-  };
+  const open = useOpenVerificationOnClick(search);
   return (
     <Table.ScrollContainer minWidth={640}>
       <Table
@@ -134,17 +156,7 @@ export function VerificationsTable({
                   >
                     {formatPhoneForReading(v.cellPhone)}
                   </AnchorLink>
-                  {v.isTest && (
-                    <Badge
-                      size="xs"
-                      variant="light"
-                      color="orange"
-                      // Dark text on the tint: Mantine's light orange (orange.9 on orange.1) is 3.6:1, below AA's 4.5:1.
-                      c="dark.6"
-                    >
-                      Test
-                    </Badge>
-                  )}
+                  {v.isTest && <TestBadge />}
                 </Group>
               </Table.Td>
               <Table.Td style={{ overflowWrap: 'anywhere' }}>{v.externalRefId || dimmedDash()}</Table.Td>

@@ -32,9 +32,9 @@ import {
   VerificationFilters,
 } from '../../../features/verifications/components/VerificationFilters';
 import {
-  VerificationsTable,
-  VerificationsTableSkeleton,
-} from '../../../features/verifications/components/VerificationsTable';
+  VerificationList,
+  VerificationListSkeleton,
+} from '../../../features/verifications/components/VerificationList';
 import { formatCount } from '../../../features/verifications/format';
 import {
   validateVerificationSearch,
@@ -51,23 +51,22 @@ export const Route = createFileRoute('/_authed/activity-log/')({
   // Defaults stay out of the URL: /activity-log/ is the plain link; a shared link carries only what was chosen.
   search: { middlewares: [stripSearchParams(verificationSearchDefaults)] },
   loaderDeps: ({ search }) => search,
-  loader: async ({ context, deps, cause }) => {
+  loader: ({ context, deps }) => {
     const membership = context.session.get().currentMembership;
     if (!membership || !can(membership, 'searchData')) return;
-    const loading = context.queryClient
+    // Starts the read without waiting for it: the page shows at once with its heading, filters and Export in place
+    // and a skeleton where the rows go, so nothing moves when they arrive (issue 13 item 16). A new page, sort or
+    // filter keeps the previous rows (dimmed) until the new ones arrive. A failed read is shown inside the page.
+    void context.queryClient
       .ensureQueryData(
         verificationListQueryOptions(context.api, membership.account.id, verificationListParams(deps)),
       )
-      // A failed read is shown inside the page (with Try again), under the page's own heading.
       .catch(() => undefined);
-    // Entering the page waits for its rows. A new page, sort or filter on the page does not block the navigation:
-    // the table keeps the previous rows (dimmed) until the new ones arrive, instead of falling back to a skeleton.
-    if (cause !== 'stay') await loading;
   },
   pendingComponent: () => (
     <>
       <PageHeader title="Activity Log" />
-      <VerificationsTableSkeleton />
+      <VerificationListSkeleton />
     </>
   ),
   component: ActivityLogPage,
@@ -129,7 +128,7 @@ function ActivityLog({ accountId }: { accountId: number }) {
   const neverVerified = data !== undefined && data.count === 0 && !filtered && !isPlaceholderData;
 
   let body: React.ReactNode;
-  if (isPending) body = <VerificationsTableSkeleton />;
+  if (isPending) body = <VerificationListSkeleton />;
   else if (isError && error instanceof PermissionDeniedError) return <ForbiddenScreen />;
   else if (isError)
     body = (
@@ -173,7 +172,7 @@ function ActivityLog({ accountId }: { accountId: number }) {
   else
     body = (
       <>
-        <VerificationsTable
+        <VerificationList
           verifications={data.results}
           search={search}
           onSort={sortBy}
@@ -227,6 +226,8 @@ function ActivityLog({ accountId }: { accountId: number }) {
           neverVerified ? undefined : (
             <ExportCsvButton
               running={running}
+              // Until the rows are there it is not known whether there is anything to export.
+              disabled={isPending}
               onExport={() => void exporter.start(verificationExportUrl(accountId, search))}
             />
           )

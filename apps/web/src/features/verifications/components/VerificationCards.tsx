@@ -1,0 +1,162 @@
+import { Badge, Box, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import type { Verification, VerificationSearch, VerificationSort } from '@veriform/contracts';
+import { verificationSorts } from '@veriform/contracts';
+import type { ReactNode } from 'react';
+import { LabelledSelect } from '../../../components/form/LabelledSelect';
+import { AnchorLink } from '../../../components/links';
+import { formatDateTime, formatPhoneForReading, methodLabels } from '../format';
+import { dimmedDash, TestBadge, useOpenVerificationOnClick } from './VerificationsTable';
+
+/** The sort control's words for SPEC §2's `o` values (the cards have no column headers to click). */
+export const sortLabels: Record<VerificationSort, string> = {
+  '-created': 'Newest first',
+  created: 'Oldest first',
+  cellPhone: 'Cell phone, ascending',
+  '-cellPhone': 'Cell phone, descending',
+  externalRefId: 'External ref, A to Z',
+  '-externalRefId': 'External ref, Z to A',
+  verifyFormId: 'Form ID, ascending',
+  '-verifyFormId': 'Form ID, descending',
+  verifyFormName: 'Form, A to Z',
+  '-verifyFormName': 'Form, Z to A',
+  verifyFormCategory: 'Category, A to Z',
+  '-verifyFormCategory': 'Category, Z to A',
+};
+
+const sortOptions = [
+  '-created' as const,
+  'created' as const,
+  ...verificationSorts.filter((o) => o !== 'created' && o !== '-created'),
+].map((o) => ({ value: o, label: sortLabels[o] }));
+
+const isSort = (value: string | null): value is VerificationSort =>
+  verificationSorts.some((o) => o === value);
+
+/** One labelled value of a card (a definition list keeps each label with its value for screen readers). */
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div style={{ minWidth: 0 }}>
+      <Text component="dt" size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text component="dd" size="sm" m={0} style={{ overflowWrap: 'anywhere' }}>
+        {children}
+      </Text>
+    </div>
+  );
+}
+
+const fieldGrid = {
+  display: 'grid',
+  gridTemplateColumns: 'repeat(2, minmax(0, 1fr))',
+  gap: 'var(--mantine-spacing-xs) var(--mantine-spacing-md)',
+  margin: 0,
+} as const;
+
+/**
+ * The activity log on small screens (VerificationList picks it): one card per verification with every column of the
+ * table, nothing to scroll sideways, and a Sort by control in place of the clickable headers. The phone number is the
+ * link to the verification; a tap elsewhere on the card opens it too.
+ */
+export function VerificationCards({
+  verifications,
+  search,
+  onSort,
+  busy = false,
+}: {
+  verifications: readonly Verification[];
+  search: VerificationSearch;
+  onSort: (sort: VerificationSort) => void;
+  busy?: boolean;
+}) {
+  const open = useOpenVerificationOnClick(search);
+  return (
+    <Stack gap="sm">
+      <Group justify="flex-end">
+        <LabelledSelect
+          label="Sort by"
+          data={sortOptions}
+          value={search.o}
+          allowDeselect={false}
+          onChange={(value) => isSort(value) && onSort(value)}
+          w={220}
+        />
+      </Group>
+      <Stack
+        component="ul"
+        // list-style none drops the list role in some browsers: say it.
+        role="list"
+        aria-label="Verifications"
+        aria-busy={busy || undefined}
+        gap="sm"
+        p={0}
+        m={0}
+        style={{ listStyle: 'none', opacity: busy ? 0.6 : 1, transition: 'opacity 150ms' }}
+      >
+        {verifications.map((v) => (
+          <Paper
+            key={v.id}
+            component="li"
+            withBorder
+            radius="md"
+            p="sm"
+            onClick={open(v)}
+            style={{ cursor: 'pointer' }}
+          >
+            <Group justify="space-between" gap="xs" wrap="wrap" mb="xs">
+              <Group gap="xs" wrap="nowrap">
+                <AnchorLink
+                  to="/activity-log/$verificationId"
+                  params={{ verificationId: String(v.id) }}
+                  search={search}
+                  fw={500}
+                  style={{ whiteSpace: 'nowrap' }}
+                >
+                  {formatPhoneForReading(v.cellPhone)}
+                </AnchorLink>
+                {v.isTest && <TestBadge />}
+              </Group>
+              <Text size="sm" c="dimmed">
+                <time dateTime={v.created}>{formatDateTime(v.created)}</time>
+              </Text>
+            </Group>
+            <Box component="dl" style={fieldGrid}>
+              <Field label="External ref">{v.externalRefId || dimmedDash()}</Field>
+              <Field label="Method">{methodLabels[v.verificationMethod]}</Field>
+              <Field label="Form">
+                {v.verifyFormName}{' '}
+                <Text span size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                  ID {v.verifyFormId}
+                </Text>
+              </Field>
+              <Field label="Category">
+                {v.verifyFormCategory ? (
+                  <Badge variant="light" color="gray" tt="none" maw="100%">
+                    {v.verifyFormCategory}
+                  </Badge>
+                ) : (
+                  dimmedDash()
+                )}
+              </Field>
+            </Box>
+          </Paper>
+        ))}
+      </Stack>
+    </Stack>
+  );
+}
+
+export function VerificationCardsSkeleton({ rows = 5 }: { rows?: number }) {
+  return (
+    <Stack gap="sm" aria-busy="true" aria-label="Loading verifications">
+      {Array.from({ length: rows }, (_, row) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: placeholders without identity
+        <Paper key={row} withBorder radius="md" p="sm">
+          <Skeleton height={16} width="55%" radius="sm" mb="sm" />
+          <Skeleton height={12} radius="sm" mb={6} />
+          <Skeleton height={12} width="80%" radius="sm" />
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
