@@ -39,6 +39,11 @@ export const publicPageDataSchema = z.object({
   form: publicVerifyFormSchema.nullable(),
   /** `?ref=` of the link, passed on to send-code as externalRefId. */
   externalRefId: z.string().nullable(),
+  /**
+   * The form's language, also when the form is not shown (inactive: its "not available" page speaks the consumer's
+   * language too); null for an unknown link, which has none (the page then speaks English).
+   */
+  language: languageSchema.nullable(),
 });
 export type PublicPageData = z.infer<typeof publicPageDataSchema>;
 

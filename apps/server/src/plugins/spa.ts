@@ -146,7 +146,8 @@ export async function registerSpa(
       render(request.url, 'verify'),
       publicPageDataFor(request, reply, request.params.publicId),
     ]);
-    const language = data.form?.language ?? 'en';
+    // An inactive form's "not available" page speaks the form's language; an unknown link has none: English.
+    const language = data.language ?? 'en';
     allowSameOriginFraming(reply);
     return (
       reply

@@ -25,7 +25,7 @@ function makeForm(over: Partial<PublicVerifyForm> = {}): PublicVerifyForm {
 }
 
 function pageData(over: Partial<PublicPageData> = {}): PublicPageData {
-  return { csrfToken: 'csrf-page', form: makeForm(), externalRefId: null, ...over };
+  return { csrfToken: 'csrf-page', form: makeForm(), externalRefId: null, language: 'en', ...over };
 }
 
 function sent(over: Partial<SendCodeResponse> = {}): SendCodeResponse {
@@ -61,8 +61,16 @@ afterEach(() => {
 });
 
 describe('public verification page', () => {
+  it('an inactive Spanish form: the not-available page in Spanish, with the page language set', () => {
+    renderPage(pageData({ form: null, language: 'es' }));
+    expect(screen.getByRole('heading', { level: 1, name: es.notAvailableTitle })).toBeInTheDocument();
+    expect(screen.getByText(es.notAvailableBody)).toBeInTheDocument();
+    expect(document.documentElement.lang).toBe('es');
+    expect(document.title).toBe(es.notAvailableTitle);
+  });
+
   it('shows the polite not-available page, in English, when there is no form', () => {
-    renderPage(pageData({ form: null }));
+    renderPage(pageData({ form: null, language: null }));
     expect(screen.getByRole('heading', { level: 1, name: en.notAvailableTitle })).toBeInTheDocument();
     expect(screen.getByText(en.notAvailableBody)).toBeInTheDocument();
     expect(screen.queryByLabelText(en.cellPhoneLabel)).not.toBeInTheDocument();
@@ -76,6 +84,8 @@ describe('public verification page', () => {
     expect(parsePageData(JSON.stringify({ csrfToken: 't', form: { name: 'x' } })).form).toBeNull();
     const good = parsePageData(JSON.stringify({ ...pageData(), externalRefId: 'CRM-1' }));
     expect(good).toEqual({ ...pageData(), externalRefId: 'CRM-1' });
+    expect(parsePageData(JSON.stringify({ form: null, language: 'es' })).language).toBe('es');
+    expect(parsePageData(JSON.stringify({ form: null, language: 'fr' })).language).toBeNull();
   });
 
   it('shows the form with its banner, names and introduction, in the form language', () => {

@@ -53,8 +53,8 @@ export interface VerifyPageProps {
 
 export function VerifyPage({ data, fetch }: VerifyPageProps) {
   const api = useMemo(() => createPublicApi(data.csrfToken, fetch), [data.csrfToken, fetch]);
-  // No form: nothing tells the language, so the page speaks English.
-  if (!data.form) return <NotAvailable texts={publicVerifyTexts.en} takeFocus={false} />;
+  // No form: an inactive one still tells its language; an unknown link has none, so the page speaks English.
+  if (!data.form) return <NotAvailable texts={publicVerifyTexts[data.language ?? 'en']} takeFocus={false} />;
   return <VerifyFlow form={data.form} externalRefId={data.externalRefId} api={api} />;
 }
 

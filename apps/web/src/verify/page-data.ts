@@ -7,7 +7,7 @@ import { PUBLIC_PAGE_DATA_ELEMENT_ID } from '@veriform/contracts/public-verify-t
  * missing or malformed reads as "no form", which shows the polite not-available page instead of crashing.
  */
 
-const EMPTY: PublicPageData = { csrfToken: '', form: null, externalRefId: null };
+const EMPTY: PublicPageData = { csrfToken: '', form: null, externalRefId: null, language: null };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -41,6 +41,7 @@ export function parsePageData(json: string | null | undefined): PublicPageData {
     csrfToken: typeof raw.csrfToken === 'string' ? raw.csrfToken : '',
     form: readForm(raw.form),
     externalRefId: typeof raw.externalRefId === 'string' && raw.externalRefId ? raw.externalRefId : null,
+    language: raw.language === 'en' || raw.language === 'es' ? raw.language : null,
   };
 }
 

@@ -40,6 +40,7 @@ describe('GET /f/{publicId}', () => {
         preview: false,
       },
       externalRefId: 'CRM-123',
+      language: 'en',
     });
     expect(consumer.cookies.get('vf_csrf')).toMatch(/^[\w-]{43}$/);
 
@@ -86,7 +87,35 @@ describe('GET /f/{publicId}', () => {
       csrfToken: expect.stringMatching(/^[\w-]{43}$/),
       form: null,
       externalRefId: 'X',
+      // An unknown link has no language: the page speaks English.
+      language: null,
     });
+    expect(page.body).toContain('<html lang="en">');
+  });
+
+  it("an inactive form's not-available page speaks the form's language (Content-Language, <html lang>)", async () => {
+    const { owner, form } = await liveForm({ language: 'es', isLive: false });
+    const page = await new TestClient(t.app).get(`/f/${form.publicId}`);
+    expect(page.statusCode).toBe(404);
+    expect(page.headers['content-language']).toBe('es');
+    expect(page.body).toContain('<html lang="es">');
+    expect(pageData(page.body)).toMatchObject({ form: null, language: 'es' });
+
+    // Switched off after being live: the same.
+    const live = await owner.c.patch(`/api/verify-forms/${form.id}`, { isLive: true });
+    expect(live.statusCode).toBe(200);
+    const off = await owner.c.patch(`/api/verify-forms/${form.id}`, { isLive: false });
+    expect(off.statusCode).toBe(200);
+    const again = await new TestClient(t.app).get(`/f/${form.publicId}`);
+    expect(again.statusCode).toBe(404);
+    expect(again.headers['content-language']).toBe('es');
+    expect(pageData(again.body)).toMatchObject({ form: null, language: 'es' });
+
+    // An English form stays English.
+    const { form: english } = await liveForm({ isLive: false });
+    const en = await new TestClient(t.app).get(`/f/${english.publicId}`);
+    expect(en.headers['content-language']).toBe('en');
+    expect(pageData(en.body)).toMatchObject({ form: null, language: 'en' });
   });
 
   it('answers 404 for an inactive form, except a preview for a member of its account', async () => {
@@ -165,6 +194,14 @@ describe('the built verify page', () => {
       const unknown = await prod.app.inject({ method: 'GET', url: '/f/AAAAAAAAAAAAAAAA' });
       expect(unknown.statusCode).toBe(404);
       expect(unknown.body).toContain('/assets/verify-def456.js');
+      expect(unknown.body).toContain('<html lang="en">');
+
+      // The built page of an inactive Spanish form is Spanish from the first byte.
+      const { form: paused } = await liveForm({ language: 'es', isLive: false });
+      const inactive = await prod.app.inject({ method: 'GET', url: `/f/${paused.publicId}` });
+      expect(inactive.statusCode).toBe(404);
+      expect(inactive.body).toContain('<html lang="es">');
+      expect(inactive.headers['content-language']).toBe('es');
     } finally {
       await prod.app.close();
     }

@@ -174,10 +174,26 @@ export function createPublicVerifyService(deps: {
    */
   async function publicForm(publicId: string, viewerId: number | null): Promise<PublicVerifyForm | null> {
     const form = await findForm(publicId);
-    if (!form) return null;
+    return form ? shownForm(form, viewerId) : null;
+  }
+
+  async function shownForm(form: FormRow, viewerId: number | null): Promise<PublicVerifyForm | null> {
     if (form.isLive) return toPublic(form, false);
     if (viewerId !== null && (await isMember(viewerId, form.accountId))) return toPublic(form, true);
     return null;
+  }
+
+  /**
+   * The page /f/{publicId}: the form as publicForm shows it, and the form's language, which its "not available"
+   * page speaks too when the form is inactive (null for an unknown link).
+   */
+  async function publicPage(
+    publicId: string,
+    viewerId: number | null,
+  ): Promise<{ form: PublicVerifyForm | null; language: PublicLanguage | null }> {
+    const form = await findForm(publicId);
+    if (!form) return { form: null, language: null };
+    return { form: await shownForm(form, viewerId), language: form.language };
   }
 
   /** Sending and checking need a live form; previews never send. */
@@ -491,7 +507,7 @@ export function createPublicVerifyService(deps: {
     return { verified: true, verificationId };
   }
 
-  return { publicForm, sendCode, checkCode };
+  return { publicForm, publicPage, sendCode, checkCode };
 }
 
 export type PublicVerifyService = ReturnType<typeof createPublicVerifyService>;
