@@ -1,4 +1,4 @@
-import { Badge, Box, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import { Badge, Box, Group, Paper, Stack, Text } from '@mantine/core';
 import type { Verification, VerificationSearch, VerificationSort } from '@veriform/contracts';
 import { verificationSorts } from '@veriform/contracts';
 import type { ReactNode } from 'react';
@@ -142,21 +142,6 @@ export function VerificationCards({
           </Paper>
         ))}
       </Stack>
-    </Stack>
-  );
-}
-
-export function VerificationCardsSkeleton({ rows = 5 }: { rows?: number }) {
-  return (
-    <Stack gap="sm" aria-busy="true" aria-label="Loading verifications">
-      {Array.from({ length: rows }, (_, row) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: placeholders without identity
-        <Paper key={row} withBorder radius="md" p="sm">
-          <Skeleton height={16} width="55%" radius="sm" mb="sm" />
-          <Skeleton height={12} radius="sm" mb={6} />
-          <Skeleton height={12} width="80%" radius="sm" />
-        </Paper>
-      ))}
     </Stack>
   );
 }

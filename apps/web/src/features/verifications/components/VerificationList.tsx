@@ -1,13 +1,9 @@
 import type { ComponentProps } from 'react';
 import { useCompactLayout } from '../../../lib/use-compact-layout';
-import { VerificationCards, VerificationCardsSkeleton } from './VerificationCards';
-import { VerificationsTable, VerificationsTableSkeleton } from './VerificationsTable';
+import { VerificationCards } from './VerificationCards';
+import { VerificationsTable } from './VerificationsTable';
 
 /** The activity log's rows: a table on wide screens, cards on small ones (nothing cut off or hidden sideways). */
 export function VerificationList(props: ComponentProps<typeof VerificationsTable>) {
   return useCompactLayout() ? <VerificationCards {...props} /> : <VerificationsTable {...props} />;
-}
-
-export function VerificationListSkeleton() {
-  return useCompactLayout() ? <VerificationCardsSkeleton /> : <VerificationsTableSkeleton />;
 }

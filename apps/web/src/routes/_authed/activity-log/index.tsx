@@ -31,10 +31,8 @@ import {
   type VerificationFilterPatch,
   VerificationFilters,
 } from '../../../features/verifications/components/VerificationFilters';
-import {
-  VerificationList,
-  VerificationListSkeleton,
-} from '../../../features/verifications/components/VerificationList';
+import { VerificationList } from '../../../features/verifications/components/VerificationList';
+import { VerificationListSkeleton } from '../../../features/verifications/components/VerificationListSkeleton';
 import { formatCount } from '../../../features/verifications/format';
 import {
   validateVerificationSearch,
