@@ -26,7 +26,9 @@ async function unlocked(bucket: string, limit: number): Promise<void> {
   const [limiting] = await db
     .select({ createdAt: rateLimitEvents.createdAt })
     .from(rateLimitEvents)
-    .where(and(eq(rateLimitEvents.bucket, bucket), gt(rateLimitEvents.createdAt, new Date(Date.now() - windowMs))))
+    .where(
+      and(eq(rateLimitEvents.bucket, bucket), gt(rateLimitEvents.createdAt, new Date(Date.now() - windowMs))),
+    )
     .orderBy(desc(rateLimitEvents.createdAt))
     .offset(limit - 1)
     .limit(1);
