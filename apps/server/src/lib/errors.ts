@@ -1,4 +1,4 @@
-import { errorTexts, type MainCode, type TeamMainCode } from '@veriform/contracts';
+import { errorTexts, MAIN_CODE_KEY, type MainCode, type TeamMainCode } from '@veriform/contracts';
 
 /** Every `MainCode_` the server answers: the shared ones and the team refusals (contracts teams.ts). */
 export type AppErrorCode = MainCode | TeamMainCode;
@@ -26,6 +26,9 @@ export const statusOfCode: Record<AppErrorCode, number> = {
 };
 
 export type FieldErrors = Record<string, string[]>;
+
+/** One validation problem: where (zod's path) and what. */
+export type ValidationIssue = { path: readonly PropertyKey[]; message: string };
 
 type AppErrorOptions = {
   /** For 401/403/404/429/5xx: the `{detail}` text. */
@@ -68,6 +71,24 @@ export class AppError extends Error {
   /** A 400 about the request as a whole. */
   static nonField(code: AppErrorCode, message: string): AppError {
     return new AppError(code, { nonFieldErrors: [message] });
+  }
+
+  /**
+   * The 400 of a failed validation, whoever validated (a route's schema through Fastify, or a service's own parse):
+   * each issue under its dotted path (`items.0.name`); issues about the whole body, or whose path would collide with
+   * the body's own keys, as non-field errors; each message once per field.
+   */
+  static fromIssues(issues: readonly ValidationIssue[]): AppError {
+    const fields: FieldErrors = {};
+    const nonFieldErrors: string[] = [];
+    for (const issue of issues) {
+      const field = issue.path.map(String).join('.');
+      const aboutTheBody = !field || field === 'nonFieldErrors' || field === MAIN_CODE_KEY;
+      if (!aboutTheBody) fields[field] ??= [];
+      const list = (!aboutTheBody && fields[field]) || nonFieldErrors;
+      if (!list.includes(issue.message)) list.push(issue.message);
+    }
+    return new AppError('validation_error', { fields, nonFieldErrors });
   }
 }
 

@@ -36,20 +36,14 @@ function validationBody(
   return body;
 }
 
-/** Zod issue paths become dotted field names (`items.0.name`); issues about the whole body are non-field. */
-function fromValidation(issues: NonNullable<FastifyError['validation']>): ValidationErrorBody {
-  const fields: FieldErrors = {};
-  const nonField: string[] = [];
-  for (const issue of issues) {
-    const field = issue.instancePath.split('/').filter(Boolean).join('.');
-    const message = issue.message ?? 'Invalid value';
-    if (!field || field === 'nonFieldErrors' || field === MAIN_CODE_KEY) nonField.push(message);
-    else {
-      fields[field] ??= [];
-      fields[field].push(message);
-    }
-  }
-  return validationBody('validation_error', fields, nonField);
+/** Fastify's validation errors (from the routes' zod schemas) as the issues AppError.fromIssues reads. */
+function fromValidation(issues: NonNullable<FastifyError['validation']>): AppError {
+  return AppError.fromIssues(
+    issues.map((issue) => ({
+      path: issue.instancePath.split('/').filter(Boolean),
+      message: issue.message ?? 'Invalid value',
+    })),
+  );
 }
 
 function sendAppError(reply: FastifyReply, error: AppError) {
@@ -69,7 +63,7 @@ function requestContext(request: FastifyRequest) {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) return sendAppError(reply, error);
-    if (error.validation) return reply.code(400).send(fromValidation(error.validation));
+    if (error.validation) return sendAppError(reply, fromValidation(error.validation));
     if (error.code && MALFORMED_BODY_CODES.has(error.code)) {
       return reply.code(400).send(validationBody('validation_error', {}, [serverTexts.malformedJson]));
     }

@@ -94,19 +94,6 @@ function checkCodeErrorMap(texts: PublicVerifyTexts) {
   };
 }
 
-/** The spec's 400 body from zod issues: `{field: [msgs]}`, issues about the whole body as non-field errors. */
-function validationError(issues: readonly z.core.$ZodIssue[]): AppError {
-  const fields: FieldErrors = {};
-  const nonFieldErrors: string[] = [];
-  for (const issue of issues) {
-    const field = issue.path.map(String).join('.');
-    if (field) fields[field] ??= [];
-    const list = (field && fields[field]) || nonFieldErrors;
-    if (!list.includes(issue.message)) list.push(issue.message);
-  }
-  return new AppError('validation_error', { fields, nonFieldErrors });
-}
-
 /** How long until the next code for this number through this form may be sent (0: now). */
 async function resendWaitMs(db: Db, formId: number, e164: string, now: Date): Promise<number> {
   const [latest] = await db
@@ -229,7 +216,7 @@ export function createPublicVerifyService(deps: {
     const texts = publicVerifyTexts[form.language];
 
     const parsed = sendCodeRequestSchema.safeParse(body, { error: sendCodeErrorMap(texts) });
-    if (!parsed.success) throw validationError(parsed.error.issues);
+    if (!parsed.success) throw AppError.fromIssues(parsed.error.issues);
     const request = parsed.data;
     const phone = parseCellPhone(request.cellPhone);
     const fields: FieldErrors = {};
@@ -419,7 +406,7 @@ export function createPublicVerifyService(deps: {
     const texts = publicVerifyTexts[attempt.language];
 
     const parsed = checkCodeRequestSchema.safeParse(body, { error: checkCodeErrorMap(texts) });
-    if (!parsed.success) throw validationError(parsed.error.issues);
+    if (!parsed.success) throw AppError.fromIssues(parsed.error.issues);
     const { code } = parsed.data;
     // Not a try: a typo in the shape of the code costs the consumer nothing.
     if (code === '') throw AppError.field('validation_error', 'code', texts.codeRequired);
