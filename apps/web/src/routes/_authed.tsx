@@ -1,5 +1,5 @@
 import { createFileRoute, Outlet, redirect } from '@tanstack/react-router';
-import { AppLayout } from '../components/shell/AppLayout';
+import { AppLayout } from '../features/shell/components/AppLayout';
 import { gateTarget } from '../lib/gate';
 
 /** Everything inside needs a signed-in user with a verified e-mail (SPEC §4 gate), shown in the app shell. */

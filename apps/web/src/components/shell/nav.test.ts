@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   validateVerificationSearch,
   verificationSearchForAnotherAccount,
-} from '../../features/verifications/search';
+} from '../../lib/verification-search';
 import { initialsFor, objectListOf, rewriteAccountSegment, visibleNavItems } from './nav';
 
 const m = (over: Partial<Membership>): Membership => ({

@@ -9,11 +9,11 @@ import {
   createAccountResponseSchema,
   type UpdateAccountRequest,
 } from '@veriform/contracts';
+import { accountKeys } from '../../lib/account-keys';
 import type { ApiClient } from '../../lib/api-client';
 import { type Services, useServices } from '../../lib/services';
 import { adoptNewMembership } from '../memberships/api';
 import { PROFILE_IMAGE_FIELD } from '../users/api';
-import { accountKeys } from './keys';
 
 /** One place per account endpoint: the fetcher, then its query options or mutation hook. */
 

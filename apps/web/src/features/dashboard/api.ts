@@ -8,12 +8,13 @@ import {
   verificationReportSchema,
 } from '@veriform/contracts';
 import type { ApiClient } from '../../lib/api-client';
+import { browserTimeZone } from '../../lib/time-zone';
 import {
   type VerificationFilterParams,
   verificationFilterParams,
   verificationKeys,
 } from '../verifications/api';
-import { browserTimeZone, verifyFormListQueryOptions } from '../verify-forms/api';
+import { verifyFormListQueryOptions } from '../verify-forms/api';
 
 /**
  * The report's query string without the account: exactly what is sent, so two URLs that mean the same report (a

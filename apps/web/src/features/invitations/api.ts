@@ -8,9 +8,9 @@ import {
   invitationListSchema,
   invitationSchema,
 } from '@veriform/contracts';
+import { accountKeys } from '../../lib/account-keys';
 import { type ApiClient, noContent } from '../../lib/api-client';
 import { useServices } from '../../lib/services';
-import { accountKeys } from '../accounts/keys';
 import { refreshMe } from '../auth/api';
 import { adoptNewMembership } from '../memberships/api';
 

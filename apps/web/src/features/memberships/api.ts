@@ -14,9 +14,9 @@ import {
 } from '@veriform/contracts';
 import { useCallback } from 'react';
 import { z } from 'zod';
+import { accountKeys, accountScope } from '../../lib/account-keys';
 import { type ApiClient, noContent } from '../../lib/api-client';
 import { type Services, useServices } from '../../lib/services';
-import { accountKeys, accountScope } from '../accounts/keys';
 
 /** One place per membership endpoint (SPEC §7): the fetcher, then its query options or mutation hook. */
 

@@ -5,9 +5,9 @@ import {
   testPhoneNumberListSchema,
   testPhoneNumberSchema,
 } from '@veriform/contracts';
+import { accountScope } from '../../lib/account-keys';
 import { type ApiClient, noContent } from '../../lib/api-client';
 import { useServices } from '../../lib/services';
-import { accountScope } from '../accounts/keys';
 
 /**
  * One place per test-number endpoint (test mode; ours): the fetcher, then its query options or mutation hook. The key

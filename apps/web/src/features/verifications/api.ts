@@ -9,9 +9,9 @@ import {
   verificationDetailSchema,
   verificationListSchema,
 } from '@veriform/contracts';
+import { accountScope } from '../../lib/account-keys';
 import { type ApiClient, buildQueryString, type QueryParams } from '../../lib/api-client';
-import { accountScope } from '../accounts/keys';
-import { browserTimeZone } from '../verify-forms/api';
+import { browserTimeZone } from '../../lib/time-zone';
 
 /**
  * One place per verification endpoint (SPEC §7). Keys start with the account scope, so switching accounts reloads

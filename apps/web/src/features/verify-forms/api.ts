@@ -2,7 +2,6 @@ import { queryOptions, useMutation } from '@tanstack/react-query';
 import {
   BANNER_IMAGE_FIELD,
   type CreateVerifyFormRequest,
-  FALLBACK_TIME_ZONE,
   type FormListSearch,
   formCategoriesSchema,
   type UpdateVerifyFormRequest,
@@ -12,9 +11,10 @@ import {
   verifyFormSchema,
   verifyFormStatsSchema,
 } from '@veriform/contracts';
+import { accountScope } from '../../lib/account-keys';
 import { type ApiClient, noContent } from '../../lib/api-client';
 import { type Services, useServices } from '../../lib/services';
-import { accountScope } from '../accounts/keys';
+import { browserTimeZone } from '../../lib/time-zone';
 
 /**
  * One place per verify-form endpoint (SPEC §7): the fetcher, then its query options or mutation hook. Keys start with
@@ -35,15 +35,6 @@ export const verifyFormKeys = {
  * server has applied it (the form page's preview reloads then, not at the optimistic update).
  */
 export const verifyFormChangeKey = (formId: number) => ['verify-form-change', formId] as const;
-
-/** The browser's time zone, so date presets mean the user's local days (DESIGN §5). */
-export function browserTimeZone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || FALLBACK_TIME_ZONE;
-  } catch {
-    return FALLBACK_TIME_ZONE;
-  }
-}
 
 // GET /api/verify-forms?account={id}&…search params
 export function fetchVerifyForms(

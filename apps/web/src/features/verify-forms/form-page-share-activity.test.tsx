@@ -2,9 +2,9 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Verification, VerifyForm, VerifyFormStats } from '@veriform/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { formatPhoneForReading } from '../../lib/format';
 import { createFakeServer, makeInitialData, makeMembership, makeUser } from '../../test/fake-server';
 import { renderApp } from '../../test/render';
-import { formatPhoneForReading } from '../verifications/format';
 import { qrFileName } from './components/ShareCard';
 
 const ada = makeUser();

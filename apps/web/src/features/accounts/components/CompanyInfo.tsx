@@ -2,16 +2,15 @@ import { Avatar, Badge, Button, Group, Paper, Stack, Text, TextInput, Title } fr
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { type Account, can, type Membership, updateAccountRequestSchema } from '@veriform/contracts';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { NoMembershipAlert } from '../../../components/errors/NoMembershipAlert';
+import { ImageUploadModal } from '../../../components/ImageUploadModal';
 import { initialsFor } from '../../../components/shell/nav';
 import { ApiValidationError } from '../../../lib/api-client';
 import { errorDisplayText } from '../../../lib/error-text';
 import { notify } from '../../../lib/notify';
 import { useServices } from '../../../lib/services';
 import { useSession } from '../../../lib/session';
-import { ImageUploadModal } from '../../account/components/UploadImageModal';
-import { TestNumbersCard } from '../../test-numbers/components/TestNumbersCard';
 import {
   ACCOUNT_IMAGE_FIELD,
   accountQueryOptions,
@@ -177,16 +176,17 @@ function CompanyInfoCard({ membership }: { membership: Membership }) {
 
 /**
  * SPEC §2 company-info: the current membership's account; owners may rename it and change its logo, choose the
- * countries codes are sent to, and manage the account's test numbers.
+ * countries codes are sent to, and manage the account's test numbers (`moreCards`: other features' cards of the
+ * same account, composed by the route).
  */
-export function CompanyInfo() {
+export function CompanyInfo({ moreCards }: { moreCards?: (membership: Membership) => ReactNode }) {
   const { currentMembership } = useSession();
   if (!currentMembership) return <NoMembershipAlert />;
   return (
     <Stack key={currentMembership.account.id} gap="lg">
       <CompanyInfoCard membership={currentMembership} />
       <PhoneCountriesCard membership={currentMembership} />
-      <TestNumbersCard membership={currentMembership} />
+      {moreCards?.(currentMembership)}
     </Stack>
   );
 }

@@ -3,11 +3,11 @@ import { IconAlertCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { can, type Membership, PHONE_COUNTRIES, phoneCountriesSchema } from '@veriform/contracts';
 import { type FormEvent, type ReactNode, useEffect, useMemo, useState } from 'react';
+import { LabelledMultiSelect } from '../../../components/form/LabelledFields';
 import { ApiValidationError } from '../../../lib/api-client';
 import { errorDisplayText } from '../../../lib/error-text';
 import { notify } from '../../../lib/notify';
 import { useServices } from '../../../lib/services';
-import { LabelledMultiSelect } from '../../verify-forms/components/fields';
 import { companyInfoQueryOptions, useUpdatePhoneCountriesMutation } from '../api';
 
 const LABEL = 'Countries';

@@ -1,16 +1,12 @@
 import { Alert, Button, Group, List, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertCircle, IconChartBar } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { type DashboardSearch, dashboardPresets, type VerificationReport } from '@veriform/contracts';
-import { lazy, Suspense } from 'react';
+import type { DashboardSearch, dashboardPresets, VerificationReport } from '@veriform/contracts';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { AnchorLink, ButtonLink } from '../../../components/links';
 import { errorDisplayText } from '../../../lib/error-text';
 import { useServices } from '../../../lib/services';
-import {
-  type VerificationFilterPatch,
-  VerificationFilters,
-} from '../../verifications/components/VerificationFilters';
-import { verificationSearchDefaults } from '../../verifications/search';
+import { verificationSearchDefaults } from '../../../lib/verification-search';
 import { historyReportParams, reportKeys, reportParams, verificationReportQueryOptions } from '../api';
 import { categoryLabel, MUTED } from '../format';
 import { ActiveForms } from './ActiveForms';
@@ -26,7 +22,6 @@ import { StatCards } from './StatCards';
 const PerDayChart = lazy(() => import('./PerDayChart').then((module) => ({ default: module.PerDayChart })));
 
 export type DashboardPreset = (typeof dashboardPresets)[number];
-export type DashboardSearchPatch = VerificationFilterPatch<DashboardPreset>;
 
 /** Whether a report holds nothing at all: no verification and no code sent. */
 function isEmptyReport(report: VerificationReport): boolean {
@@ -122,12 +117,13 @@ export function FirstStepsState() {
 export function Dashboard({
   accountId,
   search,
-  onChange,
+  filters,
   canSearchData,
 }: {
   accountId: number;
   search: DashboardSearch;
-  onChange: (patch: DashboardSearchPatch) => void;
+  /** The filter bar (the activity log's, composed by the route), shown above the report and its error. */
+  filters: ReactNode;
   /** Whether the activity log is open to this membership (SPEC §6): then the totals link to their rows. */
   canSearchData: boolean;
 }) {
@@ -154,16 +150,6 @@ export function Dashboard({
   const neverUsed = emptyHere && pastYear.data !== undefined && isEmptyReport(pastYear.data);
 
   if (neverUsed) return <FirstStepsState />;
-
-  const filters = (
-    <VerificationFilters
-      accountId={accountId}
-      value={search}
-      onChange={onChange}
-      presets={dashboardPresets}
-      aria-label="Filter the report"
-    />
-  );
 
   if (!report && error)
     return (

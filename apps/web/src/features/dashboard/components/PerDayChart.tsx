@@ -2,7 +2,7 @@ import { BarChart } from '@mantine/charts';
 import { Table, Text, VisuallyHidden } from '@mantine/core';
 import type { VerificationReport } from '@veriform/contracts';
 import { useId } from 'react';
-import { methodLabels } from '../../verifications/format';
+import { methodLabels } from '../../../lib/format';
 import { formatCount, formatDay, formatLongDay, MUTED, plural } from '../format';
 import { CHART_HEIGHT } from './ReportGrid';
 

@@ -1,6 +1,6 @@
 import { Grid, Skeleton, Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { SectionCard } from '../../verify-forms/components/SectionCard';
+import { SectionCard } from '../../../components/layout/SectionCard';
 import { FunnelSkeleton } from './Funnel';
 import { RankedListSkeleton } from './RankedList';
 import { StatCards } from './StatCards';

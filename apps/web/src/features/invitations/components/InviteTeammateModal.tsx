@@ -6,7 +6,7 @@ import { FormErrorAlert } from '../../../components/form/FormErrorAlert';
 import { LabelledSelect } from '../../../components/form/LabelledSelect';
 import { focusFirstInvalid, showServerFieldErrors } from '../../../components/form/server-errors';
 import { notify } from '../../../lib/notify';
-import { roleOptions } from '../../team/people';
+import { roleOptions } from '../../../lib/people';
 import { useCreateInvitationMutation } from '../api';
 
 const labels = {

@@ -17,9 +17,9 @@ import { type ReactNode, useState } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { errorDisplayText } from '../../../lib/error-text';
 import { notify } from '../../../lib/notify';
+import { formatDate, roleLabels } from '../../../lib/people';
 import { useServices } from '../../../lib/services';
 import { useCompactLayout } from '../../../lib/use-compact-layout';
-import { formatDate, roleLabels } from '../../team/people';
 import { invitationsQueryOptions, useResendInvitationMutation, useRevokeInvitationMutation } from '../api';
 
 function PendingInvitation({

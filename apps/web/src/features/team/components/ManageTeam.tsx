@@ -13,8 +13,6 @@ import { errorDisplayText } from '../../../lib/error-text';
 import { notify } from '../../../lib/notify';
 import { useServices } from '../../../lib/services';
 import { useSession } from '../../../lib/session';
-import { InviteTeammateModal } from '../../invitations/components/InviteTeammateModal';
-import { PendingInvitations } from '../../invitations/components/PendingInvitations';
 import { teamQueryOptions, useLeaveAccountMutation, useRefreshOwnMemberships } from '../../memberships/api';
 import { TeamTable } from './TeamTable';
 
@@ -60,7 +58,20 @@ function LeaveAccount({ membership }: { membership: Membership }) {
   );
 }
 
-function TeamOfAccount({ membership }: { membership: Membership }) {
+/** What an owner sees under the team: the invitations (their own feature, composed by the route). */
+export type InvitationsSlot = (props: {
+  accountId: number;
+  inviteOpened: boolean;
+  closeInvite: () => void;
+}) => ReactNode;
+
+function TeamOfAccount({
+  membership,
+  invitations,
+}: {
+  membership: Membership;
+  invitations?: InvitationsSlot;
+}) {
   const { api } = useServices();
   const { user } = useSession();
   const accountId = membership.account.id;
@@ -123,17 +134,20 @@ function TeamOfAccount({ membership }: { membership: Membership }) {
         {body}
         {team.isSuccess && <LeaveAccount membership={membership} />}
       </Stack>
-      {canManage && <PendingInvitations accountId={accountId} />}
-      {canManage && (
-        <InviteTeammateModal accountId={accountId} opened={inviteOpened} onClose={inviteDialog.close} />
-      )}
+      {canManage && invitations?.({ accountId, inviteOpened, closeInvite: inviteDialog.close })}
     </Stack>
   );
 }
 
 /** SPEC §2 manage-team: the memberships of the current account; owners manage them (docs/roles.md). */
-export function ManageTeam() {
+export function ManageTeam({ invitations }: { invitations?: InvitationsSlot }) {
   const { currentMembership } = useSession();
   if (!currentMembership) return <NoMembershipAlert />;
-  return <TeamOfAccount key={currentMembership.account.id} membership={currentMembership} />;
+  return (
+    <TeamOfAccount
+      key={currentMembership.account.id}
+      membership={currentMembership}
+      invitations={invitations}
+    />
+  );
 }

@@ -17,13 +17,13 @@ import { LabelledSelect } from '../../../components/form/LabelledSelect';
 import { initialsFor } from '../../../components/shell/nav';
 import { errorDisplayText } from '../../../lib/error-text';
 import { notify } from '../../../lib/notify';
+import { personName, roleLabels, roleOptions } from '../../../lib/people';
 import { useCompactLayout } from '../../../lib/use-compact-layout';
 import {
   useRemoveMembershipMutation,
   useUpdatePermissionsMutation,
   useUpdateRoleMutation,
 } from '../../memberships/api';
-import { personName, roleLabels, roleOptions } from '../people';
 
 interface TeamTableProps {
   members: TeamMembership[];

@@ -27,9 +27,9 @@ import { ConfirmModal } from '../../../components/ConfirmModal';
 import { FormErrorAlert } from '../../../components/form/FormErrorAlert';
 import { focusFirstInvalid, showServerFieldErrors } from '../../../components/form/server-errors';
 import { errorDisplayText } from '../../../lib/error-text';
+import { formatPhoneForReading } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
 import { useServices } from '../../../lib/services';
-import { formatPhoneForReading } from '../../verifications/format';
 import { testNumbersQueryOptions, useCreateTestNumberMutation, useDeleteTestNumberMutation } from '../api';
 
 export const TEST_MODE_TEXT =

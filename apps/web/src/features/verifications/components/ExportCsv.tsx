@@ -1,9 +1,9 @@
 import { Button, Group, Paper, Progress, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { formatCount } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
 import { downloadCsv, type ExportProgress, saveBlob } from '../export';
-import { formatCount } from '../format';
 
 type ExportState = { status: 'idle' } | ({ status: 'running' } & ExportProgress);
 

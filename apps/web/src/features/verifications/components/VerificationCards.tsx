@@ -4,7 +4,7 @@ import { verificationSorts } from '@veriform/contracts';
 import type { ReactNode } from 'react';
 import { LabelledSelect } from '../../../components/form/LabelledSelect';
 import { AnchorLink } from '../../../components/links';
-import { formatDateTime, formatPhoneForReading, methodLabels } from '../format';
+import { formatDateTime, formatPhoneForReading, methodLabels } from '../../../lib/format';
 import { dimmedDash, TestBadge, useOpenVerificationOnClick } from './VerificationsTable';
 
 /** The sort control's words for SPEC §2's `o` values (the cards have no column headers to click). */

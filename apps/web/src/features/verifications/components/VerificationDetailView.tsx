@@ -2,7 +2,7 @@ import { Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/co
 import type { VerificationDetail } from '@veriform/contracts';
 import { type ReactNode, useId } from 'react';
 import { AnchorLink } from '../../../components/links';
-import { formatDateTime, formatPhoneForReading, formatTimeToVerify, methodLabels } from '../format';
+import { formatDateTime, formatPhoneForReading, formatTimeToVerify, methodLabels } from '../../../lib/format';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (

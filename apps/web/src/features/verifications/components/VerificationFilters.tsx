@@ -1,6 +1,4 @@
 import { Group, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import {
   type DatePreset,
@@ -9,13 +7,12 @@ import {
   type VerificationFilter,
   type VerificationMethod,
 } from '@veriform/contracts';
-import { useEffect, useRef, useState } from 'react';
+import { LabelledMultiSelect } from '../../../components/form/LabelledFields';
 import { LabelledSelect } from '../../../components/form/LabelledSelect';
+import { SearchBox } from '../../../components/form/SearchBox';
+import { methodLabels } from '../../../lib/format';
 import { useServices } from '../../../lib/services';
 import { formCategoriesQueryOptions, verifyFormListQueryOptions } from '../../verify-forms/api';
-import { SEARCH_DEBOUNCE_MS } from '../../verify-forms/components/FormFilters';
-import { LabelledMultiSelect } from '../../verify-forms/components/fields';
-import { methodLabels } from '../format';
 
 /**
  * The filter bar of the activity log, shared with the dashboard (SPEC §2: "other filters as the activity log").
@@ -88,40 +85,9 @@ export function clearedVerificationFilters<P extends DatePreset>(preset: P): Ver
 // Every form of the account for the Forms options, by name (the list API's maximum page; see the report's note).
 const formOptionsSearch = formListSearchSchema.parse({ o: 'name', pageSize: 100 });
 
+// Room for the whole placeholder (it says what is searched), with the other filters still on one line of a 1280 px
+// screen; the forms and categories boxes gave up some width for it.
 const SEARCH_BOX_BASIS = 290;
-
-/** Typing updates the URL 300 ms after the last key; a URL change (Clear filters, Back) shows here. */
-function SearchBox({ q, onChange }: { q: string; onChange: (q: string) => void }) {
-  const [value, setValue] = useState(q);
-  const [debounced] = useDebouncedValue(value, SEARCH_DEBOUNCE_MS);
-  const lastSent = useRef(q);
-  useEffect(() => {
-    if (q !== lastSent.current) {
-      lastSent.current = q;
-      setValue(q);
-    }
-  }, [q]);
-  useEffect(() => {
-    const trimmed = debounced.trim();
-    if (trimmed === lastSent.current) return;
-    lastSent.current = trimmed;
-    onChange(trimmed);
-  }, [debounced, onChange]);
-  return (
-    <TextInput
-      label="Search"
-      placeholder="Phone, reference or form name"
-      type="search"
-      leftSection={<IconSearch size={16} aria-hidden="true" />}
-      value={value}
-      onChange={(event) => setValue(event.currentTarget.value)}
-      maxLength={200}
-      // Room for the whole placeholder (it says what is searched), with the other filters still on one line of a
-      // 1280 px screen; the forms and categories boxes gave up some width for it.
-      style={{ flex: `1 1 ${SEARCH_BOX_BASIS}px` }}
-    />
-  );
-}
 
 export interface VerificationFiltersProps<P extends DatePreset> {
   accountId: number;
@@ -163,7 +129,13 @@ export function VerificationFilters<P extends DatePreset = DatePreset>({
 
   return (
     <Group align="flex-end" gap="sm" wrap="wrap" mb="md" role="search" aria-label={ariaLabel}>
-      <SearchBox q={value.q ?? ''} onChange={(q) => onChange({ q: q || undefined })} />
+      <SearchBox
+        label="Search"
+        placeholder="Phone, reference or form name"
+        flexBasis={SEARCH_BOX_BASIS}
+        q={value.q ?? ''}
+        onChange={(q) => onChange({ q: q || undefined })}
+      />
       <LabelledMultiSelect
         label="Forms"
         data={formOptions}

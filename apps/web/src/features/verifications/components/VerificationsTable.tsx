@@ -9,7 +9,7 @@ import type {
 } from '@veriform/contracts';
 import type { MouseEvent } from 'react';
 import { AnchorLink } from '../../../components/links';
-import { formatDateTime, formatPhoneForReading, methodLabels } from '../format';
+import { formatDateTime, formatPhoneForReading, methodLabels } from '../../../lib/format';
 
 type Column = { label: string; sortKey?: VerificationSortKey; visibleFrom?: 'sm' | 'md' };
 

@@ -4,12 +4,12 @@ import { useQuery } from '@tanstack/react-query';
 import type { Verification, VerifyForm, VerifyFormStats } from '@veriform/contracts';
 import type { ReactNode } from 'react';
 import { EmptyState } from '../../../components/layout/EmptyState';
+import { SectionCard } from '../../../components/layout/SectionCard';
 import { errorDisplayText } from '../../../lib/error-text';
+import { formatDateTime, formatPhoneForReading, methodLabels } from '../../../lib/format';
 import { useServices } from '../../../lib/services';
 import { verificationListQueryOptions } from '../../verifications/api';
-import { formatDateTime, formatPhoneForReading, methodLabels } from '../../verifications/format';
 import { verifyFormStatsQueryOptions } from '../api';
-import { SectionCard } from './SectionCard';
 
 /** How many verifications the form page lists; the activity log has the rest. */
 export const RECENT_VERIFICATIONS = 5;

@@ -1,10 +1,9 @@
 import { Group, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconSearch } from '@tabler/icons-react';
 import type { FormListSearch } from '@veriform/contracts';
-import { useEffect, useRef, useState } from 'react';
+import { LabelledMultiSelect } from '../../../components/form/LabelledFields';
 import { LabelledSelect } from '../../../components/form/LabelledSelect';
-import { LabelledMultiSelect, languageOptions } from './fields';
+import { SearchBox } from '../../../components/form/SearchBox';
+import { languageOptions } from '../languages';
 
 export type FormSearchPatch = Partial<FormListSearch>;
 
@@ -24,8 +23,6 @@ const createdOptions = [
   { value: 'custom', label: 'Custom range' },
 ];
 
-export const SEARCH_DEBOUNCE_MS = 300;
-
 /** Whether any filter narrows the list (paging and sort do not). */
 export function hasActiveFilters(search: FormListSearch): boolean {
   return (
@@ -35,36 +32,6 @@ export function hasActiveFilters(search: FormListSearch): boolean {
     (search.category__in?.length ?? 0) > 0 ||
     search.created__date__preset !== 'all' ||
     Boolean(search.q)
-  );
-}
-
-/** The search box: typing updates the URL 300 ms after the last key; a URL change (Clear filters) shows here. */
-function SearchBox({ q, onChange }: { q: string; onChange: (q: string) => void }) {
-  const [value, setValue] = useState(q);
-  const [debounced] = useDebouncedValue(value, SEARCH_DEBOUNCE_MS);
-  const lastSent = useRef(q);
-  useEffect(() => {
-    if (q !== lastSent.current) {
-      lastSent.current = q;
-      setValue(q);
-    }
-  }, [q]);
-  useEffect(() => {
-    const trimmed = debounced.trim();
-    if (trimmed === lastSent.current) return;
-    lastSent.current = trimmed;
-    onChange(trimmed);
-  }, [debounced, onChange]);
-  return (
-    <TextInput
-      label="Search forms"
-      type="search"
-      leftSection={<IconSearch size={16} aria-hidden="true" />}
-      value={value}
-      onChange={(event) => setValue(event.currentTarget.value)}
-      maxLength={200}
-      style={{ flex: '1 1 220px' }}
-    />
   );
 }
 
@@ -83,7 +50,12 @@ export function FormFilters({
   const categoryOptions = [...new Set([...categories, ...selectedCategories])];
   return (
     <Group align="flex-end" gap="sm" wrap="wrap" mb="md" role="search" aria-label="Filter forms">
-      <SearchBox q={search.q ?? ''} onChange={(q) => onChange({ q: q || undefined })} />
+      <SearchBox
+        label="Search forms"
+        flexBasis={220}
+        q={search.q ?? ''}
+        onChange={(q) => onChange({ q: q || undefined })}
+      />
       <LabelledSelect
         label="Status"
         data={statusOptions}

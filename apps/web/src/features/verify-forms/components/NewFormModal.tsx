@@ -4,12 +4,13 @@ import { useNavigate } from '@tanstack/react-router';
 import { createVerifyFormRequestSchema, type Language } from '@veriform/contracts';
 import { type FormEvent, useState } from 'react';
 import { FormErrorAlert } from '../../../components/form/FormErrorAlert';
+import { LabelledAutocomplete } from '../../../components/form/LabelledFields';
 import { LabelledSelect } from '../../../components/form/LabelledSelect';
 import { ApiValidationError } from '../../../lib/api-client';
 import { notify } from '../../../lib/notify';
 import { useServices } from '../../../lib/services';
 import { formCategoriesQueryOptions, useCreateVerifyFormMutation } from '../api';
-import { LabelledAutocomplete, languageOptions } from './fields';
+import { languageOptions } from '../languages';
 
 const labels = { name: 'Name', language: 'Language', category: 'Category' };
 

@@ -14,8 +14,8 @@ import { useIsMutating } from '@tanstack/react-query';
 import type { VerifyForm } from '@veriform/contracts';
 import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useRef, useState } from 'react';
+import { SectionCard } from '../../../components/layout/SectionCard';
 import { verifyFormChangeKey } from '../api';
-import { SectionCard } from './SectionCard';
 
 export const QR_CODE_LABEL = 'QR code of the public link';
 /** On screen; the downloaded SVG is a vector and carries a larger nominal size for print layouts. */

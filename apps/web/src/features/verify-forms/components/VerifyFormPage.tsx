@@ -15,15 +15,17 @@ import { ConfirmModal } from '../../../components/ConfirmModal';
 import { NoMembershipAlert } from '../../../components/errors/NoMembershipAlert';
 import { NotFoundScreen } from '../../../components/errors/NotFoundScreen';
 import { FormErrorAlert } from '../../../components/form/FormErrorAlert';
+import { LabelledAutocomplete } from '../../../components/form/LabelledFields';
 import { LabelledSelect } from '../../../components/form/LabelledSelect';
+import { ImageUploadModal } from '../../../components/ImageUploadModal';
 import { PageHeader } from '../../../components/layout/PageHeader';
+import { SectionCard } from '../../../components/layout/SectionCard';
 import { AnchorLink } from '../../../components/links';
 import { ApiValidationError, NotFoundError } from '../../../lib/api-client';
 import { errorDisplayText } from '../../../lib/error-text';
 import { notify } from '../../../lib/notify';
 import { useServices } from '../../../lib/services';
 import { useSession } from '../../../lib/session';
-import { ImageUploadModal } from '../../account/components/UploadImageModal';
 import {
   BANNER_IMAGE_FIELD,
   formCategoriesQueryOptions,
@@ -33,10 +35,9 @@ import {
   useUploadBannerMutation,
   verifyFormQueryOptions,
 } from '../api';
+import { languageOptions } from '../languages';
 import { RecentVerificationsCard, StatsCard } from './FormActivity';
 import { LiveSwitch } from './FormsTable';
-import { LabelledAutocomplete, languageOptions } from './fields';
-import { SectionCard } from './SectionCard';
 import { ShareCard } from './ShareCard';
 
 const labels = { name: 'Name', language: 'Language', category: 'Category' };

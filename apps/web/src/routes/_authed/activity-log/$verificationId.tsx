@@ -9,10 +9,10 @@ import { PageHeader } from '../../../components/layout/PageHeader';
 import { AnchorLink } from '../../../components/links';
 import { verificationQueryOptions } from '../../../features/verifications/api';
 import { VerificationDetailView } from '../../../features/verifications/components/VerificationDetailView';
-import { validateVerificationSearch } from '../../../features/verifications/search';
 import { NotFoundError } from '../../../lib/api-client';
 import { useServices } from '../../../lib/services';
 import { useSession } from '../../../lib/session';
+import { validateVerificationSearch } from '../../../lib/verification-search';
 
 /** A path id the API could know (verification ids are 64-bit); anything else is simply not found. */
 function parseVerificationId(raw: string): number | null {

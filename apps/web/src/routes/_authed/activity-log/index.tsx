@@ -33,15 +33,12 @@ import {
 } from '../../../features/verifications/components/VerificationFilters';
 import { VerificationList } from '../../../features/verifications/components/VerificationList';
 import { VerificationListSkeleton } from '../../../features/verifications/components/VerificationListSkeleton';
-import { formatCount } from '../../../features/verifications/format';
-import {
-  validateVerificationSearch,
-  verificationSearchDefaults,
-} from '../../../features/verifications/search';
 import { PermissionDeniedError } from '../../../lib/api-client';
 import { errorDisplayText } from '../../../lib/error-text';
+import { formatCount } from '../../../lib/format';
 import { useServices } from '../../../lib/services';
 import { useSession } from '../../../lib/session';
+import { validateVerificationSearch, verificationSearchDefaults } from '../../../lib/verification-search';
 
 export const Route = createFileRoute('/_authed/activity-log/')({
   // SPEC §2, §5: every bad value in a shared link falls back to its default (see search.ts for why a function).

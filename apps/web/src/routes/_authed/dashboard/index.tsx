@@ -4,7 +4,7 @@ import {
   stripSearchParams,
   useNavigate,
 } from '@tanstack/react-router';
-import { can, type DashboardSearch, dashboardSearchSchema } from '@veriform/contracts';
+import { can, type DashboardSearch, dashboardPresets, dashboardSearchSchema } from '@veriform/contracts';
 import { useCallback } from 'react';
 import { ForbiddenScreen } from '../../../components/errors/ForbiddenScreen';
 import { NoMembershipAlert } from '../../../components/errors/NoMembershipAlert';
@@ -14,10 +14,14 @@ import {
   reportParams,
   verificationReportQueryOptions,
 } from '../../../features/dashboard/api';
-import { Dashboard, type DashboardSearchPatch } from '../../../features/dashboard/components/Dashboard';
+import { Dashboard, type DashboardPreset } from '../../../features/dashboard/components/Dashboard';
 import { ReportSkeleton } from '../../../features/dashboard/components/ReportGrid';
-import { searchValuesAsText } from '../../../features/verifications/search';
+import {
+  type VerificationFilterPatch,
+  VerificationFilters,
+} from '../../../features/verifications/components/VerificationFilters';
 import { useSession } from '../../../lib/session';
+import { searchValuesAsText } from '../../../lib/verification-search';
 
 const dashboardSearchDefaults = dashboardSearchSchema.parse({});
 
@@ -94,12 +98,27 @@ function AccountDashboard({ accountId, canSearchData }: { accountId: number; can
   const search = Route.useSearch();
   const navigate = useNavigate({ from: Route.fullPath });
   const update = useCallback(
-    (patch: DashboardSearchPatch) =>
+    (patch: VerificationFilterPatch<DashboardPreset>) =>
       void navigate({
         search: (previous: DashboardSearch) => ({ ...previous, ...patch }),
         replace: true,
       }),
     [navigate],
   );
-  return <Dashboard accountId={accountId} search={search} onChange={update} canSearchData={canSearchData} />;
+  return (
+    <Dashboard
+      accountId={accountId}
+      search={search}
+      canSearchData={canSearchData}
+      filters={
+        <VerificationFilters
+          accountId={accountId}
+          value={search}
+          onChange={update}
+          presets={dashboardPresets}
+          aria-label="Filter the report"
+        />
+      }
+    />
+  );
 }

@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { CompanyInfo } from '../../../features/accounts/components/CompanyInfo';
+import { TestNumbersCard } from '../../../features/test-numbers/components/TestNumbersCard';
 import { usePageTitle } from '../../../lib/page-title';
 
 export const Route = createFileRoute('/_authed/settings/company-info')({
@@ -8,5 +9,5 @@ export const Route = createFileRoute('/_authed/settings/company-info')({
 
 function CompanyInfoPage() {
   usePageTitle('Company Info');
-  return <CompanyInfo />;
+  return <CompanyInfo moreCards={(membership) => <TestNumbersCard membership={membership} />} />;
 }

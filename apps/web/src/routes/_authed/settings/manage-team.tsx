@@ -1,4 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { InviteTeammateModal } from '../../../features/invitations/components/InviteTeammateModal';
+import { PendingInvitations } from '../../../features/invitations/components/PendingInvitations';
 import { ManageTeam } from '../../../features/team/components/ManageTeam';
 import { usePageTitle } from '../../../lib/page-title';
 
@@ -8,5 +10,14 @@ export const Route = createFileRoute('/_authed/settings/manage-team')({
 
 function ManageTeamPage() {
   usePageTitle('Manage Team');
-  return <ManageTeam />;
+  return (
+    <ManageTeam
+      invitations={({ accountId, inviteOpened, closeInvite }) => (
+        <>
+          <PendingInvitations accountId={accountId} />
+          <InviteTeammateModal accountId={accountId} opened={inviteOpened} onClose={closeInvite} />
+        </>
+      )}
+    />
+  );
 }

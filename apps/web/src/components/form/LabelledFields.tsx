@@ -5,11 +5,7 @@ import {
   MultiSelect,
   type MultiSelectProps,
 } from '@mantine/core';
-import { languageLabels, languages } from '@veriform/contracts';
 import { useId } from 'react';
-
-/** The two form languages, labelled for people (SPEC §3). */
-export const languageOptions = languages.map((value) => ({ value, label: languageLabels[value] }));
 
 /**
  * Mantine also names its always-mounted options list with a field's `label`; here the label is a plain `<label for>`

@@ -19,15 +19,15 @@ import {
 import { Link, useRouter } from '@tanstack/react-router';
 import type { Account, Membership } from '@veriform/contracts';
 import { useId, useState } from 'react';
-import { useSelectMembershipMutation } from '../../features/memberships/api';
+import { initialsFor, objectListOf, rewriteAccountSegment } from '../../../components/shell/nav';
+import { errorDisplayText } from '../../../lib/error-text';
+import { notify } from '../../../lib/notify';
+import { useSession } from '../../../lib/session';
 import {
   validateVerificationSearch,
   verificationSearchForAnotherAccount,
-} from '../../features/verifications/search';
-import { errorDisplayText } from '../../lib/error-text';
-import { notify } from '../../lib/notify';
-import { useSession } from '../../lib/session';
-import { initialsFor, objectListOf, rewriteAccountSegment } from './nav';
+} from '../../../lib/verification-search';
+import { useSelectMembershipMutation } from '../../memberships/api';
 
 /** An account's logo, else its initials. Decorative: the account's name is always written beside it. */
 export function AccountAvatar({ account, size = 24 }: { account: Account; size?: number | string }) {

@@ -3,13 +3,13 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconActivity, IconChartBar, IconForms } from '@tabler/icons-react';
 import { useRouterState } from '@tanstack/react-router';
 import { type ReactNode, useEffect } from 'react';
-import { useOwnMembershipsSync } from '../../features/memberships/api';
-import { APP_NAME } from '../../lib/page-title';
-import { useSession } from '../../lib/session';
-import { BrandMark } from '../layout/BrandMark';
-import { NavLinkLink } from '../links';
+import { BrandMark } from '../../../components/layout/BrandMark';
+import { NavLinkLink } from '../../../components/links';
+import { type NavItem, visibleNavItems } from '../../../components/shell/nav';
+import { APP_NAME } from '../../../lib/page-title';
+import { useSession } from '../../../lib/session';
+import { useOwnMembershipsSync } from '../../memberships/api';
 import { AccountMenu } from './AccountMenu';
-import { type NavItem, visibleNavItems } from './nav';
 
 const icons: Record<NavItem['label'], ReactNode> = {
   Dashboard: <IconChartBar size={18} aria-hidden="true" />,
