@@ -3,7 +3,7 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { type ChangePasswordRequest, changePasswordRequestSchema } from '@veriform/contracts';
 import { useRef } from 'react';
 import { FormErrorAlert } from '../../../components/form/FormErrorAlert';
-import { PasswordChecklist } from '../../../components/form/PasswordChecklist';
+import { NewPasswordInput } from '../../../components/form/NewPasswordInput';
 import { focusFirstInvalid, showServerFieldErrors } from '../../../components/form/server-errors';
 import { AnchorLink } from '../../../components/links';
 import { notify } from '../../../lib/notify';
@@ -51,13 +51,9 @@ export function ChangePasswordForm() {
           {...form.getInputProps('previousPassword')}
           aria-invalid={Boolean(form.errors.previousPassword)}
         />
-        <PasswordInput
+        <NewPasswordInput
           label={changePasswordLabels.newPassword}
-          autoComplete="new-password"
-          required
-          description={<PasswordChecklist password={form.values.newPassword} />}
-          descriptionProps={{ component: 'div' }}
-          inputWrapperOrder={['label', 'input', 'error', 'description']}
+          password={form.values.newPassword}
           {...form.getInputProps('newPassword')}
           aria-invalid={Boolean(form.errors.newPassword)}
         />

@@ -3,7 +3,7 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { type ResetPasswordConfirmRequest, resetPasswordConfirmRequestSchema } from '@veriform/contracts';
 import { useRef } from 'react';
 import { FormErrorAlert } from '../../../components/form/FormErrorAlert';
-import { PasswordChecklist } from '../../../components/form/PasswordChecklist';
+import { NewPasswordInput } from '../../../components/form/NewPasswordInput';
 import { focusFirstInvalid, showServerFieldErrors } from '../../../components/form/server-errors';
 import { ApiValidationError } from '../../../lib/api-client';
 import { useFocusOnMount } from '../../../lib/use-focus-on-mount';
@@ -59,14 +59,10 @@ export function ResetPasswordConfirmForm({
           labels={labels}
           inlineFields={fields}
         />
-        <PasswordInput
+        <NewPasswordInput
           ref={firstInputRef}
           label={labels.newPassword}
-          autoComplete="new-password"
-          required
-          description={<PasswordChecklist password={form.values.newPassword} />}
-          descriptionProps={{ component: 'div' }}
-          inputWrapperOrder={['label', 'input', 'error', 'description']}
+          password={form.values.newPassword}
           {...form.getInputProps('newPassword')}
           aria-invalid={Boolean(form.errors.newPassword)}
         />

@@ -3,7 +3,7 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { type SignupRequest, signupRequestSchema } from '@veriform/contracts';
 import { useRef } from 'react';
 import { FormErrorAlert } from '../../../components/form/FormErrorAlert';
-import { PasswordChecklist } from '../../../components/form/PasswordChecklist';
+import { NewPasswordInput } from '../../../components/form/NewPasswordInput';
 import { focusFirstInvalid, showServerFieldErrors } from '../../../components/form/server-errors';
 import { useFocusOnMount } from '../../../lib/use-focus-on-mount';
 import { useSignupMutation } from '../api';
@@ -78,14 +78,9 @@ export function SignupForm({ onSuccess, initialEmail = '', emailReadOnly = false
           description={emailReadOnly ? 'The invitation was sent to this address.' : undefined}
           {...form.getInputProps('email')}
         />
-        <PasswordInput
+        <NewPasswordInput
           label={signupLabels.password}
-          autoComplete="new-password"
-          required
-          // The live checklist is the field's description, so screen readers announce it with the input.
-          description={<PasswordChecklist password={form.values.password} />}
-          descriptionProps={{ component: 'div' }}
-          inputWrapperOrder={['label', 'input', 'error', 'description']}
+          password={form.values.password}
           {...form.getInputProps('password')}
           aria-invalid={Boolean(form.errors.password)}
         />
