@@ -23,8 +23,9 @@ node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 24 ? 0 : 1)
 [ -x "$CHROMIUM_PATH" ] || fail "Chromium not found at $CHROMIUM_PATH: install Debian's 'chromium' package (bash .ci/run does) or set CHROMIUM_PATH."
 node scripts/check-postgres.mjs || fail "No PostgreSQL server answers at TEST_DATABASE_URL=$TEST_DATABASE_URL. Start one (bash .ci/run installs and starts one) or point TEST_DATABASE_URL at one."
 
-step "1/7 Format and lint (Biome)"
+step "1/7 Format and lint (Biome), web feature boundaries (dependency-cruiser)"
 npx biome ci .
+npm run --silent lint:deps
 
 step "2/7 Type check (tsc --noEmit)"
 npm run --silent typecheck
