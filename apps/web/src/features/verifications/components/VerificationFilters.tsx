@@ -1,4 +1,4 @@
-import { Group, TextInput } from '@mantine/core';
+import { Group } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import {
   type DatePreset,
@@ -7,6 +7,7 @@ import {
   type VerificationFilter,
   type VerificationMethod,
 } from '@veriform/contracts';
+import { DateRangeFilter } from '../../../components/form/DateRangeFilter';
 import { LabelledMultiSelect } from '../../../components/form/LabelledFields';
 import { LabelledSelect } from '../../../components/form/LabelledSelect';
 import { SearchBox } from '../../../components/form/SearchBox';
@@ -121,11 +122,10 @@ export function VerificationFilters<P extends DatePreset = DatePreset>({
   const selectedCategories = value.verifyFormCategory__in ?? [];
   const categoryOptions = [...new Set([...categories, ...selectedCategories])];
   // The preset in the URL is always offered, even if a caller narrowed `presets` (it is what the page shows).
-  const presetOptions = [...new Set<DatePreset>([...presets, value.created__date__preset])].map((p) => ({
+  const presetOptions = [...new Set<P>([...presets, value.created__date__preset])].map((p) => ({
     value: p,
     label: datePresetLabels[p],
   }));
-  const isPreset = (v: string | null): v is P => presets.some((p) => p === v);
 
   return (
     <Group align="flex-end" gap="sm" wrap="wrap" mb="md" role="search" aria-label={ariaLabel}>
@@ -168,41 +168,7 @@ export function VerificationFilters<P extends DatePreset = DatePreset>({
         }
         w={120}
       />
-      <LabelledSelect
-        label="Created"
-        data={presetOptions}
-        value={value.created__date__preset}
-        allowDeselect={false}
-        onChange={(preset) => {
-          if (!isPreset(preset)) return;
-          onChange({
-            created__date__preset: preset,
-            created__date__gte: undefined,
-            created__date__lte: undefined,
-          });
-        }}
-        w={170}
-      />
-      {value.created__date__preset === 'custom' && (
-        <>
-          <TextInput
-            label="From"
-            type="date"
-            value={value.created__date__gte ?? ''}
-            max={value.created__date__lte}
-            onChange={(event) => onChange({ created__date__gte: event.currentTarget.value || undefined })}
-            w={160}
-          />
-          <TextInput
-            label="To"
-            type="date"
-            value={value.created__date__lte ?? ''}
-            min={value.created__date__gte}
-            onChange={(event) => onChange({ created__date__lte: event.currentTarget.value || undefined })}
-            w={160}
-          />
-        </>
-      )}
+      <DateRangeFilter options={presetOptions} value={value} onChange={onChange} />
     </Group>
   );
 }

@@ -1,5 +1,6 @@
-import { Group, TextInput } from '@mantine/core';
+import { Group } from '@mantine/core';
 import type { FormListSearch } from '@veriform/contracts';
+import { DateRangeFilter } from '../../../components/form/DateRangeFilter';
 import { LabelledMultiSelect } from '../../../components/form/LabelledFields';
 import { LabelledSelect } from '../../../components/form/LabelledSelect';
 import { SearchBox } from '../../../components/form/SearchBox';
@@ -13,7 +14,7 @@ const statusOptions = [
   { value: 'inactive', label: 'Inactive' },
 ];
 
-const createdOptions = [
+const createdOptions: { value: FormListSearch['created__date__preset']; label: string }[] = [
   { value: 'all', label: 'All time' },
   { value: 'today', label: 'Today' },
   { value: 'yesterday', label: 'Yesterday' },
@@ -84,40 +85,7 @@ export function FormFilters({
         searchable
         w={220}
       />
-      <LabelledSelect
-        label="Created"
-        data={createdOptions}
-        value={search.created__date__preset}
-        allowDeselect={false}
-        onChange={(value) =>
-          onChange({
-            created__date__preset: (value ?? 'all') as FormListSearch['created__date__preset'],
-            created__date__gte: undefined,
-            created__date__lte: undefined,
-          })
-        }
-        w={170}
-      />
-      {search.created__date__preset === 'custom' && (
-        <>
-          <TextInput
-            label="From"
-            type="date"
-            value={search.created__date__gte ?? ''}
-            max={search.created__date__lte}
-            onChange={(event) => onChange({ created__date__gte: event.currentTarget.value || undefined })}
-            w={160}
-          />
-          <TextInput
-            label="To"
-            type="date"
-            value={search.created__date__lte ?? ''}
-            min={search.created__date__gte}
-            onChange={(event) => onChange({ created__date__lte: event.currentTarget.value || undefined })}
-            w={160}
-          />
-        </>
-      )}
+      <DateRangeFilter options={createdOptions} value={search} onChange={onChange} />
     </Group>
   );
 }
