@@ -72,6 +72,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', SECRET_KEY: KEY, VITE_DEV_SERVER: '1' })).toThrow(
       /development only/,
     );
+    const twilio = { TWILIO_AUTH_TOKEN: 'token', TWILIO_FROM: '+12015550123' };
+    expect(() => loadConfig({ SECRET_KEY: KEY, ...twilio, TWILIO_ACCOUNT_SID: 'not-a-sid' })).toThrow(
+      /TWILIO_ACCOUNT_SID/,
+    );
+    const sid = `AC${'ab12'.repeat(8)}`;
+    expect(loadConfig({ SECRET_KEY: KEY, ...twilio, TWILIO_ACCOUNT_SID: sid }).twilio?.accountSid).toBe(sid);
   });
 
   it('parses TRUST_PROXY as a flag, a hop count or a list', () => {

@@ -177,6 +177,10 @@ export function loadConfig(env: Env = process.env): Config {
           apiUrl: e.TWILIO_API_URL?.replace(/\/+$/, ''),
         }
       : undefined;
+  // The SDK refuses any other shape, but loads only with the first SMS (messaging/sms.ts): say it at start instead.
+  if (twilio && !/^AC[0-9a-fA-F]{32}$/.test(twilio.accountSid)) {
+    throw new ConfigError('TWILIO_ACCOUNT_SID must be "AC" followed by 32 hexadecimal characters.');
+  }
   if (isProduction && e.TWILIO_API_URL) {
     throw new ConfigError(
       'TWILIO_API_URL is for tests and development only; unset it when NODE_ENV=production.',

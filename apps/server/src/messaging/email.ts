@@ -1,6 +1,5 @@
 import type { Db } from '@veriform/db';
 import type { FastifyBaseLogger } from 'fastify';
-import nodemailer from 'nodemailer';
 import type { Config } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
 import { recordOutboxMessage } from './outbox.ts';
@@ -38,15 +37,22 @@ function mailer(
   };
 }
 
+/** nodemailer loads with the first e-mail, not at start (~0.1 s a process). */
 function smtpMailer(smtpUrl: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(smtpUrl);
+  let transport: Promise<import('nodemailer').Transporter> | undefined;
+  const connected = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport(smtpUrl),
+    ));
   return mailer(
     'smtp',
     async (message) => {
-      const info = await transport.sendMail({ from, ...message });
+      const info = await (await connected()).sendMail({ from, ...message });
       return { providerMessageId: info.messageId };
     },
-    async () => transport.close(),
+    async () => {
+      if (transport) (await transport).close();
+    },
   );
 }
 

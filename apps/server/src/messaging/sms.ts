@@ -1,6 +1,6 @@
 import type { Db } from '@veriform/db';
 import type { FastifyBaseLogger } from 'fastify';
-import twilio from 'twilio';
+import type Twilio from 'twilio';
 import type { Config } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
 import { recordOutboxMessage } from './outbox.ts';
@@ -74,42 +74,48 @@ function toSmsSendError(error: unknown): SmsSendError {
   return new SmsSendError(`SMS send failed: ${message}`, { permanent: false, cause: error });
 }
 
-type RequestOptions = Parameters<twilio.RequestClient['request']>[0];
-
-/**
- * Twilio's documented way to point the SDK elsewhere is a custom `httpClient` (the API host is fixed in the generated
- * code): this one rewrites the origin of every request to TWILIO_API_URL (tests and local development only).
- */
-class RedirectingRequestClient extends twilio.RequestClient {
-  readonly #origin: string;
-  constructor(origin: string, timeout: number) {
-    super({ timeout });
-    this.#origin = origin;
-  }
-  override request<TData>(opts: RequestOptions & { data?: TData }) {
-    const uri = new URL(opts.uri);
-    const target = new URL(this.#origin);
-    uri.protocol = target.protocol;
-    uri.host = target.host;
-    return super.request<TData>({ ...opts, uri: uri.toString() });
-  }
-}
-
 /** A hung request must fail (and be retried by the job) rather than hold a worker forever. */
 const TWILIO_TIMEOUT_MS = 15_000;
 
-function twilioSender(settings: NonNullable<Config['twilio']>): SmsSender {
-  const client = twilio(settings.accountSid, settings.authToken, {
+type TwilioClient = ReturnType<typeof Twilio>;
+
+/**
+ * The Twilio SDK (~0.3 s to import) loads with the first SMS, not at start. Its documented way to point it elsewhere
+ * is a custom `httpClient` (the API host is fixed in the generated code): with TWILIO_API_URL (tests and local
+ * development only) every request's origin is rewritten to it.
+ */
+async function twilioClient(settings: NonNullable<Config['twilio']>): Promise<TwilioClient> {
+  const { default: twilio } = await import('twilio');
+  type RequestOptions = Parameters<Twilio.RequestClient['request']>[0];
+  class RedirectingRequestClient extends twilio.RequestClient {
+    readonly #origin: string;
+    constructor(origin: string, timeout: number) {
+      super({ timeout });
+      this.#origin = origin;
+    }
+    override request<TData>(opts: RequestOptions & { data?: TData }) {
+      const uri = new URL(opts.uri);
+      const target = new URL(this.#origin);
+      uri.protocol = target.protocol;
+      uri.host = target.host;
+      return super.request<TData>({ ...opts, uri: uri.toString() });
+    }
+  }
+  return twilio(settings.accountSid, settings.authToken, {
     timeout: TWILIO_TIMEOUT_MS,
     ...(settings.apiUrl
       ? { httpClient: new RedirectingRequestClient(settings.apiUrl, TWILIO_TIMEOUT_MS) }
       : {}),
   });
+}
+
+function twilioSender(settings: NonNullable<Config['twilio']>): SmsSender {
+  let client: Promise<TwilioClient> | undefined;
   return {
     transport: 'twilio',
     async send(message) {
       try {
-        const sent = await client.messages.create({
+        const sent = await (await (client ??= twilioClient(settings))).messages.create({
           to: message.to,
           from: settings.from,
           body: message.text,

@@ -7,7 +7,7 @@ import {
 } from '@veriform/contracts';
 import { fileTypeFromBuffer } from 'file-type';
 import pLimit from 'p-limit';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 
 /** Why an upload is not an acceptable image; the message is shown to the user on the upload's field. */
 export class ImageRejected extends Error {}
@@ -39,7 +39,12 @@ const decodeSlots = pLimit(IMAGE_DECODE_CONCURRENCY);
  *    re-encoded as WebP with no metadata at all (EXIF, GPS, ICC, XMP are dropped: sharp keeps none by default);
  *    at most IMAGE_DECODE_CONCURRENCY images at a time.
  */
+/** sharp (libvips) loads on the first upload: most processes never decode an image, and every start would pay ~0.1 s. */
+let sharpModule: Promise<typeof import('sharp')> | undefined;
+const loadSharp = async () => (await (sharpModule ??= import('sharp'))).default;
+
 export async function processImage(input: Buffer): Promise<ProcessedImage> {
+  const sharp = await loadSharp();
   const detected = await fileTypeFromBuffer(input);
   if (!detected || !allowedMimeTypes.has(detected.mime)) throw new ImageRejected(uploadTexts.wrongType);
 
