@@ -13,7 +13,19 @@ export CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
 reports="$(mktemp -d)"
 trap 'rm -rf "$reports"' EXIT
 
-step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+# Each stage's wall time, printed at the end (docs/benchmarks.md records them).
+timings=""
+current=""
+started=$SECONDS
+close_step() {
+  if [ -n "$current" ]; then timings+="$(printf '%5ds  %s' $((SECONDS - started)) "$current")"$'\n'; fi
+}
+step() {
+  close_step
+  current="$*"
+  started=$SECONDS
+  printf '\n\033[1m== %s\033[0m\n' "$*"
+}
 fail() { printf '\n\033[31mFAILED: %s\033[0m\n' "$*" >&2; exit 1; }
 
 step "Checking what the tests need"
@@ -47,4 +59,6 @@ npx tsx scripts/lighthouse.ts --runs 1 --accessibility-only
 step "7/7 Browser tests (Playwright + Chromium)"
 PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright.json" npx playwright test --reporter=list,json
 
+close_step
+printf '\nTime per stage:\n%s%5ds  in all\n' "$timings" "$SECONDS"
 node scripts/summarize-tests.mjs "$reports"
