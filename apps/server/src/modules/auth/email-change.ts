@@ -253,6 +253,16 @@ export function createEmailChange(deps: {
     return { user, row };
   }
 
+  /** The request a token was checked against, still pending and unchanged: of two racing uses, one finds it. */
+  function stillTheRequestOf(row: EmailChangeRow) {
+    return and(
+      eq(emailChangeRequests.id, row.id),
+      eq(emailChangeRequests.status, 'pending'),
+      eq(emailChangeRequests.toEmail, row.toEmail),
+      eq(emailChangeRequests.requestedAt, row.requestedAt),
+    );
+  }
+
   /** For the link's page GET: checks only, consumes nothing (DESIGN §5). */
   async function isValid(uidb64: string, token: string): Promise<boolean> {
     return (await forToken(uidb64, token)) !== undefined;
@@ -274,14 +284,7 @@ export function createEmailChange(deps: {
     const { row } = found;
     const [deleted] = await db
       .delete(emailChangeRequests)
-      .where(
-        and(
-          eq(emailChangeRequests.id, row.id),
-          eq(emailChangeRequests.status, 'pending'),
-          eq(emailChangeRequests.toEmail, row.toEmail),
-          eq(emailChangeRequests.requestedAt, row.requestedAt),
-        ),
-      )
+      .where(stillTheRequestOf(row))
       .returning({ id: emailChangeRequests.id });
     if (!deleted) throw invalidTokenError();
   }
@@ -306,14 +309,7 @@ export function createEmailChange(deps: {
         const [claimed] = await tx
           .update(emailChangeRequests)
           .set({ status: 'successfully_changed', successfullyChangedAt: now, lastSuccessfullyChangedAt: now })
-          .where(
-            and(
-              eq(emailChangeRequests.id, row.id),
-              eq(emailChangeRequests.status, 'pending'),
-              eq(emailChangeRequests.toEmail, row.toEmail),
-              eq(emailChangeRequests.requestedAt, row.requestedAt),
-            ),
-          )
+          .where(stillTheRequestOf(row))
           .returning({ id: emailChangeRequests.id });
         if (!claimed) throw invalidTokenError();
         const [changed] = await tx
