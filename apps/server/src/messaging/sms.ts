@@ -115,7 +115,8 @@ function twilioSender(settings: NonNullable<Config['twilio']>): SmsSender {
     transport: 'twilio',
     async send(message) {
       try {
-        const sent = await (await (client ??= twilioClient(settings))).messages.create({
+        client ??= twilioClient(settings);
+        const sent = await (await client).messages.create({
           to: message.to,
           from: settings.from,
           body: message.text,

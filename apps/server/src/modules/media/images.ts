@@ -41,7 +41,10 @@ const decodeSlots = pLimit(IMAGE_DECODE_CONCURRENCY);
  */
 /** sharp (libvips) loads on the first upload: most processes never decode an image, and every start would pay ~0.1 s. */
 let sharpModule: Promise<typeof import('sharp')> | undefined;
-const loadSharp = async () => (await (sharpModule ??= import('sharp'))).default;
+async function loadSharp() {
+  sharpModule ??= import('sharp');
+  return (await sharpModule).default;
+}
 
 export async function processImage(input: Buffer): Promise<ProcessedImage> {
   const sharp = await loadSharp();
