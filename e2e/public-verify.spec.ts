@@ -81,7 +81,9 @@ test('an owner publishes a form and a consumer verifies a cell phone by text mes
   // Copy link puts exactly that address on the clipboard.
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.getByRole('button', { name: 'Copy link' }).click();
-  await expect(page.getByText('Copied')).toBeVisible();
+  await expect(page.getByRole('tooltip', { name: 'Copied' })).toBeVisible();
+  // Screen readers hear it too (a polite status message).
+  await expect(page.getByRole('status').filter({ hasText: 'Public link copied' })).toBeAttached();
   expect(await page.evaluate('navigator.clipboard.readText()')).toBe(publicUrl);
 
   const consumer = await consumerContext(browser);
