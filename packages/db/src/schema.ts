@@ -31,8 +31,14 @@ export const users = pgTable(
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
   },
-  // E-mail addresses are unique case-insensitively; the app stores them lower-cased.
-  (t) => [uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`)],
+  (t) => [
+    // E-mail addresses are unique case-insensitively; the app stores them lower-cased.
+    uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
+    // /media/ serves an image only while a row uses it (media service `inUse`): three index probes, not scans.
+    index('users_uploaded_profile_image_idx')
+      .on(t.uploadedProfileImage)
+      .where(sql`${t.uploadedProfileImage} is not null`),
+  ],
 );
 
 /** Only the SHA-256 of the session id is stored (DESIGN §4). */
@@ -57,18 +63,26 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_id_idx').on(t.userId), index('sessions_expires_at_idx').on(t.expiresAt)],
 );
 
-export const accounts = pgTable('accounts', {
-  id: serial('id').primaryKey(),
-  displayName: text('display_name').notNull(),
-  uploadedProfileImage: text('uploaded_profile_image'),
-  /**
-   * The countries (libphonenumber region codes) whose numbers the account's forms send codes to, by SMS or e-mail:
-   * anything else is refused (toll fraud). Forms have no country of their own and the public page reads a number
-   * without a country code as a US number, so every account starts with the US; owners add more in Company Info.
-   */
-  phoneCountries: text('phone_countries').array().notNull().default(['US']),
-  createdAt: createdAt(),
-});
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: serial('id').primaryKey(),
+    displayName: text('display_name').notNull(),
+    uploadedProfileImage: text('uploaded_profile_image'),
+    /**
+     * The countries (libphonenumber region codes) whose numbers the account's forms send codes to, by SMS or e-mail:
+     * anything else is refused (toll fraud). Forms have no country of their own and the public page reads a number
+     * without a country code as a US number, so every account starts with the US; owners add more in Company Info.
+     */
+    phoneCountries: text('phone_countries').array().notNull().default(['US']),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('accounts_uploaded_profile_image_idx')
+      .on(t.uploadedProfileImage)
+      .where(sql`${t.uploadedProfileImage} is not null`),
+  ],
+);
 
 export const memberships = pgTable(
   'memberships',
@@ -227,6 +241,7 @@ export const verifyForms = pgTable(
     uniqueIndex('verify_forms_public_id_idx').on(t.publicId),
     index('verify_forms_account_created_idx').on(t.accountId, t.createdAt.desc()),
     index('verify_forms_account_category_idx').on(t.accountId, t.category),
+    index('verify_forms_banner_image_idx').on(t.bannerImage).where(sql`${t.bannerImage} is not null`),
   ],
 );
 

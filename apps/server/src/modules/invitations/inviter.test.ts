@@ -1,6 +1,8 @@
+import { readFile } from 'node:fs/promises';
+import { join as joinPath } from 'node:path';
 import type { Invitation, InvitationList } from '@veriform/contracts';
-import { schema } from '@veriform/db';
-import { and, eq } from 'drizzle-orm';
+import { migrationsFolder, schema } from '@veriform/db';
+import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test-support/app.ts';
 import { newSignup } from '../../test-support/client.ts';
@@ -190,4 +192,27 @@ describe('invitations of someone who may no longer invite', () => {
       .where(eq(schema.invitations.accountId, owner.accountId));
     expect(open.filter((row) => !row.acceptedAt && !row.revokedAt)).toEqual([]);
   }, 90_000); // 60 invitations and 50 sign-ups (argon2 each) before the race itself
+});
+
+describe('migration 0009: invitations left open by inviters removed before the rule', () => {
+  it('revokes the open invitations of inviters who are no longer owners, and only those', async () => {
+    const { owner, coOwner } = await twoOwners();
+    const ofCoOwner = await sentBy(coOwner, owner.accountId);
+    const ofOwner = await sentBy(owner, owner.accountId);
+    expect((await removeMember(owner, coOwner.membership.id)).statusCode).toBe(204);
+    // As the data stood before this release: the removal left the co-owner's invitation open.
+    await t.db.db
+      .update(schema.invitations)
+      .set({ revokedAt: null })
+      .where(eq(schema.invitations.id, ofCoOwner.invitation.id));
+
+    const migration = await readFile(joinPath(migrationsFolder, '0009_media_in_use_indexes.sql'), 'utf8');
+    const dataFix = migration.split('--> statement-breakpoint').find((part) => part.includes('UPDATE'));
+    if (!dataFix) throw new Error('0009 has no data fix');
+    await t.db.db.execute(sql.raw(dataFix));
+
+    expect((await rowOf(ofCoOwner.invitation.id)).revokedAt).toBeInstanceOf(Date);
+    expect((await rowOf(ofOwner.invitation.id)).revokedAt).toBeNull();
+    expect((await accept(ofOwner)).response.statusCode).toBe(200);
+  });
 });
