@@ -1,9 +1,10 @@
-import { Alert, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { can, type Membership, PHONE_COUNTRIES, phoneCountriesSchema } from '@veriform/contracts';
 import { type FormEvent, type ReactNode, useEffect, useMemo, useState } from 'react';
 import { LabelledMultiSelect } from '../../../components/form/LabelledFields';
+import { SectionCard } from '../../../components/layout/SectionCard';
 import { ApiValidationError } from '../../../lib/api-client';
 import { errorDisplayText } from '../../../lib/error-text';
 import { notify } from '../../../lib/notify';
@@ -133,23 +134,11 @@ export function PhoneCountriesCard({ membership }: { membership: Membership }) {
   }
 
   return (
-    <Paper
-      withBorder
-      radius="md"
-      p={{ base: 'md', sm: 'lg' }}
-      maw={720}
-      component="section"
-      aria-label="Countries for verification codes"
-    >
-      <Stack gap="md">
-        <Title order={2} size="h4">
-          Countries for verification codes
-        </Title>
-        <Text size="sm" c="dimmed">
-          {PHONE_COUNTRIES_TEXT}
-        </Text>
-        {body}
-      </Stack>
-    </Paper>
+    <SectionCard title="Countries for verification codes" maw={720}>
+      <Text size="sm" c="dimmed">
+        {PHONE_COUNTRIES_TEXT}
+      </Text>
+      {body}
+    </SectionCard>
   );
 }

@@ -3,13 +3,11 @@ import {
   Alert,
   Button,
   Group,
-  Paper,
   Skeleton,
   Stack,
   Table,
   Text,
   TextInput,
-  Title,
   VisuallyHidden,
 } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
@@ -26,6 +24,7 @@ import { z } from 'zod';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { FormErrorAlert } from '../../../components/form/FormErrorAlert';
 import { focusFirstInvalid, showServerFieldErrors } from '../../../components/form/server-errors';
+import { SectionCard } from '../../../components/layout/SectionCard';
 import { errorDisplayText } from '../../../lib/error-text';
 import { formatPhoneForReading } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
@@ -204,30 +203,18 @@ export function TestNumbersCard({ membership }: { membership: Membership }) {
   }
 
   return (
-    <Paper
-      withBorder
-      radius="md"
-      p={{ base: 'md', sm: 'lg' }}
-      maw={720}
-      component="section"
-      aria-label="Test numbers"
-    >
-      <Stack gap="md">
-        <Title order={2} size="h4">
-          Test numbers
-        </Title>
+    <SectionCard title="Test numbers" maw={720}>
+      <Text size="sm" c="dimmed">
+        {TEST_MODE_TEXT}
+      </Text>
+      {list}
+      {owner ? (
+        <AddTestNumberForm accountId={accountId} />
+      ) : (
         <Text size="sm" c="dimmed">
-          {TEST_MODE_TEXT}
+          Only owners can add or delete test numbers.
         </Text>
-        {list}
-        {owner ? (
-          <AddTestNumberForm accountId={accountId} />
-        ) : (
-          <Text size="sm" c="dimmed">
-            Only owners can add or delete test numbers.
-          </Text>
-        )}
-      </Stack>
+      )}
       <ConfirmModal
         opened={toDelete !== null}
         title={toDelete ? `Delete test number ${formatPhoneForReading(toDelete.cellPhone)}?` : ''}
@@ -238,6 +225,6 @@ export function TestNumbersCard({ membership }: { membership: Membership }) {
       >
         Codes to this number will be sent for real again, and its fixed code stops working.
       </ConfirmModal>
-    </Paper>
+    </SectionCard>
   );
 }

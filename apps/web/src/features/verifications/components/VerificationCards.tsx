@@ -1,11 +1,16 @@
 import { Badge, Box, Group, Paper, Stack, Text } from '@mantine/core';
-import type { Verification, VerificationSearch, VerificationSort } from '@veriform/contracts';
+import type { VerificationSort } from '@veriform/contracts';
 import { verificationSorts } from '@veriform/contracts';
 import type { ReactNode } from 'react';
 import { LabelledSelect } from '../../../components/form/LabelledSelect';
 import { AnchorLink } from '../../../components/links';
 import { formatDateTime, formatPhoneForReading, methodLabels } from '../../../lib/format';
-import { dimmedDash, TestBadge, useOpenVerificationOnClick } from './VerificationsTable';
+import {
+  dimmedDash,
+  TestBadge,
+  useOpenVerificationOnClick,
+  type VerificationRowsProps,
+} from './VerificationsTable';
 
 /** The sort control's words for SPEC §2's `o` values (the cards have no column headers to click). */
 export const sortLabels: Record<VerificationSort, string> = {
@@ -58,17 +63,7 @@ const fieldGrid = {
  * table, nothing to scroll sideways, and a Sort by control in place of the clickable headers. The phone number is the
  * link to the verification; a tap elsewhere on the card opens it too.
  */
-export function VerificationCards({
-  verifications,
-  search,
-  onSort,
-  busy = false,
-}: {
-  verifications: readonly Verification[];
-  search: VerificationSearch;
-  onSort: (sort: VerificationSort) => void;
-  busy?: boolean;
-}) {
+export function VerificationCards({ verifications, search, onSort, busy = false }: VerificationRowsProps) {
   const open = useOpenVerificationOnClick(search);
   return (
     <Stack gap="sm">

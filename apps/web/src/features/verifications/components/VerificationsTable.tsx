@@ -114,23 +114,21 @@ export function TestBadge() {
   );
 }
 
-/**
- * The activity log's table (wide screens; VerificationList picks it). Each row opens its verification: the phone
- * number is the link (keyboard, middle-click, copy link), and a click anywhere else in the row does the same for the
- * mouse. The link keeps the log's search params, so "Back to Activity Log" returns to the same filters, sort and page.
- */
-export function VerificationsTable({
-  verifications,
-  search,
-  onSort,
-  busy = false,
-}: {
+/** What the activity log's table and its cards show: one page of rows, under the log's search. */
+export type VerificationRowsProps = {
   verifications: readonly Verification[];
   search: VerificationSearch;
   onSort: (sort: VerificationSort) => void;
   /** The next page is loading while this one stays on screen. */
   busy?: boolean;
-}) {
+};
+
+/**
+ * The activity log's table (wide screens; VerificationList picks it). Each row opens its verification: the phone
+ * number is the link (keyboard, middle-click, copy link), and a click anywhere else in the row does the same for the
+ * mouse. The link keeps the log's search params, so "Back to Activity Log" returns to the same filters, sort and page.
+ */
+export function VerificationsTable({ verifications, search, onSort, busy = false }: VerificationRowsProps) {
   const open = useOpenVerificationOnClick(search);
   return (
     <Table.ScrollContainer minWidth={640}>
