@@ -10,6 +10,7 @@ export * from './lists.ts';
 export * from './memberships.ts';
 export * from './my-account.ts';
 export * from './names.ts';
+export * from './page-paths.ts';
 export * from './password.ts';
 export * from './phone-countries.ts';
 export * from './public-verify.ts';

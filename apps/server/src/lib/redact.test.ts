@@ -7,6 +7,9 @@ describe('redactUrl', () => {
   it.each([
     ['/auth/verify-email/confirm/MQ/abc-def/', '/auth/verify-email/confirm/MQ/[redacted]/'],
     ['/auth/change-email/cancel/MQ/abc-def/', '/auth/change-email/cancel/MQ/[redacted]/'],
+    ['/auth/reset-password/confirm/MQ/abc-def', '/auth/reset-password/confirm/MQ/[redacted]'],
+    // The web router matches paths whatever their letter case: so does the redaction.
+    ['/Auth/Change-Email/Confirm/MQ/abc-def/?x=1', '/Auth/Change-Email/Confirm/MQ/[redacted]/?x=[redacted]'],
     ['/follow-invitation/?key=secret', '/follow-invitation/?key=[redacted]'],
     [
       '/auth/login/from-invitation?a=1&KEY=secret&b=2',

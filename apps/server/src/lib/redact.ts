@@ -1,3 +1,4 @@
+import { redactTokenLinks } from '@veriform/contracts';
 import { type SerializedError, stdSerializers } from 'pino';
 
 /**
@@ -54,16 +55,13 @@ function redactPair(pair: string): string {
 }
 
 /**
- * What the request log keeps of a URL: token links (`/…/confirm/{uidb64}/{token}/`, `/…/cancel/…/…/`) lose the
- * token, `/f/…` pages their whole query, and other queries every value that is not in LOGGED_PARAMS (however its name
- * is encoded).
+ * What the request log keeps of a URL: token links (contracts' tokenLinkPages, `…/{uidb64}/{token}/`) lose the token,
+ * `/f/…` pages their whole query, and other queries every value that is not in LOGGED_PARAMS (however its name is
+ * encoded).
  */
 export function redactUrl(url: string): string {
   const at = url.indexOf('?');
-  const path = (at === -1 ? url : url.slice(0, at)).replace(
-    /(\/(?:confirm|cancel)\/[^/?]+\/)[^/?]+/,
-    `$1${REDACTED}`,
-  );
+  const path = redactTokenLinks(at === -1 ? url : url.slice(0, at));
   if (at === -1) return path;
   if (PUBLIC_PAGE.test(path)) return `${path}?${REDACTED}`;
   const query = url.slice(at + 1);

@@ -1,15 +1,17 @@
+import type { TokenLinkKind } from '@veriform/contracts';
 import type { Clock } from './clock.ts';
 import { deriveKey, hmacSha256, safeEqual } from './crypto.ts';
 
 /**
- * Stateless signed tokens for links in e-mails (verify e-mail now; reset password and change e-mail later), in the
- * manner of Django's PasswordResetTokenGenerator: `<timestamp base36>-<HMAC>` where the HMAC covers the purpose, the
- * user id, the timestamp and a `state` — values that change once the link has been used (e.g. the verified-as-of
- * date, the password hash). Nothing is stored, and a used link stops working because its state no longer matches.
+ * Stateless signed tokens for links in e-mails (verify e-mail, reset password, change e-mail; lib/signed-links.ts
+ * builds and checks the links), in the manner of Django's PasswordResetTokenGenerator: `<timestamp base36>-<HMAC>`
+ * where the HMAC covers the purpose, the user id, the timestamp and a `state` — values that change once the link has
+ * been used (e.g. the verified-as-of date, the password hash). Nothing is stored, and a used link stops working
+ * because its state no longer matches.
  */
 
-/** `change-email-cancel`: the link to the OLD address that calls a requested change off. */
-export type TokenPurpose = 'verify-email' | 'reset-password' | 'change-email' | 'change-email-cancel';
+/** A token is signed for one link page (contracts' tokenLinkPages): it works on no other. */
+export type TokenPurpose = TokenLinkKind;
 
 /** Bytes of HMAC kept in the token: 128 bits is far beyond guessing and keeps links short. */
 const SIGNATURE_BYTES = 16;

@@ -4,8 +4,11 @@ import {
   INITIAL_DATA_ELEMENT_ID,
   type InitialData,
   type InitialExtra,
+  isInvitationPage,
+  isSecretPage,
   type PUBLIC_PAGE_DATA_ELEMENT_ID,
   type PublicPageData,
+  parseTokenLinkPath,
 } from '@veriform/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { viewerState } from '../modules/auth/viewer.ts';
@@ -16,20 +19,8 @@ import { ensureCsrfToken } from './csrf.ts';
  * computed from the path (token links are checked here, never consumed: that happens on the page's POST).
  */
 
-const VERIFY_EMAIL_CONFIRM = /^\/auth\/verify-email\/confirm\/([^/]+)\/([^/]+)\/?$/;
-const RESET_PASSWORD_CONFIRM = /^\/auth\/reset-password\/confirm\/([^/]+)\/([^/]+)\/?$/;
-const CHANGE_EMAIL_CONFIRM = /^\/auth\/change-email\/confirm\/([^/]+)\/([^/]+)\/?$/;
-const CHANGE_EMAIL_CANCEL = /^\/auth\/change-email\/cancel\/([^/]+)\/([^/]+)\/?$/;
-/** The pages an invitation link leads to, with `?key=` (trailing slash optional). */
-const FOLLOW_INVITATION =
-  /^\/(follow-invitation|auth\/signup\/from-invitation|auth\/login\/from-invitation)\/?$/;
-/** Pages whose URL holds a secret: they must not leak it to other sites through the Referer header. */
-const TOKEN_PAGE =
-  /^\/auth\/(verify-email\/confirm|reset-password\/confirm|change-email\/confirm|change-email\/cancel)\//;
-
-export function isTokenPage(path: string): boolean {
-  return TOKEN_PAGE.test(path) || FOLLOW_INVITATION.test(path);
-}
+/** Pages whose URL holds a secret (contracts' page paths): they must not leak it to other sites through the Referer. */
+export const isTokenPage = isSecretPage;
 
 /** The first `name` of the query string, or undefined when absent or empty. */
 function queryParam(url: string, name: string): string | undefined {
@@ -41,23 +32,17 @@ function queryParam(url: string, name: string): string | undefined {
 async function extraFor(request: FastifyRequest, path: string): Promise<InitialExtra> {
   const { emailVerification, passwordReset, emailChange, invitations } = request.server.services;
   const extra: InitialExtra = { signaling: { immediatelyRedirectTo: null } };
-  const verify = VERIFY_EMAIL_CONFIRM.exec(path);
-  if (verify?.[1] && verify[2]) {
-    extra.verifyEmailConfirm = { isValid: await emailVerification.isValid(verify[1], verify[2]) };
-  }
-  const reset = RESET_PASSWORD_CONFIRM.exec(path);
-  if (reset?.[1] && reset[2]) {
-    extra.resetPasswordConfirm = { isValid: await passwordReset.isValid(reset[1], reset[2]) };
-  }
-  const change = CHANGE_EMAIL_CONFIRM.exec(path);
-  if (change?.[1] && change[2]) {
-    extra.changeEmailConfirm = { isValid: await emailChange.isValid(change[1], change[2]) };
-  }
-  const cancel = CHANGE_EMAIL_CANCEL.exec(path);
-  if (cancel?.[1] && cancel[2]) {
-    extra.changeEmailCancel = { isValid: await emailChange.isCancelValid(cancel[1], cancel[2]) };
-  }
-  if (FOLLOW_INVITATION.test(path))
+  const verify = parseTokenLinkPath('verify-email', path);
+  if (verify)
+    extra.verifyEmailConfirm = { isValid: await emailVerification.isValid(verify.uidb64, verify.token) };
+  const reset = parseTokenLinkPath('reset-password', path);
+  if (reset) extra.resetPasswordConfirm = { isValid: await passwordReset.isValid(reset.uidb64, reset.token) };
+  const change = parseTokenLinkPath('change-email', path);
+  if (change) extra.changeEmailConfirm = { isValid: await emailChange.isValid(change.uidb64, change.token) };
+  const cancel = parseTokenLinkPath('change-email-cancel', path);
+  if (cancel)
+    extra.changeEmailCancel = { isValid: await emailChange.isCancelValid(cancel.uidb64, cancel.token) };
+  if (isInvitationPage(path))
     Object.assign(extra, await invitations.pageExtra(queryParam(request.url, 'key')));
   return extra;
 }

@@ -1,4 +1,4 @@
-import type { OutboxMessage } from '@veriform/contracts';
+import { type OutboxMessage, type TokenLinkKind, tokenLinkPages } from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import { listOutboxMessages } from '../messaging/outbox.ts';
 
@@ -8,19 +8,11 @@ export async function outboxFor(app: FastifyInstance, to: string): Promise<Outbo
   return listOutboxMessages(app.services.db, { to });
 }
 
-export type LinkKind = 'verify-email' | 'reset-password' | 'change-email' | 'change-email-cancel';
 export type TokenLink = { url: string; path: string; uidb64: string; token: string };
 
-const linkPaths: Record<LinkKind, string> = {
-  'verify-email': '/auth/verify-email/confirm/',
-  'reset-password': '/auth/reset-password/confirm/',
-  'change-email': '/auth/change-email/confirm/',
-  'change-email-cancel': '/auth/change-email/cancel/',
-};
-
 /** The token link of `kind` (`/auth/…/confirm/…`, or the cancel link) of the newest message to `to` that has one. */
-export async function latestLink(app: FastifyInstance, to: string, kind: LinkKind): Promise<TokenLink> {
-  const pattern = new RegExp(`(https?://[^\\s/]+)(${linkPaths[kind]}([\\w-]+)/([\\w-]+)/)`);
+export async function latestLink(app: FastifyInstance, to: string, kind: TokenLinkKind): Promise<TokenLink> {
+  const pattern = new RegExp(`(https?://[^\\s/]+)(${tokenLinkPages[kind]}([\\w-]+)/([\\w-]+)/)`);
   for (const message of await outboxFor(app, to)) {
     const match = message.text.match(pattern);
     if (match?.[2] && match[3] && match[4]) {

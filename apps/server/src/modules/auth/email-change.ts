@@ -19,7 +19,8 @@ import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import { ipKey } from '../../lib/ip-key.ts';
 import type { RateLimiter } from '../../lib/rate-limit.ts';
-import { decodeUid, encodeUid, type TokenSigner } from '../../lib/tokens.ts';
+import { signedLink } from '../../lib/signed-links.ts';
+import type { TokenSigner } from '../../lib/tokens.ts';
 import type { Mailer } from '../../messaging/email.ts';
 import { changeEmailMessage, emailChangedMessage } from '../../messaging/templates/change-email.ts';
 import { emailChangeRequestedMessage } from '../../messaging/templates/change-email-requested.ts';
@@ -29,6 +30,7 @@ import { invalidTokenError } from './errors.ts';
 const { emailChangeRequests, users } = schema;
 
 export type EmailChangeRow = typeof emailChangeRequests.$inferSelect;
+type PendingChange = { user: UserRow; row: EmailChangeRow };
 
 const MINUTE_MS = 60 * 1000;
 const VALID_MS = EMAIL_CHANGE_VALID_DAYS * 24 * 60 * MINUTE_MS;
@@ -37,12 +39,6 @@ const VALID_MS = EMAIL_CHANGE_VALID_DAYS * 24 * 60 * MINUTE_MS;
  * taken" answer cannot be used to harvest addresses quickly), and at most one change e-mail per user every 30 s.
  */
 export const EMAIL_CHANGE_LIMITS = { perUser: 10, perIp: 30, windowMs: 60 * MINUTE_MS };
-
-export const changeEmailPath = (uidb64: string, token: string) =>
-  `/auth/change-email/confirm/${uidb64}/${token}/`;
-/** The page of the link to the OLD address that cancels the request (GET shows it, its button POSTs the cancel). */
-export const cancelEmailChangePath = (uidb64: string, token: string) =>
-  `/auth/change-email/cancel/${uidb64}/${token}/`;
 
 /** SPEC §4: '' without a request; "expired" is computed, never stored. */
 export function emailChangeStatusOf(row: EmailChangeRow | undefined, now: Date): EmailChangeStatus {
@@ -76,16 +72,6 @@ export function createEmailChange(deps: {
   checkPassword: (user: UserRow, password: string, ip: string, field: string) => Promise<void>;
 }) {
   const { config, db, clock, tokens, mailer, background, rateLimit, checkPassword } = deps;
-  const maxAgeSeconds = VALID_MS / 1000;
-
-  const stateOf = (user: UserRow, row: EmailChangeRow) => [
-    String(row.id),
-    row.toEmail,
-    row.requestedAt.toISOString(),
-    row.status,
-    user.email,
-  ];
-
   /** The target was taken after the request was made (a sign-up, another change): nothing to put it on but the whole. */
   const takenError = () => new AppError('email_taken', { nonFieldErrors: [errorTexts.emailTaken] });
 
@@ -97,6 +83,34 @@ export function createEmailChange(deps: {
       .limit(1);
     return row;
   }
+
+  /** The user's request while it is pending (not changed yet, not expired): what both links act on. */
+  async function pendingRequestOf(userId: number): Promise<PendingChange | undefined> {
+    const user = await findUserById(db, userId);
+    if (!user) return undefined;
+    const row = await findRow(user.id);
+    if (!row || emailChangeStatusOf(row, clock.now()) !== 'pending') return undefined;
+    return { user, row };
+  }
+
+  const linkSpec = {
+    tokens,
+    publicUrl: config.publicUrl,
+    maxAgeSeconds: VALID_MS / 1000,
+    load: pendingRequestOf,
+    userIdOf: ({ user }: PendingChange) => user.id,
+    state: ({ user, row }: PendingChange) => [
+      String(row.id),
+      row.toEmail,
+      row.requestedAt.toISOString(),
+      row.status,
+      user.email,
+    ],
+  };
+  /** To the NEW address: opening it makes the change. */
+  const confirmLink = signedLink({ ...linkSpec, purpose: 'change-email' });
+  /** To the OLD address: its page (GET shows it, its button POSTs) calls the request off. */
+  const cancelLink = signedLink({ ...linkSpec, purpose: 'change-email-cancel' });
 
   function toDto(user: UserRow, row: EmailChangeRow | undefined): EmailChangeRequest {
     const status = emailChangeStatusOf(row, clock.now());
@@ -139,14 +153,13 @@ export function createEmailChange(deps: {
     );
   }
 
-  /** Built from PUBLIC_URL, never from the request's Host header; sent to the NEW address. */
+  /** Sent to the NEW address. */
   function sendLink(user: UserRow, row: EmailChangeRow): void {
-    const token = tokens.make('change-email', user.id, stateOf(user, row));
     const message = changeEmailMessage({
       to: row.toEmail,
       name: user.name,
       fromEmail: user.email,
-      link: `${config.publicUrl}${changeEmailPath(encodeUid(user.id), token)}`,
+      link: confirmLink.linkFor({ user, row }),
       validForDays: EMAIL_CHANGE_VALID_DAYS,
     });
     background.run('change e-mail link', () => mailer.send(message));
@@ -154,12 +167,11 @@ export function createEmailChange(deps: {
 
   /** To the OLD address whenever a request is armed (made, or an expired one re-armed): the cancel link. */
   function sendCancelLink(user: UserRow, row: EmailChangeRow): void {
-    const token = tokens.make('change-email-cancel', user.id, stateOf(user, row));
     const message = emailChangeRequestedMessage({
       to: user.email,
       name: user.name,
       toEmail: row.toEmail,
-      cancelLink: `${config.publicUrl}${cancelEmailChangePath(encodeUid(user.id), token)}`,
+      cancelLink: cancelLink.linkFor({ user, row }),
       validForDays: EMAIL_CHANGE_VALID_DAYS,
       supportEmail: SUPPORT_EMAIL,
     });
@@ -238,21 +250,6 @@ export function createEmailChange(deps: {
     return toDto(user, updated);
   }
 
-  async function forToken(
-    uidb64: string,
-    token: string,
-    purpose: 'change-email' | 'change-email-cancel' = 'change-email',
-  ): Promise<{ user: UserRow; row: EmailChangeRow } | undefined> {
-    const id = decodeUid(uidb64);
-    if (id === null) return undefined;
-    const user = await findUserById(db, id);
-    if (!user) return undefined;
-    const row = await findRow(user.id);
-    if (!row || emailChangeStatusOf(row, clock.now()) !== 'pending') return undefined;
-    if (!tokens.check(purpose, user.id, stateOf(user, row), token, maxAgeSeconds)) return undefined;
-    return { user, row };
-  }
-
   /** The request a token was checked against, still pending and unchanged: of two racing uses, one finds it. */
   function stillTheRequestOf(row: EmailChangeRow) {
     return and(
@@ -263,23 +260,13 @@ export function createEmailChange(deps: {
     );
   }
 
-  /** For the link's page GET: checks only, consumes nothing (DESIGN §5). */
-  async function isValid(uidb64: string, token: string): Promise<boolean> {
-    return (await forToken(uidb64, token)) !== undefined;
-  }
-
-  /** For the cancel link's page GET: checks only, consumes nothing. */
-  async function isCancelValid(uidb64: string, token: string): Promise<boolean> {
-    return (await forToken(uidb64, token, 'change-email-cancel')) !== undefined;
-  }
-
   /**
    * The old address calls the pending request off: the row goes (status '' again, as before any request), so the
    * confirmation link dies with it. Conditional on the state the token was checked against: racing a confirmation,
    * exactly one of the two wins. Needs no session: the mailbox may be read anywhere.
    */
   async function cancel(uidb64: string, token: string): Promise<void> {
-    const found = await forToken(uidb64, token, 'change-email-cancel');
+    const found = await cancelLink.subjectFor(uidb64, token);
     if (!found) throw invalidTokenError();
     const { row } = found;
     const [deleted] = await db
@@ -294,7 +281,7 @@ export function createEmailChange(deps: {
    * address hears about it. Answers the updated user. Needs no session: the link may be opened on another device.
    */
   async function confirm(uidb64: string, token: string): Promise<UserRow> {
-    const found = await forToken(uidb64, token);
+    const found = await confirmLink.subjectFor(uidb64, token);
     if (!found) throw invalidTokenError();
     const { user, row } = found;
     // Someone else may have taken the address since the request (sign-up, another change).
@@ -334,7 +321,15 @@ export function createEmailChange(deps: {
     return updated;
   }
 
-  return { retrieve, request, resend, isValid, confirm, isCancelValid, cancel };
+  return {
+    retrieve,
+    request,
+    resend,
+    isValid: confirmLink.isValid,
+    confirm,
+    isCancelValid: cancelLink.isValid,
+    cancel,
+  };
 }
 
 export type EmailChange = ReturnType<typeof createEmailChange>;

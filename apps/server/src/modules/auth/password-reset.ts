@@ -11,7 +11,8 @@ import type { Background } from '../../lib/background.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import type { RateLimiter } from '../../lib/rate-limit.ts';
-import { decodeUid, encodeUid, type TokenSigner } from '../../lib/tokens.ts';
+import { signedLink } from '../../lib/signed-links.ts';
+import type { TokenSigner } from '../../lib/tokens.ts';
 import type { Mailer } from '../../messaging/email.ts';
 import { resetPasswordMessage } from '../../messaging/templates/reset-password.ts';
 import { findUserByEmail, findUserById, type UserRow } from '../users/repository.ts';
@@ -21,11 +22,8 @@ import type { SessionStore } from './session-store.ts';
 
 const { users } = schema;
 
-export const resetPasswordPath = (uidb64: string, token: string) =>
-  `/auth/reset-password/confirm/${uidb64}/${token}/`;
-
 /**
- * Forgotten password by a signed link (lib/tokens.ts), Django-style. The token's state is the password hash, the
+ * Forgotten password by a signed link (lib/signed-links.ts), Django-style. The token's state is the password hash, the
  * last login and the address: setting the password (or logging in, or changing the address) kills every link sent
  * before, so a link works once.
  */
@@ -40,15 +38,16 @@ export function createPasswordReset(deps: {
   sessions: SessionStore;
 }) {
   const { config, db, clock, tokens, mailer, background, rateLimit, sessions } = deps;
-  const maxAgeSeconds = RESET_PASSWORD_VALID_HOURS * 60 * 60;
-
-  const stateOf = (user: UserRow) => [user.passwordHash, user.lastLoginAt?.toISOString() ?? '', user.email];
-
-  /** Built from PUBLIC_URL, never from the request's Host header. */
-  function linkFor(user: UserRow): string {
-    const token = tokens.make('reset-password', user.id, stateOf(user));
-    return `${config.publicUrl}${resetPasswordPath(encodeUid(user.id), token)}`;
-  }
+  const link = signedLink({
+    tokens,
+    publicUrl: config.publicUrl,
+    purpose: 'reset-password',
+    maxAgeSeconds: RESET_PASSWORD_VALID_HOURS * 60 * 60,
+    load: (id) => findUserById(db, id),
+    userIdOf: (user) => user.id,
+    state: (user) => [user.passwordHash, user.lastLoginAt?.toISOString() ?? '', user.email],
+  });
+  const { linkFor, isValid } = link;
 
   /** Always the same answer; sends only when the address belongs to a user. */
   async function request(email: string, ip: string): Promise<string> {
@@ -67,26 +66,12 @@ export function createPasswordReset(deps: {
     return serverTexts.resetPasswordSent;
   }
 
-  async function userForToken(uidb64: string, token: string): Promise<UserRow | undefined> {
-    const id = decodeUid(uidb64);
-    if (id === null) return undefined;
-    const user = await findUserById(db, id);
-    if (!user || !tokens.check('reset-password', user.id, stateOf(user), token, maxAgeSeconds))
-      return undefined;
-    return user;
-  }
-
-  /** For the link's page GET: checks only, consumes nothing (DESIGN §5). */
-  async function isValid(uidb64: string, token: string): Promise<boolean> {
-    return (await userForToken(uidb64, token)) !== undefined;
-  }
-
   /**
    * Sets the new password and ends every session of the user. The link proved the mailbox, so an unverified
    * address becomes verified. Answers the updated user.
    */
   async function confirm(input: ResetPasswordConfirmRequest): Promise<UserRow> {
-    const user = await userForToken(input.uidb64, input.token);
+    const user = await link.subjectFor(input.uidb64, input.token);
     if (!user) throw invalidTokenError();
     const passwordHash = await hashPassword(input.newPassword);
     const now = clock.now();
