@@ -10,6 +10,9 @@
  */
 export const engineSpecificTests = [
   'src/crash-safety.test.ts',
+  'src/jobs/jobs.test.ts',
+  'src/jobs/durability.test.ts',
+  'src/jobs/maintenance.test.ts',
   'src/plugins/health.test.ts',
   'src/lib/error-reporting.test.ts',
   'src/messaging/code-delivery.test.ts',

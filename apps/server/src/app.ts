@@ -6,6 +6,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Config } from './config.ts';
 import { openDatabase } from './database.ts';
 import { createJobs } from './jobs/queue.ts';
+import { loadJobDefinitions } from './jobs/registry.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { redactUrl, serializeLoggedError } from './lib/redact.ts';
 import { REQUEST_ID_HEADER, requestIdGenerator } from './lib/request-id.ts';
@@ -27,7 +28,6 @@ import { registerCsrf } from './plugins/csrf.ts';
 import { answerFrameworkError, registerErrorHandler } from './plugins/error-handler.ts';
 import { registerHealth } from './plugins/health.ts';
 import { registerJsonBody } from './plugins/json-body.ts';
-import { registerMaintenance } from './plugins/maintenance.ts';
 import { registerMultipart } from './plugins/multipart.ts';
 import { registerNullCharacterGuard } from './plugins/null-characters.ts';
 import { registerSecurity } from './plugins/security.ts';
@@ -122,7 +122,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const clock = deps.clock ?? systemClock;
   const mailer = deps.mailer ?? createMailer(config, database.db, clock, app.log);
   const sms = deps.sms ?? createSmsSender(config, database.db, clock, app.log);
-  const jobs = createJobs(database, app.log);
+  const jobs = createJobs(database, app.log, await loadJobDefinitions());
   const services = createServices({
     config,
     db: database.db,
@@ -140,8 +140,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     for (const method of [route.method].flat())
       routeList.push({ method, url: route.url, schema: route.schema });
   });
-  // Workers start with the app and stop before the database closes, letting jobs in progress finish.
-  app.addHook('onReady', () => jobs.start({ ...services, log: app.log }));
+  // Workers start with the app and stop before the database closes, letting jobs in progress finish. Maintenance
+  // (expired sessions, old rate-limit events and outbox rows) is scheduled jobs (jobs/definitions/prune-*.ts).
+  app.addHook('onReady', () => jobs.start(services));
   // Draining (SIGTERM): requests in flight finish, but their keep-alive connections must not keep the server open
   // until the client lets go (Fastify's keep-alive timeout is 72 s): answers sent while closing say Connection: close.
   let closing = false;
@@ -166,7 +167,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   registerCsrf(app);
   registerSessions(app);
   registerTenancy(app);
-  registerMaintenance(app);
   await registerMultipart(app);
 
   await app.register(authRoutes);

@@ -1,7 +1,7 @@
 import type { Db, StreamCsv } from '@veriform/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
-import type { Jobs } from './jobs/queue.ts';
+import type { JobQueue } from './jobs/queue.ts';
 import { type Background, createBackground } from './lib/background.ts';
 import type { Clock } from './lib/clock.ts';
 import { createRateLimiter, type RateLimiter } from './lib/rate-limit.ts';
@@ -33,8 +33,10 @@ export type Services = {
   clock: Clock;
   mailer: Mailer;
   sms: SmsSender;
-  /** Seals short-lived secrets (codes in queued jobs) with SECRET_KEY. */
+  /** Seals short-lived secrets (codes and invitation keys in queued jobs) with SECRET_KEY. */
   sealer: Sealer;
+  /** Enqueues jobs (jobs/definitions/), in the caller's transaction when given one. */
+  jobs: JobQueue;
   background: Background;
   rateLimit: RateLimiter;
   tokens: TokenSigner;
@@ -66,13 +68,14 @@ export function createServices(deps: {
   clock: Clock;
   mailer: Mailer;
   sms: SmsSender;
-  jobs: Jobs;
+  jobs: JobQueue;
   log: FastifyBaseLogger;
   /** The database's COPY stream, where it has one (PostgreSQL). */
   streamCsv?: StreamCsv | undefined;
 }): Services {
   const { config, db, clock, mailer, sms, jobs, log, streamCsv } = deps;
   const background = createBackground(log);
+  const sealer = createSealer(config.secretKey);
   const rateLimit = createRateLimiter(db, clock);
   const tokens = createTokenSigner(config.secretKey, clock);
   const sessions = createSessionStore(db, clock);
@@ -93,12 +96,20 @@ export function createServices(deps: {
   const users = createUserService(db);
   const accounts = createAccountService({ db, clock, rateLimit });
   const memberships = createMembershipService({ db, clock, sessions });
-  const invitations = createInvitationService({ config, db, clock, mailer, background, rateLimit, sessions });
+  const invitations = createInvitationService({
+    config,
+    db,
+    clock,
+    mailer,
+    sealer,
+    jobs,
+    rateLimit,
+    sessions,
+  });
   const verifyForms = createVerifyFormService({ config, db, clock, rateLimit });
   const testNumbers = createTestNumberService({ db });
   const verifications = createVerificationService({ db, clock });
   const verificationExport = createVerificationExport({ db, clock, streamCsv });
-  const sealer = createSealer(config.secretKey);
   const codeDelivery = createCodeDelivery({ jobs, sealer });
   const publicVerify = createPublicVerifyService({ config, db, clock, rateLimit, codeDelivery });
   return {
@@ -108,6 +119,7 @@ export function createServices(deps: {
     mailer,
     sms,
     sealer,
+    jobs,
     background,
     rateLimit,
     tokens,

@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { type StreamCsv, streamCsvFrom } from './copy.ts';
 import * as schema from './schema.ts';
+import { trackCommits } from './transaction.ts';
 
 export type Schema = typeof schema;
 /** The one database type the app codes against, whichever driver is underneath. */
@@ -88,6 +89,7 @@ export function createDb(config: DbConfig): DatabaseHandle {
       config.onIdleError ?? ((error) => console.error('PostgreSQL idle connection error:', error.message)),
     );
     const db = drizzleNodePg(pool, { schema });
+    trackCommits(db);
     return {
       db,
       kind: 'postgres',
@@ -113,6 +115,7 @@ export function createDb(config: DbConfig): DatabaseHandle {
   }
   const pglite = client;
   const db = drizzlePglite(pglite, { schema });
+  trackCommits(db);
   return {
     db,
     kind: 'pglite',

@@ -14,9 +14,11 @@ export const JOB_SCHEMA = 'pgboss';
 export type QueueDefinition = PgBoss.Queue;
 
 /**
- * How long finished jobs stay around. A job's data can hold a sealed one-time code: it is worthless once the code
- * has expired (10 minutes), but there is no reason to keep it for pg-boss's default week. Completed and failed
- * jobs move to the archive after 5 minutes and leave it 15 minutes later (each at the next maintenance run).
+ * How long finished jobs stay around (pg-boss's own maintenance, run by one process a minute: it takes turns through
+ * `version.maintained_on`). A job's data can hold a sealed secret (a one-time code, an invitation key): worthless to
+ * anyone without SECRET_KEY, but there is no reason to keep it for pg-boss's default week. Completed and failed jobs
+ * move to the archive after 5 minutes and leave it 15 minutes later; a job never started is archived once its queue's
+ * retention has passed. So neither table grows with time, only with the last 20 minutes' traffic.
  */
 const RETENTION = {
   archiveCompletedAfterSeconds: 5 * 60,
@@ -25,8 +27,17 @@ const RETENTION = {
   maintenanceIntervalSeconds: 60,
 } satisfies PgBoss.ConstructorOptions;
 
-/** pg-boss's lower bound; a code then arrives within about half a second even when another process enqueued it. */
-export const POLLING_INTERVAL_SECONDS = 0.5;
+/**
+ * pg-boss's cron (`schedule: true`): every CRON_MONITOR_SECONDS one process (whichever first updates
+ * `version.cron_on`) checks the schedules and, for each tick due, enqueues a job into pg-boss's `__pgboss__send-it`
+ * queue under a singleton key per schedule and minute, so a tick gives one job however many processes saw it; each
+ * process's worker of that queue (every CRON_WORKER_SECONDS) moves such jobs into their own queue. 30 s is the
+ * largest check interval that still sees every minute's tick with margin; a scheduled job may then start up to a
+ * minute after its tick, which maintenance does not mind.
+ */
+const CRON_QUEUE = '__pgboss__send-it';
+const CRON_MONITOR_SECONDS = 30;
+const CRON_WORKER_SECONDS = 30;
 
 export type Boss = {
   boss: PgBoss;
@@ -43,7 +54,16 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-export function createBoss(database: DatabaseHandle, options: { supervise: boolean }): Boss {
+export type BossOptions = {
+  /** Workers and pg-boss's maintenance (archiving and deleting finished jobs). */
+  supervise: boolean;
+  /** pg-boss's cron, which enqueues scheduled jobs. */
+  schedule: boolean;
+  /** Tests only: how often the cron is checked and its jobs moved into their queues (seconds, 1–45). */
+  cronIntervalSeconds?: number;
+};
+
+export function createBoss(database: DatabaseHandle, options: BossOptions): Boss {
   let running = 0;
   const counted = async <T>(work: () => Promise<T>): Promise<T> => {
     running += 1;
@@ -61,10 +81,10 @@ export function createBoss(database: DatabaseHandle, options: { supervise: boole
     // Installs pg-boss's schema when missing and upgrades it after a pg-boss upgrade (under its advisory lock, so
     // processes starting together take turns).
     migrate: true,
-    // No cron schedules: their timekeeper would add a queue and a clock-skew query per process for nothing.
-    schedule: false,
     supervise: options.supervise,
-    pollingIntervalSeconds: POLLING_INTERVAL_SECONDS,
+    schedule: options.schedule,
+    cronMonitorIntervalSeconds: options.cronIntervalSeconds ?? CRON_MONITOR_SECONDS,
+    cronWorkerIntervalSeconds: options.cronIntervalSeconds ?? CRON_WORKER_SECONDS,
     ...RETENTION,
   });
   return {
@@ -87,11 +107,12 @@ export function createBoss(database: DatabaseHandle, options: { supervise: boole
  * files do not each pay for it; production installs on first start).
  */
 export async function installJobSchema(database: DatabaseHandle, queues: QueueDefinition[]): Promise<void> {
-  const { boss } = createBoss(database, { supervise: false });
+  const { boss } = createBoss(database, { supervise: false, schedule: false });
   boss.on('error', () => {});
   await boss.start();
   try {
-    for (const queue of queues) await boss.createQueue(queue.name, queue);
+    // The queue pg-boss's cron creates at every start: creating a queue is DDL (a partition), so the template has it.
+    for (const queue of [...queues, { name: CRON_QUEUE }]) await boss.createQueue(queue.name, queue);
   } finally {
     await boss.stop({ graceful: false, close: false });
   }

@@ -1,88 +1,155 @@
-import type { DatabaseHandle } from '@veriform/db';
+import { afterCommit, type DatabaseHandle, executeSqlIn, type Tx } from '@veriform/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type PgBoss from 'pg-boss';
+import type { z } from 'zod';
 import { reportError } from '../lib/error-reporting.ts';
-import { createBoss, installJobSchema, type QueueDefinition } from './boss.ts';
-import {
-  type SendVerificationCodeData,
-  type SendVerificationCodeDeps,
-  sendVerificationCodeHandler,
-  sendVerificationCodeQueue,
-} from './send-verification-code.ts';
+import type { Services } from '../services.ts';
+import { type BossOptions, createBoss, installJobSchema } from './boss.ts';
+import type { JobDefinition, JobOutput } from './define.ts';
+import { loadJobDefinitions } from './registry.ts';
 
 /**
  * The app's background jobs (pg-boss): every server process enqueues and works. `start` runs when the app is ready,
  * `stop` when it closes: no new jobs are fetched, jobs in progress finish (up to STOP_TIMEOUT_MS), then the database
- * may close. A job cut off by a crash is retried by any process once it expires (see the queue's expireInSeconds).
+ * may close. A job cut off by a crash is retried by any process once it expires (see its queue's expireInSeconds).
  */
 
-export const QUEUES: QueueDefinition[] = [sendVerificationCodeQueue];
-
-/**
- * One worker per process fetches up to this many jobs at a time and runs them concurrently (sending waits on the
- * provider's round trip, not on this process). One poller rather than several keeps the idle cost at two short
- * queries a second, which matters on PGlite, where every query runs on the main thread.
- */
-const BATCH_SIZE = 4;
 /** Inside close-with-grace's 10 s in server.ts; a job still running then is failed and retried by any process. */
 const STOP_TIMEOUT_MS = 8_000;
 const IDLE_TIMEOUT_MS = 1_500;
 
-export type Jobs = {
-  start(deps: SendVerificationCodeDeps): Promise<void>;
-  /** Resolves once the job is stored (committed): from then on it survives a crash of this process. */
-  sendVerificationCode(data: SendVerificationCodeData): Promise<void>;
+export type EnqueueOptions = {
+  /**
+   * The transaction of the write that calls for the job: the job is stored by it, so both commit or neither does.
+   * Without it, the job is committed on its own before `enqueue` resolves.
+   */
+  tx?: Tx | undefined;
+};
+
+export type JobQueue = {
+  /**
+   * Stores a job for `definition` (its payload checked against the definition's schema: a mismatch is a programming
+   * error and throws) and answers its id. This process's worker is woken once the job is committed.
+   */
+  enqueue<Payload extends z.ZodType>(
+    definition: JobDefinition<Payload>,
+    payload: z.input<Payload>,
+    options?: EnqueueOptions,
+  ): Promise<string>;
+};
+
+export type Jobs = JobQueue & {
+  start(services: Services): Promise<void>;
   stop(): Promise<void>;
 };
 
-export function createJobs(database: DatabaseHandle, log: FastifyBaseLogger): Jobs {
-  const { boss, idle, track } = createBoss(database, { supervise: true });
+export function createJobs(
+  database: DatabaseHandle,
+  log: FastifyBaseLogger,
+  definitions: JobDefinition[],
+  options: Pick<BossOptions, 'cronIntervalSeconds'> = {},
+): Jobs {
+  const { boss, idle, track } = createBoss(database, { supervise: true, schedule: true, ...options });
   // pg-boss reports failed polls and maintenance here; without a listener an EventEmitter 'error' would throw.
   boss.on('error', (error) => {
     log.error({ err: error }, 'job queue error');
     reportError(error, { queue: 'pg-boss' });
   });
-  const workers: string[] = [];
+  const byName = new Map(definitions.map((definition) => [definition.name, definition]));
+  /** Worker ids by job name. */
+  const workers = new Map<string, string>();
+
+  /** Schedules follow the definitions: a job that lost its `schedule` (or its file) is unscheduled. */
+  async function syncSchedules(): Promise<void> {
+    for (const { name, schedule } of definitions) {
+      if (schedule) await boss.schedule(name, schedule.cron, {}, { tz: schedule.timezone ?? 'UTC' });
+    }
+    for (const { name } of await boss.getSchedules()) {
+      if (!byName.get(name)?.schedule) await boss.unschedule(name);
+    }
+  }
+
+  function runner(definition: JobDefinition, services: Services) {
+    const run = async (job: PgBoss.JobWithMetadata<unknown>): Promise<JobOutput> => {
+      // Every line this job writes, its handler's included, names the job (the job's own "request id").
+      const jobLog = log.child({ jobId: job.id, queue: definition.name });
+      const payload = definition.payload.safeParse(job.data);
+      if (!payload.success) {
+        jobLog.error(`${definition.name}: malformed job data; dropped`);
+        return { outcome: 'malformed' };
+      }
+      const { id, name, retryCount, retryLimit, createdOn } = job;
+      return definition.handler(payload.data, {
+        services,
+        log: jobLog,
+        job: { id, name, retryCount, retryLimit, createdOn },
+      });
+    };
+    // Each job of a batch is completed or failed on its own, so one failure does not fail (and rerun) the others;
+    // pg-boss's own completion of the batch afterwards touches only jobs still active, that is none.
+    return (jobs: PgBoss.JobWithMetadata<unknown>[]) =>
+      track(() =>
+        Promise.all(
+          jobs.map(async (job) => {
+            try {
+              await boss.complete(definition.name, job.id, await run(job));
+            } catch (error) {
+              // A hiccup is retried quietly; the error reporter hears of a job only when it has given up.
+              if (job.retryCount >= job.retryLimit) {
+                reportError(error, { queue: definition.name, jobId: job.id });
+              }
+              await boss.fail(
+                definition.name,
+                job.id,
+                error instanceof Error ? error : new Error(String(error)),
+              );
+            }
+          }),
+        ),
+      );
+  }
 
   return {
-    async start(deps) {
+    async start(services) {
       // Processes starting together on an empty database would race on pg-boss's CREATE SCHEMA (found by
       // multi-process.test.ts): they take turns, as with the migrations.
       await database.exclusively(async () => {
         await boss.start();
-        for (const queue of QUEUES) {
+        for (const { name, queue } of definitions) {
           // createQueue keeps an existing queue as it is; updateQueue brings its settings up to this version's.
-          await boss.createQueue(queue.name, queue);
-          await boss.updateQueue(queue.name, queue);
+          await boss.createQueue(name, { name, ...queue });
+          await boss.updateQueue(name, { name, ...queue });
         }
+        await syncSchedules();
       });
-      const handler = sendVerificationCodeHandler(deps);
-      const name = sendVerificationCodeQueue.name;
-      // Each job of a batch is completed or failed on its own, so one failure does not fail (and resend) the others;
-      // pg-boss's own completion of the batch afterwards touches only jobs still active, that is none.
-      const runBatch = (jobs: PgBoss.JobWithMetadata<unknown>[]) =>
-        Promise.all(
-          jobs.map(async (job) => {
-            try {
-              await boss.complete(name, job.id, await handler(job));
-            } catch (error) {
-              // A provider hiccup is retried quietly; the error reporter hears of a job only when it has given up.
-              if (job.retryCount >= job.retryLimit) reportError(error, { queue: name, jobId: job.id });
-              await boss.fail(name, job.id, error instanceof Error ? error : new Error(String(error)));
-            }
-          }),
+      for (const definition of definitions) {
+        const { batchSize, pollingIntervalSeconds } = definition.worker;
+        const worker = await boss.work(
+          definition.name,
+          { batchSize, pollingIntervalSeconds, includeMetadata: true },
+          runner(definition, services),
         );
-      workers.push(
-        await boss.work(name, { batchSize: BATCH_SIZE, includeMetadata: true }, (jobs) =>
-          track(() => runBatch(jobs)),
-        ),
-      );
+        workers.set(definition.name, worker);
+      }
     },
-    async sendVerificationCode(data) {
-      const id = await boss.send(sendVerificationCodeQueue.name, data);
-      if (!id) throw new Error('send-verification-code: the job was not stored');
-      // This process's worker need not wait for its next poll.
-      for (const worker of workers) boss.notifyWorker(worker);
+    async enqueue(definition, payload, options = {}) {
+      if (byName.get(definition.name) !== definition) {
+        throw new Error(`job '${definition.name}' is not one of jobs/definitions/`);
+      }
+      const data: unknown = definition.payload.parse(payload);
+      if (typeof data !== 'object' || data === null)
+        throw new Error(`${definition.name}: a payload is an object`);
+      const { tx } = options;
+      const id = await boss.send(definition.name, data, tx ? { db: { executeSql: executeSqlIn(tx) } } : {});
+      if (!id) throw new Error(`${definition.name}: the job was not stored`);
+      // This process's worker need not wait for its next poll, but is woken only once the job can be seen.
+      const wake = () => {
+        const worker = workers.get(definition.name);
+        if (worker) boss.notifyWorker(worker);
+      };
+      if (tx) afterCommit(tx, wake);
+      else wake();
+      return id;
     },
     async stop() {
       await boss.stop({ graceful: true, wait: true, close: false, timeout: STOP_TIMEOUT_MS });
@@ -93,6 +160,10 @@ export function createJobs(database: DatabaseHandle, log: FastifyBaseLogger): Jo
 }
 
 /** pg-boss's schema and this app's queues, installed into a database ahead of time (the test template). */
-export function installJobs(database: DatabaseHandle): Promise<void> {
-  return installJobSchema(database, QUEUES);
+export async function installJobs(database: DatabaseHandle): Promise<void> {
+  const definitions = await loadJobDefinitions();
+  await installJobSchema(
+    database,
+    definitions.map(({ name, queue }) => ({ name, ...queue })),
+  );
 }

@@ -1,27 +1,29 @@
-import type { Jobs } from '../jobs/queue.ts';
+import { sendVerificationCode } from '../jobs/definitions/send-verification-code.ts';
+import type { EnqueueOptions, JobQueue } from '../jobs/queue.ts';
 import type { Sealer } from '../lib/sealed.ts';
 
 /**
  * Sending verification codes (issue #5 item 6): the public-verify service hands over an attempt and its plain code
- * right after storing the attempt; delivery happens in a durable job (pg-boss) that composes the message in the
- * form's language and sends it by SMS (Twilio, or the dev outbox) or e-mail (the mailer). The plain code never rests
- * in the database unencrypted: it travels sealed with SECRET_KEY inside the job's data.
+ * with storing the attempt; delivery happens in a durable job (jobs/definitions/send-verification-code.ts) that
+ * composes the message in the form's language and sends it by SMS (Twilio, or the dev outbox) or e-mail (the
+ * mailer). The plain code never rests in the database unencrypted: it travels sealed with SECRET_KEY inside the job.
  */
 export type CodeMessage = { attemptId: string; code: string };
 
 export type CodeDelivery = {
-  /** Durably queues the message; resolves once the job is stored (not when the message has left). */
-  enqueue(message: CodeMessage): Promise<void>;
+  /**
+   * Durably queues the message; resolves once the job is stored (not when the message has left). With `tx`, the job
+   * is stored by the attempt's own transaction: committed with it, or not at all.
+   */
+  enqueue(message: CodeMessage, options?: EnqueueOptions): Promise<void>;
 };
 
 /** The code is sealed under the attempt id, so a sealed code cannot be replayed for another attempt. */
-export function createCodeDelivery(deps: {
-  jobs: Pick<Jobs, 'sendVerificationCode'>;
-  sealer: Sealer;
-}): CodeDelivery {
+export function createCodeDelivery(deps: { jobs: JobQueue; sealer: Sealer }): CodeDelivery {
   return {
-    async enqueue({ attemptId, code }) {
-      await deps.jobs.sendVerificationCode({ attemptId, sealedCode: deps.sealer.seal(code, attemptId) });
+    async enqueue({ attemptId, code }, options) {
+      const sealedCode = deps.sealer.seal(code, attemptId);
+      await deps.jobs.enqueue(sendVerificationCode, { attemptId, sealedCode }, options);
     },
   };
 }

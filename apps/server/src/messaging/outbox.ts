@@ -1,7 +1,7 @@
 import type { OutboxMessage } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { desc, sql } from 'drizzle-orm';
+import { desc, lt, sql } from 'drizzle-orm';
 import type { Clock } from '../lib/clock.ts';
 
 const { outboxMessages } = schema;
@@ -50,4 +50,17 @@ export async function listOutboxMessages(
     text: row.text,
     createdAt: row.createdAt.toISOString(),
   }));
+}
+
+/**
+ * Deletes messages older than `maxAgeMs` by the database's clock (the prune-outbox job): the outbox is shared by
+ * every process, and a test that moves the app's clock days ahead still finds the messages it caused. Answers how
+ * many went.
+ */
+export async function pruneOutbox(db: Db, maxAgeMs: number): Promise<number> {
+  const deleted = await db
+    .delete(outboxMessages)
+    .where(lt(outboxMessages.createdAt, sql`now() - make_interval(secs => ${maxAgeMs / 1000})`))
+    .returning({ id: outboxMessages.id });
+  return deleted.length;
 }

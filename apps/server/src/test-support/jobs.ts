@@ -1,13 +1,13 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { JOB_SCHEMA } from '../jobs/boss.ts';
-import { sendVerificationCodeQueue } from '../jobs/send-verification-code.ts';
+import { sendVerificationCode } from '../jobs/definitions/send-verification-code.ts';
 
 /** Reading pg-boss's job table in tests: jobs run in the app's workers, so tests wait on what the database says. */
 
 export type JobRow = { id: string; state: string; retryCount: number; data: unknown; output: unknown };
 
-const QUEUE = sendVerificationCodeQueue.name;
+const QUEUE = sendVerificationCode.name;
 
 /** The code-sending jobs for one attempt (any state), oldest first. */
 export async function codeJobsFor(app: FastifyInstance, attemptId: string): Promise<JobRow[]> {
@@ -42,4 +42,44 @@ export async function waitForCodeJobs(
       throw new Error(`jobs of attempt ${attemptId}: not there in time: ${JSON.stringify(jobs)}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/**
+ * Jobs enqueued on demand that are due or running (retries waiting for a later time are not). Scheduled jobs and
+ * pg-boss's cron queue are left out: their workers poll every half minute, and no request waits for them.
+ */
+async function unfinishedJobs(app: FastifyInstance): Promise<(JobRow & { name: string })[]> {
+  const schema = sql.identifier(JOB_SCHEMA);
+  const result = await app.services.db.execute(
+    sql`SELECT id, name, state::text AS state, retry_count AS "retryCount", data, output
+        FROM ${schema}.job
+        WHERE (state = 'active' OR (state IN ('created', 'retry') AND start_after <= now()))
+          AND NOT starts_with(name, '__pgboss__') AND name NOT IN (SELECT name FROM ${schema}.schedule)`,
+  );
+  return (result as { rows: (JobRow & { name: string })[] }).rows;
+}
+
+/**
+ * Waits until no job of the app's database is due or running: what a request enqueued (an e-mail) has been done, or
+ * has failed and waits for its retry. The jobs' counterpart of `background.idle()`.
+ */
+export async function jobsSettled(app: FastifyInstance, options: { timeoutMs?: number } = {}): Promise<void> {
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  for (;;) {
+    const jobs = await unfinishedJobs(app);
+    if (jobs.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`jobs still unfinished: ${JSON.stringify(jobs)}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** The jobs of one kind (any state), oldest first. */
+export async function jobsOf(app: FastifyInstance, name: string): Promise<JobRow[]> {
+  const result = await app.services.db.execute(
+    sql`SELECT id, state::text AS state, retry_count AS "retryCount", data, output
+        FROM ${sql.identifier(JOB_SCHEMA)}.job
+        WHERE name = ${name}
+        ORDER BY created_on`,
+  );
+  return (result as { rows: JobRow[] }).rows;
 }

@@ -13,19 +13,21 @@ import {
   teamTexts,
   tooManyRequestsText,
 } from '@veriform/contracts';
-import type { Db } from '@veriform/db';
+import type { Db, Tx } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Config } from '../../config.ts';
-import type { Background } from '../../lib/background.ts';
+import { invitationKeyContext, sendInvitationEmail } from '../../jobs/definitions/send-invitation-email.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256Hex } from '../../lib/crypto.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import { ipKey } from '../../lib/ip-key.ts';
 import { type RateLimiter, tooMany } from '../../lib/rate-limit.ts';
+import type { Sealer } from '../../lib/sealed.ts';
 import type { Mailer } from '../../messaging/email.ts';
 import { invitationMessage } from '../../messaging/templates/invitation.ts';
 import type { Tenant } from '../../plugins/tenancy.ts';
@@ -55,6 +57,9 @@ const KEY_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 export const followInvitationPath = (key: string) => `/follow-invitation/?key=${encodeURIComponent(key)}`;
 
+/** sent: handed to the mailer. skipped: nothing to send any more (accepted, revoked, or resent since). */
+export type InvitationEmailOutcome = 'sent' | 'skipped';
+
 export function invitationStatusOf(row: InvitationRow, now: Date): InvitationStatus {
   if (row.acceptedAt) return 'accepted';
   if (row.revokedAt) return 'revoked';
@@ -83,11 +88,12 @@ export function createInvitationService(deps: {
   db: Db;
   clock: Clock;
   mailer: Mailer;
-  background: Background;
+  sealer: Sealer;
+  jobs: JobQueue;
   rateLimit: RateLimiter;
   sessions: SessionStore;
 }) {
-  const { config, db, clock, mailer, background, rateLimit, sessions } = deps;
+  const { config, db, clock, mailer, sealer, jobs, rateLimit, sessions } = deps;
 
   const inTenant = (tenant: Tenant) => eq(invitations.accountId, tenant.accountId);
 
@@ -142,17 +148,37 @@ export function createInvitationService(deps: {
     return row;
   }
 
-  function send(row: InvitationRow, account: AccountRow, inviter: InviterRow, key: string): void {
-    const message = invitationMessage({
-      to: row.email,
-      inviterName: inviter?.name ?? '',
-      inviterEmail: inviter?.email ?? '',
-      accountName: account.displayName,
-      role: row.role,
-      link: `${config.publicUrl}${followInvitationPath(key)}`,
-      validForDays: INVITATION_VALID_DAYS,
-    });
-    background.run('invitation e-mail', () => mailer.send(message));
+  /**
+   * The e-mail is a job stored by the transaction that made the key (create, resend): committed with it or not at
+   * all. The key rests in the job sealed to this invitation; the job calls `deliverEmail` with it.
+   */
+  async function enqueueEmail(tx: Tx, invitationId: number, key: string): Promise<void> {
+    const sealedKey = sealer.seal(key, invitationKeyContext(invitationId));
+    await jobs.enqueue(sendInvitationEmail, { invitationId, sealedKey }, { tx });
+  }
+
+  /**
+   * Sends the invitation e-mail with `key` (the send-invitation-email job) while that key is still the open
+   * invitation's: a resend since (a new key), a revocation (also what removing the inviter does) or an acceptance
+   * make a late job send nothing. Inviter and company are read now, so the e-mail names them as they are.
+   */
+  async function deliverEmail(invitationId: number, key: string): Promise<InvitationEmailOutcome> {
+    const [found] = await withAccountAndInviter().where(eq(invitations.id, invitationId)).limit(1);
+    if (!found || found.invitation.keyHash !== sha256Hex(key)) return 'skipped';
+    const { invitation, account, inviter } = found;
+    if (invitation.acceptedAt || invitation.revokedAt) return 'skipped';
+    await mailer.send(
+      invitationMessage({
+        to: invitation.email,
+        inviterName: inviter?.name ?? '',
+        inviterEmail: inviter?.email ?? '',
+        accountName: account.displayName,
+        role: invitation.role,
+        link: `${config.publicUrl}${followInvitationPath(key)}`,
+        validForDays: INVITATION_VALID_DAYS,
+      }),
+    );
+    return 'sent';
   }
 
   async function consumeSend(tenant: Tenant): Promise<void> {
@@ -208,21 +234,25 @@ export function createInvitationService(deps: {
     const { key, keyHash } = newKey();
     let row: InvitationRow | undefined;
     try {
-      [row] = await db
-        .insert(invitations)
-        .values({
-          accountId: tenant.accountId,
-          email,
-          role: input.role,
-          canSearchData: input.canSearchData,
-          canViewReports: input.canViewReports,
-          keyHash,
-          invitedByUserId: tenant.user.id,
-          createdAt: now,
-          expiresAt: new Date(now.getTime() + INVITATION_VALID_DAYS * DAY_MS),
-          lastSentAt: now,
-        })
-        .returning();
+      row = await db.transaction(async (tx) => {
+        const [inserted] = await tx
+          .insert(invitations)
+          .values({
+            accountId: tenant.accountId,
+            email,
+            role: input.role,
+            canSearchData: input.canSearchData,
+            canViewReports: input.canViewReports,
+            keyHash,
+            invitedByUserId: tenant.user.id,
+            createdAt: now,
+            expiresAt: new Date(now.getTime() + INVITATION_VALID_DAYS * DAY_MS),
+            lastSentAt: now,
+          })
+          .returning();
+        if (inserted) await enqueueEmail(tx, inserted.id, key);
+        return inserted;
+      });
     } catch (error) {
       // Two invitations of one address at once: the partial unique index lets one through.
       if (isUniqueViolation(error)) throw alreadyInvited();
@@ -231,7 +261,6 @@ export function createInvitationService(deps: {
     if (!row) throw new Error('Invitation insert returned no row');
     const found = await findScoped(tenant, row.id);
     if (!found) throw new Error('Invitation vanished after insert');
-    send(row, found.account, found.inviter, key);
     return toDto(row, found.account, found.inviter);
   }
 
@@ -250,26 +279,29 @@ export function createInvitationService(deps: {
     await consumeSend(tenant);
     const { key, keyHash } = newKey();
     // Conditional on the send time read above: of two concurrent resends only one goes out.
-    const [row] = await db
-      .update(invitations)
-      .set({
-        keyHash,
-        lastSentAt: now,
-        expiresAt: new Date(now.getTime() + INVITATION_VALID_DAYS * DAY_MS),
-      })
-      .where(
-        and(
-          inTenant(tenant),
-          eq(invitations.id, id),
-          isOpen,
-          eq(invitations.lastSentAt, found.invitation.lastSentAt),
-        ),
-      )
-      .returning();
+    const row = await db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(invitations)
+        .set({
+          keyHash,
+          lastSentAt: now,
+          expiresAt: new Date(now.getTime() + INVITATION_VALID_DAYS * DAY_MS),
+        })
+        .where(
+          and(
+            inTenant(tenant),
+            eq(invitations.id, id),
+            isOpen,
+            eq(invitations.lastSentAt, found.invitation.lastSentAt),
+          ),
+        )
+        .returning();
+      if (updated) await enqueueEmail(tx, updated.id, key);
+      return updated;
+    });
     if (!row) {
       throw tooMany({ allowed: false, retryAfterSeconds: INVITATION_RESEND_SECONDS }, tooManyRequestsText);
     }
-    send(row, found.account, found.inviter, key);
     return toDto(row, found.account, found.inviter);
   }
 
@@ -436,7 +468,7 @@ export function createInvitationService(deps: {
     return toMembershipDto(membership, account);
   }
 
-  return { list, create, resend, revoke, pageExtra, accept };
+  return { list, create, resend, revoke, pageExtra, accept, deliverEmail };
 }
 
 export type InvitationService = ReturnType<typeof createInvitationService>;

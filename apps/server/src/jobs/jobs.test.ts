@@ -1,0 +1,258 @@
+import { readdir } from 'node:fs/promises';
+import { type DatabaseHandle, schema } from '@veriform/db';
+import { eq, sql } from 'drizzle-orm';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { openTestDb, useTestApp } from '../test-support/app.ts';
+import { jobsOf } from '../test-support/jobs.ts';
+import { createBoss } from './boss.ts';
+import { defineJob, type JobContext } from './define.ts';
+import { sendInvitationEmail } from './definitions/send-invitation-email.ts';
+import { createJobs, type Jobs } from './queue.ts';
+import { loadJobDefinitions } from './registry.ts';
+
+/**
+ * The job system (issue #14 item 2) on the engine of this run: jobs are the files of definitions/, payloads are
+ * checked, a job enqueued in a transaction lives and dies with it and wakes the worker only once committed, and
+ * finished jobs leave the database.
+ */
+
+const t = useTestApp();
+
+const rows = async <T>(database: DatabaseHandle, text: string, values: unknown[] = []) =>
+  (await database.executeSql(text, values)).rows as T[];
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until<T>(
+  read: () => T | Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`not in time: ${JSON.stringify(value)}`);
+    await delay(10);
+  }
+}
+
+describe('job definitions', () => {
+  it('are the files of jobs/definitions/, each named after its job; the template and the app have their queues', async () => {
+    const files = (await readdir(new URL('./definitions/', import.meta.url))).sort();
+    const definitions = await loadJobDefinitions();
+    expect(definitions.map((d) => `${d.name}.ts`)).toEqual(files);
+
+    const queues = await rows<{ name: string; retry_limit: number; expire_seconds: number }>(
+      t.db,
+      'SELECT name, retry_limit, expire_seconds FROM pgboss.queue',
+    );
+    for (const { name, queue } of definitions) {
+      expect(queues).toContainEqual({
+        name,
+        retry_limit: queue.retryLimit,
+        expire_seconds: queue.expireInSeconds,
+      });
+    }
+    const schedules = await rows<{ name: string; cron: string }>(
+      t.db,
+      'SELECT name, cron FROM pgboss.schedule',
+    );
+    expect(schedules.sort((a, b) => a.name.localeCompare(b.name))).toEqual(
+      definitions.flatMap(({ name, schedule }) => (schedule ? [{ name, cron: schedule.cron }] : [])),
+    );
+  });
+
+  it('enqueue refuses a payload its schema refuses, and a definition that is not a file of definitions/', async () => {
+    const before = await jobsOf(t.app, sendInvitationEmail.name);
+    await expect(
+      t.app.services.jobs.enqueue(sendInvitationEmail, { invitationId: -1, sealedKey: '' }),
+    ).rejects.toThrow(z.ZodError);
+    const stray = defineJob({
+      name: 'stray',
+      payload: z.object({}),
+      queue: { retryLimit: 0 },
+      async handler() {
+        return { outcome: 'ran' };
+      },
+    });
+    await expect(t.app.services.jobs.enqueue(stray, {})).rejects.toThrow("job 'stray' is not one of");
+    expect(await jobsOf(t.app, sendInvitationEmail.name)).toEqual(before);
+  });
+});
+
+describe('enqueue in the caller’s transaction', () => {
+  it('a rolled-back transaction leaves neither its write nor its job', async () => {
+    const invitationId = 900_000_001;
+    const marker = 'rolled-back@example.com';
+    await expect(
+      t.db.db.transaction(async (tx) => {
+        await tx.insert(schema.outboxMessages).values({
+          channel: 'email',
+          to: marker,
+          subject: null,
+          text: 'never',
+          html: null,
+          createdAt: t.clock.now(),
+        });
+        await t.app.services.jobs.enqueue(sendInvitationEmail, { invitationId, sealedKey: 'v1.x' }, { tx });
+        throw new Error('something after the write failed');
+      }),
+    ).rejects.toThrow('something after the write failed');
+
+    const jobs = await rows(t.db, "SELECT id FROM pgboss.job WHERE (data->>'invitationId')::int = $1", [
+      invitationId,
+    ]);
+    expect(jobs).toEqual([]);
+    const outbox = await t.db.db
+      .select()
+      .from(schema.outboxMessages)
+      .where(eq(schema.outboxMessages.to, marker));
+    expect(outbox).toEqual([]);
+  });
+
+  describe('with a worker that polls only every 30 s', () => {
+    let other: DatabaseHandle;
+    let jobs: Jobs;
+    const ran: { payload: { n: number }; context: JobContext; at: number }[] = [];
+    const logLines: Record<string, unknown>[] = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => logLines.push(JSON.parse(line)) });
+    const probe = defineJob({
+      name: 'probe',
+      payload: z.object({ n: z.number().int() }),
+      queue: { retryLimit: 0, expireInSeconds: 30 },
+      // Only a wake-up after the commit can run a job before the next poll.
+      worker: { batchSize: 2, pollingIntervalSeconds: 30 },
+      async handler(payload, context) {
+        ran.push({ payload, context, at: Date.now() });
+        context.log.info('probe ran');
+        return { outcome: 'ran', n: payload.n };
+      },
+    });
+
+    beforeAll(async () => {
+      // A database of its own: a job system with other definitions than the app's would unschedule the app's jobs.
+      other = await openTestDb();
+      jobs = createJobs(other, log, [probe]);
+      // The probe does not use the services; the app's satisfy the handler's context.
+      await jobs.start(t.app.services);
+    });
+
+    afterAll(async () => {
+      await jobs?.stop();
+      await other?.close();
+    });
+
+    it('the job is stored by the transaction, and the worker is woken once it has committed, not before', async () => {
+      // The worker's first poll is at its start; from then on it sleeps 30 s unless woken.
+      await delay(200);
+      let id = '';
+      await other.db.transaction(async (tx) => {
+        await tx.execute(sql`select 1`);
+        id = await jobs.enqueue(probe, { n: 1 }, { tx });
+        if (other.kind === 'postgres') {
+          // Other connections do not see it yet (PGlite has one connection, held by this transaction).
+          expect(await rows(other, 'SELECT id FROM pgboss.job WHERE id = $1', [id])).toEqual([]);
+        }
+        // A wake-up now would find nothing and leave the worker asleep for 30 s.
+        await delay(300);
+      });
+      const committedAt = Date.now();
+      const [first] = await until(
+        () => ran,
+        (r) => r.length === 1,
+      );
+      expect(first?.at).toBeLessThan(committedAt + 5_000);
+      expect(first?.payload).toEqual({ n: 1 });
+      // The handler's context: the job's metadata, and a logger that names the job.
+      expect(first?.context.job).toMatchObject({ id, name: 'probe', retryCount: 0, retryLimit: 0 });
+      expect(logLines).toContainEqual(
+        expect.objectContaining({ msg: 'probe ran', jobId: id, queue: 'probe' }),
+      );
+      const [job] = await until(
+        () =>
+          rows<{ state: string; output: unknown }>(
+            other,
+            'SELECT state, output FROM pgboss.job WHERE id = $1',
+            [id],
+          ),
+        ([row]) => row?.state === 'completed',
+      );
+      expect(job?.output).toEqual({ outcome: 'ran', n: 1 });
+    });
+
+    it('a job whose data its schema refuses is dropped with an error in the log, its handler never called', async () => {
+      const before = ran.length;
+      const [stored] = await rows<{ id: string }>(
+        other,
+        `INSERT INTO pgboss.job (name, data) VALUES ('probe', '{"n":"one"}') RETURNING id`,
+      );
+      const id = stored?.id ?? '';
+      // Stored behind `enqueue`'s back, so nothing wakes the worker: the next job does, and both are fetched.
+      await jobs.enqueue(probe, { n: 2 });
+      const [job] = await until(
+        () =>
+          rows<{ state: string; output: unknown }>(
+            other,
+            'SELECT state, output FROM pgboss.job WHERE id = $1',
+            [id],
+          ),
+        ([row]) => row?.state === 'completed',
+      );
+      expect(job?.output).toEqual({ outcome: 'malformed' });
+      expect(logLines).toContainEqual(
+        expect.objectContaining({ level: 50, msg: 'probe: malformed job data; dropped', jobId: id }),
+      );
+      await until(
+        () => ran.length,
+        (n) => n === before + 1,
+      );
+      expect(ran.slice(before).map((r) => r.payload)).toEqual([{ n: 2 }]);
+    });
+  });
+});
+
+describe('finished jobs', () => {
+  it('are archived 5 minutes after they finished and deleted 15 minutes later (pg-boss maintenance)', async () => {
+    const { boss } = createBoss(t.db, { supervise: false, schedule: false });
+    boss.on('error', () => {});
+    await boss.start();
+    try {
+      const id = await t.app.services.jobs.enqueue(sendInvitationEmail, {
+        invitationId: 900_000_002,
+        sealedKey: 'x',
+      });
+      await until(
+        () => rows<{ state: string }>(t.db, 'SELECT state FROM pgboss.job WHERE id = $1', [id]),
+        ([row]) => row?.state === 'completed',
+      );
+      const archived = () => rows(t.db, 'SELECT id FROM pgboss.archive WHERE id = $1', [id]);
+      const live = () => rows(t.db, 'SELECT id FROM pgboss.job WHERE id = $1', [id]);
+
+      await t.db.executeSql(
+        "UPDATE pgboss.job SET completed_on = now() - interval '4 minutes' WHERE id = $1",
+        [id],
+      );
+      await boss.maintain();
+      expect([await live(), await archived()]).toEqual([[{ id }], []]);
+
+      await t.db.executeSql(
+        "UPDATE pgboss.job SET completed_on = now() - interval '6 minutes' WHERE id = $1",
+        [id],
+      );
+      await boss.maintain();
+      expect([await live(), await archived()]).toEqual([[], [{ id }]]);
+
+      await t.db.executeSql(
+        "UPDATE pgboss.archive SET archived_on = now() - interval '16 minutes' WHERE id = $1",
+        [id],
+      );
+      await boss.maintain();
+      expect([await live(), await archived()]).toEqual([[], []]);
+    } finally {
+      await boss.stop({ graceful: false, close: false });
+    }
+  });
+});
