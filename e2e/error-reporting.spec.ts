@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
+import { tokenLinkPages } from '@veriform/contracts/page-paths';
 import { errorEventsOf, type ReceivedEnvelope } from '../apps/server/src/test-support/sentry.ts';
-import { expect, test } from './fixtures.ts';
+import { expect, linkIn, test } from './fixtures.ts';
 import { reportingBaseURL, sentryStandInURL } from './ports.ts';
 
 /**
@@ -67,6 +68,42 @@ test('the public form page reports its errors too, and its ref stays private', a
   expect(event?.request?.url).toBe(`${reportingBaseURL}/f/no-such-form`);
   const raw = (await received(request)).map((envelope) => envelope.raw).join('\n');
   expect(raw).not.toContain('CRM-private-ref');
+});
+
+test("a token link's page reports its errors without the token", async ({ page, request, user }) => {
+  // A valid link, so the page stays on it: made by signing up on the reporting app itself.
+  const api = (path: string) => `${reportingBaseURL}${path}`;
+  const { csrfToken } = (await (await request.post(api('/api/auth/csrf'))).json()) as { csrfToken: string };
+  const signup = await request.post(api('/api/auth/signup'), {
+    headers: { 'X-CSRFToken': csrfToken },
+    data: { ...user, passwordConfirm: user.password },
+  });
+  expect(signup.status(), await signup.text()).toBe(200);
+  let link = '';
+  await expect
+    .poll(async () => {
+      const outbox = await request.get(api(`/api/dev/outbox?to=${encodeURIComponent(user.email)}`));
+      const [mail] = ((await outbox.json()) as { results: { text: string }[] }).results;
+      link = mail ? linkIn(mail.text, tokenLinkPages['verify-email']) : '';
+      return link;
+    })
+    .not.toBe('');
+  const [, uidb64, token] = link.match(/confirm\/([^/]+)\/([^/]+)\//) ?? [];
+  if (!uidb64 || !token) throw new Error(`not a token link: ${link}`);
+
+  const message = `e2e token page fault ${Date.now()}`;
+  const sdk = page.waitForRequest((req) => /sentry-browser/.test(req.url()));
+  await page.goto(link);
+  await expect(page.getByRole('button', { name: 'Confirm e-mail address' })).toBeVisible();
+  await sdk;
+  await throwUncaught(page, message);
+
+  const event = await eventFor(request, message);
+  expect(event?.request?.url).toBe(
+    `${reportingBaseURL}${tokenLinkPages['verify-email']}${uidb64}/[redacted]/`,
+  );
+  const raw = (await received(request)).map((envelope) => envelope.raw).join('\n');
+  expect(raw).not.toContain(token);
 });
 
 test('without SENTRY_DSN no page downloads the SDK', async ({ page }) => {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type APIRequestContext, test as base, expect } from '@playwright/test';
+import { tokenLinkPages } from '@veriform/contracts/page-paths';
 
 /** Each test makes its own people: unique e-mail addresses, so tests never share or depend on leftover data. */
 export type NewUser = { firstName: string; lastName: string; email: string; password: string };
@@ -58,7 +59,7 @@ export async function signUpVerified(
   const { csrfToken } = (await signup.json()) as { csrfToken: string };
   const mail = await latestEmailTo(request, user.email);
   const [, uidb64, token] =
-    linkIn(mail.text, '/auth/verify-email/confirm/').match(/confirm\/([^/]+)\/([^/]+)/) ?? [];
+    linkIn(mail.text, tokenLinkPages['verify-email']).match(/confirm\/([^/]+)\/([^/]+)/) ?? [];
   const confirm = await request.post('/api/auth/verify-email/confirm', {
     headers: { 'X-CSRFToken': csrfToken },
     data: { uidb64, token },

@@ -1,3 +1,4 @@
+import { tokenLinkPages } from '@veriform/contracts/page-paths';
 import sharp from 'sharp';
 import { expect, latestEmailTo, linkIn, newUser, signUpVerified, test } from './fixtures.ts';
 
@@ -82,7 +83,7 @@ test('the e-mail address changes once the new address confirms it', async ({ pag
     /change .*was requested/i.test(m.subject ?? ''),
   );
   expect(notice.text).toContain(target);
-  expect(notice.text).toContain('/auth/change-email/cancel/');
+  expect(notice.text).toContain(tokenLinkPages['change-email-cancel']);
 
   await page.getByRole('button', { name: 'Refresh Status' }).click();
   await expect(page.getByText('Not Yet Changed')).toBeVisible();
@@ -91,7 +92,7 @@ test('the e-mail address changes once the new address confirms it', async ({ pag
   // The new address confirms in another tab; this tab hears of it and says so.
   const mail = await latestEmailTo(page.request, target);
   const other = await page.context().newPage();
-  await other.goto(linkIn(mail.text, '/auth/change-email/confirm/'));
+  await other.goto(linkIn(mail.text, tokenLinkPages['change-email']));
   await other.getByRole('button', { name: 'Confirm new e-mail address' }).click();
   await expect(other).toHaveURL(/\/auth\/change-email\/confirm\/success\/?$/);
   await other.close();
@@ -132,7 +133,7 @@ test('the old address cancels a change it did not ask for; the link then leads t
   const notice = await latestEmailTo(page.request, user.email, (m) =>
     /change .*was requested/i.test(m.subject ?? ''),
   );
-  const cancelLink = linkIn(notice.text, '/auth/change-email/cancel/');
+  const cancelLink = linkIn(notice.text, tokenLinkPages['change-email-cancel']);
   const mailbox = await browser.newContext();
   const other = await mailbox.newPage();
   await other.goto(cancelLink);
@@ -144,7 +145,7 @@ test('the old address cancels a change it did not ask for; the link then leads t
   await other.goto(cancelLink);
   await expect(other).toHaveURL(/\/auth\/change-email\/cancel\/invalid\/?$/);
   const confirmMail = await latestEmailTo(page.request, target);
-  await other.goto(linkIn(confirmMail.text, '/auth/change-email/confirm/'));
+  await other.goto(linkIn(confirmMail.text, tokenLinkPages['change-email']));
   await expect(other).toHaveURL(/\/auth\/change-email\/confirm\/invalid\/?$/);
   await mailbox.close();
 

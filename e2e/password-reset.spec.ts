@@ -1,3 +1,4 @@
+import { tokenLinkPages } from '@veriform/contracts/page-paths';
 import { expect, latestEmailTo, linkIn, signUpOwner, test } from './fixtures.ts';
 
 const NEW_PASSWORD = 'brand new secret 7#';
@@ -20,9 +21,9 @@ test('a user who forgot the password resets it from the e-mailed link', async ({
   await expect(page.getByText('Check your inbox')).toBeVisible();
 
   const mail = await latestEmailTo(page.request, user.email, (m) =>
-    m.text.includes('/auth/reset-password/confirm/'),
+    m.text.includes(tokenLinkPages['reset-password']),
   );
-  const link = linkIn(mail.text, '/auth/reset-password/confirm/');
+  const link = linkIn(mail.text, tokenLinkPages['reset-password']);
   await page.goto(link);
   const newPassword = page.getByLabel('New password', { exact: true });
   await newPassword.fill('weak');

@@ -1,3 +1,4 @@
+import { tokenLinkPages, tokenLinkPath } from '@veriform/contracts/page-paths';
 import { expect, latestEmailTo, linkIn, test } from './fixtures.ts';
 
 test('a newcomer signs up, verifies the e-mail from the link, logs out and logs back in', async ({
@@ -40,7 +41,7 @@ test('a newcomer signs up, verifies the e-mail from the link, logs out and logs 
   // The verification e-mail arrives in the development outbox, where a person would click its link.
   await page.goto('/dev/outbox');
   const mail = await latestEmailTo(page.request, user.email);
-  const link = linkIn(mail.text, '/auth/verify-email/confirm/');
+  const link = linkIn(mail.text, tokenLinkPages['verify-email']);
   await page.getByRole('link', { name: link }).first().click();
   await expect(page).toHaveURL(/\/auth\/verify-email\/confirm\/[^/]+\/[^/]+\/?$/);
   await page.getByRole('button', { name: 'Confirm e-mail address' }).click();
@@ -104,7 +105,7 @@ test('an unverified user is held at the verify-email page until the link is used
   // Confirming in another tab moves this one on by itself.
   const mail = await latestEmailTo(page.request, user.email);
   const other = await page.context().newPage();
-  await other.goto(linkIn(mail.text, '/auth/verify-email/confirm/'));
+  await other.goto(linkIn(mail.text, tokenLinkPages['verify-email']));
   await other.getByRole('button', { name: 'Confirm e-mail address' }).click();
   await expect(other).toHaveURL(/\/auth\/verify-email\/confirm\/success\/?$/);
   await page.bringToFront();
@@ -112,7 +113,7 @@ test('an unverified user is held at the verify-email page until the link is used
 });
 
 test('a tampered verification link goes to the invalid page', async ({ page }) => {
-  await page.goto('/auth/verify-email/confirm/MQ/zzzz-0000000000/');
+  await page.goto(tokenLinkPath('verify-email', 'MQ', 'zzzz-0000000000'));
   await expect(page).toHaveURL(/\/auth\/verify-email\/confirm\/invalid\/?$/);
   await expect(page.getByText('This link is invalid or has expired')).toBeVisible();
 });

@@ -1,3 +1,4 @@
+import { invitationPages } from '@veriform/contracts/page-paths';
 import { expect, latestEmailTo, linkIn, newUser, signUpOwner, signUpVerified, test } from './fixtures.ts';
 
 test('a new user creates a company, then a second one, and switches between them', async ({ page, user }) => {
@@ -50,7 +51,7 @@ test('an owner invites a teammate who joins from the e-mail and sees what the ro
   const mateContext = await browser.newContext();
   const matePage = await mateContext.newPage();
   const mail = await latestEmailTo(page.request, mate.email);
-  await matePage.goto(linkIn(mail.text, '/follow-invitation/'));
+  await matePage.goto(linkIn(mail.text, invitationPages.follow));
   await expect(matePage.getByRole('heading', { name: `Join ${owner.company}` })).toBeVisible();
   await matePage.getByRole('link', { name: 'Sign up to accept' }).click();
   await expect(matePage).toHaveURL(/\/auth\/signup\/from-invitation/);
@@ -117,7 +118,7 @@ test('a revoked invitation leads to the invitation error page', async ({ page, b
   await page.getByRole('dialog', { name: 'Invite a teammate' }).getByLabel('Email').fill(mate.email);
   await page.getByRole('button', { name: 'Send invitation' }).click();
   await expect(page.getByText('Invitation sent')).toBeVisible();
-  const link = linkIn((await latestEmailTo(page.request, mate.email)).text, '/follow-invitation/');
+  const link = linkIn((await latestEmailTo(page.request, mate.email)).text, invitationPages.follow);
 
   await page.getByRole('button', { name: `Revoke invitation to ${mate.email}` }).click();
   await page

@@ -1,6 +1,7 @@
 import * as Sentry from '@sentry/react';
 import type { AnyRouter } from '@tanstack/react-router';
 import { errorReportingDataCollection, errorReportingSampleRates } from '@veriform/contracts/client-config';
+import { redactTokenLinks } from '@veriform/contracts/page-paths';
 import type { ErrorReporting } from './error-reporting';
 
 /**
@@ -9,10 +10,13 @@ import type { ErrorReporting } from './error-reporting';
  * number or code never leaves the page.
  */
 
-/** URLs as reports may carry them: no query (search words, phone numbers, the public form's ref, invitation keys). */
-function withoutQuery(url: string): string {
+/**
+ * URLs as reports may carry them: no query (search words, phone numbers, the public form's ref, invitation keys), and
+ * no token of an e-mailed link (the server's log redacts the same, contracts' page-paths.ts).
+ */
+function reportableUrl(url: string): string {
   const at = url.search(/[?#]/);
-  return at === -1 ? url : url.slice(0, at);
+  return redactTokenLinks(at === -1 ? url : url.slice(0, at));
 }
 
 export function startSentry(reporting: ErrorReporting, options: { router?: AnyRouter } = {}): void {
@@ -32,14 +36,19 @@ export function startSentry(reporting: ErrorReporting, options: { router?: AnyRo
     tracePropagationTargets: [/^\//],
     dataCollection: errorReportingDataCollection,
     beforeSend(event) {
-      if (event.request?.url) event.request = { url: withoutQuery(event.request.url) };
+      if (event.request?.url) event.request = { url: reportableUrl(event.request.url) };
+      return event;
+    },
+    beforeSendTransaction(event) {
+      if (event.request?.url) event.request = { url: reportableUrl(event.request.url) };
+      if (event.transaction) event.transaction = redactTokenLinks(event.transaction);
       return event;
     },
     beforeBreadcrumb(breadcrumb) {
       const data = breadcrumb.data;
       if (data) {
         for (const key of ['url', 'from', 'to']) {
-          if (typeof data[key] === 'string') data[key] = withoutQuery(data[key]);
+          if (typeof data[key] === 'string') data[key] = reportableUrl(data[key]);
         }
       }
       return breadcrumb;

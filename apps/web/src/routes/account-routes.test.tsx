@@ -1,6 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { BROADCAST_CHANNEL, type EmailChangeRequest, errorTexts, serverTexts } from '@veriform/contracts';
+import {
+  BROADCAST_CHANNEL,
+  type EmailChangeRequest,
+  errorTexts,
+  serverTexts,
+  tokenLinkPath,
+} from '@veriform/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   authResponse,
@@ -70,7 +76,7 @@ describe('forgotten password /auth/reset-password/', () => {
 });
 
 describe('reset link /auth/reset-password/confirm/$uidb64/$secretToken/', () => {
-  const tokenPath = '/auth/reset-password/confirm/MQ/set-abc/';
+  const tokenPath = tokenLinkPath('reset-password', 'MQ', 'set-abc');
   const valid = makeInitialData({ extra: { resetPasswordConfirm: { isValid: true } } });
 
   it('goes to the invalid page when the page data says nothing', async () => {
@@ -177,7 +183,7 @@ describe('reset link /auth/reset-password/confirm/$uidb64/$secretToken/', () => 
 });
 
 describe('e-mail change link /auth/change-email/confirm/$uidb64/$secretToken/', () => {
-  const tokenPath = '/auth/change-email/confirm/MQ/chg-abc/';
+  const tokenPath = tokenLinkPath('change-email', 'MQ', 'chg-abc');
 
   it('goes to the invalid page when the page data says nothing or invalid', async () => {
     const first = renderApp(tokenPath);

@@ -1,13 +1,13 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { errorTexts, serverTexts } from '@veriform/contracts';
+import { errorTexts, serverTexts, tokenLinkPath } from '@veriform/contracts';
 import { describe, expect, it } from 'vitest';
 import { createFakeServer, makeInitialData } from '../test/fake-server';
 import { renderApp } from '../test/render';
 
 /** The link sent to the OLD address when a change is requested (issue 13 item 8): GET shows, the button cancels. */
 describe('cancel link /auth/change-email/cancel/$uidb64/$secretToken/', () => {
-  const tokenPath = '/auth/change-email/cancel/MQ/cnl-abc/';
+  const tokenPath = tokenLinkPath('change-email-cancel', 'MQ', 'cnl-abc');
   const valid = makeInitialData({ extra: { changeEmailCancel: { isValid: true } } });
 
   it('goes to the invalid page when the page data says nothing or invalid, with what to do', async () => {

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { tokenLinkPath } from '@veriform/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   authResponse,
@@ -236,7 +237,7 @@ describe('sign-up verification page', () => {
 });
 
 describe('verification link /auth/verify-email/confirm/$uidb64/$secretToken/', () => {
-  const tokenPath = '/auth/verify-email/confirm/MQ/abc-123/';
+  const tokenPath = tokenLinkPath('verify-email', 'MQ', 'abc-123');
 
   it('goes to the invalid page when the server found the token invalid', async () => {
     const { router } = renderApp(tokenPath, {

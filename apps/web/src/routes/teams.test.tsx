@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { invitationErrorTexts, teamTexts } from '@veriform/contracts';
+import { invitationErrorTexts, invitationPages, teamTexts } from '@veriform/contracts';
 import { describe, expect, it } from 'vitest';
 import { ownMembershipsQueryKey } from '../features/memberships/api';
 import {
@@ -204,13 +204,13 @@ describe('/follow-invitation/', () => {
     >;
 
   it('goes to the error page without invitation data', async () => {
-    const { router } = renderApp('/follow-invitation/?key=abc');
+    const { router } = renderApp(`${invitationPages.follow}?key=abc`);
     expect(await screen.findByRole('heading', { name: "This invitation can't be used" })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/follow-invitation/error');
   });
 
   it('goes to the error page with the server’s message when the invitation has an error', async () => {
-    const { router } = renderApp('/follow-invitation/?key=abc', {
+    const { router } = renderApp(`${invitationPages.follow}?key=abc`, {
       initialData: makeInitialData({
         extra: {
           followInvitation: { hasError: true },
@@ -225,18 +225,18 @@ describe('/follow-invitation/', () => {
   });
 
   it('anonymous, new address: says who invited whom and links to sign up', async () => {
-    renderApp('/follow-invitation/?key=inv-key-1', { initialData: withInvitation() });
+    renderApp(`${invitationPages.follow}?key=inv-key-1`, { initialData: withInvitation() });
     expect(await screen.findByRole('heading', { name: 'Join Acme Corp' })).toBeInTheDocument();
     expect(screen.getByText('Ada Lovelace invited you to join Acme Corp as a member.')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Sign up to accept' })).toHaveAttribute(
       'href',
-      '/auth/signup/from-invitation?key=inv-key-1',
+      `${invitationPages.signup}?key=inv-key-1`,
     );
     expect(screen.queryByRole('link', { name: 'Log in to accept' })).not.toBeInTheDocument();
   });
 
   it('anonymous, known address: links to log in', async () => {
-    renderApp('/follow-invitation/?key=inv-key-1', {
+    renderApp(`${invitationPages.follow}?key=inv-key-1`, {
       initialData: withInvitation({ userExists: true, role: 'owner' }),
     });
     expect(
@@ -244,7 +244,7 @@ describe('/follow-invitation/', () => {
     ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Log in to accept' })).toHaveAttribute(
       'href',
-      '/auth/login/from-invitation?key=inv-key-1',
+      `${invitationPages.login}?key=inv-key-1`,
     );
   });
 
@@ -257,7 +257,7 @@ describe('/follow-invitation/', () => {
       'POST /api/memberships/40/select': [200, { currentMembership: joined }],
       'POST /api/auth/refresh-me': [200, authResponse(bob, [joined, beta])],
     });
-    const { router, services } = renderApp('/follow-invitation/?key=inv-key-1', {
+    const { router, services } = renderApp(`${invitationPages.follow}?key=inv-key-1`, {
       initialData: withInvitation({}, signedIn([beta], bob)),
       server,
     });
@@ -276,7 +276,7 @@ describe('/follow-invitation/', () => {
     const server = createFakeServer({
       'POST /api/invitations/accept': [400, { nonFieldErrors: [invitationErrorTexts.expired] }],
     });
-    renderApp('/follow-invitation/?key=inv-key-1', {
+    renderApp(`${invitationPages.follow}?key=inv-key-1`, {
       initialData: withInvitation({}, signedIn([], bob)),
       server,
     });
@@ -289,7 +289,10 @@ describe('/follow-invitation/', () => {
     const server = createFakeServer({
       'POST /api/auth/logout': [200, authResponse(makeInitialData().user)],
     });
-    renderApp('/follow-invitation/?key=inv-key-1', { initialData: withInvitation({}, signedIn()), server });
+    renderApp(`${invitationPages.follow}?key=inv-key-1`, {
+      initialData: withInvitation({}, signedIn()),
+      server,
+    });
     expect(
       await screen.findByText(teamTexts.wrongInvitee('bob@example.com'), { exact: false }),
     ).toBeInTheDocument();
@@ -308,7 +311,7 @@ describe('/auth/signup/from-invitation and /auth/login/from-invitation', () => {
   const withInvitation = (over = {}) =>
     makeInitialData({ extra: { followInvitation: makeFollowInvitation(over) } });
 
-  it.each(['/auth/signup/from-invitation?key=x', '/auth/login/from-invitation?key=x'])(
+  it.each([`${invitationPages.signup}?key=x`, `${invitationPages.login}?key=x`])(
     '%s without an invitation goes to the error page',
     async (path) => {
       const { router } = renderApp(path, {
@@ -331,7 +334,7 @@ describe('/auth/signup/from-invitation and /auth/login/from-invitation', () => {
       'POST /api/memberships/40/select': [200, { currentMembership: joined }],
       'POST /api/auth/refresh-me': [200, authResponse(bob, [joined])],
     });
-    const { router, services } = renderApp('/auth/signup/from-invitation?key=inv-key-1', {
+    const { router, services } = renderApp(`${invitationPages.signup}?key=inv-key-1`, {
       initialData: withInvitation(),
       server,
     });
@@ -361,7 +364,7 @@ describe('/auth/signup/from-invitation and /auth/login/from-invitation', () => {
       'POST /api/memberships/40/select': [200, { currentMembership: joined }],
       'POST /api/auth/refresh-me': [200, authResponse(bob, [joined])],
     });
-    const { router } = renderApp('/auth/login/from-invitation?key=inv-key-1', {
+    const { router } = renderApp(`${invitationPages.login}?key=inv-key-1`, {
       initialData: withInvitation({ userExists: true }),
       server,
     });
@@ -379,7 +382,7 @@ describe('/auth/signup/from-invitation and /auth/login/from-invitation', () => {
       'POST /api/auth/login': [200, authResponse(carol, [])],
       'POST /api/invitations/accept': [400, { nonFieldErrors: [teamTexts.wrongInvitee('bob@example.com')] }],
     });
-    const { router } = renderApp('/auth/login/from-invitation?key=inv-key-1', {
+    const { router } = renderApp(`${invitationPages.login}?key=inv-key-1`, {
       initialData: withInvitation({ userExists: true }),
       server,
     });
@@ -388,7 +391,7 @@ describe('/auth/signup/from-invitation and /auth/login/from-invitation', () => {
     await user.type(email, 'carol@example.com');
     await user.type(screen.getByLabelText(/^Password/, { selector: 'input' }), 'analytical1!');
     await user.click(screen.getByRole('button', { name: 'Log in' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/follow-invitation/'));
+    await waitFor(() => expect(router.state.location.pathname).toBe(invitationPages.follow));
     expect(await screen.findByText('Could not accept the invitation')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Log out' })).toBeInTheDocument();
   });

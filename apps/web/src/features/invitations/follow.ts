@@ -1,5 +1,5 @@
 import { redirect, useNavigate } from '@tanstack/react-router';
-import type { FollowInvitation, InitialExtra, Role } from '@veriform/contracts';
+import { type FollowInvitation, type InitialExtra, invitationPages, type Role } from '@veriform/contracts';
 import { errorDisplayText } from '../../lib/error-text';
 import { notify } from '../../lib/notify';
 import type { RouterContext } from '../../lib/router-context';
@@ -52,7 +52,7 @@ export function useAcceptAfterAuth(invitation: FollowInvitation) {
       await navigate({ to: '/', replace: true });
     } catch (error) {
       notify.error('Could not accept the invitation', errorDisplayText(error));
-      await navigate({ to: '/follow-invitation/', search: { key: invitation.key }, replace: true });
+      await navigate({ to: invitationPages.follow, search: { key: invitation.key }, replace: true });
     }
   };
   return { run, isPending: accept.isPending };

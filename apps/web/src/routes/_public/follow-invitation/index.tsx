@@ -1,7 +1,7 @@
 import { Alert, Button, Stack, Text } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
-import { teamTexts } from '@veriform/contracts';
+import { invitationPages, teamTexts } from '@veriform/contracts';
 import type { ReactNode } from 'react';
 import { z } from 'zod';
 import { AuthPage } from '../../../components/layout/AuthPage';
@@ -76,13 +76,13 @@ function FollowInvitationPage() {
     );
   } else if (invitation.userExists) {
     action = (
-      <ButtonLink to="/auth/login/from-invitation" search={search} fullWidth>
+      <ButtonLink to={invitationPages.login} search={search} fullWidth>
         Log in to accept
       </ButtonLink>
     );
   } else {
     action = (
-      <ButtonLink to="/auth/signup/from-invitation" search={search} fullWidth>
+      <ButtonLink to={invitationPages.signup} search={search} fullWidth>
         Sign up to accept
       </ButtonLink>
     );

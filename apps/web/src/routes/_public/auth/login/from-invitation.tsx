@@ -1,4 +1,5 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
+import { invitationPages } from '@veriform/contracts';
 import { z } from 'zod';
 import { AuthPage } from '../../../../components/layout/AuthPage';
 import { AnchorLink } from '../../../../components/links';
@@ -20,7 +21,7 @@ export const Route = createFileRoute('/_public/auth/login/from-invitation')({
   beforeLoad: ({ context }) => {
     const { invitation } = requireFollowInvitation({ context });
     if (context.session.get().user.isAuthenticated)
-      throw redirect({ to: '/follow-invitation/', search: { key: invitation.key }, replace: true });
+      throw redirect({ to: invitationPages.follow, search: { key: invitation.key }, replace: true });
     return { invitation };
   },
   component: LoginFromInvitationPage,
@@ -36,7 +37,7 @@ function LoginFromInvitationPage() {
       footer={
         <>
           New to Veriform?{' '}
-          <AnchorLink to="/auth/signup/from-invitation" search={{ key: invitation.key }}>
+          <AnchorLink to={invitationPages.signup} search={{ key: invitation.key }}>
             Sign up to accept
           </AnchorLink>
         </>

@@ -1,4 +1,5 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
+import { invitationPages } from '@veriform/contracts';
 import { z } from 'zod';
 import { AuthPage } from '../../../../components/layout/AuthPage';
 import { AnchorLink } from '../../../../components/links';
@@ -21,7 +22,7 @@ export const Route = createFileRoute('/_public/auth/signup/from-invitation')({
   beforeLoad: ({ context }) => {
     const { invitation } = requireFollowInvitation({ context });
     if (context.session.get().user.isAuthenticated)
-      throw redirect({ to: '/follow-invitation/', search: { key: invitation.key }, replace: true });
+      throw redirect({ to: invitationPages.follow, search: { key: invitation.key }, replace: true });
     return { invitation };
   },
   component: SignupFromInvitationPage,
@@ -37,7 +38,7 @@ function SignupFromInvitationPage() {
       footer={
         <>
           Already have an account?{' '}
-          <AnchorLink to="/auth/login/from-invitation" search={{ key: invitation.key }}>
+          <AnchorLink to={invitationPages.login} search={{ key: invitation.key }}>
             Log in to accept
           </AnchorLink>
         </>
