@@ -28,5 +28,6 @@ export const engineSpecificTests = [
   'src/modules/memberships/memberships.test.ts',
   'src/modules/invitations/invitations.test.ts',
   'src/modules/invitations/inviter.test.ts',
+  'src/modules/invitations/invitation-email.test.ts',
   'src/modules/auth/change-email.test.ts',
 ];
