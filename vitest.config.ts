@@ -1,16 +1,30 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { serverProjectsOnBothEngines } from './apps/server/vitest.config.ts';
 
 /**
- * One Vitest run, two projects: the server (API tests through app.inject on a real database) and the web app
- * (components in jsdom). `TEST_DATABASE_URL` switches the server project from PGlite to a PostgreSQL server.
+ * One Vitest run: the server (API tests through app.inject on a real database), the web app (components in jsdom)
+ * and the packages. By default the server project runs every file on the engine `TEST_DATABASE_URL` chooses (PGlite
+ * when unset). `TEST_ENGINES=both` (what `npm test` sets) runs every server file on PostgreSQL and the engine-specific
+ * ones on PGlite as well, in the same run, so no worker waits for a stage to drain before the next starts.
  */
+const bothEngines = process.env.TEST_ENGINES === 'both';
+const postgresUrl = process.env.TEST_DATABASE_URL;
+if (bothEngines && !postgresUrl)
+  throw new Error('TEST_ENGINES=both needs TEST_DATABASE_URL (a PostgreSQL server)');
+
 export default defineConfig({
   test: {
     // Vitest's default is one worker per core but one, which is a single worker on the 2-core CI machine; most test
     // files wait on a database, SMTP or a child process, so two overlap well there (server suite on PGlite 472 → 315 s,
     // on PostgreSQL 214 → 137 s, 2026-11-24).
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    projects: ['apps/server/vitest.config.ts', 'apps/web/vitest.config.ts', 'packages/*/vitest.config.ts'],
+    projects: [
+      ...(bothEngines && postgresUrl
+        ? serverProjectsOnBothEngines(postgresUrl)
+        : ['apps/server/vitest.config.ts']),
+      'apps/web/vitest.config.ts',
+      'packages/*/vitest.config.ts',
+    ],
   },
 });

@@ -6,7 +6,7 @@ const dir = process.argv[2];
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-for (const name of ['vitest-pglite.json', 'vitest-postgres.json']) {
+for (const name of ['vitest.json']) {
   const file = join(dir, name);
   if (!existsSync(file)) continue;
   const report = JSON.parse(readFileSync(file, 'utf8'));

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Every test of Veriform, in the order a failure is cheapest to find. Fails loudly; never skips a stage.
-#   1. format + lint (Biome)   2. type check (tsc)   3. unit + engine-specific API tests on PGlite   4. API tests on PostgreSQL
-#   5. production build of the web app   6. front-end budgets (JavaScript per page, gzip) and accessibility (Lighthouse)
-#   7. browser tests (Playwright, Debian's Chromium)
+#   1. at once: format + lint (Biome) and web feature boundaries (dependency-cruiser), type check (tsc), production
+#      build of the web app
+#   2. Vitest, one run: unit and component tests (web, jsdom); every API test file on PostgreSQL, and those whose
+#      behaviour differs by engine (apps/server/engine-specific-tests.ts) on PGlite too
+#   3. front-end budgets (JavaScript per page, gzip) and accessibility (Lighthouse)
+#   4. browser tests (Playwright, Debian's Chromium)
 # Needs: a PostgreSQL server (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres) and Chromium
 # (CHROMIUM_PATH, default /usr/bin/chromium). `.ci/run` installs both when missing.
 set -euo pipefail
@@ -35,28 +38,42 @@ node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 24 ? 0 : 1)
 [ -x "$CHROMIUM_PATH" ] || fail "Chromium not found at $CHROMIUM_PATH: install Debian's 'chromium' package (bash .ci/run does) or set CHROMIUM_PATH."
 node scripts/check-postgres.mjs || fail "No PostgreSQL server answers at TEST_DATABASE_URL=$TEST_DATABASE_URL. Start one (bash .ci/run installs and starts one) or point TEST_DATABASE_URL at one."
 
-step "1/7 Format and lint (Biome), web feature boundaries (dependency-cruiser)"
-npx biome ci .
-npm run --silent lint:deps
+# Runs commands at once, each with its output kept apart, then prints each output in order; fails if any failed.
+# Usage: in_parallel "label" "command" ["label" "command" …]
+in_parallel() {
+  local labels=() pids=() outputs=() failed=()
+  while [ "$#" -ge 2 ]; do
+    local out="$reports/parallel-${#labels[@]}.log"
+    labels+=("$1")
+    outputs+=("$out")
+    bash -c "$2" >"$out" 2>&1 &
+    pids+=($!)
+    shift 2
+  done
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" || failed+=("${labels[$i]}")
+    printf '\n\033[1m-- %s\033[0m\n' "${labels[$i]}"
+    cat "${outputs[$i]}"
+  done
+  [ "${#failed[@]}" -eq 0 ] || fail "${failed[*]}"
+}
 
-step "2/7 Type check (tsc --noEmit)"
-npm run --silent typecheck
+step "1/4 At once: format and lint (Biome) + web feature boundaries (dependency-cruiser), type check (tsc), web build"
+# Independent of one another; tsc works on one core, the other two are short.
+in_parallel \
+  "Biome, dependency-cruiser" "npx biome ci . && npm run --silent lint:deps" \
+  "Type check (tsc --noEmit)" "npm run --silent typecheck" \
+  "Production build of the web app" "npm run --silent build"
 
-step "3/7 Unit and component tests, and the API tests whose behaviour differs by engine, on PGlite"
-# Every API test file runs on PostgreSQL in stage 4; those named in apps/server/engine-specific-tests.ts run here too.
-env -u TEST_DATABASE_URL SERVER_TESTS=engine-specific npx vitest run --reporter=default --reporter=json --outputFile.json="$reports/vitest-pglite.json"
+step "2/4 Vitest: web components (jsdom), API tests on PostgreSQL ($TEST_DATABASE_URL) and, where engines differ, on PGlite"
+# One run, so its workers stay busy from the first file to the last (vitest.config.ts, TEST_ENGINES=both).
+TEST_ENGINES=both npx vitest run --reporter=default --reporter=json --outputFile.json="$reports/vitest.json"
 
-step "4/7 API tests on PostgreSQL ($TEST_DATABASE_URL)"
-npx vitest run --project server --reporter=default --reporter=json --outputFile.json="$reports/vitest-postgres.json"
-
-step "5/7 Production build of the web app"
-npm run --silent build
-
-step "6/7 Front-end budgets: JavaScript per page (bundle-budgets.ts), Lighthouse accessibility >= 95 (lighthouse.ts)"
+step "3/4 Front-end budgets: JavaScript per page (bundle-budgets.ts), Lighthouse accessibility 100 (lighthouse.ts)"
 npx tsx scripts/bundle-budgets.ts
 npx tsx scripts/lighthouse.ts --runs 1 --accessibility-only
 
-step "7/7 Browser tests (Playwright + Chromium)"
+step "4/4 Browser tests (Playwright + Chromium)"
 PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright.json" npx playwright test --reporter=list,json
 
 close_step

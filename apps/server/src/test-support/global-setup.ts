@@ -11,7 +11,9 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   // pg-boss's schema and queues go into the template too, so no test file pays for installing them.
-  const prepared = await prepareTestDatabases({ prepare: installJobs });
+  // The project's own engine (its `env`, when `npm test` runs both engines in one run), else the process's.
+  const serverUrl = project.config.env?.TEST_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  const prepared = await prepareTestDatabases({ serverUrl, prepare: installJobs });
   project.provide('testDbTemplate', prepared.template);
   return prepared.teardown;
 }

@@ -37,6 +37,9 @@ if (typeof URL.createObjectURL !== 'function') {
 
 afterEach(() => {
   cleanup();
+  // Files share a worker's modules (isolate: false in vitest.config.ts): nothing a test stubs may outlive it.
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
   // Toasts live in a module-wide store: none may leak into the next test.
   notifications.clean();
   window.sessionStorage.clear();
