@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import { tooManyRequestsText } from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../lib/errors.ts';
+import { ipKey } from '../lib/ip-key.ts';
 
 /** Requests per IP and minute before the generic backstop answers 429 (per process; DESIGN §7). */
 export const GLOBAL_RATE_LIMIT = { max: 600, timeWindowMs: 60_000 };
@@ -52,6 +53,8 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
     global: true,
     max: GLOBAL_RATE_LIMIT.max,
     timeWindow: GLOBAL_RATE_LIMIT.timeWindowMs,
+    // The app's one rule for per-IP keys (IPv6 by /64), rather than the plugin's own copy of it.
+    keyGenerator: (request) => ipKey(request.ip),
     // Built assets are immutable, cheap files; a page load fetches many of them.
     allowList: (request) => request.url.startsWith('/assets/'),
     errorResponseBuilder: (_request, context) =>
