@@ -30,4 +30,5 @@ export const engineSpecificTests = [
   'src/modules/invitations/inviter.test.ts',
   'src/modules/invitations/invitation-email.test.ts',
   'src/modules/auth/change-email.test.ts',
+  'src/modules/auth/auth-email-jobs.test.ts',
 ];

@@ -130,7 +130,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     mailer,
     sms,
     jobs,
-    log: app.log,
     streamCsv: database.streamCsv,
   });
   app.decorate('services', services);
@@ -153,7 +152,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     if (closing) reply.header('connection', 'close');
   });
   app.addHook('onClose', async () => {
-    await services.background.idle();
     await jobs.stop();
     if (!deps.mailer) await mailer.close();
     if (ownsDb) await database.close();

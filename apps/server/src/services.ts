@@ -1,8 +1,6 @@
 import type { Db, StreamCsv } from '@veriform/db';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { JobQueue } from './jobs/queue.ts';
-import { type Background, createBackground } from './lib/background.ts';
 import type { Clock } from './lib/clock.ts';
 import { createRateLimiter, type RateLimiter } from './lib/rate-limit.ts';
 import { createSealer, type Sealer } from './lib/sealed.ts';
@@ -37,7 +35,6 @@ export type Services = {
   sealer: Sealer;
   /** Enqueues jobs (jobs/definitions/), in the caller's transaction when given one. */
   jobs: JobQueue;
-  background: Background;
   rateLimit: RateLimiter;
   tokens: TokenSigner;
   sessions: SessionStore;
@@ -69,26 +66,16 @@ export function createServices(deps: {
   mailer: Mailer;
   sms: SmsSender;
   jobs: JobQueue;
-  log: FastifyBaseLogger;
   /** The database's COPY stream, where it has one (PostgreSQL). */
   streamCsv?: StreamCsv | undefined;
 }): Services {
-  const { config, db, clock, mailer, sms, jobs, log, streamCsv } = deps;
-  const background = createBackground(log);
+  const { config, db, clock, mailer, sms, jobs, streamCsv } = deps;
   const sealer = createSealer(config.secretKey);
   const rateLimit = createRateLimiter(db, clock);
   const tokens = createTokenSigner(config.secretKey, clock);
   const sessions = createSessionStore(db, clock);
-  const emailVerification = createEmailVerification({
-    config,
-    db,
-    clock,
-    tokens,
-    mailer,
-    background,
-    rateLimit,
-  });
-  const linkDeps = { config, db, clock, tokens, mailer, background, rateLimit };
+  const linkDeps = { config, db, clock, tokens, mailer, jobs, sealer, rateLimit };
+  const emailVerification = createEmailVerification(linkDeps);
   const passwordReset = createPasswordReset({ ...linkDeps, sessions });
   const auth = createAuthService({ db, clock, rateLimit, sessions, emailVerification });
   const emailChange = createEmailChange({ ...linkDeps, checkPassword: auth.checkCurrentPassword });
@@ -120,7 +107,6 @@ export function createServices(deps: {
     sms,
     sealer,
     jobs,
-    background,
     rateLimit,
     tokens,
     sessions,

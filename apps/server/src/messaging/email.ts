@@ -21,7 +21,7 @@ export class MailerNotConfiguredError extends Error {
   }
 }
 
-/** `send` is `sendWithId` without the answer (the background sends of links do not keep it). */
+/** `send` is `sendWithId` without the answer (the e-mails of links do not keep it). */
 function mailer(
   transport: Mailer['transport'],
   sendWithId: Mailer['sendWithId'],

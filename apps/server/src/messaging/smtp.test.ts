@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_PUBLIC_URL, useTestApp } from '../test-support/app.ts';
 import { createAttempt, readAttempt, waitForSend } from '../test-support/attempts.ts';
 import { newSignup, TestClient } from '../test-support/client.ts';
-import { waitForCodeJobs } from '../test-support/jobs.ts';
+import { jobsSettled, waitForCodeJobs } from '../test-support/jobs.ts';
 
 type Received = { from: string; to: string[]; data: string };
 
@@ -61,7 +61,7 @@ describe('e-mail over SMTP', () => {
     const payload = newSignup();
     const c = new TestClient(t.app);
     await c.signup(payload);
-    await t.app.services.background.idle();
+    await jobsSettled(t.app);
 
     expect(received).toHaveLength(1);
     const [message] = received;
@@ -91,7 +91,7 @@ describe('e-mail over SMTP', () => {
       body: newSignup(),
       headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' },
     });
-    await t.app.services.background.idle();
+    await jobsSettled(t.app);
     const source = decodeQuotedPrintable(received[0]?.data ?? '');
     expect(source).toContain(`${TEST_PUBLIC_URL}/auth/verify-email/confirm/`);
     expect(source).not.toContain('evil.example');

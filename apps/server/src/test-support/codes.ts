@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { listOutboxMessages } from '../messaging/outbox.ts';
 
 /**
- * Verification codes as a consumer reads them: from the development outbox. Delivery is asynchronous (a background
- * send, later a queued job), so these poll until the message is there instead of expecting it at once.
+ * Verification codes as a consumer reads them: from the development outbox. Delivery is asynchronous (a queued job),
+ * so these poll until the message is there instead of expecting it at once.
  */
 
 const CODE = /\b(\d{6})\b/;
@@ -24,7 +24,6 @@ export async function latestCodeMessageTo(
 ): Promise<SentCode> {
   const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   for (;;) {
-    await app.services.background.idle();
     const messages = await listOutboxMessages(app.services.db, { to });
     for (const message of messages) {
       if (options.afterId !== undefined && message.id <= options.afterId) continue;
@@ -47,7 +46,6 @@ export async function latestCodeTo(
 
 /** The newest outbox id of messages to `to` (0 when none): pass it as `afterId` to wait for the next one. */
 export async function lastOutboxIdTo(app: FastifyInstance, to: string): Promise<number> {
-  await app.services.background.idle();
   const [newest] = await listOutboxMessages(app.services.db, { to });
   return newest?.id ?? 0;
 }

@@ -61,7 +61,7 @@ async function unfinishedJobs(app: FastifyInstance): Promise<(JobRow & { name: s
 
 /**
  * Waits until no job of the app's database is due or running: what a request enqueued (an e-mail) has been done, or
- * has failed and waits for its retry. The jobs' counterpart of `background.idle()`.
+ * has failed and waits for its retry.
  */
 export async function jobsSettled(app: FastifyInstance, options: { timeoutMs?: number } = {}): Promise<void> {
   const deadline = Date.now() + (options.timeoutMs ?? 10_000);

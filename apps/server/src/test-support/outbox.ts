@@ -3,9 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { listOutboxMessages } from '../messaging/outbox.ts';
 import { jobsSettled } from './jobs.ts';
 
-/** Messages to `to`, newest first, after every background send and every due e-mail job has finished. */
+/** Messages to `to`, newest first, after every due e-mail job has finished. */
 export async function outboxFor(app: FastifyInstance, to: string): Promise<OutboxMessage[]> {
-  await app.services.background.idle();
   await jobsSettled(app);
   return listOutboxMessages(app.services.db, { to });
 }

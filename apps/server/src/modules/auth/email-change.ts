@@ -9,16 +9,23 @@ import {
   serverTexts,
   tooManyRequestsText,
 } from '@veriform/contracts';
-import type { Db } from '@veriform/db';
+import type { Db, Tx } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { and, eq } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
-import type { Background } from '../../lib/background.ts';
+import { sendEmailChangeLink } from '../../jobs/definitions/send-email-change-link.ts';
+import { sendEmailChangeRequestedNotice } from '../../jobs/definitions/send-email-change-requested-notice.ts';
+import {
+  emailChangedAddressesSeal,
+  sendEmailChangedNotice,
+} from '../../jobs/definitions/send-email-changed-notice.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import { ipKey } from '../../lib/ip-key.ts';
 import type { RateLimiter } from '../../lib/rate-limit.ts';
+import type { Sealer } from '../../lib/sealed.ts';
 import { signedLink } from '../../lib/signed-links.ts';
 import type { TokenSigner } from '../../lib/tokens.ts';
 import type { Mailer } from '../../messaging/email.ts';
@@ -66,12 +73,13 @@ export function createEmailChange(deps: {
   clock: Clock;
   tokens: TokenSigner;
   mailer: Mailer;
-  background: Background;
+  jobs: JobQueue;
+  sealer: Sealer;
   rateLimit: RateLimiter;
   /** The auth service's checkCurrentPassword: a 400 on `field` when wrong, counted in the failed-login buckets. */
   checkPassword: (user: UserRow, password: string, ip: string, field: string) => Promise<void>;
 }) {
-  const { config, db, clock, tokens, mailer, background, rateLimit, checkPassword } = deps;
+  const { config, db, clock, tokens, mailer, jobs, sealer, rateLimit, checkPassword } = deps;
   /** The target was taken after the request was made (a sign-up, another change): nothing to put it on but the whole. */
   const takenError = () => new AppError('email_taken', { nonFieldErrors: [errorTexts.emailTaken] });
 
@@ -153,29 +161,73 @@ export function createEmailChange(deps: {
     );
   }
 
-  /** Sent to the NEW address. */
-  function sendLink(user: UserRow, row: EmailChangeRow): void {
-    const message = changeEmailMessage({
-      to: row.toEmail,
-      name: user.name,
-      fromEmail: user.email,
-      link: confirmLink.linkFor({ user, row }),
-      validForDays: EMAIL_CHANGE_VALID_DAYS,
-    });
-    background.run('change e-mail link', () => mailer.send(message));
+  /**
+   * Queues, by the transaction that armed the request, the link to the NEW address and, when `notifyOldAddress`, the
+   * notice with the cancel link to the old one (whenever a request is armed: made, or an expired one re-armed).
+   */
+  async function enqueueEmails(tx: Tx, row: EmailChangeRow, notifyOldAddress: boolean): Promise<void> {
+    const request = { userId: row.userId, requestedAt: row.requestedAt.toISOString() };
+    await jobs.enqueue(sendEmailChangeLink, request, { tx });
+    if (notifyOldAddress) await jobs.enqueue(sendEmailChangeRequestedNotice, request, { tx });
   }
 
-  /** To the OLD address whenever a request is armed (made, or an expired one re-armed): the cancel link. */
-  function sendCancelLink(user: UserRow, row: EmailChangeRow): void {
-    const message = emailChangeRequestedMessage({
-      to: user.email,
-      name: user.name,
-      toEmail: row.toEmail,
-      cancelLink: cancelLink.linkFor({ user, row }),
-      validForDays: EMAIL_CHANGE_VALID_DAYS,
-      supportEmail: SUPPORT_EMAIL,
-    });
-    background.run('e-mail change requested notice', () => mailer.send(message));
+  /** The request a job names (user, requested-at), while it is still pending: else its e-mail has nothing to say. */
+  async function stillPending(userId: number, requestedAt: string): Promise<PendingChange | undefined> {
+    const found = await pendingRequestOf(userId);
+    return found?.row.requestedAt.toISOString() === requestedAt ? found : undefined;
+  }
+
+  /** The send-email-change-link job's work: the confirmation link, minted now, to the NEW address. */
+  async function deliverLink(userId: number, requestedAt: string): Promise<'sent' | 'skipped'> {
+    const found = await stillPending(userId, requestedAt);
+    if (!found) return 'skipped';
+    const { user, row } = found;
+    await mailer.send(
+      changeEmailMessage({
+        to: row.toEmail,
+        name: user.name,
+        fromEmail: user.email,
+        link: confirmLink.linkFor(found),
+        validForDays: EMAIL_CHANGE_VALID_DAYS,
+      }),
+    );
+    return 'sent';
+  }
+
+  /** The send-email-change-requested-notice job's work: the cancel link, minted now, to the OLD address. */
+  async function deliverRequestedNotice(userId: number, requestedAt: string): Promise<'sent' | 'skipped'> {
+    const found = await stillPending(userId, requestedAt);
+    if (!found) return 'skipped';
+    const { user, row } = found;
+    await mailer.send(
+      emailChangeRequestedMessage({
+        to: user.email,
+        name: user.name,
+        toEmail: row.toEmail,
+        cancelLink: cancelLink.linkFor(found),
+        validForDays: EMAIL_CHANGE_VALID_DAYS,
+        supportEmail: SUPPORT_EMAIL,
+      }),
+    );
+    return 'sent';
+  }
+
+  /** The send-email-changed-notice job's work: the OLD address hears that the login moved. */
+  async function deliverChangedNotice(
+    userId: number,
+    addresses: { from: string; to: string },
+  ): Promise<'sent' | 'skipped'> {
+    const user = await findUserById(db, userId);
+    if (!user) return 'skipped';
+    await mailer.send(
+      emailChangedMessage({
+        to: addresses.from,
+        name: user.name,
+        newEmail: addresses.to,
+        supportEmail: SUPPORT_EMAIL,
+      }),
+    );
+    return 'sent';
   }
 
   async function retrieve(user: UserRow): Promise<EmailChangeRequest> {
@@ -215,14 +267,16 @@ export function createEmailChange(deps: {
       status: 'pending' as const,
       ...(newFromOrTo ? { lastRequestedANewFromOrToEmailAt: now } : {}),
     };
-    const [row] = await db
-      .insert(emailChangeRequests)
-      .values({ userId: user.id, ...values })
-      .onConflictDoUpdate({ target: emailChangeRequests.userId, set: values })
-      .returning();
-    if (!row) throw new Error('E-mail change upsert returned no row');
-    sendLink(user, row);
-    sendCancelLink(user, row);
+    const row = await db.transaction(async (tx) => {
+      const [upserted] = await tx
+        .insert(emailChangeRequests)
+        .values({ userId: user.id, ...values })
+        .onConflictDoUpdate({ target: emailChangeRequests.userId, set: values })
+        .returning();
+      if (!upserted) throw new Error('E-mail change upsert returned no row');
+      await enqueueEmails(tx, upserted, true);
+      return upserted;
+    });
     return toDto(user, row);
   }
 
@@ -238,15 +292,17 @@ export function createEmailChange(deps: {
     if (holder && holder.id !== user.id) throw takenError();
     await consumeSend(user);
     const now = clock.now();
-    const [updated] = await db
-      .update(emailChangeRequests)
-      .set({ lastSentAChangeEmailAt: now, ...(status === 'expired' ? { requestedAt: now } : {}) })
-      .where(eq(emailChangeRequests.id, row.id))
-      .returning();
-    if (!updated) throw AppError.nonField('validation_error', serverTexts.emailChangeNothingPending);
-    sendLink(user, updated);
-    // Re-armed: the old address's cancel link (bound to requested-at) died with the expiry; it gets a fresh one.
-    if (status === 'expired') sendCancelLink(user, updated);
+    const updated = await db.transaction(async (tx) => {
+      const [rearmed] = await tx
+        .update(emailChangeRequests)
+        .set({ lastSentAChangeEmailAt: now, ...(status === 'expired' ? { requestedAt: now } : {}) })
+        .where(eq(emailChangeRequests.id, row.id))
+        .returning();
+      if (!rearmed) throw AppError.nonField('validation_error', serverTexts.emailChangeNothingPending);
+      // Re-armed: the old address's cancel link (bound to requested-at) died with the expiry; it gets a fresh one.
+      await enqueueEmails(tx, rearmed, status === 'expired');
+      return rearmed;
+    });
     return toDto(user, updated);
   }
 
@@ -289,9 +345,8 @@ export function createEmailChange(deps: {
     if (holder && holder.id !== user.id) throw takenError();
 
     const now = clock.now();
-    let updated: UserRow | undefined;
     try {
-      updated = await db.transaction(async (tx) => {
+      return await db.transaction(async (tx) => {
         // Conditional on the state the token was checked against: of two concurrent confirmations one succeeds.
         const [claimed] = await tx
           .update(emailChangeRequests)
@@ -305,20 +360,15 @@ export function createEmailChange(deps: {
           .where(and(eq(users.id, user.id), eq(users.email, user.email)))
           .returning();
         if (!changed) throw invalidTokenError();
+        const addresses = JSON.stringify({ from: user.email, to: changed.email });
+        const sealedAddresses = sealer.seal(addresses, emailChangedAddressesSeal(user.id));
+        await jobs.enqueue(sendEmailChangedNotice, { userId: user.id, sealedAddresses }, { tx });
         return changed;
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw takenError();
       throw error;
     }
-    const notice = emailChangedMessage({
-      to: user.email,
-      name: user.name,
-      newEmail: updated.email,
-      supportEmail: SUPPORT_EMAIL,
-    });
-    background.run('e-mail changed notice', () => mailer.send(notice));
-    return updated;
   }
 
   return {
@@ -329,6 +379,9 @@ export function createEmailChange(deps: {
     confirm,
     isCancelValid: cancelLink.isValid,
     cancel,
+    deliverLink,
+    deliverRequestedNotice,
+    deliverChangedNotice,
   };
 }
 

@@ -1,11 +1,13 @@
 import { serverTexts } from '@veriform/contracts';
-import type { Db } from '@veriform/db';
+import type { Db, Tx } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { and, eq } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
-import type { Background } from '../../lib/background.ts';
+import { sendVerifyEmail, verifyEmailAddressSeal } from '../../jobs/definitions/send-verify-email.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { RateLimiter } from '../../lib/rate-limit.ts';
+import type { Sealer } from '../../lib/sealed.ts';
 import { signedLink } from '../../lib/signed-links.ts';
 import type { TokenSigner } from '../../lib/tokens.ts';
 import type { Mailer } from '../../messaging/email.ts';
@@ -20,7 +22,8 @@ export const VERIFY_EMAIL_VALID_DAYS = 3;
 
 /**
  * E-mail verification by a signed link (lib/signed-links.ts). The link's state is the address and its verification
- * status, so it stops working once used, or when the address or password changes.
+ * status, so it stops working once used, or when the address or password changes. The e-mail is a job
+ * (jobs/definitions/send-verify-email.ts) that mints the link when it sends.
  */
 export function createEmailVerification(deps: {
   config: Config;
@@ -28,10 +31,11 @@ export function createEmailVerification(deps: {
   clock: Clock;
   tokens: TokenSigner;
   mailer: Mailer;
-  background: Background;
+  jobs: JobQueue;
+  sealer: Sealer;
   rateLimit: RateLimiter;
 }) {
-  const { config, db, clock, tokens, mailer, background, rateLimit } = deps;
+  const { config, db, clock, tokens, mailer, jobs, sealer, rateLimit } = deps;
   const link = signedLink({
     tokens,
     publicUrl: config.publicUrl,
@@ -46,16 +50,26 @@ export function createEmailVerification(deps: {
       user.passwordHash,
     ],
   });
-  const { linkFor, isValid } = link;
 
-  function sendLink(user: UserRow): void {
-    const message = verifyEmailMessage({
-      to: user.email,
-      name: user.name,
-      link: linkFor(user),
-      validForDays: VERIFY_EMAIL_VALID_DAYS,
-    });
-    background.run('verification e-mail', () => mailer.send(message));
+  /** Queues the e-mail to `email` (by `tx`, when it follows a write); whose address it is, the job finds out. */
+  async function enqueueLink(email: string, tx?: Tx): Promise<void> {
+    const sealedEmail = sealer.seal(email, verifyEmailAddressSeal);
+    await jobs.enqueue(sendVerifyEmail, { sealedEmail }, { tx });
+  }
+
+  /** The job's work: a link to the address, when it is an unverified user's. */
+  async function deliver(email: string): Promise<'sent' | 'skipped'> {
+    const user = await findUserByEmail(db, email);
+    if (!user || user.emailIsVerified) return 'skipped';
+    await mailer.send(
+      verifyEmailMessage({
+        to: user.email,
+        name: user.name,
+        link: link.linkFor(user),
+        validForDays: VERIFY_EMAIL_VALID_DAYS,
+      }),
+    );
+    return 'sent';
   }
 
   async function confirm(uidb64: string, token: string): Promise<UserRow> {
@@ -78,16 +92,17 @@ export function createEmailVerification(deps: {
     return updated;
   }
 
-  /** Always the same answer; sends only when the address belongs to an unverified user. */
+  /**
+   * Always the same answer, after the same work: the job is queued whether or not the address is a user's (it sends
+   * only to an unverified user), so neither the answer nor its timing says whether there is an account.
+   */
   async function resend(email: string, ip: string): Promise<string> {
     const address = email.toLowerCase();
-    const send = await reserveAddressMail(rateLimit, 'verify-email-send', address, ip);
-    const user = send ? await findUserByEmail(db, address) : undefined;
-    if (user && !user.emailIsVerified) sendLink(user);
+    if (await reserveAddressMail(rateLimit, 'verify-email-send', address, ip)) await enqueueLink(address);
     return serverTexts.resendVerificationEmail;
   }
 
-  return { linkFor, sendLink, isValid, confirm, resend };
+  return { enqueueLink, deliver, isValid: link.isValid, confirm, resend };
 }
 
 export type EmailVerification = ReturnType<typeof createEmailVerification>;

@@ -7,10 +7,15 @@ import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { and, eq, isNull, type SQL } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
-import type { Background } from '../../lib/background.ts';
+import {
+  resetPasswordAddressSeal,
+  sendResetPasswordEmail,
+} from '../../jobs/definitions/send-reset-password-email.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import type { RateLimiter } from '../../lib/rate-limit.ts';
+import type { Sealer } from '../../lib/sealed.ts';
 import { signedLink } from '../../lib/signed-links.ts';
 import type { TokenSigner } from '../../lib/tokens.ts';
 import type { Mailer } from '../../messaging/email.ts';
@@ -33,11 +38,12 @@ export function createPasswordReset(deps: {
   clock: Clock;
   tokens: TokenSigner;
   mailer: Mailer;
-  background: Background;
+  jobs: JobQueue;
+  sealer: Sealer;
   rateLimit: RateLimiter;
   sessions: SessionStore;
 }) {
-  const { config, db, clock, tokens, mailer, background, rateLimit, sessions } = deps;
+  const { config, db, clock, tokens, mailer, jobs, sealer, rateLimit, sessions } = deps;
   const link = signedLink({
     tokens,
     publicUrl: config.publicUrl,
@@ -47,23 +53,33 @@ export function createPasswordReset(deps: {
     userIdOf: (user) => user.id,
     state: (user) => [user.passwordHash, user.lastLoginAt?.toISOString() ?? '', user.email],
   });
-  const { linkFor, isValid } = link;
 
-  /** Always the same answer; sends only when the address belongs to a user. */
+  /**
+   * Always the same answer, after the same work: the job (jobs/definitions/send-reset-password-email.ts) is queued
+   * whether or not the address is a user's, so neither the answer nor its timing says whether there is an account.
+   */
   async function request(email: string, ip: string): Promise<string> {
     const address = email.toLowerCase();
-    const send = await reserveAddressMail(rateLimit, 'reset-password', address, ip);
-    const user = send ? await findUserByEmail(db, address) : undefined;
-    if (user) {
-      const message = resetPasswordMessage({
-        to: user.email,
-        name: user.name,
-        link: linkFor(user),
-        validForHours: RESET_PASSWORD_VALID_HOURS,
-      });
-      background.run('password reset e-mail', () => mailer.send(message));
+    if (await reserveAddressMail(rateLimit, 'reset-password', address, ip)) {
+      const sealedEmail = sealer.seal(address, resetPasswordAddressSeal);
+      await jobs.enqueue(sendResetPasswordEmail, { sealedEmail });
     }
     return serverTexts.resetPasswordSent;
+  }
+
+  /** The job's work: a link minted now, when the address is a user's. */
+  async function deliver(email: string): Promise<'sent' | 'skipped'> {
+    const user = await findUserByEmail(db, email);
+    if (!user) return 'skipped';
+    await mailer.send(
+      resetPasswordMessage({
+        to: user.email,
+        name: user.name,
+        link: link.linkFor(user),
+        validForHours: RESET_PASSWORD_VALID_HOURS,
+      }),
+    );
+    return 'sent';
   }
 
   /**
@@ -98,7 +114,7 @@ export function createPasswordReset(deps: {
     return updated;
   }
 
-  return { linkFor, request, isValid, confirm };
+  return { request, deliver, isValid: link.isValid, confirm };
 }
 
 export type PasswordReset = ReturnType<typeof createPasswordReset>;

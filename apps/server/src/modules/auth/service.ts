@@ -89,7 +89,7 @@ export function createAuthService(deps: {
     await rateLimit.reset(`login-fail:pair:${email.toLowerCase()}:${ipKey(ip)}`);
   }
 
-  /** Creates the user and sends the verification e-mail; the route then logs the user in. */
+  /** Creates the user and, in the same transaction, queues the verification e-mail; the route then logs them in. */
   async function signup(input: SignupRequest, ip: string): Promise<UserRow> {
     await rateLimit.consume(
       [{ bucket: `signup:ip:${ipKey(ip)}`, limit: SIGNUP_LIMITS.perIp, windowMs: SIGNUP_LIMITS.windowMs }],
@@ -98,20 +98,26 @@ export function createAuthService(deps: {
     const email = input.email.toLowerCase();
     if (await findUserByEmail(db, email)) throw emailTakenError();
     const passwordHash = await hashPassword(input.password);
-    let user: UserRow | undefined;
     try {
-      [user] = await db
-        .insert(users)
-        .values({ email, name: `${input.firstName} ${input.lastName}`, passwordHash, createdAt: clock.now() })
-        .returning();
+      return await db.transaction(async (tx) => {
+        const [user] = await tx
+          .insert(users)
+          .values({
+            email,
+            name: `${input.firstName} ${input.lastName}`,
+            passwordHash,
+            createdAt: clock.now(),
+          })
+          .returning();
+        if (!user) throw new Error('User insert returned no row');
+        await emailVerification.enqueueLink(user.email, tx);
+        return user;
+      });
     } catch (error) {
       // Two sign-ups for one address at once: the unique index decides, the loser hears "taken".
       if (isUniqueViolation(error)) throw emailTakenError();
       throw error;
     }
-    if (!user) throw new Error('User insert returned no row');
-    emailVerification.sendLink(user);
-    return user;
   }
 
   /**

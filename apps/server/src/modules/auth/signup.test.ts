@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test-support/app.ts';
 import { newSignup, TestClient } from '../../test-support/client.ts';
+import { jobsSettled } from '../../test-support/jobs.ts';
 
 const t = useTestApp();
 
@@ -41,7 +42,7 @@ describe('POST /api/auth/signup', () => {
     const client = await clientWithCsrf();
     const payload = newSignup();
     await client.signup(payload);
-    await t.app.services.background.idle();
+    await jobsSettled(t.app);
     const outbox = await client.get(`/api/dev/outbox?to=${encodeURIComponent(payload.email)}`);
     const [message] = outbox.json().results;
     expect(message.subject).toBe('Verify your e-mail address for Veriform');
