@@ -1,4 +1,5 @@
 export * from './account-self-service.ts';
+export * from './api-key-scopes.ts';
 export * from './auth.ts';
 export * from './client-config.ts';
 export * from './date-filters.ts';

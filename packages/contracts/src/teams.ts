@@ -7,9 +7,22 @@ import { phoneCountriesSchema } from './phone-countries.ts';
 
 /**
  * Roles and permissions (SPEC §6; the spec leaves the settings screens open — our table is docs/roles.md).
- * The sidebar mirrors these; the server decides.
+ * The sidebar mirrors these; the server decides. API keys get capabilities from their scopes instead
+ * (api-key-scopes.ts): `readForms`, `writeVerifications` and `readAuditLog` exist so that a scope can grant reading
+ * without writing; a member has the first two like `manageForms` (any member may list forms and take one live, which
+ * starts verifications through the hosted page), and the audit log is the owners'.
  */
-export type Capability = 'viewReports' | 'searchData' | 'manageTeam' | 'manageCompany' | 'manageForms';
+export const capabilities = [
+  'viewReports',
+  'searchData',
+  'manageTeam',
+  'manageCompany',
+  'manageForms',
+  'readForms',
+  'writeVerifications',
+  'readAuditLog',
+] as const;
+export type Capability = (typeof capabilities)[number];
 export function can(
   membership: { role: 'member' | 'owner'; canSearchData: boolean; canViewReports: boolean },
   capability: Capability,
@@ -21,9 +34,12 @@ export function can(
     case 'searchData':
       return membership.canSearchData;
     case 'manageForms':
+    case 'readForms':
+    case 'writeVerifications':
       return true;
     case 'manageTeam':
     case 'manageCompany':
+    case 'readAuditLog':
       return false;
   }
 }

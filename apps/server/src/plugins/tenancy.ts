@@ -1,178 +1,191 @@
-import { bigIdParamsSchema, type Capability, can, idParamsSchema } from '@veriform/contracts';
-import type { Db } from '@veriform/db';
-import { schema } from '@veriform/db';
-import { and, eq } from 'drizzle-orm';
+import type { Capability } from '@veriform/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
-import type { MembershipRow } from '../modules/memberships/repository.ts';
-import type { UserRow } from '../modules/users/repository.ts';
+import {
+  type AccountContext,
+  type Actor,
+  actorCan,
+  assertCan,
+  findMembership,
+  memberOf,
+} from './account-context.ts';
+import { type AccountScopedKind, accountOfObject, parsePathId } from './account-objects.ts';
 import { requireVerifiedUser } from './auth-guard.ts';
+import { type ApiKeyAuthenticator, type Caller, callerOf, noApiKeys } from './caller.ts';
 
 /**
- * Tenant scoping: the ONE way a request reaches an account's data (docs/roles.md).
+ * Tenancy: the ONE way a request reaches an account's data (docs/roles.md, ADR 15).
  *
- * `requireMembership(request, accountId, capability?)` answers the caller's membership of that account as a `Tenant`,
- * or throws 403 `{detail: "Verify your e-mail address first."}` while the caller's address is unverified (before any
- * lookup: the one place every account action passes; see auth-guard's requireVerifiedUser), 404 `{detail: "Not found."}`
- * when the caller is not a member (exactly like an unknown account, so ids
- * cannot be probed), or 403 `{detail: errorTexts.permissionDenied}` when the membership lacks the capability
- * (contracts `can()`).
+ * A route DECLARES where its account comes from and what it needs, in its config:
  *
- * Every account-scoped service function takes a `Tenant` as its first argument and filters every query by
- * `tenant.accountId`. A `Tenant` carries a brand that only this file can produce, so a route cannot call such a
- * service without having gone through `requireMembership` (or one of the hooks below, which call it).
+ *     r.get('/api/verify-forms', { config: { account: { from: 'query.account', can: 'readForms' } }, … },
+ *       (request) => verifyForms.list(accountContext(request), request.query));
  *
- * Routes with an object id in the path (`/api/memberships/:id`, `/api/invitations/:id`, later forms and
- * verifications) use `scopedByPathId(kind, capability?)` as their `preValidation` hook: 401 for anonymous callers,
- * then 404 for a malformed, unknown or other account's id — before the body is read or validated — then 403; the
- * handler takes the result with `tenantOf(request)`. Routes whose path id IS the account use `scopedByAccountPath`.
+ * and the hook this plugin adds to every such route resolves it before the handler runs; the handler takes the
+ * result with `accountContext(request)`. The answers, in order: 401 without a caller (no session, or a bearer token
+ * that is no key), 403 `{detail: "Verify your e-mail address first."}` for a person whose address is unverified
+ * (before any lookup; auth-guard's requireVerifiedUser), 404 `{detail: "Not found."}` for a malformed or unknown id
+ * and for an account that is not the caller's (alike, so ids cannot be probed), 403 for a missing capability.
+ *
+ * When: an account or object in the PATH is resolved in preValidation, before the body is read or validated (a
+ * stranger's id is a 404 whatever the body). One in the QUERY or BODY is read after validation (a malformed
+ * `?account=abc` is zod's 400), in preHandler; its route gets the 401 in preValidation, as auth-guard's
+ * `authenticated` gave it.
  */
 
-declare const tenantBrand: unique symbol;
+export type AccountSource =
+  | 'query.account'
+  | 'query.accountId'
+  | 'body.account'
+  | 'body.accountId'
+  /** `/api/accounts/:id…`: the path id is the account. */
+  | 'path.account'
+  /** `/…/:id` of an account-scoped object: its row names the account (account-objects.ts). */
+  | { pathObject: AccountScopedKind };
 
-export type { MembershipRow };
-
-export type Tenant = {
-  readonly accountId: number;
-  /** The caller's own membership of the account. */
-  readonly membership: MembershipRow;
-  readonly user: UserRow;
-  readonly [tenantBrand]: true;
+export type AccountDeclaration = {
+  from: AccountSource;
+  /**
+   * Checked at once (403). Without it every member of the account passes (the service checks further, e.g. leaving
+   * one's own membership) and no API key does: a key acts only through the capabilities its scopes grant.
+   */
+  can?: Capability;
+  /** The account may be left out: then the route has no context (`optionalAccountContext` answers null). */
+  optional?: true;
+  /**
+   * The query may name the account being looked at too (`?account=` of the page): the object must then be in that
+   * one, else 404 (a link must not show one company's data inside another's pages). Checked after validation.
+   */
+  alsoNamedBy?: 'query.account';
 };
 
 declare module 'fastify' {
-  interface FastifyRequest {
-    /** Set by the scopedBy… hooks; read with tenantOf(). */
-    tenant: Tenant | null;
+  interface FastifyContextConfig {
+    /** Where an account-scoped route's account comes from (plugins/tenancy.ts); read with accountContext(). */
+    account?: AccountDeclaration;
+  }
+  interface FastifyInstance {
+    /** `METHOD /url` → the route's declaration, for the route inventory's completeness test. */
+    accountDeclarations: ReadonlyMap<string, AccountDeclaration>;
   }
 }
 
-export function registerTenancy(app: FastifyInstance): void {
-  app.decorateRequest('tenant', null);
-}
+const contexts = new WeakMap<FastifyRequest, AccountContext>();
 
-/** 403 with the spec's text unless the tenant's membership has the capability. */
-export function assertCan(tenant: Tenant, capability: Capability): void {
-  if (!can(tenant.membership, capability)) throw new AppError('permission_denied');
-}
-
-export async function requireMembership(
+/** The one maker of an AccountContext: the account is the caller's, or 404. */
+async function contextFor(
   request: FastifyRequest,
+  caller: Caller,
   accountId: number,
-  capability?: Capability,
-): Promise<Tenant> {
-  const user = requireVerifiedUser(request);
-  // Bodies and query strings bound ids only as positive integers: one past the 32-bit column (2147483648) made
-  // PostgreSQL refuse the query (a 500). No account has such an id: 404 like any unknown account.
-  const id = parsePathId(accountId);
-  const membership =
-    request.memberships?.find((m) => m.accountId === id) ?? (await findMembership(request, user.id, id));
-  if (!membership) throw new AppError('not_found');
-  const tenant = { accountId: id, membership, user } as Tenant;
-  if (capability) assertCan(tenant, capability);
-  return tenant;
+): Promise<AccountContext> {
+  let actor: Actor;
+  if (caller.type === 'session') {
+    // The memberships the session query brought (ADR 11); the database only for one made during this request or a
+    // non-member (one query).
+    const membership =
+      request.memberships?.find((m) => m.accountId === accountId) ??
+      (await findMembership(request.server.services.db, caller.user.id, accountId));
+    if (!membership) throw new AppError('not_found');
+    actor = { type: 'member', user: caller.user, membership };
+  } else {
+    if (caller.key.accountId !== accountId) throw new AppError('not_found');
+    const { keyId, prefix, scopes } = caller.key;
+    actor = { type: 'api_key', keyId, prefix, scopes };
+  }
+  return { accountId, actor, can: (capability: Capability) => actorCan(actor, capability) } as AccountContext;
 }
 
-/**
- * The database's answer when the memberships loaded with the session do not have it (they are not loaded, or the
- * membership was made during this request); a non-member's call costs this one query.
- */
-async function findMembership(
-  request: FastifyRequest,
-  userId: number,
-  accountId: number,
-): Promise<MembershipRow | undefined> {
-  const { memberships } = schema;
-  const [membership] = await request.server.services.db
-    .select()
-    .from(memberships)
-    .where(and(eq(memberships.userId, userId), eq(memberships.accountId, accountId)))
-    .limit(1);
-  return membership;
+async function requireCaller(request: FastifyRequest): Promise<Caller> {
+  const caller = await callerOf(request);
+  if (!caller) throw new AppError('not_authenticated');
+  // Every account action of a person needs a verified address first (SPEC §4's gate; auth-guard).
+  if (caller.type === 'session') requireVerifiedUser(request);
+  return caller;
 }
 
-/**
- * How to find the account of an object of each account-scoped table. A new kind of account-scoped object adds one
- * line here (its table must have `account_id`).
- */
-const accountOf = {
-  memberships: (db: Db, id: number) =>
-    db
-      .select({ accountId: schema.memberships.accountId })
-      .from(schema.memberships)
-      .where(eq(schema.memberships.id, id))
-      .limit(1),
-  invitations: (db: Db, id: number) =>
-    db
-      .select({ accountId: schema.invitations.accountId })
-      .from(schema.invitations)
-      .where(eq(schema.invitations.id, id))
-      .limit(1),
-  verifyForms: (db: Db, id: number) =>
-    db
-      .select({ accountId: schema.verifyForms.accountId })
-      .from(schema.verifyForms)
-      .where(eq(schema.verifyForms.id, id))
-      .limit(1),
-  verifications: (db: Db, id: number) =>
-    db
-      .select({ accountId: schema.verifications.accountId })
-      .from(schema.verifications)
-      .where(eq(schema.verifications.id, id))
-      .limit(1),
-  testPhoneNumbers: (db: Db, id: number) =>
-    db
-      .select({ accountId: schema.testPhoneNumbers.accountId })
-      .from(schema.testPhoneNumbers)
-      .where(eq(schema.testPhoneNumbers.id, id))
-      .limit(1),
-} satisfies Record<string, (db: Db, id: number) => Promise<{ accountId: number }[]>>;
-
-export type AccountScopedKind = keyof typeof accountOf;
-
-/**
- * A path id: anything but a positive integer that fits the kind's id column (32-bit; verifications 64-bit, up to what
- * a JavaScript number holds exactly) is simply not found.
- */
-export function parsePathId(raw: unknown, kind?: AccountScopedKind): number {
-  const parsed = (kind === 'verifications' ? bigIdParamsSchema : idParamsSchema).safeParse({ id: raw });
-  if (!parsed.success) throw new AppError('not_found');
-  return parsed.data.id;
+function declarationOf(request: FastifyRequest): AccountDeclaration {
+  const declaration = request.routeOptions.config.account;
+  if (!declaration) throw new Error(`${request.routeOptions.url}: no account declared on this route`);
+  return declaration;
 }
 
-/** The caller's membership of the account that owns object `id` of `kind`; 404 if none (or no such object). */
-export async function requireMembershipFor(
-  request: FastifyRequest,
-  kind: AccountScopedKind,
-  rawId: unknown,
-  capability?: Capability,
-): Promise<Tenant> {
-  requireVerifiedUser(request);
-  const id = parsePathId(rawId, kind);
-  const [row] = await accountOf[kind](request.server.services.db, id);
-  if (!row) throw new AppError('not_found');
-  return requireMembership(request, row.accountId, capability);
+const valueAt = (container: unknown, key: string): unknown =>
+  typeof container === 'object' && container !== null ? Reflect.get(container, key) : undefined;
+
+/** Where each named source holds the raw account id (an object's id for `pathObject`: the path's `:id`). */
+const rawIdAt: Record<Extract<AccountSource, string>, (request: FastifyRequest) => unknown> = {
+  'query.account': (request) => valueAt(request.query, 'account'),
+  'query.accountId': (request) => valueAt(request.query, 'accountId'),
+  'body.account': (request) => valueAt(request.body, 'account'),
+  'body.accountId': (request) => valueAt(request.body, 'accountId'),
+  'path.account': (request) => valueAt(request.params, 'id'),
+};
+
+const rawIdOf = (request: FastifyRequest, from: AccountSource): unknown =>
+  typeof from === 'string' ? rawIdAt[from](request) : valueAt(request.params, 'id');
+
+async function resolve(request: FastifyRequest): Promise<void> {
+  const declaration = declarationOf(request);
+  const { from } = declaration;
+  const raw = rawIdOf(request, from);
+  if (declaration.optional && raw === undefined) return;
+  const caller = await requireCaller(request);
+  const accountId =
+    typeof from === 'string'
+      ? parsePathId(raw)
+      : await accountOfObject(request.server.services.db, from.pathObject, raw);
+  const ctx = await contextFor(request, caller, accountId);
+  if (declaration.can) assertCan(ctx, declaration.can);
+  else memberOf(ctx);
+  contexts.set(request, ctx);
 }
 
-const pathId = (request: FastifyRequest): unknown => (request.params as { id?: unknown }).id;
-
-/** preValidation hook for `/…/:id` of an account-scoped object. */
-export function scopedByPathId(kind: AccountScopedKind, capability?: Capability) {
-  return async (request: FastifyRequest): Promise<void> => {
-    request.tenant = await requireMembershipFor(request, kind, pathId(request), capability);
-  };
+/** Query and body sources: the 401 before validation (their account is resolved after it). */
+async function callerBeforeValidation(request: FastifyRequest): Promise<void> {
+  if (!(await callerOf(request))) throw new AppError('not_authenticated');
 }
 
-/** preValidation hook for `/api/accounts/:id…`: the path id is the account. */
-export function scopedByAccountPath(capability?: Capability) {
-  return async (request: FastifyRequest): Promise<void> => {
-    requireVerifiedUser(request);
-    request.tenant = await requireMembership(request, parsePathId(pathId(request)), capability);
-  };
+async function checkAlsoNamed(request: FastifyRequest): Promise<void> {
+  const named = valueAt(request.query, 'account');
+  if (named !== undefined && named !== contexts.get(request)?.accountId) throw new AppError('not_found');
 }
 
-/** The tenant a scopedBy… hook resolved; a route without such a hook is a programming error (500). */
-export function tenantOf(request: FastifyRequest): Tenant {
-  if (!request.tenant) throw new Error(`${request.routeOptions.url}: no tenant hook on this route`);
-  return request.tenant;
+const isPathSource = (from: AccountSource) => typeof from !== 'string' || from === 'path.account';
+
+type Hook = (request: FastifyRequest) => Promise<void>;
+const hooksOf = <T>(value: T | T[] | undefined): T[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
+
+export function registerTenancy(app: FastifyInstance, options: { apiKeys?: ApiKeyAuthenticator } = {}): void {
+  app.decorate('apiKeyAuthenticator', options.apiKeys ?? noApiKeys);
+  const declarations = new Map<string, AccountDeclaration>();
+  app.decorate('accountDeclarations', declarations);
+  // Fastify copies a GET's options for its HEAD twin before this runs and runs it again for the twin: the hooks are
+  // set as new arrays, never pushed into the route's own.
+  app.addHook('onRoute', (route) => {
+    const declaration = route.config?.account;
+    if (!declaration) return;
+    for (const method of [route.method].flat()) declarations.set(`${method} ${route.url}`, declaration);
+    const inPath = isPathSource(declaration.from);
+    const preValidation: Hook[] = [inPath ? resolve : callerBeforeValidation];
+    const preHandler: Hook[] = [
+      ...(inPath ? [] : [resolve]),
+      ...(declaration.alsoNamedBy ? [checkAlsoNamed] : []),
+    ];
+    route.preValidation = [...preValidation, ...hooksOf(route.preValidation)];
+    route.preHandler = [...hooksOf(route.preHandler), ...preHandler];
+  });
+}
+
+/** The context the route's declaration resolved; a route that declared none is a programming error (500). */
+export function accountContext(request: FastifyRequest): AccountContext {
+  const ctx = optionalAccountContext(request);
+  if (!ctx) throw new Error(`${request.routeOptions.url}: no account context (declared optional?)`);
+  return ctx;
+}
+
+/** For a route whose declaration is `optional`: null when the request named no account. */
+export function optionalAccountContext(request: FastifyRequest): AccountContext | null {
+  declarationOf(request);
+  return contexts.get(request) ?? null;
 }

@@ -1,12 +1,14 @@
 import { checkCodeRequestSchema, sendCodeRequestSchema } from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import type { AccountDeclaration } from '../plugins/tenancy.ts';
 
 /**
  * The routes of the app itself (`app.routeList`, filled by an `onRoute` hook in buildApp), with the zod schemas they
  * attach through fastify-type-provider-zod. The fuzz and CSRF suites iterate this list, so a new route is fuzzed and
  * CSRF-checked without anyone adding it to a table; only a route whose body the schema does not describe (parsed by
- * hand, or multipart) must be classified, and the completeness tests say so.
+ * hand, or multipart) must be classified, and the completeness tests say so. `account` is the route's declaration of
+ * where its account comes from (plugins/tenancy.ts), which the account-context tests hold every account route to.
  */
 
 export type RouteInfo = {
@@ -20,6 +22,7 @@ export type RouteInfo = {
   /** Names of the path parameters, in order. */
   paramNames: string[];
   unsafe: boolean;
+  account: AccountDeclaration | undefined;
 };
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -45,6 +48,7 @@ export function routeInventory(app: FastifyInstance): RouteInfo[] {
       body: zodOf(route.schema?.body),
       paramNames: [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1] ?? ''),
       unsafe: UNSAFE.has(route.method),
+      account: app.accountDeclarations.get(key),
     });
   }
   return routes;

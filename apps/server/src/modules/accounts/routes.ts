@@ -8,11 +8,14 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { memberOf } from '../../plugins/account-context.ts';
 import { requireSession, verified } from '../../plugins/auth-guard.ts';
-import { scopedByAccountPath, tenantOf } from '../../plugins/tenancy.ts';
+import { type AccountDeclaration, accountContext } from '../../plugins/tenancy.ts';
 
 /** Any string: the tenancy hook answers 404 for anything that is not an account of the caller. */
 const params = z.object({ id: z.string() });
+const anyMember: AccountDeclaration = { from: 'path.account' };
+const owners: AccountDeclaration = { from: 'path.account', can: 'manageCompany' };
 
 /** Accounts (companies; DESIGN §5): create, and the company info of an account the caller belongs to. */
 export async function accountRoutes(app: FastifyInstance): Promise<void> {
@@ -36,35 +39,34 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  r.get(
-    '/api/accounts/:id',
-    { preValidation: scopedByAccountPath(), schema: { params, response } },
-    (request) => accounts.get(tenantOf(request)),
+  r.get('/api/accounts/:id', { config: { account: anyMember }, schema: { params, response } }, (request) =>
+    accounts.get(accountContext(request)),
   );
 
   r.patch(
     '/api/accounts/:id',
-    {
-      preValidation: scopedByAccountPath('manageCompany'),
-      schema: { params, body: updateAccountRequestSchema, response },
-    },
-    (request) => accounts.change(tenantOf(request), request.body),
+    { config: { account: owners }, schema: { params, body: updateAccountRequestSchema, response } },
+    (request) => accounts.change(accountContext(request), request.body),
   );
 
   r.post(
     '/api/accounts/:id/update-uploaded-profile-image',
-    { preValidation: scopedByAccountPath('manageCompany'), schema: { params, response } },
+    { config: { account: owners }, schema: { params, response } },
     async (request) => {
-      const tenant = tenantOf(request);
+      const ctx = accountContext(request);
       // Charged to the uploading user, together with their profile pictures.
-      const url = await media.acceptImageUpload(request, PROFILE_IMAGE_FIELD, `user:${tenant.user.id}`);
-      return accounts.setLogo(tenant, url);
+      const url = await media.acceptImageUpload(
+        request,
+        PROFILE_IMAGE_FIELD,
+        `user:${memberOf(ctx).user.id}`,
+      );
+      return accounts.setLogo(ctx, url);
     },
   );
 
   r.patch(
     '/api/accounts/:id/delete-uploaded-profile-image',
-    { preValidation: scopedByAccountPath('manageCompany'), schema: { params, response } },
-    (request) => accounts.deleteLogo(tenantOf(request)),
+    { config: { account: owners }, schema: { params, response } },
+    (request) => accounts.deleteLogo(accountContext(request)),
   );
 }

@@ -9,7 +9,7 @@ import { schema } from '@veriform/db';
 import { eq } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
 import type { RateLimiter } from '../../lib/rate-limit.ts';
-import type { Tenant } from '../../plugins/tenancy.ts';
+import type { AccountContext } from '../../plugins/account-context.ts';
 import { type AccountRow, toAccountDto, toMembershipDto } from '../memberships/repository.ts';
 import type { UserRow } from '../users/repository.ts';
 
@@ -19,8 +19,8 @@ const { accounts, memberships } = schema;
 export const ACCOUNT_CREATION_LIMITS = { perUser: 20, windowMs: 24 * 60 * 60 * 1000 };
 
 /**
- * Accounts (companies): creation by any logged-in user, and the company info of a tenant. Every function but
- * `create` takes the Tenant from plugins/tenancy.ts and touches only `tenant.accountId`.
+ * Accounts (companies): creation by any logged-in user, and the company info of an account. Every function but
+ * `create` takes the AccountContext from plugins/account-context.ts and touches only `ctx.accountId`.
  */
 export function createAccountService(deps: { db: Db; clock: Clock; rateLimit: RateLimiter }) {
   const { db, clock, rateLimit } = deps;
@@ -59,9 +59,9 @@ export function createAccountService(deps: { db: Db; clock: Clock; rateLimit: Ra
     return { membership: dto, justCreatedAccount: { membershipCreated: dto } };
   }
 
-  async function find(tenant: Tenant): Promise<AccountRow> {
-    const [row] = await db.select().from(accounts).where(eq(accounts.id, tenant.accountId)).limit(1);
-    if (!row) throw new Error(`Account ${tenant.accountId} vanished`);
+  async function find(ctx: AccountContext): Promise<AccountRow> {
+    const [row] = await db.select().from(accounts).where(eq(accounts.id, ctx.accountId)).limit(1);
+    if (!row) throw new Error(`Account ${ctx.accountId} vanished`);
     return row;
   }
 
@@ -71,26 +71,26 @@ export function createAccountService(deps: { db: Db; clock: Clock; rateLimit: Ra
   });
 
   async function update(
-    tenant: Tenant,
+    ctx: AccountContext,
     values: Partial<Pick<AccountRow, 'displayName' | 'uploadedProfileImage' | 'phoneCountries'>>,
   ): Promise<CompanyInfo> {
-    const [row] = await db.update(accounts).set(values).where(eq(accounts.id, tenant.accountId)).returning();
-    if (!row) throw new Error(`Account ${tenant.accountId} vanished during an update`);
+    const [row] = await db.update(accounts).set(values).where(eq(accounts.id, ctx.accountId)).returning();
+    if (!row) throw new Error(`Account ${ctx.accountId} vanished during an update`);
     return toCompanyInfo(row);
   }
 
   return {
     create,
-    get: async (tenant: Tenant) => toCompanyInfo(await find(tenant)),
+    get: async (ctx: AccountContext) => toCompanyInfo(await find(ctx)),
     /** The name and/or the countries the account's forms send codes to (PATCH; the contract checked both). */
-    change: (tenant: Tenant, body: UpdateAccountRequest) =>
-      update(tenant, {
+    change: (ctx: AccountContext, body: UpdateAccountRequest) =>
+      update(ctx, {
         ...(body.displayName !== undefined ? { displayName: body.displayName } : {}),
         ...(body.phoneCountries !== undefined ? { phoneCountries: body.phoneCountries } : {}),
       }),
-    setLogo: (tenant: Tenant, url: string) => update(tenant, { uploadedProfileImage: url }),
+    setLogo: (ctx: AccountContext, url: string) => update(ctx, { uploadedProfileImage: url }),
     /** As for profile pictures, the stored bytes stay in `media`; only the reference goes. */
-    deleteLogo: (tenant: Tenant) => update(tenant, { uploadedProfileImage: null }),
+    deleteLogo: (ctx: AccountContext) => update(ctx, { uploadedProfileImage: null }),
   };
 }
 

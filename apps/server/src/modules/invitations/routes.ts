@@ -9,10 +9,12 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { parsePathId } from '../../plugins/account-objects.ts';
 import { authenticated, requireSession, verified } from '../../plugins/auth-guard.ts';
-import { parsePathId, requireMembership, scopedByPathId, tenantOf } from '../../plugins/tenancy.ts';
+import { type AccountDeclaration, accountContext } from '../../plugins/tenancy.ts';
 
 const params = z.object({ id: z.string() });
+const invitation: AccountDeclaration = { from: { pathObject: 'invitations' }, can: 'manageTeam' };
 
 /** Invitations (DESIGN §5 "Team"): owners manage them; the invited person accepts with the e-mailed key. */
 export async function invitationRoutes(app: FastifyInstance): Promise<void> {
@@ -22,23 +24,23 @@ export async function invitationRoutes(app: FastifyInstance): Promise<void> {
   r.get(
     '/api/invitations',
     {
+      config: { account: { from: 'query.accountId', can: 'manageTeam' } },
+      // An unverified address is refused before the query is validated (as before the account context).
       preValidation: verified,
       schema: { querystring: invitationListQuerySchema, response: { 200: invitationListSchema } },
     },
-    async (request) =>
-      invitations.list(await requireMembership(request, request.query.accountId, 'manageTeam')),
+    (request) => invitations.list(accountContext(request)),
   );
 
   r.post(
     '/api/invitations',
     {
+      config: { account: { from: 'body.accountId', can: 'manageTeam' } },
       preValidation: verified,
       schema: { body: createInvitationRequestSchema, response: { 201: invitationSchema } },
     },
-    async (request, reply) => {
-      const tenant = await requireMembership(request, request.body.accountId, 'manageTeam');
-      return reply.code(201).send(await invitations.create(tenant, request.body));
-    },
+    async (request, reply) =>
+      reply.code(201).send(await invitations.create(accountContext(request), request.body)),
   );
 
   r.post(
@@ -57,18 +59,15 @@ export async function invitationRoutes(app: FastifyInstance): Promise<void> {
 
   r.post(
     '/api/invitations/:id/resend',
-    {
-      preValidation: scopedByPathId('invitations', 'manageTeam'),
-      schema: { params, response: { 200: invitationSchema } },
-    },
-    (request) => invitations.resend(tenantOf(request), parsePathId(request.params.id)),
+    { config: { account: invitation }, schema: { params, response: { 200: invitationSchema } } },
+    (request) => invitations.resend(accountContext(request), parsePathId(request.params.id)),
   );
 
   r.delete(
     '/api/invitations/:id',
-    { preValidation: scopedByPathId('invitations', 'manageTeam'), schema: { params } },
+    { config: { account: invitation }, schema: { params } },
     async (request, reply) => {
-      await invitations.revoke(tenantOf(request), parsePathId(request.params.id));
+      await invitations.revoke(accountContext(request), parsePathId(request.params.id));
       return reply.code(204).send();
     },
   );

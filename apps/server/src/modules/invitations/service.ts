@@ -9,6 +9,7 @@ import {
   type InvitationStatus,
   type invitationErrorCodes,
   invitationErrorTexts,
+  invitationLinkPath,
   type Membership,
   teamTexts,
   tooManyRequestsText,
@@ -30,7 +31,7 @@ import { type RateLimiter, tooMany } from '../../lib/rate-limit.ts';
 import type { Sealer } from '../../lib/sealed.ts';
 import type { Mailer } from '../../messaging/email.ts';
 import { invitationMessage } from '../../messaging/templates/invitation.ts';
-import type { Tenant } from '../../plugins/tenancy.ts';
+import { type AccountContext, memberOf } from '../../plugins/account-context.ts';
 import type { SessionRow, SessionStore } from '../auth/session-store.ts';
 import { type AccountRow, toAccountDto, toMembershipDto } from '../memberships/repository.ts';
 import { findUserByEmail, type UserRow } from '../users/repository.ts';
@@ -54,8 +55,6 @@ export const INVITATION_ACCEPT_LIMITS = { perUser: 20, perIp: 60, windowMs: 60 *
 
 /** The keys we hand out: 32 random bytes, base64url. Anything else cannot be one. */
 const KEY_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-
-export const followInvitationPath = (key: string) => `/follow-invitation/?key=${encodeURIComponent(key)}`;
 
 /** sent: handed to the mailer. skipped: nothing to send any more (accepted, revoked, or resent since). */
 export type InvitationEmailOutcome = 'sent' | 'skipped';
@@ -95,7 +94,7 @@ export function createInvitationService(deps: {
 }) {
   const { config, db, clock, mailer, sealer, jobs, rateLimit, sessions } = deps;
 
-  const inTenant = (tenant: Tenant) => eq(invitations.accountId, tenant.accountId);
+  const inAccount = (ctx: AccountContext) => eq(invitations.accountId, ctx.accountId);
 
   function newKey(): { key: string; keyHash: string } {
     const key = randomToken(32);
@@ -141,9 +140,9 @@ export function createInvitationService(deps: {
         ),
       );
 
-  async function findScoped(tenant: Tenant, id: number) {
+  async function findScoped(ctx: AccountContext, id: number) {
     const [row] = await withAccountAndInviter()
-      .where(and(inTenant(tenant), eq(invitations.id, id)))
+      .where(and(inAccount(ctx), eq(invitations.id, id)))
       .limit(1);
     return row;
   }
@@ -174,28 +173,28 @@ export function createInvitationService(deps: {
         inviterEmail: inviter?.email ?? '',
         accountName: account.displayName,
         role: invitation.role,
-        link: `${config.publicUrl}${followInvitationPath(key)}`,
+        link: `${config.publicUrl}${invitationLinkPath(key)}`,
         validForDays: INVITATION_VALID_DAYS,
       }),
     );
     return 'sent';
   }
 
-  async function consumeSend(tenant: Tenant): Promise<void> {
+  async function consumeSend(ctx: AccountContext): Promise<void> {
     const { perAccount, perUser, windowMs } = INVITATION_SEND_LIMITS;
     await rateLimit.consume(
       [
-        { bucket: `invitation-send:account:${tenant.accountId}`, limit: perAccount, windowMs },
-        { bucket: `invitation-send:user:${tenant.user.id}`, limit: perUser, windowMs },
+        { bucket: `invitation-send:account:${ctx.accountId}`, limit: perAccount, windowMs },
+        { bucket: `invitation-send:user:${memberOf(ctx).user.id}`, limit: perUser, windowMs },
       ],
       tooManyRequestsText,
     );
   }
 
   /** Open invitations (pending, and expired ones that can still be resent), newest first, all on one page. */
-  async function list(tenant: Tenant): Promise<InvitationList> {
+  async function list(ctx: AccountContext): Promise<InvitationList> {
     const rows = await withAccountAndInviter()
-      .where(and(inTenant(tenant), isOpen))
+      .where(and(inAccount(ctx), isOpen))
       .orderBy(desc(invitations.createdAt), desc(invitations.id));
     const results = rows.map((r) => toDto(r.invitation, r.account, r.inviter));
     return { count: results.length, pageNumber: 1, pageSize: results.length, results };
@@ -205,14 +204,14 @@ export function createInvitationService(deps: {
    * manageTeam (checked by the route). Refuses an address that is already a member or has a pending invitation
    * (both on `email`). An expired open invitation to the same address is superseded (marked revoked) by the new one.
    */
-  async function create(tenant: Tenant, input: CreateInput): Promise<Invitation> {
-    await consumeSend(tenant);
+  async function create(ctx: AccountContext, input: CreateInput): Promise<Invitation> {
+    await consumeSend(ctx);
     const email = input.email.toLowerCase();
     const [member] = await db
       .select({ id: memberships.id })
       .from(memberships)
       .innerJoin(users, eq(users.id, memberships.userId))
-      .where(and(eq(memberships.accountId, tenant.accountId), sql`lower(${users.email}) = ${email}`))
+      .where(and(eq(memberships.accountId, ctx.accountId), sql`lower(${users.email}) = ${email}`))
       .limit(1);
     if (member) throw AppError.field('validation_error', 'email', teamTexts.alreadyMember);
 
@@ -221,14 +220,14 @@ export function createInvitationService(deps: {
     const [open] = await db
       .select()
       .from(invitations)
-      .where(and(inTenant(tenant), eq(invitations.email, email), isOpen))
+      .where(and(inAccount(ctx), eq(invitations.email, email), isOpen))
       .limit(1);
     if (open) {
       if (invitationStatusOf(open, now) === 'pending') throw alreadyInvited();
       await db
         .update(invitations)
         .set({ revokedAt: now })
-        .where(and(inTenant(tenant), eq(invitations.id, open.id), isOpen));
+        .where(and(inAccount(ctx), eq(invitations.id, open.id), isOpen));
     }
 
     const { key, keyHash } = newKey();
@@ -238,13 +237,13 @@ export function createInvitationService(deps: {
         const [inserted] = await tx
           .insert(invitations)
           .values({
-            accountId: tenant.accountId,
+            accountId: ctx.accountId,
             email,
             role: input.role,
             canSearchData: input.canSearchData,
             canViewReports: input.canViewReports,
             keyHash,
-            invitedByUserId: tenant.user.id,
+            invitedByUserId: memberOf(ctx).user.id,
             createdAt: now,
             expiresAt: new Date(now.getTime() + INVITATION_VALID_DAYS * DAY_MS),
             lastSentAt: now,
@@ -259,7 +258,7 @@ export function createInvitationService(deps: {
       throw error;
     }
     if (!row) throw new Error('Invitation insert returned no row');
-    const found = await findScoped(tenant, row.id);
+    const found = await findScoped(ctx, row.id);
     if (!found) throw new Error('Invitation vanished after insert');
     return toDto(row, found.account, found.inviter);
   }
@@ -268,15 +267,15 @@ export function createInvitationService(deps: {
    * manageTeam. A new key (the old link dies), expiry re-armed to INVITATION_VALID_DAYS from now, and the e-mail
    * again; at most once every INVITATION_RESEND_SECONDS (counting the first send). Accepted or revoked: 404.
    */
-  async function resend(tenant: Tenant, id: number): Promise<Invitation> {
-    const found = await findScoped(tenant, id);
+  async function resend(ctx: AccountContext, id: number): Promise<Invitation> {
+    const found = await findScoped(ctx, id);
     if (!found || found.invitation.acceptedAt || found.invitation.revokedAt) throw new AppError('not_found');
     const now = clock.now();
     const waitMs = found.invitation.lastSentAt.getTime() + INVITATION_RESEND_SECONDS * 1000 - now.getTime();
     if (waitMs > 0) {
       throw tooMany({ allowed: false, retryAfterSeconds: Math.ceil(waitMs / 1000) }, tooManyRequestsText);
     }
-    await consumeSend(tenant);
+    await consumeSend(ctx);
     const { key, keyHash } = newKey();
     // Conditional on the send time read above: of two concurrent resends only one goes out.
     const row = await db.transaction(async (tx) => {
@@ -289,7 +288,7 @@ export function createInvitationService(deps: {
         })
         .where(
           and(
-            inTenant(tenant),
+            inAccount(ctx),
             eq(invitations.id, id),
             isOpen,
             eq(invitations.lastSentAt, found.invitation.lastSentAt),
@@ -306,11 +305,11 @@ export function createInvitationService(deps: {
   }
 
   /** manageTeam. Revokes an open invitation (its link then says so); accepted or revoked already: 404. */
-  async function revoke(tenant: Tenant, id: number): Promise<void> {
+  async function revoke(ctx: AccountContext, id: number): Promise<void> {
     const [row] = await db
       .update(invitations)
       .set({ revokedAt: clock.now() })
-      .where(and(inTenant(tenant), eq(invitations.id, id), isOpen))
+      .where(and(inAccount(ctx), eq(invitations.id, id), isOpen))
       .returning({ id: invitations.id });
     if (!row) throw new AppError('not_found');
   }

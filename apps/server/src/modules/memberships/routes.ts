@@ -9,11 +9,14 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { authenticated, requireSession, requireUser, requireVerifiedUser } from '../../plugins/auth-guard.ts';
-import { parsePathId, requireMembership, scopedByPathId, tenantOf } from '../../plugins/tenancy.ts';
+import { parsePathId } from '../../plugins/account-objects.ts';
+import { requireSession, requireUser, requireVerifiedUser } from '../../plugins/auth-guard.ts';
+import { type AccountDeclaration, accountContext, optionalAccountContext } from '../../plugins/tenancy.ts';
 
 const params = z.object({ id: z.string() });
 const idOf = (params: { id: string }) => parsePathId(params.id);
+const membership: AccountDeclaration = { from: { pathObject: 'memberships' } };
+const team: AccountDeclaration = { from: { pathObject: 'memberships' }, can: 'manageTeam' };
 
 /** SPEC §7 /api/memberships. Thin: parse, scope, call the service, answer. */
 export async function membershipRoutes(app: FastifyInstance): Promise<void> {
@@ -24,38 +27,32 @@ export async function membershipRoutes(app: FastifyInstance): Promise<void> {
   r.get(
     '/api/memberships',
     {
-      preValidation: authenticated,
+      // Without accountId: the caller's own memberships (open to an unverified address).
+      config: { account: { from: 'query.accountId', optional: true } },
       schema: { querystring: membershipListQuerySchema, response: { 200: teamMembershipListSchema } },
     },
-    async (request) => {
-      const { accountId } = request.query;
-      if (accountId === undefined) return memberships.listOwn(requireUser(request));
-      return memberships.listTeam(await requireMembership(request, accountId));
+    (request) => {
+      const ctx = optionalAccountContext(request);
+      return ctx ? memberships.listTeam(ctx) : memberships.listOwn(requireUser(request));
     },
   );
 
   r.get(
     '/api/memberships/:id',
-    { preValidation: scopedByPathId('memberships'), schema: { params, response: one } },
-    (request) => memberships.get(tenantOf(request), idOf(request.params)),
+    { config: { account: membership }, schema: { params, response: one } },
+    (request) => memberships.get(accountContext(request), idOf(request.params)),
   );
 
   r.post(
     '/api/memberships/:id/update-role',
-    {
-      preValidation: scopedByPathId('memberships', 'manageTeam'),
-      schema: { params, body: updateRoleRequestSchema, response: one },
-    },
-    (request) => memberships.updateRole(tenantOf(request), idOf(request.params), request.body.role),
+    { config: { account: team }, schema: { params, body: updateRoleRequestSchema, response: one } },
+    (request) => memberships.updateRole(accountContext(request), idOf(request.params), request.body.role),
   );
 
   r.post(
     '/api/memberships/:id/update-permissions',
-    {
-      preValidation: scopedByPathId('memberships', 'manageTeam'),
-      schema: { params, body: updatePermissionsRequestSchema, response: one },
-    },
-    (request) => memberships.updatePermissions(tenantOf(request), idOf(request.params), request.body),
+    { config: { account: team }, schema: { params, body: updatePermissionsRequestSchema, response: one } },
+    (request) => memberships.updatePermissions(accountContext(request), idOf(request.params), request.body),
   );
 
   /** Own memberships only (user-scoped, not team-scoped): anyone else's id is 404. Working in an account: verified only. */
@@ -79,9 +76,9 @@ export async function membershipRoutes(app: FastifyInstance): Promise<void> {
 
   r.delete(
     '/api/memberships/:id',
-    { preValidation: scopedByPathId('memberships'), schema: { params } },
+    { config: { account: membership }, schema: { params } },
     async (request, reply) => {
-      await memberships.remove(tenantOf(request), idOf(request.params));
+      await memberships.remove(accountContext(request), idOf(request.params));
       return reply.code(204).send();
     },
   );

@@ -13,7 +13,7 @@ import { schema } from '@veriform/db';
 import { and, count, eq, type SQL } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
-import { assertCan, type Tenant } from '../../plugins/tenancy.ts';
+import { type AccountContext, assertCan, assertStillCan, memberOf } from '../../plugins/account-context.ts';
 import type { SessionRow, SessionStore } from '../auth/session-store.ts';
 import { revokeOpenInvitationsBy } from '../invitations/inviter.ts';
 import type { UserRow } from '../users/repository.ts';
@@ -31,7 +31,7 @@ function onePage<T>(results: T[]): ListResponse<T> {
 }
 
 /**
- * Memberships (SPEC §7): the team of a tenant, role and permission changes, removal (and leaving), and the session's
+ * Memberships (SPEC §7): the team of an account, role and permission changes, removal (and leaving), and the session's
  * current membership. An account always keeps at least one owner: every change that could take an owner away runs
  * in a short transaction that first locks the account's row (SELECT … FOR UPDATE), so two owners demoting or
  * removing each other at the same moment are serialised and the second one sees that it would leave none.
@@ -41,19 +41,19 @@ function onePage<T>(results: T[]): ListResponse<T> {
 export function createMembershipService(deps: { db: Db; clock: Clock; sessions: SessionStore }) {
   const { db, clock, sessions } = deps;
 
-  const inTenant = (tenant: Tenant) => eq(memberships.accountId, tenant.accountId);
+  const inAccount = (ctx: AccountContext) => eq(memberships.accountId, ctx.accountId);
 
-  async function get(tenant: Tenant, id: number): Promise<TeamMembership> {
+  async function get(ctx: AccountContext, id: number): Promise<TeamMembership> {
     // and() of defined conditions is always defined.
-    const where = and(inTenant(tenant), eq(memberships.id, id)) as SQL;
+    const where = and(inAccount(ctx), eq(memberships.id, id)) as SQL;
     const [found] = await selectTeamMemberships(db, where, 'oldest');
     if (!found) throw new AppError('not_found');
     return found;
   }
 
   /** The team, oldest first. */
-  async function listTeam(tenant: Tenant): Promise<ListResponse<TeamMembership>> {
-    return onePage(await selectTeamMemberships(db, inTenant(tenant), 'oldest'));
+  async function listTeam(ctx: AccountContext): Promise<ListResponse<TeamMembership>> {
+    return onePage(await selectTeamMemberships(db, inAccount(ctx), 'oldest'));
   }
 
   /** The caller's own memberships in the team shape, newest first (as in the initial page data). */
@@ -62,43 +62,31 @@ export function createMembershipService(deps: { db: Db; clock: Clock; sessions: 
   }
 
   /**
-   * Runs `change` on the tenant's membership `id` with the account's row locked; refuses (last_owner) when the
+   * Runs `change` on the account's membership `id` with the account's row locked; refuses (last_owner) when the
    * target is an owner, `losesOwner` says the change takes that away, and no other owner would remain.
    */
   async function changeGuardingOwners(
-    tenant: Tenant,
+    ctx: AccountContext,
     id: number,
     requires: Capability | null,
     losesOwner: (target: MembershipRow) => boolean,
     change: (tx: Tx, target: MembershipRow) => Promise<void>,
   ): Promise<void> {
     await db.transaction(async (tx) => {
-      await tx
-        .select({ id: accounts.id })
-        .from(accounts)
-        .where(eq(accounts.id, tenant.accountId))
-        .for('update');
-      if (requires) {
-        // The caller's rights were checked before the lock; an owner demoted or removed meanwhile loses them here.
-        const [caller] = await tx
-          .select()
-          .from(memberships)
-          .where(and(inTenant(tenant), eq(memberships.id, tenant.membership.id)))
-          .limit(1);
-        if (!caller) throw new AppError('not_found');
-        if (!can(caller, requires)) throw new AppError('permission_denied');
-      }
+      await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, ctx.accountId)).for('update');
+      // The caller's rights were checked before the lock; an owner demoted or removed meanwhile loses them here.
+      if (requires) await assertStillCan(tx, ctx, requires);
       const [target] = await tx
         .select()
         .from(memberships)
-        .where(and(inTenant(tenant), eq(memberships.id, id)))
+        .where(and(inAccount(ctx), eq(memberships.id, id)))
         .limit(1);
       if (!target) throw new AppError('not_found');
       if (target.role === 'owner' && losesOwner(target)) {
         const [owners] = await tx
           .select({ n: count() })
           .from(memberships)
-          .where(and(inTenant(tenant), eq(memberships.role, 'owner')));
+          .where(and(inAccount(ctx), eq(memberships.role, 'owner')));
         if ((owners?.n ?? 0) <= 1) throw lastOwnerError();
       }
       await change(tx, target);
@@ -106,9 +94,9 @@ export function createMembershipService(deps: { db: Db; clock: Clock; sessions: 
   }
 
   /** manageTeam (checked by the route). Promotion keeps the two switches as they were (they matter for members only). */
-  async function updateRole(tenant: Tenant, id: number, role: Role): Promise<TeamMembership> {
+  async function updateRole(ctx: AccountContext, id: number, role: Role): Promise<TeamMembership> {
     await changeGuardingOwners(
-      tenant,
+      ctx,
       id,
       'manageTeam',
       () => role !== 'owner',
@@ -116,28 +104,28 @@ export function createMembershipService(deps: { db: Db; clock: Clock; sessions: 
         await tx
           .update(memberships)
           .set({ role })
-          .where(and(inTenant(tenant), eq(memberships.id, id)));
+          .where(and(inAccount(ctx), eq(memberships.id, id)));
         if (!can({ ...target, role }, 'manageTeam')) {
-          await revokeOpenInvitationsBy(tx, tenant.accountId, target.userId, clock.now());
+          await revokeOpenInvitationsBy(tx, ctx.accountId, target.userId, clock.now());
         }
       },
     );
-    return get(tenant, id);
+    return get(ctx, id);
   }
 
   /** manageTeam (checked by the route). */
   async function updatePermissions(
-    tenant: Tenant,
+    ctx: AccountContext,
     id: number,
     values: UpdatePermissionsRequest,
   ): Promise<TeamMembership> {
     const [row] = await db
       .update(memberships)
       .set({ canSearchData: values.canSearchData, canViewReports: values.canViewReports })
-      .where(and(inTenant(tenant), eq(memberships.id, id)))
+      .where(and(inAccount(ctx), eq(memberships.id, id)))
       .returning({ id: memberships.id });
     if (!row) throw new AppError('not_found');
-    return get(tenant, id);
+    return get(ctx, id);
   }
 
   /**
@@ -145,17 +133,17 @@ export function createMembershipService(deps: { db: Db; clock: Clock; sessions: 
    * can do neither. Sessions that had it as their current membership fall back to none (FK ON DELETE SET NULL),
    * hence to the user's first membership.
    */
-  async function remove(tenant: Tenant, id: number): Promise<void> {
-    const leaving = id === tenant.membership.id;
-    if (!leaving) assertCan(tenant, 'manageTeam');
+  async function remove(ctx: AccountContext, id: number): Promise<void> {
+    const leaving = id === memberOf(ctx).membership.id;
+    if (!leaving) assertCan(ctx, 'manageTeam');
     await changeGuardingOwners(
-      tenant,
+      ctx,
       id,
       leaving ? null : 'manageTeam',
       () => true,
       async (tx, target) => {
-        await tx.delete(memberships).where(and(inTenant(tenant), eq(memberships.id, id)));
-        await revokeOpenInvitationsBy(tx, tenant.accountId, target.userId, clock.now());
+        await tx.delete(memberships).where(and(inAccount(ctx), eq(memberships.id, id)));
+        await revokeOpenInvitationsBy(tx, ctx.accountId, target.userId, clock.now());
       },
     );
   }

@@ -21,10 +21,11 @@ import { AppError, type FieldErrors } from '../../lib/errors.ts';
 import { ipKey } from '../../lib/ip-key.ts';
 import { type RateLimiter, type RateLimitRule, tooMany } from '../../lib/rate-limit.ts';
 import type { CodeDelivery } from '../../messaging/code-delivery.ts';
+import { findMembership } from '../../plugins/account-context.ts';
 import { ATTEMPT_ID_PATTERN, CODE_PATTERN, codeMatches, hashCode, newAttemptId, newCode } from './codes.ts';
 import { countryName, maskEmail, maskPhone, type PhoneRefusal, parseCellPhone } from './phone.ts';
 
-const { accounts, memberships, verifyForms, verifications, verificationAttempts, testPhoneNumbers } = schema;
+const { accounts, verifyForms, verifications, verificationAttempts, testPhoneNumbers } = schema;
 
 /**
  * The public verification (DESIGN §5): a consumer reads a live form, asks for a code and types it back. No login;
@@ -137,14 +138,9 @@ export function createPublicVerifyService(deps: {
     return row;
   }
 
-  async function isMember(userId: number, accountId: number): Promise<boolean> {
-    const [row] = await db
-      .select({ id: memberships.id })
-      .from(memberships)
-      .where(and(eq(memberships.userId, userId), eq(memberships.accountId, accountId)))
-      .limit(1);
-    return row !== undefined;
-  }
+  /** Through the account context's one membership query (ADR 15). */
+  const isMember = async (userId: number, accountId: number): Promise<boolean> =>
+    (await findMembership(db, userId, accountId)) !== undefined;
 
   const toPublic = (form: FormRow, preview: boolean): PublicVerifyForm => ({
     publicId: form.publicId,

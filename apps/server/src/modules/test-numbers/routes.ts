@@ -7,8 +7,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { authenticated } from '../../plugins/auth-guard.ts';
-import { parsePathId, requireMembership, scopedByPathId, tenantOf } from '../../plugins/tenancy.ts';
+import { parsePathId } from '../../plugins/account-objects.ts';
+import { accountContext } from '../../plugins/tenancy.ts';
 
 /** Any string: the tenancy hook answers 404 for anything that is not a test number of the caller's accounts. */
 const params = z.object({ id: z.string() });
@@ -24,29 +24,30 @@ export async function testNumberRoutes(app: FastifyInstance): Promise<void> {
   r.get(
     '/api/test-phone-numbers',
     {
-      preValidation: authenticated,
+      config: { account: { from: 'query.account' } },
       schema: { querystring: testPhoneNumberListQuerySchema, response: { 200: testPhoneNumberListSchema } },
     },
-    async (request) => testNumbers.list(await requireMembership(request, request.query.account)),
+    (request) => testNumbers.list(accountContext(request)),
   );
 
   r.post(
     '/api/test-phone-numbers',
     {
-      preValidation: authenticated,
+      config: { account: { from: 'body.account', can: 'manageCompany' } },
       schema: { body: createTestPhoneNumberRequestSchema, response: { 201: testPhoneNumberSchema } },
     },
-    async (request, reply) => {
-      const tenant = await requireMembership(request, request.body.account, 'manageCompany');
-      return reply.code(201).send(await testNumbers.create(tenant, request.body));
-    },
+    async (request, reply) =>
+      reply.code(201).send(await testNumbers.create(accountContext(request), request.body)),
   );
 
   r.delete(
     '/api/test-phone-numbers/:id',
-    { preValidation: scopedByPathId('testPhoneNumbers', 'manageCompany'), schema: { params } },
+    {
+      config: { account: { from: { pathObject: 'testPhoneNumbers' }, can: 'manageCompany' } },
+      schema: { params },
+    },
     async (request, reply) => {
-      await testNumbers.remove(tenantOf(request), parsePathId(request.params.id));
+      await testNumbers.remove(accountContext(request), parsePathId(request.params.id));
       return reply.code(204).send();
     },
   );

@@ -9,7 +9,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { Tenant } from '../../plugins/tenancy.ts';
+import type { AccountContext } from '../../plugins/account-context.ts';
 
 const { testPhoneNumbers } = schema;
 
@@ -42,22 +42,22 @@ export function createTestNumberService(deps: { db: Db }) {
     created: row.createdAt.toISOString(),
   });
 
-  async function list(tenant: Tenant): Promise<{ results: TestPhoneNumber[] }> {
+  async function list(ctx: AccountContext): Promise<{ results: TestPhoneNumber[] }> {
     const rows = await db
       .select()
       .from(testPhoneNumbers)
-      .where(eq(testPhoneNumbers.accountId, tenant.accountId))
+      .where(eq(testPhoneNumbers.accountId, ctx.accountId))
       .orderBy(asc(testPhoneNumbers.createdAt), asc(testPhoneNumbers.id));
     return { results: rows.map(toDto) };
   }
 
-  async function create(tenant: Tenant, body: CreateTestPhoneNumberRequest): Promise<TestPhoneNumber> {
+  async function create(ctx: AccountContext, body: CreateTestPhoneNumberRequest): Promise<TestPhoneNumber> {
     const cellPhone = toE164(body.cellPhone);
     if (!cellPhone) throw AppError.field('validation_error', 'cellPhone', testNumberTexts.invalidPhone);
     try {
       const [row] = await db
         .insert(testPhoneNumbers)
-        .values({ accountId: tenant.accountId, cellPhone, code: body.code })
+        .values({ accountId: ctx.accountId, cellPhone, code: body.code })
         .returning();
       if (!row) throw new Error('Test number insert returned no row');
       return toDto(row);
@@ -69,10 +69,10 @@ export function createTestNumberService(deps: { db: Db }) {
     }
   }
 
-  async function remove(tenant: Tenant, id: number): Promise<void> {
+  async function remove(ctx: AccountContext, id: number): Promise<void> {
     const deleted = await db
       .delete(testPhoneNumbers)
-      .where(and(eq(testPhoneNumbers.accountId, tenant.accountId), eq(testPhoneNumbers.id, id)))
+      .where(and(eq(testPhoneNumbers.accountId, ctx.accountId), eq(testPhoneNumbers.id, id)))
       .returning({ id: testPhoneNumbers.id });
     if (deleted.length === 0) throw new AppError('not_found');
   }

@@ -1,8 +1,7 @@
 import { verificationExportQuerySchema } from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { authenticated } from '../../plugins/auth-guard.ts';
-import { requireMembership } from '../../plugins/tenancy.ts';
+import { accountContext } from '../../plugins/tenancy.ts';
 
 /**
  * GET /api/verifications/export-csv?account=…&…the log's filters and `o` (SPEC §7; issue #6): every matching row, in
@@ -15,15 +14,17 @@ export async function verificationExportRoutes(app: FastifyInstance): Promise<vo
 
   r.get(
     '/api/verifications/export-csv',
-    { preValidation: authenticated, schema: { querystring: verificationExportQuerySchema } },
+    {
+      config: { account: { from: 'query.account', can: 'searchData' } },
+      schema: { querystring: verificationExportQuerySchema },
+    },
     async (request, reply) => {
-      const tenant = await requireMembership(request, request.query.account, 'searchData');
       // A client that goes away (closed tab, cancelled download) stops the reads: no further batch is queried.
       const aborted = new AbortController();
       reply.raw.on('close', () => {
         if (!reply.raw.writableFinished) aborted.abort();
       });
-      const csv = await exporter.start(tenant, request.query, aborted.signal);
+      const csv = await exporter.start(accountContext(request), request.query, aborted.signal);
       return (
         reply
           .header('content-type', 'text/csv; charset=utf-8')

@@ -10,7 +10,7 @@ import { type Db, type StreamCsv, schema } from '@veriform/db';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.ts';
-import type { Tenant } from '../../plugins/tenancy.ts';
+import type { AccountContext } from '../../plugins/account-context.ts';
 import { countVerifications } from './count.ts';
 import { resolveDateRange, resolveForms, verificationOrderBy, verificationWhere } from './filters.ts';
 
@@ -256,23 +256,23 @@ export function createVerificationExport(deps: {
   const { db, clock, streamCsv } = deps;
 
   async function start(
-    tenant: Tenant,
+    ctx: AccountContext,
     query: VerificationExportParams,
     signal: AbortSignal,
   ): Promise<VerificationExport> {
     const now = clock.now();
     // The same reading of the filters as the list (form names and categories resolved to ids first).
-    const forms = await resolveForms(db, tenant.accountId, query);
-    const where = verificationWhere(tenant.accountId, query, now, forms);
+    const forms = await resolveForms(db, ctx.accountId, query);
+    const where = verificationWhere(ctx.accountId, query, now, forms);
     const batchSize = exportTuning.batchSize;
 
     const [account] = await db
       .select({ displayName: accounts.displayName })
       .from(accounts)
-      .where(eq(accounts.id, tenant.accountId));
+      .where(eq(accounts.id, ctx.accountId));
     // X-Total-Count: the list's exact total (daily counts), not a count of every matching row — on PGlite one long
     // count would stall every other request before the first byte.
-    const total = await countVerifications(db, tenant.accountId, query, now, forms);
+    const total = await countVerifications(db, ctx.accountId, query, now, forms);
     const range = resolveDateRange(query, now);
     const today = localToday(now, range.tz);
 
@@ -314,7 +314,7 @@ export function createVerificationExport(deps: {
       }
     }
 
-    const filename = exportFilename(accountSlug(account?.displayName ?? '', tenant.accountId), range, today);
+    const filename = exportFilename(accountSlug(account?.displayName ?? '', ctx.accountId), range, today);
     if (streamCsv) {
       // PostgreSQL: the same cells in one COPY, quoted by PostgreSQL's own CSV writer (ADR 0010), started before the
       // answer so that a refusal is a 500 rather than a cut download.

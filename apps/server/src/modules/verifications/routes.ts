@@ -1,8 +1,7 @@
 import { verificationListQuerySchema, verificationListSchema } from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { authenticated } from '../../plugins/auth-guard.ts';
-import { requireMembership } from '../../plugins/tenancy.ts';
+import { accountContext } from '../../plugins/tenancy.ts';
 import { verificationExportRoutes } from './export-routes.ts';
 
 /** Verifications (SPEC §2 /activity-log/, §7): owners, or members with canSearchData (docs/roles.md). */
@@ -13,14 +12,10 @@ export async function verificationRoutes(app: FastifyInstance): Promise<void> {
   r.get(
     '/api/verifications',
     {
-      preValidation: authenticated,
+      config: { account: { from: 'query.account', can: 'searchData' } },
       schema: { querystring: verificationListQuerySchema, response: { 200: verificationListSchema } },
     },
-    async (request) =>
-      verifications.list(
-        await requireMembership(request, request.query.account, 'searchData'),
-        request.query,
-      ),
+    (request) => verifications.list(accountContext(request), request.query),
   );
 
   // GET /api/verifications/export-csv (the CSV download) lives in export-routes.ts.

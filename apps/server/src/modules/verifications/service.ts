@@ -12,7 +12,7 @@ import { and, count, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { Tenant } from '../../plugins/tenancy.ts';
+import type { AccountContext } from '../../plugins/account-context.ts';
 import { countVerifications } from './count.ts';
 import {
   addDays,
@@ -60,16 +60,16 @@ const toDetailDto = (row: VerificationRow): VerificationDetail => ({
 
 /**
  * Verifications of one account (SPEC §2 /activity-log/ and /dashboard/). The filters and sorts are SQL built in
- * filters.ts, shared with the CSV export. Every query is scoped by `tenant.accountId` and kept short: on PGlite one
+ * filters.ts, shared with the CSV export. Every query is scoped by `ctx.accountId` and kept short: on PGlite one
  * query at a time runs, on the main thread.
  */
 export function createVerificationService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
 
-  async function list(tenant: Tenant, query: VerificationListParams): Promise<VerificationList> {
+  async function list(ctx: AccountContext, query: VerificationListParams): Promise<VerificationList> {
     const now = clock.now();
-    const forms = await resolveForms(db, tenant.accountId, query);
-    const where = verificationWhere(tenant.accountId, query, now, forms);
+    const forms = await resolveForms(db, ctx.accountId, query);
+    const where = verificationWhere(ctx.accountId, query, now, forms);
     const orderBy = verificationOrderBy(query.o);
     // A deferred join: the page's ids first, from the sort's index alone (each ends with the id), then whole rows for
     // those ten only. OFFSET reads and drops every row before the page; dropped index entries cost far less than
@@ -84,7 +84,7 @@ export function createVerificationService(deps: { db: Db; clock: Clock }) {
       .as('page');
     // Independent reads: on PostgreSQL they run on two pooled connections at once; PGlite runs them one by one.
     const [total, rows] = await Promise.all([
-      countVerifications(db, tenant.accountId, query, now, forms),
+      countVerifications(db, ctx.accountId, query, now, forms),
       db
         .select(getTableColumns(verifications))
         .from(verifications)
@@ -100,11 +100,11 @@ export function createVerificationService(deps: { db: Db; clock: Clock }) {
   }
 
   /** One verification with its evidence; another account's (or an unknown) id is not found. */
-  async function get(tenant: Tenant, id: number): Promise<VerificationDetail> {
+  async function get(ctx: AccountContext, id: number): Promise<VerificationDetail> {
     const [row] = await db
       .select()
       .from(verifications)
-      .where(and(eq(verifications.accountId, tenant.accountId), eq(verifications.id, id)))
+      .where(and(eq(verifications.accountId, ctx.accountId), eq(verifications.id, id)))
       .limit(1);
     if (!row) throw new AppError('not_found');
     return toDetailDto(row);
@@ -116,7 +116,7 @@ export function createVerificationService(deps: { db: Db; clock: Clock }) {
    * than one: PGlite runs one query at a time, so other requests get in between. The range is always bounded
    * (resolveReportRange).
    */
-  async function report(tenant: Tenant, query: VerificationReportParams): Promise<VerificationReport> {
+  async function report(ctx: AccountContext, query: VerificationReportParams): Promise<VerificationReport> {
     const now = clock.now();
     const range = resolveReportRange(query, now);
     const filter = {
@@ -125,8 +125,8 @@ export function createVerificationService(deps: { db: Db; clock: Clock }) {
       created__date__gte: range.gte,
       created__date__lte: range.lte,
     };
-    const forms = await resolveForms(db, tenant.accountId, filter);
-    const where = verificationWhere(tenant.accountId, filter, now, forms);
+    const forms = await resolveForms(db, ctx.accountId, filter);
+    const where = verificationWhere(ctx.accountId, filter, now, forms);
 
     // Rows per local day: the day boundaries become instants once (N + 1 of them, in `tz`, DST days 23 or 25 hours
     // long), and each row finds its day by a binary search among them (width_bucket) — half the cost of converting
@@ -158,7 +158,7 @@ export function createVerificationService(deps: { db: Db; clock: Clock }) {
       db
         .select({ n: count() })
         .from(verificationAttempts)
-        .where(attemptWhere(tenant.accountId, filter, now, forms)),
+        .where(attemptWhere(ctx.accountId, filter, now, forms)),
     ]);
     // Every day of the range, zeros included, oldest first.
     const perDay: VerificationReport['perDay'] = Array.from({ length: dayCount }, (_, i) => ({
@@ -190,7 +190,7 @@ export function createVerificationService(deps: { db: Db; clock: Clock }) {
             .from(verifyForms)
             .where(
               and(
-                eq(verifyForms.accountId, tenant.accountId),
+                eq(verifyForms.accountId, ctx.accountId),
                 inArray(
                   verifyForms.id,
                   top.map(([id]) => id),

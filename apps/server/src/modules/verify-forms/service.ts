@@ -19,7 +19,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { RateLimiter } from '../../lib/rate-limit.ts';
-import type { Tenant } from '../../plugins/tenancy.ts';
+import type { AccountContext } from '../../plugins/account-context.ts';
 
 const { verifyForms, verifications, verificationAttempts } = schema;
 
@@ -42,8 +42,8 @@ export const newPublicId = () => randomBytes(12).toString('base64url');
 export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
- * Verification forms of one account (SPEC §2 /forms/, §7). Every function takes the Tenant from plugins/tenancy.ts
- * and filters every query by `tenant.accountId`, so another account's form is simply not found.
+ * Verification forms of one account (SPEC §2 /forms/, §7). Every function takes the AccountContext from
+ * plugins/account-context.ts and filters every query by `ctx.accountId`, so another account's form is simply not found.
  */
 export function createVerifyFormService(deps: {
   config: Config;
@@ -66,14 +66,14 @@ export function createVerifyFormService(deps: {
     publicUrl: `${config.publicUrl}/f/${row.publicId}`,
   });
 
-  const ownForm = (tenant: Tenant, id: number) =>
-    and(eq(verifyForms.accountId, tenant.accountId), eq(verifyForms.id, id));
+  const ownForm = (ctx: AccountContext, id: number) =>
+    and(eq(verifyForms.accountId, ctx.accountId), eq(verifyForms.id, id));
 
-  async function create(tenant: Tenant, body: Required<CreateVerifyFormRequest>): Promise<VerifyForm> {
+  async function create(ctx: AccountContext, body: Required<CreateVerifyFormRequest>): Promise<VerifyForm> {
     await rateLimit.consume(
       [
         {
-          bucket: `form-create:account:${tenant.accountId}`,
+          bucket: `form-create:account:${ctx.accountId}`,
           limit: FORM_CREATION_LIMITS.perAccount,
           windowMs: FORM_CREATION_LIMITS.windowMs,
         },
@@ -87,7 +87,7 @@ export function createVerifyFormService(deps: {
           .insert(verifyForms)
           .values({
             publicId: newPublicId(),
-            accountId: tenant.accountId,
+            accountId: ctx.accountId,
             name: body.name,
             language: body.language,
             category: body.category,
@@ -106,8 +106,8 @@ export function createVerifyFormService(deps: {
   }
 
   /** The WHERE of a list: the account, then each filter of the search params (SPEC §2). */
-  function listWhere(tenant: Tenant, query: FormListSearch): SQL | undefined {
-    const conditions: (SQL | undefined)[] = [eq(verifyForms.accountId, tenant.accountId)];
+  function listWhere(ctx: AccountContext, query: FormListSearch): SQL | undefined {
+    const conditions: (SQL | undefined)[] = [eq(verifyForms.accountId, ctx.accountId)];
     const isLive =
       query.isLive ?? (query.status === 'active' ? true : query.status === 'inactive' ? false : undefined);
     if (isLive !== undefined) conditions.push(eq(verifyForms.isLive, isLive));
@@ -149,8 +149,8 @@ export function createVerifyFormService(deps: {
     return [direction(column), direction(verifyForms.id)];
   }
 
-  async function list(tenant: Tenant, query: FormListSearch): Promise<VerifyFormList> {
-    const where = listWhere(tenant, query);
+  async function list(ctx: AccountContext, query: FormListSearch): Promise<VerifyFormList> {
+    const where = listWhere(ctx, query);
     const [total] = await db.select({ n: count() }).from(verifyForms).where(where);
     const rows = await db
       .select()
@@ -168,32 +168,32 @@ export function createVerifyFormService(deps: {
   }
 
   /** The account's categories in use (non-empty, distinct), sorted case-insensitively. */
-  async function categories(tenant: Tenant): Promise<{ results: string[] }> {
+  async function categories(ctx: AccountContext): Promise<{ results: string[] }> {
     const rows = await db
       .selectDistinct({ category: verifyForms.category })
       .from(verifyForms)
-      .where(and(eq(verifyForms.accountId, tenant.accountId), ne(verifyForms.category, '')));
+      .where(and(eq(verifyForms.accountId, ctx.accountId), ne(verifyForms.category, '')));
     const results = rows
       .map((r) => r.category)
       .sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()) || (a < b ? -1 : a > b ? 1 : 0));
     return { results };
   }
 
-  async function find(tenant: Tenant, id: number): Promise<VerifyFormRow> {
-    const [row] = await db.select().from(verifyForms).where(ownForm(tenant, id)).limit(1);
+  async function find(ctx: AccountContext, id: number): Promise<VerifyFormRow> {
+    const [row] = await db.select().from(verifyForms).where(ownForm(ctx, id)).limit(1);
     if (!row) throw new AppError('not_found');
     return row;
   }
 
   async function update(
-    tenant: Tenant,
+    ctx: AccountContext,
     id: number,
     values: UpdateVerifyFormRequest & { bannerImage?: string | null },
   ): Promise<VerifyForm> {
     const [row] = await db
       .update(verifyForms)
       .set({ ...values, updatedAt: clock.now() })
-      .where(ownForm(tenant, id))
+      .where(ownForm(ctx, id))
       .returning();
     if (!row) throw new AppError('not_found');
     return toDto(row);
@@ -203,16 +203,16 @@ export function createVerifyFormService(deps: {
    * Hard delete, only while the form has no verifications (the activity log keeps pointing at them): otherwise 400
    * with formHasVerificationsText. The check uses (account_id, verify_form_id, …); the foreign key backs it up.
    */
-  async function remove(tenant: Tenant, id: number): Promise<void> {
-    await find(tenant, id);
+  async function remove(ctx: AccountContext, id: number): Promise<void> {
+    await find(ctx, id);
     const [used] = await db
       .select({ id: verifications.id })
       .from(verifications)
-      .where(and(eq(verifications.accountId, tenant.accountId), eq(verifications.verifyFormId, id)))
+      .where(and(eq(verifications.accountId, ctx.accountId), eq(verifications.verifyFormId, id)))
       .limit(1);
     if (used) throw AppError.nonField('validation_error', formHasVerificationsText);
     try {
-      await db.delete(verifyForms).where(ownForm(tenant, id));
+      await db.delete(verifyForms).where(ownForm(ctx, id));
     } catch (error) {
       if (isForeignKeyViolation(error)) throw AppError.nonField('validation_error', formHasVerificationsText);
       throw error;
@@ -224,10 +224,10 @@ export function createVerifyFormService(deps: {
    * are counted back from `clock.now()`; "codes sent" are the form's attempts (test numbers included, like the
    * verifications), so verified ÷ sent is the conversion of the same population.
    */
-  async function stats(tenant: Tenant, id: number): Promise<VerifyFormStats> {
-    await find(tenant, id);
+  async function stats(ctx: AccountContext, id: number): Promise<VerifyFormStats> {
+    await find(ctx, id);
     const since = new Date(clock.now().getTime() - STATS_WINDOW_DAYS * 24 * 60 * 60 * 1000);
-    const ofForm = and(eq(verifications.accountId, tenant.accountId), eq(verifications.verifyFormId, id));
+    const ofForm = and(eq(verifications.accountId, ctx.accountId), eq(verifications.verifyFormId, id));
     const [totals] = await db
       .select({
         all: count(),
@@ -248,7 +248,7 @@ export function createVerifyFormService(deps: {
       .from(verificationAttempts)
       .where(
         and(
-          eq(verificationAttempts.accountId, tenant.accountId),
+          eq(verificationAttempts.accountId, ctx.accountId),
           eq(verificationAttempts.verifyFormId, id),
           gte(verificationAttempts.createdAt, since),
         ),
@@ -267,11 +267,11 @@ export function createVerifyFormService(deps: {
     categories,
     remove,
     stats,
-    get: async (tenant: Tenant, id: number) => toDto(await find(tenant, id)),
-    update: (tenant: Tenant, id: number, patch: UpdateVerifyFormRequest) => update(tenant, id, patch),
-    setBanner: (tenant: Tenant, id: number, url: string) => update(tenant, id, { bannerImage: url }),
+    get: async (ctx: AccountContext, id: number) => toDto(await find(ctx, id)),
+    update: (ctx: AccountContext, id: number, patch: UpdateVerifyFormRequest) => update(ctx, id, patch),
+    setBanner: (ctx: AccountContext, id: number, url: string) => update(ctx, id, { bannerImage: url }),
     /** As for profile pictures, the stored bytes stay in `media`; only the reference goes. */
-    deleteBanner: (tenant: Tenant, id: number) => update(tenant, id, { bannerImage: null }),
+    deleteBanner: (ctx: AccountContext, id: number) => update(ctx, id, { bannerImage: null }),
   };
 }
 

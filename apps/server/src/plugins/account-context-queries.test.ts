@@ -1,0 +1,69 @@
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { useTestApp } from '../test-support/app.ts';
+import type { TestClient } from '../test-support/client.ts';
+import { newOwner, type Owner } from '../test-support/teams.ts';
+
+/**
+ * What resolving the account context costs in statements (ADR 15): a member's call reads the membership the session
+ * query brought (ADR 11), so a list answers with the session query and the list's own, and nothing else touches
+ * `memberships`. Counted at the driver (node-postgres' pool or the PGlite instance), pg-boss's polling left out.
+ */
+
+const t = useTestApp();
+
+type Queryable = { query: (...args: never[]) => unknown };
+const isQueryable = (value: unknown): value is Queryable =>
+  typeof value === 'object' && value !== null && typeof Reflect.get(value, 'query') === 'function';
+
+/** The SQL text of a driver call: a string, or a config object `{text}` (node-postgres' prepared statements). */
+function textOf(arg: unknown): string {
+  if (typeof arg === 'string') return arg;
+  if (typeof arg === 'object' && arg !== null) {
+    const text = Reflect.get(arg, 'text');
+    if (typeof text === 'string') return text;
+  }
+  return '';
+}
+
+/** The statements the app sends while `call` runs. */
+async function statementsOf(call: () => Promise<unknown>): Promise<string[]> {
+  // Drizzle keeps the driver's client on `$client` (not in the Db type, which is the same for both engines).
+  const client: unknown = Reflect.get(t.db.db, '$client');
+  if (!isQueryable(client)) throw new Error('no driver client under the Drizzle instance');
+  const spy = vi.spyOn(client, 'query');
+  try {
+    await call();
+    return spy.mock.calls.map((args) => textOf(args[0])).filter((text) => !text.includes('pgboss'));
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+const touchesMemberships = (text: string) => text.includes('"memberships"');
+
+let owner: Owner;
+let formId: number;
+
+beforeAll(async () => {
+  owner = await newOwner(t.app, 'Counted Co');
+  const form = await owner.c.post('/api/verify-forms', { name: 'Counted', account: owner.accountId });
+  formId = form.json().id;
+});
+
+const get = async (c: TestClient, url: string) => {
+  const response = await c.get(url);
+  expect(response.statusCode, url).toBe(200);
+};
+
+describe('statements per call of a member', () => {
+  it.each([
+    ['the forms list', () => `/api/verify-forms?account=${owner.accountId}`],
+    ['the activity log', () => `/api/verifications?account=${owner.accountId}`],
+    ['the team', () => `/api/memberships?accountId=${owner.accountId}`],
+    ['one form (path object)', () => `/api/verify-forms/${formId}`],
+  ])('%s: only the session query reads memberships', async (name, url) => {
+    const statements = await statementsOf(() => get(owner.c, url()));
+    console.log(`${name}: ${statements.length} statements`);
+    expect(statements.filter(touchesMemberships)).toHaveLength(name === 'the team' ? 2 : 1);
+  });
+});

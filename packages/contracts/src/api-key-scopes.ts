@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import type { Capability } from './teams.ts';
+
+/**
+ * What an API key may do (issue #15; `audit:read` for the audit log, issue #16): its scopes, and in this ONE table the
+ * capabilities (teams.ts) each scope grants. A key has exactly the capabilities of its scopes; no scope grants
+ * managing the team, the company or the forms, nor the dashboard's reports: those stay with people.
+ */
+export const apiKeyScopes = [
+  'verifications:write',
+  'verifications:read',
+  'forms:read',
+  'audit:read',
+] as const;
+export const apiKeyScopeSchema = z.enum(apiKeyScopes);
+export type ApiKeyScope = z.infer<typeof apiKeyScopeSchema>;
+
+export const apiKeyScopeGrants: Readonly<Record<ApiKeyScope, readonly Capability[]>> = {
+  /** Start, check, resend and cancel verifications (numbers masked in what is read back). */
+  'verifications:write': ['writeVerifications'],
+  /** Verifications with their numbers and evidence, as the activity log shows them to a member with canSearchData. */
+  'verifications:read': ['searchData'],
+  /** The account's forms, without changing them. */
+  'forms:read': ['readForms'],
+  /** The account's audit events. */
+  'audit:read': ['readAuditLog'],
+};
+
+export function scopesGrant(scopes: readonly ApiKeyScope[], capability: Capability): boolean {
+  return scopes.some((scope) => apiKeyScopeGrants[scope].includes(capability));
+}
