@@ -1,4 +1,4 @@
-import { type OutboxMessage, type TokenLinkKind, tokenLinkPages } from '@veriform/contracts';
+import { invitationPages, type OutboxMessage, type TokenLinkKind, tokenLinkPages } from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import { listOutboxMessages } from '../messaging/outbox.ts';
 import { jobsSettled } from './jobs.ts';
@@ -38,7 +38,9 @@ export function initialDataOf(html: string): unknown {
 /** The invitation key of the newest invitation e-mail to `to` (from its `/follow-invitation/?key=` link). */
 export async function latestInvitationKey(app: FastifyInstance, to: string): Promise<string> {
   for (const message of await outboxFor(app, to)) {
-    const match = message.text.match(/https?:\/\/[^\s/]+\/follow-invitation\/\?key=([\w-]+)/);
+    const match = message.text.match(
+      new RegExp(`https?://[^\\s/]+${invitationPages.follow}\\?key=([\\w-]+)`),
+    );
     if (match?.[1]) return match[1];
   }
   throw new Error(`no invitation link for ${to}`);
