@@ -31,9 +31,9 @@ const RETENTION = {
  * pg-boss's cron (`schedule: true`): every CRON_MONITOR_SECONDS one process (whichever first updates
  * `version.cron_on`) checks the schedules and, for each tick due, enqueues a job into pg-boss's `__pgboss__send-it`
  * queue under a singleton key per schedule and minute, so a tick gives one job however many processes saw it; each
- * process's worker of that queue (every CRON_WORKER_SECONDS) moves such jobs into their own queue. 30 s is the
- * largest check interval that still sees every minute's tick with margin; a scheduled job may then start up to a
- * minute after its tick, which maintenance does not mind.
+ * process's worker of that queue (every CRON_WORKER_SECONDS) moves such jobs into their own queue. Checked every 30 s
+ * (pg-boss's default), each minute's tick is seen twice; with the polls after it, a scheduled job starts up to a
+ * minute and a half after its tick, which maintenance does not mind.
  */
 const CRON_QUEUE = '__pgboss__send-it';
 const CRON_MONITOR_SECONDS = 30;

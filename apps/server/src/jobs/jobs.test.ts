@@ -183,6 +183,28 @@ describe('enqueue in the caller’s transaction', () => {
       expect(job?.output).toEqual({ outcome: 'ran', n: 1 });
     });
 
+    it('a burst drains batch after batch, not a batch per poll', async () => {
+      const before = ran.length;
+      // Stored behind `enqueue`'s back: only the last one wakes the worker, which then finds six.
+      await other.executeSql(
+        `INSERT INTO pgboss.job (name, data) SELECT 'probe', jsonb_build_object('n', n) FROM generate_series(10, 14) n`,
+      );
+      const started = Date.now();
+      await jobs.enqueue(probe, { n: 15 });
+      await until(
+        () => ran.length,
+        (n) => n === before + 6,
+      );
+      // Three batches of two; waiting for a poll between them would take a minute.
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(
+        ran
+          .slice(before)
+          .map((r) => r.payload.n)
+          .sort(),
+      ).toEqual([10, 11, 12, 13, 14, 15]);
+    });
+
     it('a job whose data its schema refuses is dropped with an error in the log, its handler never called', async () => {
       const before = ran.length;
       const [stored] = await rows<{ id: string }>(

@@ -58,6 +58,11 @@ export function createJobs(
   const byName = new Map(definitions.map((definition) => [definition.name, definition]));
   /** Worker ids by job name. */
   const workers = new Map<string, string>();
+  /** This process's worker of `name` fetches at once instead of at its next poll. */
+  const wake = (name: string) => {
+    const worker = workers.get(name);
+    if (worker) boss.notifyWorker(worker);
+  };
 
   /** Schedules follow the definitions: a job that lost its `schedule` (or its file) is unscheduled. */
   async function syncSchedules(): Promise<void> {
@@ -87,8 +92,11 @@ export function createJobs(
     };
     // Each job of a batch is completed or failed on its own, so one failure does not fail (and rerun) the others;
     // pg-boss's own completion of the batch afterwards touches only jobs still active, that is none.
-    return (jobs: PgBoss.JobWithMetadata<unknown>[]) =>
-      track(() =>
+    return (jobs: PgBoss.JobWithMetadata<unknown>[]) => {
+      // A full batch most likely left more behind: fetch again once it is done rather than after the polling
+      // interval (pg-boss waits that out unless woken), so a burst drains at the handlers' pace.
+      if (jobs.length >= definition.worker.batchSize) wake(definition.name);
+      return track(() =>
         Promise.all(
           jobs.map(async (job) => {
             try {
@@ -107,6 +115,7 @@ export function createJobs(
           }),
         ),
       );
+    };
   }
 
   return {
@@ -143,12 +152,8 @@ export function createJobs(
       const id = await boss.send(definition.name, data, tx ? { db: { executeSql: executeSqlIn(tx) } } : {});
       if (!id) throw new Error(`${definition.name}: the job was not stored`);
       // This process's worker need not wait for its next poll, but is woken only once the job can be seen.
-      const wake = () => {
-        const worker = workers.get(definition.name);
-        if (worker) boss.notifyWorker(worker);
-      };
-      if (tx) afterCommit(tx, wake);
-      else wake();
+      if (tx) afterCommit(tx, () => wake(definition.name));
+      else wake(definition.name);
       return id;
     },
     async stop() {
