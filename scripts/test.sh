@@ -3,9 +3,9 @@
 #   1. at once: format + lint (Biome) and web feature boundaries (dependency-cruiser), type check (tsc), production
 #      build of the web app
 #   2. Vitest, one run: unit and component tests (web, jsdom); every API test file on PostgreSQL, and those whose
-#      behaviour differs by engine (apps/server/engine-specific-tests.ts) on PGlite too
-#   3. front-end budgets (JavaScript per page, gzip) and accessibility (Lighthouse)
-#   4. browser tests (Playwright, Debian's Chromium)
+#      behaviour differs by engine (apps/server/engine-specific-tests.ts) on PGlite too; beside it, front-end budgets
+#      (JavaScript per page, gzip) and accessibility (Lighthouse)
+#   3. browser tests (Playwright, Debian's Chromium), alone: their expectations wait on the pages with time limits
 # Needs: a PostgreSQL server (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres) and Chromium
 # (CHROMIUM_PATH, default /usr/bin/chromium). `.ci/run` installs both when missing.
 set -euo pipefail
@@ -14,7 +14,8 @@ cd "$(dirname "$0")/.."
 export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
 export CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
 reports="$(mktemp -d)"
-trap 'rm -rf "$reports"' EXIT
+# A stage that fails leaves nothing running behind it (the front-end checks run in the background in stage 2).
+trap 'jobs -p | xargs -r kill 2>/dev/null; rm -rf "$reports"' EXIT
 
 # Each stage's wall time, printed at the end (docs/benchmarks.md records them).
 timings=""
@@ -58,22 +59,29 @@ in_parallel() {
   [ "${#failed[@]}" -eq 0 ] || fail "${failed[*]}"
 }
 
-step "1/4 At once: format and lint (Biome) + web feature boundaries (dependency-cruiser), type check (tsc), web build"
+step "1/3 At once: format and lint (Biome) + web feature boundaries (dependency-cruiser), type check (tsc), web build"
 # Independent of one another; tsc works on one core, the other two are short.
 in_parallel \
   "Biome, dependency-cruiser" "npx biome ci . && npm run --silent lint:deps" \
   "Type check (tsc --noEmit)" "npm run --silent typecheck" \
   "Production build of the web app" "npm run --silent build"
 
-step "2/4 Vitest: web components (jsdom), API tests on PostgreSQL ($TEST_DATABASE_URL) and, where engines differ, on PGlite"
+step "2/3 Vitest: web components (jsdom), API tests on PostgreSQL ($TEST_DATABASE_URL) and, where engines differ, on PGlite; meanwhile front-end budgets and Lighthouse accessibility 100"
+# Budgets and Lighthouse need only the build; they wait on Chromium and page loads more than they compute, so they run
+# beside Vitest (output kept apart, printed after it) instead of after it.
+(npx tsx scripts/bundle-budgets.ts && npx tsx scripts/lighthouse.ts --runs 1 --accessibility-only) >"$reports/front-end.log" 2>&1 &
+front_end=$!
 # One run, so its workers stay busy from the first file to the last (vitest.config.ts, TEST_ENGINES=both).
-TEST_ENGINES=both npx vitest run --reporter=default --reporter=json --outputFile.json="$reports/vitest.json"
+vitest_status=0
+TEST_ENGINES=both npx vitest run --reporter=default --reporter=json --outputFile.json="$reports/vitest.json" || vitest_status=$?
+front_end_status=0
+wait "$front_end" || front_end_status=$?
+printf '\n\033[1m-- Front-end budgets (bundle-budgets.ts) and Lighthouse accessibility (lighthouse.ts)\033[0m\n'
+cat "$reports/front-end.log"
+[ "$vitest_status" -eq 0 ] || fail "Vitest"
+[ "$front_end_status" -eq 0 ] || fail "front-end budgets or Lighthouse accessibility"
 
-step "3/4 Front-end budgets: JavaScript per page (bundle-budgets.ts), Lighthouse accessibility 100 (lighthouse.ts)"
-npx tsx scripts/bundle-budgets.ts
-npx tsx scripts/lighthouse.ts --runs 1 --accessibility-only
-
-step "4/4 Browser tests (Playwright + Chromium)"
+step "3/3 Browser tests (Playwright + Chromium)"
 PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright.json" npx playwright test --reporter=list,json
 
 close_step
