@@ -15,5 +15,7 @@ export default defineProject({
     // files was most of the project's time (on the 2-core machine, 187 s → 72 s, 2026-11-24). Files share modules,
     // never state: each renders into a fresh document, and setup.ts restores globals, spies, storage and toasts.
     isolate: false,
+    // A hang detector (Vitest's 5 s default failed slow-but-passing tests on the shared 2-core CI machine).
+    testTimeout: 20_000,
   },
 });

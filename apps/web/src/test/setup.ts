@@ -1,10 +1,14 @@
 import '@testing-library/jest-dom/vitest';
 import { notifications } from '@mantine/notifications';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { installSpecErrorMessages } from '@veriform/contracts';
 import { afterEach, vi } from 'vitest';
 
 installSpecErrorMessages();
+
+// findBy… and waitFor are hang detectors, not speed checks: their 1 s default failed journeys that were only slow
+// while the 2-core CI machine ran the API tests beside them (2026-11-24, load ~12).
+configure({ asyncUtilTimeout: 5_000 });
 
 // Mantine needs these browser APIs, which jsdom does not implement.
 Object.defineProperty(window, 'matchMedia', {
