@@ -25,7 +25,7 @@ export async function authenticated(request: FastifyRequest): Promise<void> {
 
 /**
  * The logged-in user, who must have a verified address to act on any account (create one, or anything through
- * tenancy's requireMembership): 401 when logged out, else 403 `{detail: "Verify your e-mail address first."}`.
+ * the tenancy hook, plugins/tenancy.ts): 401 when logged out, else 403 `{detail: "Verify your e-mail address first."}`.
  * SPEC §4's gate looks at `emailIsVerified` only: a user verified once whose address is unverified again (a
  * verified-as-of date, no current verification) is sent to /auth/verify-email, so the date opens nothing here either.
  * The auth routes (verify, resend, refresh-me, logout, change e-mail or password) and the user's own profile stay
