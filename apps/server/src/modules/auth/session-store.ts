@@ -55,7 +55,7 @@ export function createSessionStore(db: Db, clock: Clock) {
 
   /**
    * The session, its user and all of the user's memberships, in one round trip: nearly every API call is scoped to an
-   * account, and requireMembership then finds the caller's membership here instead of asking the database again
+   * account, and the tenancy hook then finds the caller's membership here instead of asking the database again
    * (a user belongs to a handful of accounts). Prepared once: every request runs it.
    */
   const findQuery = db
