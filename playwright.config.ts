@@ -1,5 +1,5 @@
 import { mkdtempSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { SENTRY_TEST_PROJECT_ID, SENTRY_TEST_PUBLIC_KEY } from './apps/server/src/test-support/sentry.ts';
@@ -36,9 +36,7 @@ export default defineConfig({
   testDir: './e2e',
   globalTeardown: './e2e/global-teardown.ts',
   fullyParallel: true,
-  // Two at least: Playwright's default (half the cores) is one worker on the 2-core CI machine, where the journeys wait
-  // on the app more than they compute (47 journeys: 353 s with one worker, 2026-11-24).
-  workers: Math.max(2, Math.floor(availableParallelism() / 2)),
+  workers: process.env.CI ? 2 : undefined,
   retries: 0,
   forbidOnly: Boolean(process.env.CI),
   // Hang detectors, not speed checks (speed lives in the benchmark scripts). CI shares its 2 cores with other work:
