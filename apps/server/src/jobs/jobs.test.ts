@@ -39,6 +39,20 @@ async function until<T>(
   }
 }
 
+/** Waits until job `id` has completed; answers its stored output. */
+async function completed(database: DatabaseHandle, id: string): Promise<unknown> {
+  const [job] = await until(
+    () =>
+      rows<{ state: string; output: unknown }>(
+        database,
+        'SELECT state, output FROM pgboss.job WHERE id = $1',
+        [id],
+      ),
+    ([row]) => row?.state === 'completed',
+  );
+  return job?.output;
+}
+
 describe('job definitions', () => {
   it('are the files of jobs/definitions/, each named after its job; the template and the app have their queues', async () => {
     const files = (await readdir(new URL('./definitions/', import.meta.url))).sort();
@@ -171,16 +185,8 @@ describe('enqueue in the caller’s transaction', () => {
       expect(logLines).toContainEqual(
         expect.objectContaining({ msg: 'probe ran', jobId: id, queue: 'probe' }),
       );
-      const [job] = await until(
-        () =>
-          rows<{ state: string; output: unknown }>(
-            other,
-            'SELECT state, output FROM pgboss.job WHERE id = $1',
-            [id],
-          ),
-        ([row]) => row?.state === 'completed',
-      );
-      expect(job?.output).toEqual({ outcome: 'ran', n: 1 });
+      const output = await completed(other, id);
+      expect(output).toEqual({ outcome: 'ran', n: 1 });
     });
 
     it('a burst drains batch after batch, not a batch per poll', async () => {
@@ -214,16 +220,8 @@ describe('enqueue in the caller’s transaction', () => {
       const id = stored?.id ?? '';
       // Stored behind `enqueue`'s back, so nothing wakes the worker: the next job does, and both are fetched.
       await jobs.enqueue(probe, { n: 2 });
-      const [job] = await until(
-        () =>
-          rows<{ state: string; output: unknown }>(
-            other,
-            'SELECT state, output FROM pgboss.job WHERE id = $1',
-            [id],
-          ),
-        ([row]) => row?.state === 'completed',
-      );
-      expect(job?.output).toEqual({ outcome: 'malformed' });
+      const output = await completed(other, id);
+      expect(output).toEqual({ outcome: 'malformed' });
       expect(logLines).toContainEqual(
         expect.objectContaining({ level: 50, msg: 'probe: malformed job data; dropped', jobId: id }),
       );
@@ -246,10 +244,7 @@ describe('finished jobs', () => {
         invitationId: 900_000_002,
         sealedKey: 'x',
       });
-      await until(
-        () => rows<{ state: string }>(t.db, 'SELECT state FROM pgboss.job WHERE id = $1', [id]),
-        ([row]) => row?.state === 'completed',
-      );
+      await completed(t.db, id);
       const archived = () => rows(t.db, 'SELECT id FROM pgboss.archive WHERE id = $1', [id]);
       const live = () => rows(t.db, 'SELECT id FROM pgboss.job WHERE id = $1', [id]);
 
