@@ -1,5 +1,6 @@
 export * from './account-self-service.ts';
 export * from './api-key-scopes.ts';
+export * from './api-keys.ts';
 export * from './auth.ts';
 export * from './client-config.ts';
 export * from './date-filters.ts';

@@ -47,6 +47,7 @@ const keyActor = (scopes: ApiKeyScope[]): Rights => ({
   type: 'api_key',
   keyId: 1,
   prefix: 'vf_test_abcd',
+  mode: 'test',
   scopes,
 });
 const grantedTo = (actor: Rights) => capabilities.filter((capability) => actorCan(actor, capability)).sort();
@@ -114,6 +115,7 @@ beforeAll(async () => {
     keyId,
     accountId: ownerA.accountId,
     prefix: `vf_test_${keyId}`,
+    mode: 'test',
     scopes,
   });
   keys.set('vf_test_forms', key(1, ['forms:read']));

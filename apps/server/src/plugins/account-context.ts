@@ -1,4 +1,4 @@
-import { type ApiKeyScope, type Capability, can, scopesGrant } from '@veriform/contracts';
+import { type ApiKeyMode, type ApiKeyScope, type Capability, can, scopesGrant } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { and, eq } from 'drizzle-orm';
@@ -34,6 +34,7 @@ export type ApiKeyActor = {
   readonly keyId: number;
   /** The key's public beginning (`vf_live_…`), for logs and the audit trail; never the secret. */
   readonly prefix: string;
+  readonly mode: ApiKeyMode;
   readonly scopes: readonly ApiKeyScope[];
 };
 

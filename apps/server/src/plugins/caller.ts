@@ -1,4 +1,4 @@
-import type { ApiKeyScope } from '@veriform/contracts';
+import type { ApiKeyMode, ApiKeyScope } from '@veriform/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { UserRow } from '../modules/users/repository.ts';
 
@@ -14,11 +14,16 @@ export type ApiKeyIdentity = {
   keyId: number;
   accountId: number;
   prefix: string;
+  /** `test` keys reach only the account's test numbers (nothing is sent). */
+  mode: ApiKeyMode;
   scopes: readonly ApiKeyScope[];
 };
 
 /** Finds the live key a bearer secret belongs to (the key table and its implementation arrive with issue #15). */
-export type ApiKeyAuthenticator = { authenticate(secret: string): Promise<ApiKeyIdentity | null> };
+export type ApiKeyAuthenticator = {
+  /** `ip` is the caller's address, kept as the key's "last used" (with the time). */
+  authenticate(secret: string, context: { ip: string }): Promise<ApiKeyIdentity | null>;
+};
 
 /** Until issue #15 no key exists: every bearer token is unknown, so the request is anonymous (401). */
 export const noApiKeys: ApiKeyAuthenticator = { authenticate: async () => null };
@@ -46,7 +51,10 @@ export async function callerOf(request: FastifyRequest): Promise<Caller | null> 
   if (token !== null) {
     let lookup = keyLookups.get(request);
     if (!lookup) {
-      lookup = token === '' ? Promise.resolve(null) : request.server.apiKeyAuthenticator.authenticate(token);
+      lookup =
+        token === ''
+          ? Promise.resolve(null)
+          : request.server.apiKeyAuthenticator.authenticate(token, { ip: request.ip });
       keyLookups.set(request, lookup);
     }
     const key = await lookup;

@@ -89,8 +89,8 @@ async function contextFor(
     actor = { type: 'member', user: caller.user, membership };
   } else {
     if (caller.key.accountId !== accountId) throw new AppError('not_found');
-    const { keyId, prefix, scopes } = caller.key;
-    actor = { type: 'api_key', keyId, prefix, scopes };
+    const { keyId, prefix, mode, scopes } = caller.key;
+    actor = { type: 'api_key', keyId, prefix, mode, scopes };
   }
   return { accountId, actor, can: (capability: Capability) => actorCan(actor, capability) } as AccountContext;
 }

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { apiKeyScopeSchema } from './api-key-scopes.ts';
+import { MAX_INT_ID } from './lists.ts';
+import { singleLineName } from './names.ts';
+
+/**
+ * API keys (issue #15; Settings → API keys, owners only). A key is `vf_live_…` or `vf_test_…`: 32 random bytes in
+ * base62 and a 6-character CRC-32 checksum (a typo fails before any lookup). It is shown once, in the answer that
+ * creates it; the server keeps its SHA-256 only. `prefix` is its public beginning (`vf_live_` and 4 more characters),
+ * enough to tell keys apart in lists and logs.
+ */
+
+export const apiKeyModes = ['live', 'test'] as const;
+export const apiKeyModeSchema = z.enum(apiKeyModes);
+export type ApiKeyMode = z.infer<typeof apiKeyModeSchema>;
+
+/** What a key does, in words, for the page that creates keys (the scopes' table is api-key-scopes.ts). */
+export const apiKeyScopeDescriptions = {
+  'verifications:write': 'Start, check, resend and cancel verifications',
+  'verifications:read': 'Read verifications with full phone numbers and evidence',
+  'forms:read': 'List the account’s forms',
+  'audit:read': 'Read the audit log',
+} as const;
+
+export const apiKeySchema = z.object({
+  id: z.number().int(),
+  account: z.number().int(),
+  name: z.string(),
+  mode: apiKeyModeSchema,
+  /** The key's first 12 characters (`vf_live_AbCd`); never enough to use it. */
+  prefix: z.string(),
+  scopes: z.array(apiKeyScopeSchema),
+  /** ISO 8601. */
+  created: z.string(),
+  lastUsedAt: z.string().nullable(),
+  lastUsedIp: z.string().nullable(),
+  /** Set once the key is revoked: it then answers 401 everywhere. Revoked keys stay listed, as evidence. */
+  revokedAt: z.string().nullable(),
+});
+export type ApiKey = z.infer<typeof apiKeySchema>;
+
+/** POST /api/api-keys → 201: the key with its secret, the only time the secret is shown. */
+export const createdApiKeySchema = apiKeySchema.extend({ key: z.string() });
+export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
+
+export const createApiKeyRequestSchema = z.object({
+  account: z.number().int().positive().max(MAX_INT_ID),
+  name: singleLineName(100),
+  mode: apiKeyModeSchema,
+  scopes: z
+    .array(apiKeyScopeSchema)
+    .min(1)
+    .max(apiKeyScopeSchema.options.length)
+    .refine((scopes) => new Set(scopes).size === scopes.length, 'Each scope may be named once.'),
+});
+export type CreateApiKeyRequest = z.infer<typeof createApiKeyRequestSchema>;
+
+/** GET /api/api-keys?account= → newest first, revoked ones included. */
+export const apiKeyListQuerySchema = z.object({
+  account: z.coerce.number().int().positive().max(MAX_INT_ID),
+});
+export const apiKeyListSchema = z.object({ results: z.array(apiKeySchema) });
+export type ApiKeyList = z.infer<typeof apiKeyListSchema>;
