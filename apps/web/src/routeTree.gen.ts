@@ -22,6 +22,7 @@ import { Route as AuthedDashboardIndexRouteImport } from './routes/_authed/dashb
 import { Route as AuthedFormsIndexRouteImport } from './routes/_authed/forms/index'
 import { Route as AuthedFormsVerifyFormIdRouteImport } from './routes/_authed/forms/$verifyFormId'
 import { Route as AuthedSettingsIndexRouteImport } from './routes/_authed/settings/index'
+import { Route as AuthedSettingsApiKeysRouteImport } from './routes/_authed/settings/api-keys'
 import { Route as AuthedSettingsCompanyInfoRouteImport } from './routes/_authed/settings/company-info'
 import { Route as AuthedSettingsManageTeamRouteImport } from './routes/_authed/settings/manage-team'
 import { Route as AuthedSettingsMyAccountRouteImport } from './routes/_authed/settings/my-account'
@@ -113,6 +114,11 @@ const AuthedFormsVerifyFormIdRoute = AuthedFormsVerifyFormIdRouteImport.update({
 const AuthedSettingsIndexRoute = AuthedSettingsIndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => AuthedSettingsRoute,
+} as any)
+const AuthedSettingsApiKeysRoute = AuthedSettingsApiKeysRouteImport.update({
+  id: '/api-keys',
+  path: '/api-keys',
   getParentRoute: () => AuthedSettingsRoute,
 } as any)
 const AuthedSettingsCompanyInfoRoute =
@@ -296,6 +302,7 @@ export interface FileRoutesByFullPath {
   '/settings/logout': typeof SettingsLogoutRoute
   '/activity-log/$verificationId': typeof AuthedActivityLogVerificationIdRoute
   '/forms/$verifyFormId': typeof AuthedFormsVerifyFormIdRoute
+  '/settings/api-keys': typeof AuthedSettingsApiKeysRoute
   '/settings/company-info': typeof AuthedSettingsCompanyInfoRoute
   '/settings/manage-team': typeof AuthedSettingsManageTeamRoute
   '/settings/my-account': typeof AuthedSettingsMyAccountRoute
@@ -336,6 +343,7 @@ export interface FileRoutesByTo {
   '/settings/logout': typeof SettingsLogoutRoute
   '/activity-log/$verificationId': typeof AuthedActivityLogVerificationIdRoute
   '/forms/$verifyFormId': typeof AuthedFormsVerifyFormIdRoute
+  '/settings/api-keys': typeof AuthedSettingsApiKeysRoute
   '/settings/company-info': typeof AuthedSettingsCompanyInfoRoute
   '/settings/manage-team': typeof AuthedSettingsManageTeamRoute
   '/settings/my-account': typeof AuthedSettingsMyAccountRoute
@@ -381,6 +389,7 @@ export interface FileRoutesById {
   '/_authed/': typeof AuthedIndexRoute
   '/_authed/activity-log/$verificationId': typeof AuthedActivityLogVerificationIdRoute
   '/_authed/forms/$verifyFormId': typeof AuthedFormsVerifyFormIdRoute
+  '/_authed/settings/api-keys': typeof AuthedSettingsApiKeysRoute
   '/_authed/settings/company-info': typeof AuthedSettingsCompanyInfoRoute
   '/_authed/settings/manage-team': typeof AuthedSettingsManageTeamRoute
   '/_authed/settings/my-account': typeof AuthedSettingsMyAccountRoute
@@ -424,6 +433,7 @@ export interface FileRouteTypes {
     | '/settings/logout'
     | '/activity-log/$verificationId'
     | '/forms/$verifyFormId'
+    | '/settings/api-keys'
     | '/settings/company-info'
     | '/settings/manage-team'
     | '/settings/my-account'
@@ -464,6 +474,7 @@ export interface FileRouteTypes {
     | '/settings/logout'
     | '/activity-log/$verificationId'
     | '/forms/$verifyFormId'
+    | '/settings/api-keys'
     | '/settings/company-info'
     | '/settings/manage-team'
     | '/settings/my-account'
@@ -508,6 +519,7 @@ export interface FileRouteTypes {
     | '/_authed/'
     | '/_authed/activity-log/$verificationId'
     | '/_authed/forms/$verifyFormId'
+    | '/_authed/settings/api-keys'
     | '/_authed/settings/company-info'
     | '/_authed/settings/manage-team'
     | '/_authed/settings/my-account'
@@ -641,6 +653,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/settings/'
       preLoaderRoute: typeof AuthedSettingsIndexRouteImport
+      parentRoute: typeof AuthedSettingsRoute
+    }
+    '/_authed/settings/api-keys': {
+      id: '/_authed/settings/api-keys'
+      path: '/api-keys'
+      fullPath: '/settings/api-keys'
+      preLoaderRoute: typeof AuthedSettingsApiKeysRouteImport
       parentRoute: typeof AuthedSettingsRoute
     }
     '/_authed/settings/company-info': {
@@ -850,6 +869,7 @@ declare module '@tanstack/react-router' {
 }
 
 interface AuthedSettingsRouteChildren {
+  AuthedSettingsApiKeysRoute: typeof AuthedSettingsApiKeysRoute
   AuthedSettingsCompanyInfoRoute: typeof AuthedSettingsCompanyInfoRoute
   AuthedSettingsManageTeamRoute: typeof AuthedSettingsManageTeamRoute
   AuthedSettingsMyAccountRoute: typeof AuthedSettingsMyAccountRoute
@@ -857,6 +877,7 @@ interface AuthedSettingsRouteChildren {
 }
 
 const AuthedSettingsRouteChildren: AuthedSettingsRouteChildren = {
+  AuthedSettingsApiKeysRoute: AuthedSettingsApiKeysRoute,
   AuthedSettingsCompanyInfoRoute: AuthedSettingsCompanyInfoRoute,
   AuthedSettingsManageTeamRoute: AuthedSettingsManageTeamRoute,
   AuthedSettingsMyAccountRoute: AuthedSettingsMyAccountRoute,

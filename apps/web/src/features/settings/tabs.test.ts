@@ -1,11 +1,37 @@
+import type { Membership } from '@veriform/contracts';
 import { describe, expect, it } from 'vitest';
-import { activeSettingsTab } from './tabs';
+import { activeSettingsTab, visibleSettingsTabs } from './tabs';
+
+const membership = (over: Partial<Membership>): Membership => ({
+  id: 1,
+  role: 'member',
+  canSearchData: true,
+  canViewReports: true,
+  account: { id: 1, displayName: 'Acme', uploadedProfileImage: null },
+  ...over,
+});
+
+const labels = (m: Membership | null) => visibleSettingsTabs(m).map((tab) => tab.label);
 
 describe('activeSettingsTab', () => {
   it('finds the tab id in the path', () => {
     expect(activeSettingsTab('/settings/company-info')).toBe('company-info');
     expect(activeSettingsTab('/settings/manage-team/')).toBe('manage-team');
+    expect(activeSettingsTab('/settings/api-keys')).toBe('api-keys');
     expect(activeSettingsTab('/settings/my-account')).toBe('my-account');
     expect(activeSettingsTab('/settings')).toBeNull();
+  });
+});
+
+describe('visibleSettingsTabs', () => {
+  it('shows API keys to owners only', () => {
+    expect(labels(membership({ role: 'owner' }))).toEqual([
+      'Company Info',
+      'Manage Team',
+      'API keys',
+      'My Account',
+    ]);
+    expect(labels(membership({}))).toEqual(['Company Info', 'Manage Team', 'My Account']);
+    expect(labels(null)).toEqual(['Company Info', 'Manage Team', 'My Account']);
   });
 });

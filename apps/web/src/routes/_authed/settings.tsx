@@ -1,6 +1,7 @@
 import { Tabs, Title } from '@mantine/core';
 import { createFileRoute, Link, Outlet, useRouterState } from '@tanstack/react-router';
-import { activeSettingsTab, settingsTabs } from '../../features/settings/tabs';
+import { activeSettingsTab, visibleSettingsTabs } from '../../features/settings/tabs';
+import { useSession } from '../../lib/session';
 
 export const Route = createFileRoute('/_authed/settings')({
   component: SettingsLayout,
@@ -8,6 +9,7 @@ export const Route = createFileRoute('/_authed/settings')({
 
 function SettingsLayout() {
   const pathname = useRouterState({ select: (state) => state.location.pathname });
+  const { currentMembership } = useSession();
   return (
     <>
       <Title order={1} size="h2" mb="md">
@@ -17,7 +19,7 @@ function SettingsLayout() {
         {/* One line at any width: narrower tabs on phones, and a sideways scroll rather than a second row. The
             focus ring is drawn inside each tab, where the scrolling list cannot clip it. */}
         <Tabs.List style={{ flexWrap: 'nowrap', overflowX: 'auto' }}>
-          {settingsTabs.map((tab) => (
+          {visibleSettingsTabs(currentMembership).map((tab) => (
             <Tabs.Tab
               key={tab.id}
               value={tab.id}
