@@ -200,7 +200,12 @@ describe('Settings → API keys', () => {
     const s = server();
     s.fake.on('POST /api/api-keys', [
       400,
-      { name: ['Line breaks and control characters are not allowed.'], MainCode_: 'validation_error' },
+      {
+        name: ['Line breaks and control characters are not allowed.'],
+        mode: ["Invalid enum value. Expected 'live' | 'test'"],
+        scopes: ['Each scope may be named once.'],
+        MainCode_: 'validation_error',
+      },
     ]);
     renderApp('/settings/api-keys', { initialData: signedIn(), server: s.fake });
     await page();
@@ -225,8 +230,30 @@ describe('Settings → API keys', () => {
       await within(form).findByText('Line breaks and control characters are not allowed.'),
     ).toBeInTheDocument();
     await waitFor(() => expect(name).toHaveAttribute('aria-invalid', 'true'));
+    expect(within(form).getByRole('radiogroup', { name: 'Mode' })).toHaveAccessibleDescription(
+      expect.stringContaining("Invalid enum value. Expected 'live' | 'test'"),
+    );
+    expect(within(form).getByRole('group', { name: /^Scopes/ })).toHaveAccessibleDescription(
+      expect.stringContaining('Each scope may be named once.'),
+    );
+    // Shown beside the fields only, not again in the form's error block.
     expect(within(form).queryByRole('alert')).not.toBeInTheDocument();
     expect(screen.queryByRole('dialog', { name: 'Your new API key' })).not.toBeInTheDocument();
+  });
+
+  it('a refusal of the whole request (too many keys) shows above the form, which stays open', async () => {
+    const user = userEvent.setup();
+    const s = server();
+    const tooMany = 'An account can have at most 50 active API keys. Revoke one you no longer use first.';
+    s.fake.on('POST /api/api-keys', [400, { nonFieldErrors: [tooMany], MainCode_: 'validation_error' }]);
+    renderApp('/settings/api-keys', { initialData: signedIn(), server: s.fake });
+    await user.click(await screen.findByRole('button', { name: 'Create API key' }));
+    const form = await screen.findByRole('dialog', { name: 'Create API key' });
+    await user.type(within(form).getByRole('textbox', { name: /^Name/ }), 'One more');
+    await user.click(within(form).getByRole('checkbox', { name: 'forms:read' }));
+    await user.click(within(form).getByRole('button', { name: 'Create key' }));
+    expect(await within(form).findByRole('alert')).toHaveTextContent(tooMany);
+    expect(within(form).getByRole('textbox', { name: /^Name/ })).toHaveValue('One more');
   });
 
   it('revokes a key after a confirmation naming it; the row then says Revoked', async () => {

@@ -1,4 +1,14 @@
-import { Button, Checkbox, Group, Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Button,
+  Checkbox,
+  Group,
+  Input,
+  Modal,
+  SegmentedControl,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import {
   type ApiKeyMode,
@@ -59,10 +69,13 @@ export function CreateApiKeyModal({
   const formRef = useRef<HTMLFormElement>(null);
   const modeLabelId = useId();
   const modeTextId = useId();
+  const modeErrorId = useId();
   const form = useForm<CreateValues>({
     initialValues: emptyValues,
     validate: schemaResolver(createSchema, { sync: true }),
   });
+
+  const modeError = form.errors.mode;
 
   const close = () => {
     if (create.isPending) return;
@@ -114,7 +127,7 @@ export function CreateApiKeyModal({
             </Text>
             <SegmentedControl
               aria-labelledby={modeLabelId}
-              aria-describedby={modeTextId}
+              aria-describedby={modeError ? `${modeTextId} ${modeErrorId}` : modeTextId}
               data={modeOptions}
               value={form.values.mode}
               onChange={(value) => isMode(value) && form.setFieldValue('mode', value)}
@@ -123,11 +136,7 @@ export function CreateApiKeyModal({
             <Text id={modeTextId} size="xs" c="dimmed">
               {modeTexts[form.values.mode]}
             </Text>
-            {typeof form.errors.mode === 'string' && (
-              <Text size="xs" c="red.8">
-                {form.errors.mode}
-              </Text>
-            )}
+            {modeError && <Input.Error id={modeErrorId}>{modeError}</Input.Error>}
           </Stack>
           <Checkbox.Group
             label={labels.scopes}
