@@ -13,6 +13,9 @@ import { REQUEST_ID_HEADER, requestIdGenerator } from './lib/request-id.ts';
 import { createMailer, type Mailer } from './messaging/email.ts';
 import { createSmsSender, type SmsSender } from './messaging/sms.ts';
 import { accountRoutes } from './modules/accounts/routes.ts';
+import { apiKeyRoutes } from './modules/api-keys/routes.ts';
+import { apiDocsRoutes, registerOpenApi } from './modules/api-v1/openapi.ts';
+import { apiV1Routes } from './modules/api-v1/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
 import { invitationRoutes } from './modules/invitations/routes.ts';
@@ -164,8 +167,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const devTemplate = config.viteDevServer ? await registerViteDev(app) : undefined;
   registerCsrf(app);
   registerSessions(app);
-  registerTenancy(app);
+  registerTenancy(app, { apiKeys: services.apiKeys });
   await registerMultipart(app);
+  await registerOpenApi(app);
 
   await app.register(authRoutes);
   await app.register(userRoutes);
@@ -175,9 +179,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(invitationRoutes);
   await app.register(verifyFormRoutes);
   await app.register(testNumberRoutes);
+  await app.register(apiKeyRoutes);
   await app.register(verificationRoutes);
   await app.register(verificationDetailReportRoutes);
   await app.register(publicVerifyRoutes);
+  await app.register(apiV1Routes);
+  await app.register(apiDocsRoutes);
   if (outboxActive(config)) await app.register(devRoutes);
 
   await registerSpa(app, devTemplate);

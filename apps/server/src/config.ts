@@ -81,7 +81,18 @@ export type Config = {
   webRoot: string;
   /** Public verification: how many codes may be sent, and wrong codes tried (DEFAULT_CODE_SEND_LIMITS). */
   codeSendLimits: CodeSendLimits;
+  /** API v1: requests per API key and window, per process (DEFAULT_API_KEY_RATE_LIMIT). */
+  apiKeyRateLimit: ApiKeyRateLimit;
 };
+
+export type ApiKeyRateLimit = { requests: number; windowSeconds: number };
+
+/**
+ * Per API key, like Stripe's 100 requests a second: a runaway integration cannot crowd out the account's other keys
+ * or the app. Counted in each process's memory (it guards capacity, not money: every code sent is still counted in
+ * PostgreSQL by the code-send limits), so N processes let N times through. Tests override it through `config`.
+ */
+export const DEFAULT_API_KEY_RATE_LIMIT: ApiKeyRateLimit = { requests: 100, windowSeconds: 1 };
 
 export type CodeSendLimits = {
   perPhonePerDay: number;
@@ -211,5 +222,6 @@ export function loadConfig(env: Env = process.env): Config {
       ...DEFAULT_CODE_SEND_LIMITS,
       smsPerAccountPerDay: e.SMS_PER_ACCOUNT_PER_DAY ?? DEFAULT_CODE_SEND_LIMITS.smsPerAccountPerDay,
     },
+    apiKeyRateLimit: DEFAULT_API_KEY_RATE_LIMIT,
   };
 }

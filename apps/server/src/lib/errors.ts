@@ -1,4 +1,10 @@
-import { errorTexts, MAIN_CODE_KEY, type MainCode, type TeamMainCode } from '@veriform/contracts';
+import {
+  type ApiProblemCode,
+  errorTexts,
+  MAIN_CODE_KEY,
+  type MainCode,
+  type TeamMainCode,
+} from '@veriform/contracts';
 
 /** Every `MainCode_` the server answers: the shared ones and the team refusals (contracts teams.ts). */
 export type AppErrorCode = MainCode | TeamMainCode;
@@ -37,6 +43,11 @@ type AppErrorOptions = {
   fields?: FieldErrors;
   nonFieldErrors?: string[];
   headers?: Record<string, string>;
+  /**
+   * The stable code an API v1 caller gets in its problem+json (contracts api-v1.ts), where the app's code is too
+   * coarse: `invalid_phone` rather than `validation_error`. The session API never shows it.
+   */
+  problem?: ApiProblemCode;
 };
 
 /**
@@ -50,6 +61,7 @@ export class AppError extends Error {
   readonly fields: FieldErrors;
   readonly nonFieldErrors: string[];
   readonly headers: Record<string, string>;
+  readonly problem: ApiProblemCode | undefined;
 
   constructor(code: AppErrorCode, options: AppErrorOptions = {}) {
     const detail = options.detail ?? options.nonFieldErrors?.[0] ?? defaultDetail(code);
@@ -61,6 +73,7 @@ export class AppError extends Error {
     this.fields = options.fields ?? {};
     this.nonFieldErrors = options.nonFieldErrors ?? [];
     this.headers = options.headers ?? {};
+    this.problem = options.problem;
   }
 
   /** A 400 about one field. */

@@ -1,3 +1,4 @@
+import { API_V1_PREFIX } from '@veriform/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { deriveKey, hmacSha256, randomToken, safeEqual } from '../lib/crypto.ts';
@@ -63,6 +64,9 @@ export function registerCsrf(app: FastifyInstance): void {
     if (!UNSAFE_METHODS.has(request.method)) return;
     const path = request.url.split('?', 1)[0] ?? '';
     if (EXEMPT_PATHS.has(path)) return;
+    // API v1 takes no cookie (its caller is the bearer key alone, and the session plugin skips it): a cross-site
+    // request cannot send an Authorization header, so it can only ever be anonymous there.
+    if (path.startsWith(API_V1_PREFIX)) return;
     const header = request.headers[CSRF_HEADER];
     if (
       !request.csrfSecret ||

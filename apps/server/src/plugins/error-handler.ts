@@ -1,4 +1,5 @@
 import {
+  type ApiProblem,
   type DetailErrorBody,
   errorTexts,
   MAIN_CODE_KEY,
@@ -9,6 +10,12 @@ import {
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { reportError } from '../lib/error-reporting.ts';
 import { AppError, type AppErrorCode, type FieldErrors } from '../lib/errors.ts';
+import {
+  isApiV1,
+  PROBLEM_CONTENT_TYPE,
+  problemOfAppError,
+  problemOfStatus,
+} from '../modules/api-v1/problems.ts';
 
 /**
  * The one error handler (SPEC §8, DESIGN §5): 400 `{<field>: [msgs], nonFieldErrors: [msgs], MainCode_}`, every
@@ -46,13 +53,21 @@ function fromValidation(issues: NonNullable<FastifyError['validation']>): AppErr
   );
 }
 
-function sendAppError(reply: FastifyReply, error: AppError) {
+function sendAppError(request: FastifyRequest, reply: FastifyReply, error: AppError) {
   reply.headers(error.headers).code(error.statusCode);
+  if (isApiV1(request)) return sendProblem(reply, problemOfAppError(publicUrlOf(request), error));
   if (error.statusCode === 400) {
     return reply.send(validationBody(error.code, error.fields, error.nonFieldErrors));
   }
   const body: DetailErrorBody = { detail: error.detail, [MAIN_CODE_KEY]: error.code };
   return reply.send(body);
+}
+
+const publicUrlOf = (request: FastifyRequest) => request.server.services.config.publicUrl;
+
+/** API v1's errors: RFC 9457 problem details (modules/api-v1/problems.ts), serialized here whatever the route's schemas. */
+function sendProblem(reply: FastifyReply, problem: ApiProblem) {
+  return reply.code(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
 }
 
 /** What ties a reported error to the request's log lines; the route pattern, never the path (it may hold a token). */
@@ -62,12 +77,17 @@ function requestContext(request: FastifyRequest) {
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    if (error instanceof AppError) return sendAppError(reply, error);
-    if (error.validation) return sendAppError(reply, fromValidation(error.validation));
+    if (error instanceof AppError) return sendAppError(request, reply, error);
+    if (error.validation) return sendAppError(request, reply, fromValidation(error.validation));
     if (error.code && MALFORMED_BODY_CODES.has(error.code)) {
+      if (isApiV1(request))
+        return sendAppError(request, reply, AppError.nonField('validation_error', serverTexts.malformedJson));
       return reply.code(400).send(validationBody('validation_error', {}, [serverTexts.malformedJson]));
     }
     const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500 && isApiV1(request)) {
+      return sendProblem(reply, problemOfStatus(publicUrlOf(request), status, error.message));
+    }
     if (status === 400) {
       return reply.code(400).send(validationBody('validation_error', {}, [error.message]));
     }
@@ -80,6 +100,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     request.log.error({ err: error }, 'request failed');
     reportError(error, requestContext(request));
+    if (isApiV1(request)) return sendAppError(request, reply, new AppError('server_error'));
     const body: DetailErrorBody = { detail: errorTexts.serverError, [MAIN_CODE_KEY]: 'server_error' };
     return reply.code(500).send(body);
   });

@@ -1,4 +1,4 @@
-import { MEDIA_PATH_PREFIX } from '@veriform/contracts';
+import { API_V1_PREFIX, MEDIA_PATH_PREFIX } from '@veriform/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_TTL_MS, type SessionRow } from '../modules/auth/session-store.ts';
 import type { MembershipRow } from '../modules/memberships/repository.ts';
@@ -21,6 +21,8 @@ declare module 'fastify' {
 /** Requests that never need the session (built assets, public media, Vite's module requests in development). */
 function skipsSession(url: string): boolean {
   return (
+    // API v1's caller is its bearer key only; a browser's cookie riding along is ignored.
+    url.startsWith(API_V1_PREFIX) ||
     url.startsWith('/assets/') ||
     url.startsWith(MEDIA_PATH_PREFIX) ||
     url.startsWith('/@') ||

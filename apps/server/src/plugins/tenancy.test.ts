@@ -20,7 +20,7 @@ import {
 /**
  * Tenant isolation, route by route (docs/roles.md): another account's object answers 404 exactly like an unknown id,
  * and a member without the permission gets 403 with the spec's text. Every route under /api/accounts, /api/verify-forms,
- * /api/memberships, /api/invitations, /api/test-phone-numbers and /api/verifications must be in `routes` (or in `notAccountScoped` with a reason): a new route
+ * /api/memberships, /api/invitations, /api/test-phone-numbers, /api/api-keys and /api/verifications must be in `routes` (or in `notAccountScoped` with a reason): a new route
  * that is not added here fails the completeness test.
  */
 
@@ -41,6 +41,7 @@ type World = {
   invitationId: number;
   formId: number;
   testNumberId: number;
+  apiKeyId: number;
   verificationId: number;
 };
 
@@ -259,6 +260,34 @@ const routes: RouteCase[] = [
   },
   {
     method: 'GET',
+    url: '/api/api-keys',
+    call: (c, w) => c.get(`/api/api-keys?account=${w.accountId}`),
+    unknown: (c) => c.get(`/api/api-keys?account=${UNKNOWN}`),
+    plainMember: 403,
+  },
+  {
+    method: 'POST',
+    url: '/api/api-keys',
+    call: (c, w) =>
+      c.post('/api/api-keys', {
+        account: w.accountId,
+        name: 'Taken over',
+        mode: 'live',
+        scopes: ['forms:read'],
+      }),
+    unknown: (c) =>
+      c.post('/api/api-keys', { account: UNKNOWN, name: 'Taken over', mode: 'live', scopes: ['forms:read'] }),
+    plainMember: 403,
+  },
+  {
+    method: 'DELETE',
+    url: '/api/api-keys/:id',
+    call: (c, w) => del(c, `/api/api-keys/${w.apiKeyId}`),
+    unknown: (c) => del(c, `/api/api-keys/${UNKNOWN}`),
+    plainMember: 403,
+  },
+  {
+    method: 'GET',
     url: '/api/verifications',
     call: (c, w) => c.get(`/api/verifications?account=${w.accountId}&verifyFormId__in=${w.formId}`),
     unknown: (c) => c.get(`/api/verifications?account=${UNKNOWN}`),
@@ -313,6 +342,12 @@ async function worldOf(owner: Owner, member: Joined): Promise<World> {
     cellPhone: '2015550123',
     code: '123456',
   });
+  const apiKey = await owner.c.post('/api/api-keys', {
+    account: owner.accountId,
+    name: `Key of ${owner.accountId}`,
+    mode: 'live',
+    scopes: ['forms:read'],
+  });
   // Verifications are made by the public page; straight in the database here, on a form of their own (the table
   // deletes `formId`, which a form with verifications refuses).
   const verifiedForm = await owner.c.post('/api/verify-forms', {
@@ -337,6 +372,7 @@ async function worldOf(owner: Owner, member: Joined): Promise<World> {
     invitationId: invited.json<Invitation>().id,
     formId: form.json().id,
     testNumberId: testNumber.json().id,
+    apiKeyId: apiKey.json().id,
     verificationId: verification.id,
   };
 }
@@ -359,18 +395,19 @@ async function snapshotOf(owner: Owner) {
     forms: (await owner.c.get(`/api/verify-forms?account=${owner.accountId}`)).json(),
     categories: (await owner.c.get(`/api/verify-forms/categories?account=${owner.accountId}`)).json(),
     testNumbers: (await owner.c.get(`/api/test-phone-numbers?account=${owner.accountId}`)).json(),
+    apiKeys: (await owner.c.get(`/api/api-keys?account=${owner.accountId}`)).json(),
   };
 }
 
 const snapshotOfB = () => snapshotOf(ownerB);
 
 describe('tenant isolation', () => {
-  it('the table lists every route of accounts, memberships, invitations, verify-forms, test numbers and verifications', () => {
+  it('the table lists every route of accounts, memberships, invitations, verify-forms, test numbers, API keys and verifications', () => {
     const registered = t.app.routeList
       .filter(
         (r) =>
           r.method !== 'HEAD' &&
-          /^\/api\/(accounts|memberships|invitations|verify-forms|test-phone-numbers|verifications)(\/|$)/.test(
+          /^\/api\/(accounts|memberships|invitations|verify-forms|test-phone-numbers|api-keys|verifications)(\/|$)/.test(
             r.url,
           ),
       )
@@ -444,6 +481,9 @@ describe('tenant isolation', () => {
       const testNumber = await del(ownerA.c, `/api/test-phone-numbers/${id}`);
       expect(testNumber.statusCode, id).toBe(404);
       expect(testNumber.json()).toEqual(notFound);
+      const apiKey = await del(ownerA.c, `/api/api-keys/${id}`);
+      expect(apiKey.statusCode, id).toBe(404);
+      expect(apiKey.json()).toEqual(notFound);
     }
   });
 });
@@ -458,6 +498,7 @@ const openToUnverified: Record<string, string> = {
   '/api/users/': 'the user’s own profile (name, picture): no account involved',
   '/api/public/': 'the public verification page: anyone, logged in or not',
   '/api/dev/': 'the development outbox (never in production)',
+  '/api/v1/': 'API v1: its callers are API keys, never a person’s session (modules/api-v1 tests every route)',
   'POST /api/invitations/accept': 'the e-mailed key proves the mailbox: accepting verifies the address',
 };
 const isOpenToUnverified = (key: string) =>

@@ -41,7 +41,9 @@ export type AccountSource =
   /** `/api/accounts/:id…`: the path id is the account. */
   | 'path.account'
   /** `/…/:id` of an account-scoped object: its row names the account (account-objects.ts). */
-  | { pathObject: AccountScopedKind };
+  | { pathObject: AccountScopedKind }
+  /** API v1: the account is the bearer key's own; a session (a browser's cookie) is no caller there (401). */
+  | 'apiKey';
 
 export type AccountDeclaration = {
   from: AccountSource;
@@ -113,7 +115,10 @@ const valueAt = (container: unknown, key: string): unknown =>
   typeof container === 'object' && container !== null ? Reflect.get(container, key) : undefined;
 
 /** Where each named source holds the raw account id (an object's id for `pathObject`: the path's `:id`). */
-const rawIdAt: Record<Extract<AccountSource, string>, (request: FastifyRequest) => unknown> = {
+const rawIdAt: Record<
+  Exclude<Extract<AccountSource, string>, 'apiKey'>,
+  (request: FastifyRequest) => unknown
+> = {
   'query.account': (request) => valueAt(request.query, 'account'),
   'query.accountId': (request) => valueAt(request.query, 'accountId'),
   'body.account': (request) => valueAt(request.body, 'account'),
@@ -121,20 +126,35 @@ const rawIdAt: Record<Extract<AccountSource, string>, (request: FastifyRequest) 
   'path.account': (request) => valueAt(request.params, 'id'),
 };
 
-const rawIdOf = (request: FastifyRequest, from: AccountSource): unknown =>
+const rawIdOf = (request: FastifyRequest, from: Exclude<AccountSource, 'apiKey'>): unknown =>
   typeof from === 'string' ? rawIdAt[from](request) : valueAt(request.params, 'id');
 
-async function resolve(request: FastifyRequest): Promise<void> {
-  const declaration = declarationOf(request);
+/** The caller and the account it names, per the route's declared source. */
+async function callerAndAccount(
+  request: FastifyRequest,
+  declaration: AccountDeclaration,
+): Promise<{ caller: Caller; accountId: number } | null> {
   const { from } = declaration;
+  if (from === 'apiKey') {
+    const caller = await callerOf(request);
+    if (caller?.type !== 'api_key') throw new AppError('not_authenticated');
+    return { caller, accountId: caller.key.accountId };
+  }
   const raw = rawIdOf(request, from);
-  if (declaration.optional && raw === undefined) return;
+  if (declaration.optional && raw === undefined) return null;
   const caller = await requireCaller(request);
   const accountId =
     typeof from === 'string'
       ? parsePathId(raw)
       : await accountOfObject(request.server.services.db, from.pathObject, raw);
-  const ctx = await contextFor(request, caller, accountId);
+  return { caller, accountId };
+}
+
+async function resolve(request: FastifyRequest): Promise<void> {
+  const declaration = declarationOf(request);
+  const resolved = await callerAndAccount(request, declaration);
+  if (!resolved) return;
+  const ctx = await contextFor(request, resolved.caller, resolved.accountId);
   if (declaration.can) assertCan(ctx, declaration.can);
   else memberOf(ctx);
   contexts.set(request, ctx);
@@ -150,7 +170,9 @@ async function checkAlsoNamed(request: FastifyRequest): Promise<void> {
   if (named !== undefined && named !== contexts.get(request)?.accountId) throw new AppError('not_found');
 }
 
-const isPathSource = (from: AccountSource) => typeof from !== 'string' || from === 'path.account';
+/** Resolved before validation: the path's ids, and the key's own account (nothing in the request names it). */
+const isPathSource = (from: AccountSource) =>
+  typeof from !== 'string' || from === 'path.account' || from === 'apiKey';
 
 type Hook = (request: FastifyRequest) => Promise<void>;
 const hooksOf = <T>(value: T | T[] | undefined): T[] =>

@@ -1,9 +1,9 @@
-import { MAIN_CODE_KEY } from '@veriform/contracts';
+import { apiProblemSchema, MAIN_CODE_KEY } from '@veriform/contracts';
 import type { LightMyRequestResponse } from 'fastify';
 
 /**
  * What every error answer must look like (SPEC §8, DESIGN §5): 400 `{<field>: [msg], nonFieldErrors: [msg],
- * MainCode_}`, any other 4xx/5xx `{detail, MainCode_?}`; and nothing from inside the server: no stack frames, SQL,
+ * MainCode_}`, any other 4xx/5xx `{detail, MainCode_?}` (API v1: problem details); and nothing from inside the server: no stack frames, SQL,
  * driver or framework error codes, file paths.
  */
 
@@ -25,20 +25,43 @@ function isStringArray(value: unknown): value is string[] {
   );
 }
 
+function internalsIn(body: string): string | null {
+  for (const [what, pattern] of INTERNALS) {
+    if (pattern.test(body)) return `${what} in the body: ${body.slice(0, 300)}`;
+  }
+  return null;
+}
+
+/** API v1's errors: RFC 9457 problem details with a code of contracts' table, whose status is the answer's. */
+function problemViolation(response: LightMyRequestResponse): string | null {
+  const internals = internalsIn(response.body);
+  if (internals) return internals;
+  let body: unknown;
+  try {
+    body = JSON.parse(response.body);
+  } catch {
+    return 'a problem+json content type with a body that is not JSON';
+  }
+  const problem = apiProblemSchema.strict().safeParse(body);
+  if (!problem.success) return `a problem body that is not one: ${response.body.slice(0, 300)}`;
+  if (problem.data.status !== response.statusCode) return `a problem whose status is not the answer's`;
+  return null;
+}
+
 /** Why `response` breaks the error contract, or null when it does not. */
 export function errorContractViolation(response: LightMyRequestResponse): string | null {
   const status = response.statusCode;
   if (status >= 500) return `status ${status}`;
   if (status < 400) return null;
   const contentType = String(response.headers['content-type'] ?? '');
+  if (contentType.startsWith('application/problem+json')) return problemViolation(response);
   if (!contentType.startsWith('application/json')) {
     // The public page and the app's pages answer their 404s as pages, with the page's own data.
     if (status === 404 && contentType.startsWith('text/html')) return null;
     return `a ${status} answered as ${contentType || 'no content type'}`;
   }
-  for (const [what, pattern] of INTERNALS) {
-    if (pattern.test(response.body)) return `${what} in the body: ${response.body.slice(0, 300)}`;
-  }
+  const internals = internalsIn(response.body);
+  if (internals) return internals;
   let body: unknown;
   try {
     body = JSON.parse(response.body);

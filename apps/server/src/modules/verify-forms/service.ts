@@ -13,7 +13,7 @@ import {
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { and, asc, count, desc, eq, gte, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
@@ -167,6 +167,28 @@ export function createVerifyFormService(deps: {
     };
   }
 
+  /**
+   * API v1's list: newest first, a cursor page keyed by id (ids only grow, so a form created while a caller pages
+   * lands before its first page, never inside it). `startingAfter` is the last id of the previous page.
+   */
+  async function page(
+    ctx: AccountContext,
+    query: { limit: number; startingAfter: number | undefined },
+  ): Promise<{ rows: VerifyForm[]; hasMore: boolean }> {
+    const rows = await db
+      .select()
+      .from(verifyForms)
+      .where(
+        and(
+          eq(verifyForms.accountId, ctx.accountId),
+          query.startingAfter === undefined ? undefined : lt(verifyForms.id, query.startingAfter),
+        ),
+      )
+      .orderBy(desc(verifyForms.id))
+      .limit(query.limit + 1);
+    return { rows: rows.slice(0, query.limit).map(toDto), hasMore: rows.length > query.limit };
+  }
+
   /** The account's categories in use (non-empty, distinct), sorted case-insensitively. */
   async function categories(ctx: AccountContext): Promise<{ results: string[] }> {
     const rows = await db
@@ -264,6 +286,7 @@ export function createVerifyFormService(deps: {
   return {
     create,
     list,
+    page,
     categories,
     remove,
     stats,

@@ -1,0 +1,35 @@
+/**
+ * One `curl` example per API v1 operation, shown by the docs page (OpenAPI's `x-codeSamples`) and run as written by
+ * `docs.test.ts` against a listening app: an example that drifts from the server fails the suite. They read the key
+ * and ids from the shell (`VERIFORM_API_KEY`, `FORM_ID`), as the quick start sets them.
+ */
+
+const samples: Record<string, (base: string) => string> = {
+  listForms: (base) => `curl "${base}/api/v1/forms?limit=10" \\
+  -H "Authorization: Bearer $VERIFORM_API_KEY"`,
+};
+
+/** The operations that have a sample (the docs test asserts every operation of the document is here). */
+export const sampledOperations = Object.keys(samples);
+
+type Operation = { operationId?: string; 'x-codeSamples'?: unknown };
+type Document = { paths?: Record<string, Record<string, unknown> | undefined> };
+
+const isOperation = (value: unknown): value is Operation =>
+  typeof value === 'object' && value !== null && 'responses' in value;
+
+export function codeSamplesOf<T extends Document>(document: T, publicUrl: string): T {
+  for (const pathItem of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(pathItem ?? {})) {
+      if (!isOperation(operation) || !operation.operationId) continue;
+      const sample = samples[operation.operationId];
+      if (sample) operation['x-codeSamples'] = [{ lang: 'Shell', label: 'curl', source: sample(publicUrl) }];
+    }
+  }
+  return document;
+}
+
+/** The curl source of an operation's sample, for the test that runs them. */
+export function codeSampleOf(operationId: string, publicUrl: string): string | undefined {
+  return samples[operationId]?.(publicUrl);
+}
