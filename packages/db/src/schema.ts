@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   customType,
   date,
   index,
@@ -430,4 +431,41 @@ export const testPhoneNumbers = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('test_phone_numbers_account_phone_idx').on(t.accountId, t.cellPhone)],
+);
+
+/**
+ * API keys (issue #15; ADR 16). Only the SHA-256 of the whole key is kept (`secret_hash`, 32 bytes): a bearer request
+ * finds its key by that unique index alone. `prefix` is the key's first 12 characters (`vf_live_AbCd`), shown in lists.
+ * A revoked key keeps its row (the list shows it as evidence) and never answers again.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    mode: text('mode', { enum: ['live', 'test'] }).notNull(),
+    prefix: text('prefix').notNull(),
+    secretHash: bytea('secret_hash').notNull(),
+    scopes: text('scopes').array().notNull(),
+    createdByUserId: integer('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    lastUsedIp: text('last_used_ip'),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('api_keys_secret_hash_idx').on(t.secretHash),
+    // NULLS FIRST, DESC's default: the list's plain `order by created_at desc, id desc` reads it in order (drizzle's
+    // `.desc()` alone writes NULLS LAST, which that order cannot use).
+    index('api_keys_account_created_idx').on(
+      t.accountId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    check('api_keys_mode_check', sql`${t.mode} in ('live', 'test')`),
+    check('api_keys_scopes_check', sql`cardinality(${t.scopes}) > 0`),
+  ],
 );
