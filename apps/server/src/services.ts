@@ -9,6 +9,7 @@ import { type CodeDelivery, createCodeDelivery } from './messaging/code-delivery
 import type { Mailer } from './messaging/email.ts';
 import type { SmsSender } from './messaging/sms.ts';
 import { type AccountService, createAccountService } from './modules/accounts/service.ts';
+import { type ApiKeyService, createApiKeyService } from './modules/api-keys/service.ts';
 import { createEmailChange, type EmailChange } from './modules/auth/email-change.ts';
 import { createEmailVerification, type EmailVerification } from './modules/auth/email-verification.ts';
 import { createPasswordReset, type PasswordReset } from './modules/auth/password-reset.ts';
@@ -53,6 +54,8 @@ export type Services = {
   verifications: VerificationService;
   /** The activity log's CSV export (COPY on PostgreSQL, keyset batches on PGlite). */
   verificationExport: VerificationExportService;
+  /** API keys: owners manage them; `authenticate` is the app's bearer lookup (plugins/caller.ts). */
+  apiKeys: ApiKeyService;
   /** Queues verification codes for sending (public verification). */
   codeDelivery: CodeDelivery;
   /** The public verification page's API (read a live form, send a code, check it). */
@@ -97,6 +100,7 @@ export function createServices(deps: {
   const testNumbers = createTestNumberService({ db });
   const verifications = createVerificationService({ db, clock });
   const verificationExport = createVerificationExport({ db, clock, streamCsv });
+  const apiKeys = createApiKeyService({ db, clock });
   const codeDelivery = createCodeDelivery({ jobs, sealer });
   const publicVerify = createPublicVerifyService({ config, db, clock, rateLimit, codeDelivery });
   return {
@@ -123,6 +127,7 @@ export function createServices(deps: {
     testNumbers,
     verifications,
     verificationExport,
+    apiKeys,
     codeDelivery,
     publicVerify,
   };

@@ -22,6 +22,13 @@ export const apiKeyScopeDescriptions = {
   'audit:read': 'Read the audit log',
 } as const;
 
+/** Unrevoked keys an account may hold at once (POST answers 400 past it; revoked keys do not count). */
+export const MAX_ACTIVE_API_KEYS = 50;
+
+export const apiKeyTexts = {
+  tooMany: `An account can have at most ${MAX_ACTIVE_API_KEYS} active API keys. Revoke one you no longer use first.`,
+} as const;
+
 export const apiKeySchema = z.object({
   id: z.number().int(),
   account: z.number().int(),

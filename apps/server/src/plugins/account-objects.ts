@@ -40,6 +40,12 @@ const accountOf = {
       .from(schema.testPhoneNumbers)
       .where(eq(schema.testPhoneNumbers.id, id))
       .limit(1),
+  apiKeys: (db: Db, id: number) =>
+    db
+      .select({ accountId: schema.apiKeys.accountId })
+      .from(schema.apiKeys)
+      .where(eq(schema.apiKeys.id, id))
+      .limit(1),
 } satisfies Record<string, (db: Db, id: number) => Promise<{ accountId: number }[]>>;
 
 export type AccountScopedKind = keyof typeof accountOf;

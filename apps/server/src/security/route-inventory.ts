@@ -88,6 +88,7 @@ export const handParsedBodies: Readonly<Record<string, z.ZodType | 'multipart' |
   'DELETE /api/verify-forms/:id': 'none',
   'PATCH /api/verify-forms/:id/delete-banner-image': 'none',
   'DELETE /api/test-phone-numbers/:id': 'none',
+  'DELETE /api/api-keys/:id': 'none',
 };
 
 /** The upload routes (multipart, one image file). */

@@ -1,4 +1,4 @@
-import type { Invitation, SendCodeResponse, TestPhoneNumber, User } from '@veriform/contracts';
+import type { CreatedApiKey, Invitation, SendCodeResponse, TestPhoneNumber, User } from '@veriform/contracts';
 import { schema } from '@veriform/db';
 import type { TestContext } from '../test-support/app.ts';
 import { solidImage } from '../test-support/images.ts';
@@ -8,8 +8,8 @@ import { type Joined, join, newOwner, nextIp, type Owner } from '../test-support
 import type { RouteInfo } from './route-inventory.ts';
 
 /**
- * One account with one of everything (a member, a pending invitation, a live form, a test number, a verification, a
- * pending attempt, an uploaded picture), so that a fuzzed request can carry ids that exist and get past the id
+ * One account with one of everything (a member, a pending invitation, a live form, a test number, an API key, a
+ * verification, a pending attempt, an uploaded picture), so that a fuzzed request can carry ids that exist and get past the id
  * checks into validation and the services.
  */
 export type World = {
@@ -23,6 +23,7 @@ export type World = {
   /** The public id of another live form, for the public routes. */
   publicId: string;
   testNumberId: number;
+  apiKeyId: number;
   verificationId: number;
   attemptId: string;
   /** `{sha256}.webp` of /media/. */
@@ -44,6 +45,12 @@ export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<Wo
     account: owner.accountId,
     cellPhone: '2015550123',
     code: '123456',
+  });
+  const apiKey = await owner.c.post('/api/api-keys', {
+    account: owner.accountId,
+    name: 'Fuzzed key',
+    mode: 'test',
+    scopes: ['forms:read'],
   });
   // Verifications come from the public page; one straight in the table is enough to have an id (as tenancy.test.ts).
   const [verification] = await t.db.db
@@ -83,6 +90,7 @@ export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<Wo
     formId: form.id,
     publicId: publicForm.publicId,
     testNumberId: testNumber.json<TestPhoneNumber>().id,
+    apiKeyId: apiKey.json<CreatedApiKey>().id,
     verificationId: verification.id,
     attemptId: sent.json<SendCodeResponse>().attemptId,
     mediaFile,
@@ -97,6 +105,7 @@ const idByArea: Readonly<Record<string, (w: World) => number>> = {
   invitations: (w) => w.invitationId,
   'verify-forms': (w) => w.formId,
   'test-phone-numbers': (w) => w.testNumberId,
+  'api-keys': (w) => w.apiKeyId,
   verifications: (w) => w.verificationId,
 };
 

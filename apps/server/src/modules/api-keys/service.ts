@@ -1,0 +1,119 @@
+import {
+  type ApiKey,
+  type ApiKeyList,
+  apiKeyTexts,
+  type CreateApiKeyRequest,
+  type CreatedApiKey,
+  MAX_ACTIVE_API_KEYS,
+} from '@veriform/contracts';
+import type { Db } from '@veriform/db';
+import { schema } from '@veriform/db';
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Clock } from '../../lib/clock.ts';
+import { AppError } from '../../lib/errors.ts';
+import { type AccountContext, assertStillCan, memberOf } from '../../plugins/account-context.ts';
+import { createApiKeyAuthenticator, isApiKeyScope } from './authenticator.ts';
+import { API_KEY_PREFIX_LENGTH, generateApiKey, hashApiKey } from './key-format.ts';
+
+const { accounts, apiKeys } = schema;
+
+/** Every column but the secret's hash, which never leaves the database but for the bearer lookup. */
+const listed = {
+  id: apiKeys.id,
+  accountId: apiKeys.accountId,
+  name: apiKeys.name,
+  mode: apiKeys.mode,
+  prefix: apiKeys.prefix,
+  scopes: apiKeys.scopes,
+  createdAt: apiKeys.createdAt,
+  lastUsedAt: apiKeys.lastUsedAt,
+  lastUsedIp: apiKeys.lastUsedIp,
+  revokedAt: apiKeys.revokedAt,
+};
+
+type ListedRow = Omit<typeof apiKeys.$inferSelect, 'secretHash' | 'createdByUserId'>;
+
+const toDto = (row: ListedRow): ApiKey => ({
+  id: row.id,
+  account: row.accountId,
+  name: row.name,
+  mode: row.mode,
+  prefix: row.prefix,
+  scopes: row.scopes.filter(isApiKeyScope),
+  created: row.createdAt.toISOString(),
+  lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+  lastUsedIp: row.lastUsedIp,
+  revokedAt: row.revokedAt?.toISOString() ?? null,
+});
+
+/**
+ * API keys (issue #15; ADR 16), managed by owners (the routes ask `manageCompany`, which no scope grants: a key
+ * cannot make keys). The key's text is generated here and returned once by `create`; the table keeps its SHA-256.
+ * At most MAX_ACTIVE_API_KEYS unrevoked keys per account: counted and inserted under the account row's lock, so a
+ * burst of creations cannot pass it. Revoking is final and idempotent; `authenticate` is the bearer lookup
+ * (authenticator.ts), so this service is the app's ApiKeyAuthenticator.
+ */
+export function createApiKeyService(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+  const { authenticate } = createApiKeyAuthenticator(deps);
+
+  /** Newest first, revoked ones included. */
+  async function list(ctx: AccountContext): Promise<ApiKeyList> {
+    const rows = await db
+      .select(listed)
+      .from(apiKeys)
+      .where(eq(apiKeys.accountId, ctx.accountId))
+      .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+    return { results: rows.map(toDto) };
+  }
+
+  async function create(ctx: AccountContext, body: CreateApiKeyRequest): Promise<CreatedApiKey> {
+    const createdBy = memberOf(ctx).user.id;
+    const key = generateApiKey(body.mode);
+    const row = await db.transaction(async (tx) => {
+      await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, ctx.accountId)).for('update');
+      // The owner's rights were checked before the lock; one demoted or removed meanwhile loses them here.
+      await assertStillCan(tx, ctx, 'manageCompany');
+      const [active] = await tx
+        .select({ n: count() })
+        .from(apiKeys)
+        .where(and(eq(apiKeys.accountId, ctx.accountId), isNull(apiKeys.revokedAt)));
+      if ((active?.n ?? 0) >= MAX_ACTIVE_API_KEYS)
+        throw AppError.nonField('validation_error', apiKeyTexts.tooMany);
+      const [inserted] = await tx
+        .insert(apiKeys)
+        .values({
+          accountId: ctx.accountId,
+          name: body.name,
+          mode: body.mode,
+          prefix: key.slice(0, API_KEY_PREFIX_LENGTH),
+          secretHash: hashApiKey(key),
+          scopes: body.scopes,
+          createdByUserId: createdBy,
+          createdAt: clock.now(),
+        })
+        .returning(listed);
+      if (!inserted) throw new Error('API key insert returned no row');
+      return inserted;
+    });
+    return { ...toDto(row), key };
+  }
+
+  /**
+   * Revokes key `id` of the account at once (no process caches keys); a key revoked before keeps its first
+   * revocation time. 404 for an id that is not the account's.
+   */
+  async function revoke(ctx: AccountContext, id: number): Promise<void> {
+    const now = clock.now().toISOString();
+    const [row] = await db
+      .update(apiKeys)
+      .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${now}::timestamptz)` })
+      .where(and(eq(apiKeys.accountId, ctx.accountId), eq(apiKeys.id, id)))
+      .returning({ id: apiKeys.id });
+    if (!row) throw new AppError('not_found');
+  }
+
+  return { list, create, revoke, authenticate };
+}
+
+export type ApiKeyService = ReturnType<typeof createApiKeyService>;
