@@ -114,7 +114,7 @@ export function CreateApiKeyModal({
           <FormErrorAlert error={create.error} labels={labels} inlineFields={fields} />
           <TextInput
             label={labels.name}
-            description="Where the key is used, so you can tell keys apart: “CRM sync”"
+            description="Where it is used, to tell keys apart: “CRM sync”"
             autoComplete="off"
             required
             maxLength={100}
@@ -140,8 +140,7 @@ export function CreateApiKeyModal({
           </Stack>
           <Checkbox.Group
             label={labels.scopes}
-            description="What the key may do"
-            required
+            description="What the key may do: one at least"
             {...form.getInputProps('scopes')}
           >
             <Stack gap="xs" mt="xs">
