@@ -10,6 +10,7 @@ import type { Mailer } from './messaging/email.ts';
 import type { SmsSender } from './messaging/sms.ts';
 import { type AccountService, createAccountService } from './modules/accounts/service.ts';
 import { type ApiKeyService, createApiKeyService } from './modules/api-keys/service.ts';
+import { type ApiVerifications, createApiVerifications } from './modules/api-v1/verifications.ts';
 import { createEmailChange, type EmailChange } from './modules/auth/email-change.ts';
 import { createEmailVerification, type EmailVerification } from './modules/auth/email-verification.ts';
 import { createPasswordReset, type PasswordReset } from './modules/auth/password-reset.ts';
@@ -60,6 +61,8 @@ export type Services = {
   codeDelivery: CodeDelivery;
   /** The public verification page's API (read a live form, send a code, check it). */
   publicVerify: PublicVerifyService;
+  /** API v1's verifications: the public page's rules through an account's API key. */
+  apiVerifications: ApiVerifications;
 };
 
 export function createServices(deps: {
@@ -103,6 +106,7 @@ export function createServices(deps: {
   const apiKeys = createApiKeyService({ db, clock });
   const codeDelivery = createCodeDelivery({ jobs, sealer });
   const publicVerify = createPublicVerifyService({ config, db, clock, rateLimit, codeDelivery });
+  const apiVerifications = createApiVerifications({ config, db, clock, publicVerify });
   return {
     config,
     db,
@@ -130,5 +134,6 @@ export function createServices(deps: {
     apiKeys,
     codeDelivery,
     publicVerify,
+    apiVerifications,
   };
 }

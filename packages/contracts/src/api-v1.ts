@@ -156,3 +156,125 @@ export const apiFormListSchema = apiPageSchema(apiFormSchema);
 export type ApiFormList = z.infer<typeof apiFormListSchema>;
 
 export const apiFormIdSchema = z.number().int().positive().max(MAX_INT_ID);
+
+// ---- Verifications -----------------------------------------------------------------------------------------------
+
+/**
+ * A verification as API v1 shows it: one code sent to one number (or address) through one form, and what became of
+ * it. Unlike Twilio Verify, nothing is deleted once approved or expired, and a wrong code is never a silent `pending`.
+ */
+export const apiVerificationStatuses = [
+  /** A code was sent and may still be entered. */
+  'pending',
+  'approved',
+  /** Ten minutes passed without the right code. */
+  'expired',
+  /** Locked after the 5th wrong code. */
+  'max_attempts',
+  /** A newer code was sent to the same number through the same form: only the newest one works. */
+  'replaced',
+] as const;
+export const apiVerificationStatusSchema = z.enum(apiVerificationStatuses);
+export type ApiVerificationStatus = z.infer<typeof apiVerificationStatusSchema>;
+
+export const apiVerificationSchema = z
+  .object({
+    id: z.string().nullable().meta({ description: 'Null for a hosted link (started without `to`).' }),
+    status: apiVerificationStatusSchema,
+    formId: z.number().int(),
+    channel: z.enum(['sms', 'email']).nullable(),
+    to: z.string().nullable().meta({
+      description:
+        'The phone number: E.164 with the `verifications:read` scope, masked (`+1 ••• ••• 0006`) without.',
+    }),
+    email: z
+      .string()
+      .nullable()
+      .meta({ description: 'For the e-mail channel; masked without `verifications:read`.' }),
+    externalRefId: z.string().nullable(),
+    source: z
+      .enum(['api', 'hosted'])
+      .meta({ description: 'Started through the API, or on the hosted page.' }),
+    test: z.boolean().meta({ description: 'Sent to one of the account’s test numbers: nothing was sent.' }),
+    attemptsLeft: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'Wrong codes still allowed before the lock.' }),
+    expiresAt: z.string().nullable(),
+    resendAfter: z
+      .string()
+      .nullable()
+      .meta({ description: 'From when a new code may be sent to this number.' }),
+    hostedUrl: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'Started without `to`: the hosted page to send the consumer to, bound to `externalRefId`.',
+      }),
+    approvedAt: z.string().nullable(),
+    created: z.string(),
+  })
+  .meta({ id: 'Verification' });
+export type ApiVerification = z.infer<typeof apiVerificationSchema>;
+
+export const apiStartVerificationRequestSchema = z
+  .object({
+    formId: z.number().int().positive().max(MAX_INT_ID),
+    to: z
+      .string()
+      .trim()
+      .min(1)
+      .max(40)
+      .optional()
+      .meta({
+        description: 'A mobile number, E.164 or national (read as US). Leave out to get a hosted link.',
+      }),
+    // Optional rather than defaulted: a default would make the document's request type require it.
+    channel: z
+      .enum(['sms', 'email'])
+      .optional()
+      .meta({ description: 'How the code goes out; `sms` unless named.' }),
+    email: z
+      .string()
+      .trim()
+      .max(254)
+      .optional()
+      .meta({ description: 'Where the code goes for `channel: "email"`.' }),
+    externalRefId: z
+      .string()
+      .trim()
+      .max(200)
+      .optional()
+      .meta({ description: 'Your own reference (a lead id).' }),
+  })
+  .strict()
+  .meta({ id: 'StartVerification' });
+export type ApiStartVerificationRequest = z.input<typeof apiStartVerificationRequestSchema>;
+
+export const apiCheckVerificationRequestSchema = z
+  .object({ code: z.string().trim().min(1).max(20) })
+  .strict()
+  .meta({ id: 'CheckVerification' });
+
+export const apiCheckResults = [
+  'approved',
+  /** Wrong code; `attemptsLeft` says how many remain. */
+  'incorrect',
+  'expired',
+  'max_attempts',
+  'already_approved',
+  'replaced',
+] as const;
+
+export const apiCheckResultSchema = z
+  .object({
+    status: z.enum(apiCheckResults),
+    attemptsLeft: z.number().int(),
+    verification: apiVerificationSchema,
+  })
+  .meta({ id: 'CheckResult' });
+export type ApiCheckResult = z.infer<typeof apiCheckResultSchema>;
+
+export const apiVerificationIdParamsSchema = z.object({ id: z.string().max(64) });

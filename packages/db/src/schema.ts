@@ -277,6 +277,10 @@ export const verifications = pgTable(
     attempts: integer('attempts').notNull().default(0),
     ip: text('ip'),
     userAgent: text('user_agent'),
+    /** Copied from its attempt: the hosted page or API v1, shown and filtered in the activity log. */
+    source: text('source', { enum: ['hosted', 'api'] })
+      .notNull()
+      .default('hosted'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -399,6 +403,11 @@ export const verificationAttempts = pgTable(
     verificationId: bigint('verification_id', { mode: 'number' }).references(() => verifications.id, {
       onDelete: 'set null',
     }),
+    /** Where the code was asked for: the hosted page, or API v1 (issue #15) with the key that asked. */
+    source: text('source', { enum: ['hosted', 'api'] })
+      .notNull()
+      .default('hosted'),
+    apiKeyId: integer('api_key_id').references(() => apiKeys.id, { onDelete: 'set null' }),
   },
   (t) => [
     index('verification_attempts_form_phone_created_idx').on(t.verifyFormId, t.cellPhone, t.createdAt.desc()),

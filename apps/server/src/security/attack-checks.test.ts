@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { schema } from '@veriform/db';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -31,9 +32,12 @@ beforeAll(async () => {
 const csrfFailed = { detail: 'CSRF Failed: CSRF token missing or incorrect.', MainCode_: 'csrf_failed' };
 /** The one unsafe route without a token: it is how a client gets one. */
 const CSRF_EXEMPT = new Set(['POST /api/auth/csrf']);
+/** API v1 takes no cookie at all (its caller is the bearer key): proved below instead. */
+const isApiV1 = (url: string) => url.startsWith('/api/v1/');
 
 describe('CSRF on every unsafe route (from the app’s own route list)', () => {
-  const unsafeRoutes = () => routeInventory(t.app).filter((r) => r.unsafe && !CSRF_EXEMPT.has(r.key));
+  const unsafeRoutes = () =>
+    routeInventory(t.app).filter((r) => r.unsafe && !CSRF_EXEMPT.has(r.key) && !isApiV1(r.url));
 
   it('the list is not empty and the exemption still exists', () => {
     expect(unsafeRoutes().length).toBeGreaterThan(25);
@@ -81,6 +85,34 @@ describe('CSRF on every unsafe route (from the app’s own route list)', () => {
       });
       expect(response.statusCode, route.key).toBe(403);
     }
+  });
+});
+
+describe('API v1 takes no cookie (so it needs no CSRF token)', () => {
+  it('every unsafe API v1 route answers a logged-in owner’s cookie, with or without the token, 401 and changes nothing', async () => {
+    const v1Unsafe = routeInventory(t.app).filter((r) => r.unsafe && isApiV1(r.url));
+    expect(v1Unsafe.length).toBeGreaterThan(1);
+    const before = await t.db.db.select().from(schema.verificationAttempts);
+    for (const route of v1Unsafe) {
+      const url = fillPath(
+        route.url,
+        Object.fromEntries(route.paramNames.map((n) => [n, worldParam(world, route, n) ?? '1'])),
+      );
+      for (const token of [undefined, world.owner.c.csrfToken ?? '']) {
+        const headers: Record<string, string> = { cookie: world.owner.c.cookieHeader() };
+        if (token !== undefined) headers['x-csrftoken'] = token;
+        const response = await t.app.inject({
+          method: route.method as 'POST',
+          url,
+          headers: { ...headers, 'content-type': 'application/json' },
+          payload: JSON.stringify({ formId: world.formId, to: '+12015550123', code: '123456' }),
+          remoteAddress: nextIp(),
+        });
+        expect(response.statusCode, route.key).toBe(401);
+        expect(response.json()).toMatchObject({ code: 'unauthenticated' });
+      }
+    }
+    expect(await t.db.db.select().from(schema.verificationAttempts)).toEqual(before);
   });
 });
 
@@ -475,6 +507,10 @@ describe('cross-account access: every id-taking route is proved somewhere', () =
     [
       /^\/api\/(accounts|memberships|invitations|verify-forms|test-phone-numbers|api-keys|verifications)(\/|$)/,
       'plugins/tenancy.test.ts (404 for another account’s object and for unknown ids, B unchanged)',
+    ],
+    [
+      /^\/api\/v1\//,
+      'modules/api-v1/*.test.ts (a key gets 404 for another account’s forms and verifications)',
     ],
     [/^\/api\/users\/:id/, 'modules/users/users.test.ts (“only one’s own”: 404 for another user’s id)'],
     [/^\/api\/public\//, 'public by design: publicId and attemptId are unguessable; public-verify.test.ts'],

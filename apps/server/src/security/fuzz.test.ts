@@ -46,7 +46,8 @@ const lastness = (route: RouteInfo) =>
   route.url === '/api/auth/logout' ? 2 : route.method === 'DELETE' ? 1 : 0;
 
 /** Logged out, the account's owner, or a plain member of it (who meets the 403s). */
-type Caller = 'anonymous' | 'owner' | 'member';
+/** `apiKey`: a bearer key of the owner's account with every scope (API v1's caller; the session routes' too). */
+type Caller = 'anonymous' | 'owner' | 'member' | 'apiKey';
 
 type FuzzRequest = {
   caller: Caller;
@@ -337,7 +338,7 @@ function requestOf(route: RouteInfo): fc.Arbitrary<FuzzRequest> {
   };
   return fc
     .record({
-      caller: fc.constantFrom<Caller>('anonymous', 'owner', 'member'),
+      caller: fc.constantFrom<Caller>('anonymous', 'owner', 'member', 'apiKey'),
       // Mostly with the token, so requests reach validation; without it, unsafe calls must answer 403.
       csrf: route.unsafe
         ? fc.oneof({ weight: 6, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) })
@@ -357,8 +358,11 @@ function requestOf(route: RouteInfo): fc.Arbitrary<FuzzRequest> {
 }
 
 async function send(route: RouteInfo, request: FuzzRequest): Promise<LightMyRequestResponse> {
-  const client = { anonymous, owner: world.owner.c, member: world.member.c }[request.caller];
+  const client = { anonymous, owner: world.owner.c, member: world.member.c, apiKey: anonymous }[
+    request.caller
+  ];
   const headers: Record<string, string> = { ...request.extraHeaders };
+  if (request.caller === 'apiKey') headers.authorization = `Bearer ${world.apiKeySecret}`;
   if (client.cookies.size > 0) {
     headers.cookie = [client.cookieHeader(), request.extraHeaders.cookie].filter(Boolean).join('; ');
   }

@@ -24,6 +24,8 @@ export type World = {
   publicId: string;
   testNumberId: number;
   apiKeyId: number;
+  /** A test key of the account with every scope: API v1's caller. */
+  apiKeySecret: string;
   verificationId: number;
   attemptId: string;
   /** `{sha256}.webp` of /media/. */
@@ -51,6 +53,12 @@ export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<Wo
     name: 'Fuzzed key',
     mode: 'test',
     scopes: ['forms:read'],
+  });
+  const v1Key = await owner.c.post('/api/api-keys', {
+    account: owner.accountId,
+    name: 'Fuzzing API v1',
+    mode: 'test',
+    scopes: ['verifications:write', 'verifications:read', 'forms:read', 'audit:read'],
   });
   // Verifications come from the public page; one straight in the table is enough to have an id (as tenancy.test.ts).
   const [verification] = await t.db.db
@@ -91,6 +99,7 @@ export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<Wo
     publicId: publicForm.publicId,
     testNumberId: testNumber.json<TestPhoneNumber>().id,
     apiKeyId: apiKey.json<CreatedApiKey>().id,
+    apiKeySecret: v1Key.json<CreatedApiKey>().key,
     verificationId: verification.id,
     attemptId: sent.json<SendCodeResponse>().attemptId,
     mediaFile,
@@ -115,6 +124,8 @@ export function worldParam(world: World, route: Pick<RouteInfo, 'url'>, name: st
   if (name === 'attemptId') return world.attemptId;
   if (name === 'file') return world.mediaFile;
   if (name !== 'id') return undefined;
+  // API v1's verifications are attempts (the public page's one is of the same account).
+  if (route.url.startsWith('/api/v1/verifications/')) return world.attemptId;
   const area = route.url.split('/')[2] ?? '';
   const id = idByArea[area];
   return id ? String(id(world)) : undefined;

@@ -1,12 +1,23 @@
 /**
  * One `curl` example per API v1 operation, shown by the docs page (OpenAPI's `x-codeSamples`) and run as written by
  * `docs.test.ts` against a listening app: an example that drifts from the server fails the suite. They read the key
- * and ids from the shell (`VERIFORM_API_KEY`, `FORM_ID`), as the quick start sets them.
+ * and ids from the shell (`VERIFORM_API_KEY`, `FORM_ID`, `VERIFICATION_ID`), as the quick start sets them; the
+ * verification examples use a test number, so a `vf_test_` key runs them without sending anything.
  */
 
 const samples: Record<string, (base: string) => string> = {
   listForms: (base) => `curl "${base}/api/v1/forms?limit=10" \\
   -H "Authorization: Bearer $VERIFORM_API_KEY"`,
+  startVerification: (base) => `curl "${base}/api/v1/verifications" \\
+  -H "Authorization: Bearer $VERIFORM_API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d '{"formId": '"$FORM_ID"', "to": "+12015550123", "externalRefId": "lead-4711"}'`,
+  getVerification: (base) => `curl "${base}/api/v1/verifications/$VERIFICATION_ID" \\
+  -H "Authorization: Bearer $VERIFORM_API_KEY"`,
+  checkVerification: (base) => `curl "${base}/api/v1/verifications/$VERIFICATION_ID/check" \\
+  -H "Authorization: Bearer $VERIFORM_API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d '{"code": "123456"}'`,
 };
 
 /** The operations that have a sample (the docs test asserts every operation of the document is here). */

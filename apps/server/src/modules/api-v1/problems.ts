@@ -64,7 +64,7 @@ export function problemOfAppError(publicUrl: string, error: AppError): ApiProble
     error.problem ??
     problemOfAppCode[error.code] ??
     (error.statusCode === 400 ? 'invalid_request' : 'server_error');
-  if (error.statusCode !== 400) return problemBody(publicUrl, code, error.detail);
+  if (apiProblems[code].status !== 400) return problemBody(publicUrl, code, error.detail);
   const errors = [
     ...Object.entries(error.fields).flatMap(([field, messages]) =>
       messages.map((detail) => ({ pointer: pointerOf(field), detail })),

@@ -1,6 +1,7 @@
 import { apiProblemSchema } from '@veriform/contracts';
 
-const problem = (description: string) => ({
+/** An error answer of the document: problem details with the codes its description names. */
+export const problem = (description: string) => ({
   description,
   content: { 'application/problem+json': { schema: apiProblemSchema } },
 });

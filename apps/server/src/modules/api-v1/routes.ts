@@ -3,6 +3,7 @@ import { AppError } from '../../lib/errors.ts';
 import { callerOf } from '../../plugins/caller.ts';
 import { formRoutes } from './forms-routes.ts';
 import { createKeyRateLimiter } from './key-rate-limit.ts';
+import { verificationRoutes } from './verifications-routes.ts';
 
 /**
  * API v1 (issue #15; DESIGN §8): `/api/v1/…`, called by a customer's systems with an API key. Every route here
@@ -35,4 +36,5 @@ export async function apiV1Routes(app: FastifyInstance): Promise<void> {
   });
 
   await app.register(formRoutes);
+  await app.register(verificationRoutes);
 }

@@ -476,6 +476,7 @@ describe('POST /api/public/attempts/{attemptId}/check', () => {
       ip: '203.0.113.77',
       userAgent: 'Checker/1.0',
       createdAt: t.clock.now(),
+      source: 'hosted',
     });
     expect(attempt).toMatchObject({
       status: 'verified',

@@ -13,7 +13,7 @@ import {
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -35,6 +35,22 @@ const { accounts, verifyForms, verifications, verificationAttempts, testPhoneNum
 /** Who is asking, as evidence (and for the per-IP limits). */
 export type PublicRequestContext = { ip: string; userAgent: string | null };
 
+/** What became of a code: the verification it made, a wrong guess, or an attempt that takes no code any more. */
+export type CodeOutcome =
+  | { kind: 'approved'; verificationId: number }
+  | { kind: 'incorrect'; triesLeft: number }
+  | { kind: 'closed'; state: 'verified' | 'locked' | 'replaced' | 'expired' };
+
+/** Where a code is asked for, and the rules that differ: API v1's caller is a server, not a consumer's browser. */
+export type IssueOptions = {
+  source: 'hosted' | 'api';
+  apiKeyId: number | null;
+  /** The per-IP limit guards against one browser running through numbers; an API key is limited per key instead. */
+  perIpLimit: boolean;
+  /** A `vf_test_` key: only the account's test numbers (403 `test_mode_number_required` otherwise). */
+  testNumbersOnly: boolean;
+};
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
 /** Enough for any real browser's User-Agent; a longer one is cut, not refused. */
@@ -42,7 +58,7 @@ export const USER_AGENT_MAX = 512;
 /** newPublicId() in verify-forms: 16 base64url characters. Anything else is not looked up. */
 const PUBLIC_ID_PATTERN = /^[A-Za-z0-9_-]{16}$/;
 
-type FormRow = {
+export type FormRow = {
   id: number;
   publicId: string;
   accountId: number;
@@ -54,6 +70,19 @@ type FormRow = {
   company: string;
   /** The account's allow-list: codes go only to numbers of these countries. */
   phoneCountries: string[];
+};
+
+const formColumns = {
+  id: verifyForms.id,
+  publicId: verifyForms.publicId,
+  accountId: verifyForms.accountId,
+  name: verifyForms.name,
+  category: verifyForms.category,
+  isLive: verifyForms.isLive,
+  language: verifyForms.language,
+  bannerImage: verifyForms.bannerImage,
+  company: accounts.displayName,
+  phoneCountries: accounts.phoneCountries,
 };
 
 type ZodIssueLike = { path?: PropertyKey[] | undefined; input?: unknown };
@@ -119,21 +148,21 @@ export function createPublicVerifyService(deps: {
   async function findForm(publicId: string): Promise<FormRow | undefined> {
     if (!PUBLIC_ID_PATTERN.test(publicId)) return undefined;
     const [row] = await db
-      .select({
-        id: verifyForms.id,
-        publicId: verifyForms.publicId,
-        accountId: verifyForms.accountId,
-        name: verifyForms.name,
-        category: verifyForms.category,
-        isLive: verifyForms.isLive,
-        language: verifyForms.language,
-        bannerImage: verifyForms.bannerImage,
-        company: accounts.displayName,
-        phoneCountries: accounts.phoneCountries,
-      })
+      .select(formColumns)
       .from(verifyForms)
       .innerJoin(accounts, eq(accounts.id, verifyForms.accountId))
       .where(eq(verifyForms.publicId, publicId))
+      .limit(1);
+    return row;
+  }
+
+  /** API v1: a form of the account by its id (the key's account; another account's form is not found). */
+  async function formOfAccount(accountId: number, formId: number): Promise<FormRow | undefined> {
+    const [row] = await db
+      .select(formColumns)
+      .from(verifyForms)
+      .innerJoin(accounts, eq(accounts.id, verifyForms.accountId))
+      .where(and(eq(verifyForms.id, formId), eq(verifyForms.accountId, accountId)))
       .limit(1);
     return row;
   }
@@ -203,31 +232,24 @@ export function createPublicVerifyService(deps: {
     );
   }
 
-  async function sendCode(
-    publicId: string,
-    body: unknown,
+  /**
+   * Sends a code to a checked number through a live form, by every rule of the public page (ADR 12): 30 s between
+   * codes to one number per form (checked again under a lock, so a burst gets one code), the limits per phone, e-mail,
+   * IP and account in one locked step, older pending codes replaced. The hosted page and API v1 both come here.
+   */
+  async function issueCode(
+    form: FormRow,
+    target: {
+      phone: Extract<ReturnType<typeof parseCellPhone>, { ok: true }>;
+      method: 'sms' | 'email';
+      email: string | null;
+      externalRefId: string;
+    },
+    texts: PublicVerifyTexts,
     context: PublicRequestContext,
-  ): Promise<SendCodeResponse> {
-    const form = await liveForm(publicId);
-    const texts = publicVerifyTexts[form.language];
-
-    const parsed = sendCodeRequestSchema.safeParse(body, { error: sendCodeErrorMap(texts) });
-    if (!parsed.success) throw AppError.fromIssues(parsed.error.issues);
-    const request = parsed.data;
-    const phone = parseCellPhone(request.cellPhone);
-    const fields: FieldErrors = {};
-    if (!phone.ok) fields.cellPhone = [phoneRefusalText[phone.reason](texts)];
-    else if (!form.phoneCountries.includes(phone.country)) {
-      fields.cellPhone = [texts.cellPhoneCountry(countryName(phone.country, form.language))];
-    }
-    let email: string | null = null;
-    if (request.method === 'email') {
-      if (!request.email) fields.email = [texts.emailRequired];
-      else if (!z.email().safeParse(request.email).success) fields.email = [texts.emailInvalid];
-      else email = request.email;
-    }
-    if (!phone.ok || Object.keys(fields).length > 0) throw new AppError('validation_error', { fields });
-
+    options: IssueOptions,
+  ): Promise<{ attemptId: string; expiresAt: Date; createdAt: Date; isTest: boolean }> {
+    const { phone, email, method } = target;
     const now = clock.now();
     const tooSoon = (waitMs: number) => {
       const seconds = Math.ceil(waitMs / 1000);
@@ -236,24 +258,31 @@ export function createPublicVerifyService(deps: {
         headers: { 'Retry-After': String(seconds) },
       });
     };
-    // Checked here so that an early retry costs no limit; checked again under a lock below.
-    const waitMs = await resendWaitMs(db, form.id, phone.e164, now);
-    if (waitMs > 0) throw tooSoon(waitMs);
-
     const [testNumber] = await db
       .select({ code: testPhoneNumbers.code })
       .from(testPhoneNumbers)
       .where(and(eq(testPhoneNumbers.accountId, form.accountId), eq(testPhoneNumbers.cellPhone, phone.e164)))
       .limit(1);
+    if (options.testNumbersOnly && !testNumber) {
+      throw new AppError('permission_denied', {
+        detail: 'A test key sends codes only to the account’s test numbers (Settings → Company Info).',
+        problem: 'test_mode_number_required',
+      });
+    }
+
+    // Checked here so that an early retry costs no limit; checked again under a lock below.
+    const waitMs = await resendWaitMs(db, form.id, phone.e164, now);
+    if (waitMs > 0) throw tooSoon(waitMs);
 
     // Test numbers send nothing, so only the per-IP limit (which guards the server, not the bill) applies to them.
     const perIp = {
       rule: { bucket: `code-send:ip:${ipKey(context.ip)}`, limit: limits().perIpPerDay, windowMs: DAY_MS },
       text: texts.tooManyFromIp,
     };
+    const perIpRules = options.perIpLimit ? [perIp] : [];
     await consumeLimits(
       testNumber
-        ? [perIp]
+        ? perIpRules
         : [
             {
               rule: {
@@ -276,10 +305,10 @@ export function createPublicVerifyService(deps: {
                   },
                 ]
               : []),
-            perIp,
+            ...perIpRules,
             // Per account and channel: text messages cost money (toll fraud), so they have their own, configurable cap,
             // and reaching it leaves e-mail open.
-            request.method === 'sms'
+            method === 'sms'
               ? {
                   rule: {
                     bucket: `code-send:account-sms:${form.accountId}`,
@@ -324,13 +353,15 @@ export function createPublicVerifyService(deps: {
         accountId: form.accountId,
         verifyFormId: form.id,
         cellPhone: phone.e164,
-        method: request.method,
+        method,
         email,
-        externalRefId: request.externalRefId ?? '',
+        externalRefId: target.externalRefId,
         codeHash: hashCode(config.secretKey, attemptId, code),
         isTest: testNumber !== undefined,
         ip: context.ip,
         userAgent: context.userAgent,
+        source: options.source,
+        apiKeyId: options.apiKeyId,
         createdAt: now,
         expiresAt,
       });
@@ -338,6 +369,43 @@ export function createPublicVerifyService(deps: {
     });
     if (waitAfterLock > 0) throw tooSoon(waitAfterLock);
     if (!testNumber) await codeDelivery.enqueue({ attemptId, code });
+
+    return { attemptId, expiresAt, createdAt: now, isTest: testNumber !== undefined };
+  }
+
+  async function sendCode(
+    publicId: string,
+    body: unknown,
+    context: PublicRequestContext,
+  ): Promise<SendCodeResponse> {
+    const form = await liveForm(publicId);
+    const texts = publicVerifyTexts[form.language];
+
+    const parsed = sendCodeRequestSchema.safeParse(body, { error: sendCodeErrorMap(texts) });
+    if (!parsed.success) throw AppError.fromIssues(parsed.error.issues);
+    const request = parsed.data;
+    const phone = parseCellPhone(request.cellPhone);
+    const fields: FieldErrors = {};
+    if (!phone.ok) fields.cellPhone = [phoneRefusalText[phone.reason](texts)];
+    else if (!form.phoneCountries.includes(phone.country)) {
+      fields.cellPhone = [texts.cellPhoneCountry(countryName(phone.country, form.language))];
+    }
+    let email: string | null = null;
+    if (request.method === 'email') {
+      if (!request.email) fields.email = [texts.emailRequired];
+      else if (!z.email().safeParse(request.email).success) fields.email = [texts.emailInvalid];
+      else email = request.email;
+    }
+    if (!phone.ok || Object.keys(fields).length > 0) throw new AppError('validation_error', { fields });
+
+    const issued = await issueCode(
+      form,
+      { phone, method: request.method, email, externalRefId: request.externalRefId ?? '' },
+      texts,
+      context,
+      { source: 'hosted', apiKeyId: null, perIpLimit: true, testNumbersOnly: false },
+    );
+    const { attemptId, expiresAt } = issued;
 
     return {
       attemptId,
@@ -349,16 +417,20 @@ export function createPublicVerifyService(deps: {
   }
 
   type AttemptState = { status: 'pending' | 'verified' | 'locked' | 'replaced'; expiresAt: Date };
+  /** Why an attempt takes no code: its state, or its time ran out. */
+  type Closed = 'verified' | 'locked' | 'replaced' | 'expired';
 
-  /** Why an attempt no longer takes a code, or null while it does. */
-  function refusalOf(attempt: AttemptState, now: Date, texts: PublicVerifyTexts): AppError | null {
-    const refuse = (message: string) => AppError.field('validation_error', 'code', message);
-    if (attempt.status === 'verified') return refuse(texts.codeUsed);
-    if (attempt.status === 'locked') return refuse(texts.codeLocked);
-    if (attempt.status === 'replaced') return refuse(texts.codeReplaced);
-    if (attempt.expiresAt.getTime() <= now.getTime()) return refuse(texts.codeExpired);
-    return null;
+  function closedState(attempt: AttemptState, now: Date): Closed | null {
+    if (attempt.status !== 'pending') return attempt.status;
+    return attempt.expiresAt.getTime() <= now.getTime() ? 'expired' : null;
   }
+
+  const closedText: Record<Closed, (texts: PublicVerifyTexts) => string> = {
+    verified: (texts) => texts.codeUsed,
+    locked: (texts) => texts.codeLocked,
+    replaced: (texts) => texts.codeReplaced,
+    expired: (texts) => texts.codeExpired,
+  };
 
   async function currentState(attemptId: string): Promise<AttemptState | undefined> {
     const [row] = await db
@@ -369,60 +441,30 @@ export function createPublicVerifyService(deps: {
     return row;
   }
 
-  async function checkCode(
-    attemptId: string,
-    body: unknown,
+  type AttemptToJudge = AttemptState & {
+    id: string;
+    codeHash: string;
+    formName: string;
+    formCategory: string;
+  };
+
+  /**
+   * A code against an attempt, for the hosted page and API v1 alike. `wrongChecks` is the per-IP limit on guesses
+   * (the hosted page's; an API key has its own request limit instead): counted before comparing, in one locked step
+   * (ADR 12), so a burst of guesses from one IP gets exactly the limit compared; a right code takes its count back.
+   */
+  async function judgeCode(
+    attempt: AttemptToJudge,
+    code: string,
     context: PublicRequestContext,
-  ): Promise<CheckCodeResponse> {
-    if (!ATTEMPT_ID_PATTERN.test(attemptId)) throw new AppError('not_found');
-    const [attempt] = await db
-      .select({
-        id: verificationAttempts.id,
-        accountId: verificationAttempts.accountId,
-        verifyFormId: verificationAttempts.verifyFormId,
-        cellPhone: verificationAttempts.cellPhone,
-        method: verificationAttempts.method,
-        email: verificationAttempts.email,
-        externalRefId: verificationAttempts.externalRefId,
-        codeHash: verificationAttempts.codeHash,
-        status: verificationAttempts.status,
-        isTest: verificationAttempts.isTest,
-        expiresAt: verificationAttempts.expiresAt,
-        formName: verifyForms.name,
-        formCategory: verifyForms.category,
-        formIsLive: verifyForms.isLive,
-        language: verifyForms.language,
-      })
-      .from(verificationAttempts)
-      .innerJoin(verifyForms, eq(verifyForms.id, verificationAttempts.verifyFormId))
-      .where(eq(verificationAttempts.id, attemptId))
-      .limit(1);
-    // A form taken offline stops collecting verifications at once, codes already sent included.
-    if (!attempt?.formIsLive) throw new AppError('not_found');
-    const texts = publicVerifyTexts[attempt.language];
-
-    const parsed = checkCodeRequestSchema.safeParse(body, { error: checkCodeErrorMap(texts) });
-    if (!parsed.success) throw AppError.fromIssues(parsed.error.issues);
-    const { code } = parsed.data;
-    // Not a try: a typo in the shape of the code costs the consumer nothing.
-    if (code === '') throw AppError.field('validation_error', 'code', texts.codeRequired);
-    if (!CODE_PATTERN.test(code)) throw AppError.field('validation_error', 'code', texts.codeFormat);
-
-    const wrongChecks: RateLimitRule = {
-      bucket: `code-check-wrong:ip:${ipKey(context.ip)}`,
-      limit: limits().wrongChecksPerIpPerHour,
-      windowMs: HOUR_MS,
-    };
+    wrongChecks: { rule: RateLimitRule; text: (seconds: number) => string } | null,
+  ): Promise<CodeOutcome> {
     const now = clock.now();
-    const refusal = refusalOf(attempt, now, texts);
-    if (refusal) throw refusal;
+    const closed = closedState(attempt, now);
+    if (closed) return { kind: 'closed', state: closed };
 
-    // Counted as wrong before comparing, in one locked step (ADR 12), so a burst of guesses from one IP gets exactly
-    // the limit compared; a right code takes its count back.
-    const guess = await rateLimit.consume([wrongChecks], texts.tooManyChecks);
-    if (codeMatches(config.secretKey, attempt.id, code, attempt.codeHash)) {
-      await rateLimit.release(guess);
-    } else {
+    const guess = wrongChecks ? await rateLimit.consume([wrongChecks.rule], wrongChecks.text) : null;
+    if (!codeMatches(config.secretKey, attempt.id, code, attempt.codeHash)) {
       // Counted in SQL, guarded by status: concurrent wrong tries each count, and the fifth locks the attempt.
       const [counted] = await db
         .update(verificationAttempts)
@@ -434,18 +476,11 @@ export function createPublicVerifyService(deps: {
         .returning({ wrongTries: verificationAttempts.wrongTries });
       if (!counted) {
         const state = await currentState(attempt.id);
-        throw (
-          (state && refusalOf(state, now, texts)) ??
-          AppError.field('validation_error', 'code', texts.codeUsed)
-        );
+        return { kind: 'closed', state: (state && closedState(state, now)) ?? 'verified' };
       }
-      const triesLeft = MAX_WRONG_TRIES - counted.wrongTries;
-      throw AppError.field(
-        'validation_error',
-        'code',
-        triesLeft > 0 ? texts.codeWrong(triesLeft) : texts.codeLocked,
-      );
+      return { kind: 'incorrect', triesLeft: MAX_WRONG_TRIES - counted.wrongTries };
     }
+    if (guess) await rateLimit.release(guess);
 
     // One statement, outside any transaction: the guarded pending → verified update of the attempt (linking the
     // verification, whose id it takes from the identity's sequence) and the insert of the verification. The status
@@ -464,33 +499,96 @@ export function createPublicVerifyService(deps: {
             verification_id = nextval(pg_get_serial_sequence('verifications', 'id'))
         WHERE id = ${attempt.id} AND status = 'pending' AND expires_at > ${now}::timestamptz
         RETURNING verification_id, account_id, verify_form_id, cell_phone, external_ref_id, method, email, is_test,
-          wrong_tries, sent_at, created_at
+          wrong_tries, sent_at, created_at, source
       )
       INSERT INTO ${verifications} (id, account_id, verify_form_id, cell_phone, external_ref_id, verify_form_name,
         verify_form_category, verification_method, email, is_test, code_sent_at, verified_at, attempts, ip,
-        user_agent, created_at)
+        user_agent, created_at, source)
       OVERRIDING SYSTEM VALUE
       SELECT verification_id, account_id, verify_form_id, cell_phone, external_ref_id, ${attempt.formName}::text,
         ${attempt.formCategory}::text, method, email, is_test,
         -- The job sets sent_at once the provider took the message; before that (or for a test number, which sends
         -- nothing) the request time stands in.
         coalesce(sent_at, created_at), ${now}::timestamptz, wrong_tries + 1, ${context.ip}::text,
-        ${context.userAgent}::text, ${now}::timestamptz
+        ${context.userAgent}::text, ${now}::timestamptz, source
       FROM won
       RETURNING id::text AS id`);
     // Both drivers answer `{ rows }`; the Db type leaves the result untyped.
     const [row] = (inserted as unknown as { rows: { id: string }[] }).rows;
-    const verificationId = row ? Number(row.id) : null;
-    if (verificationId === null) {
-      const state = await currentState(attempt.id);
-      throw (
-        (state && refusalOf(state, now, texts)) ?? AppError.field('validation_error', 'code', texts.codeUsed)
-      );
-    }
-    return { verified: true, verificationId };
+    if (row) return { kind: 'approved', verificationId: Number(row.id) };
+    const state = await currentState(attempt.id);
+    return { kind: 'closed', state: (state && closedState(state, now)) ?? 'verified' };
   }
 
-  return { publicForm, publicPage, sendCode, checkCode };
+  async function checkCode(
+    attemptId: string,
+    body: unknown,
+    context: PublicRequestContext,
+  ): Promise<CheckCodeResponse> {
+    if (!ATTEMPT_ID_PATTERN.test(attemptId)) throw new AppError('not_found');
+    const attempt = await attemptToJudge(eq(verificationAttempts.id, attemptId));
+    // A form taken offline stops collecting verifications at once, codes already sent included.
+    if (!attempt?.formIsLive) throw new AppError('not_found');
+    const texts = publicVerifyTexts[attempt.language];
+
+    const parsed = checkCodeRequestSchema.safeParse(body, { error: checkCodeErrorMap(texts) });
+    if (!parsed.success) throw AppError.fromIssues(parsed.error.issues);
+    const { code } = parsed.data;
+    // Not a try: a typo in the shape of the code costs the consumer nothing.
+    if (code === '') throw AppError.field('validation_error', 'code', texts.codeRequired);
+    if (!CODE_PATTERN.test(code)) throw AppError.field('validation_error', 'code', texts.codeFormat);
+
+    const outcome = await judgeCode(attempt, code, context, {
+      rule: {
+        bucket: `code-check-wrong:ip:${ipKey(context.ip)}`,
+        limit: limits().wrongChecksPerIpPerHour,
+        windowMs: HOUR_MS,
+      },
+      text: texts.tooManyChecks,
+    });
+    switch (outcome.kind) {
+      case 'approved':
+        return { verified: true, verificationId: outcome.verificationId };
+      case 'closed':
+        throw AppError.field('validation_error', 'code', closedText[outcome.state](texts));
+      case 'incorrect':
+        throw AppError.field(
+          'validation_error',
+          'code',
+          outcome.triesLeft > 0 ? texts.codeWrong(outcome.triesLeft) : texts.codeLocked,
+        );
+    }
+  }
+
+  /** An attempt with what judging its code needs (its form's name, category, state and language). */
+  async function attemptToJudge(where: SQL | undefined) {
+    const [attempt] = await db
+      .select({
+        id: verificationAttempts.id,
+        accountId: verificationAttempts.accountId,
+        codeHash: verificationAttempts.codeHash,
+        status: verificationAttempts.status,
+        expiresAt: verificationAttempts.expiresAt,
+        formName: verifyForms.name,
+        formCategory: verifyForms.category,
+        formIsLive: verifyForms.isLive,
+        language: verifyForms.language,
+      })
+      .from(verificationAttempts)
+      .innerJoin(verifyForms, eq(verifyForms.id, verificationAttempts.verifyFormId))
+      .where(where)
+      .limit(1);
+    return attempt;
+  }
+
+  return {
+    publicForm,
+    publicPage,
+    sendCode,
+    checkCode,
+    /** For API v1 (modules/api-v1/verifications.ts): the same rules, reached through an account's key. */
+    internals: { issueCode, judgeCode, attemptToJudge, formOfAccount },
+  };
 }
 
 export type PublicVerifyService = ReturnType<typeof createPublicVerifyService>;

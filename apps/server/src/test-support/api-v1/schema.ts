@@ -20,6 +20,73 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/verifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a verification
+         * @description Sends a one-time code to `to` through a live form, under every rule of the hosted page: mobile numbers
+         *     only, the account's allowed countries, 30 s between codes to one number, daily limits per number, address and account.
+         *     A newer code replaces the older pending one. With a `vf_test_` key, `to` must be one of the account's test numbers
+         *     (nothing is sent; the number's fixed code approves it). Leave `to` out to get `hostedUrl` instead: the form's hosted
+         *     page, bound to `externalRefId`, where the consumer verifies in the browser. Needs `verifications:write`.
+         */
+        post: operations["startVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/verifications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a verification
+         * @description Its status now (`expired` once ten minutes passed), tries left and times. The number is masked unless the key has `verifications:read`. Needs `verifications:write`.
+         */
+        get: operations["getVerification"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/verifications/{id}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a code
+         * @description Always 200 with what happened, never a silent "pending": `approved` (the verification is kept as evidence
+         *     and shows in the activity log), `incorrect` (with `attemptsLeft`), `max_attempts` (locked after the 5th wrong code),
+         *     `expired`, `already_approved` or `replaced` (a newer code was sent). 404 only for an unknown id. Needs
+         *     `verifications:write`.
+         */
+        post: operations["checkVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -50,6 +117,58 @@ export interface components {
             /** @description ISO 8601. */
             created: string;
         };
+        VerificationInput: {
+            /** @description Null for a hosted link (started without `to`). */
+            id: string | null;
+            /** @enum {string} */
+            status: "pending" | "approved" | "expired" | "max_attempts" | "replaced";
+            formId: number;
+            channel: ("sms" | "email") | null;
+            /** @description The phone number: E.164 with the `verifications:read` scope, masked (`+1 ••• ••• 0006`) without. */
+            to: string | null;
+            /** @description For the e-mail channel; masked without `verifications:read`. */
+            email: string | null;
+            externalRefId: string | null;
+            /**
+             * @description Started through the API, or on the hosted page.
+             * @enum {string}
+             */
+            source: "api" | "hosted";
+            /** @description Sent to one of the account’s test numbers: nothing was sent. */
+            test: boolean;
+            /** @description Wrong codes still allowed before the lock. */
+            attemptsLeft: number | null;
+            expiresAt: string | null;
+            /** @description From when a new code may be sent to this number. */
+            resendAfter: string | null;
+            /** @description Started without `to`: the hosted page to send the consumer to, bound to `externalRefId`. */
+            hostedUrl: string | null;
+            approvedAt: string | null;
+            created: string;
+        };
+        StartVerificationInput: {
+            formId: number;
+            /** @description A mobile number, E.164 or national (read as US). Leave out to get a hosted link. */
+            to?: string;
+            /**
+             * @description How the code goes out; `sms` unless named.
+             * @enum {string}
+             */
+            channel?: "sms" | "email";
+            /** @description Where the code goes for `channel: "email"`. */
+            email?: string;
+            /** @description Your own reference (a lead id). */
+            externalRefId?: string;
+        };
+        CheckVerificationInput: {
+            code: string;
+        };
+        CheckResultInput: {
+            /** @enum {string} */
+            status: "approved" | "incorrect" | "expired" | "max_attempts" | "already_approved" | "replaced";
+            attemptsLeft: number;
+            verification: components["schemas"]["VerificationInput"];
+        };
         Problem: {
             type: string;
             title: string;
@@ -75,6 +194,58 @@ export interface components {
             hostedUrl: string;
             /** @description ISO 8601. */
             created: string;
+        };
+        Verification: {
+            /** @description Null for a hosted link (started without `to`). */
+            id: string | null;
+            /** @enum {string} */
+            status: "pending" | "approved" | "expired" | "max_attempts" | "replaced";
+            formId: number;
+            channel: ("sms" | "email") | null;
+            /** @description The phone number: E.164 with the `verifications:read` scope, masked (`+1 ••• ••• 0006`) without. */
+            to: string | null;
+            /** @description For the e-mail channel; masked without `verifications:read`. */
+            email: string | null;
+            externalRefId: string | null;
+            /**
+             * @description Started through the API, or on the hosted page.
+             * @enum {string}
+             */
+            source: "api" | "hosted";
+            /** @description Sent to one of the account’s test numbers: nothing was sent. */
+            test: boolean;
+            /** @description Wrong codes still allowed before the lock. */
+            attemptsLeft: number | null;
+            expiresAt: string | null;
+            /** @description From when a new code may be sent to this number. */
+            resendAfter: string | null;
+            /** @description Started without `to`: the hosted page to send the consumer to, bound to `externalRefId`. */
+            hostedUrl: string | null;
+            approvedAt: string | null;
+            created: string;
+        };
+        StartVerification: {
+            formId: number;
+            /** @description A mobile number, E.164 or national (read as US). Leave out to get a hosted link. */
+            to?: string;
+            /**
+             * @description How the code goes out; `sms` unless named.
+             * @enum {string}
+             */
+            channel?: "sms" | "email";
+            /** @description Where the code goes for `channel: "email"`. */
+            email?: string;
+            /** @description Your own reference (a lead id). */
+            externalRefId?: string;
+        };
+        CheckVerification: {
+            code: string;
+        };
+        CheckResult: {
+            /** @enum {string} */
+            status: "approved" | "incorrect" | "expired" | "max_attempts" | "already_approved" | "replaced";
+            attemptsLeft: number;
+            verification: components["schemas"]["Verification"];
         };
     };
     responses: never;
@@ -130,6 +301,231 @@ export interface operations {
             };
             /** @description The key lacks the scope: `insufficient_scope`. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    startVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartVerificationInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Verification"];
+                };
+            };
+            /** @description Invalid request: `invalid_request`, or a code of the Errors table. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No live API key: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No form with this `formId` in the key’s account: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The form is inactive: `form_not_live`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Verification"];
+                };
+            };
+            /** @description Invalid request: `invalid_request`, or a code of the Errors table. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No live API key: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such verification in this key’s account: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    checkVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckVerificationInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckResult"];
+                };
+            };
+            /** @description Invalid request: `invalid_request`, or a code of the Errors table. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No live API key: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such verification in this key’s account: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The form was made inactive: `form_not_live`. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
