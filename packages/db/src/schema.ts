@@ -411,7 +411,21 @@ export const verificationAttempts = pgTable(
   },
   (t) => [
     index('verification_attempts_form_phone_created_idx').on(t.verifyFormId, t.cellPhone, t.createdAt.desc()),
-    index('verification_attempts_account_created_idx').on(t.accountId, t.createdAt.desc()),
+    // API v1's list (issue #15): newest first with the id as tie-break, as a keyset page reads it; by form and by the
+    // caller's reference likewise.
+    index('verification_attempts_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
+    index('verification_attempts_account_form_created_idx').on(
+      t.accountId,
+      t.verifyFormId,
+      t.createdAt.desc(),
+      t.id.desc(),
+    ),
+    index('verification_attempts_account_ref_created_idx').on(
+      t.accountId,
+      t.externalRefId,
+      t.createdAt.desc(),
+      t.id.desc(),
+    ),
     // The report's funnel (codes sent) by method and form over a date range, from the index alone.
     index('verification_attempts_account_created_report_idx').on(
       t.accountId,

@@ -1,0 +1,4 @@
+DROP INDEX "verification_attempts_account_created_idx";--> statement-breakpoint
+CREATE INDEX "verification_attempts_account_form_created_idx" ON "verification_attempts" USING btree ("account_id","verify_form_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "verification_attempts_account_ref_created_idx" ON "verification_attempts" USING btree ("account_id","external_ref_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "verification_attempts_account_created_idx" ON "verification_attempts" USING btree ("account_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);
