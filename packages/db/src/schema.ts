@@ -492,3 +492,33 @@ export const apiKeys = pgTable(
     check('api_keys_scopes_check', sql`cardinality(${t.scopes}) > 0`),
   ],
 );
+
+/**
+ * API v1's Idempotency-Key (ADR 17): a POST's key per API key, claimed `running` before the handler runs and `done`
+ * with the answer it produced (status, content type, body bytes) for replays. `request_hash` is the SHA-256 of the
+ * method, path and raw body bytes. Rows count for 24 h (older ones are ignored, then pruned hourly by created_at).
+ */
+export const apiIdempotencyKeys = pgTable(
+  'api_idempotency_keys',
+  {
+    apiKeyId: integer('api_key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    requestHash: bytea('request_hash').notNull(),
+    state: text('state', { enum: ['running', 'done'] }).notNull(),
+    statusCode: integer('status_code'),
+    contentType: text('content_type'),
+    body: bytea('body'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.apiKeyId, t.key] }),
+    index('api_idempotency_keys_created_idx').on(t.createdAt),
+    check('api_idempotency_keys_state_check', sql`${t.state} in ('running', 'done')`),
+    check(
+      'api_idempotency_keys_done_check',
+      sql`${t.state} = 'running' or (${t.statusCode} is not null and ${t.body} is not null)`,
+    ),
+  ],
+);
