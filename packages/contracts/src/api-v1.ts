@@ -173,6 +173,8 @@ export const apiVerificationStatuses = [
   'max_attempts',
   /** A newer code was sent to the same number through the same form: only the newest one works. */
   'replaced',
+  /** Canceled through the API: its code no longer works. */
+  'canceled',
 ] as const;
 export const apiVerificationStatusSchema = z.enum(apiVerificationStatuses);
 export type ApiVerificationStatus = z.infer<typeof apiVerificationStatusSchema>;
@@ -266,6 +268,7 @@ export const apiCheckResults = [
   'max_attempts',
   'already_approved',
   'replaced',
+  'canceled',
 ] as const;
 
 export const apiCheckResultSchema = z
@@ -278,3 +281,17 @@ export const apiCheckResultSchema = z
 export type ApiCheckResult = z.infer<typeof apiCheckResultSchema>;
 
 export const apiVerificationIdParamsSchema = z.object({ id: z.string().max(64) });
+
+/** GET /api/v1/verifications: newest first, in cursor pages, with filters. */
+export const apiVerificationListQuerySchema = apiPageQuerySchema.extend({
+  status: apiVerificationStatusSchema.optional(),
+  formId: z.coerce.number().int().positive().max(MAX_INT_ID).optional(),
+  externalRefId: z.string().max(200).optional(),
+  'created[gte]': z.iso
+    .datetime({ offset: true })
+    .optional()
+    .meta({ description: 'Created at or after this time (ISO 8601).' }),
+  'created[lt]': z.iso.datetime({ offset: true }).optional().meta({ description: 'Created before this time.' }),
+});
+export const apiVerificationListSchema = apiPageSchema(apiVerificationSchema);
+export type ApiVerificationList = z.infer<typeof apiVerificationListSchema>;

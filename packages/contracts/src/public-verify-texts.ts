@@ -72,6 +72,8 @@ type Texts = {
   codeLocked: string;
   codeUsed: string;
   codeReplaced: string;
+  /** The customer canceled the verification through the API. */
+  codeCanceled: string;
   /** Send refusals (429 `detail`) */
   resendTooSoon: (seconds: number) => string;
   tooManyForPhone: (seconds: number) => string;
@@ -136,6 +138,7 @@ const en: Texts = {
   codeLocked: 'Too many wrong tries. Ask for a new code.',
   codeUsed: 'This code has already been used.',
   codeReplaced: 'A newer code was sent. Enter the code from the latest message.',
+  codeCanceled: 'This code was canceled. Ask for a new code.',
   resendTooSoon: (seconds) => `Please wait ${waitText('en', seconds)} before asking for a new code.`,
   tooManyForPhone: (seconds) =>
     `Too many codes were sent to this number today. Try again in ${waitText('en', seconds)}.`,
@@ -204,6 +207,7 @@ const es: Texts = {
   codeLocked: 'Demasiados intentos incorrectos. Pida un código nuevo.',
   codeUsed: 'Este código ya se utilizó.',
   codeReplaced: 'Se envió un código más reciente. Escriba el código del último mensaje.',
+  codeCanceled: 'Este código fue cancelado. Pida un código nuevo.',
   resendTooSoon: (seconds) => `Espere ${waitText('es', seconds)} antes de pedir un código nuevo.`,
   tooManyForPhone: (seconds) =>
     `Se enviaron demasiados códigos a este número hoy. Inténtelo de nuevo en ${waitText('es', seconds)}.`,

@@ -382,7 +382,8 @@ export const verificationAttempts = pgTable(
     email: text('email'),
     externalRefId: text('external_ref_id').notNull().default(''),
     codeHash: text('code_hash').notNull(),
-    status: text('status', { enum: ['pending', 'verified', 'locked', 'replaced'] })
+    // `canceled`: by the customer through API v1 (issue #15).
+    status: text('status', { enum: ['pending', 'verified', 'locked', 'replaced', 'canceled'] })
       .notNull()
       .default('pending'),
     /** Sent to one of the account's test numbers: no message goes out, the code is the number's fixed code. */

@@ -48,10 +48,10 @@ export type AccountSource =
 export type AccountDeclaration = {
   from: AccountSource;
   /**
-   * Checked at once (403). Without it every member of the account passes (the service checks further, e.g. leaving
+   * Checked at once (403); a list means any one of them. Without it every member of the account passes (the service checks further, e.g. leaving
    * one's own membership) and no API key does: a key acts only through the capabilities its scopes grant.
    */
-  can?: Capability;
+  can?: Capability | readonly Capability[];
   /** The account may be left out: then the route has no context (`optionalAccountContext` answers null). */
   optional?: true;
   /**
@@ -95,6 +95,11 @@ async function contextFor(
     actor = { type: 'api_key', keyId, prefix, mode, scopes };
   }
   return { accountId, actor, can: (capability: Capability) => actorCan(actor, capability) } as AccountContext;
+}
+
+/** Any one of the capabilities (API v1 reads a verification with a key that may write them or read them). */
+function assertCanAny(ctx: AccountContext, capabilities: readonly Capability[]): void {
+  if (!capabilities.some((capability) => ctx.can(capability))) throw new AppError('permission_denied');
 }
 
 async function requireCaller(request: FastifyRequest): Promise<Caller> {
@@ -155,7 +160,7 @@ async function resolve(request: FastifyRequest): Promise<void> {
   const resolved = await callerAndAccount(request, declaration);
   if (!resolved) return;
   const ctx = await contextFor(request, resolved.caller, resolved.accountId);
-  if (declaration.can) assertCan(ctx, declaration.can);
+  if (declaration.can) assertCanAny(ctx, [declaration.can].flat());
   else memberOf(ctx);
   contexts.set(request, ctx);
 }

@@ -18,6 +18,14 @@ const samples: Record<string, (base: string) => string> = {
   -H "Authorization: Bearer $VERIFORM_API_KEY" \\
   -H "Content-Type: application/json" \\
   -d '{"code": "123456"}'`,
+  listVerifications: (
+    base,
+  ) => `curl "${base}/api/v1/verifications?externalRefId=lead-4711&status=approved&limit=20" \\
+  -H "Authorization: Bearer $VERIFORM_API_KEY"`,
+  resendVerification: (base) => `curl -X POST "${base}/api/v1/verifications/$VERIFICATION_ID/resend" \\
+  -H "Authorization: Bearer $VERIFORM_API_KEY"`,
+  cancelVerification: (base) => `curl -X POST "${base}/api/v1/verifications/$VERIFICATION_ID/cancel" \\
+  -H "Authorization: Bearer $VERIFORM_API_KEY"`,
 };
 
 /** The operations that have a sample (the docs test asserts every operation of the document is here). */

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, describe, expect, it } from 'vitest';
-import { newApiKey } from '../../test-support/api-v1/client.ts';
+import { apiV1, newApiKey } from '../../test-support/api-v1/client.ts';
 import { buildTestApp, openTestDb, useTestApp } from '../../test-support/app.ts';
 import { newOwner } from '../../test-support/teams.ts';
 import { codeSampleOf, sampledOperations } from './code-samples.ts';
@@ -93,7 +93,7 @@ describe('the curl examples', () => {
     const port = await freePort();
     const publicUrl = `http://127.0.0.1:${port}`;
     const db = await openTestDb();
-    const { app } = await buildTestApp(db, { config: { publicUrl } });
+    const { app, clock } = await buildTestApp(db, { config: { publicUrl } });
     cleanups.push(
       () => db.close(),
       () => app.close(),
@@ -112,8 +112,22 @@ describe('the curl examples', () => {
       FORM_ID: String(formId),
     };
 
-    // In the order a reader follows them: the verification the start example makes is the one the others use.
+    // In the order a reader follows them: the verification the start example makes is the one the next ones use;
+    // resend and cancel get a pending one of their own (30 s apart, as codes to one number must be).
+    const freshPending = async () => {
+      clock.advance(31_000);
+      const started = await apiV1(app, key).POST('/api/v1/verifications', {
+        body: { formId, to: testNumber.cellPhone },
+      });
+      env.VERIFICATION_ID = started.data?.id ?? '';
+      clock.advance(31_000);
+    };
+    const before: Record<string, () => Promise<void>> = {
+      resendVerification: freshPending,
+      cancelVerification: freshPending,
+    };
     for (const operationId of sampledOperations) {
+      await before[operationId]?.();
       const sample = codeSampleOf(operationId, publicUrl) ?? '';
       expect(sample).toContain(publicUrl);
       // The example as a reader pastes it; the test only asks curl to fail on an HTTP error and stay quiet.
@@ -122,6 +136,9 @@ describe('the curl examples', () => {
       const answer: unknown = JSON.parse(stdout);
       if (operationId === 'startVerification') env.VERIFICATION_ID = (answer as { id: string }).id;
       if (operationId === 'checkVerification') expect(answer).toMatchObject({ status: 'approved' });
+      if (operationId === 'listVerifications')
+        expect(answer).toMatchObject({ data: [{ status: 'approved' }] });
+      if (operationId === 'cancelVerification') expect(answer).toMatchObject({ status: 'canceled' });
     }
   });
 });

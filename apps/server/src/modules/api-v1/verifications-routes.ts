@@ -3,7 +3,10 @@ import {
   apiCheckVerificationRequestSchema,
   apiStartVerificationRequestSchema,
   apiVerificationIdParamsSchema,
+  apiVerificationListQuerySchema,
+  apiVerificationListSchema,
   apiVerificationSchema,
+  type Capability,
 } from '@veriform/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -16,6 +19,9 @@ function contextOf(request: FastifyRequest): PublicRequestContext {
   const userAgent = request.headers['user-agent'];
   return { ip: request.ip, userAgent: userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null };
 }
+
+/** Reading a verification: a key that starts them (masked numbers) or one that reads them (full numbers). */
+const readers: readonly Capability[] = ['writeVerifications', 'searchData'];
 
 const notFound = { 404: problem('No such verification in this key’s account: `not_found`.') };
 
@@ -52,14 +58,32 @@ page, bound to \`externalRefId\`, where the consumer verifies in the browser. Ne
   );
 
   r.get(
+    '/api/v1/verifications',
+    {
+      config: { account: { from: 'apiKey', can: readers } },
+      schema: {
+        operationId: 'listVerifications',
+        summary: 'List verifications',
+        description: `Newest first, in cursor pages: pass \`nextCursor\` as \`startingAfter\` for the next page. Pages never skip
+or repeat a verification while new ones arrive. Filter by \`status\`, \`formId\`, \`externalRefId\` and the creation time.
+Numbers are masked unless the key has \`verifications:read\`. Needs \`verifications:read\` or \`verifications:write\`.`,
+        tags: ['Verifications'],
+        querystring: apiVerificationListQuerySchema,
+        response: { 200: apiVerificationListSchema, ...problemResponses },
+      },
+    },
+    async (request) => apiVerifications.list(accountContext(request), request.query),
+  );
+
+  r.get(
     '/api/v1/verifications/:id',
     {
-      config: { account: { from: 'apiKey', can: 'writeVerifications' } },
+      config: { account: { from: 'apiKey', can: readers } },
       schema: {
         operationId: 'getVerification',
         summary: 'Get a verification',
         description:
-          'Its status now (`expired` once ten minutes passed), tries left and times. The number is masked unless the key has `verifications:read`. Needs `verifications:write`.',
+          'Its status now (`expired` once ten minutes passed), tries left and times. The number is masked unless the key has `verifications:read`. Needs `verifications:read` or `verifications:write`.',
         tags: ['Verifications'],
         params: apiVerificationIdParamsSchema,
         response: { 200: apiVerificationSchema, ...problemResponses, ...notFound },
@@ -97,5 +121,55 @@ and shows in the activity log), \`incorrect\` (with \`attemptsLeft\`), \`max_att
         request.body.code,
         contextOf(request),
       ),
+  );
+
+  r.post(
+    '/api/v1/verifications/:id/resend',
+    {
+      config: { account: { from: 'apiKey', can: 'writeVerifications' } },
+      schema: {
+        operationId: 'resendVerification',
+        summary: 'Send a new code',
+        description: `For a \`pending\` or \`expired\` verification: a new code to the same number (or address) through the same
+form, under the same rules (30 s between codes, the daily limits). The answer is a new verification, which replaces
+this one (its status becomes \`replaced\`). Needs \`verifications:write\`.`,
+        tags: ['Verifications'],
+        params: apiVerificationIdParamsSchema,
+        response: {
+          201: apiVerificationSchema,
+          ...problemResponses,
+          ...notFound,
+          409: problem(
+            'Approved, canceled, replaced or locked (`verification_not_pending`), or the form is inactive.',
+          ),
+        },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(await apiVerifications.resend(accountContext(request), request.params.id, contextOf(request))),
+  );
+
+  r.post(
+    '/api/v1/verifications/:id/cancel',
+    {
+      config: { account: { from: 'apiKey', can: 'writeVerifications' } },
+      schema: {
+        operationId: 'cancelVerification',
+        summary: 'Cancel a verification',
+        description:
+          'Its code stops working at once; the record stays, with status `canceled`. Canceling it again answers the same. Needs `verifications:write`.',
+        tags: ['Verifications'],
+        params: apiVerificationIdParamsSchema,
+        response: {
+          200: apiVerificationSchema,
+          ...problemResponses,
+          ...notFound,
+          409: problem('Already approved, locked or replaced: `verification_not_pending`.'),
+        },
+      },
+    },
+    async (request) => apiVerifications.cancel(accountContext(request), request.params.id),
   );
 }

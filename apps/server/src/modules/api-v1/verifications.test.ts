@@ -222,3 +222,135 @@ describe('POST /api/v1/verifications and /check', () => {
     expect(right.data?.status).toBe('max_attempts');
   });
 });
+
+describe('GET /api/v1/verifications, resend and cancel', () => {
+  it('pages newest first without skipping or repeating while new verifications arrive; filters narrow it', async () => {
+    const { owner, form, api } = await setUp(['verifications:write', 'verifications:read']);
+    const other = await createPublicForm(owner, { name: 'Other form' });
+    const phones = Array.from({ length: 7 }, () => newCellPhone());
+    for (const phone of phones) await addTestNumber(owner, phone.e164);
+    const made: string[] = [];
+    for (const [i, phone] of phones.entries()) {
+      const started = await api.POST('/api/v1/verifications', {
+        body: { formId: i < 5 ? form.id : other.id, to: phone.e164, externalRefId: `lead-${i % 2}` },
+      });
+      made.push(started.data?.id ?? '');
+      // Every other one in the same millisecond as the one before: the id breaks the tie.
+      if (i % 2 === 1) t.clock.advance(1000);
+    }
+    const first = await api.GET('/api/v1/verifications', { params: { query: { limit: 3 } } });
+    expect(first.response.status).toBe(200);
+    const seen = [...(first.data?.data ?? [])];
+    // New ones arrive while the caller pages: they come before the first page, never inside the next ones.
+    t.clock.advance(1000);
+    const late = newCellPhone();
+    await addTestNumber(owner, late.e164);
+    await api.POST('/api/v1/verifications', { body: { formId: form.id, to: late.e164 } });
+    let cursor = first.data?.nextCursor ?? null;
+    while (cursor) {
+      const page = await api.GET('/api/v1/verifications', {
+        params: { query: { limit: 3, startingAfter: cursor } },
+      });
+      seen.push(...(page.data?.data ?? []));
+      cursor = page.data?.nextCursor ?? null;
+    }
+    expect(seen.map((v) => v.id).sort()).toEqual([...made].sort());
+    expect(new Set(seen.map((v) => v.id)).size).toBe(7);
+    const created = seen.map((v) => v.created);
+    expect([...created].sort().reverse()).toEqual(created);
+    // Full numbers with verifications:read.
+    expect(seen.map((v) => v.to).sort()).toEqual(phones.map((p) => p.e164).sort());
+
+    const byForm = await api.GET('/api/v1/verifications', { params: { query: { formId: other.id } } });
+    expect(byForm.data?.data).toHaveLength(2);
+    const byRef = await api.GET('/api/v1/verifications', { params: { query: { externalRefId: 'lead-1' } } });
+    expect(byRef.data?.data.map((v) => v.externalRefId)).toEqual(['lead-1', 'lead-1', 'lead-1']);
+    const since = created[2] ?? '';
+    const recent = await api.GET('/api/v1/verifications', { params: { query: { 'created[gte]': since } } });
+    expect(recent.data?.data.every((v) => v.created >= since)).toBe(true);
+    expect(recent.data?.data.length).toBeGreaterThanOrEqual(3);
+    t.clock.advance(11 * 60_000);
+    const expired = await api.GET('/api/v1/verifications', { params: { query: { status: 'expired' } } });
+    expect(expired.data?.data).toHaveLength(8);
+    const pending = await api.GET('/api/v1/verifications', { params: { query: { status: 'pending' } } });
+    expect(pending.data?.data).toHaveLength(0);
+
+    const badCursor = await api.GET('/api/v1/verifications', { params: { query: { startingAfter: 'x' } } });
+    expect(badCursor.response.status).toBe(400);
+    // Another account's verification is no cursor here.
+    const stranger = await setUp();
+    const theirs = await stranger.api.POST('/api/v1/verifications', {
+      body: { formId: stranger.form.id, to: stranger.phone.e164 },
+    });
+    const foreign = await api.GET('/api/v1/verifications', {
+      params: { query: { startingAfter: theirs.data?.id ?? '' } },
+    });
+    expect(foreign.response.status).toBe(400);
+    expect((await stranger.api.GET('/api/v1/verifications')).data?.data.map((v) => v.id)).toEqual([
+      theirs.data?.id,
+    ]);
+  });
+
+  it('resend replaces the verification with a new code after 30 s; cancel stops a code at once', async () => {
+    const { form, phone, api } = await setUp();
+    const started = await api.POST('/api/v1/verifications', { body: { formId: form.id, to: phone.e164 } });
+    const id = started.data?.id ?? '';
+    const tooSoon = await api.POST('/api/v1/verifications/{id}/resend', { params: { path: { id } } });
+    expect(tooSoon.response.status).toBe(429);
+    expect(tooSoon.error).toMatchObject({ code: 'rate_limited' });
+    t.clock.advance(31_000);
+    const resent = await api.POST('/api/v1/verifications/{id}/resend', { params: { path: { id } } });
+    expect(resent.response.status).toBe(201);
+    const newId = resent.data?.id ?? '';
+    expect(newId).not.toBe(id);
+    expect((await api.GET('/api/v1/verifications/{id}', { params: { path: { id } } })).data?.status).toBe(
+      'replaced',
+    );
+    const oldCheck = await api.POST('/api/v1/verifications/{id}/check', {
+      params: { path: { id } },
+      body: { code: '123456' },
+    });
+    expect(oldCheck.data?.status).toBe('replaced');
+
+    const canceled = await api.POST('/api/v1/verifications/{id}/cancel', { params: { path: { id: newId } } });
+    expect(canceled.data?.status).toBe('canceled');
+    const again = await api.POST('/api/v1/verifications/{id}/cancel', { params: { path: { id: newId } } });
+    expect(again.data?.status).toBe('canceled');
+    const check = await api.POST('/api/v1/verifications/{id}/check', {
+      params: { path: { id: newId } },
+      body: { code: '123456' },
+    });
+    expect(check.data?.status).toBe('canceled');
+    const resendCanceled = await api.POST('/api/v1/verifications/{id}/resend', {
+      params: { path: { id: newId } },
+    });
+    expect(resendCanceled.response.status).toBe(409);
+    expect(resendCanceled.error).toMatchObject({ code: 'verification_not_pending' });
+    const cancelReplaced = await api.POST('/api/v1/verifications/{id}/cancel', { params: { path: { id } } });
+    expect(cancelReplaced.error).toMatchObject({ code: 'verification_not_pending', status: 409 });
+  });
+
+  it('a burst of cancels and right codes at once: one wins, the verification is approved or canceled, never both', async () => {
+    const { owner, form, phone, api } = await setUp();
+    const started = await api.POST('/api/v1/verifications', { body: { formId: form.id, to: phone.e164 } });
+    const path = { params: { path: { id: started.data?.id ?? '' } } };
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        i % 2 === 0
+          ? api.POST('/api/v1/verifications/{id}/cancel', path).then((a) => a.data?.status ?? a.error?.code)
+          : api
+              .POST('/api/v1/verifications/{id}/check', { ...path, body: { code: '123456' } })
+              .then((a) => a.data?.status),
+      ),
+    );
+    const final = (await api.GET('/api/v1/verifications/{id}', path)).data?.status;
+    expect(['approved', 'canceled']).toContain(final);
+    const made = await t.db.db
+      .select({ id: schema.verifications.id })
+      .from(schema.verifications)
+      .where(eq(schema.verifications.accountId, owner.accountId));
+    expect(made).toHaveLength(final === 'approved' ? 1 : 0);
+    if (final === 'approved') expect(answers.filter((a) => a === 'approved')).toHaveLength(1);
+    else expect(answers.filter((a) => a === 'approved')).toHaveLength(0);
+  });
+});

@@ -1,14 +1,16 @@
 import {
   type ApiCheckResult,
   type ApiVerification,
+  type ApiVerificationList,
   type ApiVerificationStatus,
+  type apiVerificationListQuerySchema,
   MAX_WRONG_TRIES,
   publicVerifyTexts,
   RESEND_AFTER_SECONDS,
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, gt, gte, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -16,7 +18,12 @@ import { AppError } from '../../lib/errors.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
 import { ATTEMPT_ID_PATTERN, CODE_PATTERN } from '../public-verify/codes.ts';
 import { countryName, maskEmail, maskPhone, parseCellPhone } from '../public-verify/phone.ts';
-import type { CodeOutcome, PublicRequestContext, PublicVerifyService } from '../public-verify/service.ts';
+import type {
+  CodeOutcome,
+  FormRow,
+  PublicRequestContext,
+  PublicVerifyService,
+} from '../public-verify/service.ts';
 
 const { verificationAttempts } = schema;
 
@@ -28,6 +35,8 @@ const { verificationAttempts } = schema;
  */
 
 const texts = publicVerifyTexts.en;
+
+type ApiVerificationListQuery = z.output<typeof apiVerificationListQuerySchema>;
 
 /** The start request as validated (the channel defaulted). */
 type StartInput = {
@@ -76,6 +85,8 @@ export function createApiVerifications(deps: {
         return 'max_attempts';
       case 'replaced':
         return 'replaced';
+      case 'canceled':
+        return 'canceled';
       case 'pending':
         return row.expiresAt.getTime() <= now.getTime() ? 'expired' : 'pending';
     }
@@ -173,14 +184,158 @@ export function createApiVerifications(deps: {
       }
       email = input.email;
     }
+    return sendTo(ctx, form, { phone, method: channel, email, externalRefId }, context);
+  }
+
+  /** A code through the hosted page's rules, as the key's: its id, its mode (test numbers only), no per-IP limit. */
+  async function sendTo(
+    ctx: AccountContext,
+    form: FormRow,
+    target: Parameters<typeof issueCode>[1],
+    context: PublicRequestContext,
+  ): Promise<ApiVerification> {
     const key = ctx.actor.type === 'api_key' ? ctx.actor : null;
-    const issued = await issueCode(form, { phone, method: channel, email, externalRefId }, texts, context, {
+    const issued = await issueCode(form, target, texts, context, {
       source: 'api',
       apiKeyId: key?.keyId ?? null,
       perIpLimit: false,
       testNumbersOnly: key?.mode === 'test',
     });
     return toApi(ctx, await rowOf(ctx, issued.attemptId));
+  }
+
+  const notPending = (status: ApiVerificationStatus) =>
+    new AppError('validation_error', {
+      nonFieldErrors: [`This verification is ${status.replace('_', ' ')}: it takes no new code.`],
+      problem: 'verification_not_pending',
+    });
+
+  /**
+   * A new code for a pending (or just expired) verification: a new verification to the same number, address and
+   * reference through the same form, under the same rules (30 s between codes, the daily limits), which replaces
+   * this one. The answer is the new verification.
+   */
+  async function resend(
+    ctx: AccountContext,
+    id: string,
+    context: PublicRequestContext,
+  ): Promise<ApiVerification> {
+    const row = await rowOf(ctx, id);
+    const status = statusOf(row, clock.now());
+    if (status !== 'pending' && status !== 'expired') throw notPending(status);
+    const form = await formOfAccount(ctx.accountId, row.verifyFormId);
+    if (!form?.isLive) throw formNotLive();
+    const phone = parseCellPhone(row.cellPhone);
+    if (!phone.ok) throw notPending(status);
+    return sendTo(
+      ctx,
+      form,
+      { phone, method: row.method, email: row.email, externalRefId: row.externalRefId },
+      context,
+    );
+  }
+
+  /** Its code stops working at once. Canceling a canceled one answers it again; any other state is a 409. */
+  async function cancel(ctx: AccountContext, id: string): Promise<ApiVerification> {
+    const row = await rowOf(ctx, id);
+    const [canceled] = await db
+      .update(verificationAttempts)
+      .set({ status: 'canceled' })
+      .where(
+        and(
+          eq(verificationAttempts.id, row.id),
+          eq(verificationAttempts.accountId, ctx.accountId),
+          eq(verificationAttempts.status, 'pending'),
+        ),
+      )
+      .returning(columns);
+    if (canceled) return toApi(ctx, canceled);
+    const current = await rowOf(ctx, id);
+    if (current.status === 'canceled') return toApi(ctx, current);
+    throw notPending(statusOf(current, clock.now()));
+  }
+
+  /** Status as stored, and `pending`/`expired` split by the clock. */
+  function statusWhere(status: ApiVerificationStatus, now: Date): SQL | undefined {
+    switch (status) {
+      case 'approved':
+        return eq(verificationAttempts.status, 'verified');
+      case 'max_attempts':
+        return eq(verificationAttempts.status, 'locked');
+      case 'replaced':
+      case 'canceled':
+        return eq(verificationAttempts.status, status);
+      case 'pending':
+        return and(eq(verificationAttempts.status, 'pending'), gt(verificationAttempts.expiresAt, now));
+      case 'expired':
+        return and(eq(verificationAttempts.status, 'pending'), lte(verificationAttempts.expiresAt, now));
+    }
+  }
+
+  /** The (created, id) of the cursor's verification, which must be of this account; else a 400 on the cursor. */
+  async function cursorOf(ctx: AccountContext, startingAfter: string): Promise<SQL> {
+    const [cursor] = ATTEMPT_ID_PATTERN.test(startingAfter)
+      ? await db
+          .select({ id: verificationAttempts.id, createdAt: verificationAttempts.createdAt })
+          .from(verificationAttempts)
+          .where(
+            and(
+              eq(verificationAttempts.id, startingAfter),
+              eq(verificationAttempts.accountId, ctx.accountId),
+            ),
+          )
+          .limit(1)
+      : [];
+    if (!cursor) {
+      throw AppError.field(
+        'validation_error',
+        'startingAfter',
+        'Not a cursor of this list: pass a `nextCursor` it answered.',
+      );
+    }
+    const after = or(
+      lt(verificationAttempts.createdAt, cursor.createdAt),
+      and(eq(verificationAttempts.createdAt, cursor.createdAt), lt(verificationAttempts.id, cursor.id)),
+    );
+    return after ?? sql`false`;
+  }
+
+  /**
+   * Newest first by (created, id), a keyset page: a verification made while a caller pages lands before its first
+   * page, never inside it, and none is skipped or repeated. Each filter has an index that ends in that order
+   * (migration 0012), so a page costs the same at a million rows as at ten.
+   */
+  async function list(ctx: AccountContext, query: ApiVerificationListQuery): Promise<ApiVerificationList> {
+    const now = clock.now();
+    const after = query.startingAfter === undefined ? undefined : await cursorOf(ctx, query.startingAfter);
+    const from = query['created[gte]'];
+    const until = query['created[lt]'];
+    const rows = await db
+      .select(columns)
+      .from(verificationAttempts)
+      .where(
+        and(
+          eq(verificationAttempts.accountId, ctx.accountId),
+          query.formId === undefined ? undefined : eq(verificationAttempts.verifyFormId, query.formId),
+          query.externalRefId === undefined
+            ? undefined
+            : eq(verificationAttempts.externalRefId, query.externalRefId),
+          query.status === undefined ? undefined : statusWhere(query.status, now),
+          from === undefined ? undefined : gte(verificationAttempts.createdAt, new Date(from)),
+          until === undefined ? undefined : lt(verificationAttempts.createdAt, new Date(until)),
+          after,
+        ),
+      )
+      // NULLS LAST as the indexes are built (drizzle's desc()), so the planner reads them in order.
+      .orderBy(
+        sql`${verificationAttempts.createdAt} desc nulls last`,
+        sql`${verificationAttempts.id} desc nulls last`,
+      )
+      .limit(query.limit + 1);
+    const page = rows.slice(0, query.limit).map((row) => toApi(ctx, row));
+    const hasMore = rows.length > query.limit;
+    const last = page.at(-1);
+    return { data: page, hasMore, nextCursor: hasMore && last?.id ? last.id : null };
   }
 
   const resultOf: Record<
@@ -193,6 +348,7 @@ export function createApiVerifications(deps: {
     'closed:verified': 'already_approved',
     'closed:locked': 'max_attempts',
     'closed:replaced': 'replaced',
+    'closed:canceled': 'canceled',
     'closed:expired': 'expired',
   };
 
@@ -224,6 +380,9 @@ export function createApiVerifications(deps: {
   return {
     start,
     check,
+    resend,
+    cancel,
+    list,
     get: async (ctx: AccountContext, id: string) => toApi(ctx, await rowOf(ctx, id)),
   };
 }

@@ -39,7 +39,7 @@ export type PublicRequestContext = { ip: string; userAgent: string | null };
 export type CodeOutcome =
   | { kind: 'approved'; verificationId: number }
   | { kind: 'incorrect'; triesLeft: number }
-  | { kind: 'closed'; state: 'verified' | 'locked' | 'replaced' | 'expired' };
+  | { kind: 'closed'; state: 'verified' | 'locked' | 'replaced' | 'canceled' | 'expired' };
 
 /** Where a code is asked for, and the rules that differ: API v1's caller is a server, not a consumer's browser. */
 export type IssueOptions = {
@@ -416,9 +416,12 @@ export function createPublicVerifyService(deps: {
     };
   }
 
-  type AttemptState = { status: 'pending' | 'verified' | 'locked' | 'replaced'; expiresAt: Date };
+  type AttemptState = {
+    status: 'pending' | 'verified' | 'locked' | 'replaced' | 'canceled';
+    expiresAt: Date;
+  };
   /** Why an attempt takes no code: its state, or its time ran out. */
-  type Closed = 'verified' | 'locked' | 'replaced' | 'expired';
+  type Closed = Extract<CodeOutcome, { kind: 'closed' }>['state'];
 
   function closedState(attempt: AttemptState, now: Date): Closed | null {
     if (attempt.status !== 'pending') return attempt.status;
@@ -429,6 +432,7 @@ export function createPublicVerifyService(deps: {
     verified: (texts) => texts.codeUsed,
     locked: (texts) => texts.codeLocked,
     replaced: (texts) => texts.codeReplaced,
+    canceled: (texts) => texts.codeCanceled,
     expired: (texts) => texts.codeExpired,
   };
 

@@ -27,7 +27,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List verifications
+         * @description Newest first, in cursor pages: pass `nextCursor` as `startingAfter` for the next page. Pages never skip
+         *     or repeat a verification while new ones arrive. Filter by `status`, `formId`, `externalRefId` and the creation time.
+         *     Numbers are masked unless the key has `verifications:read`. Needs `verifications:read` or `verifications:write`.
+         */
+        get: operations["listVerifications"];
         put?: never;
         /**
          * Start a verification
@@ -53,7 +59,7 @@ export interface paths {
         };
         /**
          * Get a verification
-         * @description Its status now (`expired` once ten minutes passed), tries left and times. The number is masked unless the key has `verifications:read`. Needs `verifications:write`.
+         * @description Its status now (`expired` once ten minutes passed), tries left and times. The number is masked unless the key has `verifications:read`. Needs `verifications:read` or `verifications:write`.
          */
         get: operations["getVerification"];
         put?: never;
@@ -81,6 +87,48 @@ export interface paths {
          *     `verifications:write`.
          */
         post: operations["checkVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/verifications/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a new code
+         * @description For a `pending` or `expired` verification: a new code to the same number (or address) through the same
+         *     form, under the same rules (30 s between codes, the daily limits). The answer is a new verification, which replaces
+         *     this one (its status becomes `replaced`). Needs `verifications:write`.
+         */
+        post: operations["resendVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/verifications/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a verification
+         * @description Its code stops working at once; the record stays, with status `canceled`. Canceling it again answers the same. Needs `verifications:write`.
+         */
+        post: operations["cancelVerification"];
         delete?: never;
         options?: never;
         head?: never;
@@ -121,7 +169,7 @@ export interface components {
             /** @description Null for a hosted link (started without `to`). */
             id: string | null;
             /** @enum {string} */
-            status: "pending" | "approved" | "expired" | "max_attempts" | "replaced";
+            status: "pending" | "approved" | "expired" | "max_attempts" | "replaced" | "canceled";
             formId: number;
             channel: ("sms" | "email") | null;
             /** @description The phone number: E.164 with the `verifications:read` scope, masked (`+1 ••• ••• 0006`) without. */
@@ -165,7 +213,7 @@ export interface components {
         };
         CheckResultInput: {
             /** @enum {string} */
-            status: "approved" | "incorrect" | "expired" | "max_attempts" | "already_approved" | "replaced";
+            status: "approved" | "incorrect" | "expired" | "max_attempts" | "already_approved" | "replaced" | "canceled";
             attemptsLeft: number;
             verification: components["schemas"]["VerificationInput"];
         };
@@ -199,7 +247,7 @@ export interface components {
             /** @description Null for a hosted link (started without `to`). */
             id: string | null;
             /** @enum {string} */
-            status: "pending" | "approved" | "expired" | "max_attempts" | "replaced";
+            status: "pending" | "approved" | "expired" | "max_attempts" | "replaced" | "canceled";
             formId: number;
             channel: ("sms" | "email") | null;
             /** @description The phone number: E.164 with the `verifications:read` scope, masked (`+1 ••• ••• 0006`) without. */
@@ -243,7 +291,7 @@ export interface components {
         };
         CheckResult: {
             /** @enum {string} */
-            status: "approved" | "incorrect" | "expired" | "max_attempts" | "already_approved" | "replaced";
+            status: "approved" | "incorrect" | "expired" | "max_attempts" | "already_approved" | "replaced" | "canceled";
             attemptsLeft: number;
             verification: components["schemas"]["Verification"];
         };
@@ -276,6 +324,76 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Form"][];
+                        hasMore: boolean;
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request: `invalid_request`, or a code of the Errors table. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No live API key: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listVerifications: {
+        parameters: {
+            query?: {
+                limit?: number;
+                startingAfter?: string;
+                status?: "pending" | "approved" | "expired" | "max_attempts" | "replaced" | "canceled";
+                formId?: number;
+                externalRefId?: string;
+                /** @description Created at or after this time (ISO 8601). */
+                "created[gte]"?: string;
+                /** @description Created before this time. */
+                "created[lt]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Verification"][];
                         hasMore: boolean;
                         nextCursor: string | null;
                     };
@@ -525,6 +643,158 @@ export interface operations {
                 };
             };
             /** @description The form was made inactive: `form_not_live`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    resendVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Verification"];
+                };
+            };
+            /** @description Invalid request: `invalid_request`, or a code of the Errors table. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No live API key: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such verification in this key’s account: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Approved, canceled, replaced or locked (`verification_not_pending`), or the form is inactive. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    cancelVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Verification"];
+                };
+            };
+            /** @description Invalid request: `invalid_request`, or a code of the Errors table. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No live API key: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such verification in this key’s account: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Already approved, locked or replaced: `verification_not_pending`. */
             409: {
                 headers: {
                     [name: string]: unknown;
