@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createDb, type DatabaseHandle, schema } from '@veriform/db';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_KEY_PREFIX_LENGTH, generateApiKey, hashApiKey } from './modules/api-keys/key-format.ts';
 import {
   createEmptyPostgresDatabase,
   HttpClient,
@@ -142,6 +143,38 @@ describe.runIf(serverUrl)('two server processes on one PostgreSQL database', () 
       }),
     );
     expect(statuses.filter((status) => status !== 429)).toHaveLength(5);
+  });
+
+  it('an API key revoked through one process answers 401 on the other at its next request', async () => {
+    const [account] = await database.db
+      .insert(schema.accounts)
+      .values({ displayName: 'Keyed Co' })
+      .returning();
+    if (!account) throw new Error('no account');
+    const key = generateApiKey('live');
+    const [row] = await database.db
+      .insert(schema.apiKeys)
+      .values({
+        accountId: account.id,
+        name: 'Two processes',
+        mode: 'live',
+        prefix: key.slice(0, API_KEY_PREFIX_LENGTH),
+        secretHash: hashApiKey(key),
+        scopes: ['forms:read'],
+      })
+      .returning();
+    if (!row) throw new Error('no key');
+    const list = (server: ServerProcess) =>
+      fetch(`${server.url}/api/v1/forms`, { headers: { authorization: `Bearer ${key}` } });
+    expect((await list(a)).status).toBe(200);
+    expect((await list(b)).status).toBe(200);
+    // What DELETE /api/api-keys/{id} writes, from whichever process took it: no process keeps keys in memory.
+    await database.db
+      .update(schema.apiKeys)
+      .set({ revokedAt: new Date() })
+      .where(eq(schema.apiKeys.id, row.id));
+    expect((await list(b)).status).toBe(401);
+    expect((await list(a)).status).toBe(401);
   });
 
   it('code sends are limited in total, and each queued code is sent once', async () => {

@@ -1,0 +1,208 @@
+/**
+ * Benchmark of API v1's verification list at a million rows (issue #15), against the raw SQL it sends.
+ *
+ *     node scripts/seed-verifications.ts --database-url postgres://postgres@127.0.0.1:5432/veriform_bench \
+ *       --verifications 1000000
+ *     node scripts/bench-api-v1.ts --database-url postgres://postgres@127.0.0.1:5432/veriform_bench \
+ *       [--account 1] [--iterations 30] [--walk 100]
+ *
+ * Boots the app in-process as production does (buildApp, NODE_ENV=production, the PostgreSQL pool), gives the account
+ * an API key with every scope (a row, as POST /api/api-keys makes one), and calls `GET /api/v1/verifications` through
+ * `app.inject` with the key: the first page, filters, and pages deep in the list reached by following `nextCursor`.
+ * Each call's SQL is recorded at the pool and replayed alone through it: "raw SQL" is the database's share (the key
+ * lookup included, which every API call makes), the ratio what the app adds (auth, validation, mapping, JSON).
+ */
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { apiKeyScopes } from '@veriform/contracts';
+import { schema } from '@veriform/db';
+import { count, desc, eq, ne } from 'drizzle-orm';
+import type pg from 'pg';
+import { buildApp } from '../apps/server/src/app.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { openDatabase } from '../apps/server/src/database.ts';
+import {
+  API_KEY_PREFIX_LENGTH,
+  generateApiKey,
+  hashApiKey,
+} from '../apps/server/src/modules/api-keys/key-format.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    'database-url': { type: 'string' },
+    account: { type: 'string' },
+    iterations: { type: 'string', default: '30' },
+    /** Pages of 100 followed by cursor before the "deep" cases are measured. */
+    walk: { type: 'string', default: '100' },
+  },
+});
+const databaseUrl = args['database-url'] ?? process.env.DATABASE_URL;
+if (!databaseUrl) {
+  console.error('--database-url (PostgreSQL) is required');
+  process.exit(1);
+}
+const iterations = Math.max(1, Number(args.iterations));
+const walk = Math.max(1, Number(args.walk));
+
+const config = {
+  ...loadConfig({
+    ...process.env,
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    SECRET_KEY: randomBytes(32).toString('base64url'),
+    PUBLIC_URL: 'http://localhost',
+    LOG_LEVEL: 'warn',
+  }),
+  // The per-key request limit is not what is measured.
+  apiKeyRateLimit: { requests: 1_000_000_000, windowSeconds: 1 },
+};
+const database = openDatabase(config);
+await database.migrate();
+await database.executeSql('ANALYZE verification_attempts');
+await database.executeSql('ANALYZE api_keys');
+const { db } = database;
+const pool = (db as unknown as { $client: pg.Pool }).$client;
+
+type Recorded = { text: string; values: unknown[] };
+let recording: Recorded[] | null = null;
+const originalQuery = pool.query.bind(pool) as (...a: unknown[]) => Promise<unknown>;
+(pool as unknown as { query: (...a: unknown[]) => Promise<unknown> }).query = (...a: unknown[]) => {
+  const [first, second] = a;
+  if (recording && first && typeof first === 'object' && 'text' in first) {
+    const q = first as { text: string; values?: unknown[] };
+    recording.push({ text: q.text, values: q.values ?? (Array.isArray(second) ? second : []) });
+  }
+  return originalQuery(...a);
+};
+/** The call's own statements: the key lookup and the list (pg-boss's polling is not the call's). */
+const isCallQuery = (text: string) => /"(verification_attempts|api_keys)"/.test(text);
+
+let accountId: number;
+if (args.account) accountId = Number(args.account);
+else {
+  const [biggest] = await db
+    .select({ accountId: schema.verificationAttempts.accountId, n: count() })
+    .from(schema.verificationAttempts)
+    .groupBy(schema.verificationAttempts.accountId)
+    .orderBy(desc(count()))
+    .limit(1);
+  if (!biggest) throw new Error('no verification attempts: run scripts/seed-verifications.ts first');
+  accountId = biggest.accountId;
+}
+const [{ n: rowsInAccount } = { n: 0 }] = await db
+  .select({ n: count() })
+  .from(schema.verificationAttempts)
+  .where(eq(schema.verificationAttempts.accountId, accountId));
+
+const key = generateApiKey('live');
+await db.insert(schema.apiKeys).values({
+  accountId,
+  name: 'bench',
+  mode: 'live',
+  prefix: key.slice(0, API_KEY_PREFIX_LENGTH),
+  secretHash: hashApiKey(key),
+  scopes: [...apiKeyScopes],
+});
+
+const app = await buildApp(config, { db: database });
+await app.ready();
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)] ?? 0;
+};
+const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
+
+type Page = { data: { id: string }[]; nextCursor: string | null };
+
+async function call(url: string): Promise<{ elapsed: number; page: Page }> {
+  const started = performance.now();
+  const response = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
+  const elapsed = performance.now() - started;
+  if (response.statusCode !== 200)
+    throw new Error(`${url}: ${response.statusCode} ${response.body.slice(0, 300)}`);
+  return { elapsed, page: response.json<Page>() };
+}
+
+async function rawOnce(queries: Recorded[]): Promise<number> {
+  const started = performance.now();
+  for (const q of queries) await originalQuery({ text: q.text, values: q.values });
+  return performance.now() - started;
+}
+
+async function bench(name: string, url: string): Promise<void> {
+  recording = [];
+  const { page } = await call(url);
+  const sqlRun = recording.filter((q) => isCallQuery(q.text));
+  recording = null;
+  const times: number[] = [];
+  const raw: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    times.push((await call(url)).elapsed);
+    raw.push(await rawOnce(sqlRun));
+  }
+  const median = quantile(times, 0.5);
+  const rawMedian = quantile(raw, 0.5);
+  console.log(
+    `${name.padEnd(50)} ${String(page.data.length).padStart(3)} rows | median ${ms(median).padStart(6)} ms  p95 ` +
+      `${ms(quantile(times, 0.95)).padStart(6)} ms | raw SQL ${ms(rawMedian).padStart(6)} / ` +
+      `${ms(quantile(raw, 0.95)).padStart(6)} ms (${sqlRun.length} statements) | ×${(median / rawMedian).toFixed(2)}`,
+  );
+}
+
+console.log(
+  `account ${accountId}: ${rowsInAccount} verification attempts; ${iterations} iterations per case\n`,
+);
+const base = '/api/v1/verifications';
+const [form] = await db
+  .select({ id: schema.verifyForms.id })
+  .from(schema.verifyForms)
+  .where(eq(schema.verifyForms.accountId, accountId))
+  .limit(1);
+const [withRef] = await db
+  .select({ ref: schema.verificationAttempts.externalRefId })
+  .from(schema.verificationAttempts)
+  .where(eq(schema.verificationAttempts.accountId, accountId))
+  .orderBy(desc(schema.verificationAttempts.createdAt))
+  .limit(1)
+  .offset(5000);
+const [anyRef] = await db
+  .select({ ref: schema.verificationAttempts.externalRefId })
+  .from(schema.verificationAttempts)
+  .where(ne(schema.verificationAttempts.externalRefId, ''))
+  .limit(1);
+const ref = withRef?.ref || anyRef?.ref || 'none';
+const monthAgo = new Date(Date.now() - 30 * 24 * 3600 * 1000).toISOString();
+
+await bench('first page, limit 20', `${base}?limit=20`);
+await bench('first page, limit 100', `${base}?limit=100`);
+await bench('status=approved, limit 100', `${base}?limit=100&status=approved`);
+await bench('status=max_attempts, limit 100', `${base}?limit=100&status=max_attempts`);
+await bench('formId, limit 100', `${base}?limit=100&formId=${form?.id ?? 1}`);
+await bench(
+  'externalRefId (one lead), limit 100',
+  `${base}?limit=100&externalRefId=${encodeURIComponent(ref)}`,
+);
+await bench('created[gte] 30 days ago, limit 100', `${base}?limit=100&created%5Bgte%5D=${monthAgo}`);
+
+// Deep: follow nextCursor `walk` pages of 100, timing each step, then measure the page there.
+let cursor: string | null = null;
+const steps: number[] = [];
+for (let i = 0; i < walk; i++) {
+  const url: string = `${base}?limit=100${cursor ? `&startingAfter=${cursor}` : ''}`;
+  const { elapsed, page } = await call(url);
+  steps.push(elapsed);
+  cursor = page.nextCursor;
+  if (!cursor) break;
+}
+console.log(
+  `\nwalking ${steps.length} pages of 100 by cursor: median ${ms(quantile(steps, 0.5))} ms, p95 ` +
+    `${ms(quantile(steps, 0.95))} ms, last ${ms(steps.at(-1) ?? 0)} ms`,
+);
+if (cursor)
+  await bench(
+    `page ${walk + 1} (row ${walk * 100 + 1}…), limit 100`,
+    `${base}?limit=100&startingAfter=${cursor}`,
+  );
+
+await app.close();
