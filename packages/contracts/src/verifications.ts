@@ -7,6 +7,11 @@ import { formCategorySchema } from './verify-forms.ts';
 // Verifications: the activity log (SPEC §2 /activity-log/), its detail page, the dashboard report and the CSV export.
 // Every call takes `account` (the current membership's account) and is scoped to it on the server.
 
+/** Where a verification was made: the form's hosted page, or API v1 from the customer's own systems (issue #15). */
+export const verificationSources = ['hosted', 'api'] as const;
+export const verificationSourceSchema = z.enum(verificationSources);
+export type VerificationSource = z.infer<typeof verificationSourceSchema>;
+
 /** A verification (DESIGN §5). */
 export const verificationSchema = z.object({
   id: z.number().int(),
@@ -18,6 +23,7 @@ export const verificationSchema = z.object({
   verifyFormCategory: z.string(),
   verificationMethod: verificationMethodSchema,
   isTest: z.boolean(),
+  source: verificationSourceSchema,
   created: z.string(),
 });
 export type Verification = z.infer<typeof verificationSchema>;
@@ -76,6 +82,8 @@ export const verificationFilterSchema = z.object({
   verificationMethod__in: csvList(z.enum(['all', ...verificationMethods]))
     .optional()
     .catch(undefined),
+  /** One source, or none for both (issue #15). Not one of SPEC §2's params: a single value, as there are two. */
+  source: verificationSourceSchema.optional().catch(undefined),
   created__date__preset: z.enum(datePresets).catch('all').default('all'),
   created__date__gte: localDateSchema.optional().catch(undefined),
   created__date__lte: localDateSchema.optional().catch(undefined),

@@ -85,6 +85,8 @@ async function seed(owner: Owner, next: () => number) {
       verificationMethod: next() < 0.7 ? 'sms' : 'email',
       // Some references begin like a form's name: a search for "loans" finds them in every form.
       externalRefId: next() < 0.15 ? `LOANS-${i}` : `CRM-${i}`,
+      // The daily counts keep no source: a source filter counts rows.
+      source: next() < 0.3 ? 'api' : 'hosted',
       createdAt,
     };
   });
@@ -108,6 +110,7 @@ function randomFilter(next: () => number, forms: VerifyForm[], categories: strin
   if (next() < 0.4) params.set('verifyFormId__in', some(forms.map((f) => String(f.id))).join(','));
   if (next() < 0.3) params.set('verifyFormCategory__in', some(categories.filter(Boolean)).join(','));
   if (next() < 0.4) params.set('verificationMethod__in', pick(['sms', 'email', 'sms,email', 'all']));
+  if (next() < 0.3) params.set('source', pick(['api', 'hosted']));
   return params;
 }
 
@@ -127,6 +130,7 @@ function expectedCount(rows: Row[], params: URLSearchParams): number {
   const formIds = list('verifyFormId__in').map(Number);
   const categories = list('verifyFormCategory__in');
   const methods = list('verificationMethod__in');
+  const source = params.get('source');
   return rows.filter((row) => {
     const day = localDate(row.createdAt as Date, range.tz);
     if (range.gte && day < range.gte) return false;
@@ -135,6 +139,7 @@ function expectedCount(rows: Row[], params: URLSearchParams): number {
     if (categories.length > 0 && !categories.includes(row.verifyFormCategory ?? '')) return false;
     if (methods.length > 0 && !methods.includes('all') && !methods.includes(row.verificationMethod))
       return false;
+    if (source && (row.source ?? 'hosted') !== source) return false;
     return true;
   }).length;
 }
@@ -182,6 +187,8 @@ describe('the list total (daily counts + partial days)', () => {
       `&verifyFormId__in=${forms[1]?.id}`,
       `&verifyFormId__in=${loans.id},${forms[2]?.id}`,
       '&verificationMethod__in=email&created__date__preset=last3d&tz=Asia/Kolkata',
+      '&source=api',
+      `&source=hosted&verifyFormId__in=${loans.id}&created__date__preset=last7d&tz=America/St_Johns`,
     ]) {
       const params = new URLSearchParams(`q=Loans${extra}`);
       const expected = rows.filter(

@@ -2,8 +2,9 @@ import { errorTexts, type VerificationDetail } from '@veriform/contracts';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test-support/app.ts';
+import { createPublicForm } from '../../test-support/public-verify.ts';
 import { join, newOwner } from '../../test-support/teams.ts';
-import { createForm, insertVerification } from './test-helpers.ts';
+import { createForm, insertVerification, verifyOnHostedPage, verifyThroughApi } from './test-helpers.ts';
 
 /** GET /api/verifications/{id}: one verification with its evidence (SPEC §2 /activity-log/{id}, DESIGN §5). */
 
@@ -37,6 +38,7 @@ describe('GET /api/verifications/{id}', () => {
       verifyFormCategory: 'Lending',
       verificationMethod: 'email',
       isTest: false,
+      source: 'hosted',
       created: '2026-05-01T12:01:30.000Z',
       email: 'ana@example.com',
       codeSentAt: '2026-05-01T12:00:00.000Z',
@@ -60,6 +62,31 @@ describe('GET /api/verifications/{id}', () => {
       attempts: 0,
       ip: null,
       userAgent: null,
+    });
+  });
+
+  it('says whether it was made on the hosted page or through API v1, with the evidence of each', async () => {
+    const owner = await newOwner(t.app);
+    const form = await createPublicForm(owner, { name: 'Loans' });
+    const hosted = await verifyOnHostedPage(t, form);
+    const api = await verifyThroughApi(t, owner, form, 'crm-9');
+    const hostedDetail = await owner.c.get(`/api/verifications/${hosted.id}`);
+    expect(hostedDetail.statusCode, hostedDetail.body).toBe(200);
+    expect(hostedDetail.json<VerificationDetail>()).toMatchObject({
+      source: 'hosted',
+      isTest: false,
+      attempts: 1,
+      ip: expect.any(String),
+    });
+    const apiDetail = await owner.c.get(`/api/verifications/${api.id}?account=${owner.accountId}`);
+    expect(apiDetail.statusCode, apiDetail.body).toBe(200);
+    expect(apiDetail.json<VerificationDetail>()).toMatchObject({
+      source: 'api',
+      isTest: true,
+      externalRefId: 'crm-9',
+      verifyFormName: 'Loans',
+      attempts: 1,
+      verifiedAt: expect.any(String),
     });
   });
 

@@ -6,6 +6,7 @@ import { schema } from '@veriform/db';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test-support/app.ts';
+import { createPublicForm } from '../../test-support/public-verify.ts';
 import { join, newOwner, type Owner } from '../../test-support/teams.ts';
 import {
   accountSlug,
@@ -14,6 +15,7 @@ import {
   exportHeader,
   exportTuning,
 } from './export.ts';
+import { verifyOnHostedPage, verifyThroughApi } from './test-helpers.ts';
 
 const t = useTestApp();
 const BOM = '\uFEFF';
@@ -280,6 +282,7 @@ describe('GET /api/verifications/export-csv', () => {
       'SMS',
       'Yes',
       '2026-11-22 06:08:12 -05:00',
+      'Hosted page',
     ]);
     expect(rows.map((r) => r[2])).toEqual([
       `'=HYPERLINK("http://evil.example","x")`,
@@ -295,6 +298,30 @@ describe('GET /api/verifications/export-csv', () => {
     // The raw text: fields with a comma, a quote or a newline are quoted, quotes doubled.
     expect(response.body).toContain(`,"Loan, ""big""\nsecond line",Lending,SMS,Yes,`);
     expect(response.body).toContain(',"plain,comma",');
+  });
+
+  it('writes the source last (API or Hosted page) and filters by it as the list does', async () => {
+    const owner = await newOwner(t.app, 'Sources');
+    const form = await createPublicForm(owner, { name: 'Leads' });
+    const hosted = await verifyOnHostedPage(t, form);
+    const api = await verifyThroughApi(t, owner, form);
+    expect(exportHeader.at(-1)).toBe('Source');
+    const all = await exportCsv(owner, `account=${owner.accountId}&o=created`);
+    expect(all.rows.map((r) => [Number(r[0]), r[7], r[9]])).toEqual([
+      [hosted.id, 'No', 'Hosted page'],
+      [api.id, 'Yes', 'API'],
+    ]);
+    for (const [source, id] of [
+      ['api', api.id],
+      ['hosted', hosted.id],
+    ] as const) {
+      const query = `account=${owner.accountId}&source=${source}`;
+      const exported = await exportCsv(owner, query);
+      expect(exported.rows.map((r) => Number(r[0]))).toEqual([id]);
+      expect(exported.response.headers['x-total-count']).toBe('1');
+      const list = await owner.c.get(`/api/verifications?${query}`);
+      expect(list.json<{ results: { id: number }[] }>().results.map((r) => r.id)).toEqual([id]);
+    }
   });
 
   it('writes Created as local time in tz with its offset (daylight saving included)', async () => {

@@ -28,7 +28,10 @@ export type VerificationExportParams = z.output<typeof verificationExportQuerySc
  */
 export const exportTuning: { batchSize: number; onBatch?: (rows: number) => void } = { batchSize: 2000 };
 
-/** The CSV's columns, in order (issue #6). */
+/**
+ * The CSV's columns, in order (issue #6). Source (issue #15) comes last, so a sheet or script that reads the earlier
+ * columns by position keeps reading them.
+ */
 export const exportHeader = [
   'ID',
   'Cell phone',
@@ -39,6 +42,7 @@ export const exportHeader = [
   'Method',
   'Test',
   'Created',
+  'Source',
 ] as const;
 
 /**
@@ -167,6 +171,8 @@ function exportCells(): { value: SQL; text: boolean }[] {
     { value: sql`CASE WHEN ${v.verificationMethod} = 'sms' THEN 'SMS' ELSE 'E-mail' END`, text: false },
     { value: sql`CASE WHEN ${v.isTest} THEN 'Yes' ELSE 'No' END`, text: false },
     { value: sql`to_char(${v.createdAt}, 'YYYY-MM-DD HH24:MI:SS TZH:TZM')`, text: false },
+    // The activity log's words for it.
+    { value: sql`CASE WHEN ${v.source} = 'api' THEN 'API' ELSE 'Hosted page' END`, text: false },
   ];
 }
 
@@ -181,7 +187,7 @@ function csvQuoted(cell: SQL): SQL {
 /**
  * One batch: the next `limit` rows of `where` in the sort `o` after `last` (or the first ones), as one row holding the
  * batch's CSV text, its row count and its last keyset. PostgreSQL formats the lines and joins them, so the driver parses
- * one row per batch instead of nine columns per verification (see docs/benchmarks.md, CSV export). Created is written
+ * one row per batch instead of ten columns per verification (see docs/benchmarks.md, CSV export). Created is written
  * in the session's TimeZone: run it where that is the export's `tz`.
  */
 export function exportBatchQuery(

@@ -6,8 +6,15 @@ import {
 } from '@veriform/contracts';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test-support/app.ts';
+import { createPublicForm } from '../../test-support/public-verify.ts';
 import { join, newOwner, type Owner } from '../../test-support/teams.ts';
-import { createForm, insertVerification, setClock } from './test-helpers.ts';
+import {
+  createForm,
+  insertVerification,
+  setClock,
+  verifyOnHostedPage,
+  verifyThroughApi,
+} from './test-helpers.ts';
 
 /** GET /api/verifications: every filter, preset, sort and search of SPEC §2 /activity-log/, on a real database. */
 
@@ -61,6 +68,51 @@ describe('filters', () => {
     ).toEqual([b.id, d.id]);
     expect(await ids(owner, `verifyFormCategory__in=Lending&verificationMethod__in=email`)).toEqual([b.id]);
     expect(await ids(owner, 'verifyFormCategory__in=Nope')).toEqual([]);
+  });
+});
+
+describe('source: the hosted page or API v1 (issue #15)', () => {
+  it('shows where each verification was made, and filters by it (count and search included); junk means both', async () => {
+    const owner = await newOwner(t.app);
+    const form = await createPublicForm(owner, { name: 'Loans' });
+    const hosted = await verifyOnHostedPage(t, form);
+    const api = await verifyThroughApi(t, owner, form, 'crm-77');
+    const older = await insertVerification(t, form, {
+      createdAt: new Date(t.clock.now().getTime() - 86_400_000),
+    });
+
+    const all = await list(owner);
+    expect(all.count).toBe(3);
+    const sourceOf = new Map(all.results.map((v) => [v.id, v.source]));
+    expect(sourceOf).toEqual(
+      new Map([
+        [hosted.id, 'hosted'],
+        [api.id, 'api'],
+        [older.id, 'hosted'],
+      ]),
+    );
+    expect(all.results.find((v) => v.id === api.id)).toMatchObject({ externalRefId: 'crm-77', isTest: true });
+
+    const onlyApi = await list(owner, 'source=api');
+    expect(onlyApi).toMatchObject({ count: 1, results: [{ id: api.id, source: 'api' }] });
+    const onlyHosted = await list(owner, 'source=hosted');
+    expect(onlyHosted.count).toBe(2);
+    expect(sorted(onlyHosted.results.map((v) => v.id))).toEqual(sorted([hosted.id, older.id]));
+    // The total counts rows whatever the range: the daily counts keep no source.
+    expect((await list(owner, 'source=hosted&created__date__preset=last7d&tz=Asia/Kolkata')).count).toBe(2);
+    expect((await list(owner, 'source=api&created__date__preset=today&tz=UTC')).count).toBe(1);
+    expect((await list(owner, 'source=api&created__date__preset=yesterday&tz=UTC')).count).toBe(0);
+    // With the other filters and a search (which names the form: its rows by the form filter, then the source).
+    expect(await ids(owner, 'source=api&q=crm-77')).toEqual([api.id]);
+    expect(await ids(owner, 'source=hosted&q=crm-77')).toEqual([]);
+    expect((await list(owner, 'source=api&q=Loans')).count).toBe(1);
+    expect((await list(owner, 'source=hosted&q=Loans')).count).toBe(2);
+    expect(await ids(owner, `source=api&verifyFormId__in=${form.id}&verificationMethod__in=sms`)).toEqual([
+      api.id,
+    ]);
+    for (const junk of ['source=API', 'source=all', 'source=', 'source=web']) {
+      expect((await list(owner, junk)).count, junk).toBe(3);
+    }
   });
 });
 

@@ -1,8 +1,16 @@
 import { errorTexts, type VerificationReport } from '@veriform/contracts';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test-support/app.ts';
+import { createPublicForm } from '../../test-support/public-verify.ts';
 import { join, newOwner, type Owner } from '../../test-support/teams.ts';
-import { createForm, insertAttempt, insertVerification, setClock } from './test-helpers.ts';
+import {
+  createForm,
+  insertAttempt,
+  insertVerification,
+  setClock,
+  verifyOnHostedPage,
+  verifyThroughApi,
+} from './test-helpers.ts';
 
 /** GET /api/verifications/report: the dashboard (SPEC §2 /dashboard/, DESIGN §5), on a real database. */
 
@@ -106,6 +114,26 @@ describe('GET /api/verifications/report', () => {
     const byName = await report(owner, 'q=cards');
     expect(byName.totals.verifications).toBe(2);
     expect(byName.funnel.codesSent).toBe(2);
+  });
+
+  it('the source filter (the dashboard shares the log’s filter bar) narrows the totals and the funnel alike', async () => {
+    setClock(t, NOW);
+    const owner = await newOwner(t.app);
+    const form = await createPublicForm(owner, { name: 'Leads' });
+    await verifyOnHostedPage(t, form);
+    await verifyThroughApi(t, owner, form);
+    // A code sent through the API and never checked.
+    await insertAttempt(t, form, { source: 'api' });
+    const both = await report(owner);
+    expect(both.totals.verifications).toBe(2);
+    expect(both.funnel.codesSent).toBe(3);
+    const api = await report(owner, 'source=api');
+    expect(api.totals).toEqual({ verifications: 1, sms: 1, email: 0 });
+    expect(api.funnel).toEqual({ codesSent: 2, verified: 1, conversionRate: 0.5 });
+    expect(api.byForm).toEqual([{ verifyFormId: form.id, verifyFormName: 'Leads', verifications: 1 }]);
+    const hosted = await report(owner, 'source=hosted');
+    expect(hosted.funnel).toEqual({ codesSent: 1, verified: 1, conversionRate: 1 });
+    expect(await report(owner, 'source=nope')).toEqual(both);
   });
 
   it('custom ranges: inclusive ends; open ends and reversed or overlong ranges are resolved and echoed', async () => {

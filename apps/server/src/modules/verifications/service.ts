@@ -41,6 +41,7 @@ export const toVerificationDto = (row: VerificationRow): Verification => ({
   verifyFormCategory: row.verifyFormCategory,
   verificationMethod: row.verificationMethod,
   isTest: row.isTest,
+  source: row.source,
   created: row.createdAt.toISOString(),
 });
 

@@ -1,9 +1,15 @@
 import type { VerifyForm } from '@veriform/contracts';
 import { schema } from '@veriform/db';
+import { and, eq } from 'drizzle-orm';
+import { apiV1, newApiKey } from '../../test-support/api-v1/client.ts';
 import type { TestContext } from '../../test-support/app.ts';
+import { newCellPhone, verifyPhone } from '../../test-support/public-verify.ts';
 import type { Owner } from '../../test-support/teams.ts';
 
-/** Test data for the verifications API: forms through the API, verifications and attempts straight in the database. */
+/**
+ * Test data for the verifications API: forms through the API, verifications and attempts straight in the database, or
+ * made for real on the hosted page or through API v1 (`verifyOnHostedPage`, `verifyThroughApi`).
+ */
 
 export async function createForm(
   owner: Owner,
@@ -70,4 +76,61 @@ export async function insertAttempt(
 /** Moves the test clock to an instant (it only moves by offsets). */
 export function setClock(t: TestContext, iso: string): void {
   t.clock.advance(new Date(iso).getTime() - t.clock.now().getTime());
+}
+
+type VerificationRow = typeof schema.verifications.$inferSelect;
+
+/** The account's verification of a number (the one just made). */
+async function verificationOf(
+  t: TestContext,
+  accountId: number,
+  cellPhone: string,
+): Promise<VerificationRow> {
+  const [row] = await t.db.db
+    .select()
+    .from(schema.verifications)
+    .where(and(eq(schema.verifications.accountId, accountId), eq(schema.verifications.cellPhone, cellPhone)));
+  if (!row) throw new Error(`no verification of ${cellPhone}`);
+  return row;
+}
+
+/** A consumer verifies a fresh number on the form's hosted page (the form must be live). */
+export async function verifyOnHostedPage(t: TestContext, form: VerifyForm): Promise<VerificationRow> {
+  const { e164 } = await verifyPhone(t.app, form.publicId);
+  return verificationOf(t, form.account, e164);
+}
+
+/**
+ * The customer's own system verifies a fresh number through API v1: a test number of the account, a `vf_test_` key
+ * allowed to write verifications, start, then check with the number's fixed code.
+ */
+export async function verifyThroughApi(
+  t: TestContext,
+  owner: Owner,
+  form: VerifyForm,
+  externalRefId = 'api-lead',
+): Promise<VerificationRow> {
+  const phone = newCellPhone();
+  const code = '246810';
+  const added = await owner.c.post('/api/test-phone-numbers', {
+    account: owner.accountId,
+    cellPhone: phone.e164,
+    code,
+  });
+  if (added.statusCode !== 201) throw new Error(`add test number: ${added.statusCode} ${added.body}`);
+  const { key } = await newApiKey(owner, ['verifications:write']);
+  const api = apiV1(t.app, key);
+  const started = await api.POST('/api/v1/verifications', {
+    body: { formId: form.id, to: phone.e164, externalRefId },
+  });
+  const id = started.data?.id;
+  if (started.response.status !== 201 || !id)
+    throw new Error(`API start: ${started.response.status} ${JSON.stringify(started.error)}`);
+  const checked = await api.POST('/api/v1/verifications/{id}/check', {
+    params: { path: { id } },
+    body: { code },
+  });
+  if (checked.data?.status !== 'approved')
+    throw new Error(`API check: ${checked.response.status} ${JSON.stringify(checked.data ?? checked.error)}`);
+  return verificationOf(t, owner.accountId, phone.e164);
 }

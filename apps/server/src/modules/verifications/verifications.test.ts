@@ -72,6 +72,7 @@ describe('GET /api/verifications', () => {
       verifyFormCategory: 'Retail',
       verificationMethod: 'sms',
       isTest: false,
+      source: 'hosted',
       created: new Date(base - 60_000).toISOString(),
     });
     expect(page.results[0]?.isTest).toBe(true);
