@@ -262,6 +262,25 @@ describe('/dashboard/', () => {
     expect(href.searchParams.get('verificationMethod__in')).toContain('sms');
   });
 
+  it('the Source filter (shared with the activity log) reaches the report and the link to the log', async () => {
+    const user = userEvent.setup();
+    const fake = server();
+    const { router } = renderApp('/dashboard/', { initialData: signedIn(), server: fake });
+    await findChart();
+    expect(fake.calls('GET /api/verifications/report')[0]?.url.searchParams.has('source')).toBe(false);
+    await user.click(screen.getByRole('combobox', { name: 'Source' }));
+    await user.click(await screen.findByRole('option', { name: 'API' }));
+    await waitFor(() => expect(router.state.location.search).toMatchObject({ source: 'api' }));
+    await waitFor(() => {
+      const last = fake.calls('GET /api/verifications/report').at(-1);
+      expect(last?.url.searchParams.get('source')).toBe('api');
+    });
+    const link = screen.getByRole('link', { name: 'See these verifications in the activity log' });
+    expect(new URL(link.getAttribute('href') ?? '', 'http://localhost').searchParams.get('source')).toBe(
+      'api',
+    );
+  });
+
   it('a preset the dashboard does not offer falls back to last 7 days', async () => {
     const fake = server();
     renderApp('/dashboard/?created__date__preset=all', { initialData: signedIn(), server: fake });

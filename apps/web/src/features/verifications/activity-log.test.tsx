@@ -20,6 +20,8 @@ function makeVerification(id: number, over: Partial<Verification> = {}): Verific
     verifyFormCategory: 'Onboarding',
     verificationMethod: id % 2 ? 'sms' : 'email',
     isTest: id === 1,
+    // Every third one came through API v1.
+    source: id % 3 === 0 ? 'api' : 'hosted',
     created: '2026-01-05T10:00:00Z',
     ...over,
   };
@@ -67,9 +69,16 @@ describe('/activity-log/', { timeout: 20_000 }, () => {
       'Form',
       'Category',
       'Method',
+      'Source',
       'Created',
     ]);
     expect(screen.getByText('Showing 11–20 of 1,234')).toBeInTheDocument();
+    const cells = (name: string) =>
+      within(within(table).getByRole('link', { name }).closest('tr') as HTMLElement)
+        .getAllByRole('cell')
+        .map((td) => td.textContent);
+    expect(cells('+1 (201) 555-0012')).toContain('API');
+    expect(cells('+1 (201) 555-0011')).toContain('Hosted page');
     const link = within(table).getByRole('link', { name: '+1 (201) 555-0011' });
     expect(link.getAttribute('href')).toMatch(/^\/activity-log\/11\?/);
     expect(new URLSearchParams(link.getAttribute('href')?.split('?')[1]).get('pageNumber')).toBe('2');
@@ -209,10 +218,12 @@ describe('/activity-log/', { timeout: 20_000 }, () => {
       'href',
       expect.stringMatching(/^\/activity-log\/1(\?|$)/),
     );
-    for (const text of ['Test', 'CRM-1', 'Onboarding check', 'ID 7', 'Onboarding', 'SMS'])
+    for (const text of ['Test', 'CRM-1', 'Onboarding check', 'ID 7', 'Onboarding', 'SMS', 'Hosted page'])
       expect(within(first).getByText(text)).toBeInTheDocument();
-    for (const label of ['External ref', 'Method', 'Form', 'Category'])
+    for (const label of ['External ref', 'Method', 'Form', 'Category', 'Source'])
       expect(within(first).getByText(label).tagName).toBe('DT');
+    expect(within(first).getByText('Source').nextElementSibling?.textContent).toBe('Hosted page');
+    expect(within(cards[2] as HTMLElement).getByText('Source').nextElementSibling?.textContent).toBe('API');
 
     await user.click(screen.getByRole('combobox', { name: 'Sort by' }));
     await user.click(await screen.findByRole('option', { name: 'Cell phone, ascending' }));
@@ -249,6 +260,40 @@ describe('/activity-log/', { timeout: 20_000 }, () => {
     await waitFor(() => expect(router.state.location.searchStr).toBe(''));
   });
 
+  it('the Source filter goes to the URL and the API, and a link with a source opens filtered', async () => {
+    const user = userEvent.setup();
+    const fake = server(3);
+    const { router } = renderApp('/activity-log/?source=api', { initialData: signedIn(), server: fake });
+    await screen.findByRole('table', { name: 'Verifications' });
+    expect(lastListParams(fake).source).toBe('api');
+    const select = screen.getByRole('combobox', { name: 'Source' });
+    expect(select).toHaveValue('API');
+
+    await user.click(select);
+    expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual([
+      'All',
+      'API',
+      'Hosted page',
+    ]);
+    await user.click(screen.getByRole('option', { name: 'Hosted page' }));
+    await waitFor(() => expect(router.state.location.search).toMatchObject({ source: 'hosted' }));
+    await waitFor(() => expect(lastListParams(fake).source).toBe('hosted'));
+
+    await user.click(screen.getByRole('combobox', { name: 'Source' }));
+    await user.click(await screen.findByRole('option', { name: 'All' }));
+    await waitFor(() => expect(router.state.location.search).not.toHaveProperty('source'));
+    await waitFor(() => expect(lastListParams(fake).source).toBeUndefined());
+  });
+
+  it('a source that matches nothing counts as a filter: Clear filters drops it', async () => {
+    const user = userEvent.setup();
+    const fake = server(0);
+    const { router } = renderApp('/activity-log/?source=api', { initialData: signedIn(), server: fake });
+    expect(await screen.findByText('No verifications match these filters')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await waitFor(() => expect(router.state.location.searchStr).toBe(''));
+  });
+
   it('a hand-written link with a form id filters by it (numbers in the URL are read as text first)', async () => {
     const fake = server(3);
     renderApp('/activity-log/?verifyFormId__in=7', { initialData: signedIn(), server: fake });
@@ -258,9 +303,14 @@ describe('/activity-log/', { timeout: 20_000 }, () => {
 
   it('bad params fall back to defaults (SPEC §5)', async () => {
     const fake = server(3);
-    renderApp('/activity-log/?o=bogus&pageNumber=-2&pageSize=abc', { initialData: signedIn(), server: fake });
+    renderApp('/activity-log/?o=bogus&pageNumber=-2&pageSize=abc&source=fax', {
+      initialData: signedIn(),
+      server: fake,
+    });
     await screen.findByRole('table', { name: 'Verifications' });
     expect(lastListParams(fake)).toMatchObject({ o: '-created', pageNumber: '1', pageSize: '10' });
+    expect(lastListParams(fake).source).toBeUndefined();
+    expect(screen.getByRole('combobox', { name: 'Source' })).toHaveValue('All');
   });
 
   it('an error offers Try again', async () => {
@@ -331,6 +381,7 @@ describe('/activity-log/{id}', { timeout: 20_000 }, () => {
     expect(value('IP address')).toBe('203.0.113.9');
     expect(value('User agent')).toBe('Mozilla/5.0 (iPhone)');
     expect(value('External ref')).toBe('CRM-42');
+    expect(value('Source')).toBe('API');
     expect(screen.getByText('Test')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Onboarding check' })).toHaveAttribute('href', '/forms/7');
 

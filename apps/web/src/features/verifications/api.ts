@@ -6,6 +6,7 @@ import {
   type VerificationMethod,
   type VerificationSearch,
   type VerificationSort,
+  type VerificationSource,
   verificationDetailSchema,
   verificationListSchema,
 } from '@veriform/contracts';
@@ -31,6 +32,7 @@ export type VerificationFilterParams = {
   verifyFormId__in?: readonly number[] | undefined;
   verifyFormCategory__in?: readonly string[] | undefined;
   verificationMethod__in?: readonly VerificationMethod[] | undefined;
+  source?: VerificationSource | undefined;
   created__date__preset?: VerificationFilter['created__date__preset'] | undefined;
   created__date__gte?: string | undefined;
   created__date__lte?: string | undefined;
@@ -59,6 +61,7 @@ export function verificationFilterParams(filter: VerificationFilter): Verificati
     verifyFormId__in: filter.verifyFormId__in?.length ? filter.verifyFormId__in : undefined,
     verifyFormCategory__in: filter.verifyFormCategory__in?.length ? filter.verifyFormCategory__in : undefined,
     verificationMethod__in: methods.length === 1 ? methods : undefined,
+    source: filter.source,
     created__date__preset: filter.created__date__preset,
     created__date__gte: custom ? filter.created__date__gte : undefined,
     created__date__lte: custom ? filter.created__date__lte : undefined,

@@ -50,6 +50,7 @@ function listServer() {
           verifyFormCategory: '',
           verificationMethod: 'sms',
           isTest: false,
+          source: 'hosted',
           created: '2026-01-05T10:00:00Z',
         })),
       },

@@ -35,6 +35,7 @@ function makeVerification(over: Partial<Verification> = {}): Verification {
     verifyFormCategory: 'Onboarding',
     verificationMethod: 'sms',
     isTest: false,
+    source: 'hosted',
     created: '2026-03-01T15:30:00Z',
     ...over,
   };

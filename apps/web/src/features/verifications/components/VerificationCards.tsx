@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { LabelledSelect } from '../../../components/form/LabelledSelect';
 import { AnchorLink } from '../../../components/links';
 import { formatDateTime, formatPhoneForReading, methodLabels } from '../../../lib/format';
+import { sourceLabels } from '../source';
 import {
   dimmedDash,
   TestBadge,
@@ -133,6 +134,7 @@ export function VerificationCards({ verifications, search, onSort, busy = false 
                   dimmedDash()
                 )}
               </Field>
+              <Field label="Source">{sourceLabels[v.source]}</Field>
             </Box>
           </Paper>
         ))}

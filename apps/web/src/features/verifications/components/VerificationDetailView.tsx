@@ -3,6 +3,7 @@ import type { VerificationDetail } from '@veriform/contracts';
 import { type ReactNode, useId } from 'react';
 import { AnchorLink } from '../../../components/links';
 import { formatDateTime, formatPhoneForReading, formatTimeToVerify, methodLabels } from '../../../lib/format';
+import { sourceLabels } from '../source';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -66,6 +67,7 @@ export function VerificationDetailView({ verification: v }: { verification: Veri
             {methodLabels[v.verificationMethod]}
             {v.verificationMethod === 'email' && v.email ? ` (${v.email})` : ''}
           </Field>
+          <Field label="Source">{sourceLabels[v.source]}</Field>
           <Field label="Created">
             <Instant iso={v.created} />
           </Field>

@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createFakeServer, makeInitialData, makeMembership, makeUser } from '../../../test/fake-server';
 import { renderWithRouter } from '../../../test/render';
 import {
+  clearedVerificationFilters,
   hasActiveVerificationFilters,
   methodChoice,
   type VerificationFilterPatch,
@@ -101,6 +102,13 @@ describe('VerificationFilters', () => {
     await user.click(await screen.findByRole('option', { name: 'All' }));
     expect(spy).toHaveBeenLastCalledWith({ verificationMethod__in: undefined });
 
+    await user.click(screen.getByRole('combobox', { name: 'Source' }));
+    await user.click(await screen.findByRole('option', { name: 'API' }));
+    expect(spy).toHaveBeenLastCalledWith({ source: 'api' });
+    await user.click(screen.getByRole('combobox', { name: 'Source' }));
+    await user.click(await screen.findByRole('option', { name: 'All' }));
+    expect(spy).toHaveBeenLastCalledWith({ source: undefined });
+
     await user.click(screen.getByRole('combobox', { name: 'Created' }));
     const labels = (await screen.findAllByRole('option')).map((o) => o.textContent);
     expect(labels).toEqual([
@@ -168,5 +176,8 @@ describe('VerificationFilters', () => {
     expect(
       hasActiveVerificationFilters(verificationFilterSchema.parse({ verificationMethod__in: 'all' })),
     ).toBe(false);
+    expect(hasActiveVerificationFilters(verificationFilterSchema.parse({ source: 'hosted' }))).toBe(true);
+    expect(hasActiveVerificationFilters(verificationFilterSchema.parse({ source: 'all' }))).toBe(false);
+    expect(clearedVerificationFilters('all')).toMatchObject({ source: undefined });
   });
 });

@@ -6,6 +6,7 @@ import {
   formListSearchSchema,
   type VerificationFilter,
   type VerificationMethod,
+  type VerificationSource,
 } from '@veriform/contracts';
 import { DateRangeFilter } from '../../../components/form/DateRangeFilter';
 import { LabelledMultiSelect } from '../../../components/form/LabelledFields';
@@ -14,6 +15,7 @@ import { SearchBox } from '../../../components/form/SearchBox';
 import { methodLabels } from '../../../lib/format';
 import { useServices } from '../../../lib/services';
 import { formCategoriesQueryOptions, verifyFormListQueryOptions } from '../../verify-forms/api';
+import { sourceLabels } from '../source';
 
 /**
  * The filter bar of the activity log, shared with the dashboard (SPEC §2: "other filters as the activity log").
@@ -59,12 +61,20 @@ export function methodChoice(methods: VerificationFilter['verificationMethod__in
   return unique.length === 1 && unique[0] ? unique[0] : 'all';
 }
 
+type SourceChoice = 'all' | VerificationSource;
+const sourceOptions: { value: SourceChoice; label: string }[] = [
+  { value: 'all', label: 'All' },
+  { value: 'api', label: sourceLabels.api },
+  { value: 'hosted', label: sourceLabels.hosted },
+];
+
 /** Whether a filter narrows the rows (used to tell "no verifications yet" from "none match"). */
 export function hasActiveVerificationFilters(filter: VerificationFilterValue): boolean {
   return (
     (filter.verifyFormId__in?.length ?? 0) > 0 ||
     (filter.verifyFormCategory__in?.length ?? 0) > 0 ||
     methodChoice(filter.verificationMethod__in) !== 'all' ||
+    filter.source !== undefined ||
     filter.created__date__preset !== 'all' ||
     Boolean(filter.q)
   );
@@ -76,6 +86,7 @@ export function clearedVerificationFilters<P extends DatePreset>(preset: P): Ver
     verifyFormId__in: undefined,
     verifyFormCategory__in: undefined,
     verificationMethod__in: undefined,
+    source: undefined,
     created__date__preset: preset,
     created__date__gte: undefined,
     created__date__lte: undefined,
@@ -167,6 +178,16 @@ export function VerificationFilters<P extends DatePreset = DatePreset>({
           })
         }
         w={120}
+      />
+      <LabelledSelect
+        label="Source"
+        data={sourceOptions}
+        value={value.source ?? 'all'}
+        allowDeselect={false}
+        onChange={(choice) =>
+          onChange({ source: choice === 'api' || choice === 'hosted' ? choice : undefined })
+        }
+        w={140}
       />
       <DateRangeFilter options={presetOptions} value={value} onChange={onChange} />
     </Group>

@@ -10,10 +10,11 @@ import type {
 import type { MouseEvent } from 'react';
 import { AnchorLink } from '../../../components/links';
 import { formatDateTime, formatPhoneForReading, methodLabels } from '../../../lib/format';
+import { sourceLabels } from '../source';
 
 type Column = { label: string; sortKey?: VerificationSortKey; visibleFrom?: 'sm' | 'md' };
 
-/** SPEC §3's verification fields; Method has no sort key (SPEC §2's `o` list), so its header is plain text. */
+/** SPEC §3's verification fields and the source; Method and Source have no sort key (SPEC §2's `o` list), so their headers are plain text. */
 const columns: readonly Column[] = [
   { label: 'Cell phone', sortKey: 'cellPhone' },
   { label: 'External ref', sortKey: 'externalRefId' },
@@ -22,6 +23,8 @@ const columns: readonly Column[] = [
   { label: 'Form', sortKey: 'verifyFormName' },
   { label: 'Category', sortKey: 'verifyFormCategory', visibleFrom: 'md' },
   { label: 'Method' },
+  // Hosted page or API (issue #15): no sort key either; the filter bar narrows by it.
+  { label: 'Source' },
   { label: 'Created', sortKey: 'created' },
 ];
 
@@ -172,6 +175,7 @@ export function VerificationsTable({ verifications, search, onSort, busy = false
                 )}
               </Table.Td>
               <Table.Td>{methodLabels[v.verificationMethod]}</Table.Td>
+              <Table.Td>{sourceLabels[v.source]}</Table.Td>
               <Table.Td style={{ whiteSpace: 'nowrap' }}>
                 <time dateTime={v.created}>{formatDateTime(v.created)}</time>
               </Table.Td>
