@@ -157,13 +157,17 @@ export async function insertChunk(
   );
 }
 
-/** Attempts for the verifications inserted since `afterId` (ids only grow, so each chunk's rows are `id > afterId`). */
+/**
+ * Attempts for the verifications inserted since `afterId` (ids only grow, so each chunk's rows are `id > afterId`),
+ * with ids shaped as the app makes them (16 random bytes in base64url: 22 characters), which API v1 takes as cursors.
+ */
 export async function insertAttempts(handle: DatabaseHandle, accountId: number, afterId: number) {
   await handle.executeSql(
     `INSERT INTO verification_attempts (id, account_id, verify_form_id, cell_phone, method, email, external_ref_id,
        code_hash, status, is_test, wrong_tries, ip, user_agent, created_at, expires_at, sent_at, verified_at,
        verification_id)
-     SELECT 'seed-' || v.id || '-' || k, v.account_id, v.verify_form_id, v.cell_phone, v.verification_method, v.email,
+     SELECT translate(rtrim(encode(uuid_send(gen_random_uuid()), 'base64'), '='), '+/', '-_'),
+            v.account_id, v.verify_form_id, v.cell_phone, v.verification_method, v.email,
             v.external_ref_id, 'seed', CASE WHEN k = 1 THEN 'verified'
                                             WHEN v.id % 3 = 0 THEN 'locked' ELSE 'replaced' END,
             v.is_test, CASE WHEN k = 1 THEN v.attempts - 1 WHEN v.id % 3 = 0 THEN 5 ELSE 0 END,

@@ -102,10 +102,14 @@ const INIT_SCRIPT = `${DOCS_PATH}/init.js`;
 /** Scalar's options; read by init.js, which is a file of its own because the CSP allows no inline script. */
 const scalarConfiguration = {
   url: OPENAPI_PATH,
+  // Nothing from Scalar's servers: no web fonts, no telemetry, no hosted "Ask AI" agent or developer toolbar.
   withDefaultFonts: false,
-  hideClientButton: true,
   telemetry: false,
-  hideDarkModeToggle: false,
+  agent: { disabled: true },
+  showDeveloperTools: 'never',
+  hideClientButton: true,
+  defaultOpenAllTags: true,
+  documentDownloadType: 'json',
 };
 
 const docsPage = `<!doctype html>
