@@ -145,12 +145,13 @@ test('an owner filters, sorts and pages the activity log, opens a verification, 
   const path = await download.path();
   const text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
   const lines = text.trim().split(/\r?\n/);
-  expect(lines[0]).toBe('ID,Cell phone,External ref,Form ID,Form name,Category,Method,Test,Created');
+  expect(lines[0]).toBe('ID,Cell phone,External ref,Form ID,Form name,Category,Method,Test,Created,Source');
   expect(lines).toHaveLength(5);
   const refs = lines.slice(1).map((line) => line.split(',')[2]);
   expect(refs).toEqual(['L-10', 'L-11', 'L-12', 'L-13']);
   for (const line of lines.slice(1)) expect(line).toContain(',Loans,Lending,');
   expect(lines[1]).toContain(phoneOf('L-10'));
-  // Created in the browser's zone, with its offset, though the view is "all time".
-  for (const line of lines.slice(1)) expect(line).toMatch(/,\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \+05:30$/);
+  // Created in the browser's zone, with its offset, though the view is "all time"; made on the hosted page.
+  for (const line of lines.slice(1))
+    expect(line).toMatch(/,\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \+05:30,Hosted page$/);
 });

@@ -97,8 +97,9 @@ export function clearedVerificationFilters<P extends DatePreset>(preset: P): Ver
 // Every form of the account for the Forms options, by name (the list API's maximum page; see the report's note).
 const formOptionsSearch = formListSearchSchema.parse({ o: 'name', pageSize: 100 });
 
-// Room for the whole placeholder (it says what is searched), with the other filters still on one line of a 1280 px
-// screen; the forms and categories boxes gave up some width for it.
+// Room for the whole placeholder (it says what is searched), with the other filters still on one line of a 1440 px
+// screen; the forms and categories boxes gave up some width for it. Since Source (issue #15), a 1280 px screen puts
+// Created on a second line: narrower boxes would cut "Hosted page" or the chosen forms' names.
 const SEARCH_BOX_BASIS = 290;
 
 export interface VerificationFiltersProps<P extends DatePreset> {
