@@ -1,5 +1,5 @@
 import swagger from '@fastify/swagger';
-import scalar from '@scalar/fastify-api-reference';
+import scalar, { type ApiReferenceConfiguration } from '@scalar/fastify-api-reference';
 import { API_V1_PREFIX, apiProblemCodes, apiProblems } from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
@@ -53,6 +53,23 @@ Every endpoint below has a \`curl\` example that runs as written once \`VERIFORM
   (\`application/problem+json\`): \`{type, title, status, detail, code, errors?}\`. Match on \`code\`: it never changes
   meaning. \`errors\` lists each invalid field with a JSON Pointer.
 - Every answer has an \`X-Request-Id\`: quote it to support.
+
+## Idempotency
+
+A network error leaves you not knowing whether a POST went through. Send an \`Idempotency-Key\` header (1–255 printable
+ASCII characters; a UUID per operation) with any POST, and retry with the same key and the same body: the action happens
+once.
+
+- The first answer is kept for **24 hours**, per API key. The same request again returns it byte for byte (status,
+  body, content type) with \`Idempotent-Replayed: true\`, without acting again: no second code is sent, no second try is
+  counted.
+- While the first request is still running, the same key answers **409** \`idempotency_key_in_use\`: retry a moment
+  later.
+- The same key with another path or body (compared byte for byte) answers **422** \`idempotency_key_reused\`: use a new
+  key for a new request.
+- Kept are the answers the endpoint gave, success or error (a 4xx such as \`invalid_phone\`). Not kept, so a retry with
+  the key runs: server errors (5xx), and refusals before the endpoint ran (401, 403, 429, \`invalid_request\` from the
+  body's validation). A malformed key is a 400 \`invalid_request\` pointing at \`/headers/idempotency-key\`.
 
 ## Errors
 
@@ -110,7 +127,7 @@ const scalarConfiguration = {
   hideClientButton: true,
   defaultOpenAllTags: true,
   documentDownloadType: 'json',
-};
+} satisfies Partial<ApiReferenceConfiguration>;
 
 const docsPage = `<!doctype html>
 <html lang="en">

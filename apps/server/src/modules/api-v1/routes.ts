@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
 import { callerOf } from '../../plugins/caller.ts';
 import { formRoutes } from './forms-routes.ts';
+import { registerIdempotency } from './idempotency.ts';
 import { createKeyRateLimiter } from './key-rate-limit.ts';
 import { verificationRoutes } from './verifications-routes.ts';
 
@@ -35,6 +36,7 @@ export async function apiV1Routes(app: FastifyInstance): Promise<void> {
     }
   });
 
+  registerIdempotency(app);
   await app.register(formRoutes);
   await app.register(verificationRoutes);
 }

@@ -440,7 +440,10 @@ export interface operations {
     startVerification: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes retrying this request safe: within 24 hours, the same key with the same request returns the first answer again (with `Idempotent-Replayed: true`) without acting twice. 1 to 255 printable ASCII characters, e.g. a UUID; keys are per API key. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -495,8 +498,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The form is inactive: `form_not_live`. */
+            /** @description The form is inactive: `form_not_live`. Or the first request with this `Idempotency-Key` is still running: `idempotency_key_in_use`. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This `Idempotency-Key` was used with another request (path or body): `idempotency_key_reused`. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -585,7 +597,10 @@ export interface operations {
     checkVerification: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes retrying this request safe: within 24 hours, the same key with the same request returns the first answer again (with `Idempotent-Replayed: true`) without acting twice. 1 to 255 printable ASCII characters, e.g. a UUID; keys are per API key. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -642,8 +657,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The form was made inactive: `form_not_live`. */
+            /** @description The form was made inactive: `form_not_live`. Or the first request with this `Idempotency-Key` is still running: `idempotency_key_in_use`. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This `Idempotency-Key` was used with another request (path or body): `idempotency_key_reused`. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -665,7 +689,10 @@ export interface operations {
     resendVerification: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes retrying this request safe: within 24 hours, the same key with the same request returns the first answer again (with `Idempotent-Replayed: true`) without acting twice. 1 to 255 printable ASCII characters, e.g. a UUID; keys are per API key. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -718,8 +745,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Approved, canceled, replaced or locked (`verification_not_pending`), or the form is inactive. */
+            /** @description Approved, canceled, replaced or locked (`verification_not_pending`), or the form is inactive. Or the first request with this `Idempotency-Key` is still running: `idempotency_key_in_use`. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This `Idempotency-Key` was used with another request (path or body): `idempotency_key_reused`. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -741,7 +777,10 @@ export interface operations {
     cancelVerification: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes retrying this request safe: within 24 hours, the same key with the same request returns the first answer again (with `Idempotent-Replayed: true`) without acting twice. 1 to 255 printable ASCII characters, e.g. a UUID; keys are per API key. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -794,8 +833,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Already approved, locked or replaced: `verification_not_pending`. */
+            /** @description Already approved, locked or replaced: `verification_not_pending`. Or the first request with this `Idempotency-Key` is still running: `idempotency_key_in_use`. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This `Idempotency-Key` was used with another request (path or body): `idempotency_key_reused`. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
