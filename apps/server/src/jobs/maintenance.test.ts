@@ -4,10 +4,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { RATE_LIMIT_RETENTION_MS } from '../lib/rate-limit.ts';
+import { newApiKey } from '../test-support/api-v1/client.ts';
 import { openTestDb, useTestApp } from '../test-support/app.ts';
 import { DAY, HOUR } from '../test-support/clock.ts';
 import { jobsOf } from '../test-support/jobs.ts';
+import { newOwner } from '../test-support/teams.ts';
 import { defineJob, type JobDefinition } from './define.ts';
+import { pruneIdempotencyKeys } from './definitions/prune-idempotency-keys.ts';
 import { pruneOutbox } from './definitions/prune-outbox.ts';
 import { pruneRateLimitEvents } from './definitions/prune-rate-limit-events.ts';
 import { pruneSessions } from './definitions/prune-sessions.ts';
@@ -93,8 +96,35 @@ describe('maintenance jobs', () => {
     expect(left.map((m) => m.to)).not.toContain('old@example.com');
   });
 
+  it('prune-idempotency-keys deletes API v1 Idempotency-Keys older than 24 hours', async () => {
+    const owner = await newOwner(t.app);
+    const { id: apiKeyId } = await newApiKey(owner, ['forms:read']);
+    const now = t.clock.now().getTime();
+    const row = (key: string, createdAt: number) => ({
+      apiKeyId,
+      key,
+      requestHash: Buffer.alloc(32),
+      state: 'done' as const,
+      statusCode: 201,
+      contentType: 'application/json; charset=utf-8',
+      body: Buffer.from('{}'),
+      createdAt: new Date(createdAt),
+    });
+    await t.db.db
+      .insert(schema.apiIdempotencyKeys)
+      .values([row('old', now - DAY - 1000), row('recent', now - 23 * HOUR)]);
+    expect(await run(pruneIdempotencyKeys)).toEqual({ outcome: 'pruned', deleted: 1 });
+    const left = await t.db.db
+      .select({ key: schema.apiIdempotencyKeys.key })
+      .from(schema.apiIdempotencyKeys)
+      .where(eq(schema.apiIdempotencyKeys.apiKeyId, apiKeyId));
+    expect(left).toEqual([{ key: 'recent' }]);
+  });
+
   it('are scheduled hourly, at different minutes', async () => {
-    const crons = [pruneSessions, pruneRateLimitEvents, pruneOutbox].map((d) => d.schedule?.cron ?? '');
+    const crons = [pruneSessions, pruneRateLimitEvents, pruneOutbox, pruneIdempotencyKeys].map(
+      (d) => d.schedule?.cron ?? '',
+    );
     for (const cron of crons) expect(cron).toMatch(/^\d{1,2} \* \* \* \*$/);
     expect(new Set(crons.map((cron) => cron.split(' ')[0])).size).toBe(crons.length);
   });
