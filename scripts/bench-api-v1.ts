@@ -115,9 +115,18 @@ const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
 
 type Page = { data: { id: string }[]; nextCursor: string | null };
 
+let ipCounter = 0;
+
 async function call(url: string): Promise<{ elapsed: number; page: Page }> {
+  ipCounter += 1;
   const started = performance.now();
-  const response = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
+  const response = await app.inject({
+    method: 'GET',
+    url,
+    headers: { authorization: `Bearer ${key}` },
+    // A new client address per call: the per-IP backstop limit (600/min) is not what is measured.
+    remoteAddress: `10.9.${Math.floor(ipCounter / 250) % 250}.${(ipCounter % 250) + 1}`,
+  });
   const elapsed = performance.now() - started;
   if (response.statusCode !== 200)
     throw new Error(`${url}: ${response.statusCode} ${response.body.slice(0, 300)}`);

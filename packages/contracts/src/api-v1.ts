@@ -208,13 +208,9 @@ export const apiVerificationSchema = z
       .string()
       .nullable()
       .meta({ description: 'From when a new code may be sent to this number.' }),
-    hostedUrl: z
-      .string()
-      .nullable()
-      .meta({
-        description:
-          'Started without `to`: the hosted page to send the consumer to, bound to `externalRefId`.',
-      }),
+    hostedUrl: z.string().nullable().meta({
+      description: 'Started without `to`: the hosted page to send the consumer to, bound to `externalRefId`.',
+    }),
     approvedAt: z.string().nullable(),
     created: z.string(),
   })
@@ -224,15 +220,9 @@ export type ApiVerification = z.infer<typeof apiVerificationSchema>;
 export const apiStartVerificationRequestSchema = z
   .object({
     formId: z.number().int().positive().max(MAX_INT_ID),
-    to: z
-      .string()
-      .trim()
-      .min(1)
-      .max(40)
-      .optional()
-      .meta({
-        description: 'A mobile number, E.164 or national (read as US). Leave out to get a hosted link.',
-      }),
+    to: z.string().trim().min(1).max(40).optional().meta({
+      description: 'A mobile number, E.164 or national (read as US). Leave out to get a hosted link.',
+    }),
     // Optional rather than defaulted: a default would make the document's request type require it.
     channel: z
       .enum(['sms', 'email'])
@@ -291,7 +281,10 @@ export const apiVerificationListQuerySchema = apiPageQuerySchema.extend({
     .datetime({ offset: true })
     .optional()
     .meta({ description: 'Created at or after this time (ISO 8601).' }),
-  'created[lt]': z.iso.datetime({ offset: true }).optional().meta({ description: 'Created before this time.' }),
+  'created[lt]': z.iso
+    .datetime({ offset: true })
+    .optional()
+    .meta({ description: 'Created before this time.' }),
 });
 export const apiVerificationListSchema = apiPageSchema(apiVerificationSchema);
 export type ApiVerificationList = z.infer<typeof apiVerificationListSchema>;

@@ -1,14 +1,7 @@
 import type { Capability } from '@veriform/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
-import {
-  type AccountContext,
-  type Actor,
-  actorCan,
-  assertCan,
-  findMembership,
-  memberOf,
-} from './account-context.ts';
+import { type AccountContext, type Actor, actorCan, findMembership, memberOf } from './account-context.ts';
 import { type AccountScopedKind, accountOfObject, parsePathId } from './account-objects.ts';
 import { requireVerifiedUser } from './auth-guard.ts';
 import { type ApiKeyAuthenticator, type Caller, callerOf, noApiKeys } from './caller.ts';
