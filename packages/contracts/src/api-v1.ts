@@ -212,6 +212,23 @@ export const apiVerificationSchema = z
       description: 'Started without `to`: the hosted page to send the consumer to, bound to `externalRefId`.',
     }),
     approvedAt: z.string().nullable(),
+    sentAt: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'When the SMS provider or mail server took the code (null for test numbers and while queued).',
+      }),
+    evidence: z
+      .object({
+        ip: z
+          .string()
+          .nullable()
+          .meta({ description: 'The address the code was asked from (your server for the API).' }),
+        userAgent: z.string().nullable(),
+      })
+      .nullable()
+      .meta({ description: 'As the activity log keeps it; only with the `verifications:read` scope.' }),
     created: z.string(),
   })
   .meta({ id: 'Verification' });

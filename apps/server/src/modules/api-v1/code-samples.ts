@@ -11,6 +11,7 @@ const samples: Record<string, (base: string) => string> = {
   startVerification: (base) => `curl "${base}/api/v1/verifications" \\
   -H "Authorization: Bearer $VERIFORM_API_KEY" \\
   -H "Content-Type: application/json" \\
+  -H "Idempotency-Key: lead-4711-verify-1" \\
   -d '{"formId": '"$FORM_ID"', "to": "+12015550123", "externalRefId": "lead-4711"}'`,
   getVerification: (base) => `curl "${base}/api/v1/verifications/$VERIFICATION_ID" \\
   -H "Authorization: Bearer $VERIFORM_API_KEY"`,

@@ -57,6 +57,10 @@ describe('POST /api/v1/verifications and /check', () => {
       resendAfter: expect.any(String),
       hostedUrl: null,
       approvedAt: null,
+      // A test number: nothing is sent.
+      sentAt: null,
+      // Evidence is for keys that may read verifications.
+      evidence: null,
       created: expect.any(String),
     });
     const id = verification.id ?? '';
@@ -97,7 +101,12 @@ describe('POST /api/v1/verifications and /check', () => {
     const api = apiV1(t.app, key);
     const started = await api.POST('/api/v1/verifications', { body: { formId: form.id, to: phone.e164 } });
     expect(started.response.status).toBe(201);
-    expect(started.data).toMatchObject({ to: phone.e164, test: false, source: 'api' });
+    expect(started.data).toMatchObject({
+      to: phone.e164,
+      test: false,
+      source: 'api',
+      evidence: { ip: '127.0.0.1', userAgent: 'lightMyRequest' },
+    });
     const code = await latestCodeTo(t.app, phone.e164);
     const path = { params: { path: { id: started.data?.id ?? '' } } };
     const wrongCode = code === '999999' ? '999998' : '999999';

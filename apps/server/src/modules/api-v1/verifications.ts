@@ -61,6 +61,9 @@ const columns = {
   expiresAt: verificationAttempts.expiresAt,
   createdAt: verificationAttempts.createdAt,
   verifiedAt: verificationAttempts.verifiedAt,
+  sentAt: verificationAttempts.sentAt,
+  ip: verificationAttempts.ip,
+  userAgent: verificationAttempts.userAgent,
 };
 type AttemptRow = {
   [K in keyof typeof columns]: (typeof columns)[K]['_']['notNull'] extends true
@@ -110,6 +113,8 @@ export function createApiVerifications(deps: {
       resendAfter: new Date(row.createdAt.getTime() + RESEND_AFTER_SECONDS * 1000).toISOString(),
       hostedUrl: null,
       approvedAt: row.verifiedAt ? row.verifiedAt.toISOString() : null,
+      sentAt: row.sentAt ? row.sentAt.toISOString() : null,
+      evidence: full ? { ip: row.ip, userAgent: row.userAgent } : null,
       created: row.createdAt.toISOString(),
     };
   }
@@ -160,6 +165,8 @@ export function createApiVerifications(deps: {
         resendAfter: null,
         hostedUrl: `${config.publicUrl}/f/${form.publicId}${query}`,
         approvedAt: null,
+        sentAt: null,
+        evidence: null,
         created: now.toISOString(),
       };
     }

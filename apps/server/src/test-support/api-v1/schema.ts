@@ -192,6 +192,14 @@ export interface components {
             /** @description Started without `to`: the hosted page to send the consumer to, bound to `externalRefId`. */
             hostedUrl: string | null;
             approvedAt: string | null;
+            /** @description When the SMS provider or mail server took the code (null for test numbers and while queued). */
+            sentAt: string | null;
+            /** @description As the activity log keeps it; only with the `verifications:read` scope. */
+            evidence: {
+                /** @description The address the code was asked from (your server for the API). */
+                ip: string | null;
+                userAgent: string | null;
+            } | null;
             created: string;
         };
         StartVerificationInput: {
@@ -270,6 +278,14 @@ export interface components {
             /** @description Started without `to`: the hosted page to send the consumer to, bound to `externalRefId`. */
             hostedUrl: string | null;
             approvedAt: string | null;
+            /** @description When the SMS provider or mail server took the code (null for test numbers and while queued). */
+            sentAt: string | null;
+            /** @description As the activity log keeps it; only with the `verifications:read` scope. */
+            evidence: {
+                /** @description The address the code was asked from (your server for the API). */
+                ip: string | null;
+                userAgent: string | null;
+            } | null;
             created: string;
         };
         StartVerification: {
