@@ -212,13 +212,10 @@ export const apiVerificationSchema = z
       description: 'Started without `to`: the hosted page to send the consumer to, bound to `externalRefId`.',
     }),
     approvedAt: z.string().nullable(),
-    sentAt: z
-      .string()
-      .nullable()
-      .meta({
-        description:
-          'When the SMS provider or mail server took the code (null for test numbers and while queued).',
-      }),
+    sentAt: z.string().nullable().meta({
+      description:
+        'When the SMS provider or mail server took the code (null for test numbers and while queued).',
+    }),
     evidence: z
       .object({
         ip: z
