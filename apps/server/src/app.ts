@@ -16,6 +16,7 @@ import { accountRoutes } from './modules/accounts/routes.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
 import { apiDocsRoutes, registerOpenApi } from './modules/api-v1/openapi.ts';
 import { apiV1Routes } from './modules/api-v1/routes.ts';
+import { auditRoutes } from './modules/audit/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
 import { invitationRoutes } from './modules/invitations/routes.ts';
@@ -180,6 +181,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(verifyFormRoutes);
   await app.register(testNumberRoutes);
   await app.register(apiKeyRoutes);
+  await app.register(auditRoutes);
   await app.register(verificationRoutes);
   await app.register(verificationDetailReportRoutes);
   await app.register(publicVerifyRoutes);

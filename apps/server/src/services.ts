@@ -11,6 +11,8 @@ import type { SmsSender } from './messaging/sms.ts';
 import { type AccountService, createAccountService } from './modules/accounts/service.ts';
 import { type ApiKeyService, createApiKeyService } from './modules/api-keys/service.ts';
 import { type ApiVerifications, createApiVerifications } from './modules/api-v1/verifications.ts';
+import { type AuditLog, createAuditLog } from './modules/audit/log.ts';
+import { type AuditReader, createAuditReader } from './modules/audit/service.ts';
 import { createEmailChange, type EmailChange } from './modules/auth/email-change.ts';
 import { createEmailVerification, type EmailVerification } from './modules/auth/email-verification.ts';
 import { createPasswordReset, type PasswordReset } from './modules/auth/password-reset.ts';
@@ -40,6 +42,10 @@ export type Services = {
   rateLimit: RateLimiter;
   tokens: TokenSigner;
   sessions: SessionStore;
+  /** The audit log (issue #16): each change's event, written in its transaction. */
+  audit: AuditLog;
+  /** Reading the audit log: pages, API v1's cursor pages, exports. */
+  auditReader: AuditReader;
   emailVerification: EmailVerification;
   passwordReset: PasswordReset;
   emailChange: EmailChange;
@@ -80,15 +86,17 @@ export function createServices(deps: {
   const rateLimit = createRateLimiter(db, clock);
   const tokens = createTokenSigner(config.secretKey, clock);
   const sessions = createSessionStore(db, clock);
+  const audit = createAuditLog({ clock });
+  const auditReader = createAuditReader({ db, clock });
   const linkDeps = { config, db, clock, tokens, mailer, jobs, sealer, rateLimit };
   const emailVerification = createEmailVerification(linkDeps);
-  const passwordReset = createPasswordReset({ ...linkDeps, sessions });
-  const auth = createAuthService({ db, clock, rateLimit, sessions, emailVerification });
-  const emailChange = createEmailChange({ ...linkDeps, checkPassword: auth.checkCurrentPassword });
+  const passwordReset = createPasswordReset({ ...linkDeps, sessions, audit });
+  const auth = createAuthService({ db, clock, rateLimit, sessions, emailVerification, audit });
+  const emailChange = createEmailChange({ ...linkDeps, checkPassword: auth.checkCurrentPassword, audit });
   const media = createMediaService(db, rateLimit);
   const users = createUserService(db);
-  const accounts = createAccountService({ db, clock, rateLimit });
-  const memberships = createMembershipService({ db, clock, sessions });
+  const accounts = createAccountService({ db, clock, rateLimit, audit });
+  const memberships = createMembershipService({ db, clock, sessions, audit });
   const invitations = createInvitationService({
     config,
     db,
@@ -98,12 +106,13 @@ export function createServices(deps: {
     jobs,
     rateLimit,
     sessions,
+    audit,
   });
-  const verifyForms = createVerifyFormService({ config, db, clock, rateLimit });
-  const testNumbers = createTestNumberService({ db });
-  const verifications = createVerificationService({ db, clock });
-  const verificationExport = createVerificationExport({ db, clock, streamCsv });
-  const apiKeys = createApiKeyService({ db, clock });
+  const verifyForms = createVerifyFormService({ config, db, clock, rateLimit, audit });
+  const testNumbers = createTestNumberService({ db, audit });
+  const verifications = createVerificationService({ db, clock, audit });
+  const verificationExport = createVerificationExport({ db, clock, streamCsv, audit });
+  const apiKeys = createApiKeyService({ db, clock, audit });
   const codeDelivery = createCodeDelivery({ jobs, sealer });
   const publicVerify = createPublicVerifyService({ config, db, clock, rateLimit, codeDelivery });
   const apiVerifications = createApiVerifications({ config, db, clock, publicVerify });
@@ -118,6 +127,8 @@ export function createServices(deps: {
     rateLimit,
     tokens,
     sessions,
+    audit,
+    auditReader,
     emailVerification,
     passwordReset,
     emailChange,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { auditEventSchema } from './audit.ts';
 import { MAX_INT_ID } from './lists.ts';
 import { languageSchema } from './verify-forms.ts';
 
@@ -302,3 +303,8 @@ export const apiVerificationListQuerySchema = apiPageQuerySchema.extend({
 });
 export const apiVerificationListSchema = apiPageSchema(apiVerificationSchema);
 export type ApiVerificationList = z.infer<typeof apiVerificationListSchema>;
+
+// ---- Audit events ------------------------------------------------------------------------------------------------
+
+export const apiAuditEventListQuerySchema = apiPageQuerySchema;
+export const apiAuditEventListSchema = apiPageSchema(auditEventSchema);

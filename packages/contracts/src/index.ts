@@ -2,6 +2,7 @@ export * from './account-self-service.ts';
 export * from './api-key-scopes.ts';
 export * from './api-keys.ts';
 export * from './api-v1.ts';
+export * from './audit.ts';
 export * from './auth.ts';
 export * from './client-config.ts';
 export * from './date-filters.ts';

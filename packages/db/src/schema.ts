@@ -7,6 +7,7 @@ import {
   date,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   serial,
@@ -76,9 +77,12 @@ export const accounts = pgTable(
      * without a country code as a US number, so every account starts with the US; owners add more in Company Info.
      */
     phoneCountries: text('phone_countries').array().notNull().default(['US']),
+    /** How long the account's audit events are kept (issue #16): 1–7 years, 2 by default. */
+    auditRetentionYears: integer('audit_retention_years').notNull().default(2),
     createdAt: createdAt(),
   },
   (t) => [
+    check('accounts_audit_retention_years_check', sql`${t.auditRetentionYears} between 1 and 7`),
     index('accounts_uploaded_profile_image_idx')
       .on(t.uploadedProfileImage)
       .where(sql`${t.uploadedProfileImage} is not null`),
@@ -523,3 +527,65 @@ export const apiIdempotencyKeys = pgTable(
     ),
   ],
 );
+
+/**
+ * The audit log (issue #16, ADR 19): one row per event, append-only (a trigger refuses UPDATE, and DELETE except for
+ * the retention job), one hash chain per account: `sequence` 1, 2, 3… and `hash` = SHA-256 of the event's canonical
+ * JSON with `prev_hash`, the hash of the event before it. The first target is also in `target_type`/`target_id`, which
+ * the filters read.
+ */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    sequence: bigint('sequence', { mode: 'number' }).notNull(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
+    actorType: text('actor_type', { enum: ['user', 'api_key', 'system'] }).notNull(),
+    actorId: text('actor_id'),
+    actorName: text('actor_name').notNull(),
+    action: text('action').notNull(),
+    targetType: text('target_type'),
+    targetId: text('target_id'),
+    targets: jsonb('targets').notNull(),
+    changes: jsonb('changes'),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    requestId: text('request_id'),
+    prevHash: text('prev_hash').notNull(),
+    hash: text('hash').notNull(),
+  },
+  (t) => [
+    uniqueIndex('audit_events_account_sequence_idx').on(t.accountId, t.sequence),
+    index('audit_events_account_occurred_idx').on(t.accountId, t.occurredAt.desc(), t.id.desc()),
+    index('audit_events_account_action_idx').on(t.accountId, t.action, t.occurredAt.desc(), t.id.desc()),
+    index('audit_events_account_actor_idx').on(
+      t.accountId,
+      t.actorType,
+      t.actorId,
+      t.occurredAt.desc(),
+      t.id.desc(),
+    ),
+    index('audit_events_account_target_idx').on(
+      t.accountId,
+      t.targetType,
+      t.targetId,
+      t.occurredAt.desc(),
+      t.id.desc(),
+    ),
+  ],
+);
+
+/**
+ * The head of each account's chain: its last sequence and hash. Writing an event locks this row (one upsert), so the
+ * events of one account are chained one at a time in every process, while other accounts write in parallel.
+ */
+export const auditChainHeads = pgTable('audit_chain_heads', {
+  accountId: integer('account_id')
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: 'cascade' }),
+  sequence: bigint('sequence', { mode: 'number' }).notNull(),
+  hash: text('hash').notNull(),
+});

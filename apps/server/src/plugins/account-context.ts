@@ -40,9 +40,17 @@ export type ApiKeyActor = {
 
 export type Actor = MemberActor | ApiKeyActor;
 
+/** Where a request came from, as the audit log records it (issue #16). */
+export type RequestOrigin = {
+  readonly ip: string | null;
+  readonly userAgent: string | null;
+  readonly requestId: string | null;
+};
+
 export type AccountContext = {
   readonly accountId: number;
   readonly actor: Actor;
+  readonly origin: RequestOrigin;
   can(capability: Capability): boolean;
   readonly [accountContextBrand]: true;
 };

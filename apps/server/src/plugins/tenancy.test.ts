@@ -288,6 +288,20 @@ const routes: RouteCase[] = [
   },
   {
     method: 'GET',
+    url: '/api/audit-events',
+    call: (c, w) => c.get(`/api/audit-events?account=${w.accountId}`),
+    unknown: (c) => c.get(`/api/audit-events?account=${UNKNOWN}`),
+    plainMember: 403,
+  },
+  {
+    method: 'GET',
+    url: '/api/audit-events/export',
+    call: (c, w) => c.get(`/api/audit-events/export?account=${w.accountId}&format=jsonl`),
+    unknown: (c) => c.get(`/api/audit-events/export?account=${UNKNOWN}`),
+    plainMember: 403,
+  },
+  {
+    method: 'GET',
     url: '/api/verifications',
     call: (c, w) => c.get(`/api/verifications?account=${w.accountId}&verifyFormId__in=${w.formId}`),
     unknown: (c) => c.get(`/api/verifications?account=${UNKNOWN}`),
@@ -407,7 +421,7 @@ describe('tenant isolation', () => {
       .filter(
         (r) =>
           r.method !== 'HEAD' &&
-          /^\/api\/(accounts|memberships|invitations|verify-forms|test-phone-numbers|api-keys|verifications)(\/|$)/.test(
+          /^\/api\/(accounts|memberships|invitations|verify-forms|test-phone-numbers|api-keys|audit-events|verifications)(\/|$)/.test(
             r.url,
           ),
       )

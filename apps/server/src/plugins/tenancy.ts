@@ -1,7 +1,14 @@
 import type { Capability } from '@veriform/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
-import { type AccountContext, type Actor, actorCan, findMembership, memberOf } from './account-context.ts';
+import {
+  type AccountContext,
+  type Actor,
+  actorCan,
+  findMembership,
+  memberOf,
+  type RequestOrigin,
+} from './account-context.ts';
 import { type AccountScopedKind, accountOfObject, parsePathId } from './account-objects.ts';
 import { requireVerifiedUser } from './auth-guard.ts';
 import { type ApiKeyAuthenticator, type Caller, callerOf, noApiKeys } from './caller.ts';
@@ -87,12 +94,30 @@ async function contextFor(
     const { keyId, prefix, mode, scopes } = caller.key;
     actor = { type: 'api_key', keyId, prefix, mode, scopes };
   }
-  return { accountId, actor, can: (capability: Capability) => actorCan(actor, capability) } as AccountContext;
+  return {
+    accountId,
+    actor,
+    origin: originOf(request),
+    can: (capability: Capability) => actorCan(actor, capability),
+  } as AccountContext;
 }
 
 /** Any one of the capabilities (API v1 reads a verification with a key that may write them or read them). */
 function assertCanAny(ctx: AccountContext, capabilities: readonly Capability[]): void {
   if (!capabilities.some((capability) => ctx.can(capability))) throw new AppError('permission_denied');
+}
+
+/** Enough for any real browser's User-Agent; a longer one is cut, not refused. */
+const USER_AGENT_MAX = 512;
+
+/** The request's address (TRUST_PROXY honoured), agent and id, for the audit log. */
+export function originOf(request: FastifyRequest): RequestOrigin {
+  const userAgent = request.headers['user-agent'];
+  return {
+    ip: request.ip,
+    userAgent: userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null,
+    requestId: request.id,
+  };
 }
 
 async function requireCaller(request: FastifyRequest): Promise<Caller> {

@@ -74,7 +74,7 @@ export class TestClient {
       if (expired || cookie.value === '') this.cookies.delete(cookie.name);
       else this.cookies.set(cookie.name, cookie.value);
     }
-    if (response.headers['content-type']?.toString().startsWith('application/json')) {
+    if (/^application\/json(;|$)/.test(response.headers['content-type']?.toString() ?? '')) {
       const json: unknown = response.json();
       if (json && typeof json === 'object' && 'csrfToken' in json && typeof json.csrfToken === 'string') {
         this.csrfToken = json.csrfToken;

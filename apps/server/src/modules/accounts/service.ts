@@ -10,6 +10,7 @@ import { eq } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
 import type { RateLimiter } from '../../lib/rate-limit.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
+import type { AuditLog } from '../audit/log.ts';
 import { type AccountRow, toAccountDto, toMembershipDto } from '../memberships/repository.ts';
 import type { UserRow } from '../users/repository.ts';
 
@@ -22,7 +23,13 @@ export const ACCOUNT_CREATION_LIMITS = { perUser: 20, windowMs: 24 * 60 * 60 * 1
  * Accounts (companies): creation by any logged-in user, and the company info of an account. Every function but
  * `create` takes the AccountContext from plugins/account-context.ts and touches only `ctx.accountId`.
  */
-export function createAccountService(deps: { db: Db; clock: Clock; rateLimit: RateLimiter }) {
+export function createAccountService(deps: {
+  db: Db;
+  clock: Clock;
+  rateLimit: RateLimiter;
+  /** The audit log (issue #16): write with the change's own transaction. */
+  audit: AuditLog;
+}) {
   const { db, clock, rateLimit } = deps;
 
   /** The account and its first (owner) membership, in one short transaction. */

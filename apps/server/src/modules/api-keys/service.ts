@@ -1,3 +1,4 @@
+import type { AuditTarget } from '@veriform/contracts';
 import {
   type ApiKey,
   type ApiKeyList,
@@ -8,10 +9,11 @@ import {
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { type AccountContext, assertStillCan, memberOf } from '../../plugins/account-context.ts';
+import type { AuditLog } from '../audit/log.ts';
 import { createApiKeyAuthenticator, isApiKeyScope } from './authenticator.ts';
 import { API_KEY_PREFIX_LENGTH, generateApiKey, hashApiKey } from './key-format.ts';
 
@@ -53,9 +55,19 @@ const toDto = (row: ListedRow): ApiKey => ({
  * burst of creations cannot pass it. Revoking is final and idempotent; `authenticate` is the bearer lookup
  * (authenticator.ts), so this service is the app's ApiKeyAuthenticator.
  */
-export function createApiKeyService(deps: { db: Db; clock: Clock }) {
-  const { db, clock } = deps;
+export function createApiKeyService(deps: {
+  db: Db;
+  clock: Clock;
+  /** The audit log (issue #16): write with the change's own transaction. */
+  audit: AuditLog;
+}) {
+  const { db, clock, audit } = deps;
   const { authenticate } = createApiKeyAuthenticator(deps);
+  const keyTarget = (key: { id: number; name: string; prefix: string }): AuditTarget => ({
+    type: 'api_key',
+    id: String(key.id),
+    name: `${key.name} (${key.prefix}…)`,
+  });
 
   /** Newest first, revoked ones included. */
   async function list(ctx: AccountContext): Promise<ApiKeyList> {
@@ -94,6 +106,11 @@ export function createApiKeyService(deps: { db: Db; clock: Clock }) {
         })
         .returning(listed);
       if (!inserted) throw new Error('API key insert returned no row');
+      await audit.record(tx, ctx, {
+        action: 'api_key.created',
+        targets: [keyTarget(inserted)],
+        changes: { mode: [null, inserted.mode], scopes: [null, inserted.scopes] },
+      });
       return inserted;
     });
     return { ...toDto(row), key };
@@ -104,13 +121,24 @@ export function createApiKeyService(deps: { db: Db; clock: Clock }) {
    * revocation time. 404 for an id that is not the account's.
    */
   async function revoke(ctx: AccountContext, id: number): Promise<void> {
-    const now = clock.now().toISOString();
-    const [row] = await db
-      .update(apiKeys)
-      .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${now}::timestamptz)` })
-      .where(and(eq(apiKeys.accountId, ctx.accountId), eq(apiKeys.id, id)))
-      .returning({ id: apiKeys.id });
-    if (!row) throw new AppError('not_found');
+    await db.transaction(async (tx) => {
+      // Only a revocation that happens is recorded: a second DELETE changes nothing and says nothing.
+      const [revoked] = await tx
+        .update(apiKeys)
+        .set({ revokedAt: clock.now() })
+        .where(and(eq(apiKeys.accountId, ctx.accountId), eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+        .returning({ id: apiKeys.id, name: apiKeys.name, prefix: apiKeys.prefix });
+      if (revoked) {
+        await audit.record(tx, ctx, { action: 'api_key.revoked', targets: [keyTarget(revoked)] });
+        return;
+      }
+      const [exists] = await tx
+        .select({ id: apiKeys.id })
+        .from(apiKeys)
+        .where(and(eq(apiKeys.accountId, ctx.accountId), eq(apiKeys.id, id)))
+        .limit(1);
+      if (!exists) throw new AppError('not_found');
+    });
   }
 
   return { list, create, revoke, authenticate };

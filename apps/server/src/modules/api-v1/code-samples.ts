@@ -25,6 +25,8 @@ const samples: Record<string, (base: string) => string> = {
   -H "Authorization: Bearer $VERIFORM_API_KEY"`,
   resendVerification: (base) => `curl -X POST "${base}/api/v1/verifications/$VERIFICATION_ID/resend" \\
   -H "Authorization: Bearer $VERIFORM_API_KEY"`,
+  listAuditEvents: (base) => `curl "${base}/api/v1/audit-events?limit=50" \\
+  -H "Authorization: Bearer $VERIFORM_API_KEY"`,
   cancelVerification: (base) => `curl -X POST "${base}/api/v1/verifications/$VERIFICATION_ID/cancel" \\
   -H "Authorization: Bearer $VERIFORM_API_KEY"`,
 };

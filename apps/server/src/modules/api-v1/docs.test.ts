@@ -105,7 +105,12 @@ describe('the curl examples', () => {
     await owner.c.request({ method: 'PATCH', url: `/api/verify-forms/${formId}`, body: { isLive: true } });
     const testNumber = { account: owner.accountId, cellPhone: '+12015550123', code: '123456' };
     expect((await owner.c.post('/api/test-phone-numbers', testNumber)).statusCode).toBe(201);
-    const { key } = await newApiKey(owner, ['forms:read', 'verifications:write', 'verifications:read']);
+    const { key } = await newApiKey(owner, [
+      'forms:read',
+      'verifications:write',
+      'verifications:read',
+      'audit:read',
+    ]);
     const env: Record<string, string | undefined> = {
       ...process.env,
       VERIFORM_API_KEY: key,

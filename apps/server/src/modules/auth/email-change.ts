@@ -31,6 +31,7 @@ import type { TokenSigner } from '../../lib/tokens.ts';
 import type { Mailer } from '../../messaging/email.ts';
 import { changeEmailMessage, emailChangedMessage } from '../../messaging/templates/change-email.ts';
 import { emailChangeRequestedMessage } from '../../messaging/templates/change-email-requested.ts';
+import type { AuditLog } from '../audit/log.ts';
 import { findUserByEmail, findUserById, type UserRow } from '../users/repository.ts';
 import { invalidTokenError } from './errors.ts';
 
@@ -78,6 +79,8 @@ export function createEmailChange(deps: {
   rateLimit: RateLimiter;
   /** The auth service's checkCurrentPassword: a 400 on `field` when wrong, counted in the failed-login buckets. */
   checkPassword: (user: UserRow, password: string, ip: string, field: string) => Promise<void>;
+  /** The audit log (issue #16): write with the change's own transaction. */
+  audit: AuditLog;
 }) {
   const { config, db, clock, tokens, mailer, jobs, sealer, rateLimit, checkPassword } = deps;
   /** The target was taken after the request was made (a sign-up, another change): nothing to put it on but the whole. */

@@ -20,6 +20,7 @@ import { signedLink } from '../../lib/signed-links.ts';
 import type { TokenSigner } from '../../lib/tokens.ts';
 import type { Mailer } from '../../messaging/email.ts';
 import { resetPasswordMessage } from '../../messaging/templates/reset-password.ts';
+import type { AuditLog } from '../audit/log.ts';
 import { findUserByEmail, findUserById, type UserRow } from '../users/repository.ts';
 import { reserveAddressMail } from './address-mail-limits.ts';
 import { invalidTokenError } from './errors.ts';
@@ -42,6 +43,8 @@ export function createPasswordReset(deps: {
   sealer: Sealer;
   rateLimit: RateLimiter;
   sessions: SessionStore;
+  /** The audit log (issue #16): write with the change's own transaction. */
+  audit: AuditLog;
 }) {
   const { config, db, clock, tokens, mailer, jobs, sealer, rateLimit, sessions } = deps;
   const link = signedLink({

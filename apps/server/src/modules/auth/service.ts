@@ -15,6 +15,7 @@ import { AppError } from '../../lib/errors.ts';
 import { ipKey } from '../../lib/ip-key.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
 import { type RateLimiter, type RateLimitRule, type Reservation, tooMany } from '../../lib/rate-limit.ts';
+import type { AuditLog } from '../audit/log.ts';
 import { findUserByEmail, type UserRow } from '../users/repository.ts';
 import type { EmailVerification } from './email-verification.ts';
 import { emailTakenError, invalidCredentialsError } from './errors.ts';
@@ -46,6 +47,8 @@ export function createAuthService(deps: {
   rateLimit: RateLimiter;
   sessions: SessionStore;
   emailVerification: EmailVerification;
+  /** The audit log (issue #16): write with the change's own transaction. */
+  audit: AuditLog;
 }) {
   const { db, clock, rateLimit, sessions, emailVerification } = deps;
 

@@ -32,6 +32,7 @@ import type { Sealer } from '../../lib/sealed.ts';
 import type { Mailer } from '../../messaging/email.ts';
 import { invitationMessage } from '../../messaging/templates/invitation.ts';
 import { type AccountContext, memberOf } from '../../plugins/account-context.ts';
+import type { AuditLog } from '../audit/log.ts';
 import type { SessionRow, SessionStore } from '../auth/session-store.ts';
 import { type AccountRow, toAccountDto, toMembershipDto } from '../memberships/repository.ts';
 import { findUserByEmail, type UserRow } from '../users/repository.ts';
@@ -91,6 +92,8 @@ export function createInvitationService(deps: {
   jobs: JobQueue;
   rateLimit: RateLimiter;
   sessions: SessionStore;
+  /** The audit log (issue #16): write with the change's own transaction. */
+  audit: AuditLog;
 }) {
   const { config, db, clock, mailer, sealer, jobs, rateLimit, sessions } = deps;
 

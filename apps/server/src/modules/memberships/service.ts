@@ -14,6 +14,7 @@ import { and, count, eq, type SQL } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { type AccountContext, assertCan, assertStillCan, memberOf } from '../../plugins/account-context.ts';
+import type { AuditLog } from '../audit/log.ts';
 import type { SessionRow, SessionStore } from '../auth/session-store.ts';
 import { revokeOpenInvitationsBy } from '../invitations/inviter.ts';
 import type { UserRow } from '../users/repository.ts';
@@ -38,7 +39,13 @@ function onePage<T>(results: T[]): ListResponse<T> {
  * A change that takes someone's right to invite away (removal, leaving, demotion to member) revokes the invitations
  * they sent that are still open, in the same transaction; accepting takes the same lock and checks the inviter again.
  */
-export function createMembershipService(deps: { db: Db; clock: Clock; sessions: SessionStore }) {
+export function createMembershipService(deps: {
+  db: Db;
+  clock: Clock;
+  sessions: SessionStore;
+  /** The audit log (issue #16): write with the change's own transaction. */
+  audit: AuditLog;
+}) {
   const { db, clock, sessions } = deps;
 
   const inAccount = (ctx: AccountContext) => eq(memberships.accountId, ctx.accountId);

@@ -10,6 +10,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
+import type { AuditLog } from '../audit/log.ts';
 
 const { testPhoneNumbers } = schema;
 
@@ -31,7 +32,11 @@ export function toE164(input: string): string | null {
  * An account's test numbers (test mode; ours). Every member may read them (they need the codes to try a form);
  * only owners add or remove them — the routes check that with `manageCompany`.
  */
-export function createTestNumberService(deps: { db: Db }) {
+export function createTestNumberService(deps: {
+  db: Db;
+  /** The audit log (issue #16): write with the change's own transaction. */
+  audit: AuditLog;
+}) {
   const { db } = deps;
 
   const toDto = (row: TestPhoneNumberRow): TestPhoneNumber => ({

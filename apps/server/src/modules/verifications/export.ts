@@ -11,6 +11,7 @@ import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
+import type { AuditLog } from '../audit/log.ts';
 import { countVerifications } from './count.ts';
 import { resolveDateRange, resolveForms, verificationOrderBy, verificationWhere } from './filters.ts';
 
@@ -258,6 +259,8 @@ export function createVerificationExport(deps: {
   clock: Clock;
   /** PostgreSQL's COPY stream (DatabaseHandle.streamCsv); without it (PGlite) the rows come in keyset batches. */
   streamCsv?: StreamCsv | undefined;
+  /** The audit log (issue #16): write with the change's own transaction. */
+  audit: AuditLog;
 }) {
   const { db, clock, streamCsv } = deps;
 

@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
+import type { AuditLog } from '../audit/log.ts';
 import { countVerifications } from './count.ts';
 import {
   addDays,
@@ -64,7 +65,12 @@ const toDetailDto = (row: VerificationRow): VerificationDetail => ({
  * filters.ts, shared with the CSV export. Every query is scoped by `ctx.accountId` and kept short: on PGlite one
  * query at a time runs, on the main thread.
  */
-export function createVerificationService(deps: { db: Db; clock: Clock }) {
+export function createVerificationService(deps: {
+  db: Db;
+  clock: Clock;
+  /** The audit log (issue #16): a detail view is recorded. */
+  audit: AuditLog;
+}) {
   const { db, clock } = deps;
 
   async function list(ctx: AccountContext, query: VerificationListParams): Promise<VerificationList> {

@@ -20,6 +20,7 @@ import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { RateLimiter } from '../../lib/rate-limit.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
+import type { AuditLog } from '../audit/log.ts';
 
 const { verifyForms, verifications, verificationAttempts } = schema;
 
@@ -50,6 +51,8 @@ export function createVerifyFormService(deps: {
   db: Db;
   clock: Clock;
   rateLimit: RateLimiter;
+  /** The audit log (issue #16): write with the change's own transaction. */
+  audit: AuditLog;
 }) {
   const { config, db, clock, rateLimit } = deps;
 

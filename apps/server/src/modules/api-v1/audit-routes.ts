@@ -1,0 +1,36 @@
+import { apiAuditEventListQuerySchema, apiAuditEventListSchema, MAX_BIGINT_ID } from '@veriform/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { accountContext } from '../../plugins/tenancy.ts';
+import { cursorPage, parseIdCursor } from './cursor.ts';
+import { problemResponses } from './responses.ts';
+
+export async function auditEventRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { auditReader } = app.services;
+
+  r.get(
+    '/api/v1/audit-events',
+    {
+      config: { account: { from: 'apiKey', can: 'readAuditLog' } },
+      schema: {
+        operationId: 'listAuditEvents',
+        summary: 'List audit events',
+        description: `Who did what in the account, newest first, in cursor pages: sign-ins, team and form changes, exports,
+views of verifications, API keys. Each event is chained to the one before by \`prevHash\`/\`hash\` (SHA-256 of its canonical
+JSON), so a removed or edited event is detectable. Needs \`audit:read\`.`,
+        tags: ['Audit log'],
+        querystring: apiAuditEventListQuerySchema,
+        response: { 200: apiAuditEventListSchema, ...problemResponses },
+      },
+    },
+    async (request) => {
+      const { limit, startingAfter } = request.query;
+      const { rows, hasMore } = await auditReader.page(accountContext(request), {
+        limit,
+        startingAfter: parseIdCursor(startingAfter, MAX_BIGINT_ID),
+      });
+      return cursorPage(rows, hasMore);
+    },
+  );
+}

@@ -1,0 +1,165 @@
+import type { AuditEvent, AuditEventList, CreatedApiKey } from '@veriform/contracts';
+import { schema } from '@veriform/db';
+import { asc, eq, sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { apiV1, newApiKey } from '../../test-support/api-v1/client.ts';
+import { useTestApp } from '../../test-support/app.ts';
+import { join, newOwner, type Owner } from '../../test-support/teams.ts';
+import { type ChainedEvent, GENESIS_HASH, verifyChain } from './chain.ts';
+
+const t = useTestApp();
+
+async function eventsOf(owner: Owner, query = ''): Promise<AuditEvent[]> {
+  const response = await owner.c.get(`/api/audit-events?account=${owner.accountId}${query}`);
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<AuditEventList>().results;
+}
+
+/** The account's chain as stored, in order, in the form the check reads. */
+async function storedChain(accountId: number): Promise<ChainedEvent[]> {
+  const rows = await t.db.db
+    .select()
+    .from(schema.auditEvents)
+    .where(eq(schema.auditEvents.accountId, accountId))
+    .orderBy(asc(schema.auditEvents.sequence));
+  return rows.map((row) => ({
+    account: row.accountId,
+    sequence: row.sequence,
+    occurredAt: row.occurredAt.toISOString(),
+    actor: { type: row.actorType, id: row.actorId, name: row.actorName },
+    action: row.action,
+    targets: row.targets as ChainedEvent['targets'],
+    changes: row.changes as ChainedEvent['changes'],
+    ip: row.ip,
+    userAgent: row.userAgent,
+    requestId: row.requestId,
+    prevHash: row.prevHash,
+    hash: row.hash,
+  }));
+}
+
+const exportLines = async (owner: Owner, format: 'csv' | 'jsonl') => {
+  const response = await owner.c.get(`/api/audit-events/export?account=${owner.accountId}&format=${format}`);
+  expect(response.statusCode, response.body).toBe(200);
+  return response;
+};
+
+describe('the audit log', () => {
+  it('records API keys created and revoked with actor, target, changes and origin, in one verifiable chain', async () => {
+    const owner = await newOwner(t.app);
+    const created = await owner.c.request({
+      method: 'POST',
+      url: '/api/api-keys',
+      body: { account: owner.accountId, name: 'CRM', mode: 'test', scopes: ['forms:read'] },
+      headers: { 'user-agent': 'Audit-Test/1.0' },
+    });
+    const key = created.json<CreatedApiKey>();
+    await owner.c.request({ method: 'DELETE', url: `/api/api-keys/${key.id}` });
+    // A second revocation changes nothing and records nothing.
+    await owner.c.request({ method: 'DELETE', url: `/api/api-keys/${key.id}` });
+
+    const events = await eventsOf(owner);
+    expect(events.map((e) => e.action)).toEqual(['api_key.revoked', 'api_key.created']);
+    const [revoked, made] = events;
+    expect(made).toMatchObject({
+      sequence: 1,
+      actor: { type: 'user', id: String(owner.userId), name: owner.email },
+      targets: [{ type: 'api_key', id: String(key.id), name: `CRM (${key.prefix}…)` }],
+      changes: { mode: [null, 'test'], scopes: [null, ['forms:read']] },
+      ip: expect.any(String),
+      userAgent: 'Audit-Test/1.0',
+      requestId: expect.any(String),
+      prevHash: GENESIS_HASH,
+    });
+    expect(revoked).toMatchObject({ sequence: 2, prevHash: made?.hash });
+    expect(await verifyChain(await storedChain(owner.accountId))).toEqual({ ok: true, count: 2 });
+
+    // Filters: by action, actor, target.
+    expect((await eventsOf(owner, '&action=api_key.created')).map((e) => e.sequence)).toEqual([1]);
+    expect(await eventsOf(owner, `&actorType=user&actorId=${owner.userId}`)).toHaveLength(2);
+    expect(await eventsOf(owner, `&targetType=api_key&targetId=${key.id}`)).toHaveLength(2);
+    expect(await eventsOf(owner, '&targetType=form')).toHaveLength(0);
+    expect(await eventsOf(owner, '&created__date__preset=yesterday&tz=UTC')).toHaveLength(0);
+  });
+
+  it('is for owners: a member gets 403, another account’s owner 404, an audit:read key reads it through API v1', async () => {
+    const owner = await newOwner(t.app);
+    const member = await join(t.app, owner);
+    const stranger = await newOwner(t.app, 'Other Inc.');
+    const { key } = await newApiKey(owner, ['audit:read']);
+    expect((await member.c.get(`/api/audit-events?account=${owner.accountId}`)).statusCode).toBe(403);
+    expect((await stranger.c.get(`/api/audit-events?account=${owner.accountId}`)).statusCode).toBe(404);
+    expect((await stranger.c.get(`/api/audit-events/export?account=${owner.accountId}`)).statusCode).toBe(
+      404,
+    );
+    expect(await eventsOf(stranger)).toEqual([]);
+
+    const page = await apiV1(t.app, key).GET('/api/v1/audit-events', { params: { query: { limit: 10 } } });
+    expect(page.response.status).toBe(200);
+    expect(page.data?.data.map((e) => e.action)).toEqual(['api_key.created']);
+    const { key: noScope } = await newApiKey(owner, ['forms:read']);
+    expect((await apiV1(t.app, noScope).GET('/api/v1/audit-events')).response.status).toBe(403);
+  });
+
+  it('the database refuses to edit or delete an event; a tampered row or export line is named by the check', async () => {
+    const owner = await newOwner(t.app);
+    for (const name of ['One', 'Two', 'Three']) await newApiKey(owner, ['forms:read'], 'test', name);
+    await expect(
+      t.db.db.execute(
+        sql`update audit_events set actor_name = 'someone else' where account_id = ${owner.accountId}`,
+      ),
+    ).rejects.toThrow();
+    await expect(
+      t.db.db.execute(sql`delete from audit_events where account_id = ${owner.accountId}`),
+    ).rejects.toThrow();
+
+    // The export checks out, oldest first; one changed byte in a line is caught at that event.
+    const jsonl = (await exportLines(owner, 'jsonl')).body.trim().split('\n');
+    const parsed = jsonl.map((line) => JSON.parse(line) as ChainedEvent & { id: number });
+    expect(parsed.map((e) => e.sequence)).toEqual([1, 2, 3]);
+    const fromExport = (lines: string[]) =>
+      lines.map((line) => {
+        const { id: _id, ...event } = JSON.parse(line) as ChainedEvent & { id: number };
+        return event;
+      });
+    expect(await verifyChain(fromExport(jsonl))).toEqual({ ok: true, count: 3 });
+    const tampered = [...jsonl];
+    tampered[1] = (tampered[1] ?? '').replace('"Two', '"Tw0');
+    expect(await verifyChain(fromExport(tampered))).toMatchObject({ ok: false, sequence: 2 });
+    expect(await verifyChain(fromExport([jsonl[0] ?? '', jsonl[2] ?? '']))).toMatchObject({
+      ok: false,
+      sequence: 3,
+    });
+
+    // Someone with the database's keys edits a row behind the application's back: the check names it.
+    await t.db.db.transaction(async (tx) => {
+      await tx.execute(sql`alter table audit_events disable trigger audit_events_append_only`);
+      await tx.execute(
+        sql`update audit_events set ip = '198.51.100.1' where account_id = ${owner.accountId} and sequence = 2`,
+      );
+      await tx.execute(sql`alter table audit_events enable trigger audit_events_append_only`);
+    });
+    expect(await verifyChain(await storedChain(owner.accountId))).toMatchObject({ ok: false, sequence: 2 });
+
+    const csv = (await exportLines(owner, 'csv')).body.split('\r\n');
+    expect(csv[0]).toBe(
+      'Sequence,Time (UTC),Actor type,Actor id,Actor,Action,Action name,Target type,Target id,Target,Changes,IP,User agent,Request id,Previous hash,Hash',
+    );
+    expect(csv[1]).toMatch(/^1,.*,user,\d+,.*,Created an API key,api_key\.created,api_key,/);
+  });
+
+  it('events of one account written at once from many requests keep one chain without gaps', async () => {
+    const owner = await newOwner(t.app);
+    const other = await newOwner(t.app, 'Parallel Inc.');
+    const made = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        newApiKey(i % 4 === 0 ? other : owner, ['forms:read'], 'test', `K${i}`),
+      ),
+    );
+    expect(made).toHaveLength(16);
+    const chain = await storedChain(owner.accountId);
+    expect(chain.map((e) => e.sequence)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    expect(await verifyChain(chain)).toEqual({ ok: true, count: 12 });
+    expect(await verifyChain(await storedChain(other.accountId))).toEqual({ ok: true, count: 4 });
+  });
+});

@@ -1,0 +1,56 @@
+import { Readable } from 'node:stream';
+import { auditEventListQuerySchema, auditEventListSchema, auditExportQuerySchema } from '@veriform/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { accountContext } from '../../plugins/tenancy.ts';
+import { csvHeader, csvLine, jsonLine } from './service.ts';
+
+/**
+ * The audit log for owners (capability readAuditLog; members 403, another account 404): the screen's pages and the
+ * export, streamed oldest first as CSV or JSON Lines (the latter is what `npm run audit:verify -- --file` checks).
+ */
+export async function auditRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { auditReader, clock } = app.services;
+
+  r.get(
+    '/api/audit-events',
+    {
+      config: { account: { from: 'query.account', can: 'readAuditLog' } },
+      schema: { querystring: auditEventListQuerySchema, response: { 200: auditEventListSchema } },
+    },
+    (request) => auditReader.list(accountContext(request), request.query),
+  );
+
+  r.get(
+    '/api/audit-events/export',
+    {
+      config: { account: { from: 'query.account', can: 'readAuditLog' } },
+      schema: { querystring: auditExportQuerySchema },
+    },
+    async (request, reply) => {
+      const ctx = accountContext(request);
+      const { format } = request.query;
+      const events = auditReader.exportEvents(ctx, request.query);
+      async function* lines() {
+        if (format === 'csv') yield csvHeader();
+        for await (const event of events)
+          yield format === 'csv' ? csvLine(event) : jsonLine(event, ctx.accountId);
+      }
+      const body = Readable.from(lines());
+      // A client that goes away stops the reads: the generator is returned, no further batch is queried.
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished) body.destroy();
+      });
+      const day = clock.now().toISOString().slice(0, 10);
+      return reply
+        .header(
+          'content-type',
+          format === 'csv' ? 'text/csv; charset=utf-8' : 'application/jsonl; charset=utf-8',
+        )
+        .header('content-disposition', `attachment; filename="audit-log-${ctx.accountId}-${day}.${format}"`)
+        .header('cache-control', 'no-store')
+        .send(body);
+    },
+  );
+}

@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import { datePresets, localDateSchema, timeZoneSchema } from './date-filters.ts';
+import { listResponseSchema, MAX_INT_ID } from './lists.ts';
+
+/**
+ * The audit log (issue #16): who did what, when and from where, one hash chain per account. Action names are a
+ * published contract (exports, API v1, customers' SIEM rules): add new ones, never rename.
+ */
+
+export const auditActions = [
+  'auth.login_succeeded',
+  'auth.login_failed',
+  'auth.logout',
+  'user.password_changed',
+  'user.email_changed',
+  'invitation.sent',
+  'invitation.resent',
+  'invitation.revoked',
+  'invitation.accepted',
+  'membership.role_changed',
+  'membership.permissions_changed',
+  'membership.removed',
+  'account.updated',
+  'form.created',
+  'form.updated',
+  'form.live_changed',
+  'form.deleted',
+  'form.banner_changed',
+  'test_number.added',
+  'test_number.removed',
+  'verifications.exported',
+  'verification.viewed',
+  'api_key.created',
+  'api_key.revoked',
+  'audit.pruned',
+] as const;
+export const auditActionSchema = z.enum(auditActions);
+export type AuditAction = z.infer<typeof auditActionSchema>;
+
+/** Each action in words, for the screen and the CSV (the JSON keeps the dotted name). */
+export const auditActionLabels: Record<AuditAction, string> = {
+  'auth.login_succeeded': 'Signed in',
+  'auth.login_failed': 'Failed sign-in',
+  'auth.logout': 'Signed out',
+  'user.password_changed': 'Changed password',
+  'user.email_changed': 'Changed e-mail address',
+  'invitation.sent': 'Sent an invitation',
+  'invitation.resent': 'Resent an invitation',
+  'invitation.revoked': 'Revoked an invitation',
+  'invitation.accepted': 'Accepted an invitation',
+  'membership.role_changed': 'Changed a role',
+  'membership.permissions_changed': 'Changed permissions',
+  'membership.removed': 'Removed a member',
+  'account.updated': 'Updated the company',
+  'form.created': 'Created a form',
+  'form.updated': 'Edited a form',
+  'form.live_changed': 'Took a form live or offline',
+  'form.deleted': 'Deleted a form',
+  'form.banner_changed': 'Changed a form banner',
+  'test_number.added': 'Added a test number',
+  'test_number.removed': 'Removed a test number',
+  'verifications.exported': 'Exported verifications',
+  'verification.viewed': 'Viewed a verification',
+  'api_key.created': 'Created an API key',
+  'api_key.revoked': 'Revoked an API key',
+  'audit.pruned': 'Removed old audit events',
+};
+
+export const auditActorTypes = ['user', 'api_key', 'system'] as const;
+export const auditActorTypeSchema = z.enum(auditActorTypes);
+export type AuditActorType = z.infer<typeof auditActorTypeSchema>;
+
+export const auditTargetTypes = [
+  'user',
+  'account',
+  'membership',
+  'invitation',
+  'form',
+  'test_number',
+  'api_key',
+  'verification',
+  'audit_event',
+] as const;
+export const auditTargetTypeSchema = z.enum(auditTargetTypes);
+export type AuditTargetType = z.infer<typeof auditTargetTypeSchema>;
+
+/** Who acted: a person (id, e-mail), an API key (id, prefix), or Veriform itself (retention). */
+export const auditActorSchema = z.object({
+  type: auditActorTypeSchema,
+  id: z.string().nullable(),
+  name: z.string(),
+});
+export type AuditActor = z.infer<typeof auditActorSchema>;
+
+export const auditTargetSchema = z.object({ type: auditTargetTypeSchema, id: z.string(), name: z.string() });
+export type AuditTarget = z.infer<typeof auditTargetSchema>;
+
+/** `{field: [before, after]}` for an edit; other details of the action (an export's filters and row count) as is. */
+export const auditChangesSchema = z.record(z.string(), z.unknown()).nullable();
+export type AuditChanges = z.infer<typeof auditChangesSchema>;
+
+export const auditEventSchema = z
+  .object({
+    id: z.number().int(),
+    /** Its place in the account's chain: 1, 2, 3… without gaps (until retention removes the oldest). */
+    sequence: z.number().int(),
+    occurredAt: z.string(),
+    actor: auditActorSchema,
+    action: auditActionSchema,
+    targets: z.array(auditTargetSchema),
+    changes: auditChangesSchema,
+    ip: z.string().nullable(),
+    userAgent: z.string().nullable(),
+    requestId: z.string().nullable(),
+    /** The hash of the event before it in the account's chain (64 zeros for the first). */
+    prevHash: z.string(),
+    /** SHA-256 (hex) of the event's canonical JSON, prevHash included (docs/decisions/0019-audit-log-hash-chain.md). */
+    hash: z.string(),
+  })
+  .meta({ id: 'AuditEvent' });
+export type AuditEvent = z.infer<typeof auditEventSchema>;
+
+/** The screen's filters; a bad value falls back to none, as the activity log's do (a shared link always opens). */
+export const auditFilterSchema = z.object({
+  action: auditActionSchema.optional().catch(undefined),
+  actorType: auditActorTypeSchema.optional().catch(undefined),
+  actorId: z.string().trim().max(64).optional().catch(undefined),
+  targetType: auditTargetTypeSchema.optional().catch(undefined),
+  targetId: z.string().trim().max(64).optional().catch(undefined),
+  created__date__preset: z.enum(datePresets).catch('all').default('all'),
+  created__date__gte: localDateSchema.optional().catch(undefined),
+  created__date__lte: localDateSchema.optional().catch(undefined),
+  tz: timeZoneSchema.optional(),
+});
+export type AuditFilter = z.infer<typeof auditFilterSchema>;
+
+export const AUDIT_PAGE_SIZE_DEFAULT = 25;
+export const AUDIT_PAGE_SIZE_MAX = 100;
+
+export const auditSearchSchema = auditFilterSchema.extend({
+  pageNumber: z.coerce.number().int().min(1).catch(1).default(1),
+  pageSize: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(AUDIT_PAGE_SIZE_MAX)
+    .catch(AUDIT_PAGE_SIZE_DEFAULT)
+    .default(AUDIT_PAGE_SIZE_DEFAULT),
+});
+export type AuditSearch = z.infer<typeof auditSearchSchema>;
+
+const accountParam = { account: z.coerce.number().int().positive().max(MAX_INT_ID) };
+
+/** GET /api/audit-events?account=…&…filters → newest first (owners: capability readAuditLog). */
+export const auditEventListQuerySchema = auditSearchSchema.extend(accountParam);
+export const auditEventListSchema = listResponseSchema(auditEventSchema);
+export type AuditEventList = z.infer<typeof auditEventListSchema>;
+
+/** GET /api/audit-events/export?account=…&format=csv|jsonl&…filters → every matching event, streamed, oldest first. */
+export const auditExportFormats = ['csv', 'jsonl'] as const;
+export const auditExportQuerySchema = auditFilterSchema.extend({
+  ...accountParam,
+  format: z.enum(auditExportFormats).catch('csv').default('csv'),
+});
+export type AuditExportQuery = z.infer<typeof auditExportQuerySchema>;
