@@ -58,8 +58,16 @@ export function changesOf<T extends Record<string, unknown>>(
 export function createAuditLog(deps: { clock: Clock }) {
   const { clock } = deps;
 
-  /** One event in the account's chain, in `tx`. */
-  async function append(
+  /**
+   * One event in the account's chain, in `outer` (the change's transaction). It runs in a transaction of its own
+   * inside it (a savepoint), so that a caller handing the plain database by mistake still holds the head's lock from
+   * the read of the chain's end to the write of the new one.
+   */
+  function append(outer: Db, accountId: number, actor: AuditActor, origin: RequestOrigin, entry: AuditEntry) {
+    return outer.transaction((tx) => appendIn(tx, accountId, actor, origin, entry));
+  }
+
+  async function appendIn(
     tx: Db,
     accountId: number,
     actor: AuditActor,
