@@ -1,4 +1,5 @@
 import { TextInput } from '@mantine/core';
+import type { DatePreset } from '@veriform/contracts';
 import { LabelledSelect } from './LabelledSelect';
 
 /**
@@ -11,10 +12,23 @@ export interface CreatedDateRange<P extends string> {
   created__date__lte?: string;
 }
 
+/** The words of SPEC §2's date presets, in every filter bar that offers them. */
+export const datePresetLabels: Record<DatePreset, string> = {
+  all: 'All time',
+  today: 'Today',
+  yesterday: 'Yesterday',
+  last3d: 'Last 3 days',
+  last7d: 'Last 7 days',
+  last30d: 'Last 30 days',
+  thisMonth: 'This month',
+  lastMonth: 'Last month',
+  custom: 'Custom range',
+};
+
 /**
- * The date-range control of the filter bars (the forms list, the activity log, the dashboard): the preset select,
- * then From and To while the custom range is chosen. `onChange` gets a patch of the search params (picking a preset
- * drops the custom days). A fragment, so its fields wrap with the bar's others.
+ * The date-range control of the filter bars (the forms list, the activity log, the dashboard, the audit log): the
+ * preset select, then From and To while the custom range is chosen. `onChange` gets a patch of the search params
+ * (picking a preset drops the custom days). A fragment, so its fields wrap with the bar's others.
  */
 export function DateRangeFilter<P extends string>({
   label = 'Created',

@@ -8,7 +8,7 @@ import {
   type VerificationMethod,
   type VerificationSource,
 } from '@veriform/contracts';
-import { DateRangeFilter } from '../../../components/form/DateRangeFilter';
+import { DateRangeFilter, datePresetLabels } from '../../../components/form/DateRangeFilter';
 import { LabelledMultiSelect } from '../../../components/form/LabelledFields';
 import { LabelledSelect } from '../../../components/form/LabelledSelect';
 import { SearchBox } from '../../../components/form/SearchBox';
@@ -34,18 +34,6 @@ export type VerificationFilterValue<P extends DatePreset = DatePreset> = Omit<
   'created__date__preset'
 > & { created__date__preset: P };
 export type VerificationFilterPatch<P extends DatePreset = DatePreset> = Partial<VerificationFilterValue<P>>;
-
-export const datePresetLabels: Record<DatePreset, string> = {
-  all: 'All time',
-  today: 'Today',
-  yesterday: 'Yesterday',
-  last3d: 'Last 3 days',
-  last7d: 'Last 7 days',
-  last30d: 'Last 30 days',
-  thisMonth: 'This month',
-  lastMonth: 'Last month',
-  custom: 'Custom range',
-};
 
 type MethodChoice = 'all' | VerificationMethod;
 const methodOptions: { value: MethodChoice; label: string }[] = [
