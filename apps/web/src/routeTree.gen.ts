@@ -23,6 +23,7 @@ import { Route as AuthedFormsIndexRouteImport } from './routes/_authed/forms/ind
 import { Route as AuthedFormsVerifyFormIdRouteImport } from './routes/_authed/forms/$verifyFormId'
 import { Route as AuthedSettingsIndexRouteImport } from './routes/_authed/settings/index'
 import { Route as AuthedSettingsApiKeysRouteImport } from './routes/_authed/settings/api-keys'
+import { Route as AuthedSettingsAuditLogRouteImport } from './routes/_authed/settings/audit-log'
 import { Route as AuthedSettingsCompanyInfoRouteImport } from './routes/_authed/settings/company-info'
 import { Route as AuthedSettingsManageTeamRouteImport } from './routes/_authed/settings/manage-team'
 import { Route as AuthedSettingsMyAccountRouteImport } from './routes/_authed/settings/my-account'
@@ -119,6 +120,11 @@ const AuthedSettingsIndexRoute = AuthedSettingsIndexRouteImport.update({
 const AuthedSettingsApiKeysRoute = AuthedSettingsApiKeysRouteImport.update({
   id: '/api-keys',
   path: '/api-keys',
+  getParentRoute: () => AuthedSettingsRoute,
+} as any)
+const AuthedSettingsAuditLogRoute = AuthedSettingsAuditLogRouteImport.update({
+  id: '/audit-log',
+  path: '/audit-log',
   getParentRoute: () => AuthedSettingsRoute,
 } as any)
 const AuthedSettingsCompanyInfoRoute =
@@ -303,6 +309,7 @@ export interface FileRoutesByFullPath {
   '/activity-log/$verificationId': typeof AuthedActivityLogVerificationIdRoute
   '/forms/$verifyFormId': typeof AuthedFormsVerifyFormIdRoute
   '/settings/api-keys': typeof AuthedSettingsApiKeysRoute
+  '/settings/audit-log': typeof AuthedSettingsAuditLogRoute
   '/settings/company-info': typeof AuthedSettingsCompanyInfoRoute
   '/settings/manage-team': typeof AuthedSettingsManageTeamRoute
   '/settings/my-account': typeof AuthedSettingsMyAccountRoute
@@ -344,6 +351,7 @@ export interface FileRoutesByTo {
   '/activity-log/$verificationId': typeof AuthedActivityLogVerificationIdRoute
   '/forms/$verifyFormId': typeof AuthedFormsVerifyFormIdRoute
   '/settings/api-keys': typeof AuthedSettingsApiKeysRoute
+  '/settings/audit-log': typeof AuthedSettingsAuditLogRoute
   '/settings/company-info': typeof AuthedSettingsCompanyInfoRoute
   '/settings/manage-team': typeof AuthedSettingsManageTeamRoute
   '/settings/my-account': typeof AuthedSettingsMyAccountRoute
@@ -390,6 +398,7 @@ export interface FileRoutesById {
   '/_authed/activity-log/$verificationId': typeof AuthedActivityLogVerificationIdRoute
   '/_authed/forms/$verifyFormId': typeof AuthedFormsVerifyFormIdRoute
   '/_authed/settings/api-keys': typeof AuthedSettingsApiKeysRoute
+  '/_authed/settings/audit-log': typeof AuthedSettingsAuditLogRoute
   '/_authed/settings/company-info': typeof AuthedSettingsCompanyInfoRoute
   '/_authed/settings/manage-team': typeof AuthedSettingsManageTeamRoute
   '/_authed/settings/my-account': typeof AuthedSettingsMyAccountRoute
@@ -434,6 +443,7 @@ export interface FileRouteTypes {
     | '/activity-log/$verificationId'
     | '/forms/$verifyFormId'
     | '/settings/api-keys'
+    | '/settings/audit-log'
     | '/settings/company-info'
     | '/settings/manage-team'
     | '/settings/my-account'
@@ -475,6 +485,7 @@ export interface FileRouteTypes {
     | '/activity-log/$verificationId'
     | '/forms/$verifyFormId'
     | '/settings/api-keys'
+    | '/settings/audit-log'
     | '/settings/company-info'
     | '/settings/manage-team'
     | '/settings/my-account'
@@ -520,6 +531,7 @@ export interface FileRouteTypes {
     | '/_authed/activity-log/$verificationId'
     | '/_authed/forms/$verifyFormId'
     | '/_authed/settings/api-keys'
+    | '/_authed/settings/audit-log'
     | '/_authed/settings/company-info'
     | '/_authed/settings/manage-team'
     | '/_authed/settings/my-account'
@@ -660,6 +672,13 @@ declare module '@tanstack/react-router' {
       path: '/api-keys'
       fullPath: '/settings/api-keys'
       preLoaderRoute: typeof AuthedSettingsApiKeysRouteImport
+      parentRoute: typeof AuthedSettingsRoute
+    }
+    '/_authed/settings/audit-log': {
+      id: '/_authed/settings/audit-log'
+      path: '/audit-log'
+      fullPath: '/settings/audit-log'
+      preLoaderRoute: typeof AuthedSettingsAuditLogRouteImport
       parentRoute: typeof AuthedSettingsRoute
     }
     '/_authed/settings/company-info': {
@@ -870,6 +889,7 @@ declare module '@tanstack/react-router' {
 
 interface AuthedSettingsRouteChildren {
   AuthedSettingsApiKeysRoute: typeof AuthedSettingsApiKeysRoute
+  AuthedSettingsAuditLogRoute: typeof AuthedSettingsAuditLogRoute
   AuthedSettingsCompanyInfoRoute: typeof AuthedSettingsCompanyInfoRoute
   AuthedSettingsManageTeamRoute: typeof AuthedSettingsManageTeamRoute
   AuthedSettingsMyAccountRoute: typeof AuthedSettingsMyAccountRoute
@@ -878,6 +898,7 @@ interface AuthedSettingsRouteChildren {
 
 const AuthedSettingsRouteChildren: AuthedSettingsRouteChildren = {
   AuthedSettingsApiKeysRoute: AuthedSettingsApiKeysRoute,
+  AuthedSettingsAuditLogRoute: AuthedSettingsAuditLogRoute,
   AuthedSettingsCompanyInfoRoute: AuthedSettingsCompanyInfoRoute,
   AuthedSettingsManageTeamRoute: AuthedSettingsManageTeamRoute,
   AuthedSettingsMyAccountRoute: AuthedSettingsMyAccountRoute,

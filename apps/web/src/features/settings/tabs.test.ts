@@ -18,17 +18,19 @@ describe('activeSettingsTab', () => {
     expect(activeSettingsTab('/settings/company-info')).toBe('company-info');
     expect(activeSettingsTab('/settings/manage-team/')).toBe('manage-team');
     expect(activeSettingsTab('/settings/api-keys')).toBe('api-keys');
+    expect(activeSettingsTab('/settings/audit-log')).toBe('audit-log');
     expect(activeSettingsTab('/settings/my-account')).toBe('my-account');
     expect(activeSettingsTab('/settings')).toBeNull();
   });
 });
 
 describe('visibleSettingsTabs', () => {
-  it('shows API keys to owners only', () => {
+  it('shows API keys and the audit log to owners only', () => {
     expect(labels(membership({ role: 'owner' }))).toEqual([
       'Company Info',
       'Manage Team',
       'API keys',
+      'Audit log',
       'My Account',
     ]);
     expect(labels(membership({}))).toEqual(['Company Info', 'Manage Team', 'My Account']);

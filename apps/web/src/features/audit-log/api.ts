@@ -1,0 +1,99 @@
+import { queryOptions } from '@tanstack/react-query';
+import {
+  type AuditEventList,
+  type AuditExportQuery,
+  type AuditFilter,
+  type AuditSearch,
+  auditEventListSchema,
+  can,
+  type Membership,
+} from '@veriform/contracts';
+import { accountScope } from '../../lib/account-keys';
+import { type ApiClient, buildQueryString } from '../../lib/api-client';
+import { browserTimeZone } from '../../lib/time-zone';
+
+/**
+ * One place per audit-log endpoint (issue #16; owners only). Keys start with the account scope, so switching accounts
+ * reloads them. This module runs in the route loader (the main bundle): no UI imports here.
+ */
+export const auditKeys = {
+  all: (accountId: number) => [...accountScope, accountId, 'audit-events'] as const,
+  list: (accountId: number, params: AuditListParams) =>
+    [...auditKeys.all(accountId), 'list', params] as const,
+};
+
+/** Who sees Settings → Audit log: the owners, mirroring the capability the server's routes declare. */
+export function canReadAuditLog(membership: Membership | null): boolean {
+  return membership !== null && can(membership, 'readAuditLog');
+}
+
+/** The filters exactly as sent (undefined values are left out of the URL). */
+export type AuditFilterParams = {
+  [K in keyof AuditFilter]?: AuditFilter[K] | undefined;
+};
+
+/** The list call's query without the account (also the cache key). */
+export type AuditListParams = AuditFilterParams & { pageNumber?: number; pageSize?: number };
+
+/**
+ * The route's search params as the API's, as the activity log sends its own: the days of a custom range only with
+ * the custom preset, and the browser's zone (unless the link carries one) whenever a preset needs local days.
+ */
+export function auditFilterParams(filter: AuditFilter): AuditFilterParams {
+  const custom = filter.created__date__preset === 'custom';
+  return {
+    action: filter.action,
+    actorType: filter.actorType,
+    actorId: filter.actorId || undefined,
+    targetType: filter.targetType,
+    targetId: filter.targetId || undefined,
+    created__date__preset: filter.created__date__preset,
+    created__date__gte: custom ? filter.created__date__gte : undefined,
+    created__date__lte: custom ? filter.created__date__lte : undefined,
+    tz: filter.created__date__preset === 'all' ? undefined : (filter.tz ?? browserTimeZone()),
+  };
+}
+
+export function auditListParams(search: AuditSearch): AuditListParams {
+  return { ...auditFilterParams(search), pageNumber: search.pageNumber, pageSize: search.pageSize };
+}
+
+// GET /api/audit-events?account={id}&…filters — newest first (readAuditLog: owners)
+export function fetchAuditEvents(
+  api: ApiClient,
+  accountId: number,
+  params: AuditListParams,
+  signal?: AbortSignal,
+): Promise<AuditEventList> {
+  return api.get('/api/audit-events', {
+    schema: auditEventListSchema,
+    signal,
+    query: { account: accountId, ...params },
+  });
+}
+
+export function auditEventListQueryOptions(api: ApiClient, accountId: number, params: AuditListParams) {
+  return queryOptions({
+    queryKey: auditKeys.list(accountId, params),
+    queryFn: ({ signal }) => fetchAuditEvents(api, accountId, params, signal),
+  });
+}
+
+/**
+ * GET /api/audit-events/export?account={id}&format=csv|jsonl&…filters: the address of the file of every matching event,
+ * oldest first. A plain download link (the browser saves the stream), so not through the api client. The zone goes
+ * along even for "all time": the CSV's times are written in it.
+ */
+export function auditExportUrl(
+  accountId: number,
+  filter: AuditFilter,
+  format: AuditExportQuery['format'],
+): string {
+  const query = {
+    account: accountId,
+    format,
+    ...auditFilterParams(filter),
+    tz: filter.tz ?? browserTimeZone(),
+  };
+  return `/api/audit-events/export${buildQueryString(query)}`;
+}

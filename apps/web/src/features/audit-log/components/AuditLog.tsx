@@ -1,0 +1,246 @@
+import { Box, Button, Group, Pagination, Stack, Text, Title } from '@mantine/core';
+import { IconAlertCircle, IconDownload, IconFilterOff, IconHistory } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import {
+  AUDIT_PAGE_SIZE_MAX,
+  type AuditEvent,
+  type AuditSearch,
+  type AuditTarget,
+  type Membership,
+} from '@veriform/contracts';
+import { type ReactNode, useState } from 'react';
+import { ForbiddenScreen } from '../../../components/errors/ForbiddenScreen';
+import { LabelledSelect } from '../../../components/form/LabelledSelect';
+import { EmptyState } from '../../../components/layout/EmptyState';
+import { PermissionDeniedError } from '../../../lib/api-client';
+import { errorDisplayText } from '../../../lib/error-text';
+import { formatCount } from '../../../lib/format';
+import { usePageTitle } from '../../../lib/page-title';
+import { useServices } from '../../../lib/services';
+import { browserTimeZone } from '../../../lib/time-zone';
+import { auditEventListQueryOptions, auditExportUrl, auditKeys, auditListParams } from '../api';
+import { actorText, actorTypeLabels, targetTypeLabels } from '../format';
+import { AuditEventDrawer } from './AuditEventDrawer';
+import { AuditEventList, AuditEventListSkeleton } from './AuditEventList';
+import {
+  type AuditFilterPatch,
+  AuditFilters,
+  clearedAuditFilters,
+  hasActiveAuditFilters,
+} from './AuditFilters';
+
+export const NOTHING_RECORDED = 'Nothing recorded yet';
+export const NO_MATCH = 'No audit events match these filters';
+
+const pageSizeOptions = [10, 25, 50, AUDIT_PAGE_SIZE_MAX].map((size) => ({
+  value: String(size),
+  label: String(size),
+}));
+
+/** "Showing 11–20 of 1,234". */
+function showingText(pageNumber: number, pageSize: number, count: number, shown: number): string {
+  const first = (pageNumber - 1) * pageSize + 1;
+  return `Showing ${formatCount(first)}–${formatCount(first + shown - 1)} of ${formatCount(count)}`;
+}
+
+/** The chip of an actor id: the actor as the rows name it, else by kind and id (a link shared from another page). */
+function actorChip(search: AuditSearch, events: readonly AuditEvent[]): string | null {
+  if (!search.actorId) return null;
+  const actor = events.find(
+    (e) => e.actor.id === search.actorId && (!search.actorType || e.actor.type === search.actorType),
+  )?.actor;
+  if (actor) return `Actor: ${actorText(actor)}`;
+  return `Actor: ${search.actorType ? actorTypeLabels[search.actorType] : 'ID'} ${search.actorId}`;
+}
+
+function targetChip(search: AuditSearch, events: readonly AuditEvent[]): string | null {
+  if (!search.targetId) return null;
+  const target = events
+    .flatMap((e) => e.targets.slice(0, 1))
+    .find((t) => t.id === search.targetId && (!search.targetType || t.type === search.targetType));
+  const kind = search.targetType ? targetTypeLabels[search.targetType] : 'Target';
+  return target ? `${kind}: ${target.name}` : `${kind} ID ${search.targetId}`;
+}
+
+export interface AuditLogProps {
+  membership: Membership;
+  search: AuditSearch;
+  /** Merges a patch into the URL's search params; `replace` for filters, a new history entry for pages. */
+  onSearch: (patch: Partial<AuditSearch>, options?: { replace?: boolean }) => void;
+}
+
+/**
+ * Settings → Audit log (issue #16; owners only, the route checks): the account's events newest first, filtered and
+ * paged in the URL, one event's every field in a drawer, and the matching events as a CSV or JSON Lines file.
+ */
+export function AuditLog({ membership, search, onSearch }: AuditLogProps) {
+  const accountId = membership.account.id;
+  const { api } = useServices();
+  const { data, isPending, isError, error, refetch, isFetching, isPlaceholderData } = useQuery({
+    ...auditEventListQueryOptions(api, accountId, auditListParams(search)),
+    // While another page or filter loads, keep this account's rows on screen (never another account's).
+    placeholderData: (previous, previousQuery) =>
+      previousQuery?.queryKey[1] === auditKeys.all(accountId)[1] ? previous : undefined,
+  });
+  const [opened, setOpened] = useState<AuditEvent | null>(null);
+  const forbidden = isError && error instanceof PermissionDeniedError;
+  usePageTitle(forbidden ? 'Access denied' : 'Audit log');
+  // A role changed meanwhile (no longer an owner): the page says so as other pages do.
+  if (forbidden) return <ForbiddenScreen />;
+
+  // Filters send the reader back to page 1 (page 7 of another result set means nothing).
+  const filter = (patch: AuditFilterPatch) => onSearch({ ...patch, pageNumber: 1 }, { replace: true });
+  const goToPage = (pageNumber: number) => onSearch({ pageNumber });
+  const setPageSize = (pageSize: number) => onSearch({ pageSize, pageNumber: 1 });
+  const showActor = (event: AuditEvent) => {
+    setOpened(null);
+    filter({ actorType: event.actor.type, actorId: event.actor.id ?? undefined });
+  };
+  const showTarget = (target: AuditTarget) => {
+    setOpened(null);
+    filter({ targetType: target.type, targetId: target.id });
+  };
+
+  const filtered = hasActiveAuditFilters(search);
+  const nothingRecorded = data !== undefined && data.count === 0 && !filtered && !isPlaceholderData;
+  const events = data?.results ?? [];
+
+  let body: ReactNode;
+  if (isPending) body = <AuditEventListSkeleton />;
+  else if (isError)
+    body = (
+      <EmptyState icon={<IconAlertCircle />} title="The audit log could not be loaded">
+        {errorDisplayText(error)}{' '}
+        <Button variant="subtle" size="compact-sm" onClick={() => void refetch()} loading={isFetching}>
+          Try again
+        </Button>
+      </EmptyState>
+    );
+  else if (nothingRecorded)
+    body = (
+      <EmptyState icon={<IconHistory />} title={NOTHING_RECORDED}>
+        Sign-ins, changes to the team, the company and forms, exports and API keys will be listed here as they
+        happen.
+      </EmptyState>
+    );
+  else if (data.count === 0)
+    body = (
+      <EmptyState icon={<IconFilterOff />} title={NO_MATCH}>
+        Try another action or date range, or clear the filters to see every event.
+        {/* A span: the empty state's words are a paragraph, which holds no block elements. */}
+        <Box component="span" display="block" mt="md">
+          <Button variant="default" onClick={() => filter(clearedAuditFilters)}>
+            Clear filters
+          </Button>
+        </Box>
+      </EmptyState>
+    );
+  else if (events.length === 0)
+    // A bookmarked page past the end (the page size grew, or retention removed old events).
+    body = (
+      <EmptyState icon={<IconHistory />} title="This page is empty">
+        There are {formatCount(data.count)} matching events, on fewer pages.
+        <Box component="span" display="block" mt="md">
+          <Button variant="default" onClick={() => goToPage(1)}>
+            Go to the first page
+          </Button>
+        </Box>
+      </EmptyState>
+    );
+  else
+    body = (
+      <>
+        <AuditEventList events={events} onOpen={setOpened} busy={isPlaceholderData} />
+        <Group justify="space-between" mt="md" wrap="wrap" gap="sm">
+          <Text size="sm" c="dimmed" aria-live="polite">
+            {showingText(data.pageNumber, data.pageSize, data.count, events.length)}
+          </Text>
+          <Group gap="md" wrap="wrap">
+            <Group gap="xs" wrap="nowrap">
+              <Text size="sm" component="span" aria-hidden="true">
+                Rows per page
+              </Text>
+              <LabelledSelect
+                label="Rows per page"
+                hideLabel
+                data={pageSizeOptions}
+                value={String(search.pageSize)}
+                allowDeselect={false}
+                onChange={(value) => value && setPageSize(Number(value))}
+                w={80}
+              />
+            </Group>
+            {data.count > data.pageSize && (
+              <Pagination
+                total={Math.ceil(data.count / data.pageSize)}
+                value={search.pageNumber}
+                onChange={goToPage}
+                getControlProps={(control) =>
+                  control === 'next'
+                    ? { 'aria-label': 'Next page' }
+                    : control === 'previous'
+                      ? { 'aria-label': 'Previous page' }
+                      : {}
+                }
+                getItemProps={(page) => ({ 'aria-label': `Page ${page}` })}
+              />
+            )}
+          </Group>
+        </Group>
+      </>
+    );
+
+  return (
+    <Stack gap={0}>
+      <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm" mb="md">
+        <div>
+          <Title order={2} size="h4">
+            Audit log
+          </Title>
+          <Text size="sm" c="dimmed" maw={640}>
+            Who did what in {membership.account.displayName}, when and from where. Times are in your time
+            zone, {browserTimeZone()}.
+          </Text>
+        </div>
+        {!nothingRecorded && (
+          <Group gap="sm" wrap="wrap">
+            {/* Plain links: the browser saves the stream itself, however many events match. */}
+            <Button
+              component="a"
+              href={auditExportUrl(accountId, search, 'csv')}
+              download
+              variant="default"
+              leftSection={<IconDownload size={16} aria-hidden="true" />}
+            >
+              Export CSV
+            </Button>
+            <Button
+              component="a"
+              href={auditExportUrl(accountId, search, 'jsonl')}
+              download
+              variant="default"
+              leftSection={<IconDownload size={16} aria-hidden="true" />}
+            >
+              Export JSON Lines
+            </Button>
+          </Group>
+        )}
+      </Group>
+      {!nothingRecorded && (
+        <AuditFilters
+          value={search}
+          onChange={filter}
+          actorChip={actorChip(search, events)}
+          targetChip={targetChip(search, events)}
+        />
+      )}
+      {body}
+      <AuditEventDrawer
+        event={opened}
+        onClose={() => setOpened(null)}
+        onShowActor={showActor}
+        onShowTarget={showTarget}
+      />
+    </Stack>
+  );
+}
