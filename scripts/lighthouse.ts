@@ -1,14 +1,14 @@
 /**
- * Lighthouse on the production build: performance and accessibility of the login page, the activity log (logged in)
- * and the public verification page.
+ * Lighthouse on the production build: performance and accessibility of the login page, the activity log and the audit
+ * log (logged in) and the public verification page.
  *
  *     npm run build && npx tsx scripts/lighthouse.ts [--runs 3] [--accessibility-only]
  *
  * Serves the build as production does (scripts/support/served-build.ts: PGlite, an owner with a session, one live form
  * with a 1200×300 banner, eight verifications so the log's table has rows) and audits each page `--runs` times in
  * Debian's Chromium (CHROMIUM_PATH). Presets: the public page with Lighthouse's default mobile preset (mid-range phone,
- * simulated slow 4G, 4× CPU slowdown), since consumers open it on phones; the two app pages with the desktop preset,
- * since compliance teams work in them at a desk. The activity log is opened logged in: the owner's session cookie is
+ * simulated slow 4G, 4× CPU slowdown), since consumers open it on phones; the app pages with the desktop preset,
+ * since compliance teams work in them at a desk. The app pages are opened logged in: the owner's session cookie is
  * put in the browser's cookie jar before Lighthouse navigates (Lighthouse's storage reset keeps cookies). Lighthouse's
  * `extraHeaders` would not do: Chromium replaces that Cookie header with its own jar's as soon as the page has set a
  * cookie (the CSRF one), so the page's API calls went out without the session and the guard sent it to the login.
@@ -44,6 +44,7 @@ type Target = { name: string; path: string; preset: 'mobile' | 'desktop'; logged
 const TARGETS: readonly Target[] = [
   { name: 'login page', path: '/auth/login/', preset: 'desktop', loggedIn: false },
   { name: 'activity log', path: '/activity-log/', preset: 'desktop', loggedIn: true },
+  { name: 'audit log', path: '/settings/audit-log', preset: 'desktop', loggedIn: true },
   { name: 'public form', path: '/f/{publicId}?ref=lighthouse', preset: 'mobile', loggedIn: false },
 ];
 
