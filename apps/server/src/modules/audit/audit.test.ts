@@ -6,6 +6,8 @@ import { apiV1, newApiKey } from '../../test-support/api-v1/client.ts';
 import { useTestApp } from '../../test-support/app.ts';
 import { join, newOwner, type Owner } from '../../test-support/teams.ts';
 import { type ChainedEvent, GENESIS_HASH, verifyChain } from './chain.ts';
+import { auditTarget, NO_ORIGIN } from './log.ts';
+import { pruneAuditEvents } from './retention.ts';
 
 const t = useTestApp();
 
@@ -161,5 +163,68 @@ describe('the audit log', () => {
     expect(chain.map((e) => e.sequence)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
     expect(await verifyChain(chain)).toEqual({ ok: true, count: 12 });
     expect(await verifyChain(await storedChain(other.accountId))).toEqual({ ok: true, count: 4 });
+  });
+});
+
+/** The owner's client, logged in again (after the clock moved past the session's lifetime). */
+async function loggedIn(owner: Owner) {
+  const response = await owner.c.login(owner.email, owner.password);
+  expect(response.statusCode, response.body).toBe(200);
+  return owner.c;
+}
+
+describe('retention', () => {
+  const YEAR = 366 * 24 * 60 * 60 * 1000;
+
+  it('removes events past the account’s retention from the chain’s start, records audit.pruned, and still verifies', async () => {
+    const owner = await newOwner(t.app);
+    const kept = await newOwner(t.app, 'Seven Years Inc.');
+    await t.db.db
+      .update(schema.accounts)
+      .set({ auditRetentionYears: 7 })
+      .where(eq(schema.accounts.id, kept.accountId));
+    for (const name of ['Old 1', 'Old 2', 'Old 3']) {
+      await newApiKey(owner, ['forms:read'], 'test', name);
+      await newApiKey(kept, ['forms:read'], 'test', name);
+    }
+    t.clock.advance(2 * YEAR);
+    // Two years on (the sessions above have long expired): a recent event, written as a sign-in's would be.
+    const person = { id: owner.userId, email: owner.email };
+    await t.app.services.audit.recordForUser(t.db.db, person, NO_ORIGIN, {
+      action: 'user.password_changed',
+      targets: [auditTarget.user(person)],
+    });
+
+    // This account's three, and every other account's of this file (all two years old now).
+    expect(await pruneAuditEvents(t.app.services)).toBeGreaterThanOrEqual(3);
+    const chain = await storedChain(owner.accountId);
+    expect(chain.map((e) => [e.sequence, e.action])).toEqual([
+      [4, 'user.password_changed'],
+      [5, 'audit.pruned'],
+    ]);
+    expect(chain[1]).toMatchObject({
+      actor: { type: 'system', id: null, name: 'Veriform' },
+      changes: { removedCount: 3, removedThrough: 3, lastRemovedHash: chain[0]?.prevHash },
+    });
+    expect(await verifyChain(chain)).toEqual({ ok: true, count: 2 });
+    // The export verifies too; without its audit.pruned event, a chain starting mid-way does not.
+    const exported = await t.app.inject({
+      url: `/api/audit-events/export?account=${owner.accountId}&format=jsonl`,
+      headers: { cookie: (await loggedIn(owner)).cookieHeader() },
+    });
+    const jsonl = exported.body.trim().split('\n');
+    const events = jsonl.map((line) => {
+      const { id: _id, ...event } = JSON.parse(line) as ChainedEvent & { id: number };
+      return event;
+    });
+    // (Logging in again may have added its own event after the pruning.)
+    expect(events[0]?.sequence).toBe(4);
+    expect(await verifyChain(events)).toEqual({ ok: true, count: events.length });
+    expect(await verifyChain(events.slice(0, 1))).toMatchObject({ ok: false, sequence: 4 });
+    // Seven years' retention: nothing of that account went.
+    expect((await storedChain(kept.accountId)).map((e) => e.sequence)).toEqual([1, 2, 3]);
+    // Nothing more is due: no second audit.pruned.
+    expect(await pruneAuditEvents(t.app.services)).toBe(0);
+    expect((await storedChain(owner.accountId)).filter((e) => e.action === 'audit.pruned')).toHaveLength(1);
   });
 });
