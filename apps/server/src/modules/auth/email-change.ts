@@ -31,7 +31,8 @@ import type { TokenSigner } from '../../lib/tokens.ts';
 import type { Mailer } from '../../messaging/email.ts';
 import { changeEmailMessage, emailChangedMessage } from '../../messaging/templates/change-email.ts';
 import { emailChangeRequestedMessage } from '../../messaging/templates/change-email-requested.ts';
-import type { AuditLog } from '../audit/log.ts';
+import type { RequestOrigin } from '../../plugins/account-context.ts';
+import { type AuditLog, auditTarget } from '../audit/log.ts';
 import { findUserByEmail, findUserById, type UserRow } from '../users/repository.ts';
 import { invalidTokenError } from './errors.ts';
 
@@ -82,7 +83,7 @@ export function createEmailChange(deps: {
   /** The audit log (issue #16): write with the change's own transaction. */
   audit: AuditLog;
 }) {
-  const { config, db, clock, tokens, mailer, jobs, sealer, rateLimit, checkPassword } = deps;
+  const { config, db, clock, tokens, mailer, jobs, sealer, rateLimit, checkPassword, audit } = deps;
   /** The target was taken after the request was made (a sign-up, another change): nothing to put it on but the whole. */
   const takenError = () => new AppError('email_taken', { nonFieldErrors: [errorTexts.emailTaken] });
 
@@ -338,8 +339,10 @@ export function createEmailChange(deps: {
   /**
    * Makes the change: the new address is the login's, verified as of now (the link proved the mailbox); the old
    * address hears about it. Answers the updated user. Needs no session: the link may be opened on another device.
+   * The audit log of each of the user's accounts has the change, by the user under the new address, from wherever
+   * the link was opened.
    */
-  async function confirm(uidb64: string, token: string): Promise<UserRow> {
+  async function confirm(uidb64: string, token: string, origin: RequestOrigin): Promise<UserRow> {
     const found = await confirmLink.subjectFor(uidb64, token);
     if (!found) throw invalidTokenError();
     const { user, row } = found;
@@ -366,6 +369,11 @@ export function createEmailChange(deps: {
         const addresses = JSON.stringify({ from: user.email, to: changed.email });
         const sealedAddresses = sealer.seal(addresses, emailChangedAddressesSeal(user.id));
         await jobs.enqueue(sendEmailChangedNotice, { userId: user.id, sealedAddresses }, { tx });
+        await audit.recordForUser(tx, changed, origin, {
+          action: 'user.email_changed',
+          targets: [auditTarget.user(changed)],
+          changes: { email: [user.email, changed.email] },
+        });
         return changed;
       });
     } catch (error) {

@@ -20,7 +20,8 @@ import { signedLink } from '../../lib/signed-links.ts';
 import type { TokenSigner } from '../../lib/tokens.ts';
 import type { Mailer } from '../../messaging/email.ts';
 import { resetPasswordMessage } from '../../messaging/templates/reset-password.ts';
-import type { AuditLog } from '../audit/log.ts';
+import type { RequestOrigin } from '../../plugins/account-context.ts';
+import { type AuditLog, auditTarget } from '../audit/log.ts';
 import { findUserByEmail, findUserById, type UserRow } from '../users/repository.ts';
 import { reserveAddressMail } from './address-mail-limits.ts';
 import { invalidTokenError } from './errors.ts';
@@ -46,7 +47,7 @@ export function createPasswordReset(deps: {
   /** The audit log (issue #16): write with the change's own transaction. */
   audit: AuditLog;
 }) {
-  const { config, db, clock, tokens, mailer, jobs, sealer, rateLimit, sessions } = deps;
+  const { config, db, clock, tokens, mailer, jobs, sealer, rateLimit, sessions, audit } = deps;
   const link = signedLink({
     tokens,
     publicUrl: config.publicUrl,
@@ -87,9 +88,10 @@ export function createPasswordReset(deps: {
 
   /**
    * Sets the new password and ends every session of the user. The link proved the mailbox, so an unverified
-   * address becomes verified. Answers the updated user.
+   * address becomes verified. Answers the updated user. The change is in the audit log of each of the user's accounts,
+   * by the user (the link proved who they are), from wherever the link was opened.
    */
-  async function confirm(input: ResetPasswordConfirmRequest): Promise<UserRow> {
+  async function confirm(input: ResetPasswordConfirmRequest, origin: RequestOrigin): Promise<UserRow> {
     const user = await link.subjectFor(input.uidb64, input.token);
     if (!user) throw invalidTokenError();
     const passwordHash = await hashPassword(input.newPassword);
@@ -100,17 +102,24 @@ export function createPasswordReset(deps: {
       eq(users.email, user.email),
       user.lastLoginAt ? eq(users.lastLoginAt, user.lastLoginAt) : isNull(users.lastLoginAt),
     ];
-    // Conditional on the state the token was checked against: of two concurrent uses only one succeeds.
-    const [updated] = await db
-      .update(users)
-      .set({
-        passwordHash,
-        passwordChangedAt: now,
-        ...(user.emailIsVerified ? {} : { emailIsVerified: true, emailVerifiedAsOf: now }),
-      })
-      .where(and(...unchanged))
-      .returning();
-    if (!updated) throw invalidTokenError();
+    const updated = await db.transaction(async (tx) => {
+      // Conditional on the state the token was checked against: of two concurrent uses only one succeeds.
+      const [row] = await tx
+        .update(users)
+        .set({
+          passwordHash,
+          passwordChangedAt: now,
+          ...(user.emailIsVerified ? {} : { emailIsVerified: true, emailVerifiedAsOf: now }),
+        })
+        .where(and(...unchanged))
+        .returning();
+      if (!row) throw invalidTokenError();
+      await audit.recordForUser(tx, row, origin, {
+        action: 'user.password_changed',
+        targets: [auditTarget.user(row)],
+      });
+      return row;
+    });
     await sessions.removeAllOfUser(user.id);
     // Whoever was guessing this login's password is no longer relevant: the owner chose a new one.
     await rateLimit.reset(`login-fail:email:${user.email}`);

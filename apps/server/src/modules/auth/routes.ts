@@ -13,12 +13,16 @@ import {
   signupRequestSchema,
   tokenConfirmRequestSchema,
 } from '@veriform/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authenticated, requireSession, requireUser } from '../../plugins/auth-guard.ts';
 import { ensureCsrfToken } from '../../plugins/csrf.ts';
 import { endSession, rotateSession, startSession } from '../../plugins/session.ts';
+import { originOf } from '../../plugins/tenancy.ts';
+import type { ClientOrigin } from './service.ts';
 import { viewerState } from './viewer.ts';
+
+const clientOrigin = (request: FastifyRequest): ClientOrigin => ({ ...originOf(request), ip: request.ip });
 
 /** SPEC §7 auth calls and DESIGN §5's verify-email confirmation. Thin: parse, call the service, answer. */
 export async function authRoutes(app: FastifyInstance): Promise<void> {
@@ -37,7 +41,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     '/api/auth/login',
     { schema: { body: loginRequestSchema, response: { 200: authResponseSchema } } },
     async (request, reply) => {
-      const user = await auth.login(request.body, request.ip);
+      const user = await auth.login(request.body, clientOrigin(request));
       await startSession(request, reply, user);
       return viewerState(request, reply, { rotateCsrf: true });
     },
@@ -47,6 +51,9 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     '/api/auth/logout',
     { schema: { response: { 200: authResponseSchema } } },
     async (request, reply) => {
+      const { user, session } = request;
+      // Recorded here, not in endSession: a session ended by a password reset is no sign-out.
+      if (user && session) await auth.logout(user, session.idHash, originOf(request));
       await endSession(request, reply);
       return viewerState(request, reply, { rotateCsrf: true });
     },
@@ -89,7 +96,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     '/api/auth/reset-password/confirm',
     { schema: { body: resetPasswordConfirmRequestSchema, response: { 200: authResponseSchema } } },
     async (request, reply) => {
-      const user = await passwordReset.confirm(request.body);
+      const user = await passwordReset.confirm(request.body, originOf(request));
       // Every session of that user has ended; when the caller was one of them, they are now logged out.
       if (request.user?.id === user.id) {
         await endSession(request, reply);
@@ -107,7 +114,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const { user, session } = requireSession(request);
-      request.user = await auth.changePassword(user, session.idHash, request.body, request.ip);
+      request.user = await auth.changePassword(user, session.idHash, request.body, clientOrigin(request));
       await rotateSession(request, reply);
       return viewerState(request, reply, { rotateCsrf: true });
     },
@@ -149,7 +156,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     '/api/auth/change-email/confirm',
     { schema: { body: tokenConfirmRequestSchema, response: { 200: authResponseSchema } } },
     async (request, reply) => {
-      const changed = await emailChange.confirm(request.body.uidb64, request.body.token);
+      const changed = await emailChange.confirm(request.body.uidb64, request.body.token, originOf(request));
       if (request.user?.id === changed.id) request.user = changed;
       return viewerState(request, reply);
     },

@@ -15,7 +15,8 @@ import { AppError } from '../../lib/errors.ts';
 import { ipKey } from '../../lib/ip-key.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
 import { type RateLimiter, type RateLimitRule, type Reservation, tooMany } from '../../lib/rate-limit.ts';
-import type { AuditLog } from '../audit/log.ts';
+import type { RequestOrigin } from '../../plugins/account-context.ts';
+import { type AuditLog, auditTarget } from '../audit/log.ts';
 import { findUserByEmail, type UserRow } from '../users/repository.ts';
 import type { EmailVerification } from './email-verification.ts';
 import { emailTakenError, invalidCredentialsError } from './errors.ts';
@@ -41,6 +42,9 @@ export const LOGIN_FAILURE_LIMITS = {
 };
 export const SIGNUP_LIMITS = { perIp: 30, windowMs: 60 * MINUTE_MS };
 
+/** A request's origin with its address, which every request has: the guess limits count by it, the audit log keeps it. */
+export type ClientOrigin = RequestOrigin & { readonly ip: string };
+
 export function createAuthService(deps: {
   db: Db;
   clock: Clock;
@@ -50,7 +54,7 @@ export function createAuthService(deps: {
   /** The audit log (issue #16): write with the change's own transaction. */
   audit: AuditLog;
 }) {
-  const { db, clock, rateLimit, sessions, emailVerification } = deps;
+  const { db, clock, rateLimit, sessions, emailVerification, audit } = deps;
 
   /**
    * Counts one password guess BEFORE argon2 runs (so a burst is refused before any of it is checked), atomically
@@ -144,43 +148,84 @@ export function createAuthService(deps: {
   /**
    * Unknown address and wrong password answer alike and take about as long (a dummy hash is verified for unknown
    * addresses). Failures are counted per address and per IP; a success clears the address's count.
+   *
+   * The audit log (issue #16) has a sign-in, and a failed one, in each account the user belongs to. A guess the limits
+   * refuse (429) reaches no password and records nothing, so the log's failures are bounded by those limits. An
+   * unknown address records nothing: it is nobody's, so no account's owners have anything to see. (The failure's
+   * event costs a known address a few milliseconds of writing that an unknown one does not spend: small beside
+   * argon2's own spread, and the guess limits keep anyone from sampling it often.)
    */
-  async function login(input: LoginRequest, ip: string): Promise<UserRow> {
+  async function login(input: LoginRequest, origin: ClientOrigin): Promise<UserRow> {
+    const { ip } = origin;
     const email = input.email.toLowerCase();
     const guess = await reserveGuess(email, ip);
     const user = await findUserByEmail(db, email);
     const ok = user
       ? await verifyPassword(user.passwordHash, input.password)
       : await verifyAgainstDummy(input.password);
-    if (!user || !ok) throw invalidCredentialsError();
+    if (!user) throw invalidCredentialsError();
+    const target = [auditTarget.user(user)];
+    if (!ok) {
+      await db.transaction((tx) =>
+        audit.recordForUser(tx, user, origin, { action: 'auth.login_failed', targets: target }),
+      );
+      throw invalidCredentialsError();
+    }
     await forgiveGuess(guess, email, ip);
-    await db.update(users).set({ lastLoginAt: clock.now() }).where(eq(users.id, user.id));
+    await db.transaction(async (tx) => {
+      await tx.update(users).set({ lastLoginAt: clock.now() }).where(eq(users.id, user.id));
+      await audit.recordForUser(tx, user, origin, { action: 'auth.login_succeeded', targets: target });
+    });
     return user;
+  }
+
+  /**
+   * Ends the session and records the sign-out in each of the user's accounts; a session already gone (a second
+   * sign-out at once, from another tab) records nothing.
+   */
+  async function logout(user: UserRow, sessionIdHash: string, origin: RequestOrigin): Promise<void> {
+    await db.transaction(async (tx) => {
+      if (!(await sessions.remove(sessionIdHash, tx))) return;
+      await audit.recordForUser(tx, user, origin, {
+        action: 'auth.logout',
+        targets: [auditTarget.user(user)],
+      });
+    });
   }
 
   /**
    * Checks the current password (wrong guesses count in the same buckets as failed logins, so a stolen session
    * cannot be used to brute-force the password), stores the new one and ends every OTHER session of the user; the
-   * route then moves this session to a new id. Answers the updated user.
+   * route then moves this session to a new id. Answers the updated user. The change is in the audit log of each of
+   * the user's accounts (never the password: the event only says that it changed); a wrong current password is a
+   * refused change and records nothing there.
    */
   async function changePassword(
     user: UserRow,
     keepSessionIdHash: string,
     input: ChangePasswordRequest,
-    ip: string,
+    origin: ClientOrigin,
   ): Promise<UserRow> {
-    await checkCurrentPassword(user, input.previousPassword, ip, 'previousPassword');
-    const [updated] = await db
-      .update(users)
-      .set({ passwordHash: await hashPassword(input.newPassword), passwordChangedAt: clock.now() })
-      .where(eq(users.id, user.id))
-      .returning();
-    if (!updated) throw new AppError('not_authenticated');
+    await checkCurrentPassword(user, input.previousPassword, origin.ip, 'previousPassword');
+    const passwordHash = await hashPassword(input.newPassword);
+    const updated = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(users)
+        .set({ passwordHash, passwordChangedAt: clock.now() })
+        .where(eq(users.id, user.id))
+        .returning();
+      if (!row) throw new AppError('not_authenticated');
+      await audit.recordForUser(tx, row, origin, {
+        action: 'user.password_changed',
+        targets: [auditTarget.user(row)],
+      });
+      return row;
+    });
     await sessions.removeAllOfUser(user.id, { exceptIdHash: keepSessionIdHash });
     return updated;
   }
 
-  return { signup, login, changePassword, checkCurrentPassword };
+  return { signup, login, logout, changePassword, checkCurrentPassword };
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

@@ -101,8 +101,16 @@ export function createSessionStore(db: Db, clock: Clock) {
     return expiresAt;
   }
 
-  async function remove(idHash: string): Promise<void> {
-    await db.delete(sessions).where(eq(sessions.idHash, idHash));
+  /**
+   * Ends one session; true when it was still there (of two sign-outs at once, one ends it). `executor`: the caller's
+   * transaction, when the ending is recorded with it (auth.logout).
+   */
+  async function remove(idHash: string, executor: Db = db): Promise<boolean> {
+    const removed = await executor
+      .delete(sessions)
+      .where(eq(sessions.idHash, idHash))
+      .returning({ idHash: sessions.idHash });
+    return removed.length > 0;
   }
 
   /** Ends every session of the user (password reset), or every one but `exceptIdHash` (password change). */

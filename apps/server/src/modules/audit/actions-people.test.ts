@@ -1,0 +1,262 @@
+import type { AuditAction, AuditEvent, AuditEventList } from '@veriform/contracts';
+import { schema } from '@veriform/db';
+import { asc, eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test-support/app.ts';
+import { newSignup, TestClient } from '../../test-support/client.ts';
+import { latestLink } from '../../test-support/outbox.ts';
+import { join, newOwner, nextIp, type Owner, type Person } from '../../test-support/teams.ts';
+import { type ChainedEvent, verifyChain } from './chain.ts';
+
+/** Issue #16 item 2, the people's actions: signing in and out, passwords and addresses, invitations, the team. */
+
+const t = useTestApp();
+
+const AGENT = 'People-Audit/1.0';
+const PASSWORD = newSignup().password;
+const NEW_PASSWORD = 'Brand-new-pass-7';
+
+/** The account's events of `action`, newest first, as its owner reads them. */
+async function eventsOf(owner: Owner, action: AuditAction): Promise<AuditEvent[]> {
+  const response = await owner.c.get(`/api/audit-events?account=${owner.accountId}&action=${action}`);
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<AuditEventList>().results;
+}
+
+/** The one event of `action` in the owner's account. */
+async function onlyEvent(owner: Owner, action: AuditAction): Promise<AuditEvent> {
+  const events = await eventsOf(owner, action);
+  expect(events).toHaveLength(1);
+  const [event] = events;
+  if (!event) throw new Error(`no ${action} event`);
+  return event;
+}
+
+/** The account's chain as stored, in order, in the form the check reads. */
+async function storedChain(accountId: number): Promise<ChainedEvent[]> {
+  const rows = await t.db.db
+    .select()
+    .from(schema.auditEvents)
+    .where(eq(schema.auditEvents.accountId, accountId))
+    .orderBy(asc(schema.auditEvents.sequence));
+  return rows.map((row) => ({
+    account: row.accountId,
+    sequence: row.sequence,
+    occurredAt: row.occurredAt.toISOString(),
+    actor: { type: row.actorType, id: row.actorId, name: row.actorName },
+    action: row.action,
+    targets: row.targets as ChainedEvent['targets'],
+    changes: row.changes as ChainedEvent['changes'],
+    ip: row.ip,
+    userAgent: row.userAgent,
+    requestId: row.requestId,
+    prevHash: row.prevHash,
+    hash: row.hash,
+  }));
+}
+
+async function expectChainsOk(...accountIds: number[]): Promise<void> {
+  for (const accountId of accountIds) {
+    const chain = await storedChain(accountId);
+    expect(await verifyChain(chain)).toEqual({ ok: true, count: chain.length });
+  }
+}
+
+/** Every stored event naming `name` as actor or first target, in any account. */
+async function eventsNaming(name: string) {
+  const rows = await t.db.db.select().from(schema.auditEvents);
+  return rows.filter(
+    (row) => row.actorName === name || (row.targets as { name: string }[])[0]?.name === name,
+  );
+}
+
+const userActor = (person: { userId: number; email: string }) => ({
+  type: 'user',
+  id: String(person.userId),
+  name: person.email,
+});
+const userTarget = (person: { userId: number; email: string }) => ({
+  type: 'user',
+  id: String(person.userId),
+  name: person.email,
+});
+const withAgent = { headers: { 'user-agent': AGENT } };
+
+/** A browser on a fresh address, with a CSRF token, logged in as nobody yet. */
+async function freshClient(): Promise<TestClient> {
+  const c = new TestClient(t.app, nextIp());
+  await c.fetchCsrf();
+  return c;
+}
+
+async function login(c: TestClient, person: Pick<Person, 'email'>, password = PASSWORD) {
+  return c.post('/api/auth/login', { email: person.email, password }, withAgent);
+}
+
+describe('signing in and out', () => {
+  it('auth.login_succeeded: the user, from the signing-in browser', async () => {
+    const owner = await newOwner(t.app);
+    const c = await freshClient();
+    expect((await login(c, owner)).statusCode).toBe(200);
+
+    expect(await onlyEvent(owner, 'auth.login_succeeded')).toMatchObject({
+      actor: userActor(owner),
+      targets: [userTarget(owner)],
+      changes: null,
+      ip: c.ip,
+      userAgent: AGENT,
+      requestId: expect.any(String),
+    });
+    await expectChainsOk(owner.accountId);
+  });
+
+  it('auth.login_failed: one event in each account of a known user; an unknown address records nothing', async () => {
+    const owner = await newOwner(t.app, 'First Co');
+    const other = await newOwner(t.app, 'Second Co');
+    const both = await join(t.app, other);
+    // `both` is a member of Second Co and the owner of an account of their own.
+    const own = await both.c.post('/api/accounts', { displayName: 'Own Co' });
+    expect(own.statusCode).toBe(201);
+    const ownAccount: Owner = {
+      ...both,
+      membership: own.json().membership,
+      accountId: own.json().membership.account.id,
+    };
+
+    const c = await freshClient();
+    expect((await login(c, both, 'Wrong-password-1')).statusCode).toBe(400);
+    for (const reader of [other, ownAccount]) {
+      expect(await onlyEvent(reader, 'auth.login_failed')).toMatchObject({
+        actor: userActor(both),
+        targets: [userTarget(both)],
+        changes: null,
+        ip: c.ip,
+        userAgent: AGENT,
+      });
+    }
+    expect(await eventsOf(owner, 'auth.login_failed')).toEqual([]);
+
+    const unknown = `nobody-${both.email}`;
+    expect((await login(c, { email: unknown }, 'Wrong-password-1')).statusCode).toBe(400);
+    expect(await eventsNaming(unknown)).toEqual([]);
+    await expectChainsOk(other.accountId, ownAccount.accountId);
+  });
+
+  it('auth.login_failed: a burst of wrong passwords records the guesses checked, none of those refused (429)', async () => {
+    const owner = await newOwner(t.app);
+    const c = await freshClient();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => login(c, owner, 'Wrong-password-1')));
+    const codes = answers.map((a) => a.statusCode).sort();
+    expect(codes).toEqual([400, 400, 400, 400, 400, 429, 429, 429]);
+    expect(await eventsOf(owner, 'auth.login_failed')).toHaveLength(5);
+    await expectChainsOk(owner.accountId);
+  });
+
+  it('auth.logout: the user, once, however many sign-outs race', async () => {
+    const owner = await newOwner(t.app);
+    const c = await freshClient();
+    await login(c, owner);
+    const answers = await Promise.all([
+      c.post('/api/auth/logout', {}, withAgent),
+      c.post('/api/auth/logout', {}, withAgent),
+      c.post('/api/auth/logout', {}, withAgent),
+    ]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+    // Signed out already: nothing more.
+    expect((await c.post('/api/auth/logout', {}, withAgent)).statusCode).toBe(200);
+
+    expect(await onlyEvent(owner, 'auth.logout')).toMatchObject({
+      actor: userActor(owner),
+      targets: [userTarget(owner)],
+      changes: null,
+      ip: c.ip,
+      userAgent: AGENT,
+    });
+    await expectChainsOk(owner.accountId);
+  });
+});
+
+describe('passwords and addresses', () => {
+  it('user.password_changed in My Account; a wrong current password records nothing', async () => {
+    const owner = await newOwner(t.app);
+    const change = (previousPassword: string) =>
+      owner.c.post(
+        '/api/auth/change-password',
+        { previousPassword, newPassword: NEW_PASSWORD, newPasswordConfirm: NEW_PASSWORD },
+        withAgent,
+      );
+    expect((await change('Not-my-password-1')).statusCode).toBe(400);
+    expect(await eventsOf(owner, 'user.password_changed')).toEqual([]);
+
+    expect((await change(PASSWORD)).statusCode).toBe(200);
+    const event = await onlyEvent(owner, 'user.password_changed');
+    expect(event).toMatchObject({
+      actor: userActor(owner),
+      targets: [userTarget(owner)],
+      changes: null,
+      ip: owner.c.ip,
+      userAgent: AGENT,
+    });
+    expect(JSON.stringify(event)).not.toContain(NEW_PASSWORD);
+    await expectChainsOk(owner.accountId);
+  });
+
+  it('user.password_changed by a reset link: the user, from where the link was opened', async () => {
+    const owner = await newOwner(t.app);
+    const asker = await freshClient();
+    expect((await asker.post('/api/auth/reset-password', { email: owner.email })).statusCode).toBe(200);
+    const link = await latestLink(t.app, owner.email, 'reset-password');
+    const opener = await freshClient();
+    const confirm = () =>
+      opener.post(
+        '/api/auth/reset-password/confirm',
+        {
+          uidb64: link.uidb64,
+          token: link.token,
+          newPassword: NEW_PASSWORD,
+          newPasswordConfirm: NEW_PASSWORD,
+        },
+        withAgent,
+      );
+    expect((await confirm()).statusCode).toBe(200);
+    // The link works once; its second use is refused and records nothing.
+    expect((await confirm()).statusCode).toBe(400);
+
+    // The reset ended the owner's sessions: they read the log after signing in again.
+    await owner.c.fetchCsrf();
+    expect((await owner.c.login(owner.email, NEW_PASSWORD)).statusCode).toBe(200);
+    const event = await onlyEvent(owner, 'user.password_changed');
+    expect(event).toMatchObject({
+      actor: userActor(owner),
+      targets: [userTarget(owner)],
+      changes: null,
+      ip: opener.ip,
+      userAgent: AGENT,
+    });
+    expect(JSON.stringify(event)).not.toContain(link.token);
+    await expectChainsOk(owner.accountId);
+  });
+
+  it('user.email_changed: the user under the new address, the address before and after', async () => {
+    const owner = await newOwner(t.app);
+    const toEmail = `moved-${owner.email}`;
+    const asked = await owner.c.post('/api/auth/change-email/request', { toEmail, password: PASSWORD });
+    expect(asked.statusCode, asked.body).toBe(200);
+    const link = await latestLink(t.app, toEmail, 'change-email');
+    const opener = await freshClient();
+    const confirm = () =>
+      opener.post('/api/auth/change-email/confirm', { uidb64: link.uidb64, token: link.token }, withAgent);
+    expect((await confirm()).statusCode).toBe(200);
+    expect((await confirm()).statusCode).toBe(400);
+
+    const moved = { ...owner, email: toEmail };
+    expect(await onlyEvent(moved, 'user.email_changed')).toMatchObject({
+      actor: userActor(moved),
+      targets: [userTarget(moved)],
+      changes: { email: [owner.email, toEmail] },
+      ip: opener.ip,
+      userAgent: AGENT,
+    });
+    await expectChainsOk(owner.accountId);
+  });
+});
