@@ -1,15 +1,23 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join as joinPath } from 'node:path';
+import { promisify } from 'node:util';
 import type { AuditEvent, AuditEventList, CreatedApiKey } from '@veriform/contracts';
 import { schema } from '@veriform/db';
 import { asc, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../../config.ts';
 import { apiV1, newApiKey } from '../../test-support/api-v1/client.ts';
 import { useTestApp } from '../../test-support/app.ts';
 import { join, newOwner, type Owner } from '../../test-support/teams.ts';
 import { type ChainedEvent, GENESIS_HASH, verifyChain } from './chain.ts';
 import { auditTarget, NO_ORIGIN } from './log.ts';
 import { pruneAuditEvents } from './retention.ts';
+import { chainFromDatabase } from './sources.ts';
 
 const t = useTestApp();
+const run = promisify(execFile);
 
 async function eventsOf(owner: Owner, query = ''): Promise<AuditEvent[]> {
   const response = await owner.c.get(`/api/audit-events?account=${owner.accountId}${query}`);
@@ -98,7 +106,8 @@ describe('the audit log', () => {
 
     const page = await apiV1(t.app, key).GET('/api/v1/audit-events', { params: { query: { limit: 10 } } });
     expect(page.response.status).toBe(200);
-    expect(page.data?.data.map((e) => e.action)).toEqual(['api_key.created']);
+    // The key's own creation is the newest event (the member's joining came before it).
+    expect(page.data?.data[0]?.action).toBe('api_key.created');
     const { key: noScope } = await newApiKey(owner, ['forms:read']);
     expect((await apiV1(t.app, noScope).GET('/api/v1/audit-events')).response.status).toBe(403);
   });
@@ -142,6 +151,27 @@ describe('the audit log', () => {
       await tx.execute(sql`alter table audit_events enable trigger audit_events_append_only`);
     });
     expect(await verifyChain(await storedChain(owner.accountId))).toMatchObject({ ok: false, sequence: 2 });
+    expect(await verifyChain(chainFromDatabase(t.db.db, owner.accountId))).toMatchObject({
+      ok: false,
+      sequence: 2,
+    });
+
+    // `npm run audit:verify -- --file` on the export as downloaded, and on it with one line changed.
+    const dir = await mkdtemp(joinPath(tmpdir(), 'veriform-audit-'));
+    const good = joinPath(dir, 'good.jsonl');
+    const bad = joinPath(dir, 'bad.jsonl');
+    await writeFile(good, `${jsonl.join('\n')}\n`);
+    await writeFile(bad, `${tampered.join('\n')}\n`);
+    const cli = (file: string) =>
+      run(process.execPath, [joinPath(repoRoot, 'scripts', 'audit-verify.ts'), '--file', file]).then(
+        ({ stdout }) => ({ code: 0, stdout }),
+        (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
+      );
+    expect(await cli(good)).toEqual({ code: 0, stdout: 'OK, 3 events\n' });
+    expect(await cli(bad)).toEqual({
+      code: 1,
+      stdout: 'BROKEN at event 2: its hash does not match its content (2 events read)\n',
+    });
 
     const csv = (await exportLines(owner, 'csv')).body.split('\r\n');
     expect(csv[0]).toBe(
