@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
 import type { RateLimiter } from '../../lib/rate-limit.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
-import type { AuditLog } from '../audit/log.ts';
+import { type AuditLog, auditTarget, changesOf } from '../audit/log.ts';
 import { type AccountRow, toAccountDto, toMembershipDto } from '../memberships/repository.ts';
 import type { UserRow } from '../users/repository.ts';
 
@@ -30,7 +30,7 @@ export function createAccountService(deps: {
   /** The audit log (issue #16): write with the change's own transaction. */
   audit: AuditLog;
 }) {
-  const { db, clock, rateLimit } = deps;
+  const { db, clock, rateLimit, audit } = deps;
 
   /** The account and its first (owner) membership, in one short transaction. */
   async function create(user: UserRow, displayName: string): Promise<CreateAccountResponse> {
@@ -77,12 +77,36 @@ export function createAccountService(deps: {
     phoneCountries: row.phoneCountries,
   });
 
+  /** The audit log's names for the columns an owner edits: the logo is the account's uploaded image. */
+  const audited = (row: Pick<AccountRow, 'displayName' | 'uploadedProfileImage' | 'phoneCountries'>) => ({
+    displayName: row.displayName,
+    logo: row.uploadedProfileImage,
+    phoneCountries: row.phoneCountries,
+  });
+
+  /**
+   * The change and its `account.updated` event in one transaction: the row is read under its lock first, so the
+   * event's "before" is what this change replaced even when two owners edit at once. Nothing that changes nothing is
+   * recorded (the same name saved again, a logo removed twice).
+   */
   async function update(
     ctx: AccountContext,
     values: Partial<Pick<AccountRow, 'displayName' | 'uploadedProfileImage' | 'phoneCountries'>>,
   ): Promise<CompanyInfo> {
-    const [row] = await db.update(accounts).set(values).where(eq(accounts.id, ctx.accountId)).returning();
-    if (!row) throw new Error(`Account ${ctx.accountId} vanished during an update`);
+    const row = await db.transaction(async (tx) => {
+      const [before] = await tx.select().from(accounts).where(eq(accounts.id, ctx.accountId)).for('update');
+      if (!before) throw new Error(`Account ${ctx.accountId} vanished during an update`);
+      const [after] = await tx.update(accounts).set(values).where(eq(accounts.id, ctx.accountId)).returning();
+      if (!after) throw new Error(`Account ${ctx.accountId} vanished during an update`);
+      const changes = changesOf(audited(before), audited(after), ['displayName', 'logo', 'phoneCountries']);
+      if (changes)
+        await audit.record(tx, ctx, {
+          action: 'account.updated',
+          targets: [auditTarget.account(after)],
+          changes,
+        });
+      return after;
+    });
     return toCompanyInfo(row);
   }
 
