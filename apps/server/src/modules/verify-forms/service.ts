@@ -20,7 +20,7 @@ import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { RateLimiter } from '../../lib/rate-limit.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
-import type { AuditLog } from '../audit/log.ts';
+import { type AuditLog, auditTarget, changesOf } from '../audit/log.ts';
 
 const { verifyForms, verifications, verificationAttempts } = schema;
 
@@ -54,7 +54,7 @@ export function createVerifyFormService(deps: {
   /** The audit log (issue #16): write with the change's own transaction. */
   audit: AuditLog;
 }) {
-  const { config, db, clock, rateLimit } = deps;
+  const { config, db, clock, rateLimit, audit } = deps;
 
   const toDto = (row: VerifyFormRow): VerifyForm => ({
     id: row.id,
@@ -86,19 +86,31 @@ export function createVerifyFormService(deps: {
     const now = clock.now();
     for (let attempt = 0; ; attempt++) {
       try {
-        const [row] = await db
-          .insert(verifyForms)
-          .values({
-            publicId: newPublicId(),
-            accountId: ctx.accountId,
-            name: body.name,
-            language: body.language,
-            category: body.category,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .returning();
-        if (!row) throw new Error('Form insert returned no row');
+        const row = await db.transaction(async (tx) => {
+          const [inserted] = await tx
+            .insert(verifyForms)
+            .values({
+              publicId: newPublicId(),
+              accountId: ctx.accountId,
+              name: body.name,
+              language: body.language,
+              category: body.category,
+              createdAt: now,
+              updatedAt: now,
+            })
+            .returning();
+          if (!inserted) throw new Error('Form insert returned no row');
+          await audit.record(tx, ctx, {
+            action: 'form.created',
+            targets: [auditTarget.form(inserted)],
+            changes: {
+              name: [null, inserted.name],
+              language: [null, inserted.language],
+              category: [null, inserted.category],
+            },
+          });
+          return inserted;
+        });
         return toDto(row);
       } catch (error) {
         // 96 random bits collide practically never; one retry covers it.
@@ -210,17 +222,35 @@ export function createVerifyFormService(deps: {
     return row;
   }
 
+  /**
+   * A PATCH (or a banner upload or removal) and its events, in one transaction after reading the form under its lock,
+   * so "before" is what this change replaced. One request may record several events: the edited fields
+   * (`form.updated`), going live or offline (`form.live_changed`), the banner (`form.banner_changed`); a field saved
+   * with the value it had records nothing.
+   */
   async function update(
     ctx: AccountContext,
     id: number,
     values: UpdateVerifyFormRequest & { bannerImage?: string | null },
   ): Promise<VerifyForm> {
-    const [row] = await db
-      .update(verifyForms)
-      .set({ ...values, updatedAt: clock.now() })
-      .where(ownForm(ctx, id))
-      .returning();
-    if (!row) throw new AppError('not_found');
+    const row = await db.transaction(async (tx) => {
+      const [before] = await tx.select().from(verifyForms).where(ownForm(ctx, id)).for('update');
+      if (!before) throw new AppError('not_found');
+      const [after] = await tx
+        .update(verifyForms)
+        .set({ ...values, updatedAt: clock.now() })
+        .where(ownForm(ctx, id))
+        .returning();
+      if (!after) throw new AppError('not_found');
+      const targets = [auditTarget.form(after)];
+      const edited = changesOf(before, after, ['name', 'language', 'category']);
+      if (edited) await audit.record(tx, ctx, { action: 'form.updated', targets, changes: edited });
+      const live = changesOf(before, after, ['isLive']);
+      if (live) await audit.record(tx, ctx, { action: 'form.live_changed', targets, changes: live });
+      const banner = changesOf(before, after, ['bannerImage']);
+      if (banner) await audit.record(tx, ctx, { action: 'form.banner_changed', targets, changes: banner });
+      return after;
+    });
     return toDto(row);
   }
 
@@ -237,7 +267,15 @@ export function createVerifyFormService(deps: {
       .limit(1);
     if (used) throw AppError.nonField('validation_error', formHasVerificationsText);
     try {
-      await db.delete(verifyForms).where(ownForm(ctx, id));
+      await db.transaction(async (tx) => {
+        // Only a delete that removed the row is recorded (two DELETEs at once: the second removes nothing).
+        const [deleted] = await tx
+          .delete(verifyForms)
+          .where(ownForm(ctx, id))
+          .returning({ id: verifyForms.id, name: verifyForms.name });
+        if (deleted)
+          await audit.record(tx, ctx, { action: 'form.deleted', targets: [auditTarget.form(deleted)] });
+      });
     } catch (error) {
       if (isForeignKeyViolation(error)) throw AppError.nonField('validation_error', formHasVerificationsText);
       throw error;
