@@ -1,4 +1,5 @@
 import {
+  type AuditTarget,
   type CreateTestPhoneNumberRequest,
   type TestPhoneNumber,
   testNumberTexts,
@@ -37,7 +38,17 @@ export function createTestNumberService(deps: {
   /** The audit log (issue #16): write with the change's own transaction. */
   audit: AuditLog;
 }) {
-  const { db } = deps;
+  const { db, audit } = deps;
+
+  /**
+   * Named by the number in full: the test-numbers card shows it so to every member of the account already, and the
+   * audit log is for its owners only; a masked one would not tell two test numbers apart.
+   */
+  const numberTarget = (row: { id: number; cellPhone: string }): AuditTarget => ({
+    type: 'test_number',
+    id: String(row.id),
+    name: row.cellPhone,
+  });
 
   const toDto = (row: TestPhoneNumberRow): TestPhoneNumber => ({
     id: row.id,
@@ -60,11 +71,16 @@ export function createTestNumberService(deps: {
     const cellPhone = toE164(body.cellPhone);
     if (!cellPhone) throw AppError.field('validation_error', 'cellPhone', testNumberTexts.invalidPhone);
     try {
-      const [row] = await db
-        .insert(testPhoneNumbers)
-        .values({ accountId: ctx.accountId, cellPhone, code: body.code })
-        .returning();
-      if (!row) throw new Error('Test number insert returned no row');
+      const row = await db.transaction(async (tx) => {
+        const [inserted] = await tx
+          .insert(testPhoneNumbers)
+          .values({ accountId: ctx.accountId, cellPhone, code: body.code })
+          .returning();
+        if (!inserted) throw new Error('Test number insert returned no row');
+        // The code is not recorded: it approves the number on any of the account's forms.
+        await audit.record(tx, ctx, { action: 'test_number.added', targets: [numberTarget(inserted)] });
+        return inserted;
+      });
       return toDto(row);
     } catch (error) {
       // The unique index (account_id, cell_phone) decides, so two owners adding the same number at once cannot both win.
@@ -75,11 +91,14 @@ export function createTestNumberService(deps: {
   }
 
   async function remove(ctx: AccountContext, id: number): Promise<void> {
-    const deleted = await db
-      .delete(testPhoneNumbers)
-      .where(and(eq(testPhoneNumbers.accountId, ctx.accountId), eq(testPhoneNumbers.id, id)))
-      .returning({ id: testPhoneNumbers.id });
-    if (deleted.length === 0) throw new AppError('not_found');
+    await db.transaction(async (tx) => {
+      const [deleted] = await tx
+        .delete(testPhoneNumbers)
+        .where(and(eq(testPhoneNumbers.accountId, ctx.accountId), eq(testPhoneNumbers.id, id)))
+        .returning({ id: testPhoneNumbers.id, cellPhone: testPhoneNumbers.cellPhone });
+      if (!deleted) throw new AppError('not_found');
+      await audit.record(tx, ctx, { action: 'test_number.removed', targets: [numberTarget(deleted)] });
+    });
   }
 
   return { list, create, remove };
