@@ -11,7 +11,7 @@ import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
-import type { AuditLog } from '../audit/log.ts';
+import { type AuditLog, auditTarget } from '../audit/log.ts';
 import { countVerifications } from './count.ts';
 import { resolveDateRange, resolveForms, verificationOrderBy, verificationWhere } from './filters.ts';
 
@@ -140,6 +140,10 @@ export function exportFilename(
   return `${slug}-verifications-${span}.csv`;
 }
 
+/** The keys whose value is set: JSON drops `undefined` anyway, so the event's hash is over what it shows. */
+const definedOnly = (values: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+
 /** Where the previous batch ended: its last row's sort value (as PostgreSQL prints it) and id. */
 export type ExportKeyset = { value: string; id: number };
 
@@ -262,7 +266,7 @@ export function createVerificationExport(deps: {
   /** The audit log (issue #16): write with the change's own transaction. */
   audit: AuditLog;
 }) {
-  const { db, clock, streamCsv } = deps;
+  const { db, clock, streamCsv, audit } = deps;
 
   async function start(
     ctx: AccountContext,
@@ -284,6 +288,19 @@ export function createVerificationExport(deps: {
     const total = await countVerifications(db, ctx.accountId, query, now, forms);
     const range = resolveDateRange(query, now);
     const today = localToday(now, range.tz);
+
+    // `verifications.exported` (issue #16) is recorded here, as the export starts and before any row is read, in a
+    // short transaction of its own: the download itself holds none (batches, or COPY on its own connection) and may
+    // take minutes or be cancelled. So an export asked for is on record even when the client stops it halfway. The
+    // filters as the request gave them (the account is the event's own) and the count X-Total-Count announces.
+    const { account: _account, ...filters } = query;
+    await db.transaction((tx) =>
+      audit.record(tx, ctx, {
+        action: 'verifications.exported',
+        targets: [auditTarget.account({ id: ctx.accountId, displayName: account?.displayName ?? '' })],
+        changes: { filters: definedOnly(filters), rowCount: total },
+      }),
+    );
 
     type Batch = { csv: string | null; rows: number; lastValue: string | null; lastId: number | null };
     const fetchBatch = async (last: ExportKeyset | null): Promise<Batch> => {

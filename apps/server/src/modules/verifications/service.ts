@@ -14,6 +14,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
 import type { AuditLog } from '../audit/log.ts';
+import { maskPhone } from '../public-verify/phone.ts';
 import { countVerifications } from './count.ts';
 import {
   addDays,
@@ -71,7 +72,7 @@ export function createVerificationService(deps: {
   /** The audit log (issue #16): a detail view is recorded. */
   audit: AuditLog;
 }) {
-  const { db, clock } = deps;
+  const { db, clock, audit } = deps;
 
   async function list(ctx: AccountContext, query: VerificationListParams): Promise<VerificationList> {
     const now = clock.now();
@@ -106,14 +107,26 @@ export function createVerificationService(deps: {
     };
   }
 
-  /** One verification with its evidence; another account's (or an unknown) id is not found. */
+  /**
+   * One verification with its evidence; another account's (or an unknown) id is not found. Every view is recorded
+   * (`verification.viewed`, issue #16: who looked at whose number), in the read's transaction, so an answer that was
+   * given is an answer in the log. The event names the number masked (as the public page shows it): enough for an owner
+   * to recognise it, while the log, kept for years and exported to other tools, does not spread full numbers.
+   */
   async function get(ctx: AccountContext, id: number): Promise<VerificationDetail> {
-    const [row] = await db
-      .select()
-      .from(verifications)
-      .where(and(eq(verifications.accountId, ctx.accountId), eq(verifications.id, id)))
-      .limit(1);
-    if (!row) throw new AppError('not_found');
+    const row = await db.transaction(async (tx) => {
+      const [found] = await tx
+        .select()
+        .from(verifications)
+        .where(and(eq(verifications.accountId, ctx.accountId), eq(verifications.id, id)))
+        .limit(1);
+      if (!found) throw new AppError('not_found');
+      await audit.record(tx, ctx, {
+        action: 'verification.viewed',
+        targets: [{ type: 'verification', id: String(found.id), name: maskPhone(found.cellPhone) }],
+      });
+      return found;
+    });
     return toDetailDto(row);
   }
 
