@@ -115,7 +115,7 @@ export function createServices(deps: {
   const apiKeys = createApiKeyService({ db, clock, audit });
   const codeDelivery = createCodeDelivery({ jobs, sealer });
   const publicVerify = createPublicVerifyService({ config, db, clock, rateLimit, codeDelivery });
-  const apiVerifications = createApiVerifications({ config, db, clock, publicVerify });
+  const apiVerifications = createApiVerifications({ config, db, clock, publicVerify, audit });
   return {
     config,
     db,

@@ -16,6 +16,7 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
+import type { AuditLog } from '../audit/log.ts';
 import { ATTEMPT_ID_PATTERN, CODE_PATTERN } from '../public-verify/codes.ts';
 import { countryName, maskEmail, maskPhone, parseCellPhone } from '../public-verify/phone.ts';
 import type {
@@ -76,8 +77,10 @@ export function createApiVerifications(deps: {
   db: Db;
   clock: Clock;
   publicVerify: PublicVerifyService;
+  /** The audit log (issue #16): a key reading a verification in full is recorded, as a person's view is. */
+  audit: AuditLog;
 }) {
-  const { config, db, clock, publicVerify } = deps;
+  const { config, db, clock, publicVerify, audit } = deps;
   const { issueCode, judgeCode, attemptToJudge, formOfAccount } = publicVerify.internals;
 
   function statusOf(row: AttemptRow, now: Date): ApiVerificationStatus {
@@ -119,9 +122,9 @@ export function createApiVerifications(deps: {
     };
   }
 
-  async function rowOf(ctx: AccountContext, id: string): Promise<AttemptRow> {
+  async function rowOf(ctx: AccountContext, id: string, tx: Db = db): Promise<AttemptRow> {
     if (!ATTEMPT_ID_PATTERN.test(id)) throw new AppError('not_found');
-    const [row] = await db
+    const [row] = await tx
       .select(columns)
       .from(verificationAttempts)
       .where(and(eq(verificationAttempts.id, id), eq(verificationAttempts.accountId, ctx.accountId)))
@@ -354,6 +357,24 @@ export function createApiVerifications(deps: {
     return { data: page, hasMore, nextCursor: hasMore && last?.id ? last.id : null };
   }
 
+  /**
+   * One verification. With `verifications:read` (the full number and evidence, the activity log's right) the read is
+   * recorded as `verification.viewed`, in its transaction, as the activity log's detail is; a masked answer
+   * (`verifications:write` alone) shows nothing a log would need to account for, and is not.
+   */
+  async function get(ctx: AccountContext, id: string): Promise<ApiVerification> {
+    if (!ctx.can('searchData')) return toApi(ctx, await rowOf(ctx, id));
+    const row = await db.transaction(async (tx) => {
+      const found = await rowOf(ctx, id, tx);
+      await audit.record(tx, ctx, {
+        action: 'verification.viewed',
+        targets: [{ type: 'verification', id: found.id, name: maskPhone(found.cellPhone) }],
+      });
+      return found;
+    });
+    return toApi(ctx, row);
+  }
+
   const resultOf: Record<
     CodeOutcome['kind'] | `closed:${Extract<CodeOutcome, { kind: 'closed' }>['state']}`,
     ApiCheckResult['status']
@@ -399,7 +420,7 @@ export function createApiVerifications(deps: {
     resend,
     cancel,
     list,
-    get: async (ctx: AccountContext, id: string) => toApi(ctx, await rowOf(ctx, id)),
+    get,
   };
 }
 
