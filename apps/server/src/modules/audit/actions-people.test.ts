@@ -1,11 +1,17 @@
-import type { AuditAction, AuditEvent, AuditEventList } from '@veriform/contracts';
+import {
+  type AuditAction,
+  type AuditEvent,
+  type AuditEventList,
+  INVITATION_RESEND_SECONDS,
+  type Invitation,
+} from '@veriform/contracts';
 import { schema } from '@veriform/db';
 import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test-support/app.ts';
 import { newSignup, TestClient } from '../../test-support/client.ts';
 import { latestLink } from '../../test-support/outbox.ts';
-import { join, newOwner, nextIp, type Owner, type Person } from '../../test-support/teams.ts';
+import { invite, join, newOwner, nextIp, type Owner, type Person } from '../../test-support/teams.ts';
 import { type ChainedEvent, verifyChain } from './chain.ts';
 
 /** Issue #16 item 2, the people's actions: signing in and out, passwords and addresses, invitations, the team. */
@@ -16,16 +22,25 @@ const AGENT = 'People-Audit/1.0';
 const PASSWORD = newSignup().password;
 const NEW_PASSWORD = 'Brand-new-pass-7';
 
-/** The account's events of `action`, newest first, as its owner reads them. */
-async function eventsOf(owner: Owner, action: AuditAction): Promise<AuditEvent[]> {
-  const response = await owner.c.get(`/api/audit-events?account=${owner.accountId}&action=${action}`);
+/** The account's events of `action` (on `target` when given), newest first, as its owner reads them. */
+async function eventsOf(
+  owner: Owner,
+  action: AuditAction,
+  target?: { type: string; id: number },
+): Promise<AuditEvent[]> {
+  const on = target ? `&targetType=${target.type}&targetId=${target.id}` : '';
+  const response = await owner.c.get(`/api/audit-events?account=${owner.accountId}&action=${action}${on}`);
   expect(response.statusCode, response.body).toBe(200);
   return response.json<AuditEventList>().results;
 }
 
-/** The one event of `action` in the owner's account. */
-async function onlyEvent(owner: Owner, action: AuditAction): Promise<AuditEvent> {
-  const events = await eventsOf(owner, action);
+/** The one event of `action` (on `target`) in the owner's account. */
+async function onlyEvent(
+  owner: Owner,
+  action: AuditAction,
+  target?: { type: string; id: number },
+): Promise<AuditEvent> {
+  const events = await eventsOf(owner, action, target);
   expect(events).toHaveLength(1);
   const [event] = events;
   if (!event) throw new Error(`no ${action} event`);
@@ -256,6 +271,72 @@ describe('passwords and addresses', () => {
       changes: { email: [owner.email, toEmail] },
       ip: opener.ip,
       userAgent: AGENT,
+    });
+    await expectChainsOk(owner.accountId);
+  });
+});
+
+describe('invitations', () => {
+  const invitationTarget = (invitation: Invitation) => ({
+    type: 'invitation',
+    id: String(invitation.id),
+    name: invitation.email,
+  });
+  const on = (invitation: Invitation) => ({ type: 'invitation', id: invitation.id });
+
+  async function invited(owner: Owner, options: Parameters<typeof invite>[3] = {}): Promise<Invitation> {
+    const response = await invite(owner, owner.accountId, newSignup().email, options);
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json<Invitation>();
+  }
+
+  it('invitation.sent: the owner, the invitee, the role and switches invited; a member’s 403 records nothing', async () => {
+    const owner = await newOwner(t.app);
+    const member = await join(t.app, owner);
+    const before = await eventsOf(owner, 'invitation.sent');
+    expect((await invite(member, owner.accountId, newSignup().email)).statusCode).toBe(403);
+    expect(await eventsOf(owner, 'invitation.sent')).toEqual(before);
+
+    const invitation = await invited(owner, { canSearchData: true });
+    expect(await onlyEvent(owner, 'invitation.sent', on(invitation))).toMatchObject({
+      actor: userActor(owner),
+      targets: [invitationTarget(invitation)],
+      changes: { role: [null, 'member'], canSearchData: [null, true], canViewReports: [null, false] },
+      ip: owner.c.ip,
+    });
+    await expectChainsOk(owner.accountId);
+  });
+
+  it('invitation.resent: once, however many resends race', async () => {
+    const owner = await newOwner(t.app);
+    const invitation = await invited(owner);
+    t.clock.advance(INVITATION_RESEND_SECONDS * 1000 + 1);
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => owner.c.post(`/api/invitations/${invitation.id}/resend`)),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 429, 429, 429]);
+    expect(await onlyEvent(owner, 'invitation.resent', on(invitation))).toMatchObject({
+      actor: userActor(owner),
+      targets: [invitationTarget(invitation)],
+      changes: null,
+      ip: owner.c.ip,
+    });
+    await expectChainsOk(owner.accountId);
+  });
+
+  it('invitation.revoked: once; revoking it again is a 404 and records nothing', async () => {
+    const owner = await newOwner(t.app);
+    const invitation = await invited(owner, { role: 'owner' });
+    const answers = await Promise.all([
+      owner.c.request({ method: 'DELETE', url: `/api/invitations/${invitation.id}` }),
+      owner.c.request({ method: 'DELETE', url: `/api/invitations/${invitation.id}` }),
+    ]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([204, 404]);
+    expect(await onlyEvent(owner, 'invitation.revoked', on(invitation))).toMatchObject({
+      actor: userActor(owner),
+      targets: [invitationTarget(invitation)],
+      changes: null,
+      ip: owner.c.ip,
     });
     await expectChainsOk(owner.accountId);
   });

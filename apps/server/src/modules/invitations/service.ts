@@ -1,3 +1,4 @@
+import type { AuditTarget } from '@veriform/contracts';
 import {
   type createInvitationRequestSchema,
   type FollowInvitation,
@@ -95,7 +96,12 @@ export function createInvitationService(deps: {
   /** The audit log (issue #16): write with the change's own transaction. */
   audit: AuditLog;
 }) {
-  const { config, db, clock, mailer, sealer, jobs, rateLimit, sessions } = deps;
+  const { config, db, clock, mailer, sealer, jobs, rateLimit, sessions, audit } = deps;
+  const invitationTarget = (row: { id: number; email: string }): AuditTarget => ({
+    type: 'invitation',
+    id: String(row.id),
+    name: row.email,
+  });
 
   const inAccount = (ctx: AccountContext) => eq(invitations.accountId, ctx.accountId);
 
@@ -252,7 +258,17 @@ export function createInvitationService(deps: {
             lastSentAt: now,
           })
           .returning();
-        if (inserted) await enqueueEmail(tx, inserted.id, key);
+        if (!inserted) return undefined;
+        await enqueueEmail(tx, inserted.id, key);
+        await audit.record(tx, ctx, {
+          action: 'invitation.sent',
+          targets: [invitationTarget(inserted)],
+          changes: {
+            role: [null, inserted.role],
+            canSearchData: [null, inserted.canSearchData],
+            canViewReports: [null, inserted.canViewReports],
+          },
+        });
         return inserted;
       });
     } catch (error) {
@@ -298,7 +314,9 @@ export function createInvitationService(deps: {
           ),
         )
         .returning();
-      if (updated) await enqueueEmail(tx, updated.id, key);
+      if (!updated) return undefined;
+      await enqueueEmail(tx, updated.id, key);
+      await audit.record(tx, ctx, { action: 'invitation.resent', targets: [invitationTarget(updated)] });
       return updated;
     });
     if (!row) {
@@ -307,14 +325,21 @@ export function createInvitationService(deps: {
     return toDto(row, found.account, found.inviter);
   }
 
-  /** manageTeam. Revokes an open invitation (its link then says so); accepted or revoked already: 404. */
+  /**
+   * manageTeam. Revokes an open invitation (its link then says so); accepted or revoked already: 404. (Invitations
+   * revoked as a side effect — an expired one superseded by a new one, those of an inviter removed or demoted — are
+   * in the log through the event that caused them, not as revocations of their own.)
+   */
   async function revoke(ctx: AccountContext, id: number): Promise<void> {
-    const [row] = await db
-      .update(invitations)
-      .set({ revokedAt: clock.now() })
-      .where(and(inAccount(ctx), eq(invitations.id, id), isOpen))
-      .returning({ id: invitations.id });
-    if (!row) throw new AppError('not_found');
+    await db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(invitations)
+        .set({ revokedAt: clock.now() })
+        .where(and(inAccount(ctx), eq(invitations.id, id), isOpen))
+        .returning({ id: invitations.id, email: invitations.email });
+      if (!row) throw new AppError('not_found');
+      await audit.record(tx, ctx, { action: 'invitation.revoked', targets: [invitationTarget(row)] });
+    });
   }
 
   async function findByKey(key: string) {
