@@ -3,9 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb, type DatabaseHandle, schema } from '@veriform/db';
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_PREFIX_LENGTH, generateApiKey, hashApiKey } from './modules/api-keys/key-format.ts';
+import { verifyChain } from './modules/audit/chain.ts';
+import { chainFromDatabase } from './modules/audit/sources.ts';
 import {
   createEmptyPostgresDatabase,
   HttpClient,
@@ -143,6 +145,50 @@ describe.runIf(serverUrl)('two server processes on one PostgreSQL database', () 
       }),
     );
     expect(statuses.filter((status) => status !== 429)).toHaveLength(5);
+  });
+
+  it('audit events of one account written at once through both processes keep one valid chain', async () => {
+    const browser = new HttpClient(newClientIp());
+    await browser.refreshCsrf(a.url);
+    const email = `audit-${randomBytes(4).toString('hex')}@example.com`;
+    const signup = await browser.request(a.url, 'POST', '/api/auth/signup', {
+      email,
+      firstName: 'Chain',
+      lastName: 'Two',
+      password: 'Correct-horse-9',
+      passwordConfirm: 'Correct-horse-9',
+    });
+    expect(signup.status, signup.text).toBe(200);
+    await database.db
+      .update(schema.users)
+      .set({ emailIsVerified: true, emailVerifiedAsOf: new Date() })
+      .where(eq(schema.users.email, email));
+    await browser.refreshCsrf(a.url);
+    const created = await browser.request(a.url, 'POST', '/api/accounts', { displayName: 'Chained Co' });
+    expect(created.status, created.text).toBe(201);
+    const accountId = (created.json().membership as { account: { id: number } }).account.id;
+    await browser.refreshCsrf(b.url);
+    // Twenty changes at once, half through each process: each writes its event in its own transaction.
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        browser.request(i % 2 === 0 ? a.url : b.url, 'POST', '/api/api-keys', {
+          account: accountId,
+          name: `Key ${i}`,
+          mode: 'test',
+          scopes: ['forms:read'],
+        }),
+      ),
+    );
+    expect(answers.map((r) => r.status)).toEqual(Array(20).fill(201));
+    const check = await verifyChain(chainFromDatabase(database.db, accountId));
+    expect(check.ok).toBe(true);
+    const created20 = await database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(schema.auditEvents)
+      .where(
+        and(eq(schema.auditEvents.accountId, accountId), eq(schema.auditEvents.action, 'api_key.created')),
+      );
+    expect(created20[0]?.n).toBe(20);
   });
 
   it('an API key revoked through one process answers 401 on the other at its next request', async () => {
