@@ -341,3 +341,92 @@ describe('invitations', () => {
     await expectChainsOk(owner.accountId);
   });
 });
+
+describe('the team', () => {
+  const memberTargets = (person: { userId: number; email: string; membership: { id: number } }) => [
+    { type: 'membership', id: String(person.membership.id), name: person.email },
+    userTarget(person),
+  ];
+  const on = (person: { membership: { id: number } }) => ({ type: 'membership', id: person.membership.id });
+
+  it('membership.role_changed: before and after; the same role again, or a member’s 403, records nothing', async () => {
+    const owner = await newOwner(t.app);
+    const member = await join(t.app, owner);
+    const other = await join(t.app, owner);
+    const url = `/api/memberships/${member.membership.id}/update-role`;
+    expect((await other.c.post(url, { role: 'owner' })).statusCode).toBe(403);
+    expect((await owner.c.post(url, { role: 'member' })).statusCode).toBe(200);
+    expect(await eventsOf(owner, 'membership.role_changed')).toEqual([]);
+
+    expect((await owner.c.post(url, { role: 'owner' })).statusCode).toBe(200);
+    expect(await onlyEvent(owner, 'membership.role_changed', on(member))).toMatchObject({
+      actor: userActor(owner),
+      targets: memberTargets(member),
+      changes: { role: ['member', 'owner'] },
+      ip: owner.c.ip,
+    });
+    await expectChainsOk(owner.accountId);
+  });
+
+  it('membership.permissions_changed: only the switches that changed, once however many identical changes race', async () => {
+    const owner = await newOwner(t.app);
+    const member = await join(t.app, owner, { canViewReports: true });
+    const url = `/api/memberships/${member.membership.id}/update-permissions`;
+    const body = { canSearchData: true, canViewReports: true };
+    expect((await member.c.post(url, body)).statusCode).toBe(403);
+    expect(await eventsOf(owner, 'membership.permissions_changed')).toEqual([]);
+
+    const answers = await Promise.all(Array.from({ length: 4 }, () => owner.c.post(url, body)));
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
+    expect(await onlyEvent(owner, 'membership.permissions_changed', on(member))).toMatchObject({
+      actor: userActor(owner),
+      targets: memberTargets(member),
+      changes: { canSearchData: [false, true] },
+      ip: owner.c.ip,
+    });
+
+    expect((await owner.c.post(url, { canSearchData: false, canViewReports: false })).statusCode).toBe(200);
+    const [latest] = await eventsOf(owner, 'membership.permissions_changed', on(member));
+    expect(latest?.changes).toEqual({ canSearchData: [true, false], canViewReports: [true, false] });
+    await expectChainsOk(owner.accountId);
+  });
+
+  it('membership.removed by an owner: what the membership was; a member’s 403 and the last owner’s 400 record nothing', async () => {
+    const owner = await newOwner(t.app);
+    const member = await join(t.app, owner, { canSearchData: true });
+    const other = await join(t.app, owner);
+    const remove = (by: Person, who: { membership: { id: number } }) =>
+      by.c.request({ method: 'DELETE', url: `/api/memberships/${who.membership.id}` });
+    expect((await remove(other, member)).statusCode).toBe(403);
+    expect((await remove(owner, owner)).statusCode).toBe(400);
+    expect(await eventsOf(owner, 'membership.removed')).toEqual([]);
+
+    expect((await remove(owner, member)).statusCode).toBe(204);
+    expect(await onlyEvent(owner, 'membership.removed', on(member))).toMatchObject({
+      actor: userActor(owner),
+      targets: memberTargets(member),
+      changes: { role: ['member', null], canSearchData: [true, null], canViewReports: [false, null] },
+      ip: owner.c.ip,
+    });
+    await expectChainsOk(owner.accountId);
+  });
+
+  it('membership.removed by the member leaving: the member is the actor', async () => {
+    const owner = await newOwner(t.app);
+    const member = await join(t.app, owner);
+    const left = await member.c.request({
+      method: 'DELETE',
+      url: `/api/memberships/${member.membership.id}`,
+      ...withAgent,
+    });
+    expect(left.statusCode).toBe(204);
+    expect(await onlyEvent(owner, 'membership.removed', on(member))).toMatchObject({
+      actor: userActor(member),
+      targets: memberTargets(member),
+      changes: { role: ['member', null], canSearchData: [false, null], canViewReports: [false, null] },
+      ip: member.c.ip,
+      userAgent: AGENT,
+    });
+    await expectChainsOk(owner.accountId);
+  });
+});

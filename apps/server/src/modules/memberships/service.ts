@@ -1,4 +1,5 @@
 import {
+  type AuditTarget,
   type Capability,
   can,
   type ListResponse,
@@ -14,13 +15,13 @@ import { and, count, eq, type SQL } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { type AccountContext, assertCan, assertStillCan, memberOf } from '../../plugins/account-context.ts';
-import type { AuditLog } from '../audit/log.ts';
+import { type AuditLog, auditTarget, changesOf } from '../audit/log.ts';
 import type { SessionRow, SessionStore } from '../auth/session-store.ts';
 import { revokeOpenInvitationsBy } from '../invitations/inviter.ts';
 import type { UserRow } from '../users/repository.ts';
 import { findMembershipOfUser, type MembershipRow, selectTeamMemberships } from './repository.ts';
 
-const { accounts, memberships } = schema;
+const { accounts, memberships, users } = schema;
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -46,9 +47,20 @@ export function createMembershipService(deps: {
   /** The audit log (issue #16): write with the change's own transaction. */
   audit: AuditLog;
 }) {
-  const { db, clock, sessions } = deps;
+  const { db, clock, sessions, audit } = deps;
 
   const inAccount = (ctx: AccountContext) => eq(memberships.accountId, ctx.accountId);
+
+  /** The membership acted on and its person, as the audit log names them (by the person's address). */
+  async function targetsOf(tx: Tx, membership: MembershipRow): Promise<AuditTarget[]> {
+    const [user] = await tx
+      .select({ id: users.id, email: users.email })
+      .from(users)
+      .where(eq(users.id, membership.userId))
+      .limit(1);
+    if (!user) throw new Error('Membership without its user');
+    return [{ type: 'membership', id: String(membership.id), name: user.email }, auditTarget.user(user)];
+  }
 
   async function get(ctx: AccountContext, id: number): Promise<TeamMembership> {
     // and() of defined conditions is always defined.
@@ -115,30 +127,59 @@ export function createMembershipService(deps: {
         if (!can({ ...target, role }, 'manageTeam')) {
           await revokeOpenInvitationsBy(tx, ctx.accountId, target.userId, clock.now());
         }
+        // The role it had already changes nothing and records nothing.
+        const changes = changesOf(target, { role }, ['role']);
+        if (changes) {
+          await audit.record(tx, ctx, {
+            action: 'membership.role_changed',
+            targets: await targetsOf(tx, target),
+            changes,
+          });
+        }
       },
     );
     return get(ctx, id);
   }
 
-  /** manageTeam (checked by the route). */
+  /**
+   * manageTeam (checked by the route). The audit log has the switches that changed, before and after, read under
+   * the row's lock so that of two changes at once each records what it really changed; none changed, no event.
+   */
   async function updatePermissions(
     ctx: AccountContext,
     id: number,
     values: UpdatePermissionsRequest,
   ): Promise<TeamMembership> {
-    const [row] = await db
-      .update(memberships)
-      .set({ canSearchData: values.canSearchData, canViewReports: values.canViewReports })
-      .where(and(inAccount(ctx), eq(memberships.id, id)))
-      .returning({ id: memberships.id });
-    if (!row) throw new AppError('not_found');
+    await db.transaction(async (tx) => {
+      const [before] = await tx
+        .select()
+        .from(memberships)
+        .where(and(inAccount(ctx), eq(memberships.id, id)))
+        .limit(1)
+        .for('update');
+      if (!before) throw new AppError('not_found');
+      const after = { canSearchData: values.canSearchData, canViewReports: values.canViewReports };
+      await tx
+        .update(memberships)
+        .set(after)
+        .where(and(inAccount(ctx), eq(memberships.id, id)));
+      const changes = changesOf(before, after, ['canSearchData', 'canViewReports']);
+      if (changes) {
+        await audit.record(tx, ctx, {
+          action: 'membership.permissions_changed',
+          targets: await targetsOf(tx, before),
+          changes,
+        });
+      }
+    });
     return get(ctx, id);
   }
 
   /**
    * Owners (manageTeam) remove anyone; anyone may remove their own membership (leave); otherwise 403. The last owner
    * can do neither. Sessions that had it as their current membership fall back to none (FK ON DELETE SET NULL),
-   * hence to the user's first membership.
+   * hence to the user's first membership. The audit log has who removed whom (the member themselves when leaving)
+   * and what the membership was.
    */
   async function remove(ctx: AccountContext, id: number): Promise<void> {
     const leaving = id === memberOf(ctx).membership.id;
@@ -151,6 +192,15 @@ export function createMembershipService(deps: {
       async (tx, target) => {
         await tx.delete(memberships).where(and(inAccount(ctx), eq(memberships.id, id)));
         await revokeOpenInvitationsBy(tx, ctx.accountId, target.userId, clock.now());
+        await audit.record(tx, ctx, {
+          action: 'membership.removed',
+          targets: await targetsOf(tx, target),
+          changes: {
+            role: [target.role, null],
+            canSearchData: [target.canSearchData, null],
+            canViewReports: [target.canViewReports, null],
+          },
+        });
       },
     );
   }
