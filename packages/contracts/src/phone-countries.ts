@@ -44,7 +44,15 @@ export const phoneCountriesTexts = {
 
 /** The allow-list as an owner sends it: known codes, at least one; repeats are dropped, the order is kept. */
 export const phoneCountriesSchema = z
-  .array(z.enum(PHONE_COUNTRIES, { error: (issue) => phoneCountriesTexts.unknown(String(issue.input)) }))
+  .array(
+    z.enum(PHONE_COUNTRIES, {
+      // Not String(input): an object whose toString is not a function (the fuzz suite sends one) would throw.
+      error: (issue) =>
+        phoneCountriesTexts.unknown(
+          typeof issue.input === 'string' ? issue.input : JSON.stringify(issue.input),
+        ),
+    }),
+  )
   .min(1, phoneCountriesTexts.empty)
   .max(PHONE_COUNTRIES.length * 2)
   .transform((codes) => [...new Set(codes)]);

@@ -61,17 +61,36 @@ export type CreateAccountResponse = z.infer<typeof createAccountResponseSchema>;
  * An account as Company Info shows it: the account and the countries its forms send codes to (phone-countries.ts).
  * GET /api/accounts/{id} answers it to any member.
  */
-export const companyInfoSchema = accountSchema.extend({ phoneCountries: z.array(z.string()) });
+export const companyInfoSchema = accountSchema.extend({
+  phoneCountries: z.array(z.string()),
+  /** How long the audit log keeps events (issue #16): 1–7 years. */
+  auditRetentionYears: z.number().int(),
+});
 export type CompanyInfo = z.infer<typeof companyInfoSchema>;
 
 /** PATCH /api/accounts/{id} (owners): the name, the countries, or both. Logo: POST
  * /api/accounts/{id}/update-uploaded-profile-image (multipart `uploadedProfileImage`, same rules as the profile
  * picture) and PATCH /api/accounts/{id}/delete-uploaded-profile-image; all three answer the company info. */
+export const AUDIT_RETENTION_YEARS = { min: 1, max: 7, default: 2 } as const;
+
 export const updateAccountRequestSchema = z
-  .object({ displayName: displayNameSchema.optional(), phoneCountries: phoneCountriesSchema.optional() })
-  .refine((body) => body.displayName !== undefined || body.phoneCountries !== undefined, {
-    message: 'Send displayName, phoneCountries or both.',
-  });
+  .object({
+    displayName: displayNameSchema.optional(),
+    phoneCountries: phoneCountriesSchema.optional(),
+    auditRetentionYears: z
+      .number()
+      .int()
+      .min(AUDIT_RETENTION_YEARS.min)
+      .max(AUDIT_RETENTION_YEARS.max)
+      .optional(),
+  })
+  .refine(
+    (body) =>
+      body.displayName !== undefined ||
+      body.phoneCountries !== undefined ||
+      body.auditRetentionYears !== undefined,
+    { message: 'Send displayName, phoneCountries or auditRetentionYears.' },
+  );
 export type UpdateAccountRequest = z.input<typeof updateAccountRequestSchema>;
 
 // ---- Memberships -------------------------------------------------------------------------------------------------

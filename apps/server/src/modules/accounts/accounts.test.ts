@@ -97,6 +97,7 @@ describe('/api/accounts/{id}', () => {
         displayName: 'Old Name',
         uploadedProfileImage: null,
         phoneCountries: ['US'],
+        auditRetentionYears: 2,
       });
     }
     const denied = await member.c.patch(url, { displayName: 'Hacked' });

@@ -34,6 +34,7 @@ describe('phone countries of an account', () => {
       displayName: 'Acme Inc.',
       uploadedProfileImage: null,
       phoneCountries: ['US', 'CA', 'MX'],
+      auditRetentionYears: 2,
     });
     expect((await member.c.get(url)).json<CompanyInfo>().phoneCountries).toEqual(['US', 'CA', 'MX']);
 

@@ -75,13 +75,17 @@ export function createAccountService(deps: {
   const toCompanyInfo = (row: AccountRow): CompanyInfo => ({
     ...toAccountDto(row),
     phoneCountries: row.phoneCountries,
+    auditRetentionYears: row.auditRetentionYears,
   });
 
   /** The audit log's names for the columns an owner edits: the logo is the account's uploaded image. */
-  const audited = (row: Pick<AccountRow, 'displayName' | 'uploadedProfileImage' | 'phoneCountries'>) => ({
+  const audited = (
+    row: Pick<AccountRow, 'displayName' | 'uploadedProfileImage' | 'phoneCountries' | 'auditRetentionYears'>,
+  ) => ({
     displayName: row.displayName,
     logo: row.uploadedProfileImage,
     phoneCountries: row.phoneCountries,
+    auditRetentionYears: row.auditRetentionYears,
   });
 
   /**
@@ -91,14 +95,21 @@ export function createAccountService(deps: {
    */
   async function update(
     ctx: AccountContext,
-    values: Partial<Pick<AccountRow, 'displayName' | 'uploadedProfileImage' | 'phoneCountries'>>,
+    values: Partial<
+      Pick<AccountRow, 'displayName' | 'uploadedProfileImage' | 'phoneCountries' | 'auditRetentionYears'>
+    >,
   ): Promise<CompanyInfo> {
     const row = await db.transaction(async (tx) => {
       const [before] = await tx.select().from(accounts).where(eq(accounts.id, ctx.accountId)).for('update');
       if (!before) throw new Error(`Account ${ctx.accountId} vanished during an update`);
       const [after] = await tx.update(accounts).set(values).where(eq(accounts.id, ctx.accountId)).returning();
       if (!after) throw new Error(`Account ${ctx.accountId} vanished during an update`);
-      const changes = changesOf(audited(before), audited(after), ['displayName', 'logo', 'phoneCountries']);
+      const changes = changesOf(audited(before), audited(after), [
+        'displayName',
+        'logo',
+        'phoneCountries',
+        'auditRetentionYears',
+      ]);
       if (changes)
         await audit.record(tx, ctx, {
           action: 'account.updated',
@@ -118,6 +129,7 @@ export function createAccountService(deps: {
       update(ctx, {
         ...(body.displayName !== undefined ? { displayName: body.displayName } : {}),
         ...(body.phoneCountries !== undefined ? { phoneCountries: body.phoneCountries } : {}),
+        ...(body.auditRetentionYears !== undefined ? { auditRetentionYears: body.auditRetentionYears } : {}),
       }),
     setLogo: (ctx: AccountContext, url: string) => update(ctx, { uploadedProfileImage: url }),
     /** As for profile pictures, the stored bytes stay in `media`; only the reference goes. */

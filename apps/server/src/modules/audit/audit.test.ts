@@ -258,3 +258,25 @@ describe('retention', () => {
     expect((await storedChain(owner.accountId)).filter((e) => e.action === 'audit.pruned')).toHaveLength(1);
   });
 });
+
+describe('the retention setting', () => {
+  it('owners set 1–7 years through the company, recorded as account.updated; members cannot; out of range is a 400', async () => {
+    const owner = await newOwner(t.app);
+    const member = await join(t.app, owner);
+    const url = `/api/accounts/${owner.accountId}`;
+    expect((await owner.c.get(url)).json<{ auditRetentionYears: number }>().auditRetentionYears).toBe(2);
+    const set = await owner.c.patch(url, { auditRetentionYears: 5 });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json<{ auditRetentionYears: number }>().auditRetentionYears).toBe(5);
+    expect((await eventsOf(owner, '&action=account.updated'))[0]).toMatchObject({
+      changes: { auditRetentionYears: [2, 5] },
+    });
+    for (const years of [0, 8, 2.5, '3']) {
+      const refused = await owner.c.patch(url, { auditRetentionYears: years });
+      expect(refused.statusCode, String(years)).toBe(400);
+      expect(refused.json()).toHaveProperty('auditRetentionYears');
+    }
+    expect((await member.c.patch(url, { auditRetentionYears: 7 })).statusCode).toBe(403);
+    expect((await owner.c.get(url)).json<{ auditRetentionYears: number }>().auditRetentionYears).toBe(5);
+  });
+});
