@@ -145,6 +145,18 @@ export function createAuditLog(deps: { clock: Clock }) {
       for (const { accountId } of rows) await append(tx, accountId, actor, origin, entry);
     },
 
+    /**
+     * A person's action in one account without an AccountContext yet (accepting an invitation: the membership is made
+     * by this very change). Only that account hears of it, not the person's other companies.
+     */
+    recordForUserIn: (
+      tx: Db,
+      accountId: number,
+      user: { id: number; email: string },
+      origin: RequestOrigin,
+      entry: AuditEntry,
+    ) => append(tx, accountId, { type: 'user', id: String(user.id), name: user.email }, origin, entry),
+
     /** Veriform's own actions (retention). */
     recordAsSystem: (tx: Db, accountId: number, entry: AuditEntry) =>
       append(tx, accountId, SYSTEM_ACTOR, NO_ORIGIN, entry),
