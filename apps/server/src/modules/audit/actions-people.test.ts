@@ -10,8 +10,16 @@ import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test-support/app.ts';
 import { newSignup, TestClient } from '../../test-support/client.ts';
-import { latestLink } from '../../test-support/outbox.ts';
-import { invite, join, newOwner, nextIp, type Owner, type Person } from '../../test-support/teams.ts';
+import { latestInvitationKey, latestLink } from '../../test-support/outbox.ts';
+import {
+  invite,
+  join,
+  newOwner,
+  newPerson,
+  nextIp,
+  type Owner,
+  type Person,
+} from '../../test-support/teams.ts';
 import { type ChainedEvent, verifyChain } from './chain.ts';
 
 /** Issue #16 item 2, the people's actions: signing in and out, passwords and addresses, invitations, the team. */
@@ -338,6 +346,115 @@ describe('invitations', () => {
       changes: null,
       ip: owner.c.ip,
     });
+    await expectChainsOk(owner.accountId);
+  });
+
+  /** An invitation of `email` in the owner's account, and its e-mailed key. */
+  async function invitedWithKey(owner: Owner, email: string, options: Parameters<typeof invite>[3] = {}) {
+    const response = await invite(owner, owner.accountId, email, options);
+    expect(response.statusCode, response.body).toBe(201);
+    return { invitation: response.json<Invitation>(), key: await latestInvitationKey(t.app, email) };
+  }
+  const accept = (person: Person, key: string) =>
+    person.c.post('/api/invitations/accept', { key }, withAgent);
+  const membershipTarget = (id: number, person: Person) => ({
+    type: 'membership',
+    id: String(id),
+    name: person.email,
+  });
+
+  it('invitation.accepted: the accepting user, the new membership’s rights, in that account only', async () => {
+    const owner = await newOwner(t.app, 'Inviting Co');
+    // The invitee owns a company of their own, which must hear nothing of this.
+    const invitee = await newOwner(t.app, 'Own Co');
+    const { invitation, key } = await invitedWithKey(owner, invitee.email, { canViewReports: true });
+
+    const accepted = await accept(invitee, key);
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    const membership = accepted.json<{ membership: { id: number } }>().membership;
+    expect(await onlyEvent(owner, 'invitation.accepted', on(invitation))).toMatchObject({
+      actor: userActor(invitee),
+      targets: [invitationTarget(invitation), membershipTarget(membership.id, invitee)],
+      changes: { role: [null, 'member'], canSearchData: [null, false], canViewReports: [null, true] },
+      ip: invitee.c.ip,
+      userAgent: AGENT,
+      requestId: expect.any(String),
+    });
+    expect(await eventsOf(invitee, 'invitation.accepted')).toEqual([]);
+    await expectChainsOk(owner.accountId, invitee.accountId);
+  });
+
+  it('invitation.accepted by one already a member: the membership kept as it was, no changes', async () => {
+    const owner = await newOwner(t.app);
+    const member = await join(t.app, owner, { canSearchData: true });
+    const { invitation, key } = await invitedWithKey(owner, newSignup().email, { role: 'owner' });
+    // The member's address becomes the invited one (as after an e-mail change).
+    await t.db.db
+      .update(schema.invitations)
+      .set({ email: member.email })
+      .where(eq(schema.invitations.id, invitation.id));
+
+    expect((await accept(member, key)).statusCode).toBe(200);
+    expect(await onlyEvent(owner, 'invitation.accepted', on(invitation))).toMatchObject({
+      actor: userActor(member),
+      targets: [
+        { ...invitationTarget(invitation), name: member.email },
+        membershipTarget(member.membership.id, member),
+      ],
+      changes: null,
+      ip: member.c.ip,
+    });
+    await expectChainsOk(owner.accountId);
+  });
+
+  it('invitation.accepted: a refused accept (someone else, revoked, expired, used already) records nothing', async () => {
+    const owner = await newOwner(t.app);
+    const invitee = await newPerson(t.app);
+    const { key } = await invitedWithKey(owner, invitee.email);
+    const intruder = await newPerson(t.app);
+    expect((await accept(intruder, key)).statusCode).toBe(400);
+
+    const revokedEmail = newSignup().email;
+    const revoked = await invitedWithKey(owner, revokedEmail);
+    const gone = await owner.c.request({
+      method: 'DELETE',
+      url: `/api/invitations/${revoked.invitation.id}`,
+    });
+    expect(gone.statusCode).toBe(204);
+    expect((await accept(await newPerson(t.app, revokedEmail), revoked.key)).statusCode).toBe(400);
+
+    const lateEmail = newSignup().email;
+    const late = await invitedWithKey(owner, lateEmail);
+    t.clock.advance(8 * 24 * 60 * 60 * 1000);
+    expect((await accept(await newPerson(t.app, lateEmail), late.key)).statusCode).toBe(400);
+    expect(await eventsOf(owner, 'invitation.accepted')).toEqual([]);
+    expect(await eventsNaming(intruder.email)).toEqual([]);
+
+    const fresh = await invitedWithKey(owner, newSignup().email);
+    const joiner = await newPerson(t.app, fresh.invitation.email);
+    expect((await accept(joiner, fresh.key)).statusCode).toBe(200);
+    expect((await accept(joiner, fresh.key)).statusCode).toBe(400);
+    expect(await onlyEvent(owner, 'invitation.accepted')).toMatchObject({ actor: userActor(joiner) });
+    await expectChainsOk(owner.accountId);
+  });
+
+  it('invitation.accepted: once, however many accepts of one key race', async () => {
+    const owner = await newOwner(t.app);
+    const email = newSignup().email;
+    const { invitation, key } = await invitedWithKey(owner, email);
+    const invitee = await newPerson(t.app, email);
+    const elsewhere = { ...invitee, c: await freshClient() };
+    expect((await login(elsewhere.c, invitee)).statusCode).toBe(200);
+
+    const answers = await Promise.all([
+      accept(invitee, key),
+      accept(elsewhere, key),
+      accept(invitee, key),
+      accept(elsewhere, key),
+    ]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 400, 400, 400]);
+    const event = await onlyEvent(owner, 'invitation.accepted', on(invitation));
+    expect(event).toMatchObject({ actor: userActor(invitee), changes: { role: [null, 'member'] } });
     await expectChainsOk(owner.accountId);
   });
 });

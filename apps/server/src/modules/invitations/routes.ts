@@ -11,7 +11,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { parsePathId } from '../../plugins/account-objects.ts';
 import { authenticated, requireSession, verified } from '../../plugins/auth-guard.ts';
-import { type AccountDeclaration, accountContext } from '../../plugins/tenancy.ts';
+import { type AccountDeclaration, accountContext, originOf } from '../../plugins/tenancy.ts';
 
 const params = z.object({ id: z.string() });
 const invitation: AccountDeclaration = { from: { pathObject: 'invitations' }, can: 'manageTeam' };
@@ -51,7 +51,11 @@ export async function invitationRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { user, session } = requireSession(request);
-      const membership = await invitations.accept(user, session, request.body.key, request.ip);
+      // The per-IP limit needs the address as a string; the audit event takes the rest of the origin.
+      const membership = await invitations.accept(user, session, request.body.key, {
+        ...originOf(request),
+        ip: request.ip,
+      });
       session.currentMembershipId = membership.id;
       return { membership };
     },

@@ -32,7 +32,7 @@ import { type RateLimiter, tooMany } from '../../lib/rate-limit.ts';
 import type { Sealer } from '../../lib/sealed.ts';
 import type { Mailer } from '../../messaging/email.ts';
 import { invitationMessage } from '../../messaging/templates/invitation.ts';
-import { type AccountContext, memberOf } from '../../plugins/account-context.ts';
+import { type AccountContext, memberOf, type RequestOrigin } from '../../plugins/account-context.ts';
 import type { AuditLog } from '../audit/log.ts';
 import type { SessionRow, SessionStore } from '../auth/session-store.ts';
 import { type AccountRow, toAccountDto, toMembershipDto } from '../memberships/repository.ts';
@@ -394,14 +394,20 @@ export function createInvitationService(deps: {
    * The logged-in user accepts with the key. The address must be the invited one (case-insensitive). Creates the
    * membership with the invited role and permissions — or, when the user is already a member, keeps that membership
    * as it is and only marks the invitation accepted. The link proves the mailbox, so an unverified address becomes
-   * verified. The membership becomes this session's current one.
+   * verified. The membership becomes this session's current one. Recorded as `invitation.accepted` in the
+   * invitation's account only (the user's other companies hear nothing), with the membership's rights when it is new.
    */
-  async function accept(user: UserRow, session: SessionRow, key: string, ip: string): Promise<Membership> {
+  async function accept(
+    user: UserRow,
+    session: SessionRow,
+    key: string,
+    origin: RequestOrigin & { ip: string },
+  ): Promise<Membership> {
     const { perUser, perIp, windowMs } = INVITATION_ACCEPT_LIMITS;
     await rateLimit.consume(
       [
         { bucket: `invitation-accept:user:${user.id}`, limit: perUser, windowMs },
-        { bucket: `invitation-accept:ip:${ipKey(ip)}`, limit: perIp, windowMs },
+        { bucket: `invitation-accept:ip:${ipKey(origin.ip)}`, limit: perIp, windowMs },
       ],
       tooManyRequestsText,
     );
@@ -483,6 +489,18 @@ export function createInvitationService(deps: {
         .update(users)
         .set({ emailIsVerified: true, emailVerifiedAsOf: now })
         .where(and(eq(users.id, user.id), eq(users.emailIsVerified, false)));
+      await audit.recordForUserIn(tx, claimed.accountId, user, origin, {
+        action: 'invitation.accepted',
+        targets: [invitationTarget(claimed), { type: 'membership', id: String(row.id), name: user.email }],
+        // An existing membership is kept as it was: nothing about it changed.
+        changes: inserted
+          ? {
+              role: [null, row.role],
+              canSearchData: [null, row.canSearchData],
+              canViewReports: [null, row.canViewReports],
+            }
+          : undefined,
+      });
       return row;
     });
     if (outcome === 'inviter_gone') throw invitationError('revoked');
