@@ -83,6 +83,10 @@ describe('the audit log', () => {
     });
     expect(revoked).toMatchObject({ sequence: 2, prevHash: made?.hash });
     expect(await verifyChain(await storedChain(owner.accountId))).toEqual({ ok: true, count: 2 });
+    const counted = async (query: string) =>
+      (await owner.c.get(`/api/audit-events?account=${owner.accountId}${query}`)).json<AuditEventList>().count;
+    expect(await counted('')).toBe(2);
+    expect(await counted('&action=api_key.revoked')).toBe(1);
 
     // Filters: by action, actor, target.
     expect((await eventsOf(owner, '&action=api_key.created')).map((e) => e.sequence)).toEqual([1]);
@@ -251,6 +255,12 @@ describe('retention', () => {
     expect(events[0]?.sequence).toBe(4);
     expect(await verifyChain(events)).toEqual({ ok: true, count: events.length });
     expect(await verifyChain(events.slice(0, 1))).toMatchObject({ ok: false, sequence: 4 });
+    // The unfiltered total is the span of the chain's sequences: exact after the oldest went.
+    const listed = await t.app.inject({
+      url: `/api/audit-events?account=${owner.accountId}`,
+      headers: { cookie: owner.c.cookieHeader() },
+    });
+    expect(listed.json<AuditEventList>().count).toBe(events.length);
     // Seven years' retention: nothing of that account went.
     expect((await storedChain(kept.accountId)).map((e) => e.sequence)).toEqual([1, 2, 3]);
     // Nothing more is due: no second audit.pruned.

@@ -85,11 +85,37 @@ export function createAuditReader(deps: { db: Db; clock: Clock }) {
     sql`${auditEvents.id} desc nulls last`,
   ];
 
+  /**
+   * How many events match. Unfiltered, the account's chain has no gaps (events are only appended, and retention
+   * removes from the start), so its count is the span of its sequences: two probes of the unique index instead of
+   * counting a million rows (60 ms → under 1 ms at a million; docs/benchmarks.md).
+   */
+  async function countOf(ctx: AccountContext, filter: AuditFilter, where: SQL | undefined): Promise<number> {
+    const unfiltered =
+      !filter.action &&
+      !filter.actorType &&
+      !filter.actorId &&
+      !filter.targetType &&
+      !filter.targetId &&
+      filter.created__date__preset === 'all';
+    if (unfiltered) {
+      const [span] = await db
+        .select({
+          n: sql<number>`coalesce(max(${auditEvents.sequence}) - min(${auditEvents.sequence}) + 1, 0)::int`,
+        })
+        .from(auditEvents)
+        .where(eq(auditEvents.accountId, ctx.accountId));
+      return span?.n ?? 0;
+    }
+    const [total] = await db.select({ n: count() }).from(auditEvents).where(where);
+    return total?.n ?? 0;
+  }
+
   /** Newest first, by page number; the page is a deferred join (ids from the index, then their rows). */
   async function list(ctx: AccountContext, search: AuditSearch): Promise<AuditEventList> {
     const where = whereOf(ctx, search);
-    const [[total], ids] = await Promise.all([
-      db.select({ n: count() }).from(auditEvents).where(where),
+    const [total, ids] = await Promise.all([
+      countOf(ctx, search, where),
       db
         .select({ id: auditEvents.id })
         .from(auditEvents)
@@ -112,7 +138,7 @@ export function createAuditReader(deps: { db: Db; clock: Clock }) {
             )
             .orderBy(...newestFirst);
     return {
-      count: total?.n ?? 0,
+      count: total,
       pageNumber: search.pageNumber,
       pageSize: search.pageSize,
       results: rows.map(toAuditEvent),
