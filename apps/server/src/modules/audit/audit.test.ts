@@ -84,7 +84,8 @@ describe('the audit log', () => {
     expect(revoked).toMatchObject({ sequence: 2, prevHash: made?.hash });
     expect(await verifyChain(await storedChain(owner.accountId))).toEqual({ ok: true, count: 2 });
     const counted = async (query: string) =>
-      (await owner.c.get(`/api/audit-events?account=${owner.accountId}${query}`)).json<AuditEventList>().count;
+      (await owner.c.get(`/api/audit-events?account=${owner.accountId}${query}`)).json<AuditEventList>()
+        .count;
     expect(await counted('')).toBe(2);
     expect(await counted('&action=api_key.revoked')).toBe(1);
 
