@@ -589,3 +589,32 @@ export const auditChainHeads = pgTable('audit_chain_heads', {
   sequence: bigint('sequence', { mode: 'number' }).notNull(),
   hash: text('hash').notNull(),
 });
+
+/**
+ * Webhook endpoints (issue #17, ADR 20): where an account's events are POSTed. The signing secret (`whsec_…`) is
+ * sealed with SECRET_KEY (AES-GCM, lib/sealed.ts), not hashed: the sender signs with it and owners may read it again.
+ * During a rotation's overlap the previous secret also signs, until `previous_secret_expires_at`. `event_types` is
+ * the list of types wanted, or `{*}` for all.
+ */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    description: text('description').notNull().default(''),
+    eventTypes: text('event_types').array().notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    secretSealed: text('secret_sealed').notNull(),
+    previousSecretSealed: text('previous_secret_sealed'),
+    previousSecretExpiresAt: timestamp('previous_secret_expires_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    disabledAt: timestamp('disabled_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('webhook_endpoints_account_idx').on(t.accountId, t.id),
+    check('webhook_endpoints_event_types_check', sql`cardinality(${t.eventTypes}) > 0`),
+  ],
+);
