@@ -1,15 +1,18 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation } from '@tanstack/react-query';
 import {
   type AuditEventList,
   type AuditExportQuery,
   type AuditFilter,
   type AuditSearch,
   auditEventListSchema,
+  type CompanyInfo,
   can,
+  companyInfoSchema,
   type Membership,
 } from '@veriform/contracts';
-import { accountScope } from '../../lib/account-keys';
+import { accountKeys, accountScope } from '../../lib/account-keys';
 import { type ApiClient, buildQueryString } from '../../lib/api-client';
+import { useServices } from '../../lib/services';
 import { browserTimeZone } from '../../lib/time-zone';
 
 /**
@@ -96,4 +99,28 @@ export function auditExportUrl(
     tz: filter.tz ?? browserTimeZone(),
   };
   return `/api/audit-events/export${buildQueryString(query)}`;
+}
+
+// PATCH /api/accounts/{id} — auditRetentionYears (owners): how many years the log keeps events (issue #16 item 6).
+export function updateAuditRetention(
+  api: ApiClient,
+  accountId: number,
+  auditRetentionYears: number,
+): Promise<CompanyInfo> {
+  return api.patch(`/api/accounts/${accountId}`, {
+    schema: companyInfoSchema,
+    body: { auditRetentionYears },
+  });
+}
+
+export function useUpdateAuditRetentionMutation(accountId: number) {
+  const { api, queryClient } = useServices();
+  return useMutation({
+    mutationFn: (years: number) => updateAuditRetention(api, accountId, years),
+    onSuccess: (info) => {
+      queryClient.setQueryData(accountKeys.companyInfo(accountId), info);
+      // The change is itself an event (account.updated): the list shows it on top.
+      void queryClient.invalidateQueries({ queryKey: auditKeys.all(accountId) });
+    },
+  });
 }

@@ -28,6 +28,7 @@ import {
   clearedAuditFilters,
   hasActiveAuditFilters,
 } from './AuditFilters';
+import { AuditRetention } from './AuditRetention';
 
 export const NOTHING_RECORDED = 'Nothing recorded yet';
 export const NO_MATCH = 'No audit events match these filters';
@@ -201,6 +202,9 @@ export function AuditLog({ membership, search, onSearch }: AuditLogProps) {
             Who did what in {membership.account.displayName}, when and from where. Times are in your time
             zone, {browserTimeZone()}.
           </Text>
+          <Box mt="sm">
+            <AuditRetention accountId={accountId} />
+          </Box>
         </div>
         {!nothingRecorded && (
           <Group gap="sm" wrap="wrap">
