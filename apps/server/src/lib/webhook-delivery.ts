@@ -1,0 +1,203 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+export type ResolvedAddress = { address: string; family: number };
+
+/** Resolves a host name to the one address a delivery will connect to. */
+export type ResolveHost = (hostname: string) => Promise<ResolvedAddress>;
+
+export type DeliveryError =
+  | 'invalid_url'
+  | 'blocked_address'
+  | 'dns_failed'
+  | 'timeout'
+  | 'connection_failed'
+  | 'redirect_not_followed';
+
+export type DeliveryResult = {
+  ok: boolean;
+  /** The receiver's HTTP status, or null when it never answered. */
+  statusCode: number | null;
+  /** Time until the receiver's status line arrived, or until the attempt gave up. */
+  latencyMs: number;
+  /** The first 1 KB of the receiver's answer, as text. */
+  responseSnippet: string;
+  error: DeliveryError | null;
+};
+
+export type DeliverWebhookInput = {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  resolve?: ResolveHost;
+  /** Lets tests and local development deliver to loopback and private addresses. */
+  allowPrivate: boolean;
+  timeoutMs?: number;
+};
+
+const SNIPPET_BYTES = 1024;
+
+// IPv4-compatible IPv6 (::a.b.c.d) is deprecated and ipaddr.js calls it unicast; it may carry any IPv4 address.
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+
+/**
+ * Whether an address is on the public internet. Only what ipaddr.js calls plain unicast passes: loopback, private,
+ * link-local (cloud metadata at 169.254.169.254), unique-local (fd00:ec2::254), CGNAT, unspecified, multicast,
+ * broadcast, reserved and the IPv6 forms that embed an IPv4 address (mapped, NAT64, 6to4, Teredo) are all refused.
+ * The save-time check in webhook-url.ts is similar; the send-time check must not depend on it having run.
+ */
+export function isPublicAddress(ip: string): boolean {
+  if (!ipaddr.isValid(ip)) return false;
+  // process() turns ::ffff:a.b.c.d into the IPv4 address it carries, so mapped addresses get the IPv4 verdict.
+  const address = ipaddr.process(ip);
+  if (address.kind() === 'ipv6' && address.match(IPV4_COMPATIBLE)) return false;
+  return address.range() === 'unicast';
+}
+
+const systemResolve: ResolveHost = async (hostname) => {
+  const { address, family } = await dnsLookup(hostname);
+  return { address, family };
+};
+
+class AttemptFailure extends Error {
+  readonly code: DeliveryError;
+  constructor(code: DeliveryError) {
+    super(code);
+    this.code = code;
+  }
+}
+
+/**
+ * One delivery attempt: POST the body and report what happened. Never throws for anything the network or the
+ * receiver does; the caller records the result and schedules the retry.
+ *
+ * The host is resolved once, the address checked, and the connection pinned to that same address (the URL's host
+ * still goes in the Host header and the TLS server name). Resolving again at connect time would let a DNS answer
+ * that changes between check and connect (rebinding) reach an internal address.
+ */
+export async function deliverWebhook(input: DeliverWebhookInput): Promise<DeliveryResult> {
+  const started = performance.now();
+  const elapsed = (): number => Math.round(performance.now() - started);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), input.timeoutMs ?? 10_000);
+  try {
+    const url = parseUrl(input.url);
+    const target = await untilAborted(resolveTarget(url, input.resolve ?? systemResolve), controller.signal);
+    if (!input.allowPrivate && !isPublicAddress(target.address)) throw new AttemptFailure('blocked_address');
+    const answer = await post(url, target, input, controller.signal, elapsed);
+    const redirect = answer.statusCode >= 300 && answer.statusCode < 400;
+    return {
+      ok: answer.statusCode >= 200 && answer.statusCode < 300,
+      statusCode: answer.statusCode,
+      latencyMs: answer.latencyMs,
+      responseSnippet: answer.snippet,
+      error: redirect ? 'redirect_not_followed' : null,
+    };
+  } catch (error) {
+    const code: DeliveryError =
+      error instanceof AttemptFailure
+        ? error.code
+        : controller.signal.aborted
+          ? 'timeout'
+          : 'connection_failed';
+    return { ok: false, statusCode: null, latencyMs: elapsed(), responseSnippet: '', error: code };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function parseUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new AttemptFailure('invalid_url');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new AttemptFailure('invalid_url');
+  return url;
+}
+
+async function resolveTarget(url: URL, resolve: ResolveHost): Promise<ResolvedAddress> {
+  // URL() has already normalised IP literals (0x7f.1 → 127.0.0.1); IPv6 ones keep their brackets.
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (ipaddr.isValid(host)) return { address: host, family: ipaddr.parse(host).kind() === 'ipv6' ? 6 : 4 };
+  try {
+    return await resolve(host);
+  } catch {
+    throw new AttemptFailure('dns_failed');
+  }
+}
+
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => reject(new AttemptFailure('timeout'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+type Answer = { statusCode: number; latencyMs: number; snippet: string };
+
+function post(
+  url: URL,
+  target: ResolvedAddress,
+  input: DeliverWebhookInput,
+  signal: AbortSignal,
+  elapsed: () => number,
+): Promise<Answer> {
+  const body = Buffer.from(input.body);
+  // net.connect asks with all: true when it may try several address families; either way it gets only ours.
+  const pinned: LookupFunction = (_hostname, options, callback) => {
+    if (options.all) callback(null, [{ address: target.address, family: target.family }]);
+    else callback(null, target.address, target.family);
+  };
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    let response: IncomingMessage | undefined;
+    const request = send(url, {
+      method: 'POST',
+      headers: {
+        'user-agent': 'Veriform-Webhooks',
+        ...input.headers,
+        'content-type': 'application/json',
+        'content-length': String(body.length),
+      },
+      lookup: pinned,
+      // A fresh socket per attempt: a pooled one could have been opened for an earlier, differently resolved answer.
+      agent: false,
+      signal,
+    });
+    request.on('error', (error) => {
+      // Once the status is in, the receiver has answered; a socket that dies mid-body only shortens the snippet.
+      if (!response) reject(error);
+    });
+    request.on('response', (answer) => {
+      response = answer;
+      const statusCode = answer.statusCode ?? 0;
+      const latencyMs = elapsed();
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const finish = (): void => {
+        resolve({
+          statusCode,
+          latencyMs,
+          snippet: Buffer.concat(chunks).subarray(0, SNIPPET_BYTES).toString('utf8'),
+        });
+        // Nothing past the first 1 KB is ever read: a receiver streaming an endless answer can't hold the worker.
+        answer.destroy();
+      };
+      answer.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size >= SNIPPET_BYTES) finish();
+      });
+      answer.on('end', finish);
+      answer.on('error', finish);
+      answer.on('close', finish);
+    });
+    request.end(body);
+  });
+}
