@@ -80,6 +80,17 @@ describe('loadConfig', () => {
     expect(loadConfig({ SECRET_KEY: KEY, ...twilio, TWILIO_ACCOUNT_SID: sid }).twilio?.accountSid).toBe(sid);
   });
 
+  it('lets webhooks reach private addresses only outside production (WEBHOOKS_ALLOW_PRIVATE_URLS)', () => {
+    expect(loadConfig({ SECRET_KEY: KEY }).webhooksAllowPrivateUrls).toBe(false);
+    expect(
+      loadConfig({ SECRET_KEY: KEY, WEBHOOKS_ALLOW_PRIVATE_URLS: 'true' }).webhooksAllowPrivateUrls,
+    ).toBe(true);
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', SECRET_KEY: KEY, WEBHOOKS_ALLOW_PRIVATE_URLS: 'true' }),
+    ).toThrow(/WEBHOOKS_ALLOW_PRIVATE_URLS is for tests and development only/);
+    expect(loadConfig({ NODE_ENV: 'production', SECRET_KEY: KEY }).webhooksAllowPrivateUrls).toBe(false);
+  });
+
   it('parses TRUST_PROXY as a flag, a hop count or a list', () => {
     expect(loadConfig({ SECRET_KEY: KEY, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ SECRET_KEY: KEY, TRUST_PROXY: '2' }).trustProxy).toBe(2);

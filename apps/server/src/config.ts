@@ -40,6 +40,8 @@ const envSchema = z.object({
   /** Error reporting (Sentry) for the server and the pages it serves; unset: nothing is reported. */
   SENTRY_DSN: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   VITE_DEV_SERVER: flag,
+  /** Tests and local development only: webhooks may go to loopback and private addresses (http://127.0.0.1:…). */
+  WEBHOOKS_ALLOW_PRIVATE_URLS: flag,
   /** Behind a reverse proxy: 'true', a hop count, or a comma-separated list of proxy addresses (Fastify trustProxy). */
   TRUST_PROXY: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
@@ -83,6 +85,11 @@ export type Config = {
   codeSendLimits: CodeSendLimits;
   /** API v1: requests per API key and window, per process (DEFAULT_API_KEY_RATE_LIMIT). */
   apiKeyRateLimit: ApiKeyRateLimit;
+  /**
+   * WEBHOOKS_ALLOW_PRIVATE_URLS: webhook URLs may point to loopback and private addresses (tests and development;
+   * refused in production), see lib/webhook-url.ts.
+   */
+  webhooksAllowPrivateUrls: boolean;
 };
 
 export type ApiKeyRateLimit = { requests: number; windowSeconds: number };
@@ -198,6 +205,12 @@ export function loadConfig(env: Env = process.env): Config {
     );
   }
 
+  if (isProduction && e.WEBHOOKS_ALLOW_PRIVATE_URLS) {
+    throw new ConfigError(
+      'WEBHOOKS_ALLOW_PRIVATE_URLS is for tests and development only; unset it when NODE_ENV=production.',
+    );
+  }
+
   return {
     nodeEnv: e.NODE_ENV,
     isProduction,
@@ -223,5 +236,6 @@ export function loadConfig(env: Env = process.env): Config {
       smsPerAccountPerDay: e.SMS_PER_ACCOUNT_PER_DAY ?? DEFAULT_CODE_SEND_LIMITS.smsPerAccountPerDay,
     },
     apiKeyRateLimit: DEFAULT_API_KEY_RATE_LIMIT,
+    webhooksAllowPrivateUrls: e.WEBHOOKS_ALLOW_PRIVATE_URLS,
   };
 }

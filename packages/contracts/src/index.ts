@@ -24,4 +24,5 @@ export * from './texts.ts';
 export * from './users.ts';
 export * from './verifications.ts';
 export * from './verify-forms.ts';
+export * from './webhooks.ts';
 export * from './zod-messages.ts';
