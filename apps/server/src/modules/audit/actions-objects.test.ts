@@ -1,14 +1,15 @@
 import type { AuditEvent, AuditEventList, TestPhoneNumber, VerifyForm } from '@veriform/contracts';
 import { schema } from '@veriform/db';
-import { asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { apiV1, newApiKey } from '../../test-support/api-v1/client.ts';
 import { useTestApp } from '../../test-support/app.ts';
+import { storedChainOf } from '../../test-support/audit.ts';
 import { solidImage } from '../../test-support/images.ts';
 import { type FormPart, multipartBody } from '../../test-support/multipart.ts';
 import { createPublicForm, verifyPhone } from '../../test-support/public-verify.ts';
 import { join, newOwner, type Owner } from '../../test-support/teams.ts';
-import { type ChainedEvent, verifyChain } from './chain.ts';
+import { verifyChain } from './chain.ts';
 
 /**
  * Issue #16, "what is recorded", for the account's objects: the company, forms, test numbers, and reading
@@ -32,27 +33,7 @@ async function allEventsOf(owner: Owner): Promise<AuditEvent[]> {
 }
 
 /** The account's chain as stored, in order, in the form the check reads. */
-async function storedChain(accountId: number): Promise<ChainedEvent[]> {
-  const rows = await t.db.db
-    .select()
-    .from(schema.auditEvents)
-    .where(eq(schema.auditEvents.accountId, accountId))
-    .orderBy(asc(schema.auditEvents.sequence));
-  return rows.map((row) => ({
-    account: row.accountId,
-    sequence: row.sequence,
-    occurredAt: row.occurredAt.toISOString(),
-    actor: { type: row.actorType, id: row.actorId, name: row.actorName },
-    action: row.action,
-    targets: row.targets as ChainedEvent['targets'],
-    changes: row.changes as ChainedEvent['changes'],
-    ip: row.ip,
-    userAgent: row.userAgent,
-    requestId: row.requestId,
-    prevHash: row.prevHash,
-    hash: row.hash,
-  }));
-}
+const storedChain = (accountId: number) => storedChainOf(t.db.db, accountId);
 
 async function expectChainOk(owner: Owner): Promise<void> {
   const chain = await storedChain(owner.accountId);

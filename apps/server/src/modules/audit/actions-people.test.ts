@@ -6,9 +6,10 @@ import {
   type Invitation,
 } from '@veriform/contracts';
 import { schema } from '@veriform/db';
-import { asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test-support/app.ts';
+import { storedChainOf } from '../../test-support/audit.ts';
 import { newSignup, TestClient } from '../../test-support/client.ts';
 import { latestInvitationKey, latestLink } from '../../test-support/outbox.ts';
 import {
@@ -20,7 +21,7 @@ import {
   type Owner,
   type Person,
 } from '../../test-support/teams.ts';
-import { type ChainedEvent, verifyChain } from './chain.ts';
+import { verifyChain } from './chain.ts';
 
 /** Issue #16 item 2, the people's actions: signing in and out, passwords and addresses, invitations, the team. */
 
@@ -56,27 +57,7 @@ async function onlyEvent(
 }
 
 /** The account's chain as stored, in order, in the form the check reads. */
-async function storedChain(accountId: number): Promise<ChainedEvent[]> {
-  const rows = await t.db.db
-    .select()
-    .from(schema.auditEvents)
-    .where(eq(schema.auditEvents.accountId, accountId))
-    .orderBy(asc(schema.auditEvents.sequence));
-  return rows.map((row) => ({
-    account: row.accountId,
-    sequence: row.sequence,
-    occurredAt: row.occurredAt.toISOString(),
-    actor: { type: row.actorType, id: row.actorId, name: row.actorName },
-    action: row.action,
-    targets: row.targets as ChainedEvent['targets'],
-    changes: row.changes as ChainedEvent['changes'],
-    ip: row.ip,
-    userAgent: row.userAgent,
-    requestId: row.requestId,
-    prevHash: row.prevHash,
-    hash: row.hash,
-  }));
-}
+const storedChain = (accountId: number) => storedChainOf(t.db.db, accountId);
 
 async function expectChainsOk(...accountIds: number[]): Promise<void> {
   for (const accountId of accountIds) {

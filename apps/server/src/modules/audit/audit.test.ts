@@ -5,11 +5,12 @@ import { join as joinPath } from 'node:path';
 import { promisify } from 'node:util';
 import type { AuditEvent, AuditEventList, CreatedApiKey } from '@veriform/contracts';
 import { schema } from '@veriform/db';
-import { asc, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../config.ts';
 import { apiV1, newApiKey } from '../../test-support/api-v1/client.ts';
 import { useTestApp } from '../../test-support/app.ts';
+import { storedChainOf } from '../../test-support/audit.ts';
 import { join, newOwner, type Owner } from '../../test-support/teams.ts';
 import { type ChainedEvent, GENESIS_HASH, verifyChain } from './chain.ts';
 import { auditTarget, NO_ORIGIN } from './log.ts';
@@ -26,27 +27,7 @@ async function eventsOf(owner: Owner, query = ''): Promise<AuditEvent[]> {
 }
 
 /** The account's chain as stored, in order, in the form the check reads. */
-async function storedChain(accountId: number): Promise<ChainedEvent[]> {
-  const rows = await t.db.db
-    .select()
-    .from(schema.auditEvents)
-    .where(eq(schema.auditEvents.accountId, accountId))
-    .orderBy(asc(schema.auditEvents.sequence));
-  return rows.map((row) => ({
-    account: row.accountId,
-    sequence: row.sequence,
-    occurredAt: row.occurredAt.toISOString(),
-    actor: { type: row.actorType, id: row.actorId, name: row.actorName },
-    action: row.action,
-    targets: row.targets as ChainedEvent['targets'],
-    changes: row.changes as ChainedEvent['changes'],
-    ip: row.ip,
-    userAgent: row.userAgent,
-    requestId: row.requestId,
-    prevHash: row.prevHash,
-    hash: row.hash,
-  }));
-}
+const storedChain = (accountId: number) => storedChainOf(t.db.db, accountId);
 
 const exportLines = async (owner: Owner, format: 'csv' | 'jsonl') => {
   const response = await owner.c.get(`/api/audit-events/export?account=${owner.accountId}&format=${format}`);
