@@ -10,6 +10,7 @@ import { loadJobDefinitions } from './jobs/registry.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { redactUrl, serializeLoggedError } from './lib/redact.ts';
 import { REQUEST_ID_HEADER, requestIdGenerator } from './lib/request-id.ts';
+import type { HostResolver } from './lib/webhook-url.ts';
 import { createMailer, type Mailer } from './messaging/email.ts';
 import { createSmsSender, type SmsSender } from './messaging/sms.ts';
 import { accountRoutes } from './modules/accounts/routes.ts';
@@ -28,6 +29,7 @@ import { userRoutes } from './modules/users/routes.ts';
 import { verificationDetailReportRoutes } from './modules/verifications/detail-report-routes.ts';
 import { verificationRoutes } from './modules/verifications/routes.ts';
 import { verifyFormRoutes } from './modules/verify-forms/routes.ts';
+import { webhookEndpointRoutes } from './modules/webhooks/routes.ts';
 import { registerCsrf } from './plugins/csrf.ts';
 import { answerFrameworkError, registerErrorHandler } from './plugins/error-handler.ts';
 import { registerHealth } from './plugins/health.ts';
@@ -59,6 +61,8 @@ export type AppDeps = {
   sms?: SmsSender;
   /** Where the log goes (tests read it); default stdout. */
   logStream?: { write(line: string): void };
+  /** Resolves webhook URLs' host names (default: the operating system's resolver). */
+  resolveHost?: HostResolver;
 };
 
 /** A hop count means "trust that many proxies in front of us" (proxy-addr's semantics). */
@@ -135,6 +139,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     sms,
     jobs,
     streamCsv: database.streamCsv,
+    resolveHost: deps.resolveHost,
   });
   app.decorate('services', services);
   const routeList: FastifyInstance['routeList'] = [];
@@ -181,6 +186,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(verifyFormRoutes);
   await app.register(testNumberRoutes);
   await app.register(apiKeyRoutes);
+  await app.register(webhookEndpointRoutes);
   await app.register(auditRoutes);
   await app.register(verificationRoutes);
   await app.register(verificationDetailReportRoutes);

@@ -5,6 +5,7 @@ import type { Clock } from './lib/clock.ts';
 import { createRateLimiter, type RateLimiter } from './lib/rate-limit.ts';
 import { createSealer, type Sealer } from './lib/sealed.ts';
 import { createTokenSigner, type TokenSigner } from './lib/tokens.ts';
+import { type HostResolver, systemResolver } from './lib/webhook-url.ts';
 import { type CodeDelivery, createCodeDelivery } from './messaging/code-delivery.ts';
 import type { Mailer } from './messaging/email.ts';
 import type { SmsSender } from './messaging/sms.ts';
@@ -27,6 +28,7 @@ import { createUserService, type UserService } from './modules/users/service.ts'
 import { createVerificationExport, type VerificationExportService } from './modules/verifications/export.ts';
 import { createVerificationService, type VerificationService } from './modules/verifications/service.ts';
 import { createVerifyFormService, type VerifyFormService } from './modules/verify-forms/service.ts';
+import { createWebhookEndpointService, type WebhookEndpointService } from './modules/webhooks/service.ts';
 
 /** Everything routes and plugins need, built once per app from the config and the injected dependencies. */
 export type Services = {
@@ -69,6 +71,8 @@ export type Services = {
   publicVerify: PublicVerifyService;
   /** API v1's verifications: the public page's rules through an account's API key. */
   apiVerifications: ApiVerifications;
+  /** Webhook endpoints (issue #17): owners manage them; their secrets are sealed with SECRET_KEY. */
+  webhookEndpoints: WebhookEndpointService;
 };
 
 export function createServices(deps: {
@@ -80,6 +84,8 @@ export function createServices(deps: {
   jobs: JobQueue;
   /** The database's COPY stream, where it has one (PostgreSQL). */
   streamCsv?: StreamCsv | undefined;
+  /** How webhook URLs' host names are resolved (the operating system's resolver; tests inject one). */
+  resolveHost?: HostResolver | undefined;
 }): Services {
   const { config, db, clock, mailer, sms, jobs, streamCsv } = deps;
   const sealer = createSealer(config.secretKey);
@@ -116,6 +122,13 @@ export function createServices(deps: {
   const codeDelivery = createCodeDelivery({ jobs, sealer });
   const publicVerify = createPublicVerifyService({ config, db, clock, rateLimit, codeDelivery });
   const apiVerifications = createApiVerifications({ config, db, clock, publicVerify, audit });
+  const webhookEndpoints = createWebhookEndpointService({
+    db,
+    clock,
+    config,
+    sealer,
+    resolveHost: deps.resolveHost ?? systemResolver,
+  });
   return {
     config,
     db,
@@ -146,5 +159,6 @@ export function createServices(deps: {
     codeDelivery,
     publicVerify,
     apiVerifications,
+    webhookEndpoints,
   };
 }

@@ -46,6 +46,12 @@ const accountOf = {
       .from(schema.apiKeys)
       .where(eq(schema.apiKeys.id, id))
       .limit(1),
+  webhookEndpoints: (db: Db, id: number) =>
+    db
+      .select({ accountId: schema.webhookEndpoints.accountId })
+      .from(schema.webhookEndpoints)
+      .where(eq(schema.webhookEndpoints.id, id))
+      .limit(1),
 } satisfies Record<string, (db: Db, id: number) => Promise<{ accountId: number }[]>>;
 
 export type AccountScopedKind = keyof typeof accountOf;

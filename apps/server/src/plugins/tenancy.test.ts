@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../test-support/app.ts';
-import type { TestClient } from '../test-support/client.ts';
+import { TestClient } from '../test-support/client.ts';
 import { solidImage } from '../test-support/images.ts';
 import { multipartBody } from '../test-support/multipart.ts';
 import {
@@ -13,6 +13,7 @@ import {
   join,
   newOwner,
   newPerson,
+  nextIp,
   type Owner,
   verifyEmailOf,
 } from '../test-support/teams.ts';
@@ -20,7 +21,7 @@ import {
 /**
  * Tenant isolation, route by route (docs/roles.md): another account's object answers 404 exactly like an unknown id,
  * and a member without the permission gets 403 with the spec's text. Every route under /api/accounts, /api/verify-forms,
- * /api/memberships, /api/invitations, /api/test-phone-numbers, /api/api-keys and /api/verifications must be in `routes` (or in `notAccountScoped` with a reason): a new route
+ * /api/memberships, /api/invitations, /api/test-phone-numbers, /api/api-keys, /api/webhook-endpoints and /api/verifications must be in `routes` (or in `notAccountScoped` with a reason): a new route
  * that is not added here fails the completeness test.
  */
 
@@ -42,6 +43,7 @@ type World = {
   formId: number;
   testNumberId: number;
   apiKeyId: number;
+  webhookEndpointId: number;
   verificationId: number;
 };
 
@@ -65,6 +67,13 @@ const bannerForm = () =>
   multipartBody([{ name: 'bannerImage', filename: 'b.png', contentType: 'image/png', data: png }]);
 const del = (c: TestClient, url: string) => c.request({ method: 'DELETE', url });
 const UNKNOWN = 2_000_000_000;
+/** A literal public address (no lookup) and disabled: nothing is ever sent to it. */
+const takenOverEndpoint = {
+  url: 'https://93.184.215.14/taken-over',
+  description: 'Taken over',
+  eventTypes: ['*'],
+  enabled: false,
+};
 
 const routes: RouteCase[] = [
   {
@@ -288,6 +297,56 @@ const routes: RouteCase[] = [
   },
   {
     method: 'GET',
+    url: '/api/webhook-endpoints',
+    call: (c, w) => c.get(`/api/webhook-endpoints?account=${w.accountId}`),
+    unknown: (c) => c.get(`/api/webhook-endpoints?account=${UNKNOWN}`),
+    plainMember: 403,
+  },
+  {
+    method: 'POST',
+    url: '/api/webhook-endpoints',
+    call: (c, w) => c.post('/api/webhook-endpoints', { ...takenOverEndpoint, account: w.accountId }),
+    unknown: (c) => c.post('/api/webhook-endpoints', { ...takenOverEndpoint, account: UNKNOWN }),
+    plainMember: 403,
+  },
+  {
+    method: 'GET',
+    url: '/api/webhook-endpoints/:id',
+    call: (c, w) => c.get(`/api/webhook-endpoints/${w.webhookEndpointId}`),
+    unknown: (c) => c.get(`/api/webhook-endpoints/${UNKNOWN}`),
+    plainMember: 403,
+  },
+  {
+    method: 'PATCH',
+    url: '/api/webhook-endpoints/:id',
+    call: (c, w) => c.patch(`/api/webhook-endpoints/${w.webhookEndpointId}`, { description: 'Taken over' }),
+    unknown: (c) => c.patch(`/api/webhook-endpoints/${UNKNOWN}`, { description: 'Taken over' }),
+    plainMember: 403,
+  },
+  {
+    method: 'DELETE',
+    url: '/api/webhook-endpoints/:id',
+    call: (c, w) => del(c, `/api/webhook-endpoints/${w.webhookEndpointId}`),
+    unknown: (c) => del(c, `/api/webhook-endpoints/${UNKNOWN}`),
+    plainMember: 403,
+  },
+  {
+    method: 'GET',
+    url: '/api/webhook-endpoints/:id/secret',
+    call: (c, w) => c.get(`/api/webhook-endpoints/${w.webhookEndpointId}/secret`),
+    unknown: (c) => c.get(`/api/webhook-endpoints/${UNKNOWN}/secret`),
+    plainMember: 403,
+  },
+  {
+    method: 'POST',
+    url: '/api/webhook-endpoints/:id/rotate-secret',
+    call: (c, w) =>
+      c.post(`/api/webhook-endpoints/${w.webhookEndpointId}/rotate-secret`, { overlapHours: 1 }),
+    unknown: (c) => c.post(`/api/webhook-endpoints/${UNKNOWN}/rotate-secret`, { overlapHours: 1 }),
+    plainMember: 403,
+  },
+  {
+    method: 'GET',
     url: '/api/audit-events',
     call: (c, w) => c.get(`/api/audit-events?account=${w.accountId}`),
     unknown: (c) => c.get(`/api/audit-events?account=${UNKNOWN}`),
@@ -362,6 +421,13 @@ async function worldOf(owner: Owner, member: Joined): Promise<World> {
     mode: 'live',
     scopes: ['forms:read'],
   });
+  const webhookEndpoint = await owner.c.post('/api/webhook-endpoints', {
+    account: owner.accountId,
+    url: `https://93.184.215.14/hooks/${owner.accountId}`,
+    description: `Endpoint of ${owner.accountId}`,
+    eventTypes: ['*'],
+    enabled: false,
+  });
   // Verifications are made by the public page; straight in the database here, on a form of their own (the table
   // deletes `formId`, which a form with verifications refuses).
   const verifiedForm = await owner.c.post('/api/verify-forms', {
@@ -387,6 +453,7 @@ async function worldOf(owner: Owner, member: Joined): Promise<World> {
     formId: form.json().id,
     testNumberId: testNumber.json().id,
     apiKeyId: apiKey.json().id,
+    webhookEndpointId: webhookEndpoint.json().id,
     verificationId: verification.id,
   };
 }
@@ -402,26 +469,35 @@ beforeAll(async () => {
 });
 
 async function snapshotOf(owner: Owner) {
+  // The owner's session from an address of its own each time: two snapshots per route would pass the per-IP limit.
+  const c = new TestClient(t.app, nextIp());
+  for (const [name, value] of owner.c.cookies) c.cookies.set(name, value);
   return {
-    account: (await owner.c.get(`/api/accounts/${owner.accountId}`)).json(),
-    team: (await owner.c.get(`/api/memberships?accountId=${owner.accountId}`)).json(),
-    invitations: (await owner.c.get(`/api/invitations?accountId=${owner.accountId}`)).json(),
-    forms: (await owner.c.get(`/api/verify-forms?account=${owner.accountId}`)).json(),
-    categories: (await owner.c.get(`/api/verify-forms/categories?account=${owner.accountId}`)).json(),
-    testNumbers: (await owner.c.get(`/api/test-phone-numbers?account=${owner.accountId}`)).json(),
-    apiKeys: (await owner.c.get(`/api/api-keys?account=${owner.accountId}`)).json(),
+    account: (await c.get(`/api/accounts/${owner.accountId}`)).json(),
+    team: (await c.get(`/api/memberships?accountId=${owner.accountId}`)).json(),
+    invitations: (await c.get(`/api/invitations?accountId=${owner.accountId}`)).json(),
+    forms: (await c.get(`/api/verify-forms?account=${owner.accountId}`)).json(),
+    categories: (await c.get(`/api/verify-forms/categories?account=${owner.accountId}`)).json(),
+    testNumbers: (await c.get(`/api/test-phone-numbers?account=${owner.accountId}`)).json(),
+    apiKeys: (await c.get(`/api/api-keys?account=${owner.accountId}`)).json(),
+    // The rows, sealed secrets included: a rotation shows only there.
+    webhookEndpoints: await t.db.db
+      .select()
+      .from(schema.webhookEndpoints)
+      .where(eq(schema.webhookEndpoints.accountId, owner.accountId))
+      .orderBy(schema.webhookEndpoints.id),
   };
 }
 
 const snapshotOfB = () => snapshotOf(ownerB);
 
 describe('tenant isolation', () => {
-  it('the table lists every route of accounts, memberships, invitations, verify-forms, test numbers, API keys and verifications', () => {
+  it('the table lists every route of accounts, memberships, invitations, verify-forms, test numbers, API keys, webhook endpoints and verifications', () => {
     const registered = t.app.routeList
       .filter(
         (r) =>
           r.method !== 'HEAD' &&
-          /^\/api\/(accounts|memberships|invitations|verify-forms|test-phone-numbers|api-keys|audit-events|verifications)(\/|$)/.test(
+          /^\/api\/(accounts|memberships|invitations|verify-forms|test-phone-numbers|api-keys|webhook-endpoints|audit-events|verifications)(\/|$)/.test(
             r.url,
           ),
       )
@@ -498,6 +574,11 @@ describe('tenant isolation', () => {
       const apiKey = await del(ownerA.c, `/api/api-keys/${id}`);
       expect(apiKey.statusCode, id).toBe(404);
       expect(apiKey.json()).toEqual(notFound);
+      for (const url of [`/api/webhook-endpoints/${id}`, `/api/webhook-endpoints/${id}/secret`]) {
+        const response = await ownerA.c.get(url);
+        expect(response.statusCode, url).toBe(404);
+        expect(response.json()).toEqual(notFound);
+      }
     }
   });
 });

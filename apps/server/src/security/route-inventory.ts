@@ -89,6 +89,7 @@ export const handParsedBodies: Readonly<Record<string, z.ZodType | 'multipart' |
   'PATCH /api/verify-forms/:id/delete-banner-image': 'none',
   'DELETE /api/test-phone-numbers/:id': 'none',
   'DELETE /api/api-keys/:id': 'none',
+  'DELETE /api/webhook-endpoints/:id': 'none',
   'POST /api/v1/verifications/:id/resend': 'none',
   'POST /api/v1/verifications/:id/cancel': 'none',
 };

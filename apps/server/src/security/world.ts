@@ -1,4 +1,11 @@
-import type { CreatedApiKey, Invitation, SendCodeResponse, TestPhoneNumber, User } from '@veriform/contracts';
+import type {
+  CreatedApiKey,
+  Invitation,
+  SendCodeResponse,
+  TestPhoneNumber,
+  User,
+  WebhookEndpoint,
+} from '@veriform/contracts';
 import { schema } from '@veriform/db';
 import type { TestContext } from '../test-support/app.ts';
 import { solidImage } from '../test-support/images.ts';
@@ -9,7 +16,7 @@ import type { RouteInfo } from './route-inventory.ts';
 
 /**
  * One account with one of everything (a member, a pending invitation, a live form, a test number, an API key, a
- * verification, a pending attempt, an uploaded picture), so that a fuzzed request can carry ids that exist and get past the id
+ * webhook endpoint, a verification, a pending attempt, an uploaded picture), so that a fuzzed request can carry ids that exist and get past the id
  * checks into validation and the services.
  */
 export type World = {
@@ -26,6 +33,7 @@ export type World = {
   apiKeyId: number;
   /** A test key of the account with every scope: API v1's caller. */
   apiKeySecret: string;
+  webhookEndpointId: number;
   verificationId: number;
   attemptId: string;
   /** `{sha256}.webp` of /media/. */
@@ -59,6 +67,14 @@ export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<Wo
     name: 'Fuzzing API v1',
     mode: 'test',
     scopes: ['verifications:write', 'verifications:read', 'forms:read', 'audit:read'],
+  });
+  // A literal public address (no lookup), disabled: the fuzzed requests reach the service, nothing is sent.
+  const webhookEndpoint = await owner.c.post('/api/webhook-endpoints', {
+    account: owner.accountId,
+    url: 'https://93.184.215.14/fuzzed',
+    description: 'Fuzzed endpoint',
+    eventTypes: ['*'],
+    enabled: false,
   });
   // Verifications come from the public page; one straight in the table is enough to have an id (as tenancy.test.ts).
   const [verification] = await t.db.db
@@ -100,6 +116,7 @@ export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<Wo
     testNumberId: testNumber.json<TestPhoneNumber>().id,
     apiKeyId: apiKey.json<CreatedApiKey>().id,
     apiKeySecret: v1Key.json<CreatedApiKey>().key,
+    webhookEndpointId: webhookEndpoint.json<WebhookEndpoint>().id,
     verificationId: verification.id,
     attemptId: sent.json<SendCodeResponse>().attemptId,
     mediaFile,
@@ -115,6 +132,7 @@ const idByArea: Readonly<Record<string, (w: World) => number>> = {
   'verify-forms': (w) => w.formId,
   'test-phone-numbers': (w) => w.testNumberId,
   'api-keys': (w) => w.apiKeyId,
+  'webhook-endpoints': (w) => w.webhookEndpointId,
   verifications: (w) => w.verificationId,
 };
 

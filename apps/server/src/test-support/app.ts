@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp } from '../app.ts';
 import { type Config, type Env, loadConfig } from '../config.ts';
+import type { HostResolver } from '../lib/webhook-url.ts';
 import type { Mailer } from '../messaging/email.ts';
 import { createTestClock, type TestClock } from './clock.ts';
 
@@ -41,6 +42,7 @@ export async function buildTestApp(db: DatabaseHandle, options: TestAppOptions =
     clock,
     ...(options.mailer ? { mailer: options.mailer } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),
+    ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
   });
   await app.ready();
   return { app, clock, config };
@@ -53,6 +55,8 @@ export type TestAppOptions = {
   clock?: TestClock;
   /** Receives the app's log lines (set `config.logLevel` too: tests are silent by default). */
   logStream?: { write(line: string): void };
+  /** Resolves webhook URLs' host names instead of the operating system (names the test makes up). */
+  resolveHost?: HostResolver;
 };
 
 /** What `useTestApp()` hands a test file: the app, its clock and config, and the database under it. */

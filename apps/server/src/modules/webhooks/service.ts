@@ -1,0 +1,212 @@
+import {
+  type CreateWebhookEndpointRequest,
+  MAX_WEBHOOK_ENDPOINTS,
+  type RotateWebhookSecretRequest,
+  type UpdateWebhookEndpointRequest,
+  type WebhookEndpoint,
+  type WebhookEndpointList,
+  type WebhookSecret,
+  webhookTexts,
+} from '@veriform/contracts';
+import type { Db } from '@veriform/db';
+import { schema } from '@veriform/db';
+import { and, count, desc, eq } from 'drizzle-orm';
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { Sealer } from '../../lib/sealed.ts';
+import { type HostResolver, resolveWebhookTarget, webhookUrlPolicy } from '../../lib/webhook-url.ts';
+import { type AccountContext, assertStillCan } from '../../plugins/account-context.ts';
+import { generateWebhookSecret, webhookSecretContext, webhookSecretPreview } from './secrets.ts';
+
+const { accounts, webhookEndpoints } = schema;
+
+type EndpointRow = typeof webhookEndpoints.$inferSelect;
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Webhook endpoints (issue #17 item 1; ADR 20), managed by owners (the routes ask `manageCompany`). The signing
+ * secret is generated here, sealed with SECRET_KEY under the endpoint's id, and leaves only through `secret`; lists
+ * show its preview. A URL is checked (lib/webhook-url.ts: https in production, no private, loopback, link-local or
+ * metadata address, every resolved address) before anything is written, so the owner hears at once. At most
+ * MAX_WEBHOOK_ENDPOINTS per account, counted and inserted under the account row's lock.
+ *
+ * Not in the audit log yet: its contract has no webhook actions (the lead decides which to add).
+ */
+export function createWebhookEndpointService(deps: {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'isProduction' | 'webhooksAllowPrivateUrls'>;
+  sealer: Sealer;
+  /** How URLs' host names are resolved when saved (the operating system's resolver; tests inject one). */
+  resolveHost: HostResolver;
+}) {
+  const { db, clock, sealer, resolveHost } = deps;
+  const policy = webhookUrlPolicy(deps.config);
+
+  const toDto = (row: EndpointRow): WebhookEndpoint => ({
+    id: row.id,
+    account: row.accountId,
+    url: row.url,
+    description: row.description,
+    eventTypes: row.eventTypes,
+    enabled: row.enabled,
+    created: row.createdAt.toISOString(),
+    secretPreview: webhookSecretPreview(sealer.open(row.secretSealed, webhookSecretContext(row.id))),
+    disabledAt: row.disabledAt?.toISOString() ?? null,
+  });
+
+  const own = (ctx: AccountContext, id: number) =>
+    and(eq(webhookEndpoints.accountId, ctx.accountId), eq(webhookEndpoints.id, id));
+
+  /** A 400 on `url` when it may not receive webhooks; the URL as the owner typed it (trimmed) otherwise. */
+  async function checkedUrl(url: string): Promise<string> {
+    const target = await resolveWebhookTarget(url, policy, resolveHost);
+    if (!target.ok) throw AppError.field('validation_error', 'url', target.message);
+    return url;
+  }
+
+  /** Newest first. */
+  async function list(ctx: AccountContext): Promise<WebhookEndpointList> {
+    const rows = await db
+      .select()
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.accountId, ctx.accountId))
+      .orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id));
+    return { results: rows.map(toDto) };
+  }
+
+  async function get(ctx: AccountContext, id: number): Promise<WebhookEndpoint> {
+    const [row] = await db.select().from(webhookEndpoints).where(own(ctx, id)).limit(1);
+    if (!row) throw new AppError('not_found');
+    return toDto(row);
+  }
+
+  async function create(
+    ctx: AccountContext,
+    body: Required<CreateWebhookEndpointRequest>,
+  ): Promise<WebhookEndpoint> {
+    const url = await checkedUrl(body.url);
+    const secret = generateWebhookSecret();
+    const row = await db.transaction(async (tx) => {
+      await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, ctx.accountId)).for('update');
+      // The owner's rights were checked before the lock; one demoted or removed meanwhile loses them here.
+      await assertStillCan(tx, ctx, 'manageCompany');
+      const [existing] = await tx
+        .select({ n: count() })
+        .from(webhookEndpoints)
+        .where(eq(webhookEndpoints.accountId, ctx.accountId));
+      if ((existing?.n ?? 0) >= MAX_WEBHOOK_ENDPOINTS)
+        throw AppError.nonField('validation_error', webhookTexts.tooMany);
+      const now = clock.now();
+      const [inserted] = await tx
+        .insert(webhookEndpoints)
+        .values({
+          accountId: ctx.accountId,
+          url,
+          description: body.description,
+          eventTypes: body.eventTypes,
+          enabled: body.enabled,
+          // Sealed under the endpoint's id (so it cannot be moved to another endpoint), which the insert assigns.
+          secretSealed: '',
+          createdAt: now,
+          disabledAt: body.enabled ? null : now,
+        })
+        .returning({ id: webhookEndpoints.id });
+      if (!inserted) throw new Error('webhook endpoint insert returned no row');
+      const [sealed] = await tx
+        .update(webhookEndpoints)
+        .set({ secretSealed: sealer.seal(secret, webhookSecretContext(inserted.id)) })
+        .where(eq(webhookEndpoints.id, inserted.id))
+        .returning();
+      if (!sealed) throw new Error('webhook endpoint update returned no row');
+      return sealed;
+    });
+    return toDto(row);
+  }
+
+  async function update(
+    ctx: AccountContext,
+    id: number,
+    body: UpdateWebhookEndpointRequest,
+  ): Promise<WebhookEndpoint> {
+    const url = body.url === undefined ? undefined : await checkedUrl(body.url);
+    const row = await db.transaction(async (tx) => {
+      const [before] = await tx.select().from(webhookEndpoints).where(own(ctx, id)).for('update');
+      if (!before) throw new AppError('not_found');
+      const changes = {
+        ...(url === undefined ? {} : { url }),
+        ...(body.description === undefined ? {} : { description: body.description }),
+        ...(body.eventTypes === undefined ? {} : { eventTypes: body.eventTypes }),
+        // Disabling an endpoint that is disabled keeps the time it was first disabled.
+        ...(body.enabled === undefined || body.enabled === before.enabled
+          ? {}
+          : { enabled: body.enabled, disabledAt: body.enabled ? null : clock.now() }),
+      };
+      if (Object.keys(changes).length === 0) return before;
+      const [after] = await tx.update(webhookEndpoints).set(changes).where(own(ctx, id)).returning();
+      if (!after) throw new AppError('not_found');
+      return after;
+    });
+    return toDto(row);
+  }
+
+  async function remove(ctx: AccountContext, id: number): Promise<void> {
+    const deleted = await db
+      .delete(webhookEndpoints)
+      .where(own(ctx, id))
+      .returning({ id: webhookEndpoints.id });
+    if (deleted.length === 0) throw new AppError('not_found');
+  }
+
+  /** The current signing secret, for the owner to paste into the receiver's configuration. */
+  async function secret(ctx: AccountContext, id: number): Promise<WebhookSecret> {
+    const [row] = await db
+      .select({ secretSealed: webhookEndpoints.secretSealed })
+      .from(webhookEndpoints)
+      .where(own(ctx, id))
+      .limit(1);
+    if (!row) throw new AppError('not_found');
+    return { secret: sealer.open(row.secretSealed, webhookSecretContext(id)) };
+  }
+
+  /**
+   * A new secret signs from now on; the current one becomes the previous and keeps signing until now +
+   * `overlapHours` (0: not at all). A previous secret still in its overlap is dropped: two secrets sign at most.
+   */
+  async function rotateSecret(
+    ctx: AccountContext,
+    id: number,
+    body: RotateWebhookSecretRequest,
+  ): Promise<WebhookEndpoint> {
+    const next = sealer.seal(generateWebhookSecret(), webhookSecretContext(id));
+    const row = await db.transaction(async (tx) => {
+      const [before] = await tx
+        .select({ secretSealed: webhookEndpoints.secretSealed })
+        .from(webhookEndpoints)
+        .where(own(ctx, id))
+        .for('update');
+      if (!before) throw new AppError('not_found');
+      const overlap = body.overlapHours > 0;
+      const [after] = await tx
+        .update(webhookEndpoints)
+        .set({
+          secretSealed: next,
+          previousSecretSealed: overlap ? before.secretSealed : null,
+          previousSecretExpiresAt: overlap
+            ? new Date(clock.now().getTime() + body.overlapHours * HOUR_MS)
+            : null,
+        })
+        .where(own(ctx, id))
+        .returning();
+      if (!after) throw new AppError('not_found');
+      return after;
+    });
+    return toDto(row);
+  }
+
+  return { list, get, create, update, remove, secret, rotateSecret };
+}
+
+export type WebhookEndpointService = ReturnType<typeof createWebhookEndpointService>;
