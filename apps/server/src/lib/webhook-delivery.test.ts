@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { deliverWebhook, isPublicAddress, type ResolveHost } from './webhook-delivery.ts';
+import { deliverWebhook, type ResolveHost } from './webhook-delivery.ts';
+import { isPublicAddress } from './webhook-url.ts';
 
 type Seen = {
   method: string | undefined;

@@ -3,6 +3,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { isPublicAddress } from './webhook-url.ts';
 
 export type ResolvedAddress = { address: string; family: number };
 
@@ -40,22 +41,8 @@ export type DeliverWebhookInput = {
 
 const SNIPPET_BYTES = 1024;
 
-// IPv4-compatible IPv6 (::a.b.c.d) is deprecated and ipaddr.js calls it unicast; it may carry any IPv4 address.
-const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
-
-/**
- * Whether an address is on the public internet. Only what ipaddr.js calls plain unicast passes: loopback, private,
- * link-local (cloud metadata at 169.254.169.254), unique-local (fd00:ec2::254), CGNAT, unspecified, multicast,
- * broadcast, reserved and the IPv6 forms that embed an IPv4 address (mapped, NAT64, 6to4, Teredo) are all refused.
- * The save-time check in webhook-url.ts is similar; the send-time check must not depend on it having run.
- */
-export function isPublicAddress(ip: string): boolean {
-  if (!ipaddr.isValid(ip)) return false;
-  // process() turns ::ffff:a.b.c.d into the IPv4 address it carries, so mapped addresses get the IPv4 verdict.
-  const address = ipaddr.process(ip);
-  if (address.kind() === 'ipv6' && address.match(IPV4_COMPATIBLE)) return false;
-  return address.range() === 'unicast';
-}
+// The address rule is the save-time check's own (webhook-url.ts): one definition of "public", applied again here at
+// send time on the address actually connected to, since DNS may answer differently by then.
 
 const systemResolve: ResolveHost = async (hostname) => {
   const { address, family } = await dnsLookup(hostname);
