@@ -128,6 +128,7 @@ export function createServices(deps: {
     config,
     sealer,
     resolveHost: deps.resolveHost ?? systemResolver,
+    audit,
   });
   return {
     config,

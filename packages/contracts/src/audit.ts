@@ -33,6 +33,11 @@ export const auditActions = [
   'api_key.created',
   'api_key.revoked',
   'audit.pruned',
+  'webhook_endpoint.created',
+  'webhook_endpoint.updated',
+  'webhook_endpoint.deleted',
+  'webhook_endpoint.secret_viewed',
+  'webhook_endpoint.secret_rotated',
 ] as const;
 export const auditActionSchema = z.enum(auditActions);
 export type AuditAction = z.infer<typeof auditActionSchema>;
@@ -64,6 +69,11 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'api_key.created': 'Created an API key',
   'api_key.revoked': 'Revoked an API key',
   'audit.pruned': 'Removed old audit events',
+  'webhook_endpoint.created': 'Added a webhook endpoint',
+  'webhook_endpoint.updated': 'Edited a webhook endpoint',
+  'webhook_endpoint.deleted': 'Deleted a webhook endpoint',
+  'webhook_endpoint.secret_viewed': 'Viewed a webhook signing secret',
+  'webhook_endpoint.secret_rotated': 'Rotated a webhook signing secret',
 };
 
 export const auditActorTypes = ['user', 'api_key', 'system'] as const;
@@ -80,6 +90,7 @@ export const auditTargetTypes = [
   'api_key',
   'verification',
   'audit_event',
+  'webhook_endpoint',
 ] as const;
 export const auditTargetTypeSchema = z.enum(auditTargetTypes);
 export type AuditTargetType = z.infer<typeof auditTargetTypeSchema>;

@@ -471,3 +471,75 @@ describe('URL rules by configuration', () => {
     }
   });
 });
+
+describe('the audit log of webhook endpoints', () => {
+  it('records creation, edits, each reading of the secret, rotation and deletion; refusals record nothing', async () => {
+    const owner = await newOwner(t.app);
+    const member = await join(t.app, owner);
+    const endpoint = await createEndpoint(owner);
+    const url = `/api/webhook-endpoints/${endpoint.id}`;
+    expect((await owner.c.patch(url, { description: 'CRM sync', enabled: false })).statusCode).toBe(200);
+    // Saving the same values again changes nothing and records nothing.
+    expect((await owner.c.patch(url, { description: 'CRM sync' })).statusCode).toBe(200);
+    expect((await owner.c.get(`${url}/secret`)).statusCode).toBe(200);
+    expect((await owner.c.post(`${url}/rotate-secret`, { overlapHours: 24 })).statusCode).toBe(200);
+    expect((await member.c.get(`${url}/secret`)).statusCode).toBe(403);
+    expect((await member.c.request({ method: 'DELETE', url })).statusCode).toBe(403);
+    expect((await owner.c.request({ method: 'DELETE', url })).statusCode).toBe(204);
+
+    const response = await owner.c.get(
+      `/api/audit-events?account=${owner.accountId}&targetType=webhook_endpoint`,
+    );
+    const events = response.json<{
+      results: { action: string; actor: unknown; targets: unknown; changes: unknown }[];
+    }>().results;
+    const target = [
+      { type: 'webhook_endpoint', id: String(endpoint.id), name: 'https://hooks.example.com/veriform' },
+    ];
+    const actor = { type: 'user', id: String(owner.userId), name: owner.email };
+    expect(events.reverse()).toEqual([
+      {
+        ...eventShape,
+        action: 'webhook_endpoint.created',
+        actor,
+        targets: target,
+        changes: {
+          url: [null, 'https://hooks.example.com/veriform'],
+          description: [null, 'CRM'],
+          eventTypes: [null, ['verification.approved']],
+          enabled: [null, true],
+        },
+      },
+      {
+        ...eventShape,
+        action: 'webhook_endpoint.updated',
+        actor,
+        targets: target,
+        changes: { description: ['CRM', 'CRM sync'], enabled: [true, false] },
+      },
+      { ...eventShape, action: 'webhook_endpoint.secret_viewed', actor, targets: target, changes: null },
+      {
+        ...eventShape,
+        action: 'webhook_endpoint.secret_rotated',
+        actor,
+        targets: target,
+        changes: { overlapHours: [null, 24] },
+      },
+      { ...eventShape, action: 'webhook_endpoint.deleted', actor, targets: target, changes: null },
+    ]);
+    // Never the secret itself.
+    expect(response.body).not.toContain('whsec_');
+  });
+});
+
+const eventShape = {
+  id: expect.any(Number),
+  sequence: expect.any(Number),
+  occurredAt: expect.any(String),
+  ip: expect.any(String),
+  // light-my-request's own agent: the test client sends none of its own.
+  userAgent: 'lightMyRequest',
+  requestId: expect.any(String),
+  prevHash: expect.any(String),
+  hash: expect.any(String),
+};

@@ -1,4 +1,5 @@
 import {
+  type AuditTarget,
   type CreateWebhookEndpointRequest,
   MAX_WEBHOOK_ENDPOINTS,
   type RotateWebhookSecretRequest,
@@ -17,6 +18,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { Sealer } from '../../lib/sealed.ts';
 import { type HostResolver, resolveWebhookTarget, webhookUrlPolicy } from '../../lib/webhook-url.ts';
 import { type AccountContext, assertStillCan } from '../../plugins/account-context.ts';
+import { type AuditLog, changesOf } from '../audit/log.ts';
 import { generateWebhookSecret, webhookSecretContext, webhookSecretPreview } from './secrets.ts';
 
 const { accounts, webhookEndpoints } = schema;
@@ -32,7 +34,7 @@ const HOUR_MS = 3_600_000;
  * metadata address, every resolved address) before anything is written, so the owner hears at once. At most
  * MAX_WEBHOOK_ENDPOINTS per account, counted and inserted under the account row's lock.
  *
- * Not in the audit log yet: its contract has no webhook actions (the lead decides which to add).
+ * Every change, and every reading of a secret, is in the audit log (webhook_endpoint.*), in the change's transaction.
  */
 export function createWebhookEndpointService(deps: {
   db: Db;
@@ -41,8 +43,23 @@ export function createWebhookEndpointService(deps: {
   sealer: Sealer;
   /** How URLs' host names are resolved when saved (the operating system's resolver; tests inject one). */
   resolveHost: HostResolver;
+  /** The audit log (issue #16): write with the change's own transaction. */
+  audit: AuditLog;
 }) {
-  const { db, clock, sealer, resolveHost } = deps;
+  const { db, clock, sealer, resolveHost, audit } = deps;
+  /** Named by its URL: what an owner recognises. */
+  const endpointTarget = (row: { id: number; url: string }): AuditTarget => ({
+    type: 'webhook_endpoint',
+    id: String(row.id),
+    name: row.url,
+  });
+  /** The fields an owner edits, as the audit log names them (never the secret). */
+  const audited = (row: EndpointRow) => ({
+    url: row.url,
+    description: row.description,
+    eventTypes: row.eventTypes,
+    enabled: row.enabled,
+  });
   const policy = webhookUrlPolicy(deps.config);
 
   const toDto = (row: EndpointRow): WebhookEndpoint => ({
@@ -121,6 +138,14 @@ export function createWebhookEndpointService(deps: {
         .where(eq(webhookEndpoints.id, inserted.id))
         .returning();
       if (!sealed) throw new Error('webhook endpoint update returned no row');
+      await audit.record(tx, ctx, {
+        action: 'webhook_endpoint.created',
+        targets: [endpointTarget(sealed)],
+        // As API keys and forms record their creation: each field [null, value].
+        changes: Object.fromEntries(
+          Object.entries(audited(sealed)).map(([field, value]) => [field, [null, value]]),
+        ),
+      });
       return sealed;
     });
     return toDto(row);
@@ -147,28 +172,57 @@ export function createWebhookEndpointService(deps: {
       if (Object.keys(changes).length === 0) return before;
       const [after] = await tx.update(webhookEndpoints).set(changes).where(own(ctx, id)).returning();
       if (!after) throw new AppError('not_found');
+      const changed = changesOf(audited(before), audited(after), [
+        'url',
+        'description',
+        'eventTypes',
+        'enabled',
+      ]);
+      if (changed) {
+        await audit.record(tx, ctx, {
+          action: 'webhook_endpoint.updated',
+          targets: [endpointTarget(after)],
+          changes: changed,
+        });
+      }
       return after;
     });
     return toDto(row);
   }
 
   async function remove(ctx: AccountContext, id: number): Promise<void> {
-    const deleted = await db
-      .delete(webhookEndpoints)
-      .where(own(ctx, id))
-      .returning({ id: webhookEndpoints.id });
-    if (deleted.length === 0) throw new AppError('not_found');
+    await db.transaction(async (tx) => {
+      const [deleted] = await tx
+        .delete(webhookEndpoints)
+        .where(own(ctx, id))
+        .returning({ id: webhookEndpoints.id, url: webhookEndpoints.url });
+      if (!deleted) throw new AppError('not_found');
+      await audit.record(tx, ctx, { action: 'webhook_endpoint.deleted', targets: [endpointTarget(deleted)] });
+    });
   }
 
-  /** The current signing secret, for the owner to paste into the receiver's configuration. */
+  /**
+   * The current signing secret, for the owner to paste into the receiver's configuration. Each reading is recorded:
+   * who saw a secret is what a security review asks first.
+   */
   async function secret(ctx: AccountContext, id: number): Promise<WebhookSecret> {
-    const [row] = await db
-      .select({ secretSealed: webhookEndpoints.secretSealed })
-      .from(webhookEndpoints)
-      .where(own(ctx, id))
-      .limit(1);
-    if (!row) throw new AppError('not_found');
-    return { secret: sealer.open(row.secretSealed, webhookSecretContext(id)) };
+    return db.transaction(async (tx) => {
+      const [row] = await tx
+        .select({
+          id: webhookEndpoints.id,
+          url: webhookEndpoints.url,
+          secretSealed: webhookEndpoints.secretSealed,
+        })
+        .from(webhookEndpoints)
+        .where(own(ctx, id))
+        .limit(1);
+      if (!row) throw new AppError('not_found');
+      await audit.record(tx, ctx, {
+        action: 'webhook_endpoint.secret_viewed',
+        targets: [endpointTarget(row)],
+      });
+      return { secret: sealer.open(row.secretSealed, webhookSecretContext(id)) };
+    });
   }
 
   /**
@@ -201,6 +255,11 @@ export function createWebhookEndpointService(deps: {
         .where(own(ctx, id))
         .returning();
       if (!after) throw new AppError('not_found');
+      await audit.record(tx, ctx, {
+        action: 'webhook_endpoint.secret_rotated',
+        targets: [endpointTarget(after)],
+        changes: { overlapHours: [null, body.overlapHours] },
+      });
       return after;
     });
     return toDto(row);

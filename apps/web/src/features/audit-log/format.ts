@@ -37,6 +37,7 @@ export const targetTypeLabels: Record<AuditTargetType, string> = {
   api_key: 'API key',
   verification: 'Verification',
   audit_event: 'Audit event',
+  webhook_endpoint: 'Webhook endpoint',
 };
 
 /** The filter bar's choices, in the contract's order ("all" first). */
