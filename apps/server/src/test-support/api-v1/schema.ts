@@ -172,10 +172,10 @@ export interface components {
                 name: string;
             };
             /** @enum {string} */
-            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned";
+            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated";
             targets: {
                 /** @enum {string} */
-                type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event";
+                type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event" | "webhook_endpoint";
                 id: string;
                 name: string;
             }[];
@@ -285,10 +285,10 @@ export interface components {
                 name: string;
             };
             /** @enum {string} */
-            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned";
+            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated";
             targets: {
                 /** @enum {string} */
-                type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event";
+                type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event" | "webhook_endpoint";
                 id: string;
                 name: string;
             }[];
