@@ -26,6 +26,7 @@ import {
   generateApiKey,
   hashApiKey,
 } from '../apps/server/src/modules/api-keys/key-format.ts';
+import { ms, quantile, sqlRecorder } from './support/measure.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -63,17 +64,7 @@ await database.executeSql('ANALYZE api_keys');
 const { db } = database;
 const pool = (db as unknown as { $client: pg.Pool }).$client;
 
-type Recorded = { text: string; values: unknown[] };
-let recording: Recorded[] | null = null;
-const originalQuery = pool.query.bind(pool) as (...a: unknown[]) => Promise<unknown>;
-(pool as unknown as { query: (...a: unknown[]) => Promise<unknown> }).query = (...a: unknown[]) => {
-  const [first, second] = a;
-  if (recording && first && typeof first === 'object' && 'text' in first) {
-    const q = first as { text: string; values?: unknown[] };
-    recording.push({ text: q.text, values: q.values ?? (Array.isArray(second) ? second : []) });
-  }
-  return originalQuery(...a);
-};
+const sql = sqlRecorder(pool);
 /** The call's own statements: the key lookup and the list (pg-boss's polling is not the call's). */
 const isCallQuery = (text: string) => /"(verification_attempts|api_keys)"/.test(text);
 
@@ -107,12 +98,6 @@ await db.insert(schema.apiKeys).values({
 const app = await buildApp(config, { db: database });
 await app.ready();
 
-const quantile = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)] ?? 0;
-};
-const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
-
 type Page = { data: { id: string }[]; nextCursor: string | null };
 
 let ipCounter = 0;
@@ -133,22 +118,15 @@ async function call(url: string): Promise<{ elapsed: number; page: Page }> {
   return { elapsed, page: response.json<Page>() };
 }
 
-async function rawOnce(queries: Recorded[]): Promise<number> {
-  const started = performance.now();
-  for (const q of queries) await originalQuery({ text: q.text, values: q.values });
-  return performance.now() - started;
-}
-
 async function bench(name: string, url: string): Promise<void> {
-  recording = [];
+  sql.start();
   const { page } = await call(url);
-  const sqlRun = recording.filter((q) => isCallQuery(q.text));
-  recording = null;
+  const sqlRun = sql.stop().filter((q) => isCallQuery(q.text));
   const times: number[] = [];
   const raw: number[] = [];
   for (let i = 0; i < iterations; i++) {
     times.push((await call(url)).elapsed);
-    raw.push(await rawOnce(sqlRun));
+    raw.push(await sql.replay(sqlRun));
   }
   const median = quantile(times, 0.5);
   const rawMedian = quantile(raw, 0.5);

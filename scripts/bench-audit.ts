@@ -30,6 +30,7 @@ import {
   verifyChain,
 } from '../apps/server/src/modules/audit/chain.ts';
 import { cookieNames } from '../apps/server/src/plugins/cookies.ts';
+import { ms, quantile, sqlRecorder } from './support/measure.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -100,17 +101,7 @@ if (have < target) {
   console.log(`seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
-type Recorded = { text: string; values: unknown[] };
-let recording: Recorded[] | null = null;
-const originalQuery = pool.query.bind(pool) as (...a: unknown[]) => Promise<unknown>;
-(pool as unknown as { query: (...a: unknown[]) => Promise<unknown> }).query = (...a: unknown[]) => {
-  const [first, second] = a;
-  if (recording && first && typeof first === 'object' && 'text' in first) {
-    const q = first as { text: string; values?: unknown[] };
-    recording.push({ text: q.text, values: q.values ?? (Array.isArray(second) ? second : []) });
-  }
-  return originalQuery(...a);
-};
+const sql = sqlRecorder(pool);
 
 const app = await buildApp(config, { db: database });
 await app.ready();
@@ -121,11 +112,6 @@ const session = await app.services.sessions.create(owner.userId, {
 });
 const cookie = `${cookieNames(config).session}=${session.id}`;
 
-const quantile = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)] ?? 0;
-};
-const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
 let ipCounter = 0;
 
 async function call(url: string): Promise<number> {
@@ -144,17 +130,14 @@ async function call(url: string): Promise<number> {
 
 async function bench(name: string, query: string): Promise<void> {
   const url = `/api/audit-events?account=${accountId}&tz=UTC${query}`;
-  recording = [];
+  sql.start();
   await call(url);
-  const sqlRun = recording.filter((q) => /"audit_events"/.test(q.text));
-  recording = null;
+  const sqlRun = sql.stop().filter((q) => /"audit_events"/.test(q.text));
   const times: number[] = [];
   const raw: number[] = [];
   for (let i = 0; i < iterations; i++) {
     times.push(await call(url));
-    const started = performance.now();
-    for (const q of sqlRun) await originalQuery({ text: q.text, values: q.values });
-    raw.push(performance.now() - started);
+    raw.push(await sql.replay(sqlRun));
   }
   const median = quantile(times, 0.5);
   const rawMedian = quantile(raw, 0.5);
@@ -202,9 +185,9 @@ console.log(
     `${exportSeconds.toFixed(1)} s = ${Math.round(inAccount / exportSeconds).toLocaleString()} events/s`,
 );
 const rawStarted = performance.now();
-await originalQuery({
-  text: `COPY (SELECT row_to_json(e) FROM audit_events e WHERE account_id = ${accountId} ORDER BY sequence) TO '/dev/null'`,
-});
+await sql.query(
+  `COPY (SELECT row_to_json(e) FROM audit_events e WHERE account_id = ${accountId} ORDER BY sequence) TO '/dev/null'`,
+);
 const rawSeconds = (performance.now() - rawStarted) / 1000;
 console.log(
   `PostgreSQL's own COPY of the same rows as JSON to /dev/null: ${rawSeconds.toFixed(1)} s = ` +

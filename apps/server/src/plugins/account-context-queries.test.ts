@@ -1,6 +1,7 @@
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../test-support/app.ts';
 import type { TestClient } from '../test-support/client.ts';
+import { statementsOf as statementsOfDb } from '../test-support/statements.ts';
 import { newOwner, type Owner } from '../test-support/teams.ts';
 
 /**
@@ -11,33 +12,7 @@ import { newOwner, type Owner } from '../test-support/teams.ts';
 
 const t = useTestApp();
 
-type Queryable = { query: (...args: never[]) => unknown };
-const isQueryable = (value: unknown): value is Queryable =>
-  typeof value === 'object' && value !== null && typeof Reflect.get(value, 'query') === 'function';
-
-/** The SQL text of a driver call: a string, or a config object `{text}` (node-postgres' prepared statements). */
-function textOf(arg: unknown): string {
-  if (typeof arg === 'string') return arg;
-  if (typeof arg === 'object' && arg !== null) {
-    const text = Reflect.get(arg, 'text');
-    if (typeof text === 'string') return text;
-  }
-  return '';
-}
-
-/** The statements the app sends while `call` runs. */
-async function statementsOf(call: () => Promise<unknown>): Promise<string[]> {
-  // Drizzle keeps the driver's client on `$client` (not in the Db type, which is the same for both engines).
-  const client: unknown = Reflect.get(t.db.db, '$client');
-  if (!isQueryable(client)) throw new Error('no driver client under the Drizzle instance');
-  const spy = vi.spyOn(client, 'query');
-  try {
-    await call();
-    return spy.mock.calls.map((args) => textOf(args[0])).filter((text) => !text.includes('pgboss'));
-  } finally {
-    spy.mockRestore();
-  }
-}
+const statementsOf = (call: () => Promise<unknown>) => statementsOfDb(t.db.db, call);
 
 const touchesMemberships = (text: string) => text.includes('"memberships"');
 

@@ -9,9 +9,10 @@ import {
 } from '@veriform/contracts';
 import { schema } from '@veriform/db';
 import { eq } from 'drizzle-orm';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test-support/app.ts';
 import { MINUTE } from '../../test-support/clock.ts';
+import { statementsOf as statementsOfDb } from '../../test-support/statements.ts';
 import { join, newOwner, type Owner } from '../../test-support/teams.ts';
 import { generateApiKey } from './key-format.ts';
 
@@ -51,27 +52,7 @@ const revoke = (person: Pick<Owner, 'c'>, id: number) =>
 const withKey = (key: string, url: string, ip = '10.77.0.1') =>
   t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` }, remoteAddress: ip });
 
-type Queryable = { query: (...args: never[]) => unknown };
-const isQueryable = (value: unknown): value is Queryable =>
-  typeof value === 'object' && value !== null && typeof Reflect.get(value, 'query') === 'function';
-const textOf = (arg: unknown): string => {
-  if (typeof arg === 'string') return arg;
-  const text = typeof arg === 'object' && arg !== null ? Reflect.get(arg, 'text') : undefined;
-  return typeof text === 'string' ? text : '';
-};
-
-/** The statements the app sends while `call` runs, at the driver, pg-boss's polling left out (as account-context-queries.test.ts). */
-async function statementsOf(call: () => Promise<unknown>): Promise<string[]> {
-  const client: unknown = Reflect.get(t.db.db, '$client');
-  if (!isQueryable(client)) throw new Error('no driver client under the Drizzle instance');
-  const spy = vi.spyOn(client, 'query');
-  try {
-    await call();
-    return spy.mock.calls.map((args) => textOf(args[0])).filter((text) => !text.includes('pgboss'));
-  } finally {
-    spy.mockRestore();
-  }
-}
+const statementsOf = (call: () => Promise<unknown>) => statementsOfDb(t.db.db, call);
 
 describe('/api/api-keys (owners)', () => {
   it('creates a key shown once, lists it without the secret, and keeps only its SHA-256', async () => {

@@ -7,6 +7,7 @@ import { apiV1, newApiKey } from '../../test-support/api-v1/client.ts';
 import { useTestApp } from '../../test-support/app.ts';
 import { DAY, MINUTE } from '../../test-support/clock.ts';
 import { createPublicForm, newCellPhone } from '../../test-support/public-verify.ts';
+import { statementsOf as statementsOfDb } from '../../test-support/statements.ts';
 import { newOwner, type Owner } from '../../test-support/teams.ts';
 import { OPENAPI_PATH } from './openapi.ts';
 
@@ -68,27 +69,7 @@ async function storedRows(apiKeyId: number) {
 
 const replayed = (response: LightMyRequestResponse) => response.headers['idempotent-replayed'];
 
-type Queryable = { query: (...args: never[]) => unknown };
-const isQueryable = (value: unknown): value is Queryable =>
-  typeof value === 'object' && value !== null && typeof Reflect.get(value, 'query') === 'function';
-const textOf = (arg: unknown): string => {
-  if (typeof arg === 'string') return arg;
-  const text = typeof arg === 'object' && arg !== null ? Reflect.get(arg, 'text') : undefined;
-  return typeof text === 'string' ? text : '';
-};
-
-/** The statements the app sends while `call` runs, at the driver, pg-boss's left out (as api-keys.test.ts). */
-async function statementsOf(call: () => Promise<unknown>): Promise<string[]> {
-  const client: unknown = Reflect.get(t.db.db, '$client');
-  if (!isQueryable(client)) throw new Error('no driver client under the Drizzle instance');
-  const spy = vi.spyOn(client, 'query');
-  try {
-    await call();
-    return spy.mock.calls.map((args) => textOf(args[0])).filter((text) => !text.includes('pgboss'));
-  } finally {
-    spy.mockRestore();
-  }
-}
+const statementsOf = (call: () => Promise<unknown>) => statementsOfDb(t.db.db, call);
 
 describe('Idempotency-Key on API v1 POSTs', () => {
   it('replays the first answer byte for byte, with Idempotent-Replayed, without running the handler again', async () => {

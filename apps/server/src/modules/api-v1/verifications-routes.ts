@@ -8,17 +8,11 @@ import {
   apiVerificationSchema,
   type Capability,
 } from '@veriform/contracts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountContext } from '../../plugins/tenancy.ts';
-import { type PublicRequestContext, USER_AGENT_MAX } from '../public-verify/service.ts';
+import { contextOf } from '../public-verify/routes.ts';
 import { problem, problemResponses } from './responses.ts';
-
-/** The caller's address and agent, kept with the attempt as the hosted page keeps the consumer's. */
-function contextOf(request: FastifyRequest): PublicRequestContext {
-  const userAgent = request.headers['user-agent'];
-  return { ip: request.ip, userAgent: userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null };
-}
 
 /** Reading a verification: a key that starts them (masked numbers) or one that reads them (full numbers). */
 const readers: readonly Capability[] = ['writeVerifications', 'searchData'];

@@ -3,16 +3,19 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.ts';
-import { type PublicRequestContext, USER_AGENT_MAX } from './service.ts';
+import { originOf } from '../../plugins/tenancy.ts';
+import type { PublicRequestContext } from './service.ts';
 
 /** Any string: the service answers 404 for anything that is not a live form (or a pending attempt's id). */
 const formParams = z.object({ publicId: z.string() });
 const attemptParams = z.object({ attemptId: z.string() });
 
-/** request.ip honours TRUST_PROXY (Fastify's trustProxy), so behind a proxy it is the client's address. */
-function contextOf(request: FastifyRequest): PublicRequestContext {
-  const userAgent = request.headers['user-agent'];
-  return { ip: request.ip, userAgent: userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null };
+/**
+ * Who asks for or checks a code, kept as evidence: the request's origin (tenancy's `originOf`: the address as
+ * TRUST_PROXY reads it, the agent cut to a sane length). API v1's verification routes use it too.
+ */
+export function contextOf(request: FastifyRequest): PublicRequestContext {
+  return { ip: request.ip, userAgent: originOf(request).userAgent };
 }
 
 /**

@@ -53,8 +53,6 @@ export type IssueOptions = {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
-/** Enough for any real browser's User-Agent; a longer one is cut, not refused. */
-export const USER_AGENT_MAX = 512;
 /** newPublicId() in verify-forms: 16 base64url characters. Anything else is not looked up. */
 const PUBLIC_ID_PATTERN = /^[A-Za-z0-9_-]{16}$/;
 
