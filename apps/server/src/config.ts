@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { WEBHOOK_RETRY_DELAYS_SECONDS } from '@veriform/contracts';
 import { z } from 'zod';
 
 /**
@@ -90,6 +91,11 @@ export type Config = {
    * refused in production), see lib/webhook-url.ts.
    */
   webhooksAllowPrivateUrls: boolean;
+  /**
+   * Seconds between a webhook delivery's failed attempts (contracts' WEBHOOK_RETRY_DELAYS_SECONDS, each ±10 %); its
+   * length is the number of retries. Not from the environment: tests override it through `config` with short ones.
+   */
+  webhookRetryDelaysSeconds: readonly number[];
 };
 
 export type ApiKeyRateLimit = { requests: number; windowSeconds: number };
@@ -237,5 +243,6 @@ export function loadConfig(env: Env = process.env): Config {
     },
     apiKeyRateLimit: DEFAULT_API_KEY_RATE_LIMIT,
     webhooksAllowPrivateUrls: e.WEBHOOKS_ALLOW_PRIVATE_URLS,
+    webhookRetryDelaysSeconds: WEBHOOK_RETRY_DELAYS_SECONDS,
   };
 }

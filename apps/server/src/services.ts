@@ -28,6 +28,8 @@ import { createUserService, type UserService } from './modules/users/service.ts'
 import { createVerificationExport, type VerificationExportService } from './modules/verifications/export.ts';
 import { createVerificationService, type VerificationService } from './modules/verifications/service.ts';
 import { createVerifyFormService, type VerifyFormService } from './modules/verify-forms/service.ts';
+import { createWebhookEvents, type WebhookEvents } from './modules/webhooks/events.ts';
+import { createWebhookSender, type WebhookSender } from './modules/webhooks/sender.ts';
 import { createWebhookEndpointService, type WebhookEndpointService } from './modules/webhooks/service.ts';
 
 /** Everything routes and plugins need, built once per app from the config and the injected dependencies. */
@@ -73,6 +75,10 @@ export type Services = {
   apiVerifications: ApiVerifications;
   /** Webhook endpoints (issue #17): owners manage them; their secrets are sealed with SECRET_KEY. */
   webhookEndpoints: WebhookEndpointService;
+  /** Webhook events (issue #17): `emit` in the change's transaction stores the event and queues its deliveries. */
+  webhookEvents: WebhookEvents;
+  /** One attempt of a webhook delivery (the deliver-webhook job). */
+  webhookSender: WebhookSender;
 };
 
 export function createServices(deps: {
@@ -122,14 +128,10 @@ export function createServices(deps: {
   const codeDelivery = createCodeDelivery({ jobs, sealer });
   const publicVerify = createPublicVerifyService({ config, db, clock, rateLimit, codeDelivery });
   const apiVerifications = createApiVerifications({ config, db, clock, publicVerify, audit });
-  const webhookEndpoints = createWebhookEndpointService({
-    db,
-    clock,
-    config,
-    sealer,
-    resolveHost: deps.resolveHost ?? systemResolver,
-    audit,
-  });
+  const resolveHost = deps.resolveHost ?? systemResolver;
+  const webhookEndpoints = createWebhookEndpointService({ db, clock, config, sealer, resolveHost, audit });
+  const webhookEvents = createWebhookEvents({ clock, jobs });
+  const webhookSender = createWebhookSender({ db, clock, config, sealer, jobs, resolveHost });
   return {
     config,
     db,
@@ -161,5 +163,7 @@ export function createServices(deps: {
     publicVerify,
     apiVerifications,
     webhookEndpoints,
+    webhookEvents,
+    webhookSender,
   };
 }

@@ -86,6 +86,10 @@ export const webhookEndpointSchema = z.object({
   secretPreview: z.string(),
   /** When the endpoint was last disabled (by an owner, or after days of failed deliveries); null while enabled. */
   disabledAt: z.string().nullable(),
+  /** `failing`: disabled by us after WEBHOOK_DISABLE_AFTER_DAYS of failed deliveries; null while enabled. */
+  disabledReason: z.enum(['manual', 'failing']).nullable(),
+  /** Since when every delivery has failed (none succeeded since); null when the last one succeeded. */
+  failingSince: z.string().nullable(),
 });
 export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 
@@ -131,3 +135,126 @@ export const rotateWebhookSecretRequestSchema = z
   })
   .strict();
 export type RotateWebhookSecretRequest = z.infer<typeof rotateWebhookSecretRequestSchema>;
+
+// ---- Events and deliveries ---------------------------------------------------------------------------------------
+
+/**
+ * "Send test event" sends this type to one endpoint whatever types it wants; it is never sent to others and cannot be
+ * subscribed to.
+ */
+export const WEBHOOK_TEST_EVENT_TYPE = 'webhook.test';
+
+/** Events are kept (and listed by GET /api/v1/events, and replayable) for this long. */
+export const WEBHOOK_EVENT_RETENTION_DAYS = 30;
+
+/**
+ * Seconds to wait after each failed attempt: about 5 s, 5 min, 30 min, 2 h, 5 h, then 10 h six times (each ±10 %),
+ * so a delivery is tried 12 times over about 2.8 days (Stripe's 3 days, Svix's early steps), then given up
+ * (`failed`), and stays replayable.
+ */
+export const WEBHOOK_RETRY_DELAYS_SECONDS = [
+  5, 300, 1800, 7200, 18000, 36000, 36000, 36000, 36000, 36000, 36000,
+] as const;
+
+/** Owners are warned after a day of nothing but failed deliveries, and the endpoint is disabled after this many. */
+export const WEBHOOK_WARN_AFTER_DAYS = 1;
+export const WEBHOOK_DISABLE_AFTER_DAYS = 5;
+
+/**
+ * An event as stored, listed by GET /api/v1/events and sent to endpoints: the body of a delivery is
+ * `{type, timestamp, data}` with `webhook-id` = `id`. `data` is the object as API v1 shows it (a verification in full,
+ * a form, a membership).
+ */
+export const webhookEventSchema = z
+  .object({
+    id: z.string().meta({ description: '`evt_…`: the `webhook-id` of every delivery of this event.' }),
+    type: z.string(),
+    created: z.string(),
+    data: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'Event' });
+export type WebhookEvent = z.infer<typeof webhookEventSchema>;
+
+/**
+ * A delivery: one event to one endpoint. `pending` until its first attempt, `retrying` while attempts fail and more
+ * are scheduled, `failed` once they are used up (or the endpoint was disabled or deleted meanwhile), `succeeded` on
+ * the first 2xx.
+ */
+export const webhookDeliveryStatuses = ['pending', 'succeeded', 'retrying', 'failed'] as const;
+export const webhookDeliveryStatusSchema = z.enum(webhookDeliveryStatuses);
+export type WebhookDeliveryStatus = z.infer<typeof webhookDeliveryStatusSchema>;
+
+/** Why an attempt got no answer (its statusCode is null), or `redirect_not_followed` for a 3xx. */
+export const webhookAttemptErrors = [
+  'invalid_url',
+  'blocked_address',
+  'dns_failed',
+  'timeout',
+  'connection_failed',
+  'redirect_not_followed',
+] as const;
+
+export const webhookDeliveryAttemptSchema = z.object({
+  at: z.string(),
+  /** The receiver's HTTP status; null when it never answered (see `error`). */
+  statusCode: z.number().int().nullable(),
+  latencyMs: z.number().int(),
+  error: z.enum(webhookAttemptErrors).nullable(),
+  /** The first 1 KB of the receiver's answer. */
+  responseSnippet: z.string(),
+  /** `scheduled`: the first try or a retry; `replay`: asked for by an owner; `test`: "Send test event". */
+  trigger: z.enum(['scheduled', 'replay', 'test']),
+});
+export type WebhookDeliveryAttempt = z.infer<typeof webhookDeliveryAttemptSchema>;
+
+export const webhookDeliverySchema = z.object({
+  eventId: z.string(),
+  eventType: z.string(),
+  /** When the event happened. */
+  created: z.string(),
+  status: webhookDeliveryStatusSchema,
+  /** When the next retry is due (`retrying`, or `pending` with a replay queued); null otherwise. */
+  nextAttemptAt: z.string().nullable(),
+  /** Oldest first. */
+  attempts: z.array(webhookDeliveryAttemptSchema),
+});
+export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
+
+/** GET /api/webhook-endpoints/{id}/deliveries: newest first, `startingAfter` an event id of the previous page. */
+export const webhookDeliveryListQuerySchema = z.object({
+  status: webhookDeliveryStatusSchema.optional(),
+  startingAfter: z.string().max(64).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export const webhookDeliveryListSchema = z.object({
+  results: z.array(webhookDeliverySchema),
+  hasMore: z.boolean(),
+});
+export type WebhookDeliveryList = z.infer<typeof webhookDeliveryListSchema>;
+
+/** POST /api/webhook-events/{eventId}/replay: sends the event again (same `webhook-id`) to one endpoint → 202. */
+export const replayWebhookEventRequestSchema = z
+  .object({ endpointId: z.number().int().positive().max(MAX_INT_ID) })
+  .strict();
+export type ReplayWebhookEventRequest = z.infer<typeof replayWebhookEventRequestSchema>;
+
+export const webhookReplayTexts = {
+  rangeOrder: 'The end of the range must come after its start.',
+  rangeTooOld: `Events are kept for ${WEBHOOK_EVENT_RETENTION_DAYS} days; choose a range within them.`,
+  endpointDisabled: 'This endpoint is disabled. Enable it first, then replay.',
+} as const;
+
+/**
+ * POST /api/webhook-endpoints/{id}/replay-failed → 202 {queued}: every event in [since, until) that this endpoint
+ * should have received and did not: its delivery failed for good, or it happened while the endpoint was disabled.
+ */
+export const replayFailedWebhooksRequestSchema = z
+  .object({ since: z.iso.datetime({ offset: true }), until: z.iso.datetime({ offset: true }) })
+  .strict()
+  .refine((range) => Date.parse(range.since) < Date.parse(range.until), {
+    message: webhookReplayTexts.rangeOrder,
+    path: ['until'],
+  });
+export type ReplayFailedWebhooksRequest = z.infer<typeof replayFailedWebhooksRequestSchema>;
+export const webhookReplayQueuedSchema = z.object({ queued: z.number().int() });
+export type WebhookReplayQueued = z.infer<typeof webhookReplayQueuedSchema>;

@@ -438,6 +438,8 @@ export const verificationAttempts = pgTable(
       t.method,
       t.verifyFormId,
     ),
+    // The expiry sweep (webhook event verification.expired): codes still pending whose time ran out lately.
+    index('verification_attempts_pending_expires_idx').on(t.expiresAt).where(sql`${t.status} = 'pending'`),
   ],
 );
 
@@ -612,9 +614,110 @@ export const webhookEndpoints = pgTable(
     previousSecretExpiresAt: timestamp('previous_secret_expires_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     disabledAt: timestamp('disabled_at', { withTimezone: true, mode: 'date' }),
+    /** `failing`: disabled by the sender after WEBHOOK_DISABLE_AFTER_DAYS of failed deliveries. */
+    disabledReason: text('disabled_reason', { enum: ['manual', 'failing'] }),
+    /** The first failed attempt since the last success: the clock of the warning and of disabling. */
+    failingSince: timestamp('failing_since', { withTimezone: true, mode: 'date' }),
+    /** When the owners were warned of this failing streak (once per streak). */
+    failureWarnedAt: timestamp('failure_warned_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     index('webhook_endpoints_account_idx').on(t.accountId, t.id),
     check('webhook_endpoints_event_types_check', sql`cardinality(${t.eventTypes}) > 0`),
   ],
+);
+
+/**
+ * Webhook events (issue #17): what happened in an account, stored once in the transaction of the change itself, so an
+ * event exists exactly when its change committed. `id` is `evt_…` (the `webhook-id` of every delivery), `data` the
+ * object as API v1 shows it. Listed by GET /api/v1/events and replayable for 30 days (a prune job removes older ones).
+ * `dedupe_key` makes events found by a sweep rather than a change (a verification's expiry) stored once however often
+ * the sweep sees them.
+ */
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    id: text('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    data: jsonb('data').notNull(),
+    createdAt: createdAt(),
+    dedupeKey: text('dedupe_key'),
+  },
+  (t) => [
+    index('webhook_events_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
+    index('webhook_events_account_type_created_idx').on(t.accountId, t.type, t.createdAt.desc(), t.id.desc()),
+    uniqueIndex('webhook_events_account_dedupe_idx')
+      .on(t.accountId, t.dedupeKey)
+      .where(sql`${t.dedupeKey} IS NOT NULL`),
+    // The retention job deletes by age across accounts.
+    index('webhook_events_created_idx').on(t.createdAt),
+  ],
+);
+
+/**
+ * One event to one endpoint: made in the event's transaction for every enabled endpoint that wants its type, and by
+ * a replay. Each try is a `deliver-webhook` job; its outcome is one row of `webhook_delivery_attempts`.
+ * `attempt_count` is also the guard that makes a job that runs twice (a crash after its commit) try once.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => webhookEvents.id, { onDelete: 'cascade' }),
+    endpointId: integer('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['pending', 'succeeded', 'retrying', 'failed'] })
+      .notNull()
+      .default('pending'),
+    attemptCount: integer('attempt_count').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true, mode: 'date' }),
+    /** When the event happened (copied, so an endpoint's deliveries page and replay ranges read one index). */
+    eventCreatedAt: timestamp('event_created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_endpoint_event_idx').on(t.endpointId, t.eventId),
+    index('webhook_deliveries_endpoint_created_idx').on(
+      t.endpointId,
+      t.eventCreatedAt.desc(),
+      t.eventId.desc(),
+    ),
+    index('webhook_deliveries_endpoint_status_created_idx').on(
+      t.endpointId,
+      t.status,
+      t.eventCreatedAt.desc(),
+      t.eventId.desc(),
+    ),
+    index('webhook_deliveries_event_idx').on(t.eventId),
+  ],
+);
+
+/** Every try of a delivery: when, the receiver's status, latency and first 1 KB, or why there was no answer. */
+export const webhookDeliveryAttempts = pgTable(
+  'webhook_delivery_attempts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    deliveryId: bigint('delivery_id', { mode: 'number' })
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    attemptedAt: timestamp('attempted_at', { withTimezone: true, mode: 'date' }).notNull(),
+    statusCode: integer('status_code'),
+    latencyMs: integer('latency_ms').notNull(),
+    error: text('error'),
+    responseSnippet: text('response_snippet').notNull().default(''),
+    trigger: text('trigger', { enum: ['scheduled', 'replay', 'test'] })
+      .notNull()
+      .default('scheduled'),
+  },
+  (t) => [index('webhook_delivery_attempts_delivery_idx').on(t.deliveryId, t.attemptedAt)],
 );

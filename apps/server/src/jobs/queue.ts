@@ -24,6 +24,8 @@ export type EnqueueOptions = {
    * Without it, the job is committed on its own before `enqueue` resolves.
    */
   tx?: Tx | undefined;
+  /** Not before this time (a retry's own schedule, e.g. webhook deliveries); at once when omitted. */
+  startAfter?: Date | undefined;
 };
 
 export type JobQueue = {
@@ -148,10 +150,15 @@ export function createJobs(
       const data: unknown = definition.payload.parse(payload);
       if (typeof data !== 'object' || data === null)
         throw new Error(`${definition.name}: a payload is an object`);
-      const { tx } = options;
-      const id = await boss.send(definition.name, data, tx ? { db: { executeSql: executeSqlIn(tx) } } : {});
+      const { tx, startAfter } = options;
+      const id = await boss.send(definition.name, data, {
+        ...(tx ? { db: { executeSql: executeSqlIn(tx) } } : {}),
+        ...(startAfter ? { startAfter } : {}),
+      });
       if (!id) throw new Error(`${definition.name}: the job was not stored`);
-      // This process's worker need not wait for its next poll, but is woken only once the job can be seen.
+      // This process's worker need not wait for its next poll, but is woken only once the job can be seen (a job
+      // for later is found by a poll when it is due).
+      if (startAfter) return id;
       if (tx) afterCommit(tx, () => wake(definition.name));
       else wake(definition.name);
       return id;

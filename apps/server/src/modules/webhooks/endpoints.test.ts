@@ -117,6 +117,8 @@ describe('/api/webhook-endpoints (owners)', () => {
       created: t.clock.now().toISOString(),
       secretPreview: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{4}…$/),
       disabledAt: null,
+      disabledReason: null,
+      failingSince: null,
     });
     const read = await owner.c.get(`/api/webhook-endpoints/${created.id}`);
     expect(read.statusCode).toBe(200);
@@ -146,6 +148,7 @@ describe('/api/webhook-endpoints (owners)', () => {
       eventTypes: ['form.created', 'membership.removed'],
       enabled: false,
       disabledAt: t.clock.now().toISOString(),
+      disabledReason: 'manual',
     });
     // Disabling again keeps the first time; enabling clears it; a PATCH of one field leaves the rest.
     t.clock.advance(MINUTE);

@@ -72,6 +72,8 @@ export function createWebhookEndpointService(deps: {
     created: row.createdAt.toISOString(),
     secretPreview: webhookSecretPreview(sealer.open(row.secretSealed, webhookSecretContext(row.id))),
     disabledAt: row.disabledAt?.toISOString() ?? null,
+    disabledReason: row.enabled ? null : (row.disabledReason ?? 'manual'),
+    failingSince: row.failingSince?.toISOString() ?? null,
   });
 
   const own = (ctx: AccountContext, id: number) =>
@@ -129,6 +131,7 @@ export function createWebhookEndpointService(deps: {
           secretSealed: '',
           createdAt: now,
           disabledAt: body.enabled ? null : now,
+          disabledReason: body.enabled ? null : 'manual',
         })
         .returning({ id: webhookEndpoints.id });
       if (!inserted) throw new Error('webhook endpoint insert returned no row');
@@ -167,7 +170,16 @@ export function createWebhookEndpointService(deps: {
         // Disabling an endpoint that is disabled keeps the time it was first disabled.
         ...(body.enabled === undefined || body.enabled === before.enabled
           ? {}
-          : { enabled: body.enabled, disabledAt: body.enabled ? null : clock.now() }),
+          : body.enabled
+            ? // A fresh start: the failing streak that may have disabled it is forgotten, missed events stay replayable.
+              {
+                enabled: true,
+                disabledAt: null,
+                disabledReason: null,
+                failingSince: null,
+                failureWarnedAt: null,
+              }
+            : { enabled: false, disabledAt: clock.now(), disabledReason: 'manual' as const }),
       };
       if (Object.keys(changes).length === 0) return before;
       const [after] = await tx.update(webhookEndpoints).set(changes).where(own(ctx, id)).returning();

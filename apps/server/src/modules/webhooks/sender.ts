@@ -1,0 +1,187 @@
+import type { Db } from '@veriform/db';
+import { schema } from '@veriform/db';
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.ts';
+import { deliverWebhook as deliverWebhookJob } from '../../jobs/definitions/deliver-webhook.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Sealer } from '../../lib/sealed.ts';
+import { type DeliveryResult, deliverWebhook, type ResolveHost } from '../../lib/webhook-delivery.ts';
+import { signDelivery } from '../../lib/webhook-signing.ts';
+import type { HostResolver } from '../../lib/webhook-url.ts';
+import { signingSecrets } from './secrets.ts';
+
+const { webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints, webhookEvents } = schema;
+
+export type AttemptTrigger = 'scheduled' | 'replay' | 'test';
+export type AttemptJob = { deliveryId: number; attempt: number; trigger: AttemptTrigger };
+
+/** What one run of the deliver-webhook job did (its stored output). */
+export type AttemptOutcome =
+  | 'succeeded'
+  | 'retrying'
+  | 'failed'
+  /** The delivery, its event or its endpoint was deleted. */
+  | 'gone'
+  /** This attempt was already made (a second run after a crash, or a replay that overtook a scheduled retry). */
+  | 'stale'
+  /** The endpoint was disabled meanwhile: the delivery fails for now and stays replayable. */
+  | 'endpoint_disabled';
+
+const JITTER = 0.1;
+
+/** The delay before the next attempt after `made` attempts, ±10 %; null when they are used up. */
+export function nextDelayMs(
+  delaysSeconds: readonly number[],
+  made: number,
+  random = Math.random,
+): number | null {
+  const seconds = delaysSeconds[made - 1];
+  if (seconds === undefined) return null;
+  return Math.round(seconds * 1000 * (1 + JITTER * (2 * random() - 1)));
+}
+
+/** The body of a delivery (Standard Webhooks): `{type, timestamp, data}`, the same bytes at every attempt. */
+export function deliveryBody(event: { type: string; createdAt: Date; data: unknown }): string {
+  return JSON.stringify({ type: event.type, timestamp: event.createdAt.toISOString(), data: event.data });
+}
+
+/**
+ * Sends webhook deliveries (issue #17 item 3; ADR 21): one attempt per deliver-webhook job. The HTTP request runs
+ * outside any transaction (up to 10 s); its outcome, the delivery's new state, the next attempt's job and the
+ * endpoint's failing streak are then written in one transaction, guarded by the number of attempts made, so a job
+ * run twice records one attempt.
+ */
+export function createWebhookSender(deps: {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'webhooksAllowPrivateUrls' | 'webhookRetryDelaysSeconds'>;
+  sealer: Sealer;
+  jobs: JobQueue;
+  /** The same resolver that checked the URL when it was saved (tests inject one). */
+  resolveHost: HostResolver;
+}) {
+  const { db, clock, config, sealer, jobs } = deps;
+  const resolve: ResolveHost = async (hostname) => {
+    const [address] = await deps.resolveHost(hostname);
+    if (!address) throw new Error(`${hostname} has no address`);
+    return { address, family: address.includes(':') ? 6 : 4 };
+  };
+
+  async function load(deliveryId: number) {
+    const [row] = await db
+      .select({
+        delivery: webhookDeliveries,
+        event: {
+          id: webhookEvents.id,
+          type: webhookEvents.type,
+          data: webhookEvents.data,
+          createdAt: webhookEvents.createdAt,
+        },
+        endpoint: webhookEndpoints,
+      })
+      .from(webhookDeliveries)
+      .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+      .where(eq(webhookDeliveries.id, deliveryId))
+      .limit(1);
+    return row;
+  }
+
+  /** Only while no other run has recorded this attempt. */
+  const unchanged = (job: AttemptJob) =>
+    and(eq(webhookDeliveries.id, job.deliveryId), eq(webhookDeliveries.attemptCount, job.attempt));
+
+  async function attempt(job: AttemptJob, log: FastifyBaseLogger): Promise<AttemptOutcome> {
+    const found = await load(job.deliveryId);
+    if (!found) return 'gone';
+    const { delivery, event, endpoint } = found;
+    if (delivery.attemptCount !== job.attempt) return 'stale';
+    if (!endpoint.enabled && job.trigger !== 'test') {
+      await db.update(webhookDeliveries).set({ status: 'failed', nextAttemptAt: null }).where(unchanged(job));
+      return 'endpoint_disabled';
+    }
+
+    const body = deliveryBody(event);
+    const now = clock.now();
+    const signature = signDelivery({
+      id: event.id,
+      timestamp: now,
+      body,
+      secrets: signingSecrets(sealer, endpoint, now),
+    });
+    const result = await deliverWebhook({
+      url: endpoint.url,
+      headers: { ...signature, 'content-type': 'application/json', 'user-agent': 'Veriform-Webhooks/1' },
+      body,
+      resolve,
+      allowPrivate: config.webhooksAllowPrivateUrls,
+    });
+    const outcome = await record(job, endpoint.id, now, result);
+    // Never the URL's query or the answer: a customer's URL may carry a token, an answer anything.
+    log.info(
+      {
+        deliveryId: job.deliveryId,
+        eventType: event.type,
+        statusCode: result.statusCode,
+        error: result.error,
+      },
+      `deliver-webhook: ${outcome}`,
+    );
+    return outcome;
+  }
+
+  async function record(
+    job: AttemptJob,
+    endpointId: number,
+    attemptedAt: Date,
+    result: DeliveryResult,
+  ): Promise<AttemptOutcome> {
+    const made = job.attempt + 1;
+    // "Send test event" is tried once: its answer is shown at once, and it does not count for the endpoint's health.
+    const delay =
+      result.ok || job.trigger === 'test' ? null : nextDelayMs(config.webhookRetryDelaysSeconds, made);
+    const status = result.ok ? 'succeeded' : delay === null ? 'failed' : 'retrying';
+    const nextAttemptAt = delay === null ? null : new Date(attemptedAt.getTime() + delay);
+    return db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(webhookDeliveries)
+        .set({ attemptCount: made, lastAttemptAt: attemptedAt, status, nextAttemptAt })
+        .where(unchanged(job))
+        .returning({ id: webhookDeliveries.id });
+      if (!updated) return 'stale';
+      await tx.insert(webhookDeliveryAttempts).values({
+        deliveryId: job.deliveryId,
+        attemptedAt,
+        statusCode: result.statusCode,
+        latencyMs: result.latencyMs,
+        error: result.error,
+        responseSnippet: result.responseSnippet,
+        trigger: job.trigger,
+      });
+      if (nextAttemptAt) {
+        await jobs.enqueue(
+          deliverWebhookJob,
+          { deliveryId: job.deliveryId, attempt: made, trigger: 'scheduled' },
+          { tx, startAfter: nextAttemptAt },
+        );
+      }
+      if (job.trigger !== 'test') {
+        await tx
+          .update(webhookEndpoints)
+          .set(
+            result.ok
+              ? { failingSince: null, failureWarnedAt: null }
+              : { failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${attemptedAt})` },
+          )
+          .where(eq(webhookEndpoints.id, endpointId));
+      }
+      return status;
+    });
+  }
+
+  return { attempt };
+}
+
+export type WebhookSender = ReturnType<typeof createWebhookSender>;
