@@ -1,0 +1,214 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDb, type DatabaseHandle, schema } from '@veriform/db';
+import { eq } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBoss } from '../../jobs/boss.ts';
+import { deliverWebhook } from '../../jobs/definitions/deliver-webhook.ts';
+import { installJobs } from '../../jobs/queue.ts';
+import { createSealer } from '../../lib/sealed.ts';
+import {
+  createEmptyPostgresDatabase,
+  type ServerProcess,
+  serverEnv,
+  startServer,
+  stopServer,
+} from '../../test-support/server-process.ts';
+import { newEventId } from './events.ts';
+import { generateWebhookSecret, webhookSecretContext } from './secrets.ts';
+
+/**
+ * A crash of the delivering process mid-request loses no event (issue #17, Proof), on the engine of this run. The
+ * server (its own process, as production runs it) starts a delivery; the receiver holds the request open, and the
+ * server is killed with SIGKILL while it waits. Its attempt was never recorded; the job, cut off, expires and is
+ * retried by the next process, which delivers the same event (same `webhook-id`, valid signature) once the receiver
+ * answers. pg-boss expires jobs in its maintenance pass, once a minute; the test moves the cut-off job's start an
+ * hour back and runs that pass itself rather than waiting.
+ */
+
+const serverUrl = process.env.TEST_DATABASE_URL;
+const engine = serverUrl ? 'PostgreSQL' : 'PGlite';
+
+type Received = { headers: Record<string, string>; body: string };
+
+/** The Standard Webhooks headers of a request, as the verifier takes them. */
+function webhookHeaders(request: IncomingMessage): Record<string, string> {
+  const names = ['webhook-id', 'webhook-timestamp', 'webhook-signature'];
+  return Object.fromEntries(names.map((name) => [name, String(request.headers[name] ?? '')]));
+}
+
+describe(`a webhook delivery survives a crash on ${engine}`, () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'veriform-webhook-crash-'));
+  const secretKey = randomBytes(32).toString('base64url');
+  const signingSecret = generateWebhookSecret();
+  let databaseUrl: string | undefined;
+  let dropDatabase: (() => Promise<void>) | undefined;
+  let receiver: Server;
+  const received: Received[] = [];
+  /** The first request is held open (the crash comes while it waits); later ones are answered 200. */
+  let onFirst: () => void = () => {};
+  const firstArrived = new Promise<void>((resolve) => {
+    onFirst = resolve;
+  });
+
+  const openDirectly = (): DatabaseHandle =>
+    databaseUrl
+      ? createDb({ kind: 'postgres', url: databaseUrl, poolSize: 2 })
+      : createDb({ kind: 'pglite', dataDir: join(dataDir, 'pglite') });
+  const start = (): Promise<ServerProcess> =>
+    startServer({ ...serverEnv({ databaseUrl, dataDir }, secretKey), WEBHOOKS_ALLOW_PRIVATE_URLS: 'true' });
+
+  beforeAll(async () => {
+    receiver = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        received.push({ headers: webhookHeaders(request), body: Buffer.concat(chunks).toString() });
+        if (received.length === 1) onFirst();
+        else response.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    if (serverUrl) {
+      const created = await createEmptyPostgresDatabase(serverUrl);
+      databaseUrl = created.url;
+      dropDatabase = created.drop;
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    receiver.closeAllConnections();
+    await new Promise((resolve) => receiver.close(resolve));
+    await dropDatabase?.();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** An endpoint, an event and its delivery, and the delivery's first job, as a change would have left them. */
+  async function seed(): Promise<{ eventId: string; deliveryId: number }> {
+    const database = openDirectly();
+    try {
+      await database.migrate();
+      await installJobs(database);
+      const [account] = await database.db
+        .insert(schema.accounts)
+        .values({ displayName: 'Crash Co' })
+        .returning();
+      if (!account) throw new Error('no account');
+      const { port } = receiver.address() as AddressInfo;
+      const [endpoint] = await database.db
+        .insert(schema.webhookEndpoints)
+        .values({
+          accountId: account.id,
+          url: `http://127.0.0.1:${port}/hooks`,
+          eventTypes: ['*'],
+          secretSealed: 'sealed below, under its id',
+        })
+        .returning();
+      if (!endpoint) throw new Error('no endpoint');
+      await database.db
+        .update(schema.webhookEndpoints)
+        .set({ secretSealed: createSealer(secretKey).seal(signingSecret, webhookSecretContext(endpoint.id)) })
+        .where(eq(schema.webhookEndpoints.id, endpoint.id));
+      const eventId = newEventId();
+      const createdAt = new Date();
+      await database.db.insert(schema.webhookEvents).values({
+        id: eventId,
+        accountId: account.id,
+        type: 'form.created',
+        data: { id: 7, name: 'Leads' },
+        createdAt,
+      });
+      const [delivery] = await database.db
+        .insert(schema.webhookDeliveries)
+        .values({ accountId: account.id, eventId, endpointId: endpoint.id, eventCreatedAt: createdAt })
+        .returning();
+      if (!delivery) throw new Error('no delivery');
+      const { boss } = createBoss(database, { supervise: false, schedule: false });
+      boss.on('error', () => {});
+      await boss.start();
+      try {
+        await boss.send(deliverWebhook.name, { deliveryId: delivery.id, attempt: 0, trigger: 'scheduled' });
+      } finally {
+        await boss.stop({ graceful: false, close: false });
+      }
+      return { eventId, deliveryId: delivery.id };
+    } finally {
+      await database.close();
+    }
+  }
+
+  /** What pg-boss's maintenance does to a job whose process died, once its expiry has passed. */
+  async function expireCutOffJobs(): Promise<number> {
+    const database = openDirectly();
+    try {
+      const moved = await database.executeSql(
+        `UPDATE pgboss.job SET started_on = started_on - interval '1 hour'
+         WHERE name = $1 AND state = 'active' RETURNING id`,
+        [deliverWebhook.name],
+      );
+      const { boss } = createBoss(database, { supervise: false, schedule: false });
+      boss.on('error', () => {});
+      await boss.start();
+      try {
+        // pg-boss's own maintenance step (promoted onto the instance, not in its typings).
+        const expire: unknown = Reflect.get(boss, 'expire');
+        if (typeof expire !== 'function') throw new Error('pg-boss has no expire()');
+        await expire.call(boss);
+      } finally {
+        await boss.stop({ graceful: false, close: false });
+      }
+      return moved.rows.length;
+    } finally {
+      await database.close();
+    }
+  }
+
+  it('SIGKILL while the receiver holds the request: another process delivers the same event', async () => {
+    const { eventId, deliveryId } = await seed();
+
+    const first = await start();
+    await firstArrived;
+    expect(await stopServer(first, 'SIGKILL')).toBeNull();
+    expect(await expireCutOffJobs()).toBe(1);
+
+    const second = await start();
+    try {
+      const deadline = Date.now() + 60_000;
+      while (received.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(received.length, second.output.join('')).toBe(2);
+    } finally {
+      expect(await stopServer(second)).toBe(0);
+    }
+
+    const verifier = new Webhook(signingSecret);
+    for (const { headers, body } of received) {
+      expect(headers['webhook-id']).toBe(eventId);
+      expect(verifier.verify(body, headers)).toMatchObject({
+        type: 'form.created',
+      });
+    }
+    expect(received[1]?.body).toBe(received[0]?.body);
+
+    const database = openDirectly();
+    try {
+      const [delivery] = await database.db
+        .select()
+        .from(schema.webhookDeliveries)
+        .where(eq(schema.webhookDeliveries.id, deliveryId));
+      expect(delivery).toMatchObject({ status: 'succeeded', attemptCount: 1 });
+      const attempts = await database.db
+        .select({ statusCode: schema.webhookDeliveryAttempts.statusCode })
+        .from(schema.webhookDeliveryAttempts)
+        .where(eq(schema.webhookDeliveryAttempts.deliveryId, deliveryId));
+      // The cut-off attempt left no record: it never finished.
+      expect(attempts).toEqual([{ statusCode: 200 }]);
+    } finally {
+      await database.close();
+    }
+  }, 180_000);
+});
