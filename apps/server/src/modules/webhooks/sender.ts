@@ -1,6 +1,6 @@
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import { deliverWebhook as deliverWebhookJob } from '../../jobs/definitions/deliver-webhook.ts';
@@ -168,14 +168,17 @@ export function createWebhookSender(deps: {
         );
       }
       if (job.trigger !== 'test') {
+        // Written only when the streak starts or ends: every delivery of a busy endpoint updating its one row would
+        // queue them all on that row's lock (measured: scripts/bench-webhooks.ts).
         await tx
           .update(webhookEndpoints)
-          .set(
-            result.ok
-              ? { failingSince: null, failureWarnedAt: null }
-              : { failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${attemptedAt})` },
-          )
-          .where(eq(webhookEndpoints.id, endpointId));
+          .set(result.ok ? { failingSince: null, failureWarnedAt: null } : { failingSince: attemptedAt })
+          .where(
+            and(
+              eq(webhookEndpoints.id, endpointId),
+              result.ok ? isNotNull(webhookEndpoints.failingSince) : isNull(webhookEndpoints.failingSince),
+            ),
+          );
       }
       return status;
     });

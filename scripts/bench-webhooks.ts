@@ -1,0 +1,203 @@
+/**
+ * Webhook delivery throughput (issue #17): events a second delivered by N server processes (default 2) to a fast
+ * local receiver, against the physical limit, the same signed POSTs sent by a bare client with the same concurrency.
+ *
+ *     node scripts/bench-webhooks.ts --database-url postgres://postgres@127.0.0.1:5432/postgres [--events 5000]
+ *       [--processes 2]
+ *
+ * Makes a fresh database on that server (dropped at the end) and starts the servers as production runs them
+ * (`server.ts`, each its own process; WEBHOOKS_ALLOW_PRIVATE_URLS so they may deliver to loopback). Then it stores
+ * the events, their deliveries and their first jobs at once, as changes would have, and times the drain until every
+ * delivery has succeeded. Each delivery is one job: load, sign, POST (a new connection, as the sender never pools),
+ * then the attempt's transaction (delivery, attempt row, endpoint's streak) and pg-boss's completion.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createDb, schema } from '@veriform/db';
+import { eq, sql } from 'drizzle-orm';
+import { createBoss } from '../apps/server/src/jobs/boss.ts';
+import { deliverWebhook } from '../apps/server/src/jobs/definitions/deliver-webhook.ts';
+import { createSealer } from '../apps/server/src/lib/sealed.ts';
+import { signDelivery } from '../apps/server/src/lib/webhook-signing.ts';
+import { newEventId } from '../apps/server/src/modules/webhooks/events.ts';
+import { generateWebhookSecret, webhookSecretContext } from '../apps/server/src/modules/webhooks/secrets.ts';
+import { deliveryBody } from '../apps/server/src/modules/webhooks/sender.ts';
+import {
+  createEmptyPostgresDatabase,
+  serverEnv,
+  startServer,
+  stopServer,
+} from '../apps/server/src/test-support/server-process.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    'database-url': { type: 'string' },
+    events: { type: 'string', default: '5000' },
+    processes: { type: 'string', default: '2' },
+  },
+});
+const serverUrl = args['database-url'] ?? process.env.DATABASE_URL;
+if (!serverUrl) {
+  console.error('--database-url (a PostgreSQL server) is required');
+  process.exit(1);
+}
+const events = Math.max(1, Number(args.events));
+const processes = Math.max(1, Number(args.processes));
+/** The deliver-webhook worker's batch size: jobs each process runs at once. */
+const concurrency = processes * deliverWebhook.worker.batchSize;
+
+let received = 0;
+const receiver = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    received += 1;
+    res.statusCode = 204;
+    res.end();
+  });
+});
+await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const { port } = receiver.address() as AddressInfo;
+const url = `http://127.0.0.1:${port}/hooks`;
+
+const secret = generateWebhookSecret();
+const sample = {
+  type: 'verification.approved',
+  createdAt: new Date(),
+  data: { id: 'x'.repeat(22), status: 'approved' },
+};
+
+/** The physical limit: the same signed POSTs, a new connection each, `concurrency` at once. */
+async function bareClient(n: number): Promise<number> {
+  let next = 0;
+  const post = () =>
+    new Promise<void>((resolve, reject) => {
+      const body = deliveryBody(sample);
+      const headers = signDelivery({ id: newEventId(), timestamp: new Date(), body, secrets: [secret] });
+      const req = request(
+        url,
+        { method: 'POST', agent: false, headers: { ...headers, 'content-type': 'application/json' } },
+        (res) => {
+          res.resume();
+          res.on('end', resolve);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) {
+        next += 1;
+        await post();
+      }
+    }),
+  );
+  return n / ((performance.now() - started) / 1000);
+}
+
+const created = await createEmptyPostgresDatabase(serverUrl);
+const dataDir = mkdtempSync(join(tmpdir(), 'vf-bench-webhooks-'));
+const secretKey = randomBytes(32).toString('base64url');
+const servers = [];
+try {
+  const bare = await bareClient(events);
+
+  // The first server migrates and installs the queues; the others start on that.
+  const env = {
+    ...serverEnv({ databaseUrl: created.url, dataDir }, secretKey),
+    WEBHOOKS_ALLOW_PRIVATE_URLS: 'true',
+    NODE_ENV: 'development',
+  };
+  servers.push(await startServer(env));
+  for (let i = 1; i < processes; i += 1) servers.push(await startServer(env));
+
+  const database = createDb({ kind: 'postgres', url: created.url, poolSize: 4 });
+  try {
+    const { db } = database;
+    const [account] = await db.insert(schema.accounts).values({ displayName: 'Bench Co' }).returning();
+    if (!account) throw new Error('no account');
+    const [endpoint] = await db
+      .insert(schema.webhookEndpoints)
+      .values({ accountId: account.id, url, eventTypes: ['*'], secretSealed: '-' })
+      .returning();
+    if (!endpoint) throw new Error('no endpoint');
+    await db
+      .update(schema.webhookEndpoints)
+      .set({ secretSealed: createSealer(secretKey).seal(secret, webhookSecretContext(endpoint.id)) })
+      .where(eq(schema.webhookEndpoints.id, endpoint.id));
+
+    const ids: number[] = [];
+    for (let offset = 0; offset < events; offset += 1000) {
+      const batch = Array.from({ length: Math.min(1000, events - offset) }, () => ({
+        id: newEventId(),
+        accountId: account.id,
+        type: sample.type,
+        data: sample.data,
+        createdAt: sample.createdAt,
+      }));
+      await db.insert(schema.webhookEvents).values(batch);
+      const deliveries = await db
+        .insert(schema.webhookDeliveries)
+        .values(
+          batch.map((e) => ({
+            accountId: account.id,
+            eventId: e.id,
+            endpointId: endpoint.id,
+            eventCreatedAt: e.createdAt,
+          })),
+        )
+        .returning({ id: schema.webhookDeliveries.id });
+      ids.push(...deliveries.map((d) => d.id));
+    }
+    received = 0;
+    const { boss } = createBoss(database, { supervise: false, schedule: false });
+    boss.on('error', () => {});
+    await boss.start();
+    const started = performance.now();
+    try {
+      for (let offset = 0; offset < ids.length; offset += 1000) {
+        await boss.insert(
+          ids.slice(offset, offset + 1000).map((deliveryId) => ({
+            name: deliverWebhook.name,
+            data: { deliveryId, attempt: 0, trigger: 'scheduled' },
+            retryLimit: deliverWebhook.queue.retryLimit,
+            expireInSeconds: deliverWebhook.queue.expireInSeconds,
+          })),
+        );
+      }
+    } finally {
+      await boss.stop({ graceful: false, close: false });
+    }
+    const deadline = Date.now() + 30 * 60_000;
+    let done = 0;
+    while (done < events && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      const [row] = await db
+        .select({ n: sql<number>`count(*)`.mapWith(Number) })
+        .from(schema.webhookDeliveries)
+        .where(eq(schema.webhookDeliveries.status, 'succeeded'));
+      done = row?.n ?? 0;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const rate = done / seconds;
+    console.log(`events: ${events}, processes: ${processes} (${concurrency} deliveries at once)`);
+    console.log(`bare client, same signed POSTs:  ${bare.toFixed(0)} events/s`);
+    console.log(
+      `delivered by the servers:        ${rate.toFixed(0)} events/s (${done} in ${seconds.toFixed(1)} s)`,
+    );
+    console.log(`ratio to the bare client:        ${(bare / rate).toFixed(1)}×; receiver heard ${received}`);
+  } finally {
+    await database.close();
+  }
+} finally {
+  for (const server of servers) await stopServer(server);
+  receiver.close();
+  await created.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
