@@ -29,6 +29,8 @@ import { Route as AuthedSettingsManageTeamRouteImport } from './routes/_authed/s
 import { Route as AuthedSettingsMyAccountRouteImport } from './routes/_authed/settings/my-account'
 import { Route as PublicFollowInvitationIndexRouteImport } from './routes/_public/follow-invitation/index'
 import { Route as PublicFollowInvitationErrorRouteImport } from './routes/_public/follow-invitation/error'
+import { Route as AuthedSettingsWebhooksIndexRouteImport } from './routes/_authed/settings/webhooks/index'
+import { Route as AuthedSettingsWebhooksEndpointIdRouteImport } from './routes/_authed/settings/webhooks/$endpointId'
 import { Route as PublicAuthLoginFromInvitationRouteImport } from './routes/_public/auth/login/from-invitation'
 import { Route as PublicAuthResetPasswordIndexRouteImport } from './routes/_public/auth/reset-password/index'
 import { Route as PublicAuthResetPasswordSentRouteImport } from './routes/_public/auth/reset-password/sent'
@@ -155,6 +157,18 @@ const PublicFollowInvitationErrorRoute =
     id: '/follow-invitation/error',
     path: '/follow-invitation/error',
     getParentRoute: () => PublicRoute,
+  } as any)
+const AuthedSettingsWebhooksIndexRoute =
+  AuthedSettingsWebhooksIndexRouteImport.update({
+    id: '/webhooks/',
+    path: '/webhooks/',
+    getParentRoute: () => AuthedSettingsRoute,
+  } as any)
+const AuthedSettingsWebhooksEndpointIdRoute =
+  AuthedSettingsWebhooksEndpointIdRouteImport.update({
+    id: '/webhooks/$endpointId',
+    path: '/webhooks/$endpointId',
+    getParentRoute: () => AuthedSettingsRoute,
   } as any)
 const PublicAuthLoginFromInvitationRoute =
   PublicAuthLoginFromInvitationRouteImport.update({
@@ -319,6 +333,7 @@ export interface FileRoutesByFullPath {
   '/forms/': typeof AuthedFormsIndexRoute
   '/settings/': typeof AuthedSettingsIndexRoute
   '/follow-invitation/': typeof PublicFollowInvitationIndexRoute
+  '/settings/webhooks/$endpointId': typeof AuthedSettingsWebhooksEndpointIdRoute
   '/auth/login/from-invitation': typeof PublicAuthLoginFromInvitationRoute
   '/auth/reset-password/sent': typeof PublicAuthResetPasswordSentRoute
   '/auth/signup/complete': typeof PublicAuthSignupCompleteRoute
@@ -326,6 +341,7 @@ export interface FileRoutesByFullPath {
   '/auth/verify-email/resend': typeof PublicAuthVerifyEmailResendRoute
   '/auth/verify-email/sent': typeof PublicAuthVerifyEmailSentRoute
   '/auth/verify-email/success': typeof PublicAuthVerifyEmailSuccessRoute
+  '/settings/webhooks/': typeof AuthedSettingsWebhooksIndexRoute
   '/auth/reset-password/': typeof PublicAuthResetPasswordIndexRoute
   '/auth/verify-email/': typeof PublicAuthVerifyEmailIndexRoute
   '/auth/change-email/cancel/invalid': typeof PublicAuthChangeEmailCancelInvalidRoute
@@ -361,6 +377,7 @@ export interface FileRoutesByTo {
   '/forms': typeof AuthedFormsIndexRoute
   '/settings': typeof AuthedSettingsIndexRoute
   '/follow-invitation': typeof PublicFollowInvitationIndexRoute
+  '/settings/webhooks/$endpointId': typeof AuthedSettingsWebhooksEndpointIdRoute
   '/auth/login/from-invitation': typeof PublicAuthLoginFromInvitationRoute
   '/auth/reset-password/sent': typeof PublicAuthResetPasswordSentRoute
   '/auth/signup/complete': typeof PublicAuthSignupCompleteRoute
@@ -368,6 +385,7 @@ export interface FileRoutesByTo {
   '/auth/verify-email/resend': typeof PublicAuthVerifyEmailResendRoute
   '/auth/verify-email/sent': typeof PublicAuthVerifyEmailSentRoute
   '/auth/verify-email/success': typeof PublicAuthVerifyEmailSuccessRoute
+  '/settings/webhooks': typeof AuthedSettingsWebhooksIndexRoute
   '/auth/reset-password': typeof PublicAuthResetPasswordIndexRoute
   '/auth/verify-email': typeof PublicAuthVerifyEmailIndexRoute
   '/auth/change-email/cancel/invalid': typeof PublicAuthChangeEmailCancelInvalidRoute
@@ -408,6 +426,7 @@ export interface FileRoutesById {
   '/_authed/forms/': typeof AuthedFormsIndexRoute
   '/_authed/settings/': typeof AuthedSettingsIndexRoute
   '/_public/follow-invitation/': typeof PublicFollowInvitationIndexRoute
+  '/_authed/settings/webhooks/$endpointId': typeof AuthedSettingsWebhooksEndpointIdRoute
   '/_public/auth/login/from-invitation': typeof PublicAuthLoginFromInvitationRoute
   '/_public/auth/reset-password/sent': typeof PublicAuthResetPasswordSentRoute
   '/_public/auth/signup/complete': typeof PublicAuthSignupCompleteRoute
@@ -415,6 +434,7 @@ export interface FileRoutesById {
   '/_public/auth/verify-email/resend': typeof PublicAuthVerifyEmailResendRoute
   '/_public/auth/verify-email/sent': typeof PublicAuthVerifyEmailSentRoute
   '/_public/auth/verify-email/success': typeof PublicAuthVerifyEmailSuccessRoute
+  '/_authed/settings/webhooks/': typeof AuthedSettingsWebhooksIndexRoute
   '/_public/auth/reset-password/': typeof PublicAuthResetPasswordIndexRoute
   '/_public/auth/verify-email/': typeof PublicAuthVerifyEmailIndexRoute
   '/_public/auth/change-email/cancel/invalid': typeof PublicAuthChangeEmailCancelInvalidRoute
@@ -453,6 +473,7 @@ export interface FileRouteTypes {
     | '/forms/'
     | '/settings/'
     | '/follow-invitation/'
+    | '/settings/webhooks/$endpointId'
     | '/auth/login/from-invitation'
     | '/auth/reset-password/sent'
     | '/auth/signup/complete'
@@ -460,6 +481,7 @@ export interface FileRouteTypes {
     | '/auth/verify-email/resend'
     | '/auth/verify-email/sent'
     | '/auth/verify-email/success'
+    | '/settings/webhooks/'
     | '/auth/reset-password/'
     | '/auth/verify-email/'
     | '/auth/change-email/cancel/invalid'
@@ -495,6 +517,7 @@ export interface FileRouteTypes {
     | '/forms'
     | '/settings'
     | '/follow-invitation'
+    | '/settings/webhooks/$endpointId'
     | '/auth/login/from-invitation'
     | '/auth/reset-password/sent'
     | '/auth/signup/complete'
@@ -502,6 +525,7 @@ export interface FileRouteTypes {
     | '/auth/verify-email/resend'
     | '/auth/verify-email/sent'
     | '/auth/verify-email/success'
+    | '/settings/webhooks'
     | '/auth/reset-password'
     | '/auth/verify-email'
     | '/auth/change-email/cancel/invalid'
@@ -541,6 +565,7 @@ export interface FileRouteTypes {
     | '/_authed/forms/'
     | '/_authed/settings/'
     | '/_public/follow-invitation/'
+    | '/_authed/settings/webhooks/$endpointId'
     | '/_public/auth/login/from-invitation'
     | '/_public/auth/reset-password/sent'
     | '/_public/auth/signup/complete'
@@ -548,6 +573,7 @@ export interface FileRouteTypes {
     | '/_public/auth/verify-email/resend'
     | '/_public/auth/verify-email/sent'
     | '/_public/auth/verify-email/success'
+    | '/_authed/settings/webhooks/'
     | '/_public/auth/reset-password/'
     | '/_public/auth/verify-email/'
     | '/_public/auth/change-email/cancel/invalid'
@@ -715,6 +741,20 @@ declare module '@tanstack/react-router' {
       fullPath: '/follow-invitation/error'
       preLoaderRoute: typeof PublicFollowInvitationErrorRouteImport
       parentRoute: typeof PublicRoute
+    }
+    '/_authed/settings/webhooks/': {
+      id: '/_authed/settings/webhooks/'
+      path: '/webhooks'
+      fullPath: '/settings/webhooks/'
+      preLoaderRoute: typeof AuthedSettingsWebhooksIndexRouteImport
+      parentRoute: typeof AuthedSettingsRoute
+    }
+    '/_authed/settings/webhooks/$endpointId': {
+      id: '/_authed/settings/webhooks/$endpointId'
+      path: '/webhooks/$endpointId'
+      fullPath: '/settings/webhooks/$endpointId'
+      preLoaderRoute: typeof AuthedSettingsWebhooksEndpointIdRouteImport
+      parentRoute: typeof AuthedSettingsRoute
     }
     '/_public/auth/login/from-invitation': {
       id: '/_public/auth/login/from-invitation'
@@ -894,6 +934,8 @@ interface AuthedSettingsRouteChildren {
   AuthedSettingsManageTeamRoute: typeof AuthedSettingsManageTeamRoute
   AuthedSettingsMyAccountRoute: typeof AuthedSettingsMyAccountRoute
   AuthedSettingsIndexRoute: typeof AuthedSettingsIndexRoute
+  AuthedSettingsWebhooksEndpointIdRoute: typeof AuthedSettingsWebhooksEndpointIdRoute
+  AuthedSettingsWebhooksIndexRoute: typeof AuthedSettingsWebhooksIndexRoute
 }
 
 const AuthedSettingsRouteChildren: AuthedSettingsRouteChildren = {
@@ -903,6 +945,8 @@ const AuthedSettingsRouteChildren: AuthedSettingsRouteChildren = {
   AuthedSettingsManageTeamRoute: AuthedSettingsManageTeamRoute,
   AuthedSettingsMyAccountRoute: AuthedSettingsMyAccountRoute,
   AuthedSettingsIndexRoute: AuthedSettingsIndexRoute,
+  AuthedSettingsWebhooksEndpointIdRoute: AuthedSettingsWebhooksEndpointIdRoute,
+  AuthedSettingsWebhooksIndexRoute: AuthedSettingsWebhooksIndexRoute,
 }
 
 const AuthedSettingsRouteWithChildren = AuthedSettingsRoute._addFileChildren(

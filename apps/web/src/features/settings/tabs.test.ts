@@ -19,17 +19,20 @@ describe('activeSettingsTab', () => {
     expect(activeSettingsTab('/settings/manage-team/')).toBe('manage-team');
     expect(activeSettingsTab('/settings/api-keys')).toBe('api-keys');
     expect(activeSettingsTab('/settings/audit-log')).toBe('audit-log');
+    expect(activeSettingsTab('/settings/webhooks')).toBe('webhooks');
+    expect(activeSettingsTab('/settings/webhooks/12')).toBe('webhooks');
     expect(activeSettingsTab('/settings/my-account')).toBe('my-account');
     expect(activeSettingsTab('/settings')).toBeNull();
   });
 });
 
 describe('visibleSettingsTabs', () => {
-  it('shows API keys and the audit log to owners only', () => {
+  it('shows API keys, webhooks and the audit log to owners only', () => {
     expect(labels(membership({ role: 'owner' }))).toEqual([
       'Company Info',
       'Manage Team',
       'API keys',
+      'Webhooks',
       'Audit log',
       'My Account',
     ]);

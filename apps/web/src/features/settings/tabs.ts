@@ -1,21 +1,27 @@
 import type { Membership } from '@veriform/contracts';
 import { canManageApiKeys } from '../api-keys/api';
 import { canReadAuditLog } from '../audit-log/api';
+import { canManageWebhooks } from '../webhooks/api';
 
 export const settingsTabs = [
   { id: 'company-info', label: 'Company Info', to: '/settings/company-info' },
   { id: 'manage-team', label: 'Manage Team', to: '/settings/manage-team' },
   { id: 'api-keys', label: 'API keys', to: '/settings/api-keys' },
+  { id: 'webhooks', label: 'Webhooks', to: '/settings/webhooks' },
   { id: 'audit-log', label: 'Audit log', to: '/settings/audit-log' },
   { id: 'my-account', label: 'My Account', to: '/settings/my-account' },
 ] as const;
 
 export type SettingsTab = (typeof settingsTabs)[number];
 
-/** The tabs the current membership may open: API keys and the audit log are the owners' (members would get 403). */
+/**
+ * The tabs the current membership may open: API keys, webhooks and the audit log are the owners' (members would get
+ * 403).
+ */
 export function visibleSettingsTabs(membership: Membership | null): SettingsTab[] {
   return settingsTabs.filter((tab) => {
     if (tab.id === 'api-keys') return canManageApiKeys(membership);
+    if (tab.id === 'webhooks') return canManageWebhooks(membership);
     if (tab.id === 'audit-log') return canReadAuditLog(membership);
     return true;
   });

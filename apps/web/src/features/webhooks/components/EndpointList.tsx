@@ -1,0 +1,143 @@
+import { Box, Paper, Skeleton, Stack, Table, Text } from '@mantine/core';
+import type { WebhookEndpoint } from '@veriform/contracts';
+import type { ReactNode } from 'react';
+import { AnchorLink } from '../../../components/links';
+import { useCompactLayout } from '../../../lib/use-compact-layout';
+import { EndpointStatus, EventTypes, SecretPreview } from './EndpointParts';
+
+interface EndpointListProps {
+  endpoints: WebhookEndpoint[];
+}
+
+/** The URL, as the link to the endpoint's page (its settings, secret and deliveries). */
+function EndpointLink({ endpoint }: { endpoint: WebhookEndpoint }) {
+  return (
+    <AnchorLink
+      to="/settings/webhooks/$endpointId"
+      params={{ endpointId: String(endpoint.id) }}
+      size="sm"
+      fw={500}
+      ff="monospace"
+      style={{ overflowWrap: 'anywhere' }}
+    >
+      {endpoint.url}
+    </AnchorLink>
+  );
+}
+
+function Description({ endpoint }: { endpoint: WebhookEndpoint }) {
+  if (!endpoint.description)
+    return (
+      <Text span size="sm" c="dimmed">
+        No description
+      </Text>
+    );
+  return (
+    <Text span size="sm" style={{ overflowWrap: 'anywhere' }}>
+      {endpoint.description}
+    </Text>
+  );
+}
+
+function EndpointsTable({ endpoints }: EndpointListProps) {
+  return (
+    <Table.ScrollContainer minWidth={800}>
+      <Table aria-label="Webhook endpoints" verticalSpacing="sm">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">URL</Table.Th>
+            <Table.Th scope="col">Description</Table.Th>
+            <Table.Th scope="col">Events</Table.Th>
+            <Table.Th scope="col">Status</Table.Th>
+            <Table.Th scope="col">Secret</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {endpoints.map((endpoint) => (
+            <Table.Tr key={endpoint.id}>
+              <Table.Td maw={320}>
+                <EndpointLink endpoint={endpoint} />
+              </Table.Td>
+              <Table.Td maw={240}>
+                <Description endpoint={endpoint} />
+              </Table.Td>
+              <Table.Td maw={280}>
+                <EventTypes types={endpoint.eventTypes} />
+              </Table.Td>
+              <Table.Td>
+                <EndpointStatus endpoint={endpoint} />
+              </Table.Td>
+              <Table.Td>
+                <SecretPreview endpoint={endpoint} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div style={{ minWidth: 0 }}>
+      <Text component="dt" size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Box component="dd" m={0} style={{ overflowWrap: 'anywhere' }}>
+        {children}
+      </Box>
+    </div>
+  );
+}
+
+/** Small screens: one card per endpoint, nothing to scroll sideways. */
+function EndpointCards({ endpoints }: EndpointListProps) {
+  return (
+    <Stack
+      component="ul"
+      role="list"
+      aria-label="Webhook endpoints"
+      gap="sm"
+      p={0}
+      m={0}
+      style={{ listStyle: 'none' }}
+    >
+      {endpoints.map((endpoint) => (
+        <Paper key={endpoint.id} component="li" withBorder radius="md" p="sm">
+          <Box mb="xs">
+            <EndpointLink endpoint={endpoint} />
+          </Box>
+          <Stack component="dl" gap="xs" m={0}>
+            <Field label="Description">
+              <Description endpoint={endpoint} />
+            </Field>
+            <Field label="Events">
+              <EventTypes types={endpoint.eventTypes} />
+            </Field>
+            <Field label="Status">
+              <EndpointStatus endpoint={endpoint} />
+            </Field>
+            <Field label="Secret">
+              <SecretPreview endpoint={endpoint} />
+            </Field>
+          </Stack>
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
+
+/** The account's endpoints, oldest first: a table on wide screens, cards on small ones (as API keys do). */
+export function EndpointList(props: EndpointListProps) {
+  return useCompactLayout() ? <EndpointCards {...props} /> : <EndpointsTable {...props} />;
+}
+
+export function EndpointListSkeleton() {
+  return (
+    <Stack gap="xs" aria-busy="true" aria-label="Loading webhook endpoints">
+      <Skeleton height={36} radius="sm" />
+      <Skeleton height={36} radius="sm" />
+    </Stack>
+  );
+}
