@@ -99,6 +99,7 @@ export function createServices(deps: {
   const tokens = createTokenSigner(config.secretKey, clock);
   const sessions = createSessionStore(db, clock);
   const audit = createAuditLog({ clock });
+  const webhookEvents = createWebhookEvents({ clock, jobs });
   const auditReader = createAuditReader({ db, clock });
   const linkDeps = { config, db, clock, tokens, mailer, jobs, sealer, rateLimit };
   const emailVerification = createEmailVerification(linkDeps);
@@ -108,7 +109,7 @@ export function createServices(deps: {
   const media = createMediaService(db, rateLimit);
   const users = createUserService(db);
   const accounts = createAccountService({ db, clock, rateLimit, audit });
-  const memberships = createMembershipService({ db, clock, sessions, audit });
+  const memberships = createMembershipService({ db, clock, sessions, audit, webhookEvents });
   const invitations = createInvitationService({
     config,
     db,
@@ -119,18 +120,32 @@ export function createServices(deps: {
     rateLimit,
     sessions,
     audit,
+    webhookEvents,
   });
-  const verifyForms = createVerifyFormService({ config, db, clock, rateLimit, audit });
+  const verifyForms = createVerifyFormService({ config, db, clock, rateLimit, audit, webhookEvents });
   const testNumbers = createTestNumberService({ db, audit });
   const verifications = createVerificationService({ db, clock, audit });
   const verificationExport = createVerificationExport({ db, clock, streamCsv, audit });
   const apiKeys = createApiKeyService({ db, clock, audit });
   const codeDelivery = createCodeDelivery({ jobs, sealer });
-  const publicVerify = createPublicVerifyService({ config, db, clock, rateLimit, codeDelivery });
-  const apiVerifications = createApiVerifications({ config, db, clock, publicVerify, audit });
+  const publicVerify = createPublicVerifyService({
+    config,
+    db,
+    clock,
+    rateLimit,
+    codeDelivery,
+    webhookEvents,
+  });
+  const apiVerifications = createApiVerifications({
+    config,
+    db,
+    clock,
+    publicVerify,
+    audit,
+    webhookEvents,
+  });
   const resolveHost = deps.resolveHost ?? systemResolver;
   const webhookEndpoints = createWebhookEndpointService({ db, clock, config, sealer, resolveHost, audit });
-  const webhookEvents = createWebhookEvents({ clock, jobs });
   const webhookSender = createWebhookSender({ db, clock, config, sealer, jobs, resolveHost });
   return {
     config,

@@ -1,6 +1,7 @@
 export * from './account-self-service.ts';
 export * from './api-key-scopes.ts';
 export * from './api-keys.ts';
+export * from './api-memberships.ts';
 export * from './api-v1.ts';
 export * from './audit.ts';
 export * from './auth.ts';

@@ -1,24 +1,10 @@
-import {
-  type ApiForm,
-  apiFormListQuerySchema,
-  apiFormListSchema,
-  type VerifyForm,
-} from '@veriform/contracts';
+import { apiFormListQuerySchema, apiFormListSchema } from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountContext } from '../../plugins/tenancy.ts';
+import { toApiForm } from '../verify-forms/api-object.ts';
 import { cursorPage, parseIdCursor } from './cursor.ts';
 import { problemResponses } from './responses.ts';
-
-const toApiForm = (form: VerifyForm): ApiForm => ({
-  id: form.id,
-  name: form.name,
-  category: form.category,
-  language: form.language,
-  isLive: form.isLive,
-  hostedUrl: form.publicUrl,
-  created: form.created,
-});
 
 export async function formRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -4,9 +4,7 @@ import {
   type ApiVerificationList,
   type ApiVerificationStatus,
   type apiVerificationListQuerySchema,
-  MAX_WRONG_TRIES,
   publicVerifyTexts,
-  RESEND_AFTER_SECONDS,
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
@@ -18,15 +16,24 @@ import { AppError } from '../../lib/errors.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
 import type { AuditLog } from '../audit/log.ts';
 import { ATTEMPT_ID_PATTERN, CODE_PATTERN } from '../public-verify/codes.ts';
-import { countryName, maskEmail, maskPhone, parseCellPhone } from '../public-verify/phone.ts';
+import { countryName, maskPhone, parseCellPhone } from '../public-verify/phone.ts';
 import type {
   CodeOutcome,
   FormRow,
   PublicRequestContext,
   PublicVerifyService,
 } from '../public-verify/service.ts';
+import {
+  type ApiVerificationRow,
+  apiVerificationColumns,
+  apiVerificationStatus,
+  toApiVerification,
+} from '../verifications/api-object.ts';
+import type { WebhookEvents } from '../webhooks/events.ts';
 
 const { verificationAttempts } = schema;
+const columns = apiVerificationColumns;
+type AttemptRow = ApiVerificationRow;
 
 /**
  * API v1's verifications: the hosted page's rules (public-verify's issueCode and judgeCode: the same limits, spacing,
@@ -48,30 +55,6 @@ type StartInput = {
   externalRefId?: string | undefined;
 };
 
-const columns = {
-  id: verificationAttempts.id,
-  status: verificationAttempts.status,
-  verifyFormId: verificationAttempts.verifyFormId,
-  method: verificationAttempts.method,
-  cellPhone: verificationAttempts.cellPhone,
-  email: verificationAttempts.email,
-  externalRefId: verificationAttempts.externalRefId,
-  source: verificationAttempts.source,
-  isTest: verificationAttempts.isTest,
-  wrongTries: verificationAttempts.wrongTries,
-  expiresAt: verificationAttempts.expiresAt,
-  createdAt: verificationAttempts.createdAt,
-  verifiedAt: verificationAttempts.verifiedAt,
-  sentAt: verificationAttempts.sentAt,
-  ip: verificationAttempts.ip,
-  userAgent: verificationAttempts.userAgent,
-};
-type AttemptRow = {
-  [K in keyof typeof columns]: (typeof columns)[K]['_']['notNull'] extends true
-    ? (typeof columns)[K]['_']['data']
-    : (typeof columns)[K]['_']['data'] | null;
-};
-
 export function createApiVerifications(deps: {
   config: Config;
   db: Db;
@@ -79,48 +62,15 @@ export function createApiVerifications(deps: {
   publicVerify: PublicVerifyService;
   /** The audit log (issue #16): a key reading a verification in full is recorded, as a person's view is. */
   audit: AuditLog;
+  webhookEvents: WebhookEvents;
 }) {
-  const { config, db, clock, publicVerify, audit } = deps;
+  const { config, db, clock, publicVerify, audit, webhookEvents } = deps;
   const { issueCode, judgeCode, attemptToJudge, formOfAccount } = publicVerify.internals;
 
-  function statusOf(row: AttemptRow, now: Date): ApiVerificationStatus {
-    switch (row.status) {
-      case 'verified':
-        return 'approved';
-      case 'locked':
-        return 'max_attempts';
-      case 'replaced':
-        return 'replaced';
-      case 'canceled':
-        return 'canceled';
-      case 'pending':
-        return row.expiresAt.getTime() <= now.getTime() ? 'expired' : 'pending';
-    }
-  }
-
   /** Full number and address with `verifications:read` (the activity log's right); masked without. */
-  function toApi(ctx: AccountContext, row: AttemptRow): ApiVerification {
-    const full = ctx.can('searchData');
-    return {
-      id: row.id,
-      status: statusOf(row, clock.now()),
-      formId: row.verifyFormId,
-      channel: row.method,
-      to: full ? row.cellPhone : maskPhone(row.cellPhone),
-      email: row.email === null ? null : full ? row.email : maskEmail(row.email),
-      externalRefId: row.externalRefId === '' ? null : row.externalRefId,
-      source: row.source,
-      test: row.isTest,
-      attemptsLeft: Math.max(0, MAX_WRONG_TRIES - row.wrongTries),
-      expiresAt: row.expiresAt.toISOString(),
-      resendAfter: new Date(row.createdAt.getTime() + RESEND_AFTER_SECONDS * 1000).toISOString(),
-      hostedUrl: null,
-      approvedAt: row.verifiedAt ? row.verifiedAt.toISOString() : null,
-      sentAt: row.sentAt ? row.sentAt.toISOString() : null,
-      evidence: full ? { ip: row.ip, userAgent: row.userAgent } : null,
-      created: row.createdAt.toISOString(),
-    };
-  }
+  const toApi = (ctx: AccountContext, row: AttemptRow): ApiVerification =>
+    toApiVerification(row, clock.now(), ctx.can('searchData'));
+  const statusOf = apiVerificationStatus;
 
   async function rowOf(ctx: AccountContext, id: string, tx: Db = db): Promise<AttemptRow> {
     if (!ATTEMPT_ID_PATTERN.test(id)) throw new AppError('not_found');
@@ -248,17 +198,26 @@ export function createApiVerifications(deps: {
   /** Its code stops working at once. Canceling a canceled one answers it again; any other state is a 409. */
   async function cancel(ctx: AccountContext, id: string): Promise<ApiVerification> {
     const row = await rowOf(ctx, id);
-    const [canceled] = await db
-      .update(verificationAttempts)
-      .set({ status: 'canceled' })
-      .where(
-        and(
-          eq(verificationAttempts.id, row.id),
-          eq(verificationAttempts.accountId, ctx.accountId),
-          eq(verificationAttempts.status, 'pending'),
-        ),
-      )
-      .returning(columns);
+    const canceled = await db.transaction(async (tx) => {
+      const [changed] = await tx
+        .update(verificationAttempts)
+        .set({ status: 'canceled' })
+        .where(
+          and(
+            eq(verificationAttempts.id, row.id),
+            eq(verificationAttempts.accountId, ctx.accountId),
+            eq(verificationAttempts.status, 'pending'),
+          ),
+        )
+        .returning(columns);
+      if (changed) {
+        await webhookEvents.emit(tx, ctx.accountId, {
+          type: 'verification.canceled',
+          data: toApiVerification(changed, clock.now(), true),
+        });
+      }
+      return changed;
+    });
     if (canceled) return toApi(ctx, canceled);
     const current = await rowOf(ctx, id);
     if (current.status === 'canceled') return toApi(ctx, current);

@@ -35,8 +35,10 @@ import { invitationMessage } from '../../messaging/templates/invitation.ts';
 import { type AccountContext, memberOf, type RequestOrigin } from '../../plugins/account-context.ts';
 import type { AuditLog } from '../audit/log.ts';
 import type { SessionRow, SessionStore } from '../auth/session-store.ts';
+import { toApiMembership } from '../memberships/api-object.ts';
 import { type AccountRow, toAccountDto, toMembershipDto } from '../memberships/repository.ts';
 import { findUserByEmail, type UserRow } from '../users/repository.ts';
+import type { WebhookEvents } from '../webhooks/events.ts';
 import { inviterMayInvite } from './inviter.ts';
 
 const { accounts, invitations, memberships, users } = schema;
@@ -95,8 +97,10 @@ export function createInvitationService(deps: {
   sessions: SessionStore;
   /** The audit log (issue #16): write with the change's own transaction. */
   audit: AuditLog;
+  /** Webhook events (issue #17): `membership.created` when an accept makes a membership, in its transaction. */
+  webhookEvents: WebhookEvents;
 }) {
-  const { config, db, clock, mailer, sealer, jobs, rateLimit, sessions, audit } = deps;
+  const { config, db, clock, mailer, sealer, jobs, rateLimit, sessions, audit, webhookEvents } = deps;
   const invitationTarget = (row: { id: number; email: string }): AuditTarget => ({
     type: 'invitation',
     id: String(row.id),
@@ -489,6 +493,13 @@ export function createInvitationService(deps: {
         .update(users)
         .set({ emailIsVerified: true, emailVerifiedAsOf: now })
         .where(and(eq(users.id, user.id), eq(users.emailIsVerified, false)));
+      // Only a membership this accept made is new to the account's receivers.
+      if (inserted) {
+        await webhookEvents.emit(tx, claimed.accountId, {
+          type: 'membership.created',
+          data: toApiMembership(inserted, user),
+        });
+      }
       await audit.recordForUserIn(tx, claimed.accountId, user, origin, {
         action: 'invitation.accepted',
         targets: [invitationTarget(claimed), { type: 'membership', id: String(row.id), name: user.email }],

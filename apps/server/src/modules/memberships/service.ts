@@ -19,6 +19,8 @@ import { type AuditLog, auditTarget, changesOf } from '../audit/log.ts';
 import type { SessionRow, SessionStore } from '../auth/session-store.ts';
 import { revokeOpenInvitationsBy } from '../invitations/inviter.ts';
 import type { UserRow } from '../users/repository.ts';
+import type { WebhookEvents } from '../webhooks/events.ts';
+import { toApiMembership } from './api-object.ts';
 import { findMembershipOfUser, type MembershipRow, selectTeamMemberships } from './repository.ts';
 
 const { accounts, memberships, users } = schema;
@@ -46,21 +48,30 @@ export function createMembershipService(deps: {
   sessions: SessionStore;
   /** The audit log (issue #16): write with the change's own transaction. */
   audit: AuditLog;
+  /** Webhook events (issue #17): `membership.removed` in the removal's transaction (and `.created` by invitations). */
+  webhookEvents: WebhookEvents;
 }) {
-  const { db, clock, sessions, audit } = deps;
+  const { db, clock, sessions, audit, webhookEvents } = deps;
 
   const inAccount = (ctx: AccountContext) => eq(memberships.accountId, ctx.accountId);
 
-  /** The membership acted on and its person, as the audit log names them (by the person's address). */
-  async function targetsOf(tx: Tx, membership: MembershipRow): Promise<AuditTarget[]> {
+  async function personOf(tx: Tx, membership: MembershipRow) {
     const [user] = await tx
-      .select({ id: users.id, email: users.email })
+      .select({ id: users.id, email: users.email, name: users.name })
       .from(users)
       .where(eq(users.id, membership.userId))
       .limit(1);
     if (!user) throw new Error('Membership without its user');
-    return [{ type: 'membership', id: String(membership.id), name: user.email }, auditTarget.user(user)];
+    return user;
   }
+
+  /** The membership acted on and its person, as the audit log names them (by the person's address). */
+  const targetsFor = (membership: MembershipRow, user: { id: number; email: string }): AuditTarget[] => [
+    { type: 'membership', id: String(membership.id), name: user.email },
+    auditTarget.user(user),
+  ];
+  const targetsOf = async (tx: Tx, membership: MembershipRow): Promise<AuditTarget[]> =>
+    targetsFor(membership, await personOf(tx, membership));
 
   async function get(ctx: AccountContext, id: number): Promise<TeamMembership> {
     // and() of defined conditions is always defined.
@@ -192,9 +203,14 @@ export function createMembershipService(deps: {
       async (tx, target) => {
         await tx.delete(memberships).where(and(inAccount(ctx), eq(memberships.id, id)));
         await revokeOpenInvitationsBy(tx, ctx.accountId, target.userId, clock.now());
+        const person = await personOf(tx, target);
+        await webhookEvents.emit(tx, ctx.accountId, {
+          type: 'membership.removed',
+          data: toApiMembership(target, person),
+        });
         await audit.record(tx, ctx, {
           action: 'membership.removed',
-          targets: await targetsOf(tx, target),
+          targets: targetsFor(target, person),
           changes: {
             role: [target.role, null],
             canSearchData: [target.canSearchData, null],

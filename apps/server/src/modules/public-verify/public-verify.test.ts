@@ -5,7 +5,7 @@ import {
   type SendCodeResponse,
 } from '@veriform/contracts';
 import { schema } from '@veriform/db';
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { useTestApp } from '../../test-support/app.ts';
 import { TestClient } from '../../test-support/client.ts';
@@ -578,39 +578,54 @@ describe('POST /api/public/attempts/{attemptId}/check', () => {
     expect((await attemptRow(sent.attemptId)).verificationId).toBe(rows[0]?.id);
   });
 
-  it('makes the verification in one statement, outside a transaction', async () => {
+  it('makes the verification in one statement, the last of its transaction (after its webhook event)', async () => {
     // The insert's trigger locks today's daily-count row of the form until commit; every verification of the form
-    // waits for it. In a transaction of several statements the lock was held across round trips to a busy process
-    // (scripts/load.ts showed verifications queueing behind it, and their pool connections with them).
+    // waits for it. Held across round trips to a busy process (scripts/load.ts showed verifications queueing behind
+    // it, and their pool connections with them), so nothing may follow the statement before the commit: the
+    // `verification.approved` event, which must commit with it, is written first.
     const { form } = await liveForm();
     const consumer = await newConsumer(t.app, form.publicId);
     const { sent, code } = await sendFresh(consumer, form.publicId);
-    // The check's only transaction is the wrong-check limit's short locked step (ADR 12); it must have ended before
-    // the verification's statement runs.
     const db = t.db.db;
-    const open = { transactions: 0, statementsInside: 0, statementsOutside: 0 };
+    const steps: string[][] = [];
     const realTransaction = db.transaction.bind(db);
-    const realExecute = db.execute.bind(db);
-    const transaction = vi.spyOn(db, 'transaction').mockImplementation(async (work, config) => {
-      open.transactions += 1;
-      try {
-        return await realTransaction(work, config);
-      } finally {
-        open.transactions -= 1;
-      }
-    });
-    const execute = vi.spyOn(db, 'execute').mockImplementation((query) => {
-      if (open.transactions > 0) open.statementsInside += 1;
-      else open.statementsOutside += 1;
-      return realExecute(query);
-    });
+    const transaction = vi.spyOn(db, 'transaction').mockImplementation((work, config) =>
+      realTransaction(async (tx) => {
+        const mine: string[] = [];
+        steps.push(mine);
+        const realExecute = tx.execute.bind(tx);
+        // The driver's own COMMIT (node-postgres sends it through tx.execute) is not the work's.
+        let working = true;
+        vi.spyOn(tx, 'execute').mockImplementation((query) => {
+          if (working) mine.push('statement');
+          return realExecute(query);
+        });
+        const result = await work(tx);
+        mine.push('work done');
+        working = false;
+        return result;
+      }, config),
+    );
+    const execute = vi.spyOn(db, 'execute');
     try {
       expect((await consumer.check(sent.attemptId, code)).statusCode).toBe(200);
-      expect(open).toEqual({ transactions: 0, statementsInside: 0, statementsOutside: 1 });
+      // The wrong-check limit's short locked step (ADR 12) first, then the approval's transaction.
+      expect(steps.at(-1)).toEqual(['statement', 'work done']);
+      expect(execute).not.toHaveBeenCalled();
     } finally {
       transaction.mockRestore();
       execute.mockRestore();
     }
+    const [event] = await t.db.db
+      .select({ type: schema.webhookEvents.type, data: schema.webhookEvents.data })
+      .from(schema.webhookEvents)
+      .where(
+        and(
+          eq(schema.webhookEvents.type, 'verification.approved'),
+          sql`${schema.webhookEvents.data}->>'id' = ${sent.attemptId}`,
+        ),
+      );
+    expect(event?.data).toMatchObject({ id: sent.attemptId, status: 'approved' });
     const rows = await verificationsOf(form.id);
     expect(rows).toHaveLength(1);
     expect((await attemptRow(sent.attemptId)).verificationId).toBe(rows[0]?.id);

@@ -22,6 +22,12 @@ import { ipKey } from '../../lib/ip-key.ts';
 import { type RateLimiter, type RateLimitRule, tooMany } from '../../lib/rate-limit.ts';
 import type { CodeDelivery } from '../../messaging/code-delivery.ts';
 import { findMembership } from '../../plugins/account-context.ts';
+import {
+  type ApiVerificationRow,
+  apiVerificationColumns,
+  toApiVerification,
+} from '../verifications/api-object.ts';
+import type { WebhookEvents } from '../webhooks/events.ts';
 import { ATTEMPT_ID_PATTERN, CODE_PATTERN, codeMatches, hashCode, newAttemptId, newCode } from './codes.ts';
 import { countryName, maskEmail, maskPhone, type PhoneRefusal, parseCellPhone } from './phone.ts';
 
@@ -139,8 +145,10 @@ export function createPublicVerifyService(deps: {
   clock: Clock;
   rateLimit: RateLimiter;
   codeDelivery: CodeDelivery;
+  /** Webhook events (issue #17): a code sent, approved, or locked out, each in its change's transaction. */
+  webhookEvents: WebhookEvents;
 }) {
-  const { config, db, clock, rateLimit, codeDelivery } = deps;
+  const { config, db, clock, rateLimit, codeDelivery, webhookEvents } = deps;
   const limits = () => config.codeSendLimits;
 
   async function findForm(publicId: string): Promise<FormRow | undefined> {
@@ -346,22 +354,30 @@ export function createPublicVerifyService(deps: {
             eq(verificationAttempts.status, 'pending'),
           ),
         );
-      await tx.insert(verificationAttempts).values({
-        id: attemptId,
-        accountId: form.accountId,
-        verifyFormId: form.id,
-        cellPhone: phone.e164,
-        method,
-        email,
-        externalRefId: target.externalRefId,
-        codeHash: hashCode(config.secretKey, attemptId, code),
-        isTest: testNumber !== undefined,
-        ip: context.ip,
-        userAgent: context.userAgent,
-        source: options.source,
-        apiKeyId: options.apiKeyId,
-        createdAt: now,
-        expiresAt,
+      const [stored] = await tx
+        .insert(verificationAttempts)
+        .values({
+          id: attemptId,
+          accountId: form.accountId,
+          verifyFormId: form.id,
+          cellPhone: phone.e164,
+          method,
+          email,
+          externalRefId: target.externalRefId,
+          codeHash: hashCode(config.secretKey, attemptId, code),
+          isTest: testNumber !== undefined,
+          ip: context.ip,
+          userAgent: context.userAgent,
+          source: options.source,
+          apiKeyId: options.apiKeyId,
+          createdAt: now,
+          expiresAt,
+        })
+        .returning(apiVerificationColumns);
+      if (!stored) throw new Error('Attempt insert returned no row');
+      await webhookEvents.emit(tx, form.accountId, {
+        type: 'verification.code_sent',
+        data: toApiVerification(stored, now, true),
       });
       return 0;
     });
@@ -443,12 +459,14 @@ export function createPublicVerifyService(deps: {
     return row;
   }
 
-  type AttemptToJudge = AttemptState & {
-    id: string;
-    codeHash: string;
-    formName: string;
-    formCategory: string;
-  };
+  /** With the whole row API v1 shows: the events of a right and of a last wrong code carry it. */
+  type AttemptToJudge = AttemptState &
+    ApiVerificationRow & {
+      accountId: number;
+      codeHash: string;
+      formName: string;
+      formCategory: string;
+    };
 
   /**
    * A code against an attempt, for the hosted page and API v1 alike. `wrongChecks` is the per-IP limit on guesses
@@ -467,15 +485,25 @@ export function createPublicVerifyService(deps: {
 
     const guess = wrongChecks ? await rateLimit.consume([wrongChecks.rule], wrongChecks.text) : null;
     if (!codeMatches(config.secretKey, attempt.id, code, attempt.codeHash)) {
-      // Counted in SQL, guarded by status: concurrent wrong tries each count, and the fifth locks the attempt.
-      const [counted] = await db
-        .update(verificationAttempts)
-        .set({
-          wrongTries: sql`${verificationAttempts.wrongTries} + 1`,
-          status: sql`case when ${verificationAttempts.wrongTries} + 1 >= ${MAX_WRONG_TRIES} then 'locked' else ${verificationAttempts.status} end`,
-        })
-        .where(and(eq(verificationAttempts.id, attempt.id), eq(verificationAttempts.status, 'pending')))
-        .returning({ wrongTries: verificationAttempts.wrongTries });
+      // Counted in SQL, guarded by status: concurrent wrong tries each count, and the fifth locks the attempt — and
+      // only that one emits `verification.failed`, in its transaction.
+      const counted = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(verificationAttempts)
+          .set({
+            wrongTries: sql`${verificationAttempts.wrongTries} + 1`,
+            status: sql`case when ${verificationAttempts.wrongTries} + 1 >= ${MAX_WRONG_TRIES} then 'locked' else ${verificationAttempts.status} end`,
+          })
+          .where(and(eq(verificationAttempts.id, attempt.id), eq(verificationAttempts.status, 'pending')))
+          .returning(apiVerificationColumns);
+        if (row?.status === 'locked') {
+          await webhookEvents.emit(tx, attempt.accountId, {
+            type: 'verification.failed',
+            data: toApiVerification(row, now, true),
+          });
+        }
+        return row;
+      });
       if (!counted) {
         const state = await currentState(attempt.id);
         return { kind: 'closed', state: (state && closedState(state, now)) ?? 'verified' };
@@ -484,40 +512,53 @@ export function createPublicVerifyService(deps: {
     }
     if (guess) await rateLimit.release(guess);
 
-    // One statement, outside any transaction: the guarded pending → verified update of the attempt (linking the
+    // One guarded statement does the approval: the pending → verified update of the attempt (linking the
     // verification, whose id it takes from the identity's sequence) and the insert of the verification. The status
     // guard makes the update the single winner's step: of two right answers at once, the second finds no pending row,
-    // so `won` is empty and nothing is inserted. Why one statement: the insert's trigger upserts today's row of
-    // verification_daily_counts for the form and method, which every verification of that form today must lock
-    // until its commit. In a transaction of several statements that lock was held across round trips to this process;
-    // under load (a busy event loop) for hundreds of ms, queueing the form's other verifications behind it with their
-    // pool connections, and the rest of the app waited for the pool (docs/benchmarks.md, Load). Now it is held for
-    // the statement and its commit only. The foreign key of `verification_id` is checked at the end of the statement,
-    // once the verification exists. Parameters in the SELECT list carry casts: their type is not inferred there.
-    const inserted = await db.execute(sql`
-      WITH won AS (
-        UPDATE ${verificationAttempts}
-        SET status = 'verified', verified_at = ${now}::timestamptz,
-            verification_id = nextval(pg_get_serial_sequence('verifications', 'id'))
-        WHERE id = ${attempt.id} AND status = 'pending' AND expires_at > ${now}::timestamptz
-        RETURNING verification_id, account_id, verify_form_id, cell_phone, external_ref_id, method, email, is_test,
-          wrong_tries, sent_at, created_at, source
-      )
-      INSERT INTO ${verifications} (id, account_id, verify_form_id, cell_phone, external_ref_id, verify_form_name,
-        verify_form_category, verification_method, email, is_test, code_sent_at, verified_at, attempts, ip,
-        user_agent, created_at, source)
-      OVERRIDING SYSTEM VALUE
-      SELECT verification_id, account_id, verify_form_id, cell_phone, external_ref_id, ${attempt.formName}::text,
-        ${attempt.formCategory}::text, method, email, is_test,
-        -- The job sets sent_at once the provider took the message; before that (or for a test number, which sends
-        -- nothing) the request time stands in.
-        coalesce(sent_at, created_at), ${now}::timestamptz, wrong_tries + 1, ${context.ip}::text,
-        ${context.userAgent}::text, ${now}::timestamptz, source
-      FROM won
-      RETURNING id::text AS id`);
-    // Both drivers answer `{ rows }`; the Db type leaves the result untyped.
-    const [row] = (inserted as unknown as { rows: { id: string }[] }).rows;
-    if (row) return { kind: 'approved', verificationId: Number(row.id) };
+    // so `won` is empty and nothing is inserted. Why one statement, and last in its transaction: the insert's trigger
+    // upserts today's row of verification_daily_counts for the form and method, which every verification of that form
+    // today must lock until its commit. Held across round trips to this process, under load (a busy event loop) for
+    // hundreds of ms, that lock queued the form's other verifications behind it with their pool connections, and the
+    // rest of the app waited for the pool (docs/benchmarks.md, Load). So the `verification.approved` event, which
+    // must commit with the approval, is emitted first, from the row as read and what the statement sets; a loser's
+    // transaction rolls back and takes its event with it. The foreign key of `verification_id` is checked at the end
+    // of the statement, once the verification exists. Parameters in the SELECT list carry casts: their type is not
+    // inferred there.
+    const approved = toApiVerification({ ...attempt, status: 'verified', verifiedAt: now }, now, true);
+    const verificationId = await db
+      .transaction(async (tx) => {
+        await webhookEvents.emit(tx, attempt.accountId, { type: 'verification.approved', data: approved });
+        const inserted = await tx.execute(sql`
+          WITH won AS (
+            UPDATE ${verificationAttempts}
+            SET status = 'verified', verified_at = ${now}::timestamptz,
+                verification_id = nextval(pg_get_serial_sequence('verifications', 'id'))
+            WHERE id = ${attempt.id} AND status = 'pending' AND expires_at > ${now}::timestamptz
+            RETURNING verification_id, account_id, verify_form_id, cell_phone, external_ref_id, method, email,
+              is_test, wrong_tries, sent_at, created_at, source
+          )
+          INSERT INTO ${verifications} (id, account_id, verify_form_id, cell_phone, external_ref_id,
+            verify_form_name, verify_form_category, verification_method, email, is_test, code_sent_at, verified_at,
+            attempts, ip, user_agent, created_at, source)
+          OVERRIDING SYSTEM VALUE
+          SELECT verification_id, account_id, verify_form_id, cell_phone, external_ref_id, ${attempt.formName}::text,
+            ${attempt.formCategory}::text, method, email, is_test,
+            -- The job sets sent_at once the provider took the message; before that (or for a test number, which
+            -- sends nothing) the request time stands in.
+            coalesce(sent_at, created_at), ${now}::timestamptz, wrong_tries + 1, ${context.ip}::text,
+            ${context.userAgent}::text, ${now}::timestamptz, source
+          FROM won
+          RETURNING id::text AS id`);
+        // Both drivers answer `{ rows }`; the Db type leaves the result untyped.
+        const [row] = (inserted as unknown as { rows: { id: string }[] }).rows;
+        if (!row) throw new NotWon();
+        return Number(row.id);
+      })
+      .catch((error: unknown) => {
+        if (error instanceof NotWon) return null;
+        throw error;
+      });
+    if (verificationId !== null) return { kind: 'approved', verificationId };
     const state = await currentState(attempt.id);
     return { kind: 'closed', state: (state && closedState(state, now)) ?? 'verified' };
   }
@@ -566,11 +607,9 @@ export function createPublicVerifyService(deps: {
   async function attemptToJudge(where: SQL | undefined) {
     const [attempt] = await db
       .select({
-        id: verificationAttempts.id,
+        ...apiVerificationColumns,
         accountId: verificationAttempts.accountId,
         codeHash: verificationAttempts.codeHash,
-        status: verificationAttempts.status,
-        expiresAt: verificationAttempts.expiresAt,
         formName: verifyForms.name,
         formCategory: verifyForms.category,
         formIsLive: verifyForms.isLive,
@@ -592,5 +631,8 @@ export function createPublicVerifyService(deps: {
     internals: { issueCode, judgeCode, attemptToJudge, formOfAccount },
   };
 }
+
+/** Rolls back a right code's transaction that another right code beat (its event goes with it). */
+class NotWon extends Error {}
 
 export type PublicVerifyService = ReturnType<typeof createPublicVerifyService>;

@@ -21,6 +21,8 @@ import { AppError } from '../../lib/errors.ts';
 import type { RateLimiter } from '../../lib/rate-limit.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
 import { type AuditLog, auditTarget, changesOf } from '../audit/log.ts';
+import type { WebhookEvents } from '../webhooks/events.ts';
+import { toApiForm } from './api-object.ts';
 
 const { verifyForms, verifications, verificationAttempts } = schema;
 
@@ -53,8 +55,10 @@ export function createVerifyFormService(deps: {
   rateLimit: RateLimiter;
   /** The audit log (issue #16): write with the change's own transaction. */
   audit: AuditLog;
+  /** Webhook events (issue #17): `form.created`, `form.updated`, `form.live_changed`, in the change's transaction. */
+  webhookEvents: WebhookEvents;
 }) {
-  const { config, db, clock, rateLimit, audit } = deps;
+  const { config, db, clock, rateLimit, audit, webhookEvents } = deps;
 
   const toDto = (row: VerifyFormRow): VerifyForm => ({
     id: row.id,
@@ -108,6 +112,10 @@ export function createVerifyFormService(deps: {
               language: [null, inserted.language],
               category: [null, inserted.category],
             },
+          });
+          await webhookEvents.emit(tx, ctx.accountId, {
+            type: 'form.created',
+            data: toApiForm(toDto(inserted)),
           });
           return inserted;
         });
@@ -226,7 +234,8 @@ export function createVerifyFormService(deps: {
    * A PATCH (or a banner upload or removal) and its events, in one transaction after reading the form under its lock,
    * so "before" is what this change replaced. One request may record several events: the edited fields
    * (`form.updated`), going live or offline (`form.live_changed`), the banner (`form.banner_changed`); a field saved
-   * with the value it had records nothing.
+   * with the value it had records nothing. Webhook events likewise: `form.updated` for the edited fields,
+   * `form.live_changed` for going live or offline (both for a PATCH that does both).
    */
   async function update(
     ctx: AccountContext,
@@ -247,6 +256,10 @@ export function createVerifyFormService(deps: {
       if (edited) await audit.record(tx, ctx, { action: 'form.updated', targets, changes: edited });
       const live = changesOf(before, after, ['isLive']);
       if (live) await audit.record(tx, ctx, { action: 'form.live_changed', targets, changes: live });
+      // The API's form has no banner: a banner alone changes nothing a receiver could see, and sends nothing.
+      const data = toApiForm(toDto(after));
+      if (edited) await webhookEvents.emit(tx, ctx.accountId, { type: 'form.updated', data });
+      if (live) await webhookEvents.emit(tx, ctx.accountId, { type: 'form.live_changed', data });
       const banner = changesOf(before, after, ['bannerImage']);
       if (banner) await audit.record(tx, ctx, { action: 'form.banner_changed', targets, changes: banner });
       return after;

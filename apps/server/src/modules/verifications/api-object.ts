@@ -1,0 +1,87 @@
+import {
+  type ApiVerification,
+  type ApiVerificationStatus,
+  MAX_WRONG_TRIES,
+  RESEND_AFTER_SECONDS,
+} from '@veriform/contracts';
+import { schema } from '@veriform/db';
+import { maskEmail, maskPhone } from '../public-verify/phone.ts';
+
+const { verificationAttempts } = schema;
+
+/**
+ * A verification attempt as API v1 shows it (`Verification`), built from its row alone: API v1's answers and the
+ * webhook events of the verification module (public-verify's sends and checks, API v1's cancel, the expiry sweep)
+ * build the same object, so a receiver's `data` is what `GET /api/v1/verifications/{id}` answers.
+ */
+
+/** The columns the object is built from: select (or return) these. */
+export const apiVerificationColumns = {
+  id: verificationAttempts.id,
+  status: verificationAttempts.status,
+  verifyFormId: verificationAttempts.verifyFormId,
+  method: verificationAttempts.method,
+  cellPhone: verificationAttempts.cellPhone,
+  email: verificationAttempts.email,
+  externalRefId: verificationAttempts.externalRefId,
+  source: verificationAttempts.source,
+  isTest: verificationAttempts.isTest,
+  wrongTries: verificationAttempts.wrongTries,
+  expiresAt: verificationAttempts.expiresAt,
+  createdAt: verificationAttempts.createdAt,
+  verifiedAt: verificationAttempts.verifiedAt,
+  sentAt: verificationAttempts.sentAt,
+  ip: verificationAttempts.ip,
+  userAgent: verificationAttempts.userAgent,
+};
+
+export type ApiVerificationRow = {
+  [K in keyof typeof apiVerificationColumns]: (typeof apiVerificationColumns)[K]['_']['notNull'] extends true
+    ? (typeof apiVerificationColumns)[K]['_']['data']
+    : (typeof apiVerificationColumns)[K]['_']['data'] | null;
+};
+
+/** Status as stored, with `pending` split by the clock: a code past its time is `expired` although nothing changed. */
+export function apiVerificationStatus(
+  row: Pick<ApiVerificationRow, 'status' | 'expiresAt'>,
+  now: Date,
+): ApiVerificationStatus {
+  switch (row.status) {
+    case 'verified':
+      return 'approved';
+    case 'locked':
+      return 'max_attempts';
+    case 'replaced':
+      return 'replaced';
+    case 'canceled':
+      return 'canceled';
+    case 'pending':
+      return row.expiresAt.getTime() <= now.getTime() ? 'expired' : 'pending';
+  }
+}
+
+/**
+ * `full`: the number, address and evidence as stored (a key with `verifications:read`, and webhook events, whose
+ * endpoints are the account owners'); masked otherwise.
+ */
+export function toApiVerification(row: ApiVerificationRow, now: Date, full: boolean): ApiVerification {
+  return {
+    id: row.id,
+    status: apiVerificationStatus(row, now),
+    formId: row.verifyFormId,
+    channel: row.method,
+    to: full ? row.cellPhone : maskPhone(row.cellPhone),
+    email: row.email === null ? null : full ? row.email : maskEmail(row.email),
+    externalRefId: row.externalRefId === '' ? null : row.externalRefId,
+    source: row.source,
+    test: row.isTest,
+    attemptsLeft: Math.max(0, MAX_WRONG_TRIES - row.wrongTries),
+    expiresAt: row.expiresAt.toISOString(),
+    resendAfter: new Date(row.createdAt.getTime() + RESEND_AFTER_SECONDS * 1000).toISOString(),
+    hostedUrl: null,
+    approvedAt: row.verifiedAt ? row.verifiedAt.toISOString() : null,
+    sentAt: row.sentAt ? row.sentAt.toISOString() : null,
+    evidence: full ? { ip: row.ip, userAgent: row.userAgent } : null,
+    created: row.createdAt.toISOString(),
+  };
+}
