@@ -32,7 +32,10 @@ export function createAccountService(deps: {
 }) {
   const { db, clock, rateLimit, audit } = deps;
 
-  /** The account and its first (owner) membership, in one short transaction. */
+  /**
+   * The account and its first (owner) membership, in one short transaction. No `membership.created` webhook event: no
+   * endpoint can exist yet to receive it, and the founding owner is not news to the account (events are for joins).
+   */
   async function create(user: UserRow, displayName: string): Promise<CreateAccountResponse> {
     await rateLimit.consume(
       [
