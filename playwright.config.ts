@@ -29,6 +29,8 @@ function appEnv(appPort: number, appDataDir: string): Record<string, string> {
     // Each test browses from its own client address (X-Forwarded-For through one trusted loopback hop), so
     // per-IP limits (sign-ups, failed logins) apply to each test as to a separate person, at full strength.
     TRUST_PROXY: '127.0.0.1',
+    // Webhook journeys deliver to a receiver the test starts on 127.0.0.1 (refused in production).
+    WEBHOOKS_ALLOW_PRIVATE_URLS: 'true',
   };
 }
 

@@ -121,8 +121,9 @@ test('the team and the settings tabs at phone width', async ({ page, user }) => 
 
   await page.goto('/settings/manage-team');
   const tabs = page.getByRole('tab');
-  // An owner's five (API keys and the audit log too): wider than a phone, so the list scrolls sideways to the last one.
-  await expect(tabs).toHaveCount(5);
+  // An owner's six (API keys, webhooks and the audit log too): wider than a phone, so the list scrolls sideways to the
+  // last one.
+  await expect(tabs).toHaveCount(6);
   const tops = await tabs.evaluateAll((elements) =>
     elements.map((e) => Math.round(e.getBoundingClientRect().top)),
   );

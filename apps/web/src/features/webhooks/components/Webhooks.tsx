@@ -19,7 +19,7 @@ import { EndpointList, EndpointListSkeleton } from './EndpointList';
 export const API_DOCS_PATH = '/docs/api';
 
 export const EMPTY_TEXT =
-  'No endpoints yet. Add one and Veriform tells your own systems the moment something happens: a number verified, a code sent, a form changed. Each delivery is signed, retried for about 3 days, and can be replayed.';
+  'Add one and Veriform tells your own systems the moment something happens: a number verified, a code sent, a form changed. Each delivery is signed, retried for about 3 days, and can be replayed.';
 
 /**
  * Settings → Webhooks (issue #17; owners only, the route checks): the account's endpoints, and adding one. Each
