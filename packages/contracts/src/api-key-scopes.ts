@@ -2,15 +2,17 @@ import { z } from 'zod';
 import type { Capability } from './teams.ts';
 
 /**
- * What an API key may do (issue #15; `audit:read` for the audit log, issue #16): its scopes, and in this ONE table the
- * capabilities (teams.ts) each scope grants. A key has exactly the capabilities of its scopes; no scope grants
- * managing the team, the company or the forms, nor the dashboard's reports: those stay with people.
+ * What an API key may do (issue #15; `audit:read` for the audit log, issue #16; `events:read` for webhook events,
+ * issue #17): its scopes, and in this ONE table the capabilities (teams.ts) each scope grants. A key has exactly the
+ * capabilities of its scopes; no scope grants managing the team, the company or the forms, nor the dashboard's
+ * reports: those stay with people.
  */
 export const apiKeyScopes = [
   'verifications:write',
   'verifications:read',
   'forms:read',
   'audit:read',
+  'events:read',
 ] as const;
 export const apiKeyScopeSchema = z.enum(apiKeyScopes);
 export type ApiKeyScope = z.infer<typeof apiKeyScopeSchema>;
@@ -24,6 +26,8 @@ export const apiKeyScopeGrants: Readonly<Record<ApiKeyScope, readonly Capability
   'forms:read': ['readForms'],
   /** The account's audit events. */
   'audit:read': ['readAuditLog'],
+  /** The account's events as webhooks send them (issue #17), numbers in full. */
+  'events:read': ['readEvents'],
 };
 
 export function scopesGrant(scopes: readonly ApiKeyScope[], capability: Capability): boolean {

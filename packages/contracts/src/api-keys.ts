@@ -20,6 +20,7 @@ export const apiKeyScopeDescriptions = {
   'verifications:read': 'Read verifications with full phone numbers and evidence',
   'forms:read': 'List the account’s forms',
   'audit:read': 'Read the audit log',
+  'events:read': 'Read the account’s events as webhooks send them, numbers in full',
 } as const;
 
 /** Unrevoked keys an account may hold at once (POST answers 400 past it; revoked keys do not count). */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { auditEventSchema } from './audit.ts';
 import { MAX_INT_ID } from './lists.ts';
 import { languageSchema } from './verify-forms.ts';
+import { WEBHOOK_TEST_EVENT_TYPE, webhookEventSchema, webhookEventTypes } from './webhooks.ts';
 
 /**
  * API v1 (issue #15): what a customer's own systems call with an API key (`Authorization: Bearer vf_…`). Its
@@ -308,3 +309,28 @@ export type ApiVerificationList = z.infer<typeof apiVerificationListSchema>;
 
 export const apiAuditEventListQuerySchema = apiPageQuerySchema;
 export const apiAuditEventListSchema = apiPageSchema(auditEventSchema);
+
+// ---- Events ------------------------------------------------------------------------------------------------------
+
+/** What `type` may filter on: every event type, and the test events "Send test event" makes. */
+export const apiEventTypes = [...webhookEventTypes, WEBHOOK_TEST_EVENT_TYPE] as const;
+
+/** GET /api/v1/events: the last WEBHOOK_EVENT_RETENTION_DAYS days, newest first, in cursor pages, with filters. */
+export const apiEventListQuerySchema = apiPageQuerySchema.extend({
+  type: z.enum(apiEventTypes).optional().meta({ description: 'Only events of this type.' }),
+  deliveryFailed: z.enum(['true', 'false']).optional().meta({
+    description:
+      '`true`: only events with a delivery that failed (still being retried, or given up); `false`: only events none of whose deliveries failed.',
+  }),
+  'created[gte]': z.iso
+    .datetime({ offset: true })
+    .optional()
+    .meta({ description: 'Created at or after this time (ISO 8601).' }),
+  'created[lt]': z.iso
+    .datetime({ offset: true })
+    .optional()
+    .meta({ description: 'Created before this time.' }),
+});
+export const apiEventListSchema = apiPageSchema(webhookEventSchema);
+export type ApiEventList = z.infer<typeof apiEventListSchema>;
+export const apiEventIdParamsSchema = z.object({ id: z.string().max(64) });

@@ -8,9 +8,10 @@ import { phoneCountriesSchema } from './phone-countries.ts';
 /**
  * Roles and permissions (SPEC §6; the spec leaves the settings screens open — our table is docs/roles.md).
  * The sidebar mirrors these; the server decides. API keys get capabilities from their scopes instead
- * (api-key-scopes.ts): `readForms`, `writeVerifications` and `readAuditLog` exist so that a scope can grant reading
- * without writing; a member has the first two like `manageForms` (any member may list forms and take one live, which
- * starts verifications through the hosted page), and the audit log is the owners'.
+ * (api-key-scopes.ts): `readForms`, `writeVerifications`, `readAuditLog` and `readEvents` exist so that a scope can
+ * grant reading without writing; a member has the first two like `manageForms` (any member may list forms and take one
+ * live, which starts verifications through the hosted page); the audit log is the owners', and so are the webhook
+ * events, which hold numbers in full like the endpoints that receive them (owners' too).
  */
 export const capabilities = [
   'viewReports',
@@ -21,6 +22,7 @@ export const capabilities = [
   'readForms',
   'writeVerifications',
   'readAuditLog',
+  'readEvents',
 ] as const;
 export type Capability = (typeof capabilities)[number];
 export function can(
@@ -40,6 +42,7 @@ export function can(
     case 'manageTeam':
     case 'manageCompany':
     case 'readAuditLog':
+    case 'readEvents':
       return false;
   }
 }

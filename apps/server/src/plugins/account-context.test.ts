@@ -71,13 +71,14 @@ describe('what an actor may do', () => {
     ['verifications:read', ['searchData']],
     ['forms:read', ['readForms']],
     ['audit:read', ['readAuditLog']],
+    ['events:read', ['readEvents']],
   ] as const)('an API key with only %s may %j', (scope, capabilities) => {
     expect(grantedTo(keyActor([scope]))).toEqual([...capabilities].sort());
   });
 
   it('a key with every scope still cannot manage the team, the company or forms, nor see reports; none, nothing', () => {
     expect(grantedTo(keyActor([...apiKeyScopes]))).toEqual(
-      ['readAuditLog', 'readForms', 'searchData', 'writeVerifications'].sort(),
+      ['readAuditLog', 'readEvents', 'readForms', 'searchData', 'writeVerifications'].sort(),
     );
     expect(grantedTo(keyActor([]))).toEqual([]);
   });

@@ -1,8 +1,8 @@
 /**
  * One `curl` example per API v1 operation, shown by the docs page (OpenAPI's `x-codeSamples`) and run as written by
  * `docs.test.ts` against a listening app: an example that drifts from the server fails the suite. They read the key
- * and ids from the shell (`VERIFORM_API_KEY`, `FORM_ID`, `VERIFICATION_ID`), as the quick start sets them; the
- * verification examples use a test number, so a `vf_test_` key runs them without sending anything.
+ * and ids from the shell (`VERIFORM_API_KEY`, `FORM_ID`, `VERIFICATION_ID`, `EVENT_ID`), as the quick start sets
+ * them; the verification examples use a test number, so a `vf_test_` key runs them without sending anything.
  */
 
 const samples: Record<string, (base: string) => string> = {
@@ -28,6 +28,10 @@ const samples: Record<string, (base: string) => string> = {
   listAuditEvents: (base) => `curl "${base}/api/v1/audit-events?limit=50" \\
   -H "Authorization: Bearer $VERIFORM_API_KEY"`,
   cancelVerification: (base) => `curl -X POST "${base}/api/v1/verifications/$VERIFICATION_ID/cancel" \\
+  -H "Authorization: Bearer $VERIFORM_API_KEY"`,
+  listEvents: (base) => `curl "${base}/api/v1/events?type=verification.approved&limit=20" \\
+  -H "Authorization: Bearer $VERIFORM_API_KEY"`,
+  getEvent: (base) => `curl "${base}/api/v1/events/$EVENT_ID" \\
   -H "Authorization: Bearer $VERIFORM_API_KEY"`,
 };
 

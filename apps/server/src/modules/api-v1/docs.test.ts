@@ -110,6 +110,7 @@ describe('the curl examples', () => {
       'verifications:write',
       'verifications:read',
       'audit:read',
+      'events:read',
     ]);
     const env: Record<string, string | undefined> = {
       ...process.env,
@@ -127,9 +128,19 @@ describe('the curl examples', () => {
       env.VERIFICATION_ID = started.data?.id ?? '';
       clock.advance(31_000);
     };
+    // An event of the approval the examples made, whether or not approvals emit one yet.
+    const anEvent = async () => {
+      await app.services.db.transaction((tx) =>
+        app.services.webhookEvents.emit(tx, owner.accountId, {
+          type: 'verification.approved',
+          data: { id: env.VERIFICATION_ID },
+        }),
+      );
+    };
     const before: Record<string, () => Promise<void>> = {
       resendVerification: freshPending,
       cancelVerification: freshPending,
+      listEvents: anEvent,
     };
     for (const operationId of sampledOperations) {
       await before[operationId]?.();
@@ -144,6 +155,12 @@ describe('the curl examples', () => {
       if (operationId === 'listVerifications')
         expect(answer).toMatchObject({ data: [{ status: 'approved' }] });
       if (operationId === 'cancelVerification') expect(answer).toMatchObject({ status: 'canceled' });
+      if (operationId === 'listEvents') {
+        const { data } = answer as { data: { id: string; type: string }[] };
+        expect(data.map((event) => event.type)).toContain('verification.approved');
+        env.EVENT_ID = data[0]?.id;
+      }
+      if (operationId === 'getEvent') expect(answer).toMatchObject({ id: env.EVENT_ID });
     }
   });
 });

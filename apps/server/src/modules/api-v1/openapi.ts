@@ -1,9 +1,15 @@
 import swagger from '@fastify/swagger';
 import scalar, { type ApiReferenceConfiguration } from '@scalar/fastify-api-reference';
-import { API_V1_PREFIX, apiProblemCodes, apiProblems } from '@veriform/contracts';
+import {
+  API_V1_PREFIX,
+  apiProblemCodes,
+  apiProblems,
+  WEBHOOK_EVENT_RETENTION_DAYS,
+} from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { codeSamplesOf } from './code-samples.ts';
+import { webhooksSection } from './webhooks-docs.ts';
 
 /**
  * The OpenAPI 3.1 document of API v1, generated from the routes' own zod schemas (@fastify/swagger with
@@ -71,6 +77,7 @@ once.
   the key runs: server errors (5xx), and refusals before the endpoint ran (401, 403, 429, \`invalid_request\` from the
   body's validation). A malformed key is a 400 \`invalid_request\` pointing at \`/headers/idempotency-key\`.
 
+${webhooksSection()}
 ## Errors
 
 | code | status | meaning |
@@ -97,7 +104,13 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         },
       },
       security: [{ apiKey: [] }],
-      tags: [{ name: 'Forms', description: 'Your verification forms: a verification starts from one.' }],
+      tags: [
+        { name: 'Forms', description: 'Your verification forms: a verification starts from one.' },
+        {
+          name: 'Events',
+          description: `What happened in the account, as webhooks send it (see Webhooks above), kept for ${WEBHOOK_EVENT_RETENTION_DAYS} days: a receiver that missed deliveries catches up here.`,
+        },
+      ],
     },
     transform: (input) => {
       if (!input.url.startsWith(API_V1_PREFIX) || input.url === OPENAPI_PATH) {

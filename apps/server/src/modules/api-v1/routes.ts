@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
 import { callerOf } from '../../plugins/caller.ts';
 import { auditEventRoutes } from './audit-routes.ts';
+import { eventRoutes } from './events-routes.ts';
 import { formRoutes } from './forms-routes.ts';
 import { registerIdempotency } from './idempotency.ts';
 import { createKeyRateLimiter } from './key-rate-limit.ts';
@@ -41,4 +42,5 @@ export async function apiV1Routes(app: FastifyInstance): Promise<void> {
   await app.register(formRoutes);
   await app.register(verificationRoutes);
   await app.register(auditEventRoutes);
+  await app.register(eventRoutes);
 }

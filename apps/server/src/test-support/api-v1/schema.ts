@@ -157,6 +157,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description The account's events of the last 30 days, newest first, in cursor pages: each as
+         *     its webhook deliveries send it (see Webhooks), so a receiver that was down can catch up. Filter by `type`, by
+         *     `deliveryFailed` and by the creation time. Needs `events:read`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description One event by its id (the `webhook-id` of its deliveries), for 30 days. Needs
+         *     `events:read`.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -187,6 +230,15 @@ export interface components {
             requestId: string | null;
             prevHash: string;
             hash: string;
+        };
+        EventInput: {
+            /** @description `evt_…`: the `webhook-id` of every delivery of this event. */
+            id: string;
+            type: string;
+            created: string;
+            data: {
+                [key: string]: unknown;
+            };
         };
         ProblemInput: {
             type: string;
@@ -300,6 +352,15 @@ export interface components {
             requestId: string | null;
             prevHash: string;
             hash: string;
+        };
+        Event: {
+            /** @description `evt_…`: the `webhook-id` of every delivery of this event. */
+            id: string;
+            type: string;
+            created: string;
+            data: {
+                [key: string]: unknown;
+            };
         };
         Problem: {
             type: string;
@@ -999,6 +1060,144 @@ export interface operations {
             };
             /** @description The key lacks the scope: `insufficient_scope`. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                limit?: number;
+                startingAfter?: string;
+                /** @description Only events of this type. */
+                type?: "verification.code_sent" | "verification.approved" | "verification.failed" | "verification.expired" | "verification.canceled" | "form.created" | "form.updated" | "form.live_changed" | "membership.created" | "membership.removed" | "webhook.test";
+                /** @description `true`: only events with a delivery that failed (still being retried, or given up); `false`: only events none of whose deliveries failed. */
+                deliveryFailed?: "true" | "false";
+                /** @description Created at or after this time (ISO 8601). */
+                "created[gte]"?: string;
+                /** @description Created before this time. */
+                "created[lt]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Event"][];
+                        hasMore: boolean;
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request: `invalid_request`, or a code of the Errors table. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No live API key: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description Invalid request: `invalid_request`, or a code of the Errors table. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No live API key: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such event in this key’s account, or older than 30 days: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
