@@ -251,6 +251,49 @@ export const verifyForms = pgTable(
 );
 
 /**
+ * The consent text a form shows, per language (issue #18, ADR 22). Publishing makes a new numbered version (1, 2, …
+ * per form and language, numbered under the form row's lock); a version is never changed or removed — a trigger
+ * (migration 0017) refuses UPDATE, and DELETE unless its form or account is already gone (their cascade). `id` is
+ * random (`cv_…`): the public page shows it, and a serial would count every customer's versions. `sha256` is the hex
+ * SHA-256 of `text`'s UTF-8 bytes, exactly as the page renders it.
+ */
+export const consentVersions = pgTable(
+  'consent_versions',
+  {
+    id: text('id').primaryKey(),
+    verifyFormId: integer('verify_form_id')
+      .notNull()
+      .references(() => verifyForms.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    language: text('language', { enum: ['en', 'es'] }).notNull(),
+    version: integer('version').notNull(),
+    text: text('text').notNull(),
+    sha256: text('sha256').notNull(),
+    requireCheckbox: boolean('require_checkbox').notNull(),
+    createdAt: createdAt(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('consent_versions_form_language_version_idx').on(t.verifyFormId, t.language, t.version),
+    check('consent_versions_version_check', sql`${t.version} >= 1`),
+  ],
+);
+
+/**
+ * What an attempt or a verification was asked under (issue #18 item 3): the consent version shown, copied with its
+ * number, language and hash so the evidence reads from the row itself. No foreign key: a version goes only with its
+ * form or account, and so do these rows; a key would make each version's removal scan every verification.
+ */
+const consentEvidence = () => ({
+  consentVersionId: text('consent_version_id'),
+  consentVersion: integer('consent_version'),
+  consentLanguage: text('consent_language', { enum: ['en', 'es'] }),
+  consentSha256: text('consent_sha256'),
+});
+
+/**
  * One phone verification through a form (SPEC §3). The form's name and category are copied at that moment, so the
  * activity log shows what the consumer saw even after the form is renamed. Read at a million rows per account:
  * every list/report query is served by one of the indexes below (keyset by created_at, id).
@@ -285,6 +328,7 @@ export const verifications = pgTable(
     source: text('source', { enum: ['hosted', 'api'] })
       .notNull()
       .default('hosted'),
+    ...consentEvidence(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -413,6 +457,7 @@ export const verificationAttempts = pgTable(
       .notNull()
       .default('hosted'),
     apiKeyId: integer('api_key_id').references(() => apiKeys.id, { onDelete: 'set null' }),
+    ...consentEvidence(),
   },
   (t) => [
     index('verification_attempts_form_phone_created_idx').on(t.verifyFormId, t.cellPhone, t.createdAt.desc()),
