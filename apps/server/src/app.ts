@@ -29,6 +29,7 @@ import { userRoutes } from './modules/users/routes.ts';
 import { verificationDetailReportRoutes } from './modules/verifications/detail-report-routes.ts';
 import { verificationRoutes } from './modules/verifications/routes.ts';
 import { verifyFormRoutes } from './modules/verify-forms/routes.ts';
+import { webhookOperationRoutes } from './modules/webhooks/operations-routes.ts';
 import { webhookEndpointRoutes } from './modules/webhooks/routes.ts';
 import { registerCsrf } from './plugins/csrf.ts';
 import { answerFrameworkError, registerErrorHandler } from './plugins/error-handler.ts';
@@ -187,6 +188,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(testNumberRoutes);
   await app.register(apiKeyRoutes);
   await app.register(webhookEndpointRoutes);
+  await app.register(webhookOperationRoutes);
   await app.register(auditRoutes);
   await app.register(verificationRoutes);
   await app.register(verificationDetailReportRoutes);

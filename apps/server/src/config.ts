@@ -96,6 +96,8 @@ export type Config = {
    * length is the number of retries. Not from the environment: tests override it through `config` with short ones.
    */
   webhookRetryDelaysSeconds: readonly number[];
+  /** How long one delivery attempt waits for the receiver's answer (10 s, issue #17); tests shorten it. */
+  webhookTimeoutMs: number;
 };
 
 export type ApiKeyRateLimit = { requests: number; windowSeconds: number };
@@ -244,5 +246,6 @@ export function loadConfig(env: Env = process.env): Config {
     apiKeyRateLimit: DEFAULT_API_KEY_RATE_LIMIT,
     webhooksAllowPrivateUrls: e.WEBHOOKS_ALLOW_PRIVATE_URLS,
     webhookRetryDelaysSeconds: WEBHOOK_RETRY_DELAYS_SECONDS,
+    webhookTimeoutMs: 10_000,
   };
 }

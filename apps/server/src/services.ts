@@ -29,6 +29,7 @@ import { createVerificationExport, type VerificationExportService } from './modu
 import { createVerificationService, type VerificationService } from './modules/verifications/service.ts';
 import { createVerifyFormService, type VerifyFormService } from './modules/verify-forms/service.ts';
 import { createWebhookEvents, type WebhookEvents } from './modules/webhooks/events.ts';
+import { createWebhookOperations, type WebhookOperations } from './modules/webhooks/operations.ts';
 import { createWebhookSender, type WebhookSender } from './modules/webhooks/sender.ts';
 import { createWebhookEndpointService, type WebhookEndpointService } from './modules/webhooks/service.ts';
 
@@ -79,6 +80,8 @@ export type Services = {
   webhookEvents: WebhookEvents;
   /** One attempt of a webhook delivery (the deliver-webhook job). */
   webhookSender: WebhookSender;
+  /** An endpoint's deliveries, "Send test event" and replays (issue #17 item 5). */
+  webhookOperations: WebhookOperations;
 };
 
 export function createServices(deps: {
@@ -146,7 +149,8 @@ export function createServices(deps: {
   });
   const resolveHost = deps.resolveHost ?? systemResolver;
   const webhookEndpoints = createWebhookEndpointService({ db, clock, config, sealer, resolveHost, audit });
-  const webhookSender = createWebhookSender({ db, clock, config, sealer, jobs, resolveHost });
+  const webhookSender = createWebhookSender({ db, clock, config, sealer, jobs, resolveHost, audit });
+  const webhookOperations = createWebhookOperations({ db, clock, jobs, rateLimit, webhookEvents, audit });
   return {
     config,
     db,
@@ -180,5 +184,6 @@ export function createServices(deps: {
     webhookEndpoints,
     webhookEvents,
     webhookSender,
+    webhookOperations,
   };
 }

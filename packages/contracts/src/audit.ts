@@ -38,6 +38,10 @@ export const auditActions = [
   'webhook_endpoint.deleted',
   'webhook_endpoint.secret_viewed',
   'webhook_endpoint.secret_rotated',
+  'webhook_endpoint.test_sent',
+  'webhook_endpoint.replayed_failed',
+  'webhook_endpoint.disabled',
+  'webhook_event.replayed',
 ] as const;
 export const auditActionSchema = z.enum(auditActions);
 export type AuditAction = z.infer<typeof auditActionSchema>;
@@ -74,6 +78,10 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'webhook_endpoint.deleted': 'Deleted a webhook endpoint',
   'webhook_endpoint.secret_viewed': 'Viewed a webhook signing secret',
   'webhook_endpoint.secret_rotated': 'Rotated a webhook signing secret',
+  'webhook_endpoint.test_sent': 'Sent a test event to a webhook endpoint',
+  'webhook_endpoint.replayed_failed': 'Replayed the failed events of a webhook endpoint',
+  'webhook_endpoint.disabled': 'Disabled a webhook endpoint after days of failed deliveries',
+  'webhook_event.replayed': 'Replayed a webhook event',
 };
 
 export const auditActorTypes = ['user', 'api_key', 'system'] as const;
@@ -91,6 +99,7 @@ export const auditTargetTypes = [
   'verification',
   'audit_event',
   'webhook_endpoint',
+  'webhook_event',
 ] as const;
 export const auditTargetTypeSchema = z.enum(auditTargetTypes);
 export type AuditTargetType = z.infer<typeof auditTargetTypeSchema>;

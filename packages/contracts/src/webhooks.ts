@@ -144,6 +144,9 @@ export type RotateWebhookSecretRequest = z.infer<typeof rotateWebhookSecretReque
  */
 export const WEBHOOK_TEST_EVENT_TYPE = 'webhook.test';
 
+/** "Send test event" at most this often per endpoint and minute (429 past it). */
+export const WEBHOOK_TEST_EVENTS_PER_MINUTE = 10;
+
 /** Events are kept (and listed by GET /api/v1/events, and replayable) for this long. */
 export const WEBHOOK_EVENT_RETENTION_DAYS = 30;
 
@@ -159,6 +162,9 @@ export const WEBHOOK_RETRY_DELAYS_SECONDS = [
 /** Owners are warned after a day of nothing but failed deliveries, and the endpoint is disabled after this many. */
 export const WEBHOOK_WARN_AFTER_DAYS = 1;
 export const WEBHOOK_DISABLE_AFTER_DAYS = 5;
+
+/** Settings → Webhooks, where those e-mails send the owners. */
+export const WEBHOOKS_SETTINGS_PATH = '/settings/webhooks';
 
 /**
  * An event as stored, listed by GET /api/v1/events and sent to endpoints: the body of a delivery is

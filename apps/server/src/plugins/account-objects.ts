@@ -54,7 +54,22 @@ const accountOf = {
       .limit(1),
 } satisfies Record<string, (db: Db, id: number) => Promise<{ accountId: number }[]>>;
 
-export type AccountScopedKind = keyof typeof accountOf;
+/** Kinds whose ids are text (`evt_…`): anything but letters, digits, `_` and `-` (64 at most) is simply not found. */
+const accountOfByText = {
+  webhookEvents: (db: Db, id: string) =>
+    db
+      .select({ accountId: schema.webhookEvents.accountId })
+      .from(schema.webhookEvents)
+      .where(eq(schema.webhookEvents.id, id))
+      .limit(1),
+} satisfies Record<string, (db: Db, id: string) => Promise<{ accountId: number }[]>>;
+
+type TextIdKind = keyof typeof accountOfByText;
+const TEXT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export type AccountScopedKind = keyof typeof accountOf | TextIdKind;
+
+const hasTextIds = (kind: AccountScopedKind): kind is TextIdKind => Object.hasOwn(accountOfByText, kind);
 
 /**
  * An id from a path, query or body: anything but a positive integer that fits the kind's id column (32-bit;
@@ -62,7 +77,7 @@ export type AccountScopedKind = keyof typeof accountOf;
  * bound account ids only as positive integers: one past the 32-bit column (2147483648) made PostgreSQL refuse the
  * query (a 500); no account has such an id, so it is a 404 like any unknown account.
  */
-export function parsePathId(raw: unknown, kind?: AccountScopedKind): number {
+export function parsePathId(raw: unknown, kind?: keyof typeof accountOf): number {
   const parsed = (kind === 'verifications' ? bigIdParamsSchema : idParamsSchema).safeParse({ id: raw });
   if (!parsed.success) throw new AppError('not_found');
   return parsed.data.id;
@@ -70,7 +85,14 @@ export function parsePathId(raw: unknown, kind?: AccountScopedKind): number {
 
 /** The account of object `id` of `kind`, or 404 (malformed id, or no such object). */
 export async function accountOfObject(db: Db, kind: AccountScopedKind, rawId: unknown): Promise<number> {
-  const [row] = await accountOf[kind](db, parsePathId(rawId, kind));
+  const [row] = hasTextIds(kind)
+    ? await accountOfByText[kind](db, parseTextId(rawId))
+    : await accountOf[kind](db, parsePathId(rawId, kind));
   if (!row) throw new AppError('not_found');
   return row.accountId;
+}
+
+function parseTextId(raw: unknown): string {
+  if (typeof raw !== 'string' || !TEXT_ID.test(raw)) throw new AppError('not_found');
+  return raw;
 }

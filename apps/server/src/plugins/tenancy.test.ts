@@ -44,6 +44,7 @@ type World = {
   testNumberId: number;
   apiKeyId: number;
   webhookEndpointId: number;
+  webhookEventId: string;
   verificationId: number;
 };
 
@@ -74,6 +75,11 @@ const takenOverEndpoint = {
   eventTypes: ['*'],
   enabled: false,
 };
+/** The last hour: within the events' retention. */
+const replayRange = () => ({
+  since: new Date(t.clock.now().getTime() - 3_600_000).toISOString(),
+  until: t.clock.now().toISOString(),
+});
 
 const routes: RouteCase[] = [
   {
@@ -347,6 +353,37 @@ const routes: RouteCase[] = [
   },
   {
     method: 'GET',
+    url: '/api/webhook-endpoints/:id/deliveries',
+    call: (c, w) => c.get(`/api/webhook-endpoints/${w.webhookEndpointId}/deliveries`),
+    unknown: (c) => c.get(`/api/webhook-endpoints/${UNKNOWN}/deliveries`),
+    plainMember: 403,
+  },
+  {
+    method: 'POST',
+    url: '/api/webhook-endpoints/:id/send-test',
+    call: (c, w) => c.post(`/api/webhook-endpoints/${w.webhookEndpointId}/send-test`),
+    unknown: (c) => c.post(`/api/webhook-endpoints/${UNKNOWN}/send-test`),
+    plainMember: 403,
+  },
+  {
+    method: 'POST',
+    url: '/api/webhook-endpoints/:id/replay-failed',
+    call: (c, w) => c.post(`/api/webhook-endpoints/${w.webhookEndpointId}/replay-failed`, replayRange()),
+    unknown: (c) => c.post(`/api/webhook-endpoints/${UNKNOWN}/replay-failed`, replayRange()),
+    plainMember: 403,
+  },
+  {
+    method: 'POST',
+    url: '/api/webhook-events/:id/replay',
+    // Both ways across accounts: B's event to A's endpoint, and an unknown event.
+    call: (c, w) =>
+      c.post(`/api/webhook-events/${w.webhookEventId}/replay`, { endpointId: w.webhookEndpointId }),
+    unknown: (c, w) =>
+      c.post('/api/webhook-events/evt_unknownunknownunknown1/replay', { endpointId: w.webhookEndpointId }),
+    plainMember: 403,
+  },
+  {
+    method: 'GET',
     url: '/api/audit-events',
     call: (c, w) => c.get(`/api/audit-events?account=${w.accountId}`),
     unknown: (c) => c.get(`/api/audit-events?account=${UNKNOWN}`),
@@ -428,6 +465,10 @@ async function worldOf(owner: Owner, member: Joined): Promise<World> {
     eventTypes: ['*'],
     enabled: false,
   });
+  const event = await t.db.db.transaction((tx) =>
+    t.app.services.webhookEvents.emit(tx, owner.accountId, { type: 'form.updated', data: {} }),
+  );
+  if (!event.eventId) throw new Error('emit stored no event');
   // Verifications are made by the public page; straight in the database here, on a form of their own (the table
   // deletes `formId`, which a form with verifications refuses).
   const verifiedForm = await owner.c.post('/api/verify-forms', {
@@ -454,6 +495,7 @@ async function worldOf(owner: Owner, member: Joined): Promise<World> {
     testNumberId: testNumber.json().id,
     apiKeyId: apiKey.json().id,
     webhookEndpointId: webhookEndpoint.json().id,
+    webhookEventId: event.eventId,
     verificationId: verification.id,
   };
 }
@@ -486,6 +528,11 @@ async function snapshotOf(owner: Owner) {
       .from(schema.webhookEndpoints)
       .where(eq(schema.webhookEndpoints.accountId, owner.accountId))
       .orderBy(schema.webhookEndpoints.id),
+    webhookDeliveries: await t.db.db
+      .select()
+      .from(schema.webhookDeliveries)
+      .where(eq(schema.webhookDeliveries.accountId, owner.accountId))
+      .orderBy(schema.webhookDeliveries.id),
   };
 }
 
@@ -497,7 +544,7 @@ describe('tenant isolation', () => {
       .filter(
         (r) =>
           r.method !== 'HEAD' &&
-          /^\/api\/(accounts|memberships|invitations|verify-forms|test-phone-numbers|api-keys|webhook-endpoints|audit-events|verifications)(\/|$)/.test(
+          /^\/api\/(accounts|memberships|invitations|verify-forms|test-phone-numbers|api-keys|webhook-endpoints|webhook-events|audit-events|verifications)(\/|$)/.test(
             r.url,
           ),
       )

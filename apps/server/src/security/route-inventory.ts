@@ -90,6 +90,7 @@ export const handParsedBodies: Readonly<Record<string, z.ZodType | 'multipart' |
   'DELETE /api/test-phone-numbers/:id': 'none',
   'DELETE /api/api-keys/:id': 'none',
   'DELETE /api/webhook-endpoints/:id': 'none',
+  'POST /api/webhook-endpoints/:id/send-test': 'none',
   'POST /api/v1/verifications/:id/resend': 'none',
   'POST /api/v1/verifications/:id/cancel': 'none',
 };

@@ -7,6 +7,7 @@ import type {
   WebhookEndpoint,
 } from '@veriform/contracts';
 import { schema } from '@veriform/db';
+import { eq } from 'drizzle-orm';
 import type { TestContext } from '../test-support/app.ts';
 import { solidImage } from '../test-support/images.ts';
 import { multipartBody } from '../test-support/multipart.ts';
@@ -34,6 +35,8 @@ export type World = {
   /** A test key of the account with every scope: API v1's caller. */
   apiKeySecret: string;
   webhookEndpointId: number;
+  /** An event of the account (`evt_…`), for the replay route. */
+  webhookEventId: string;
   verificationId: number;
   attemptId: string;
   /** `{sha256}.webp` of /media/. */
@@ -66,7 +69,7 @@ export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<Wo
     account: owner.accountId,
     name: 'Fuzzing API v1',
     mode: 'test',
-    scopes: ['verifications:write', 'verifications:read', 'forms:read', 'audit:read'],
+    scopes: ['verifications:write', 'verifications:read', 'forms:read', 'audit:read', 'events:read'],
   });
   // A literal public address (no lookup), disabled: the fuzzed requests reach the service, nothing is sent.
   const webhookEndpoint = await owner.c.post('/api/webhook-endpoints', {
@@ -76,6 +79,17 @@ export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<Wo
     eventTypes: ['*'],
     enabled: false,
   });
+  const webhookEndpointId = webhookEndpoint.json<WebhookEndpoint>().id;
+  // Straight in the table, an address the sender refuses at send time without connecting: a fuzzed "Send test
+  // event" (which sends even to a disabled endpoint) reaches nothing outside this machine.
+  await t.db.db
+    .update(schema.webhookEndpoints)
+    .set({ url: 'http://127.0.0.1:9/fuzzed' })
+    .where(eq(schema.webhookEndpoints.id, webhookEndpointId));
+  const emitted = await t.db.db.transaction((tx) =>
+    t.app.services.webhookEvents.emit(tx, owner.accountId, { type: 'form.updated', data: { id: form.id } }),
+  );
+  if (!emitted.eventId) throw new Error('emit stored no event');
   // Verifications come from the public page; one straight in the table is enough to have an id (as tenancy.test.ts).
   const [verification] = await t.db.db
     .insert(schema.verifications)
@@ -116,7 +130,8 @@ export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<Wo
     testNumberId: testNumber.json<TestPhoneNumber>().id,
     apiKeyId: apiKey.json<CreatedApiKey>().id,
     apiKeySecret: v1Key.json<CreatedApiKey>().key,
-    webhookEndpointId: webhookEndpoint.json<WebhookEndpoint>().id,
+    webhookEndpointId,
+    webhookEventId: emitted.eventId,
     verificationId: verification.id,
     attemptId: sent.json<SendCodeResponse>().attemptId,
     mediaFile,
@@ -144,6 +159,9 @@ export function worldParam(world: World, route: Pick<RouteInfo, 'url'>, name: st
   if (name !== 'id') return undefined;
   // API v1's verifications are attempts (the public page's one is of the same account).
   if (route.url.startsWith('/api/v1/verifications/')) return world.attemptId;
+  if (route.url.startsWith('/api/webhook-events/') || route.url.startsWith('/api/v1/events/')) {
+    return world.webhookEventId;
+  }
   const area = route.url.split('/')[2] ?? '';
   const id = idByArea[area];
   return id ? String(id(world)) : undefined;

@@ -1,18 +1,24 @@
-import type { Db } from '@veriform/db';
+import { WEBHOOK_DISABLE_AFTER_DAYS, WEBHOOK_WARN_AFTER_DAYS } from '@veriform/contracts';
+import type { Db, Tx } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { and, eq, isNotNull, isNull } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import { deliverWebhook as deliverWebhookJob } from '../../jobs/definitions/deliver-webhook.ts';
+import { sendWebhookFailingEmailJob } from '../../jobs/definitions/send-webhook-failing-email.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Sealer } from '../../lib/sealed.ts';
 import { type DeliveryResult, deliverWebhook, type ResolveHost } from '../../lib/webhook-delivery.ts';
 import { signDelivery } from '../../lib/webhook-signing.ts';
 import type { HostResolver } from '../../lib/webhook-url.ts';
+import type { AuditLog } from '../audit/log.ts';
+import { endpointTarget } from './replay.ts';
 import { signingSecrets } from './secrets.ts';
 
-const { webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints, webhookEvents } = schema;
+const { memberships, webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints, webhookEvents } = schema;
+
+const DAY_MS = 86_400_000;
 
 export type AttemptTrigger = 'scheduled' | 'replay' | 'test';
 export type AttemptJob = { deliveryId: number; attempt: number; trigger: AttemptTrigger };
@@ -56,13 +62,15 @@ export function deliveryBody(event: { type: string; createdAt: Date; data: unkno
 export function createWebhookSender(deps: {
   db: Db;
   clock: Clock;
-  config: Pick<Config, 'webhooksAllowPrivateUrls' | 'webhookRetryDelaysSeconds'>;
+  config: Pick<Config, 'webhooksAllowPrivateUrls' | 'webhookRetryDelaysSeconds' | 'webhookTimeoutMs'>;
   sealer: Sealer;
   jobs: JobQueue;
+  /** Disabling a failing endpoint is Veriform's own action in the account's audit log. */
+  audit: AuditLog;
   /** The same resolver that checked the URL when it was saved (tests inject one). */
   resolveHost: HostResolver;
 }) {
-  const { db, clock, config, sealer, jobs } = deps;
+  const { db, clock, config, sealer, jobs, audit } = deps;
   const resolve: ResolveHost = async (hostname) => {
     const [address] = await deps.resolveHost(hostname);
     if (!address) throw new Error(`${hostname} has no address`);
@@ -117,6 +125,7 @@ export function createWebhookSender(deps: {
       body,
       resolve,
       allowPrivate: config.webhooksAllowPrivateUrls,
+      timeoutMs: config.webhookTimeoutMs,
     });
     const outcome = await record(job, endpoint.id, now, result);
     // Never the URL's query or the answer: a customer's URL may carry a token, an answer anything.
@@ -179,9 +188,70 @@ export function createWebhookSender(deps: {
               result.ok ? isNotNull(webhookEndpoints.failingSince) : isNull(webhookEndpoints.failingSince),
             ),
           );
+        if (!result.ok) await actOnFailingStreak(tx, endpointId, attemptedAt);
       }
       return status;
     });
+  }
+
+  /**
+   * A failing attempt may end a long streak's grace (issue #17 item 5): after WEBHOOK_WARN_AFTER_DAYS the owners are
+   * warned (once per streak: failure_warned_at), after WEBHOOK_DISABLE_AFTER_DAYS the endpoint is disabled and they
+   * are told. Each update is guarded by what it changes, so attempts recorded at once warn or disable once. Past both
+   * marks at once (a single late attempt) only the disabling is mailed: a warning of what already happened is noise.
+   * Both updates match no row (and lock none) while the streak is younger than a day.
+   */
+  async function actOnFailingStreak(tx: Tx, endpointId: number, attemptedAt: Date): Promise<void> {
+    const failingFor = (days: number) =>
+      and(
+        eq(webhookEndpoints.id, endpointId),
+        eq(webhookEndpoints.enabled, true),
+        lte(webhookEndpoints.failingSince, new Date(attemptedAt.getTime() - days * DAY_MS)),
+      );
+    const [disabled] = await tx
+      .update(webhookEndpoints)
+      .set({
+        enabled: false,
+        disabledAt: attemptedAt,
+        disabledReason: 'failing',
+        failureWarnedAt: sql`coalesce(${webhookEndpoints.failureWarnedAt}, ${attemptedAt})`,
+      })
+      .where(failingFor(WEBHOOK_DISABLE_AFTER_DAYS))
+      .returning({
+        id: webhookEndpoints.id,
+        accountId: webhookEndpoints.accountId,
+        url: webhookEndpoints.url,
+      });
+    if (disabled) {
+      await audit.recordAsSystem(tx, disabled.accountId, {
+        action: 'webhook_endpoint.disabled',
+        targets: [endpointTarget(disabled)],
+        changes: { enabled: [true, false] },
+      });
+      await mailOwners(tx, disabled, 'disabled');
+      return;
+    }
+    const [warned] = await tx
+      .update(webhookEndpoints)
+      .set({ failureWarnedAt: attemptedAt })
+      .where(and(failingFor(WEBHOOK_WARN_AFTER_DAYS), isNull(webhookEndpoints.failureWarnedAt)))
+      .returning({ id: webhookEndpoints.id, accountId: webhookEndpoints.accountId });
+    if (warned) await mailOwners(tx, warned, 'warning');
+  }
+
+  async function mailOwners(
+    tx: Tx,
+    endpoint: { id: number; accountId: number },
+    kind: 'warning' | 'disabled',
+  ): Promise<void> {
+    const owners = await tx
+      .select({ userId: memberships.userId })
+      .from(memberships)
+      .where(and(eq(memberships.accountId, endpoint.accountId), eq(memberships.role, 'owner')))
+      .orderBy(memberships.userId);
+    for (const { userId } of owners) {
+      await jobs.enqueue(sendWebhookFailingEmailJob, { endpointId: endpoint.id, userId, kind }, { tx });
+    }
   }
 
   return { attempt };

@@ -38,6 +38,7 @@ export const targetTypeLabels: Record<AuditTargetType, string> = {
   verification: 'Verification',
   audit_event: 'Audit event',
   webhook_endpoint: 'Webhook endpoint',
+  webhook_event: 'Webhook event',
 };
 
 /** The filter bar's choices, in the contract's order ("all" first). */
