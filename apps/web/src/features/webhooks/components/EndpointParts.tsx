@@ -46,16 +46,7 @@ export function EventTypes({ types }: { types: string[] }) {
   return (
     <Group component="ul" gap={4} p={0} m={0} style={{ listStyle: 'none' }} role="list">
       {types.map((type) => (
-        <Badge
-          key={type}
-          component="li"
-          size="sm"
-          variant="outline"
-          color="gray"
-          c="dark.6"
-          tt="none"
-          title={type}
-        >
+        <Badge key={type} component="li" size="sm" variant="outline" color="gray" c="dark.6" tt="none">
           {eventTypeLabel(type)}
         </Badge>
       ))}

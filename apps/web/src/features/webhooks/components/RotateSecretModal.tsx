@@ -74,7 +74,7 @@ export function RotateSecretModal({
             <Button variant="default" onClick={close} disabled={rotate.isPending}>
               Cancel
             </Button>
-            <Button type="submit" color="red" loading={rotate.isPending}>
+            <Button type="submit" loading={rotate.isPending}>
               Rotate secret
             </Button>
           </Group>
