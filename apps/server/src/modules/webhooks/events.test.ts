@@ -7,7 +7,7 @@ import { emitExpiredVerifications } from '../../jobs/definitions/emit-expired-ve
 import { apiV1, newApiKey } from '../../test-support/api-v1/client.ts';
 import { useTestApp } from '../../test-support/app.ts';
 import { HOUR, MINUTE } from '../../test-support/clock.ts';
-import { createPublicForm, newCellPhone } from '../../test-support/public-verify.ts';
+import { createPublicForm, newCellPhone, newConsumer } from '../../test-support/public-verify.ts';
 import { join, newOwner, type Owner } from '../../test-support/teams.ts';
 import {
   type ReceivedDelivery,
@@ -109,7 +109,12 @@ describe('every change emits its event', () => {
   it('each type arrives once at an endpoint for "*", signed, with data as API v1 shows the object', async () => {
     const owner = await newOwner(t.app, 'Events Co');
     const endpoint = await createEndpoint(owner);
-    const { key } = await newApiKey(owner, ['verifications:write', 'verifications:read', 'forms:read']);
+    const { key } = await newApiKey(owner, [
+      'verifications:write',
+      'verifications:read',
+      'forms:read',
+      'events:read',
+    ]);
     const api = apiV1(t.app, key);
     const formAsApiShows = async (id: number) => {
       const { data } = await api.GET('/api/v1/forms', { params: { query: { limit: 100 } } });
@@ -234,12 +239,42 @@ describe('every change emits its event', () => {
     for (const event of stored) {
       const delivery = received.find((one) => one.headers['webhook-id'] === event.id);
       if (!delivery) throw new Error(`${event.type} not received`);
+      const listed = await api.GET('/api/v1/events/{id}', { params: { path: { id: event.id } } });
+      expect(listed.response.status).toBe(200);
       expect(webhook.verify(delivery.body, delivery.headers)).toEqual({
-        type: event.type,
-        timestamp: event.createdAt.toISOString(),
-        data: event.data,
+        type: listed.data?.type,
+        timestamp: listed.data?.created,
+        data: listed.data?.data,
       });
+      expect(listed.data?.data).toEqual(event.data);
     }
+  });
+
+  it('the hosted page sends and approves a code with the same events, its data as API v1 shows it', async () => {
+    const owner = await newOwner(t.app, 'Hosted Co');
+    const endpoint = await createEndpoint(owner, ['verification.code_sent', 'verification.approved']);
+    const form = await createPublicForm(owner);
+    const { key } = await newApiKey(owner, ['verifications:read']);
+    const api = apiV1(t.app, key);
+    const consumer = await newConsumer(t.app, form.publicId);
+    const sent = await consumer.sendCode(form.publicId, {
+      cellPhone: await addTestNumber(owner),
+      method: 'sms',
+    });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const attemptId = sent.json<{ attemptId: string }>().attemptId;
+    const shown = async () =>
+      (await api.GET('/api/v1/verifications/{id}', { params: { path: { id: attemptId } } })).data;
+    const codeSent = await eventFor(owner.accountId, 'verification.code_sent', attemptId);
+    expect(codeSent.data).toEqual(await shown());
+    expect(codeSent.data).toMatchObject({ source: 'hosted', evidence: { ip: consumer.ip } });
+    expect((await consumer.check(attemptId, '123456')).statusCode).toBe(200);
+    expect((await eventFor(owner.accountId, 'verification.approved', attemptId)).data).toEqual(await shown());
+    const received = await receivedBy(endpoint);
+    expect(received.map((delivery) => JSON.parse(delivery.body).type).sort()).toEqual([
+      'verification.approved',
+      'verification.code_sent',
+    ]);
   });
 
   it('an endpoint for one type gets only that type; a disabled one gets nothing, and the events are stored', async () => {
