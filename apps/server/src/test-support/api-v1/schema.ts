@@ -204,6 +204,23 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        MembershipInput: {
+            id: number;
+            account: number;
+            user: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            /** @enum {string} */
+            role: "member" | "owner";
+            /** @description A member may see full numbers and the activity log. */
+            canSearchData: boolean;
+            /** @description A member may see the reports. */
+            canViewReports: boolean;
+            /** @description When the person joined (ISO 8601). */
+            created: string;
+        };
         AuditEventInput: {
             id: number;
             sequence: number;
@@ -325,6 +342,23 @@ export interface components {
             status: "approved" | "incorrect" | "expired" | "max_attempts" | "already_approved" | "replaced" | "canceled";
             attemptsLeft: number;
             verification: components["schemas"]["VerificationInput"];
+        };
+        Membership: {
+            id: number;
+            account: number;
+            user: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            /** @enum {string} */
+            role: "member" | "owner";
+            /** @description A member may see full numbers and the activity log. */
+            canSearchData: boolean;
+            /** @description A member may see the reports. */
+            canViewReports: boolean;
+            /** @description When the person joined (ISO 8601). */
+            created: string;
         };
         AuditEvent: {
             id: number;
