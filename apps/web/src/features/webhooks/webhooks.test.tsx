@@ -145,9 +145,9 @@ describe('Settings → Webhooks', () => {
       enabled: false,
     });
     await waitFor(() => expect(router.state.location.pathname).toBe('/settings/webhooks/5'));
-    expect(
-      await screen.findByRole('heading', { name: 'https://crm.example.com/hooks/veriform' }),
-    ).toBeInTheDocument();
+    // The add button is gone with the list: the keyboard starts at the new endpoint.
+    const heading = await screen.findByRole('heading', { name: 'https://crm.example.com/hooks/veriform' });
+    await waitFor(() => expect(heading).toHaveFocus());
   });
 
   it('shows the server’s refusals beside their fields, and a refusal of the whole request above the form', async () => {

@@ -22,6 +22,7 @@ import { formatDateTime } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
 import { usePageTitle } from '../../../lib/page-title';
 import { useServices } from '../../../lib/services';
+import { useFocusOnMount } from '../../../lib/use-focus-on-mount';
 import {
   useDeleteWebhookEndpointMutation,
   useReplayWebhookEventMutation,
@@ -88,6 +89,8 @@ export function EndpointDetail({ membership, endpointId }: { membership: Members
   const [dialog, setDialog] = useState<Dialog>(null);
   const [replaying, setReplaying] = useState<string | null>(null);
   usePageTitle('Webhook endpoint');
+  // Arriving from the list or from Add endpoint (whose button is gone), the keyboard starts at the endpoint.
+  const headingRef = useFocusOnMount<HTMLHeadingElement>();
 
   const toggle = (enabled: boolean) =>
     update.mutate(
@@ -199,6 +202,8 @@ export function EndpointDetail({ membership, endpointId }: { membership: Members
           <Group justify="space-between" align="flex-start" gap="sm" wrap="wrap">
             <Stack gap={2} style={{ minWidth: 0, flex: '1 1 260px' }}>
               <Title
+                ref={headingRef}
+                tabIndex={-1}
                 order={2}
                 size="h4"
                 id="endpoint-heading"
