@@ -2,11 +2,7 @@ import { Skeleton, Stack } from '@mantine/core';
 import { createFileRoute } from '@tanstack/react-router';
 import { ForbiddenScreen } from '../../../../components/errors/ForbiddenScreen';
 import { NoMembershipAlert } from '../../../../components/errors/NoMembershipAlert';
-import {
-  canManageWebhooks,
-  webhookDeliveriesQueryOptions,
-  webhookEndpointQueryOptions,
-} from '../../../../features/webhooks/api';
+import { canManageWebhooks } from '../../../../features/webhooks/api';
 import { EndpointDetail } from '../../../../features/webhooks/components/EndpointDetail';
 import { NotFoundError } from '../../../../lib/api-client';
 import { usePageTitle } from '../../../../lib/page-title';
@@ -21,6 +17,10 @@ function parseEndpointId(raw: string): number | null {
 
 export const Route = createFileRoute('/_authed/settings/webhooks/$endpointId')({
   loader: async ({ context, params }) => {
+    // Loaders stay in the entry chunk the login page loads too; the feature's api module comes with the page's own.
+    const { canManageWebhooks, webhookDeliveriesQueryOptions, webhookEndpointQueryOptions } = await import(
+      '../../../../features/webhooks/api'
+    );
     const membership = context.session.get().currentMembership;
     if (!membership || !canManageWebhooks(membership)) return;
     const id = parseEndpointId(params.endpointId);
