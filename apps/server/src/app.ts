@@ -19,6 +19,7 @@ import { apiDocsRoutes, registerOpenApi } from './modules/api-v1/openapi.ts';
 import { apiV1Routes } from './modules/api-v1/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { consentRoutes } from './modules/consent/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
 import { invitationRoutes } from './modules/invitations/routes.ts';
 import { mediaRoutes } from './modules/media/routes.ts';
@@ -185,6 +186,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(membershipRoutes);
   await app.register(invitationRoutes);
   await app.register(verifyFormRoutes);
+  await app.register(consentRoutes);
   await app.register(testNumberRoutes);
   await app.register(apiKeyRoutes);
   await app.register(webhookEndpointRoutes);

@@ -19,6 +19,7 @@ import { createEmailVerification, type EmailVerification } from './modules/auth/
 import { createPasswordReset, type PasswordReset } from './modules/auth/password-reset.ts';
 import { type AuthService, createAuthService } from './modules/auth/service.ts';
 import { createSessionStore, type SessionStore } from './modules/auth/session-store.ts';
+import { type ConsentService, createConsentService } from './modules/consent/service.ts';
 import { createInvitationService, type InvitationService } from './modules/invitations/service.ts';
 import { createMediaService, type MediaService } from './modules/media/service.ts';
 import { createMembershipService, type MembershipService } from './modules/memberships/service.ts';
@@ -61,6 +62,8 @@ export type Services = {
   memberships: MembershipService;
   invitations: InvitationService;
   verifyForms: VerifyFormService;
+  /** Forms' consent versions (issue #18): published, never edited; the public page shows the current one. */
+  consent: ConsentService;
   /** The account's test numbers (test mode). */
   testNumbers: TestNumberService;
   verifications: VerificationService;
@@ -126,6 +129,7 @@ export function createServices(deps: {
     webhookEvents,
   });
   const verifyForms = createVerifyFormService({ config, db, clock, rateLimit, audit, webhookEvents });
+  const consent = createConsentService({ db, clock, audit });
   const testNumbers = createTestNumberService({ db, audit });
   const verifications = createVerificationService({ db, clock, audit });
   const verificationExport = createVerificationExport({ db, clock, streamCsv, audit });
@@ -174,6 +178,7 @@ export function createServices(deps: {
     memberships,
     invitations,
     verifyForms,
+    consent,
     testNumbers,
     verifications,
     verificationExport,

@@ -42,6 +42,7 @@ export const auditActions = [
   'webhook_endpoint.replayed_failed',
   'webhook_endpoint.disabled',
   'webhook_event.replayed',
+  'verify_form.consent_published',
 ] as const;
 export const auditActionSchema = z.enum(auditActions);
 export type AuditAction = z.infer<typeof auditActionSchema>;
@@ -82,6 +83,7 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'webhook_endpoint.replayed_failed': 'Replayed the failed events of a webhook endpoint',
   'webhook_endpoint.disabled': 'Disabled a webhook endpoint after days of failed deliveries',
   'webhook_event.replayed': 'Replayed a webhook event',
+  'verify_form.consent_published': 'Published a consent text',
 };
 
 export const auditActorTypes = ['user', 'api_key', 'system'] as const;

@@ -6,6 +6,8 @@ export * from './api-v1.ts';
 export * from './audit.ts';
 export * from './auth.ts';
 export * from './client-config.ts';
+export * from './consent.ts';
+export * from './consent-text.ts';
 export * from './date-filters.ts';
 export * from './dev-outbox.ts';
 export * from './error-reporting.ts';

@@ -74,6 +74,11 @@ type Texts = {
   codeReplaced: string;
   /** The customer canceled the verification through the API. */
   codeCanceled: string;
+  /** Consent (issue #18): the checkbox beside the customer's text, and send-code's refusals on `consentAccepted`. */
+  consentAgree: string;
+  consentRequired: string;
+  /** The customer published a new text since the page was loaded. */
+  consentStale: string;
   /** Send refusals (429 `detail`) */
   resendTooSoon: (seconds: number) => string;
   tooManyForPhone: (seconds: number) => string;
@@ -139,6 +144,9 @@ const en: Texts = {
   codeUsed: 'This code has already been used.',
   codeReplaced: 'A newer code was sent. Enter the code from the latest message.',
   codeCanceled: 'This code was canceled. Ask for a new code.',
+  consentAgree: 'I agree',
+  consentRequired: 'Tick “I agree” to accept the terms above before we send the code.',
+  consentStale: 'The terms above have changed. Reload the page to read the current version.',
   resendTooSoon: (seconds) => `Please wait ${waitText('en', seconds)} before asking for a new code.`,
   tooManyForPhone: (seconds) =>
     `Too many codes were sent to this number today. Try again in ${waitText('en', seconds)}.`,
@@ -208,6 +216,9 @@ const es: Texts = {
   codeUsed: 'Este código ya se utilizó.',
   codeReplaced: 'Se envió un código más reciente. Escriba el código del último mensaje.',
   codeCanceled: 'Este código fue cancelado. Pida un código nuevo.',
+  consentAgree: 'Acepto',
+  consentRequired: 'Marque “Acepto” para aceptar los términos de arriba antes de que enviemos el código.',
+  consentStale: 'Los términos de arriba cambiaron. Vuelva a cargar la página para leer la versión vigente.',
   resendTooSoon: (seconds) => `Espere ${waitText('es', seconds)} antes de pedir un código nuevo.`,
   tooManyForPhone: (seconds) =>
     `Se enviaron demasiados códigos a este número hoy. Inténtelo de nuevo en ${waitText('es', seconds)}.`,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { publicConsentSchema } from './consent.ts';
 import { languageSchema } from './verify-forms.ts';
 
 /**
@@ -30,6 +31,8 @@ export const publicVerifyFormSchema = z.object({
    * and sending is refused. Everyone else gets 404 for an inactive form.
    */
   preview: z.boolean(),
+  /** The current consent version of the form's language (issue #18), shown above the button; null when none. */
+  consent: publicConsentSchema.nullable(),
 });
 export type PublicVerifyForm = z.infer<typeof publicVerifyFormSchema>;
 
@@ -60,6 +63,12 @@ export const sendCodeRequestSchema = z.object({
   method: verificationMethodSchema,
   email: z.string().trim().max(254).optional(),
   externalRefId: z.string().trim().max(EXTERNAL_REF_ID_MAX).optional(),
+  /**
+   * The consent version the page showed (issue #18) and whether its box was ticked: a version that is no longer the
+   * current one, or a required tick missing, is refused on `consentAccepted` in the form's language.
+   */
+  consentVersionId: z.string().max(64).optional(),
+  consentAccepted: z.boolean().optional(),
 });
 export type SendCodeRequest = z.input<typeof sendCodeRequestSchema>;
 

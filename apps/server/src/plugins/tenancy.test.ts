@@ -235,6 +235,31 @@ const routes: RouteCase[] = [
     unknown: (c) => c.patchMultipart(`/api/verify-forms/${UNKNOWN}/update-banner-image`, bannerForm()),
     plainMember: 200,
   },
+  // Consent versions (issue #18): the form's own members publish and read them.
+  {
+    method: 'POST',
+    url: '/api/verify-forms/:id/consent-versions',
+    call: (c, w) =>
+      c.post(`/api/verify-forms/${w.formId}/consent-versions`, {
+        language: 'en',
+        text: 'Planted consent.',
+        requireCheckbox: false,
+      }),
+    unknown: (c) =>
+      c.post(`/api/verify-forms/${UNKNOWN}/consent-versions`, {
+        language: 'en',
+        text: 'Planted consent.',
+        requireCheckbox: false,
+      }),
+    plainMember: 201,
+  },
+  {
+    method: 'GET',
+    url: '/api/verify-forms/:id/consent-versions',
+    call: (c, w) => c.get(`/api/verify-forms/${w.formId}/consent-versions`),
+    unknown: (c) => c.get(`/api/verify-forms/${UNKNOWN}/consent-versions`),
+    plainMember: 200,
+  },
   {
     method: 'PATCH',
     url: '/api/verify-forms/:id/delete-banner-image',

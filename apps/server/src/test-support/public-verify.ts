@@ -1,4 +1,10 @@
-import type { CheckCodeResponse, PublicPageData, SendCodeResponse, VerifyForm } from '@veriform/contracts';
+import type {
+  CheckCodeResponse,
+  PublicConsent,
+  PublicPageData,
+  SendCodeResponse,
+  VerifyForm,
+} from '@veriform/contracts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { TestClient } from './client.ts';
 import { latestCodeTo } from './codes.ts';
@@ -43,11 +49,20 @@ export async function createPublicForm(
  * (as the real page does).
  */
 export class Consumer extends TestClient {
+  /** The consent version the opened page showed (issue #18): the page sends it back with its tick. */
+  shownConsent: PublicConsent | null = null;
+
   async open(publicId: string, query = ''): Promise<{ page: LightMyRequestResponse; data: PublicPageData }> {
     const page = await this.get(`/f/${publicId}${query}`);
     const data = initialDataOf(page.body) as PublicPageData;
     this.csrfToken = data.csrfToken;
+    this.shownConsent = data.form?.consent ?? null;
     return { page, data };
+  }
+
+  /** What the page adds to send-code once its box is ticked: the version shown, accepted. */
+  consentFields(): { consentVersionId?: string; consentAccepted?: boolean } {
+    return this.shownConsent ? { consentVersionId: this.shownConsent.versionId, consentAccepted: true } : {};
   }
 
   sendCode(publicId: string, body: unknown) {
@@ -77,6 +92,7 @@ export async function verifyPhone(
     cellPhone: phone.typed,
     method: 'sms',
     ...(options.externalRefId ? { externalRefId: options.externalRefId } : {}),
+    ...consumer.consentFields(),
   });
   if (response.statusCode !== 201) throw new Error(`send-code: ${response.statusCode} ${response.body}`);
   const sent = response.json<SendCodeResponse>();

@@ -20,6 +20,7 @@ function makeForm(over: Partial<PublicVerifyForm> = {}): PublicVerifyForm {
     language: 'en',
     bannerImage: null,
     preview: false,
+    consent: null,
     ...over,
   };
 }

@@ -1,4 +1,4 @@
-import type { PublicPageData, PublicVerifyForm } from '@veriform/contracts';
+import type { PublicConsent, PublicPageData, PublicVerifyForm } from '@veriform/contracts';
 import { PUBLIC_PAGE_DATA_ELEMENT_ID } from '@veriform/contracts/public-verify-texts';
 
 /**
@@ -13,9 +13,17 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A malformed consent reads as none: the server then refuses the send as stale, and a reload shows the text. */
+function readConsent(value: unknown): PublicConsent | null {
+  if (!isRecord(value)) return null;
+  const { versionId, text, requireCheckbox } = value;
+  if (typeof versionId !== 'string' || typeof text !== 'string') return null;
+  return { versionId, text, requireCheckbox: requireCheckbox === true };
+}
+
 function readForm(value: unknown): PublicVerifyForm | null {
   if (!isRecord(value)) return null;
-  const { publicId, name, company, language, bannerImage, preview } = value;
+  const { publicId, name, company, language, bannerImage, preview, consent } = value;
   if (typeof publicId !== 'string' || typeof name !== 'string' || typeof company !== 'string') return null;
   if (language !== 'en' && language !== 'es') return null;
   return {
@@ -25,6 +33,7 @@ function readForm(value: unknown): PublicVerifyForm | null {
     language,
     bannerImage: typeof bannerImage === 'string' && bannerImage ? bannerImage : null,
     preview: preview === true,
+    consent: readConsent(consent),
   };
 }
 

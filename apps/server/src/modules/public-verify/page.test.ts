@@ -38,6 +38,7 @@ describe('GET /f/{publicId}', () => {
         language: 'en',
         bannerImage: null,
         preview: false,
+        consent: null,
       },
       externalRefId: 'CRM-123',
       language: 'en',

@@ -71,6 +71,7 @@ describe('GET /api/public/verify-forms/{publicId}', () => {
       language: 'es',
       bannerImage: null,
       preview: false,
+      consent: null,
     });
     expect(response.headers['cache-control']).toBe('private, no-cache');
   });
@@ -477,6 +478,11 @@ describe('POST /api/public/attempts/{attemptId}/check', () => {
       userAgent: 'Checker/1.0',
       createdAt: t.clock.now(),
       source: 'hosted',
+      // The form has no consent text (issue #18): nothing was shown, nothing recorded.
+      consentVersionId: null,
+      consentVersion: null,
+      consentLanguage: null,
+      consentSha256: null,
     });
     expect(attempt).toMatchObject({
       status: 'verified',

@@ -22,6 +22,7 @@ import { ipKey } from '../../lib/ip-key.ts';
 import { type RateLimiter, type RateLimitRule, tooMany } from '../../lib/rate-limit.ts';
 import type { CodeDelivery } from '../../messaging/code-delivery.ts';
 import { findMembership } from '../../plugins/account-context.ts';
+import { type CurrentConsent, consentRefusal, currentConsent } from '../consent/service.ts';
 import {
   type ApiVerificationRow,
   apiVerificationColumns,
@@ -177,14 +178,21 @@ export function createPublicVerifyService(deps: {
   const isMember = async (userId: number, accountId: number): Promise<boolean> =>
     (await findMembership(db, userId, accountId)) !== undefined;
 
-  const toPublic = (form: FormRow, preview: boolean): PublicVerifyForm => ({
-    publicId: form.publicId,
-    name: form.name,
-    company: form.company,
-    language: form.language,
-    bannerImage: form.bannerImage,
-    preview,
-  });
+  /** With the current consent version of the form's language (issue #18), which the page shows above its button. */
+  const toPublic = async (form: FormRow, preview: boolean): Promise<PublicVerifyForm> => {
+    const consent = await currentConsent(db, form.id, form.language);
+    return {
+      publicId: form.publicId,
+      name: form.name,
+      company: form.company,
+      language: form.language,
+      bannerImage: form.bannerImage,
+      preview,
+      consent: consent
+        ? { versionId: consent.id, text: consent.text, requireCheckbox: consent.requireCheckbox }
+        : null,
+    };
+  };
 
   /**
    * The form's public face, or null (→ 404) when it does not exist or is inactive. A member of the form's account
@@ -250,6 +258,8 @@ export function createPublicVerifyService(deps: {
       method: 'sms' | 'email';
       email: string | null;
       externalRefId: string;
+      /** The consent version the page showed (issue #18), recorded with the attempt; none through API v1. */
+      consent?: CurrentConsent | undefined;
     },
     texts: PublicVerifyTexts,
     context: PublicRequestContext,
@@ -370,6 +380,10 @@ export function createPublicVerifyService(deps: {
           userAgent: context.userAgent,
           source: options.source,
           apiKeyId: options.apiKeyId,
+          consentVersionId: target.consent?.id ?? null,
+          consentVersion: target.consent?.version ?? null,
+          consentLanguage: target.consent?.language ?? null,
+          consentSha256: target.consent?.sha256 ?? null,
           createdAt: now,
           expiresAt,
         })
@@ -410,11 +424,14 @@ export function createPublicVerifyService(deps: {
       else if (!z.email().safeParse(request.email).success) fields.email = [texts.emailInvalid];
       else email = request.email;
     }
+    const consent = await currentConsent(db, form.id, form.language);
+    const refusal = consentRefusal(consent, request);
+    if (refusal) fields.consentAccepted = [refusal === 'stale' ? texts.consentStale : texts.consentRequired];
     if (!phone.ok || Object.keys(fields).length > 0) throw new AppError('validation_error', { fields });
 
     const issued = await issueCode(
       form,
-      { phone, method: request.method, email, externalRefId: request.externalRefId ?? '' },
+      { phone, method: request.method, email, externalRefId: request.externalRefId ?? '', consent },
       texts,
       context,
       { source: 'hosted', apiKeyId: null, perIpLimit: true, testNumbersOnly: false },
@@ -535,18 +552,21 @@ export function createPublicVerifyService(deps: {
                 verification_id = nextval(pg_get_serial_sequence('verifications', 'id'))
             WHERE id = ${attempt.id} AND status = 'pending' AND expires_at > ${now}::timestamptz
             RETURNING verification_id, account_id, verify_form_id, cell_phone, external_ref_id, method, email,
-              is_test, wrong_tries, sent_at, created_at, source
+              is_test, wrong_tries, sent_at, created_at, source, consent_version_id, consent_version,
+              consent_language, consent_sha256
           )
           INSERT INTO ${verifications} (id, account_id, verify_form_id, cell_phone, external_ref_id,
             verify_form_name, verify_form_category, verification_method, email, is_test, code_sent_at, verified_at,
-            attempts, ip, user_agent, created_at, source)
+            attempts, ip, user_agent, created_at, source, consent_version_id, consent_version, consent_language,
+            consent_sha256)
           OVERRIDING SYSTEM VALUE
           SELECT verification_id, account_id, verify_form_id, cell_phone, external_ref_id, ${attempt.formName}::text,
             ${attempt.formCategory}::text, method, email, is_test,
             -- The job sets sent_at once the provider took the message; before that (or for a test number, which
             -- sends nothing) the request time stands in.
             coalesce(sent_at, created_at), ${now}::timestamptz, wrong_tries + 1, ${context.ip}::text,
-            ${context.userAgent}::text, ${now}::timestamptz, source
+            ${context.userAgent}::text, ${now}::timestamptz, source, consent_version_id, consent_version,
+            consent_language, consent_sha256
           FROM won
           RETURNING id::text AS id`);
         // Both drivers answer `{ rows }`; the Db type leaves the result untyped.
