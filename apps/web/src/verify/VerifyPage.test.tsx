@@ -361,4 +361,79 @@ describe('public verification page', () => {
       Reflect.deleteProperty(navigator, 'credentials');
     }
   });
+
+  describe('consent text (issue #18)', () => {
+    const consent = {
+      versionId: 'cv_1',
+      text: 'By entering your number you agree that Acme may text you.\nTerms: https://acme.example/terms. <b>not bold</b>',
+      requireCheckbox: true,
+    };
+
+    it('shows the text above the button, its URL as a link and markup as text', () => {
+      renderPage(pageData({ form: makeForm({ consent }) }));
+      const link = screen.getByRole('link', { name: 'https://acme.example/terms' });
+      expect(link).toHaveAttribute('href', 'https://acme.example/terms');
+      expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+      const text = document.getElementById('vf-consent-text');
+      expect(text?.textContent).toBe(consent.text);
+      expect(text?.querySelector('b')).toBeNull();
+      const button = screen.getByRole('button', { name: en.sendCode });
+      expect(text?.compareDocumentPosition(button)).toBe(Node.DOCUMENT_POSITION_FOLLOWING);
+    });
+
+    it('a required tick: refused before sending, beside the box; ticked, the version goes with the request', async () => {
+      const server = createFakeServer({ [SEND]: [200, sent()] });
+      const user = userEvent.setup();
+      renderPage(pageData({ form: makeForm({ consent }) }), server);
+      await user.type(screen.getByLabelText(en.cellPhoneLabel), '(201) 555-0123');
+      await user.click(screen.getByRole('button', { name: en.sendCode }));
+      const box = screen.getByRole('checkbox', { name: en.consentAgree });
+      expect(box).toHaveAttribute('aria-invalid', 'true');
+      expect(box).toHaveFocus();
+      // Described by the text itself and the refusal (the text's inner spacing is the accessibility tree's).
+      expect(box).toHaveAccessibleDescription(expect.stringContaining('Acme may text you.'));
+      expect(box).toHaveAccessibleDescription(expect.stringContaining(en.consentRequired));
+      expect(server.requests).toHaveLength(0);
+
+      await user.click(box);
+      expect(box).not.toHaveAttribute('aria-invalid');
+      await user.click(screen.getByRole('button', { name: en.sendCode }));
+      await screen.findByLabelText(en.codeLabel);
+      expect(server.calls(SEND)[0]?.body).toEqual({
+        cellPhone: '(201) 555-0123',
+        method: 'sms',
+        consentVersionId: 'cv_1',
+        consentAccepted: true,
+      });
+    });
+
+    it('the server’s refusal in Spanish on a Spanish form (a newer version) shows beside the text', async () => {
+      const server = createFakeServer({
+        'POST /api/public/verify-forms/pub-es/send-code': [
+          400,
+          { consentAccepted: [es.consentStale], MainCode_: 'validation_error' },
+        ],
+      });
+      const user = userEvent.setup();
+      renderPage(
+        pageData({
+          form: makeForm({
+            publicId: 'pub-es',
+            language: 'es',
+            consent: { versionId: 'cv_old', text: 'Acepto.', requireCheckbox: false },
+          }),
+        }),
+        server,
+      );
+      expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
+      await user.type(screen.getByLabelText(es.cellPhoneLabel), '(201) 555-0123');
+      await user.click(screen.getByRole('button', { name: es.sendCode }));
+      const error = await screen.findByText(es.consentStale);
+      expect(error).toHaveFocus();
+      expect(server.calls('POST /api/public/verify-forms/pub-es/send-code')[0]?.body).toMatchObject({
+        consentVersionId: 'cv_old',
+        consentAccepted: false,
+      });
+    });
+  });
 });

@@ -8,6 +8,7 @@ import type {
 import { type PublicVerifyTexts, publicVerifyTexts } from '@veriform/contracts/public-verify-texts';
 import { type FormEvent, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { createPublicApi, type Failure, type FetchLike, type PublicApi } from './api';
+import { ConsentText } from './ConsentText';
 import { TextField } from './TextField';
 import { useCountdown } from './useCountdown';
 
@@ -22,7 +23,7 @@ const CODE_PATTERN = /^[0-9]{6}$/;
 
 type Step = 'phone' | 'code' | 'done';
 type Pending = 'send' | 'resend' | 'check' | null;
-type FieldName = 'cellPhone' | 'email' | 'code';
+type FieldName = 'cellPhone' | 'email' | 'code' | 'consentAccepted';
 type Errors = Partial<Record<FieldName | 'alert', string>>;
 /** What gets the focus after the next render: the new step's first input or heading, or the field to fix. */
 type FocusTarget = FieldName | 'send' | 'verify' | 'resend' | 'success';
@@ -91,6 +92,8 @@ function VerifyFlow({ form, externalRefId, api }: VerifyFlowProps) {
   const [cellPhone, setCellPhone] = useState('');
   const [method, setMethod] = useState<VerificationMethod>('sms');
   const [email, setEmail] = useState('');
+  const [agreed, setAgreed] = useState(false);
+  const consent = form.consent;
   const [code, setCode] = useState('');
   const [attempt, setAttempt] = useState<SendCodeResponse | null>(null);
   const [errors, setErrors] = useState<Errors>({});
@@ -143,22 +146,28 @@ function VerifyFlow({ form, externalRefId, api }: VerifyFlowProps) {
       const found: Errors = {};
       if (!phone) found.cellPhone = t.cellPhoneRequired;
       if (method === 'email' && !address) found.email = t.emailRequired;
-      if (found.cellPhone || found.email) {
+      if (consent?.requireCheckbox && !agreed) found.consentAccepted = t.consentRequired;
+      if (found.cellPhone || found.email || found.consentAccepted) {
         setErrors(found);
-        focusNext.current = found.cellPhone ? 'cellPhone' : 'email';
+        focusNext.current = found.cellPhone ? 'cellPhone' : found.email ? 'email' : 'consentAccepted';
         return;
       }
     }
     const request: SendCodeRequest = { cellPhone: phone, method };
     if (method === 'email') request.email = address;
     if (externalRefId) request.externalRefId = externalRefId;
+    // The version shown, so the attempt records what the consumer read (and a newer one is refused as stale).
+    if (consent) {
+      request.consentVersionId = consent.versionId;
+      request.consentAccepted = agreed;
+    }
 
     setPending(origin);
     setErrors({});
     const result = await api.sendCode(form.publicId, request);
     setPending(null);
     if (!result.ok) {
-      const shown: FieldName[] = origin === 'send' ? ['cellPhone', 'email'] : [];
+      const shown: FieldName[] = origin === 'send' ? ['cellPhone', 'email', 'consentAccepted'] : [];
       showFailure(result.failure, method === 'email' ? shown : shown.filter((f) => f !== 'email'), origin);
       return;
     }
@@ -325,6 +334,39 @@ function VerifyFlow({ form, externalRefId, api }: VerifyFlowProps) {
                   clearError('email');
                 }}
               />
+            ) : null}
+            {consent ? (
+              <div className="vf-consent">
+                <ConsentText id="vf-consent-text" className="vf-consent-text" text={consent.text} />
+                {consent.requireCheckbox ? (
+                  <label className="vf-choice vf-agree">
+                    <input
+                      type="checkbox"
+                      ref={bind('consentAccepted')}
+                      checked={agreed}
+                      onChange={(event) => {
+                        setAgreed(event.target.checked);
+                        clearError('consentAccepted');
+                      }}
+                      aria-describedby={
+                        errors.consentAccepted ? 'vf-consent-text vf-consent-error' : 'vf-consent-text'
+                      }
+                      aria-invalid={errors.consentAccepted ? true : undefined}
+                    />
+                    <span>{t.consentAgree}</span>
+                  </label>
+                ) : null}
+                {errors.consentAccepted ? (
+                  <p
+                    className="vf-error"
+                    id="vf-consent-error"
+                    tabIndex={-1}
+                    ref={consent.requireCheckbox ? undefined : bind('consentAccepted')}
+                  >
+                    {errors.consentAccepted}
+                  </p>
+                ) : null}
+              </div>
             ) : null}
             {alert}
             <button
