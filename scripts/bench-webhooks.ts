@@ -9,7 +9,11 @@
  * (`server.ts`, each its own process; WEBHOOKS_ALLOW_PRIVATE_URLS so they may deliver to loopback). Then it stores
  * the events, their deliveries and their first jobs at once, as changes would have, and times the drain until every
  * delivery has succeeded. Each delivery is one job: load, sign, POST (a new connection, as the sender never pools),
- * then the attempt's transaction (delivery, attempt row, endpoint's streak) and pg-boss's completion.
+ * then the attempt's record (one statement when it succeeded) and pg-boss's completion.
+ *
+ * Before that, what an event costs the change that emits it: `emit()` in a transaction of its own, sequentially, for an
+ * account without endpoints (the event row only) and with one subscribed endpoint (plus its delivery and job),
+ * against the bare INSERT of the same event row.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,11 +24,15 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDb, schema } from '@veriform/db';
 import { eq, sql } from 'drizzle-orm';
+import pino from 'pino';
 import { createBoss } from '../apps/server/src/jobs/boss.ts';
 import { deliverWebhook } from '../apps/server/src/jobs/definitions/deliver-webhook.ts';
+import { createJobs } from '../apps/server/src/jobs/queue.ts';
+import { loadJobDefinitions } from '../apps/server/src/jobs/registry.ts';
+import { systemClock } from '../apps/server/src/lib/clock.ts';
 import { createSealer } from '../apps/server/src/lib/sealed.ts';
 import { signDelivery } from '../apps/server/src/lib/webhook-signing.ts';
-import { newEventId } from '../apps/server/src/modules/webhooks/events.ts';
+import { createWebhookEvents, newEventId } from '../apps/server/src/modules/webhooks/events.ts';
 import { generateWebhookSecret, webhookSecretContext } from '../apps/server/src/modules/webhooks/secrets.ts';
 import { deliveryBody } from '../apps/server/src/modules/webhooks/sender.ts';
 import {
@@ -33,6 +41,7 @@ import {
   startServer,
   stopServer,
 } from '../apps/server/src/test-support/server-process.ts';
+import { ms, quantile } from './support/measure.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -155,6 +164,52 @@ try {
         .returning({ id: schema.webhookDeliveries.id });
       ids.push(...deliveries.map((d) => d.id));
     }
+    // What an event costs its change (no worker runs in this process: the servers' workers deliver these too).
+    const emitRounds = 500;
+    const [quiet] = await db.insert(schema.accounts).values({ displayName: 'No endpoints' }).returning();
+    if (!quiet) throw new Error('no account');
+    const queue = createJobs(database, pino({ level: 'silent' }), await loadJobDefinitions());
+    const { emit } = createWebhookEvents({ clock: systemClock, jobs: queue });
+    const timed = async (work: () => Promise<unknown>): Promise<number[]> => {
+      const times: number[] = [];
+      for (let i = 0; i < emitRounds; i += 1) {
+        const t0 = performance.now();
+        await work();
+        times.push(performance.now() - t0);
+      }
+      return times;
+    };
+    const bareInsert = await timed(() =>
+      db.transaction((tx) =>
+        tx
+          .insert(schema.webhookEvents)
+          .values({ id: newEventId(), accountId: quiet.id, type: sample.type, data: sample.data }),
+      ),
+    );
+    const emitNone = await timed(() =>
+      db.transaction((tx) => emit(tx, quiet.id, { type: 'verification.approved', data: sample.data })),
+    );
+    const emitOne = await timed(() =>
+      db.transaction((tx) => emit(tx, account.id, { type: 'verification.approved', data: sample.data })),
+    );
+    const line = (name: string, xs: number[]) =>
+      `${name.padEnd(40)} p50 ${ms(quantile(xs, 0.5))} ms  p95 ${ms(quantile(xs, 0.95))} ms  (×${(quantile(xs, 0.5) / quantile(bareInsert, 0.5)).toFixed(2)} the bare insert)`;
+    console.log(`emit() in its own transaction, ${emitRounds} sequential:`);
+    console.log(line('bare INSERT of the event row', bareInsert));
+    console.log(line('emit, account without endpoints', emitNone));
+    console.log(line('emit, one subscribed endpoint (+job)', emitOne));
+    // Let the servers deliver what emitOne queued before the drain is timed.
+    const succeeded = async () => {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)`.mapWith(Number) })
+        .from(schema.webhookDeliveries)
+        .where(eq(schema.webhookDeliveries.status, 'succeeded'));
+      return row?.n ?? 0;
+    };
+    const settle = Date.now() + 60_000;
+    while ((await succeeded()) < emitRounds && Date.now() < settle)
+      await new Promise((r) => setTimeout(r, 100));
+    const already = await succeeded();
     received = 0;
     const { boss } = createBoss(database, { supervise: false, schedule: false });
     boss.on('error', () => {});
@@ -178,11 +233,7 @@ try {
     let done = 0;
     while (done < events && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 100));
-      const [row] = await db
-        .select({ n: sql<number>`count(*)`.mapWith(Number) })
-        .from(schema.webhookDeliveries)
-        .where(eq(schema.webhookDeliveries.status, 'succeeded'));
-      done = row?.n ?? 0;
+      done = (await succeeded()) - already;
     }
     const seconds = (performance.now() - started) / 1000;
     const rate = done / seconds;
