@@ -11,6 +11,7 @@ import type { Mailer } from './messaging/email.ts';
 import type { SmsSender } from './messaging/sms.ts';
 import { type AccountService, createAccountService } from './modules/accounts/service.ts';
 import { type ApiKeyService, createApiKeyService } from './modules/api-keys/service.ts';
+import { type ApiEvents, createApiEvents } from './modules/api-v1/events.ts';
 import { type ApiVerifications, createApiVerifications } from './modules/api-v1/verifications.ts';
 import { type AuditLog, createAuditLog } from './modules/audit/log.ts';
 import { type AuditReader, createAuditReader } from './modules/audit/service.ts';
@@ -77,6 +78,8 @@ export type Services = {
   publicVerify: PublicVerifyService;
   /** API v1's verifications: the public page's rules through an account's API key. */
   apiVerifications: ApiVerifications;
+  /** API v1's events: the account's webhook events of the last 30 days, in cursor pages. */
+  apiEvents: ApiEvents;
   /** Webhook endpoints (issue #17): owners manage them; their secrets are sealed with SECRET_KEY. */
   webhookEndpoints: WebhookEndpointService;
   /** Webhook events (issue #17): `emit` in the change's transaction stores the event and queues its deliveries. */
@@ -143,6 +146,7 @@ export function createServices(deps: {
     codeDelivery,
     webhookEvents,
   });
+  const apiEvents = createApiEvents({ db, clock });
   const apiVerifications = createApiVerifications({
     config,
     db,
@@ -186,6 +190,7 @@ export function createServices(deps: {
     codeDelivery,
     publicVerify,
     apiVerifications,
+    apiEvents,
     webhookEndpoints,
     webhookEvents,
     webhookSender,

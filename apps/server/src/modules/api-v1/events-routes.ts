@@ -8,13 +8,11 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountContext } from '../../plugins/tenancy.ts';
-import { createApiEvents } from './events.ts';
 import { problem, problemResponses } from './responses.ts';
 
 export async function eventRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { db, clock } = app.services;
-  const events = createApiEvents({ db, clock });
+  const events = app.services.apiEvents;
 
   r.get(
     '/api/v1/events',
