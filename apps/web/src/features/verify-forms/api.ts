@@ -1,9 +1,13 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import {
   BANNER_IMAGE_FIELD,
+  type ConsentVersionList,
   type CreateVerifyFormRequest,
+  consentVersionListSchema,
+  consentVersionSchema,
   type FormListSearch,
   formCategoriesSchema,
+  type PublishConsentVersionRequest,
   type UpdateVerifyFormRequest,
   type VerifyForm,
   type VerifyFormList,
@@ -244,5 +248,46 @@ export function useDeleteBannerMutation(formId: number) {
     mutationKey: verifyFormChangeKey(formId),
     mutationFn: () => deleteBannerImage(services.api, formId),
     onSuccess: (form) => applyForm(services, form),
+  });
+}
+
+// ---- Consent versions (issue #18) ------------------------------------------------------------------------------
+
+export const consentVersionKeys = {
+  list: (accountId: number, formId: number) => [...verifyFormKeys.all(accountId), 'consent', formId] as const,
+};
+
+// GET /api/verify-forms/{id}/consent-versions — newest first, both languages
+export function fetchConsentVersions(api: ApiClient, formId: number, signal?: AbortSignal) {
+  return api.get(`/api/verify-forms/${formId}/consent-versions`, {
+    schema: consentVersionListSchema,
+    signal,
+  });
+}
+
+export function consentVersionsQueryOptions(api: ApiClient, accountId: number, formId: number) {
+  return queryOptions({
+    queryKey: consentVersionKeys.list(accountId, formId),
+    queryFn: ({ signal }) => fetchConsentVersions(api, formId, signal),
+    select: (data) => data.results,
+  });
+}
+
+// POST /api/verify-forms/{id}/consent-versions — 201 a new version; 200 the current one when nothing changed
+export function usePublishConsentMutation(accountId: number, formId: number) {
+  const services = useServices();
+  return useMutation({
+    mutationFn: async (body: PublishConsentVersionRequest) => {
+      const before = services.queryClient.getQueryData<ConsentVersionList>(
+        consentVersionKeys.list(accountId, formId),
+      );
+      const version = await services.api.post(`/api/verify-forms/${formId}/consent-versions`, {
+        schema: consentVersionSchema,
+        body,
+      });
+      return { version, created: !before?.results.some((v) => v.id === version.id) };
+    },
+    onSettled: () =>
+      services.queryClient.invalidateQueries({ queryKey: consentVersionKeys.list(accountId, formId) }),
   });
 }

@@ -36,6 +36,7 @@ import {
   verifyFormQueryOptions,
 } from '../api';
 import { languageOptions } from '../languages';
+import { ConsentCard } from './ConsentCard';
 import { RecentVerificationsCard, StatsCard } from './FormActivity';
 import { LiveSwitch } from './FormsTable';
 import { ShareCard } from './ShareCard';
@@ -275,6 +276,11 @@ function FormDetail({ membership, formId }: { membership: Membership; formId: nu
         {can(membership, 'viewReports') && <StatsCard form={form} />}
         {can(membership, 'searchData') && <RecentVerificationsCard form={form} />}
         <EditCard form={form} />
+        <ConsentCard
+          form={form}
+          company={membership.account.displayName}
+          canPublish={can(membership, 'manageForms')}
+        />
         <BannerCard form={form} />
         <DangerCard form={form} />
       </Stack>
