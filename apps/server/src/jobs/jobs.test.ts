@@ -127,6 +127,34 @@ describe('enqueue in the caller’s transaction', () => {
     expect(outbox).toEqual([]);
   });
 
+  it('enqueueMany stores every job with the transaction (2,500: three statements), and none when it rolls back', async () => {
+    const payloads = (base: number, n: number) =>
+      Array.from({ length: n }, (_, i) => ({ invitationId: base + i, sealedKey: 'v1.x' }));
+    const count = async (base: number) =>
+      rows<{ n: number }>(
+        t.db,
+        "SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND (data->>'invitationId')::int BETWEEN $2 AND $3",
+        [sendInvitationEmail.name, base, base + 9_999],
+      );
+    await expect(
+      t.db.db.transaction(async (tx) => {
+        await t.app.services.jobs.enqueueMany(sendInvitationEmail, payloads(910_000_000, 10), { tx });
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await count(910_000_000)).toEqual([{ n: 0 }]);
+
+    // Far in the future, so that no worker runs them during the test.
+    const startAfter = new Date(Date.now() + 3_600_000);
+    await t.db.db.transaction((tx) =>
+      t.app.services.jobs.enqueueMany(sendInvitationEmail, payloads(920_000_000, 2_500), { tx, startAfter }),
+    );
+    expect(await count(920_000_000)).toEqual([{ n: 2_500 }]);
+    await expect(
+      t.app.services.jobs.enqueueMany(sendInvitationEmail, [{ invitationId: -1, sealedKey: '' }]),
+    ).rejects.toThrow(z.ZodError);
+  });
+
   describe('with a worker that polls only every 30 s', () => {
     let other: DatabaseHandle;
     let jobs: Jobs;

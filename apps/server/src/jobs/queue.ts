@@ -17,6 +17,8 @@ import { loadJobDefinitions } from './registry.ts';
 /** Inside close-with-grace's 10 s in server.ts; a job still running then is failed and retried by any process. */
 const STOP_TIMEOUT_MS = 8_000;
 const IDLE_TIMEOUT_MS = 1_500;
+/** Jobs per pg-boss `insert` statement in `enqueueMany`. */
+const INSERT_BATCH = 1_000;
 
 export type EnqueueOptions = {
   /**
@@ -38,6 +40,15 @@ export type JobQueue = {
     payload: z.input<Payload>,
     options?: EnqueueOptions,
   ): Promise<string>;
+  /**
+   * Stores one job per payload, a thousand per statement (pg-boss `insert`): for work that fans out, such as
+   * replaying a range of webhook events. Same checks and transaction rule as `enqueue`; `startAfter` applies to all.
+   */
+  enqueueMany<Payload extends z.ZodType>(
+    definition: JobDefinition<Payload>,
+    payloads: z.input<Payload>[],
+    options?: EnqueueOptions,
+  ): Promise<void>;
 };
 
 export type Jobs = JobQueue & {
@@ -162,6 +173,27 @@ export function createJobs(
       if (tx) afterCommit(tx, () => wake(definition.name));
       else wake(definition.name);
       return id;
+    },
+    async enqueueMany(definition, payloads, options = {}) {
+      if (byName.get(definition.name) !== definition) {
+        throw new Error(`job '${definition.name}' is not one of jobs/definitions/`);
+      }
+      const { tx, startAfter } = options;
+      const jobs = payloads.map((payload) => {
+        const data: unknown = definition.payload.parse(payload);
+        if (typeof data !== 'object' || data === null)
+          throw new Error(`${definition.name}: a payload is an object`);
+        return { name: definition.name, data, ...(startAfter ? { startAfter } : {}) };
+      });
+      for (let offset = 0; offset < jobs.length; offset += INSERT_BATCH) {
+        await boss.insert(
+          jobs.slice(offset, offset + INSERT_BATCH),
+          tx ? { db: { executeSql: executeSqlIn(tx) } } : {},
+        );
+      }
+      if (jobs.length === 0 || startAfter) return;
+      if (tx) afterCommit(tx, () => wake(definition.name));
+      else wake(definition.name);
     },
     async stop() {
       await boss.stop({ graceful: true, wait: true, close: false, timeout: STOP_TIMEOUT_MS });
