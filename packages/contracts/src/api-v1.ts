@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { auditEventSchema } from './audit.ts';
+import { consentEvidenceSchema } from './consent.ts';
 import { MAX_INT_ID } from './lists.ts';
 import { languageSchema } from './verify-forms.ts';
 import { WEBHOOK_TEST_EVENT_TYPE, webhookEventSchema, webhookEventTypes } from './webhooks.ts';
@@ -228,6 +229,10 @@ export const apiVerificationSchema = z
       })
       .nullable()
       .meta({ description: 'As the activity log keeps it; only with the `verifications:read` scope.' }),
+    consent: consentEvidenceSchema.nullable().meta({
+      description:
+        'The consent text version the hosted page showed when the code was asked for: its id, number, language and the SHA-256 of its exact text. Null when the form had none, and for codes started through the API.',
+    }),
     created: z.string(),
   })
   .meta({ id: 'Verification' });

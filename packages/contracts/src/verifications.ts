@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { consentEvidenceSchema } from './consent.ts';
 import { csvList, datePresets, localDateSchema, timeZoneSchema } from './date-filters.ts';
 import { listResponseSchema } from './lists.ts';
 import { verificationMethodSchema, verificationMethods } from './public-verify.ts';
@@ -131,6 +132,8 @@ export const verificationDetailSchema = verificationSchema.extend({
   attempts: z.number().int(),
   ip: z.string().nullable(),
   userAgent: z.string().nullable(),
+  /** The consent version shown when the code was asked for (issue #18); null when the form had none. */
+  consent: consentEvidenceSchema.nullable(),
 });
 export type VerificationDetail = z.infer<typeof verificationDetailSchema>;
 

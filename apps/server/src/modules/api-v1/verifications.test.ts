@@ -61,6 +61,8 @@ describe('POST /api/v1/verifications and /check', () => {
       sentAt: null,
       // Evidence is for keys that may read verifications.
       evidence: null,
+      // A code started through the API: the hosted page's consent text was not shown (issue #18).
+      consent: null,
       created: expect.any(String),
     });
     const id = verification.id ?? '';

@@ -120,6 +120,8 @@ export function createApiVerifications(deps: {
         approvedAt: null,
         sentAt: null,
         evidence: null,
+        // The hosted page shows the consent text; the code asked for there records it.
+        consent: null,
         created: now.toISOString(),
       };
     }

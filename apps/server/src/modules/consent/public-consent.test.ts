@@ -3,6 +3,7 @@ import { type ConsentVersion, publicVerifyTexts, type VerifyForm } from '@verifo
 import { schema } from '@veriform/db';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { apiV1, newApiKey } from '../../test-support/api-v1/client.ts';
 import { useTestApp } from '../../test-support/app.ts';
 import { latestCodeTo } from '../../test-support/codes.ts';
 import {
@@ -174,5 +175,60 @@ describe('the public page and send-code', () => {
       consentVersion: 2,
       consentSha256: sha256('Versión 2.'),
     });
+  });
+
+  it('the detail, API v1 and the CSV show v1 for a verification made under v1, after v2', async () => {
+    const owner = await newOwner(t.app);
+    const form = await createPublicForm(owner);
+    const v1 = await publish(owner, form, {
+      language: 'en',
+      text: 'Version one, with "quotes", commas.',
+      requireCheckbox: true,
+    });
+    const first = await verifyPhone(t.app, form.publicId);
+    const v2 = await publish(owner, form, { language: 'en', text: 'Version two.', requireCheckbox: false });
+    const second = await verifyPhone(t.app, form.publicId);
+    const bare = await createPublicForm(owner, { name: 'No consent' });
+    const none = await verifyPhone(t.app, bare.publicId);
+
+    const detailOf = async (id: number) => {
+      const response = await owner.c.get(`/api/verifications/${id}?account=${owner.accountId}`);
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().consent;
+    };
+    const v1Evidence = { versionId: v1.id, version: 1, language: 'en', sha256: v1.sha256 };
+    expect(await detailOf(first.verified.verificationId)).toEqual(v1Evidence);
+    expect(await detailOf(second.verified.verificationId)).toEqual({
+      versionId: v2.id,
+      version: 2,
+      language: 'en',
+      sha256: v2.sha256,
+    });
+    expect(await detailOf(none.verified.verificationId)).toBeNull();
+
+    const { key } = await newApiKey(owner, ['verifications:read'], 'live');
+    const api = apiV1(t.app, key);
+    const read = await api.GET('/api/v1/verifications/{id}', {
+      params: { path: { id: first.sent.attemptId } },
+    });
+    expect(read.response.status).toBe(200);
+    expect(read.data?.consent).toEqual(v1Evidence);
+    const bareRead = await api.GET('/api/v1/verifications/{id}', {
+      params: { path: { id: none.sent.attemptId } },
+    });
+    expect(bareRead.data?.consent).toBeNull();
+
+    const csv = await owner.c.get(`/api/verifications/export-csv?account=${owner.accountId}&o=created`);
+    expect(csv.statusCode, csv.body).toBe(200);
+    const lines = csv.body
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\n');
+    expect(lines[0]?.endsWith(',Source,Consent version,Consent hash')).toBe(true);
+    expect(lines.slice(1).map((line) => line.split(',').slice(-2))).toEqual([
+      ['1', v1.sha256],
+      ['2', v2.sha256],
+      ['', ''],
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import {
   type ApiVerification,
   type ApiVerificationStatus,
+  type ConsentEvidence,
   MAX_WRONG_TRIES,
   RESEND_AFTER_SECONDS,
 } from '@veriform/contracts';
@@ -33,6 +34,10 @@ export const apiVerificationColumns = {
   sentAt: verificationAttempts.sentAt,
   ip: verificationAttempts.ip,
   userAgent: verificationAttempts.userAgent,
+  consentVersionId: verificationAttempts.consentVersionId,
+  consentVersion: verificationAttempts.consentVersion,
+  consentLanguage: verificationAttempts.consentLanguage,
+  consentSha256: verificationAttempts.consentSha256,
 };
 
 export type ApiVerificationRow = {
@@ -82,6 +87,33 @@ export function toApiVerification(row: ApiVerificationRow, now: Date, full: bool
     approvedAt: row.verifiedAt ? row.verifiedAt.toISOString() : null,
     sentAt: row.sentAt ? row.sentAt.toISOString() : null,
     evidence: full ? { ip: row.ip, userAgent: row.userAgent } : null,
+    consent: consentEvidenceOf(row),
     created: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * The consent version a row (an attempt or a verification) was made under (issue #18), as the API, the detail and
+ * the events show it; null when none was shown. Not masked: it says what the consumer read, nothing about them.
+ */
+export function consentEvidenceOf(row: {
+  consentVersionId: string | null;
+  consentVersion: number | null;
+  consentLanguage: 'en' | 'es' | null;
+  consentSha256: string | null;
+}): ConsentEvidence | null {
+  const { consentVersionId, consentVersion, consentLanguage, consentSha256 } = row;
+  if (
+    consentVersionId === null ||
+    consentVersion === null ||
+    consentLanguage === null ||
+    consentSha256 === null
+  )
+    return null;
+  return {
+    versionId: consentVersionId,
+    version: consentVersion,
+    language: consentLanguage,
+    sha256: consentSha256,
   };
 }

@@ -283,6 +283,9 @@ describe('GET /api/verifications/export-csv', () => {
       'Yes',
       '2026-11-22 06:08:12 -05:00',
       'Hosted page',
+      // No consent text was shown (issue #18): version and hash empty.
+      '',
+      '',
     ]);
     expect(rows.map((r) => r[2])).toEqual([
       `'=HYPERLINK("http://evil.example","x")`,
@@ -300,12 +303,13 @@ describe('GET /api/verifications/export-csv', () => {
     expect(response.body).toContain(',"plain,comma",');
   });
 
-  it('writes the source last (API or Hosted page) and filters by it as the list does', async () => {
+  it('writes the source after the first columns (API or Hosted page) and filters by it as the list does', async () => {
     const owner = await newOwner(t.app, 'Sources');
     const form = await createPublicForm(owner, { name: 'Leads' });
     const hosted = await verifyOnHostedPage(t, form);
     const api = await verifyThroughApi(t, owner, form);
-    expect(exportHeader.at(-1)).toBe('Source');
+    // After the earlier columns, so positions read before issue #18 still hold.
+    expect(exportHeader.slice(-3)).toEqual(['Source', 'Consent version', 'Consent hash']);
     const all = await exportCsv(owner, `account=${owner.accountId}&o=created`);
     expect(all.rows.map((r) => [Number(r[0]), r[7], r[9]])).toEqual([
       [hosted.id, 'No', 'Hosted page'],

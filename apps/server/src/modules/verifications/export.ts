@@ -30,8 +30,8 @@ export type VerificationExportParams = z.output<typeof verificationExportQuerySc
 export const exportTuning: { batchSize: number; onBatch?: (rows: number) => void } = { batchSize: 2000 };
 
 /**
- * The CSV's columns, in order (issue #6). Source (issue #15) comes last, so a sheet or script that reads the earlier
- * columns by position keeps reading them.
+ * The CSV's columns, in order (issue #6). Later columns are added at the end — Source (issue #15), then the consent
+ * version and hash (issue #18) — so a sheet or script that reads the earlier columns by position keeps reading them.
  */
 export const exportHeader = [
   'ID',
@@ -44,6 +44,8 @@ export const exportHeader = [
   'Test',
   'Created',
   'Source',
+  'Consent version',
+  'Consent hash',
 ] as const;
 
 /**
@@ -178,6 +180,9 @@ function exportCells(): { value: SQL; text: boolean }[] {
     { value: sql`to_char(${v.createdAt}, 'YYYY-MM-DD HH24:MI:SS TZH:TZM')`, text: false },
     // The activity log's words for it.
     { value: sql`CASE WHEN ${v.source} = 'api' THEN 'API' ELSE 'Hosted page' END`, text: false },
+    // Issue #18: the version number and the hex SHA-256 of the consent text shown; empty when none was.
+    { value: sql`${v.consentVersion}`, text: false },
+    { value: sql`${v.consentSha256}`, text: false },
   ];
 }
 

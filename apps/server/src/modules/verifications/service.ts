@@ -15,6 +15,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
 import type { AuditLog } from '../audit/log.ts';
 import { maskPhone } from '../public-verify/phone.ts';
+import { consentEvidenceOf } from './api-object.ts';
 import { countVerifications } from './count.ts';
 import {
   addDays,
@@ -59,6 +60,7 @@ const toDetailDto = (row: VerificationRow): VerificationDetail => ({
   attempts: row.attempts,
   ip: row.ip,
   userAgent: row.userAgent,
+  consent: consentEvidenceOf(row),
 });
 
 /**

@@ -318,6 +318,14 @@ export interface components {
                 ip: string | null;
                 userAgent: string | null;
             } | null;
+            /** @description The consent text version the hosted page showed when the code was asked for: its id, number, language and the SHA-256 of its exact text. Null when the form had none, and for codes started through the API. */
+            consent: {
+                versionId: string;
+                version: number;
+                /** @enum {string} */
+                language: "en" | "es";
+                sha256: string;
+            } | null;
             created: string;
         };
         StartVerificationInput: {
@@ -456,6 +464,14 @@ export interface components {
                 /** @description The address the code was asked from (your server for the API). */
                 ip: string | null;
                 userAgent: string | null;
+            } | null;
+            /** @description The consent text version the hosted page showed when the code was asked for: its id, number, language and the SHA-256 of its exact text. Null when the form had none, and for codes started through the API. */
+            consent: {
+                versionId: string;
+                version: number;
+                /** @enum {string} */
+                language: "en" | "es";
+                sha256: string;
             } | null;
             created: string;
         };

@@ -361,6 +361,7 @@ describe('/activity-log/{id}', { timeout: 20_000 }, () => {
     attempts: 2,
     ip: '203.0.113.9',
     userAgent: 'Mozilla/5.0 (iPhone)',
+    consent: { versionId: 'cv_1', version: 3, language: 'es', sha256: 'ab'.repeat(32) },
   };
 
   it('shows the verification and its evidence, and goes back with the same search', async () => {
@@ -380,6 +381,8 @@ describe('/activity-log/{id}', { timeout: 20_000 }, () => {
     expect(value('Attempts')).toBe('2');
     expect(value('IP address')).toBe('203.0.113.9');
     expect(value('User agent')).toBe('Mozilla/5.0 (iPhone)');
+    expect(value('Consent version')).toBe('Version 3 (Spanish)');
+    expect(value('Consent hash')).toBe('ab'.repeat(32));
     expect(value('External ref')).toBe('CRM-42');
     expect(value('Source')).toBe('API');
     expect(screen.getByText('Test')).toBeInTheDocument();

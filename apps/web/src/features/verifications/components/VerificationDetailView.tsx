@@ -1,5 +1,5 @@
 import { Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import type { VerificationDetail } from '@veriform/contracts';
+import { languageLabels, type VerificationDetail } from '@veriform/contracts';
 import { type ReactNode, useId } from 'react';
 import { AnchorLink } from '../../../components/links';
 import { formatDateTime, formatPhoneForReading, formatTimeToVerify, methodLabels } from '../../../lib/format';
@@ -88,6 +88,21 @@ export function VerificationDetailView({ verification: v }: { verification: Veri
           <Field label="Attempts">{v.attempts}</Field>
           <Field label="IP address">{v.ip ?? unknown}</Field>
           <Field label="User agent">{v.userAgent ?? unknown}</Field>
+          {/* Issue #18: the consent text version shown when the code was asked for, by number and exact hash. */}
+          <Field label="Consent version">
+            {v.consent
+              ? `Version ${v.consent.version} (${languageLabels[v.consent.language]})`
+              : 'None shown'}
+          </Field>
+          <Field label="Consent hash">
+            {v.consent ? (
+              <Text span ff="monospace" size="sm" style={{ overflowWrap: 'anywhere' }}>
+                {v.consent.sha256}
+              </Text>
+            ) : (
+              unknown
+            )}
+          </Field>
         </SimpleGrid>
       </Paper>
     </Stack>
