@@ -11,7 +11,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import type { ApiKey, ApiKeyMode } from '@veriform/contracts';
-import type { ReactNode } from 'react';
+import { DetailField } from '../../../components/layout/DetailField';
 import { formatDateTime } from '../../../lib/format';
 import { useCompactLayout } from '../../../lib/use-compact-layout';
 
@@ -166,18 +166,6 @@ function ApiKeysTable({ keys, onRevoke }: ApiKeyListProps) {
 }
 
 /** One labelled value of a card (a definition list keeps each label with its value for screen readers). */
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div style={{ minWidth: 0 }}>
-      <Text component="dt" size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text component="dd" size="sm" m={0} style={{ overflowWrap: 'anywhere' }}>
-        {children}
-      </Text>
-    </div>
-  );
-}
 
 const fieldGrid = {
   display: 'grid',
@@ -211,21 +199,21 @@ function ApiKeyCards({ keys, onRevoke }: ApiKeyListProps) {
             <RevokeButton apiKey={key} onRevoke={onRevoke} />
           </Group>
           <Box component="dl" style={fieldGrid}>
-            <Field label="Key">
+            <DetailField label="Key">
               <Prefix apiKey={key} />
-            </Field>
-            <Field label="Status">
+            </DetailField>
+            <DetailField label="Status">
               <Status apiKey={key} />
-            </Field>
-            <Field label="Created">
+            </DetailField>
+            <DetailField label="Created">
               <time dateTime={key.created}>{formatDateTime(key.created)}</time>
-            </Field>
-            <Field label="Last used">
+            </DetailField>
+            <DetailField label="Last used">
               <LastUsed apiKey={key} />
-            </Field>
-            <Field label="Scopes">
+            </DetailField>
+            <DetailField label="Scopes">
               <Scopes apiKey={key} />
-            </Field>
+            </DetailField>
           </Box>
         </Paper>
       ))}

@@ -14,7 +14,7 @@ import {
 } from '@mantine/core';
 import { IconCheck, IconCopy, IconFilter } from '@tabler/icons-react';
 import { type AuditEvent, type AuditTarget, auditActionLabels } from '@veriform/contracts';
-import type { ReactNode } from 'react';
+import { DetailField } from '../../../components/layout/DetailField';
 import {
   actorText,
   actorTypeLabels,
@@ -24,19 +24,6 @@ import {
   targetTypeLabels,
   valueText,
 } from '../format';
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div style={{ minWidth: 0 }}>
-      <Text component="dt" size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text component="dd" size="sm" m={0} style={{ overflowWrap: 'anywhere' }}>
-        {children}
-      </Text>
-    </div>
-  );
-}
 
 function NotRecorded() {
   return (
@@ -127,11 +114,11 @@ function Changes({ event }: { event: AuditEvent }) {
       {details.length > 0 && (
         <Stack component="dl" gap="xs" m={0} aria-label="Details">
           {details.map(([key, value]) => (
-            <Field key={key} label={key}>
+            <DetailField key={key} label={key}>
               <Text span size="sm" ff="monospace">
                 <ChangeValue value={value} />
               </Text>
-            </Field>
+            </DetailField>
           ))}
         </Stack>
       )}
@@ -175,23 +162,23 @@ export function AuditEventDrawer({ event, onClose, onShowActor, onShowTarget }: 
       {event && (
         <Stack gap="lg">
           <Box component="dl" m={0} style={{ display: 'grid', gap: 'var(--mantine-spacing-sm)' }}>
-            <Field label="Time">
+            <DetailField label="Time">
               <time dateTime={event.occurredAt}>{formatEventTimeFull(event.occurredAt)}</time>
               <Text span display="block" size="xs" c="dimmed" ff="monospace">
                 {event.occurredAt}
               </Text>
-            </Field>
-            <Field label="Actor">
+            </DetailField>
+            <DetailField label="Actor">
               {actorText(event.actor)}{' '}
               <Text span size="xs" c="dimmed">
                 {actorTypeLabels[event.actor.type]}
                 {event.actor.id !== null && ` · ID ${event.actor.id}`}
               </Text>
-            </Field>
-            <Field label="Action">
+            </DetailField>
+            <DetailField label="Action">
               {auditActionLabels[event.action]} <Code>{event.action}</Code>
-            </Field>
-            <Field label={event.targets.length === 1 ? 'Target' : 'Targets'}>
+            </DetailField>
+            <DetailField label={event.targets.length === 1 ? 'Target' : 'Targets'}>
               {event.targets.length === 0 ? (
                 <NotRecorded />
               ) : (
@@ -201,10 +188,10 @@ export function AuditEventDrawer({ event, onClose, onShowActor, onShowTarget }: 
                   ))}
                 </Stack>
               )}
-            </Field>
-            <Field label="IP address">{event.ip ?? <NotRecorded />}</Field>
-            <Field label="User agent">{event.userAgent ?? <NotRecorded />}</Field>
-            <Field label="Request ID">
+            </DetailField>
+            <DetailField label="IP address">{event.ip ?? <NotRecorded />}</DetailField>
+            <DetailField label="User agent">{event.userAgent ?? <NotRecorded />}</DetailField>
+            <DetailField label="Request ID">
               {event.requestId ? (
                 <Text span size="sm" ff="monospace">
                   {event.requestId}
@@ -212,14 +199,14 @@ export function AuditEventDrawer({ event, onClose, onShowActor, onShowTarget }: 
               ) : (
                 <NotRecorded />
               )}
-            </Field>
-            <Field label="Sequence">{event.sequence}</Field>
-            <Field label="Hash">
+            </DetailField>
+            <DetailField label="Sequence">{event.sequence}</DetailField>
+            <DetailField label="Hash">
               <Hash label="Hash" value={event.hash} />
-            </Field>
-            <Field label="Previous hash">
+            </DetailField>
+            <DetailField label="Previous hash">
               <Hash label="Previous hash" value={event.prevHash} />
-            </Field>
+            </DetailField>
           </Box>
           <Changes event={event} />
           <Group gap="sm" wrap="wrap">

@@ -1,6 +1,7 @@
 import { Anchor, Box, Group, Paper, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { type AuditEvent, auditActionLabels } from '@veriform/contracts';
-import type { MouseEvent, ReactNode } from 'react';
+import type { MouseEvent } from 'react';
+import { DetailField } from '../../../components/layout/DetailField';
 import { useCompactLayout } from '../../../lib/use-compact-layout';
 import { actorText, formatEventTime, targetTypeLabels } from '../format';
 
@@ -119,18 +120,6 @@ function AuditEventsTable({ events, onOpen, busy = false }: AuditEventRowsProps)
 }
 
 /** One labelled value of a card (a definition list keeps each label with its value for screen readers). */
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div style={{ minWidth: 0 }}>
-      <Text component="dt" size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text component="dd" size="sm" m={0} style={{ overflowWrap: 'anywhere' }}>
-        {children}
-      </Text>
-    </div>
-  );
-}
 
 const fieldGrid = {
   display: 'grid',
@@ -170,13 +159,13 @@ function AuditEventCards({ events, onOpen, busy = false }: AuditEventRowsProps) 
             </Text>
           </Group>
           <Box component="dl" style={fieldGrid}>
-            <Field label="Actor">{actorText(event.actor)}</Field>
-            <Field label="Target">
+            <DetailField label="Actor">{actorText(event.actor)}</DetailField>
+            <DetailField label="Target">
               <Target event={event} />
-            </Field>
-            <Field label="IP">
+            </DetailField>
+            <DetailField label="IP">
               <Ip event={event} />
-            </Field>
+            </DetailField>
           </Box>
         </Paper>
       ))}

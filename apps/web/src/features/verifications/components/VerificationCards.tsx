@@ -1,8 +1,8 @@
 import { Badge, Box, Group, Paper, Stack, Text } from '@mantine/core';
 import type { VerificationSort } from '@veriform/contracts';
 import { verificationSorts } from '@veriform/contracts';
-import type { ReactNode } from 'react';
 import { LabelledSelect } from '../../../components/form/LabelledSelect';
+import { DetailField } from '../../../components/layout/DetailField';
 import { AnchorLink } from '../../../components/links';
 import { formatDateTime, formatPhoneForReading, methodLabels } from '../../../lib/format';
 import { sourceLabels } from '../source';
@@ -39,18 +39,6 @@ const isSort = (value: string | null): value is VerificationSort =>
   verificationSorts.some((o) => o === value);
 
 /** One labelled value of a card (a definition list keeps each label with its value for screen readers). */
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div style={{ minWidth: 0 }}>
-      <Text component="dt" size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text component="dd" size="sm" m={0} style={{ overflowWrap: 'anywhere' }}>
-        {children}
-      </Text>
-    </div>
-  );
-}
 
 const fieldGrid = {
   display: 'grid',
@@ -117,15 +105,15 @@ export function VerificationCards({ verifications, search, onSort, busy = false 
               </Text>
             </Group>
             <Box component="dl" style={fieldGrid}>
-              <Field label="External ref">{v.externalRefId || dimmedDash()}</Field>
-              <Field label="Method">{methodLabels[v.verificationMethod]}</Field>
-              <Field label="Form">
+              <DetailField label="External ref">{v.externalRefId || dimmedDash()}</DetailField>
+              <DetailField label="Method">{methodLabels[v.verificationMethod]}</DetailField>
+              <DetailField label="Form">
                 {v.verifyFormName}{' '}
                 <Text span size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
                   ID {v.verifyFormId}
                 </Text>
-              </Field>
-              <Field label="Category">
+              </DetailField>
+              <DetailField label="Category">
                 {v.verifyFormCategory ? (
                   <Badge variant="light" color="gray" tt="none" maw="100%">
                     {v.verifyFormCategory}
@@ -133,8 +121,8 @@ export function VerificationCards({ verifications, search, onSort, busy = false 
                 ) : (
                   dimmedDash()
                 )}
-              </Field>
-              <Field label="Source">{sourceLabels[v.source]}</Field>
+              </DetailField>
+              <DetailField label="Source">{sourceLabels[v.source]}</DetailField>
             </Box>
           </Paper>
         ))}

@@ -15,6 +15,7 @@ import { useNavigate } from '@tanstack/react-router';
 import type { Membership, WebhookDelivery, WebhookDeliveryList } from '@veriform/contracts';
 import { type ReactNode, useState } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
+import { DetailField } from '../../../components/layout/DetailField';
 import { EmptyState } from '../../../components/layout/EmptyState';
 import { AnchorLink } from '../../../components/links';
 import { errorDisplayText } from '../../../lib/error-text';
@@ -48,19 +49,6 @@ const inFlight = (pages: WebhookDeliveryList[] | undefined) =>
   pages?.some((page) => page.results.some((d) => d.status === 'pending' || d.status === 'retrying')) ?? false;
 
 type Dialog = 'edit' | 'delete' | 'secret' | 'rotate' | 'replay-failed' | null;
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div style={{ minWidth: 0 }}>
-      <Text component="dt" size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Box component="dd" m={0} style={{ overflowWrap: 'anywhere' }}>
-        {children}
-      </Box>
-    </div>
-  );
-}
 
 const fieldGrid = {
   display: 'grid',
@@ -250,18 +238,18 @@ export function EndpointDetail({ membership, endpointId }: { membership: Members
             onChange={(event) => toggle(event.currentTarget.checked)}
           />
           <Box component="dl" style={fieldGrid}>
-            <Field label="Status">
+            <DetailField label="Status">
               <EndpointStatus endpoint={endpoint} />
-            </Field>
-            <Field label="Events">
+            </DetailField>
+            <DetailField label="Events">
               <EventTypes types={endpoint.eventTypes} />
-            </Field>
-            <Field label="Created">
+            </DetailField>
+            <DetailField label="Created">
               <Text span size="sm">
                 <time dateTime={endpoint.created}>{formatDateTime(endpoint.created)}</time>
               </Text>
-            </Field>
-            <Field label="Signing secret">
+            </DetailField>
+            <DetailField label="Signing secret">
               <Stack gap={6} align="flex-start">
                 <SecretPreview endpoint={endpoint} />
                 <Group gap="xs" wrap="wrap">
@@ -283,7 +271,7 @@ export function EndpointDetail({ membership, endpointId }: { membership: Members
                   </Button>
                 </Group>
               </Stack>
-            </Field>
+            </DetailField>
           </Box>
         </Stack>
       </Paper>

@@ -1,6 +1,6 @@
 import { Box, Paper, Skeleton, Stack, Table, Text } from '@mantine/core';
 import type { WebhookEndpoint } from '@veriform/contracts';
-import type { ReactNode } from 'react';
+import { DetailField } from '../../../components/layout/DetailField';
 import { AnchorLink } from '../../../components/links';
 import { useCompactLayout } from '../../../lib/use-compact-layout';
 import { EndpointStatus, EventTypes, SecretPreview } from './EndpointParts';
@@ -78,19 +78,6 @@ function EndpointsTable({ endpoints }: EndpointListProps) {
   );
 }
 
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div style={{ minWidth: 0 }}>
-      <Text component="dt" size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Box component="dd" m={0} style={{ overflowWrap: 'anywhere' }}>
-        {children}
-      </Box>
-    </div>
-  );
-}
-
 /** Small screens: one card per endpoint, nothing to scroll sideways. */
 function EndpointCards({ endpoints }: EndpointListProps) {
   return (
@@ -109,18 +96,18 @@ function EndpointCards({ endpoints }: EndpointListProps) {
             <EndpointLink endpoint={endpoint} />
           </Box>
           <Stack component="dl" gap="xs" m={0}>
-            <Field label="Description">
+            <DetailField label="Description">
               <Description endpoint={endpoint} />
-            </Field>
-            <Field label="Events">
+            </DetailField>
+            <DetailField label="Events">
               <EventTypes types={endpoint.eventTypes} />
-            </Field>
-            <Field label="Status">
+            </DetailField>
+            <DetailField label="Status">
               <EndpointStatus endpoint={endpoint} />
-            </Field>
-            <Field label="Secret">
+            </DetailField>
+            <DetailField label="Secret">
               <SecretPreview endpoint={endpoint} />
-            </Field>
+            </DetailField>
           </Stack>
         </Paper>
       ))}
