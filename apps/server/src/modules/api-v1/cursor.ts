@@ -8,14 +8,17 @@ import { AppError } from '../../lib/errors.ts';
 export function parseIdCursor(startingAfter: string | undefined, max = MAX_INT_ID): number | undefined {
   if (startingAfter === undefined) return undefined;
   const id = /^[1-9][0-9]{0,15}$/.test(startingAfter) ? Number(startingAfter) : Number.NaN;
-  if (!(id <= max)) {
-    throw AppError.field(
-      'validation_error',
-      'startingAfter',
-      'Not a cursor of this list: pass a `nextCursor` it answered.',
-    );
-  }
+  if (!(id <= max)) throw notACursor();
   return id;
+}
+
+/** The 400 for a `startingAfter` this list never handed out (a text id of another list, another account's…). */
+export function notACursor(): AppError {
+  return AppError.field(
+    'validation_error',
+    'startingAfter',
+    'Not a cursor of this list: pass a `nextCursor` it answered.',
+  );
 }
 
 /** `{data, hasMore, nextCursor}` from a page fetched with one row more than asked. */

@@ -12,6 +12,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
 import { EVENT_ID_PATTERN } from '../webhooks/events.ts';
+import { notACursor } from './cursor.ts';
 
 const { webhookEvents, webhookDeliveries } = schema;
 
@@ -71,13 +72,7 @@ export function createApiEvents(deps: { db: Db; clock: Clock }) {
           .where(and(eq(webhookEvents.id, startingAfter), eq(webhookEvents.accountId, ctx.accountId)))
           .limit(1)
       : [];
-    if (!cursor) {
-      throw AppError.field(
-        'validation_error',
-        'startingAfter',
-        'Not a cursor of this list: pass a `nextCursor` it answered.',
-      );
-    }
+    if (!cursor) throw notACursor();
   }
 
   /** Newest first by (created, id), a keyset page: events emitted while a caller pages land before its first page. */

@@ -30,6 +30,7 @@ import {
   toApiVerification,
 } from '../verifications/api-object.ts';
 import type { WebhookEvents } from '../webhooks/events.ts';
+import { notACursor } from './cursor.ts';
 
 const { verificationAttempts } = schema;
 const columns = apiVerificationColumns;
@@ -267,13 +268,7 @@ export function createApiVerifications(deps: {
           )
           .limit(1)
       : [];
-    if (!cursor) {
-      throw AppError.field(
-        'validation_error',
-        'startingAfter',
-        'Not a cursor of this list: pass a `nextCursor` it answered.',
-      );
-    }
+    if (!cursor) throw notACursor();
   }
 
   /**
