@@ -145,7 +145,9 @@ test('an owner filters, sorts and pages the activity log, opens a verification, 
   const path = await download.path();
   const text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
   const lines = text.trim().split(/\r?\n/);
-  expect(lines[0]).toBe('ID,Cell phone,External ref,Form ID,Form name,Category,Method,Test,Created,Source,Consent version,Consent hash');
+  expect(lines[0]).toBe(
+    'ID,Cell phone,External ref,Form ID,Form name,Category,Method,Test,Created,Source,Consent version,Consent hash',
+  );
   expect(lines).toHaveLength(5);
   const refs = lines.slice(1).map((line) => line.split(',')[2]);
   expect(refs).toEqual(['L-10', 'L-11', 'L-12', 'L-13']);
