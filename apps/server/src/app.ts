@@ -19,6 +19,7 @@ import { apiDocsRoutes, registerOpenApi } from './modules/api-v1/openapi.ts';
 import { apiV1Routes } from './modules/api-v1/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { twilioStatusRoutes } from './modules/code-delivery/twilio-status-routes.ts';
 import { consentRoutes } from './modules/consent/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
 import { invitationRoutes } from './modules/invitations/routes.ts';
@@ -195,6 +196,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(verificationRoutes);
   await app.register(verificationDetailReportRoutes);
   await app.register(publicVerifyRoutes);
+  await app.register(twilioStatusRoutes);
   await app.register(apiV1Routes);
   await app.register(apiDocsRoutes);
   if (outboxActive(config)) await app.register(devRoutes);

@@ -182,6 +182,33 @@ export const apiVerificationStatuses = [
 export const apiVerificationStatusSchema = z.enum(apiVerificationStatuses);
 export type ApiVerificationStatus = z.infer<typeof apiVerificationStatusSchema>;
 
+/**
+ * A code message's delivery status (issue #18): `queued` (issued, not yet with the provider), `sent` (the provider or
+ * mail server took it), then for SMS the carrier's answer through Twilio: `delivered`, `undelivered` or `failed`.
+ * `unknown`: an SMS with no answer 10 minutes after `sent` — never shown as delivered.
+ */
+export const apiDeliveryStatuses = [
+  'queued',
+  'sent',
+  'delivered',
+  'undelivered',
+  'failed',
+  'unknown',
+] as const;
+export const apiDeliveryStatusSchema = z.enum(apiDeliveryStatuses);
+export type ApiDeliveryStatus = z.infer<typeof apiDeliveryStatusSchema>;
+
+export const apiDeliverySchema = z
+  .object({
+    status: apiDeliveryStatusSchema,
+    errorCode: z.string().nullable().meta({
+      description:
+        'The provider’s error code of a failed or undelivered message: Twilio’s (30003, 30007, 21610…) or the SMTP reply code (550…).',
+    }),
+  })
+  .meta({ id: 'Delivery' });
+export type ApiDelivery = z.infer<typeof apiDeliverySchema>;
+
 export const apiVerificationSchema = z
   .object({
     id: z.string().nullable().meta({ description: 'Null for a hosted link (started without `to`).' }),
@@ -232,6 +259,9 @@ export const apiVerificationSchema = z
     consent: consentEvidenceSchema.nullable().meta({
       description:
         'The consent text version the hosted page showed when the code was asked for: its id, number, language and the SHA-256 of its exact text. Null when the form had none, and for codes started through the API.',
+    }),
+    delivery: apiDeliverySchema.nullable().meta({
+      description: 'What became of the code’s message. Null for test numbers (nothing is sent).',
     }),
     created: z.string(),
   })

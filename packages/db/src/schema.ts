@@ -17,6 +17,8 @@ import {
 } from 'drizzle-orm/pg-core';
 
 const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
+/** A code message's delivery statuses (issue #18), in the order they can follow each other. */
+export const codeDeliveryStatuses = ['queued', 'sent', 'delivered', 'undelivered', 'failed'] as const;
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 
 export const users = pgTable(
@@ -458,8 +460,20 @@ export const verificationAttempts = pgTable(
       .default('hosted'),
     apiKeyId: integer('api_key_id').references(() => apiKeys.id, { onDelete: 'set null' }),
     ...consentEvidence(),
+    /**
+     * The furthest delivery status reached (issue #18): queued → sent → delivered | undelivered | failed. Its history is
+     * in code_delivery_events; this copy is what lists filter on. "Unknown" (no callback 10 minutes after `sent`) is
+     * derived when read, never stored.
+     */
+    deliveryStatus: text('delivery_status', { enum: codeDeliveryStatuses }).notNull().default('queued'),
+    /** The provider's error code of the final status (Twilio's `ErrorCode`, the SMTP reply code). */
+    deliveryErrorCode: text('delivery_error_code'),
   },
   (t) => [
+    // Twilio's status callbacks name the message only by its SID.
+    index('verification_attempts_provider_message_idx')
+      .on(t.providerMessageId)
+      .where(sql`${t.providerMessageId} is not null`),
     index('verification_attempts_form_phone_created_idx').on(t.verifyFormId, t.cellPhone, t.createdAt.desc()),
     // API v1's list (issue #15): newest first with the id as tie-break, as a keyset page reads it; by form and by the
     // caller's reference likewise.
@@ -486,6 +500,26 @@ export const verificationAttempts = pgTable(
     // The expiry sweep (webhook event verification.expired): codes still pending whose time ran out lately.
     index('verification_attempts_pending_expires_idx').on(t.expiresAt).where(sql`${t.status} = 'pending'`),
   ],
+);
+
+/**
+ * Every delivery status a code's message went through, in arrival order (issue #18): `queued` when the code is issued,
+ * `sent` when the provider took it, then what Twilio's callbacks report. Kept even when it arrives out of order (the
+ * attempt's own status never moves back), as evidence of what the provider said and when.
+ */
+export const codeDeliveryEvents = pgTable(
+  'code_delivery_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    attemptId: text('attempt_id')
+      .notNull()
+      .references(() => verificationAttempts.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: codeDeliveryStatuses }).notNull(),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
+    errorCode: text('error_code'),
+    providerMessageId: text('provider_message_id'),
+  },
+  (t) => [index('code_delivery_events_attempt_idx').on(t.attemptId, t.at)],
 );
 
 /**

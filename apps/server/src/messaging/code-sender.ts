@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { CodeMessage } from './code-delivery.ts';
+import { recordDeliveryEvent } from './delivery-status.ts';
 import type { EmailMessage, Mailer } from './email.ts';
 import { SmsSendError, type SmsSender } from './sms.ts';
 import { oneLine, renderHtml } from './templates/layout.ts';
@@ -138,20 +139,47 @@ export async function sendVerificationCode(
       ({ providerMessageId } = await deps.mailer.sendWithId(email));
     }
   } catch (error) {
-    await recordError(db, row.id, errorText(error));
     const permanent = error instanceof SmsSendError ? error.permanent : isPermanentEmailError(error);
     if (permanent) {
+      // A refusal for good is the message's final delivery status, with the provider's code as its reason.
+      await db.transaction(async (tx) => {
+        await tx
+          .update(verificationAttempts)
+          .set({ sendError: errorText(error) })
+          .where(eq(verificationAttempts.id, row.id));
+        await recordDeliveryEvent(tx, {
+          attemptId: row.id,
+          status: 'failed',
+          at: clock.now(),
+          errorCode: providerErrorCode(error),
+        });
+      });
       log.warn({ attemptId: row.id, err: error }, 'verification code refused by the provider; not retried');
       return 'rejected';
     }
+    await recordError(db, row.id, errorText(error));
     throw error;
   }
 
-  await db
-    .update(verificationAttempts)
-    .set({ sentAt: clock.now(), providerMessageId, sendError: null })
-    .where(eq(verificationAttempts.id, row.id));
+  const sentAt = clock.now();
+  await db.transaction(async (tx) => {
+    await tx
+      .update(verificationAttempts)
+      .set({ sentAt, providerMessageId, sendError: null })
+      .where(eq(verificationAttempts.id, row.id));
+    await recordDeliveryEvent(tx, { attemptId: row.id, status: 'sent', at: sentAt, providerMessageId });
+  });
   return 'sent';
+}
+
+/** Twilio's numeric error code, or the SMTP reply code (550…), as text: what the member's reason is looked up by. */
+function providerErrorCode(error: unknown): string | null {
+  if (error instanceof SmsSendError) return error.code === undefined ? null : String(error.code);
+  if (typeof error === 'object' && error !== null && 'responseCode' in error) {
+    const code = error.responseCode;
+    if (typeof code === 'number') return String(code);
+  }
+  return null;
 }
 
 async function recordError(db: Db, attemptId: string, sendError: string): Promise<void> {

@@ -109,7 +109,10 @@ async function twilioClient(settings: NonNullable<Config['twilio']>): Promise<Tw
   });
 }
 
-function twilioSender(settings: NonNullable<Config['twilio']>): SmsSender {
+/** Where Twilio reports each message's status (issue #18); the route checks the signature against this URL. */
+export const TWILIO_STATUS_CALLBACK_PATH = '/api/webhooks/twilio/status';
+
+function twilioSender(settings: NonNullable<Config['twilio']>, publicUrl: string): SmsSender {
   let client: Promise<TwilioClient> | undefined;
   return {
     transport: 'twilio',
@@ -120,6 +123,7 @@ function twilioSender(settings: NonNullable<Config['twilio']>): SmsSender {
           to: message.to,
           from: settings.from,
           body: message.text,
+          statusCallback: `${publicUrl}${TWILIO_STATUS_CALLBACK_PATH}`,
         });
         return { providerMessageId: sent.sid };
       } catch (error) {
@@ -156,7 +160,7 @@ function disabledSender(): SmsSender {
 }
 
 export function createSmsSender(config: Config, db: Db, clock: Clock, log: FastifyBaseLogger): SmsSender {
-  if (config.twilio) return twilioSender(config.twilio);
+  if (config.twilio) return twilioSender(config.twilio, config.publicUrl);
   if (config.isProduction) {
     log.warn(
       '*** TWILIO_ACCOUNT_SID / TWILIO_AUTH_TOKEN / TWILIO_FROM are not set: SMS codes will NOT be sent. ***',

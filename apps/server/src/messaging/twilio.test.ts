@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
-import { buildTestApp, openTestDb, testConfig, useTestApp } from '../test-support/app.ts';
+import { buildTestApp, openTestDb, TEST_PUBLIC_URL, testConfig, useTestApp } from '../test-support/app.ts';
 import { createAttempt, nextCellPhone, readAttempt, waitForSend } from '../test-support/attempts.ts';
 import { codeJobsFor, waitForCodeJobs } from '../test-support/jobs.ts';
 import { outboxFor } from '../test-support/outbox.ts';
@@ -41,7 +41,14 @@ describe('SMS through Twilio (the adapter)', () => {
 
     expect(providerMessageId).toMatch(/^SM[0-9a-f]{32}$/);
     expect(sentTo(to)).toEqual([
-      { to, from: TWILIO_TEST_CREDENTIALS.from, body: 'Hello', sid: providerMessageId, status: 201 },
+      {
+        to,
+        from: TWILIO_TEST_CREDENTIALS.from,
+        body: 'Hello',
+        sid: providerMessageId,
+        status: 201,
+        statusCallback: `${TEST_PUBLIC_URL}/api/webhooks/twilio/status`,
+      },
     ]);
   });
 

@@ -30,8 +30,11 @@ beforeAll(async () => {
 }, 60_000);
 
 const csrfFailed = { detail: 'CSRF Failed: CSRF token missing or incorrect.', MainCode_: 'csrf_failed' };
-/** The one unsafe route without a token: it is how a client gets one. */
-const CSRF_EXEMPT = new Set(['POST /api/auth/csrf']);
+/**
+ * Unsafe routes without a token: the first is how a client gets one; Twilio's status callback comes from no browser
+ * and proves itself by its signature (modules/code-delivery tests refuse unsigned and wrongly signed ones).
+ */
+const CSRF_EXEMPT = new Set(['POST /api/auth/csrf', 'POST /api/webhooks/twilio/status']);
 /** API v1 takes no cookie at all (its caller is the bearer key): proved below instead. */
 const isApiV1 = (url: string) => url.startsWith('/api/v1/');
 

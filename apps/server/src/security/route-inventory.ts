@@ -1,6 +1,7 @@
 import { checkCodeRequestSchema, sendCodeRequestSchema } from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { twilioStatusCallbackSchema } from '../modules/code-delivery/twilio-status-routes.ts';
 import type { AccountDeclaration } from '../plugins/tenancy.ts';
 
 /**
@@ -93,6 +94,8 @@ export const handParsedBodies: Readonly<Record<string, z.ZodType | 'multipart' |
   'POST /api/webhook-endpoints/:id/send-test': 'none',
   'POST /api/v1/verifications/:id/resend': 'none',
   'POST /api/v1/verifications/:id/cancel': 'none',
+  // Form-encoded (Twilio's format), read after the signature is checked.
+  'POST /api/webhooks/twilio/status': twilioStatusCallbackSchema,
 };
 
 /** The upload routes (multipart, one image file). */

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -6,7 +6,28 @@ import type { AddressInfo } from 'node:net';
  * A local stand-in for Twilio's Messages API (`POST /2010-04-01/Accounts/{AccountSid}/Messages.json`), so tests drive
  * the real `twilio` SDK over real HTTP: basic auth checked, form-encoded body, a 201 message resource, and Twilio's
  * error answers. The app reaches it through TWILIO_API_URL.
+ *
+ * Like Twilio it reports each accepted message's status to the message's `StatusCallback`, signed with
+ * `X-Twilio-Signature` (computed here independently of the SDK the app checks it with). The reports go out when a test
+ * asks (`report`), once the app has stored the message's SID: the test decides the order, nothing is timed. They are
+ * sent over HTTP to `callbackOrigin` (the app listening on a loopback port), standing for the proxy behind the public
+ * URL the signature covers.
  */
+
+/** Twilio's request signature: HMAC-SHA1 with the auth token over the URL and each field's name and value, sorted. */
+export function twilioSignature(
+  authToken: string,
+  url: string,
+  fields: Readonly<Record<string, string>>,
+): string {
+  const data = Object.keys(fields)
+    .sort()
+    .reduce((acc, key) => `${acc}${key}${fields[key] ?? ''}`, url);
+  return createHmac('sha1', authToken).update(data, 'utf8').digest('base64');
+}
+
+export type StatusReport = { status: string; errorCode?: number };
+export type SentReport = { sid: string; status: string; answer: number };
 
 export const TWILIO_TEST_CREDENTIALS = {
   accountSid: `AC${'0123456789abcdef'.repeat(2)}`,
@@ -14,7 +35,14 @@ export const TWILIO_TEST_CREDENTIALS = {
   from: '+15005550006',
 };
 
-export type ReceivedSms = { to: string; from: string; body: string; sid: string | null; status: number };
+export type ReceivedSms = {
+  to: string;
+  from: string;
+  body: string;
+  sid: string | null;
+  status: number;
+  statusCallback: string | null;
+};
 export type TwilioAnswer = { status: number; body: Record<string, unknown> };
 
 /** Twilio's error body: `{code, message, more_info, status}`. */
@@ -41,6 +69,21 @@ export type TwilioStandIn = {
   script(to: string, ...answers: TwilioAnswer[]): void;
   /** Answers messages to `to` only after `ms` (a slow provider). */
   hold(to: string, ms: number): void;
+  /** The status reports to send for messages to `to` (default: sent, then delivered). */
+  reports(to: string, ...reports: StatusReport[]): void;
+  /** Where reports are posted (the app's loopback origin); the signature still covers the message's StatusCallback. */
+  callbackOrigin: string | undefined;
+  /**
+   * Sends the message's reports in order (or the ones given), as Twilio would, each awaited; answers what the app
+   * replied. `signature` overrides the header (null: none) to play a forger.
+   */
+  report(
+    sid: string,
+    reports?: StatusReport[],
+    options?: { signature?: string | null },
+  ): Promise<SentReport[]>;
+  /** Every report sent, with the app's answer. */
+  sentReports: SentReport[];
   env(): Record<string, string>;
   close(): Promise<void>;
 };
@@ -63,7 +106,12 @@ export async function startTwilioStandIn(credentials = TWILIO_TEST_CREDENTIALS):
   const received: ReceivedSms[] = [];
   const scripts = new Map<string, TwilioAnswer[]>();
   const holds = new Map<string, number>();
-  const state = { unauthorized: 0 };
+  const reportScripts = new Map<string, StatusReport[]>();
+  const sentReports: SentReport[] = [];
+  const state: { unauthorized: number; callbackOrigin: string | undefined } = {
+    unauthorized: 0,
+    callbackOrigin: undefined,
+  };
   const expectedAuth = `Basic ${Buffer.from(`${credentials.accountSid}:${credentials.authToken}`).toString('base64')}`;
   const path = `/2010-04-01/Accounts/${credentials.accountSid}/Messages.json`;
 
@@ -86,16 +134,17 @@ export async function startTwilioStandIn(credentials = TWILIO_TEST_CREDENTIALS):
     const to = form.get('To') ?? '';
     const from = form.get('From') ?? '';
     const text = form.get('Body') ?? '';
+    const statusCallback = form.get('StatusCallback');
     const hold = holds.get(to);
     if (hold) await new Promise((resolve) => setTimeout(resolve, hold));
     const answer = scripts.get(to)?.shift();
     if (answer) {
-      received.push({ to, from, body: text, sid: null, status: answer.status });
+      received.push({ to, from, body: text, sid: null, status: answer.status, statusCallback });
       reply(response, answer);
       return;
     }
     const sid = `SM${randomBytes(16).toString('hex')}`;
-    received.push({ to, from, body: text, sid, status: 201 });
+    received.push({ to, from, body: text, sid, status: 201, statusCallback });
     const now = new Date().toUTCString();
     reply(response, {
       status: 201,
@@ -127,9 +176,66 @@ export async function startTwilioStandIn(credentials = TWILIO_TEST_CREDENTIALS):
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
 
+  async function report(
+    sid: string,
+    given?: StatusReport[],
+    options: { signature?: string | null } = {},
+  ): Promise<SentReport[]> {
+    const message = received.find((m) => m.sid === sid);
+    if (!message?.statusCallback) throw new Error(`no message ${sid} with a StatusCallback`);
+    if (!state.callbackOrigin) throw new Error('callbackOrigin is not set');
+    const target = new URL(message.statusCallback);
+    const origin = new URL(state.callbackOrigin);
+    target.protocol = origin.protocol;
+    target.host = origin.host;
+    const sent: SentReport[] = [];
+    const list = given ?? reportScripts.get(message.to) ?? [{ status: 'sent' }, { status: 'delivered' }];
+    for (const { status, errorCode } of list) {
+      const fields: Record<string, string> = {
+        AccountSid: credentials.accountSid,
+        From: message.from,
+        To: message.to,
+        MessageSid: sid,
+        SmsSid: sid,
+        SmsStatus: status,
+        MessageStatus: status,
+        ApiVersion: '2010-04-01',
+        ...(errorCode !== undefined ? { ErrorCode: String(errorCode) } : {}),
+      };
+      const signature =
+        options.signature === undefined
+          ? twilioSignature(credentials.authToken, message.statusCallback, fields)
+          : options.signature;
+      const response = await fetch(target, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          ...(signature === null ? {} : { 'x-twilio-signature': signature }),
+        },
+        body: new URLSearchParams(fields).toString(),
+      });
+      await response.arrayBuffer();
+      const result = { sid, status, answer: response.status };
+      sent.push(result);
+      sentReports.push(result);
+    }
+    return sent;
+  }
+
   return {
     url,
     received,
+    sentReports,
+    report,
+    reports(to, ...list) {
+      reportScripts.set(to, list);
+    },
+    get callbackOrigin() {
+      return state.callbackOrigin;
+    },
+    set callbackOrigin(origin) {
+      state.callbackOrigin = origin;
+    },
     get unauthorized() {
       return state.unauthorized;
     },

@@ -63,6 +63,8 @@ describe('POST /api/v1/verifications and /check', () => {
       evidence: null,
       // A code started through the API: the hosted page's consent text was not shown (issue #18).
       consent: null,
+      // A test number: no message, so no delivery status.
+      delivery: null,
       created: expect.any(String),
     });
     const id = verification.id ?? '';

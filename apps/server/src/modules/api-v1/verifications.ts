@@ -123,6 +123,7 @@ export function createApiVerifications(deps: {
         evidence: null,
         // The hosted page shows the consent text; the code asked for there records it.
         consent: null,
+        delivery: null,
         created: now.toISOString(),
       };
     }

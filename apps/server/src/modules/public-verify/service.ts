@@ -21,6 +21,7 @@ import { AppError, type FieldErrors } from '../../lib/errors.ts';
 import { ipKey } from '../../lib/ip-key.ts';
 import { type RateLimiter, type RateLimitRule, tooMany } from '../../lib/rate-limit.ts';
 import type { CodeDelivery } from '../../messaging/code-delivery.ts';
+import { recordDeliveryEvent } from '../../messaging/delivery-status.ts';
 import { findMembership } from '../../plugins/account-context.ts';
 import { type CurrentConsent, consentRefusal, currentConsent } from '../consent/service.ts';
 import {
@@ -389,6 +390,9 @@ export function createPublicVerifyService(deps: {
         })
         .returning(apiVerificationColumns);
       if (!stored) throw new Error('Attempt insert returned no row');
+      // The first line of the message's delivery history (the row's own status is `queued` by default); a test number
+      // sends nothing, so it has none.
+      if (!testNumber) await recordDeliveryEvent(tx, { attemptId, status: 'queued', at: now });
       await webhookEvents.emit(tx, form.accountId, {
         type: 'verification.code_sent',
         data: toApiVerification(stored, now, true),

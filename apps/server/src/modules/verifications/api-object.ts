@@ -6,6 +6,7 @@ import {
   RESEND_AFTER_SECONDS,
 } from '@veriform/contracts';
 import { schema } from '@veriform/db';
+import { shownDeliveryStatus } from '../../messaging/delivery-status.ts';
 import { maskEmail, maskPhone } from '../public-verify/phone.ts';
 
 const { verificationAttempts } = schema;
@@ -38,6 +39,8 @@ export const apiVerificationColumns = {
   consentVersion: verificationAttempts.consentVersion,
   consentLanguage: verificationAttempts.consentLanguage,
   consentSha256: verificationAttempts.consentSha256,
+  deliveryStatus: verificationAttempts.deliveryStatus,
+  deliveryErrorCode: verificationAttempts.deliveryErrorCode,
 };
 
 export type ApiVerificationRow = {
@@ -88,6 +91,7 @@ export function toApiVerification(row: ApiVerificationRow, now: Date, full: bool
     sentAt: row.sentAt ? row.sentAt.toISOString() : null,
     evidence: full ? { ip: row.ip, userAgent: row.userAgent } : null,
     consent: consentEvidenceOf(row),
+    delivery: row.isTest ? null : { status: shownDeliveryStatus(row, now), errorCode: row.deliveryErrorCode },
     created: row.createdAt.toISOString(),
   };
 }

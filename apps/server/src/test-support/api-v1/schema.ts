@@ -283,6 +283,12 @@ export interface components {
             /** @description ISO 8601. */
             created: string;
         };
+        DeliveryInput: {
+            /** @enum {string} */
+            status: "queued" | "sent" | "delivered" | "undelivered" | "failed" | "unknown";
+            /** @description The provider’s error code of a failed or undelivered message: Twilio’s (30003, 30007, 21610…) or the SMTP reply code (550…). */
+            errorCode: string | null;
+        };
         VerificationInput: {
             /** @description Null for a hosted link (started without `to`). */
             id: string | null;
@@ -326,6 +332,8 @@ export interface components {
                 language: "en" | "es";
                 sha256: string;
             } | null;
+            /** @description What became of the code’s message. Null for test numbers (nothing is sent). */
+            delivery: components["schemas"]["DeliveryInput"] | null;
             created: string;
         };
         StartVerificationInput: {
@@ -430,6 +438,12 @@ export interface components {
             /** @description ISO 8601. */
             created: string;
         };
+        Delivery: {
+            /** @enum {string} */
+            status: "queued" | "sent" | "delivered" | "undelivered" | "failed" | "unknown";
+            /** @description The provider’s error code of a failed or undelivered message: Twilio’s (30003, 30007, 21610…) or the SMTP reply code (550…). */
+            errorCode: string | null;
+        };
         Verification: {
             /** @description Null for a hosted link (started without `to`). */
             id: string | null;
@@ -473,6 +487,8 @@ export interface components {
                 language: "en" | "es";
                 sha256: string;
             } | null;
+            /** @description What became of the code’s message. Null for test numbers (nothing is sent). */
+            delivery: components["schemas"]["Delivery"] | null;
             created: string;
         };
         StartVerification: {

@@ -1,0 +1,202 @@
+import type { AddressInfo } from 'node:net';
+import type { ApiVerification } from '@veriform/contracts';
+import { schema } from '@veriform/db';
+import { asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiV1, newApiKey } from '../../test-support/api-v1/client.ts';
+import { TEST_PUBLIC_URL, useTestApp } from '../../test-support/app.ts';
+import { readAttempt, waitForSend } from '../../test-support/attempts.ts';
+import { MINUTE } from '../../test-support/clock.ts';
+import { createPublicForm, newCellPhone } from '../../test-support/public-verify.ts';
+import { newOwner } from '../../test-support/teams.ts';
+import {
+  startTwilioStandIn,
+  TWILIO_ERRORS,
+  TWILIO_TEST_CREDENTIALS,
+  type TwilioStandIn,
+  twilioSignature,
+} from '../../test-support/twilio.ts';
+
+let twilio: TwilioStandIn;
+
+// Registered before useTestApp: "after" hooks run in reverse order, so the stand-in closes after the app.
+afterAll(async () => {
+  await twilio.close();
+});
+
+const t = useTestApp(async () => {
+  twilio = await startTwilioStandIn();
+  return { env: twilio.env() };
+});
+
+let loopback = '';
+beforeAll(async () => {
+  // Twilio's reports come over real HTTP; the app's PUBLIC_URL (what the signature covers) is another origin, as
+  // behind a proxy.
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  loopback = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  twilio.callbackOrigin = loopback;
+});
+
+const CALLBACK_URL = `${TEST_PUBLIC_URL}/api/webhooks/twilio/status`;
+
+/** A live code sent by SMS through API v1, once Twilio took it: the attempt's id, its SID and a reading client. */
+async function sentCode(options: { to?: string } = {}) {
+  const owner = await newOwner(t.app);
+  const form = await createPublicForm(owner);
+  const to = options.to ?? newCellPhone().e164;
+  const { key } = await newApiKey(owner, ['verifications:write', 'verifications:read'], 'live');
+  const api = apiV1(t.app, key);
+  const started = await api.POST('/api/v1/verifications', { body: { formId: form.id, to } });
+  expect(started.response.status).toBe(201);
+  const id = started.data?.id ?? '';
+  const row = await waitForSend(t.app, id);
+  const read = async (): Promise<ApiVerification> => {
+    const { data } = await api.GET('/api/v1/verifications/{id}', { params: { path: { id } } });
+    if (!data) throw new Error('no verification');
+    return data;
+  };
+  return { id, sid: row.providerMessageId ?? '', to, read };
+}
+
+async function eventsOf(attemptId: string) {
+  return t.db.db
+    .select({ status: schema.codeDeliveryEvents.status, errorCode: schema.codeDeliveryEvents.errorCode })
+    .from(schema.codeDeliveryEvents)
+    .where(eq(schema.codeDeliveryEvents.attemptId, attemptId))
+    .orderBy(asc(schema.codeDeliveryEvents.id));
+}
+
+async function postCallback(fields: Record<string, string>, headers: Record<string, string>) {
+  return fetch(`${loopback}/api/webhooks/twilio/status`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+describe('delivery status of SMS codes (Twilio status callbacks)', () => {
+  it('records queued and sent, asks Twilio for reports at PUBLIC_URL, and the stand-in’s signed reports make it delivered', async () => {
+    const code = await sentCode();
+    expect(twilio.received.find((m) => m.sid === code.sid)?.statusCallback).toBe(CALLBACK_URL);
+    expect((await code.read()).delivery).toEqual({ status: 'sent', errorCode: null });
+
+    const answers = await twilio.report(code.sid);
+    expect(answers.map((a) => a.answer)).toEqual([204, 204]);
+    expect((await code.read()).delivery).toEqual({ status: 'delivered', errorCode: null });
+    expect(await eventsOf(code.id)).toEqual([
+      { status: 'queued', errorCode: null },
+      { status: 'sent', errorCode: null },
+      { status: 'sent', errorCode: null },
+      { status: 'delivered', errorCode: null },
+    ]);
+  });
+
+  it('an undelivered message keeps the carrier’s error code', async () => {
+    const to = newCellPhone().e164;
+    twilio.reports(to, { status: 'sent' }, { status: 'undelivered', errorCode: 30003 });
+    const code = await sentCode({ to });
+    await twilio.report(code.sid);
+    expect((await code.read()).delivery).toEqual({ status: 'undelivered', errorCode: '30003' });
+  });
+
+  it('refuses a missing or wrong signature, and one computed over the address the request came to (403), changing nothing', async () => {
+    const code = await sentCode();
+    const before = await eventsOf(code.id);
+    const fields = {
+      MessageSid: code.sid,
+      MessageStatus: 'delivered',
+      AccountSid: TWILIO_TEST_CREDENTIALS.accountSid,
+    };
+    const signatures: (string | null)[] = [
+      null,
+      '',
+      twilioSignature('not-the-auth-token', CALLBACK_URL, fields),
+      // Right token, but over the loopback URL: the app checks against PUBLIC_URL, what the message was created with.
+      twilioSignature(TWILIO_TEST_CREDENTIALS.authToken, `${loopback}/api/webhooks/twilio/status`, fields),
+      // Right token and URL, but another status than the one signed.
+      twilioSignature(TWILIO_TEST_CREDENTIALS.authToken, CALLBACK_URL, {
+        ...fields,
+        MessageStatus: 'failed',
+      }),
+    ];
+    for (const signature of signatures) {
+      const response = await postCallback(
+        fields,
+        signature === null ? {} : { 'x-twilio-signature': signature },
+      );
+      expect(response.status).toBe(403);
+    }
+    const forged = await twilio.report(code.sid, [{ status: 'delivered' }], { signature: 'AAAA' });
+    expect(forged.map((a) => a.answer)).toEqual([403]);
+    expect(await eventsOf(code.id)).toEqual(before);
+    expect((await code.read()).delivery?.status).toBe('sent');
+
+    const signed = await postCallback(fields, {
+      'x-twilio-signature': twilioSignature(TWILIO_TEST_CREDENTIALS.authToken, CALLBACK_URL, fields),
+    });
+    expect(signed.status).toBe(204);
+    expect((await code.read()).delivery?.status).toBe('delivered');
+  });
+
+  it('out-of-order reports never move the status back; every report is kept', async () => {
+    const code = await sentCode();
+    await twilio.report(code.sid, [
+      { status: 'delivered' },
+      { status: 'sent' },
+      { status: 'queued' },
+      { status: 'failed', errorCode: 30008 },
+    ]);
+    expect((await code.read()).delivery).toEqual({ status: 'delivered', errorCode: null });
+    expect((await eventsOf(code.id)).map((e) => e.status)).toEqual([
+      'queued',
+      'sent',
+      'delivered',
+      'sent',
+      'queued',
+      'failed',
+    ]);
+  });
+
+  it('two final reports at once: one wins, the other is kept as an event only', async () => {
+    const code = await sentCode();
+    await Promise.all([
+      twilio.report(code.sid, [{ status: 'delivered' }]),
+      twilio.report(code.sid, [{ status: 'undelivered', errorCode: 30005 }]),
+    ]);
+    const { delivery } = await code.read();
+    expect([
+      JSON.stringify({ status: 'delivered', errorCode: null }),
+      JSON.stringify({ status: 'undelivered', errorCode: '30005' }),
+    ]).toContain(JSON.stringify(delivery));
+    const row = await readAttempt(t.app, code.id);
+    expect(row.deliveryStatus).toBe(delivery?.status);
+    expect((await eventsOf(code.id)).length).toBe(4);
+  });
+
+  it('no report 10 minutes after sent shows as unknown, never delivered; a late report still counts', async () => {
+    const code = await sentCode();
+    t.clock.advance(9 * MINUTE);
+    expect((await code.read()).delivery?.status).toBe('sent');
+    t.clock.advance(MINUTE);
+    expect((await code.read()).delivery?.status).toBe('unknown');
+    await twilio.report(code.sid, [{ status: 'delivered' }]);
+    expect((await code.read()).delivery?.status).toBe('delivered');
+  });
+
+  it('a permanent refusal by Twilio is failed, with its code', async () => {
+    const to = newCellPhone().e164;
+    twilio.script(to, TWILIO_ERRORS.unsubscribed);
+    const code = await sentCode({ to });
+    expect((await code.read()).delivery).toEqual({ status: 'failed', errorCode: '21610' });
+    expect((await eventsOf(code.id)).map((e) => e.status)).toEqual(['queued', 'failed']);
+  });
+
+  it('a signed report for a message that is not ours is accepted and ignored', async () => {
+    const fields = { MessageSid: `SM${'0'.repeat(32)}`, MessageStatus: 'delivered' };
+    const response = await postCallback(fields, {
+      'x-twilio-signature': twilioSignature(TWILIO_TEST_CREDENTIALS.authToken, CALLBACK_URL, fields),
+    });
+    expect(response.status).toBe(204);
+  });
+});
