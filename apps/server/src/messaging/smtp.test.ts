@@ -5,6 +5,7 @@ import { TEST_PUBLIC_URL, useTestApp } from '../test-support/app.ts';
 import { createAttempt, readAttempt, waitForSend } from '../test-support/attempts.ts';
 import { newSignup, TestClient } from '../test-support/client.ts';
 import { jobsSettled, waitForCodeJobs } from '../test-support/jobs.ts';
+import { shownDeliveryStatus } from './delivery-status.ts';
 
 type Received = { from: string; to: string[]; data: string };
 
@@ -116,6 +117,9 @@ describe('verification codes by e-mail over SMTP', () => {
     const messageId = source.match(/Message-ID: (<[^>]+>)/i)?.[1];
     expect(messageId).toBeDefined();
     expect(sent.providerMessageId).toBe(messageId);
+    // Accepted by the mail server is all e-mail can tell (issue #18): `sent`, and never `unknown` later.
+    expect(sent.deliveryStatus).toBe('sent');
+    expect(shownDeliveryStatus(sent, new Date(t.clock.now().getTime() + 60 * 60 * 1000))).toBe('sent');
   });
 
   it('records a mailbox refused for good (550) and does not retry it', async () => {
@@ -127,5 +131,9 @@ describe('verification codes by e-mail over SMTP', () => {
     const row = await readAttempt(t.app, attempt.id);
     expect(row.sendError).toMatch(/550/);
     expect(row.sentAt).toBeNull();
+    expect({ status: row.deliveryStatus, errorCode: row.deliveryErrorCode }).toEqual({
+      status: 'failed',
+      errorCode: '550',
+    });
   });
 });
