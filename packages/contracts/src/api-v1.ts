@@ -205,6 +205,9 @@ export const apiDeliverySchema = z
       description:
         'The provider’s error code of a failed or undelivered message: Twilio’s (30003, 30007, 21610…) or the SMTP reply code (550…).',
     }),
+    reason: z.object({ reason: z.string(), nextStep: z.string() }).nullable().meta({
+      description: 'The error code in words, with what to do next; null without a code or words for it.',
+    }),
   })
   .meta({ id: 'Delivery' });
 export type ApiDelivery = z.infer<typeof apiDeliverySchema>;

@@ -9,6 +9,7 @@ export * from './client-config.ts';
 export * from './consent.ts';
 export * from './consent-text.ts';
 export * from './date-filters.ts';
+export * from './delivery-reasons.ts';
 export * from './dev-outbox.ts';
 export * from './error-reporting.ts';
 export * from './errors.ts';

@@ -79,11 +79,11 @@ describe('delivery status of SMS codes (Twilio status callbacks)', () => {
   it('records queued and sent, asks Twilio for reports at PUBLIC_URL, and the stand-in’s signed reports make it delivered', async () => {
     const code = await sentCode();
     expect(twilio.received.find((m) => m.sid === code.sid)?.statusCallback).toBe(CALLBACK_URL);
-    expect((await code.read()).delivery).toEqual({ status: 'sent', errorCode: null });
+    expect((await code.read()).delivery).toEqual({ status: 'sent', errorCode: null, reason: null });
 
     const answers = await twilio.report(code.sid);
     expect(answers.map((a) => a.answer)).toEqual([204, 204]);
-    expect((await code.read()).delivery).toEqual({ status: 'delivered', errorCode: null });
+    expect((await code.read()).delivery).toEqual({ status: 'delivered', errorCode: null, reason: null });
     expect(await eventsOf(code.id)).toEqual([
       { status: 'queued', errorCode: null },
       { status: 'sent', errorCode: null },
@@ -97,7 +97,14 @@ describe('delivery status of SMS codes (Twilio status callbacks)', () => {
     twilio.reports(to, { status: 'sent' }, { status: 'undelivered', errorCode: 30003 });
     const code = await sentCode({ to });
     await twilio.report(code.sid);
-    expect((await code.read()).delivery).toEqual({ status: 'undelivered', errorCode: '30003' });
+    expect((await code.read()).delivery).toEqual({
+      status: 'undelivered',
+      errorCode: '30003',
+      reason: {
+        reason: 'Unreachable: the phone may be off or out of coverage.',
+        nextStep: 'Ask the person to try again later or use e-mail.',
+      },
+    });
   });
 
   it('refuses a missing or wrong signature, and one computed over the address the request came to (403), changing nothing', async () => {
@@ -147,7 +154,7 @@ describe('delivery status of SMS codes (Twilio status callbacks)', () => {
       { status: 'queued' },
       { status: 'failed', errorCode: 30008 },
     ]);
-    expect((await code.read()).delivery).toEqual({ status: 'delivered', errorCode: null });
+    expect((await code.read()).delivery).toEqual({ status: 'delivered', errorCode: null, reason: null });
     expect((await eventsOf(code.id)).map((e) => e.status)).toEqual([
       'queued',
       'sent',
@@ -168,7 +175,7 @@ describe('delivery status of SMS codes (Twilio status callbacks)', () => {
     expect([
       JSON.stringify({ status: 'delivered', errorCode: null }),
       JSON.stringify({ status: 'undelivered', errorCode: '30005' }),
-    ]).toContain(JSON.stringify(delivery));
+    ]).toContain(JSON.stringify({ status: delivery?.status, errorCode: delivery?.errorCode }));
     const row = await readAttempt(t.app, code.id);
     expect(row.deliveryStatus).toBe(delivery?.status);
     expect((await eventsOf(code.id)).length).toBe(4);
@@ -188,7 +195,11 @@ describe('delivery status of SMS codes (Twilio status callbacks)', () => {
     const to = newCellPhone().e164;
     twilio.script(to, TWILIO_ERRORS.unsubscribed);
     const code = await sentCode({ to });
-    expect((await code.read()).delivery).toEqual({ status: 'failed', errorCode: '21610' });
+    expect((await code.read()).delivery).toEqual({
+      status: 'failed',
+      errorCode: '21610',
+      reason: expect.objectContaining({ reason: 'Opted out: the person replied STOP to our messages.' }),
+    });
     expect((await eventsOf(code.id)).map((e) => e.status)).toEqual(['queued', 'failed']);
   });
 

@@ -2,6 +2,7 @@ import {
   type ApiVerification,
   type ApiVerificationStatus,
   type ConsentEvidence,
+  deliveryReasonOf,
   MAX_WRONG_TRIES,
   RESEND_AFTER_SECONDS,
 } from '@veriform/contracts';
@@ -91,7 +92,13 @@ export function toApiVerification(row: ApiVerificationRow, now: Date, full: bool
     sentAt: row.sentAt ? row.sentAt.toISOString() : null,
     evidence: full ? { ip: row.ip, userAgent: row.userAgent } : null,
     consent: consentEvidenceOf(row),
-    delivery: row.isTest ? null : { status: shownDeliveryStatus(row, now), errorCode: row.deliveryErrorCode },
+    delivery: row.isTest
+      ? null
+      : {
+          status: shownDeliveryStatus(row, now),
+          errorCode: row.deliveryErrorCode,
+          reason: deliveryReasonOf(row.method, row.deliveryErrorCode),
+        },
     created: row.createdAt.toISOString(),
   };
 }

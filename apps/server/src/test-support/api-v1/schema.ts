@@ -288,6 +288,11 @@ export interface components {
             status: "queued" | "sent" | "delivered" | "undelivered" | "failed" | "unknown";
             /** @description The provider’s error code of a failed or undelivered message: Twilio’s (30003, 30007, 21610…) or the SMTP reply code (550…). */
             errorCode: string | null;
+            /** @description The error code in words, with what to do next; null without a code or words for it. */
+            reason: {
+                reason: string;
+                nextStep: string;
+            } | null;
         };
         VerificationInput: {
             /** @description Null for a hosted link (started without `to`). */
@@ -443,6 +448,11 @@ export interface components {
             status: "queued" | "sent" | "delivered" | "undelivered" | "failed" | "unknown";
             /** @description The provider’s error code of a failed or undelivered message: Twilio’s (30003, 30007, 21610…) or the SMTP reply code (550…). */
             errorCode: string | null;
+            /** @description The error code in words, with what to do next; null without a code or words for it. */
+            reason: {
+                reason: string;
+                nextStep: string;
+            } | null;
         };
         Verification: {
             /** @description Null for a hosted link (started without `to`). */
