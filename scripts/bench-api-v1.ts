@@ -12,20 +12,19 @@
  * Each call's SQL is recorded at the pool and replayed alone through it: "raw SQL" is the database's share (the key
  * lookup included, which every API call makes), the ratio what the app adds (auth, validation, mapping, JSON).
  */
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { apiKeyScopes } from '@veriform/contracts';
 import { schema } from '@veriform/db';
 import { count, desc, eq, ne } from 'drizzle-orm';
 import type pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
 import { openDatabase } from '../apps/server/src/database.ts';
 import {
   API_KEY_PREFIX_LENGTH,
   generateApiKey,
   hashApiKey,
 } from '../apps/server/src/modules/api-keys/key-format.ts';
+import { benchConfig } from './support/bench-config.ts';
 import { ms, quantile, sqlRecorder } from './support/measure.ts';
 
 const { values: args } = parseArgs({
@@ -46,14 +45,7 @@ const iterations = Math.max(1, Number(args.iterations));
 const walk = Math.max(1, Number(args.walk));
 
 const config = {
-  ...loadConfig({
-    ...process.env,
-    NODE_ENV: 'production',
-    DATABASE_URL: databaseUrl,
-    SECRET_KEY: randomBytes(32).toString('base64url'),
-    PUBLIC_URL: 'http://localhost',
-    LOG_LEVEL: 'warn',
-  }),
+  ...benchConfig(databaseUrl),
   // The per-key request limit is not what is measured.
   apiKeyRateLimit: { requests: 1_000_000_000, windowSeconds: 1 },
 };

@@ -12,7 +12,6 @@
  * socket. "raw SQL" replays the call's data statements through the same pool. Then it times the chain check itself
  * (`verifyChain`) over a million events made and hashed in memory.
  */
-import { randomBytes } from 'node:crypto';
 import { get as httpGet } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
@@ -21,7 +20,6 @@ import { schema } from '@veriform/db';
 import { and, count, eq } from 'drizzle-orm';
 import type pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
 import { openDatabase } from '../apps/server/src/database.ts';
 import {
   type ChainedEvent,
@@ -30,6 +28,7 @@ import {
   verifyChain,
 } from '../apps/server/src/modules/audit/chain.ts';
 import { cookieNames } from '../apps/server/src/plugins/cookies.ts';
+import { benchConfig } from './support/bench-config.ts';
 import { ms, quantile, sqlRecorder } from './support/measure.ts';
 
 const { values: args } = parseArgs({
@@ -47,14 +46,7 @@ if (!databaseUrl) {
 const target = Number(args.events);
 const iterations = Math.max(1, Number(args.iterations));
 
-const config = loadConfig({
-  ...process.env,
-  NODE_ENV: 'production',
-  DATABASE_URL: databaseUrl,
-  SECRET_KEY: randomBytes(32).toString('base64url'),
-  PUBLIC_URL: 'http://localhost',
-  LOG_LEVEL: 'warn',
-});
+const config = benchConfig(databaseUrl);
 const database = openDatabase(config);
 await database.migrate();
 const { db } = database;

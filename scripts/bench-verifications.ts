@@ -16,7 +16,6 @@
  * the body is not kept in memory) and compared with PostgreSQL's own `COPY (same select) TO STDOUT WITH CSV`
  * (pg-copy-streams), with the process's RSS sampled during the download.
  */
-import { randomBytes } from 'node:crypto';
 import { get as httpGet } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
@@ -26,7 +25,6 @@ import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
 import { openDatabase } from '../apps/server/src/database.ts';
 import { exportTuning } from '../apps/server/src/modules/verifications/export.ts';
 import {
@@ -35,6 +33,7 @@ import {
   verificationWhere,
 } from '../apps/server/src/modules/verifications/filters.ts';
 import { cookieNames } from '../apps/server/src/plugins/cookies.ts';
+import { benchConfig } from './support/bench-config.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -59,14 +58,7 @@ const deepPage = Math.max(2, Number(args['deep-page']));
 const exportRuns = Math.max(1, Number(args['export-runs']));
 if (args['export-batch']) exportTuning.batchSize = Math.max(1, Number(args['export-batch']));
 
-const config = loadConfig({
-  ...process.env,
-  NODE_ENV: 'production',
-  DATABASE_URL: databaseUrl,
-  SECRET_KEY: randomBytes(32).toString('base64url'),
-  PUBLIC_URL: 'http://localhost',
-  LOG_LEVEL: 'warn',
-});
+const config = benchConfig(databaseUrl);
 const database = openDatabase(config);
 await database.migrate();
 // Statistics for every index, expression indexes included: a migration that added one after the seeding (0005's
