@@ -253,6 +253,34 @@ export const verifyForms = pgTable(
 );
 
 /**
+ * A public form page opened by a visitor (issue #18): the funnel's first step and the timeline's "page opened" and
+ * "consent shown". `id` (`pv_` + 128 random bits) goes to the page with the form's data and comes back with
+ * `send-code`, linking the attempt to the view. Members' previews record none.
+ */
+export const formPageViews = pgTable(
+  'form_page_views',
+  {
+    id: text('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    verifyFormId: integer('verify_form_id')
+      .notNull()
+      .references(() => verifyForms.id, { onDelete: 'cascade' }),
+    language: text('language', { enum: ['en', 'es'] }).notNull(),
+    /** The consent version the page showed; null when the form had none. */
+    consentVersionId: text('consent_version_id'),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // The funnel counts views by account, range and form from the index alone.
+    index('form_page_views_account_created_idx').on(t.accountId, t.createdAt, t.verifyFormId),
+  ],
+);
+
+/**
  * The consent text a form shows, per language (issue #18, ADR 22). Publishing makes a new numbered version (1, 2, …
  * per form and language, numbered under the form row's lock); a version is never changed or removed — a trigger
  * (migration 0017) refuses UPDATE, and DELETE unless its form or account is already gone (their cascade). `id` is
@@ -459,6 +487,8 @@ export const verificationAttempts = pgTable(
       .notNull()
       .default('hosted'),
     apiKeyId: integer('api_key_id').references(() => apiKeys.id, { onDelete: 'set null' }),
+    /** The page view the code was asked from (issue #18); null through API v1 or from a page older than views. */
+    pageViewId: text('page_view_id').references(() => formPageViews.id, { onDelete: 'set null' }),
     ...consentEvidence(),
     /**
      * The furthest delivery status reached (issue #18): queued → sent → delivered | undelivered | failed. Its history is
@@ -511,15 +541,39 @@ export const codeDeliveryEvents = pgTable(
   'code_delivery_events',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    attemptId: text('attempt_id')
-      .notNull()
-      .references(() => verificationAttempts.id, { onDelete: 'cascade' }),
+    /**
+     * Null while a callback is ahead of its message: Twilio may report on a message before the sending job has saved
+     * its SID. The job adopts such events (by `provider_message_id`) when it saves the SID.
+     */
+    attemptId: text('attempt_id').references(() => verificationAttempts.id, { onDelete: 'cascade' }),
     status: text('status', { enum: codeDeliveryStatuses }).notNull(),
     at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
     errorCode: text('error_code'),
     providerMessageId: text('provider_message_id'),
   },
-  (t) => [index('code_delivery_events_attempt_idx').on(t.attemptId, t.at)],
+  (t) => [
+    index('code_delivery_events_attempt_idx').on(t.attemptId, t.at),
+    index('code_delivery_events_orphan_idx').on(t.providerMessageId).where(sql`${t.attemptId} is null`),
+  ],
+);
+
+/**
+ * Every code typed on the page (or checked through API v1) for an attempt, right or wrong (issue #18): the timeline's
+ * "code entered" lines and the certificate's code entries. Only whether it was right is kept, never the code.
+ */
+export const codeEntries = pgTable(
+  'code_entries',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    attemptId: text('attempt_id')
+      .notNull()
+      .references(() => verificationAttempts.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
+    correct: boolean('correct').notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('code_entries_attempt_idx').on(t.attemptId, t.at)],
 );
 
 /**
@@ -537,6 +591,11 @@ export const testPhoneNumbers = pgTable(
     cellPhone: text('cell_phone').notNull(),
     /** Six digits. */
     code: text('code').notNull(),
+    /**
+     * What the simulated delivery reports (issue #18): null = delivered; else a provider error code (Twilio's 30003,
+     * 30006, 30007…) the code's message "fails" with, so a customer can see and test the failure paths.
+     */
+    simulatedErrorCode: text('simulated_error_code'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('test_phone_numbers_account_phone_idx').on(t.accountId, t.cellPhone)],
