@@ -26,6 +26,7 @@ export * from './public-verify-texts.ts';
 export * from './teams.ts';
 export * from './texts.ts';
 export * from './users.ts';
+export * from './verification-attempts.ts';
 export * from './verifications.ts';
 export * from './verify-forms.ts';
 export * from './webhooks.ts';

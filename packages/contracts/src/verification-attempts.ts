@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { listResponseSchema } from './lists.ts';
+import { verificationMethodSchema } from './public-verify.ts';
+import { verificationFilterSchema, verificationSourceSchema } from './verifications.ts';
+
+// Issue #18 items 5-6: every code send ("attempt"), verified or not, with what happened to its message; the
+// verification detail's timeline; and what the public page tells the consumer while they wait for the code.
+
+/** What is stored (queued → sent → delivered | undelivered | failed) plus `unknown`, derived when read. */
+export const deliveryStatuses = ['queued', 'sent', 'delivered', 'undelivered', 'failed', 'unknown'] as const;
+export const deliveryStatusSchema = z.enum(deliveryStatuses);
+export type DeliveryStatus = z.infer<typeof deliveryStatusSchema>;
+
+/** The reason of a failed delivery in words and the member's next step (contracts/delivery-reasons.ts). */
+export const deliveryReasonSchema = z.object({ reason: z.string(), nextStep: z.string() });
+
+/** One line of a message's delivery history, as the provider reported it. */
+export const deliveryHistoryEventSchema = z.object({
+  status: z.enum(['queued', 'sent', 'delivered', 'undelivered', 'failed']),
+  at: z.string(),
+  errorCode: z.string().nullable(),
+});
+export type DeliveryHistoryEvent = z.infer<typeof deliveryHistoryEventSchema>;
+
+/** An attempt as the activity log's attempts view lists it. */
+export const verificationAttemptSchema = z.object({
+  /** The attempt's public id (128 random bits). */
+  id: z.string(),
+  created: z.string(),
+  /** E.164. */
+  cellPhone: z.string(),
+  email: z.string().nullable(),
+  externalRefId: z.string(),
+  verifyFormId: z.number().int(),
+  verifyFormName: z.string(),
+  channel: verificationMethodSchema,
+  source: verificationSourceSchema,
+  isTest: z.boolean(),
+  /** pending | verified | locked (5 wrong codes) | replaced (a newer code) | canceled | expired (derived). */
+  status: z.enum(['pending', 'verified', 'locked', 'replaced', 'canceled', 'expired']),
+  deliveryStatus: deliveryStatusSchema,
+  deliveryErrorCode: z.string().nullable(),
+  deliveryReason: deliveryReasonSchema.nullable(),
+  providerMessageId: z.string().nullable(),
+  /** The delivery history, oldest first. */
+  events: z.array(deliveryHistoryEventSchema),
+  /** Codes typed for this attempt, the right one included. */
+  codesEntered: z.number().int(),
+  verified: z.boolean(),
+  verificationId: z.number().int().nullable(),
+});
+export type VerificationAttempt = z.infer<typeof verificationAttemptSchema>;
+export const verificationAttemptListSchema = listResponseSchema(verificationAttemptSchema);
+export type VerificationAttemptList = z.infer<typeof verificationAttemptListSchema>;
+
+/** Delivery statuses a list can be filtered by (comma-separated in the query). */
+export const deliveryStatusFilterSchema = z
+  .string()
+  .transform((value) => value.split(',').filter((v) => v !== ''))
+  .pipe(z.array(deliveryStatusSchema))
+  .optional()
+  .catch(undefined);
+
+export const ATTEMPT_PAGE_SIZE_DEFAULT = 25;
+export const ATTEMPT_PAGE_SIZE_MAX = 100;
+
+/**
+ * /activity-log/attempts search params: the log's filters (form, category, channel, source, dates, q) plus the
+ * delivery status; newest first. Every bad value falls back, as on the log.
+ */
+export const verificationAttemptSearchSchema = verificationFilterSchema.extend({
+  deliveryStatus: deliveryStatusFilterSchema,
+  pageNumber: z.coerce.number().int().min(1).catch(1).default(1),
+  pageSize: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(ATTEMPT_PAGE_SIZE_MAX)
+    .catch(ATTEMPT_PAGE_SIZE_DEFAULT)
+    .default(ATTEMPT_PAGE_SIZE_DEFAULT),
+});
+export type VerificationAttemptSearch = z.infer<typeof verificationAttemptSearchSchema>;
+
+const accountParam = { account: z.coerce.number().int().positive() };
+
+/** GET /api/verification-attempts?account=…&…search params → VerificationAttemptList (canSearchData). */
+export const verificationAttemptListQuerySchema = verificationAttemptSearchSchema.extend(accountParam);
+export type VerificationAttemptListQuery = z.input<typeof verificationAttemptListQuerySchema>;
+
+/** GET /api/verification-attempts/export-csv?account=…&…filters → text/csv, every matching attempt (canSearchData). */
+export const verificationAttemptExportQuerySchema = verificationAttemptSearchSchema
+  .omit({ pageNumber: true, pageSize: true })
+  .extend(accountParam);
+export type VerificationAttemptExportQuery = z.input<typeof verificationAttemptExportQuerySchema>;
+
+/**
+ * The verification detail's timeline (GET /api/verifications/{id}/timeline?account=N), oldest first. `attemptId`
+ * names the code a line belongs to when the verification had several sends.
+ */
+export const timelineEventKinds = [
+  'page_opened',
+  'consent_shown',
+  'code_requested',
+  'code_sent',
+  'code_delivered',
+  'code_undelivered',
+  'code_failed',
+  'code_entered',
+  'verified',
+] as const;
+export const timelineEventSchema = z.object({
+  kind: z.enum(timelineEventKinds),
+  at: z.string(),
+  attemptId: z.string().nullable(),
+  /** `code_entered`: whether the code was right. */
+  correct: z.boolean().nullable(),
+  /** Delivery lines: the provider's error code; consent_shown: null. */
+  errorCode: z.string().nullable(),
+  /** consent_shown: the version shown; code_sent: the provider's message id. A short fact for the line, or null. */
+  detail: z.string().nullable(),
+});
+export type TimelineEvent = z.infer<typeof timelineEventSchema>;
+export const verificationTimelineSchema = z.object({ events: z.array(timelineEventSchema) });
+export type VerificationTimeline = z.infer<typeof verificationTimelineSchema>;
+
+/**
+ * GET /api/public/attempts/{attemptId}/delivery: what the public page shows while the consumer waits. `message` is in
+ * the form's language and set only when the message could not be delivered; `suggestEmail` when the form offers e-mail
+ * and the code went by SMS.
+ */
+export const publicDeliveryStatusSchema = z.object({
+  status: deliveryStatusSchema,
+  message: z.string().nullable(),
+  suggestEmail: z.boolean(),
+});
+export type PublicDeliveryStatus = z.infer<typeof publicDeliveryStatusSchema>;
