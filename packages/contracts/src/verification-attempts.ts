@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiDeliveryStatusSchema } from './api-v1.ts';
 import { listResponseSchema } from './lists.ts';
 import { verificationMethodSchema } from './public-verify.ts';
 import { verificationFilterSchema, verificationSourceSchema } from './verifications.ts';
@@ -6,9 +7,8 @@ import { verificationFilterSchema, verificationSourceSchema } from './verificati
 // Issue #18 items 5-6: every code send ("attempt"), verified or not, with what happened to its message; the
 // verification detail's timeline; and what the public page tells the consumer while they wait for the code.
 
-/** What is stored (queued → sent → delivered | undelivered | failed) plus `unknown`, derived when read. */
-export const deliveryStatuses = ['queued', 'sent', 'delivered', 'undelivered', 'failed', 'unknown'] as const;
-export const deliveryStatusSchema = z.enum(deliveryStatuses);
+/** What is stored (queued → sent → delivered | undelivered | failed) plus `unknown`, derived when read (api-v1.ts). */
+export const deliveryStatusSchema = apiDeliveryStatusSchema;
 export type DeliveryStatus = z.infer<typeof deliveryStatusSchema>;
 
 /** The reason of a failed delivery in words and the member's next step (contracts/delivery-reasons.ts). */
