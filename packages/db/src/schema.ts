@@ -859,3 +859,62 @@ export const webhookDeliveryAttempts = pgTable(
   },
   (t) => [index('webhook_delivery_attempts_delivery_idx').on(t.deliveryId, t.attemptedAt)],
 );
+
+/**
+ * Every key that ever signed a verification certificate (issue #19, ADR 24): the Ed25519 public key (base64 of the raw
+ * 32 bytes) under its `key_id` (`vfk_` + 16 hex of its SHA-256). The private key is derived from SECRET_KEY and
+ * CERTIFICATE_KEY_GENERATION and never stored; the public one stays here after a rotation (`retired_at` set), so
+ * certificates it signed keep verifying even once SECRET_KEY has changed.
+ */
+export const certificateSigningKeys = pgTable('certificate_signing_keys', {
+  keyId: text('key_id').primaryKey(),
+  publicKey: text('public_key').notNull(),
+  createdAt: createdAt(),
+  retiredAt: timestamp('retired_at', { withTimezone: true, mode: 'date' }),
+});
+
+/**
+ * A verification's signed certificate (issue #19, ADR 24), issued once, on its first request. `content` is the
+ * canonical JSON (RFC 8785) exactly as signed; `sha256` the hex SHA-256 of its bytes. Each account's certificates are
+ * chained in issue order: `seq` 1, 2, 3… and `prev_hash` the previous certificate's `sha256` (null for the first), both
+ * also inside the signed content. NO ACTION on the verification: evidence is not removed by accident (an account's
+ * removal still cascades to both).
+ */
+export const verificationCertificates = pgTable(
+  'verification_certificates',
+  {
+    id: text('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    verificationId: bigint('verification_id', { mode: 'number' })
+      .notNull()
+      .references(() => verifications.id, { onDelete: 'no action' }),
+    seq: integer('seq').notNull(),
+    prevHash: text('prev_hash'),
+    content: text('content').notNull(),
+    sha256: text('sha256').notNull(),
+    keyId: text('key_id')
+      .notNull()
+      .references(() => certificateSigningKeys.keyId),
+    signature: text('signature').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('verification_certificates_verification_idx').on(t.verificationId),
+    uniqueIndex('verification_certificates_account_seq_idx').on(t.accountId, t.seq),
+    check('verification_certificates_seq_check', sql`${t.seq} >= 1`),
+  ],
+);
+
+/**
+ * The head of each account's certificate chain: its last `seq` and `sha256`. Issuing locks this row (one upsert), as
+ * the audit log's heads do (ADR 19), so concurrent first requests chain one at a time without gaps or forks.
+ */
+export const certificateChainHeads = pgTable('certificate_chain_heads', {
+  accountId: integer('account_id')
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: 'cascade' }),
+  seq: integer('seq').notNull(),
+  sha256: text('sha256'),
+});
