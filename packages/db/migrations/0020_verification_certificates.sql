@@ -21,6 +21,7 @@ CREATE TABLE "verification_certificates" (
 	"sha256" text NOT NULL,
 	"key_id" text NOT NULL,
 	"signature" text NOT NULL,
+	"unlock_salt" text NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "verification_certificates_seq_check" CHECK ("verification_certificates"."seq" >= 1)
 );

@@ -898,6 +898,12 @@ export const verificationCertificates = pgTable(
       .notNull()
       .references(() => certificateSigningKeys.keyId),
     signature: text('signature').notNull(),
+    /**
+     * The salt of the content's `cellPhoneSha256` and `emailSha256` (32 hex), kept out of the content: with it in the
+     * file, the masked number's few hidden digits would be found by hashing every candidate. Revealed with the number
+     * when someone who knows it unlocks the certificate.
+     */
+    unlockSalt: text('unlock_salt').notNull(),
     createdAt: createdAt(),
   },
   (t) => [
