@@ -149,6 +149,71 @@ export type DashboardSearch = z.infer<typeof dashboardSearchSchema>;
 export const verificationReportQuerySchema = dashboardSearchSchema.extend(accountParam);
 export type VerificationReportQuery = z.input<typeof verificationReportQuerySchema>;
 
+/**
+ * The steps of the report's funnel (issue #18 item 7), counted over one cohort: the attempts (codes asked for) created
+ * in the filtered range, each followed to where it got, whenever that happened. So a step never exceeds the one before
+ * it, and each count is the number of rows of the attempts export (GET /api/verification-attempts/export-csv) for
+ * the same filters:
+ * - `codeRequested`: every attempt (the export's rows);
+ * - `delivered`: SMS whose delivery status is `delivered`; e-mail that is `sent` or `delivered` (the SMTP server's
+ *   acceptance is all e-mail ever tells us). Test numbers' attempts count when they record a simulated `delivered`.
+ *   An SMS still waiting (or `unknown`, 10 minutes after `sent`) is not delivered;
+ * - `codeEntered`: attempts with at least one code typed, right or wrong (a `code_entries` row; the export's
+ *   "Codes entered" > 0);
+ * - `verified`: attempts verified (the export's "Verified").
+ */
+export const funnelStepsSchema = z.object({
+  codeRequested: z.number().int(),
+  delivered: z.number().int(),
+  codeEntered: z.number().int(),
+  verified: z.number().int(),
+});
+export type FunnelSteps = z.infer<typeof funnelStepsSchema>;
+
+/**
+ * Why the page views cannot be counted for the filters: they know their form and time only, not the channel the
+ * code would go by, nor the phone or reference a search names; and API v1 has no page.
+ */
+export const pageOpenedUnavailableReasons = ['channel', 'source', 'search'] as const;
+
+/** One provider error among the range's undelivered or failed attempts. */
+export const funnelFailureReasonSchema = z.object({
+  /** Twilio's error code or the SMTP reply code; null when the provider gave none. */
+  errorCode: z.string().nullable(),
+  channel: verificationMethodSchema,
+  count: z.number().int(),
+  /** contracts/delivery-reasons.ts in words with the member's next step; null for a code we have no words for. */
+  reason: z.object({ reason: z.string(), nextStep: z.string() }).nullable(),
+});
+export type FunnelFailureReason = z.infer<typeof funnelFailureReasonSchema>;
+
+/** The dashboard's funnel: page opened → code requested → delivered → code entered → verified (see funnelStepsSchema). */
+export const reportFunnelSchema = funnelStepsSchema.extend({
+  /**
+   * The forms' public pages opened in the range (every visit, not distinct people), for the filtered forms; null when
+   * `pageOpenedUnavailable` says why they cannot be counted for these filters.
+   */
+  pageOpened: z.number().int().nullable(),
+  pageOpenedUnavailable: z.enum(pageOpenedUnavailableReasons).nullable(),
+  /** The same as `codeRequested`, under its earlier name (kept for callers of the first funnel). */
+  codesSent: z.number().int(),
+  /** verified ÷ codeRequested; null when no code was asked for. */
+  conversionRate: z.number().nullable(),
+  /** The steps per channel: always SMS then e-mail, zeros included. */
+  byChannel: z.array(funnelStepsSchema.extend({ channel: verificationMethodSchema })),
+  /** The steps per form: the 10 with the most codes requested (ties: the lower id); its page views beside. */
+  byForm: z.array(
+    funnelStepsSchema.extend({
+      verifyFormId: z.number().int(),
+      verifyFormName: z.string(),
+      pageOpened: z.number().int().nullable(),
+    }),
+  ),
+  /** The 5 most frequent (error code, channel) pairs among undelivered and failed attempts; ties by code. */
+  topFailureReasons: z.array(funnelFailureReasonSchema),
+});
+export type ReportFunnel = z.infer<typeof reportFunnelSchema>;
+
 /** The report (DESIGN §5): totals by method, a per-day series in `tz`, top forms and categories, and the funnel. */
 export const verificationReportSchema = z.object({
   /** The local days covered, as resolved in `tz` (inclusive). */
@@ -161,12 +226,7 @@ export const verificationReportSchema = z.object({
     z.object({ verifyFormId: z.number().int(), verifyFormName: z.string(), verifications: z.number().int() }),
   ),
   byCategory: z.array(z.object({ category: z.string(), verifications: z.number().int() })),
-  /** Codes sent (attempts) → verified, same filters; conversionRate null when no code was sent. */
-  funnel: z.object({
-    codesSent: z.number().int(),
-    verified: z.number().int(),
-    conversionRate: z.number().nullable(),
-  }),
+  funnel: reportFunnelSchema,
 });
 export type VerificationReport = z.infer<typeof verificationReportSchema>;
 

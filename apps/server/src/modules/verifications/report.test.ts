@@ -70,7 +70,8 @@ describe('GET /api/verifications/report', () => {
         { category: 'Lending', verifications: 2 },
         { category: 'Retail', verifications: 2 },
       ],
-      funnel: { codesSent: 7, verified: 4, conversionRate: 4 / 7 },
+      // The funnel follows the range's attempts (funnel.test.ts has each step): here none was delivered or entered.
+      funnel: expect.objectContaining({ codeRequested: 7, codesSent: 7, verified: 0, conversionRate: 0 }),
     });
     // Without tz (or with one the runtime does not know), New York; an unknown preset, last7d.
     expect(await report(owner)).toEqual(body);
@@ -88,19 +89,19 @@ describe('GET /api/verifications/report', () => {
       email: 0,
     });
     expect(month.totals).toEqual({ verifications: 5, sms: 4, email: 1 });
-    expect(month.funnel).toEqual({ codesSent: 8, verified: 5, conversionRate: 5 / 8 });
+    expect(month.funnel).toMatchObject({ codesSent: 8, verified: 0, conversionRate: 0 });
 
     const email = await report(owner, 'verificationMethod__in=email');
     expect(email.totals).toEqual({ verifications: 1, sms: 0, email: 1 });
-    expect(email.funnel).toEqual({ codesSent: 2, verified: 1, conversionRate: 0.5 });
+    expect(email.funnel).toMatchObject({ codesSent: 2, verified: 0 });
 
     const lending = await report(owner, 'verifyFormCategory__in=Lending');
     expect(lending.byCategory).toEqual([{ category: 'Lending', verifications: 2 }]);
-    expect(lending.funnel).toEqual({ codesSent: 5, verified: 2, conversionRate: 0.4 });
+    expect(lending.funnel).toMatchObject({ codesSent: 5, verified: 0 });
 
     const oneForm = await report(owner, `verifyFormId__in=${cards.id}`);
     expect(oneForm.byForm).toEqual([{ verifyFormId: cards.id, verifyFormName: 'Cards', verifications: 2 }]);
-    expect(oneForm.funnel).toEqual({ codesSent: 2, verified: 2, conversionRate: 1 });
+    expect(oneForm.funnel).toMatchObject({ codesSent: 2, verified: 0 });
 
     // Top forms show the form's current name.
     await owner.c.patch(`/api/verify-forms/${loans.id}`, { name: 'Personal loans' });
@@ -129,10 +130,10 @@ describe('GET /api/verifications/report', () => {
     expect(both.funnel.codesSent).toBe(3);
     const api = await report(owner, 'source=api');
     expect(api.totals).toEqual({ verifications: 1, sms: 1, email: 0 });
-    expect(api.funnel).toEqual({ codesSent: 2, verified: 1, conversionRate: 0.5 });
+    expect(api.funnel).toMatchObject({ codesSent: 2, verified: 1, conversionRate: 0.5 });
     expect(api.byForm).toEqual([{ verifyFormId: form.id, verifyFormName: 'Leads', verifications: 1 }]);
     const hosted = await report(owner, 'source=hosted');
-    expect(hosted.funnel).toEqual({ codesSent: 1, verified: 1, conversionRate: 1 });
+    expect(hosted.funnel).toMatchObject({ codesSent: 1, verified: 1, conversionRate: 1 });
     expect(await report(owner, 'source=nope')).toEqual(both);
   });
 
@@ -151,7 +152,7 @@ describe('GET /api/verifications/report', () => {
       'created__date__preset=custom&created__date__gte=2026-03-08&created__date__lte=2026-03-08',
     );
     expect(dstDay.perDay).toEqual([{ date: '2026-03-08', sms: 1, email: 0 }]);
-    expect(dstDay.funnel).toEqual({ codesSent: 1, verified: 1, conversionRate: 1 });
+    expect(dstDay.funnel).toMatchObject({ codesSent: 1, verified: 0 });
     // No end: today; no start: 30 days up to the end.
     expect(await custom('2026-03-10')).toEqual({ gte: '2026-03-10', lte: '2026-03-15', tz: ny });
     expect(await custom(undefined, '2026-01-31')).toEqual({ gte: '2026-01-02', lte: '2026-01-31', tz: ny });
@@ -184,7 +185,8 @@ describe('GET /api/verifications/report', () => {
       { date: '2026-03-15', sms: 1, email: 0 },
       { date: '2026-03-16', sms: 1, email: 0 },
     ]);
-    expect(kolkata.funnel).toEqual({ codesSent: 0, verified: 2, conversionRate: null });
+    // The funnel counts attempts: verifications with none behind them (inserted here) are not in it.
+    expect(kolkata.funnel).toMatchObject({ codesSent: 0, verified: 0, conversionRate: null });
 
     const empty = await newOwner(t.app, 'Empty');
     const nothing = await report(empty);
@@ -192,7 +194,22 @@ describe('GET /api/verifications/report', () => {
     expect(nothing.perDay).toHaveLength(7);
     expect(nothing.perDay.every((d) => d.sms === 0 && d.email === 0)).toBe(true);
     expect(nothing).toMatchObject({ byForm: [], byCategory: [] });
-    expect(nothing.funnel).toEqual({ codesSent: 0, verified: 0, conversionRate: null });
+    expect(nothing.funnel).toEqual({
+      pageOpened: 0,
+      pageOpenedUnavailable: null,
+      codeRequested: 0,
+      delivered: 0,
+      codeEntered: 0,
+      verified: 0,
+      codesSent: 0,
+      conversionRate: null,
+      byChannel: [
+        { channel: 'sms', codeRequested: 0, delivered: 0, codeEntered: 0, verified: 0 },
+        { channel: 'email', codeRequested: 0, delivered: 0, codeEntered: 0, verified: 0 },
+      ],
+      byForm: [],
+      topFailureReasons: [],
+    });
   });
 
   it('top forms are the 10 with the most verifications', async () => {

@@ -19,14 +19,14 @@ import { consentEvidenceOf } from './api-object.ts';
 import { countVerifications } from './count.ts';
 import {
   addDays,
-  attemptWhere,
   resolveForms,
   resolveReportRange,
   verificationOrderBy,
   verificationWhere,
 } from './filters.ts';
+import { buildFunnel, funnelCounts, funnelTopFormIds } from './funnel.ts';
 
-const { verifications, verificationAttempts, verifyForms } = schema;
+const { verifications, verifyForms } = schema;
 
 export type VerificationRow = typeof verifications.$inferSelect;
 export type VerificationListParams = z.output<typeof verificationListQuerySchema>;
@@ -133,10 +133,10 @@ export function createVerificationService(deps: {
   }
 
   /**
-   * The dashboard report (DESIGN §5) over the filters, in three short scans of the range — per local day and method
-   * (the totals are its sums), per form and category, codes sent — plus the top forms' names. Separate queries rather
-   * than one: PGlite runs one query at a time, so other requests get in between. The range is always bounded
-   * (resolveReportRange).
+   * The dashboard report (DESIGN §5) over the filters, in short scans of the range — verifications per local day and
+   * method (the totals are its sums), per form and category; the funnel's attempts, failures and page views
+   * (funnel.ts) — plus the top forms' names, once for both lists. Separate queries rather than one: PGlite runs one
+   * query at a time, so other requests get in between. The range is always bounded (resolveReportRange).
    */
   async function report(ctx: AccountContext, query: VerificationReportParams): Promise<VerificationReport> {
     const now = clock.now();
@@ -160,7 +160,7 @@ export function createVerificationService(deps: {
       );
     // The three scans are independent: on PostgreSQL they run on pooled connections at once (the report then takes
     // about the longest of them); PGlite still runs them one by one, letting other requests in between.
-    const [byDayAndMethod, pairs, [sent]] = await Promise.all([
+    const [byDayAndMethod, pairs, funnel] = await Promise.all([
       db
         .select({ bucket, method: verifications.verificationMethod, n: count() })
         .from(verifications)
@@ -177,10 +177,7 @@ export function createVerificationService(deps: {
         .from(verifications)
         .where(where)
         .groupBy(verifications.verifyFormId, verifications.verifyFormCategory),
-      db
-        .select({ n: count() })
-        .from(verificationAttempts)
-        .where(attemptWhere(ctx.accountId, filter, now, forms)),
+      funnelCounts(db, ctx.accountId, filter, now, forms),
     ]);
     // Every day of the range, zeros included, oldest first.
     const perDay: VerificationReport['perDay'] = Array.from({ length: dayCount }, (_, i) => ({
@@ -203,22 +200,15 @@ export function createVerificationService(deps: {
       perCategory.set(category, (perCategory.get(category) ?? 0) + n);
     }
     const top = [...perForm.entries()].sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, REPORT_TOP_FORMS);
-    // The form's current name (rows keep the name they were made under).
+    // The form's current name (rows keep the name they were made under), for both top-forms lists at once.
+    const named = [...new Set([...top.map(([id]) => id), ...funnelTopFormIds(funnel)])];
     const names =
-      top.length === 0
+      named.length === 0
         ? []
         : await db
             .select({ id: verifyForms.id, name: verifyForms.name })
             .from(verifyForms)
-            .where(
-              and(
-                eq(verifyForms.accountId, ctx.accountId),
-                inArray(
-                  verifyForms.id,
-                  top.map(([id]) => id),
-                ),
-              ),
-            );
+            .where(and(eq(verifyForms.accountId, ctx.accountId), inArray(verifyForms.id, named)));
     const nameOf = new Map(names.map((f) => [f.id, f.name]));
     const byForm = top.map(([verifyFormId, n]) => ({
       verifyFormId,
@@ -229,20 +219,13 @@ export function createVerificationService(deps: {
       .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))
       .map(([category, n]) => ({ category, verifications: n }));
 
-    const codesSent = sent?.n ?? 0;
-    const verified = sms + email;
-
     return {
       range: { gte: range.gte, lte: range.lte, tz: range.tz },
-      totals: { verifications: verified, sms, email },
+      totals: { verifications: sms + email, sms, email },
       perDay,
       byForm,
       byCategory,
-      funnel: {
-        codesSent,
-        verified,
-        conversionRate: codesSent === 0 ? null : verified / codesSent,
-      },
+      funnel: buildFunnel(funnel, (id) => nameOf.get(id) ?? ''),
     };
   }
 

@@ -11,6 +11,62 @@ const owner = makeMembership();
 const signedIn = (membership = owner) =>
   makeInitialData({ user: ada, memberships: [membership], currentMembership: membership });
 
+type Funnel = VerificationReport['funnel'];
+
+const noFunnel: Funnel = {
+  pageOpened: 0,
+  pageOpenedUnavailable: null,
+  codeRequested: 0,
+  delivered: 0,
+  codeEntered: 0,
+  verified: 0,
+  codesSent: 0,
+  conversionRate: null,
+  byChannel: [
+    { channel: 'sms', codeRequested: 0, delivered: 0, codeEntered: 0, verified: 0 },
+    { channel: 'email', codeRequested: 0, delivered: 0, codeEntered: 0, verified: 0 },
+  ],
+  byForm: [],
+  topFailureReasons: [],
+};
+
+function makeFunnel(over: Partial<Funnel> = {}): Funnel {
+  return {
+    pageOpened: 2500,
+    pageOpenedUnavailable: null,
+    codeRequested: 2000,
+    delivered: 1800,
+    codeEntered: 1500,
+    verified: 1234,
+    codesSent: 2000,
+    conversionRate: 0.617,
+    byChannel: [
+      { channel: 'sms', codeRequested: 1600, delivered: 1450, codeEntered: 1200, verified: 1000 },
+      { channel: 'email', codeRequested: 400, delivered: 350, codeEntered: 300, verified: 234 },
+    ],
+    byForm: [],
+    topFailureReasons: [
+      {
+        errorCode: '30007',
+        channel: 'sms',
+        count: 120,
+        reason: { reason: 'Blocked by the carrier’s filter.', nextStep: 'Try e-mail instead.' },
+      },
+      {
+        errorCode: '550',
+        channel: 'email',
+        count: 30,
+        reason: {
+          reason: 'The mail server refused the address for good.',
+          nextStep: 'Check the address, or use SMS.',
+        },
+      },
+      { errorCode: null, channel: 'sms', count: 5, reason: null },
+    ],
+    ...over,
+  };
+}
+
 function makeReport(over: Partial<VerificationReport> = {}): VerificationReport {
   return {
     range: { gte: '2026-11-16', lte: '2026-11-22', tz: 'America/New_York' },
@@ -28,7 +84,7 @@ function makeReport(over: Partial<VerificationReport> = {}): VerificationReport 
       { category: 'Lending', verifications: 900 },
       { category: '', verifications: 334 },
     ],
-    funnel: { codesSent: 2000, verified: 1234, conversionRate: 0.617 },
+    funnel: makeFunnel(),
     ...over,
   };
 }
@@ -38,7 +94,7 @@ const emptyReport = makeReport({
   perDay: [{ date: '2026-11-22', sms: 0, email: 0 }],
   byForm: [],
   byCategory: [],
-  funnel: { codesSent: 0, verified: 0, conversionRate: null },
+  funnel: noFunnel,
 });
 
 function makeForm(over: Partial<VerifyForm> = {}): VerifyForm {
@@ -133,13 +189,73 @@ describe('/dashboard/', () => {
     expect(formCalls).toContainEqual(expect.objectContaining({ isLive: 'true', status: 'active' }));
   });
 
+  it('the funnel: five steps with counts and step-to-step rates, a channel switch, and the top failure reasons', async () => {
+    const user = userEvent.setup();
+    renderApp('/dashboard/', { initialData: signedIn(), server: server() });
+    await findChart();
+    const funnel = screen.getByRole('region', { name: 'Funnel' });
+    const stepTexts = () =>
+      within(within(funnel).getByRole('list', { name: 'Funnel steps' }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent);
+    expect(stepTexts()).toEqual([
+      'Page opened2,500',
+      'Code requested2,00080% of the step before',
+      'Delivered1,80090% of the step before',
+      'Code entered1,50083.3% of the step before',
+      'Verified1,23482.3% of the step before',
+    ]);
+    const reasons = within(funnel).getByRole('list', { name: 'Top failure reasons' });
+    expect(
+      within(reasons)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      'Blocked by the carrier’s filter.120SMS · error 30007 · Try e-mail instead.',
+      'The mail server refused the address for good.30E-mail · error 550 · Check the address, or use SMS.',
+      'Not delivered (no error code given).5SMS',
+    ]);
+
+    // One channel: its own line; page views know no channel; only its failures.
+    await user.click(within(funnel).getByRole('radio', { name: 'E-mail' }));
+    expect(stepTexts()).toEqual([
+      'Page opened—Not counted by channel',
+      'Code requested400',
+      'Delivered35087.5% of the step before',
+      'Code entered30085.7% of the step before',
+      'Verified23478% of the step before',
+    ]);
+    expect(within(funnel).getByText('Conversion rate:', { exact: false })).toHaveTextContent('58.5%');
+    expect(within(reasons).getAllByRole('listitem')).toHaveLength(1);
+    await user.click(within(funnel).getByRole('radio', { name: 'All' }));
+    expect(stepTexts()[0]).toBe('Page opened2,500');
+  });
+
+  it('a channel filter: the funnel says page views are not counted by channel; no failures: says so', async () => {
+    renderApp('/dashboard/?verificationMethod__in=sms', {
+      initialData: signedIn(),
+      server: server(
+        makeReport({
+          funnel: makeFunnel({ pageOpened: null, pageOpenedUnavailable: 'channel', topFailureReasons: [] }),
+        }),
+      ),
+    });
+    await findChart();
+    const funnel = screen.getByRole('region', { name: 'Funnel' });
+    const first = within(within(funnel).getByRole('list', { name: 'Funnel steps' })).getAllByRole(
+      'listitem',
+    )[0];
+    expect(first).toHaveTextContent('Page opened—Not counted by channel');
+    expect(within(funnel).getByText('No failed deliveries in this range.')).toBeInTheDocument();
+  });
+
   it('shows "—" for the conversion rate when no code was sent', async () => {
     renderApp('/dashboard/', {
       initialData: signedIn(),
       server: server(
         makeReport({
           totals: { verifications: 2, sms: 2, email: 0 },
-          funnel: { codesSent: 0, verified: 0, conversionRate: null },
+          funnel: noFunnel,
         }),
       ),
     });

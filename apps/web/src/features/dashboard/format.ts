@@ -14,9 +14,14 @@ export function formatCount(value: number): string {
  * Verified ÷ codes sent. Computed from the two counts shown beside it (never a rounded server figure), so the three
  * numbers always agree; no code sent means there is nothing to divide.
  */
-export function conversionText(funnel: VerificationReport['funnel']): string {
+export function conversionText(funnel: Pick<VerificationReport['funnel'], 'codesSent' | 'verified'>): string {
   if (funnel.codesSent === 0) return '—';
   return percent.format(funnel.verified / funnel.codesSent);
+}
+
+/** A share as people read it ("61.7%"). */
+export function formatRate(share: number): string {
+  return percent.format(share);
 }
 
 /** `2026-11-22` → "Nov 22" (axis ticks). */

@@ -27,10 +27,11 @@ export function ReportGrid(slots: {
     <Stack gap="lg">
       {slots.stats}
       <Grid gap="lg">
-        <Grid.Col span={{ base: 12, lg: 8 }}>
+        <Grid.Col span={{ base: 12, lg: 7 }}>
           <SectionCard title="Verifications per day">{slots.perDay}</SectionCard>
         </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 4 }}>
+        {/* Five steps, a channel switch and the failure reasons: wider than the lists below. */}
+        <Grid.Col span={{ base: 12, lg: 5 }}>
           <SectionCard title="Funnel">{slots.funnel}</SectionCard>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 6, lg: 4 }}>

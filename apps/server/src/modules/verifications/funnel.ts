@@ -1,0 +1,170 @@
+import {
+  deliveryReasonOf,
+  type FunnelSteps,
+  type ReportFunnel,
+  type VerificationFilter,
+} from '@veriform/contracts';
+import { type Db, schema } from '@veriform/db';
+import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { attemptWhere, createdWithin, type ResolvedForms, resolveDateRange } from './filters.ts';
+
+const { verificationAttempts, codeEntries, formPageViews } = schema;
+
+/** The funnel's forms (DESIGN §5's top 10, by codes requested here). */
+export const FUNNEL_TOP_FORMS = 10;
+/** The failure reasons shown. */
+export const FUNNEL_TOP_FAILURES = 5;
+
+const channels = ['sms', 'email'] as const;
+type Channel = (typeof channels)[number];
+
+/**
+ * The funnel's counts (issue #18 item 7; the steps are defined on the contract's funnelStepsSchema), read in at most
+ * three statements, independent of each other:
+ *
+ * 1. the steps per (form, channel): one scan of the range's attempts, every step a FILTER of the same aggregate; the
+ *    totals, channels and forms are its sums. The range comes from the (account_id, created_at, …) report index; the
+ *    statuses are read from the rows, and "code entered" is one probe of code_entries' (attempt_id, at) index per
+ *    attempt — the same rows the attempts export counts, so both say the same;
+ * 2. the failures per (channel, error code) over the undelivered and failed attempts of the same scan, top 5;
+ * 3. the page views per form, from form_page_views' (account_id, created_at, verify_form_id) index alone — skipped
+ *    when the filters say something views cannot know (pageOpenedUnavailable).
+ *
+ * The forms' names are left to the caller, which looks them up once for the report's two top-forms lists.
+ */
+export async function funnelCounts(
+  db: Db,
+  accountId: number,
+  filter: VerificationFilter,
+  now: Date,
+  forms: ResolvedForms,
+) {
+  const where = attemptWhere(accountId, filter, now, forms);
+  const a = verificationAttempts;
+  const delivered = sql`${a.deliveryStatus} = 'delivered' or (${a.method} = 'email' and ${a.deliveryStatus} = 'sent')`;
+  const entered = sql`exists (select 1 from ${codeEntries} where ${codeEntries.attemptId} = ${a.id})`;
+  const counted = (condition: SQL) => sql<number>`count(*) filter (where ${condition})`.mapWith(Number);
+  const unavailable = pageOpenedUnavailable(filter);
+  const failureCount = count();
+
+  const [steps, failures, views] = await Promise.all([
+    db
+      .select({
+        formId: a.verifyFormId,
+        channel: a.method,
+        codeRequested: count(),
+        delivered: counted(delivered),
+        codeEntered: counted(entered),
+        verified: counted(sql`${a.status} = 'verified'`),
+      })
+      .from(a)
+      .where(where)
+      .groupBy(a.verifyFormId, a.method),
+    db
+      .select({ channel: a.method, errorCode: a.deliveryErrorCode, count: failureCount })
+      .from(a)
+      .where(and(where, inArray(a.deliveryStatus, ['undelivered', 'failed'])))
+      .groupBy(a.method, a.deliveryErrorCode)
+      .orderBy(desc(failureCount), asc(a.method), sql`${a.deliveryErrorCode} asc nulls last`)
+      .limit(FUNNEL_TOP_FAILURES),
+    unavailable
+      ? Promise.resolve(null)
+      : db
+          .select({ formId: formPageViews.verifyFormId, n: count() })
+          .from(formPageViews)
+          .where(pageViewWhere(accountId, filter, now, forms))
+          .groupBy(formPageViews.verifyFormId),
+  ]);
+  return { steps, failures, views, unavailable };
+}
+
+export type FunnelCounts = Awaited<ReturnType<typeof funnelCounts>>;
+
+/**
+ * Page views know their form and time only. A channel (one of the two), API v1 (no page) or a search (a phone or a
+ * reference no view has) cannot be applied to them: then there is no count rather than a wrong one.
+ */
+function pageOpenedUnavailable(filter: VerificationFilter): ReportFunnel['pageOpenedUnavailable'] {
+  const methods = filter.verificationMethod__in ?? [];
+  const allMethods =
+    methods.length === 0 || methods.includes('all') || channels.every((c) => methods.includes(c));
+  if (!allMethods) return 'channel';
+  if (filter.source === 'api') return 'source';
+  if (filter.q?.trim()) return 'search';
+  return null;
+}
+
+/** The page views of the range for the filtered forms (form ids, categories through their resolved forms). */
+function pageViewWhere(accountId: number, filter: VerificationFilter, now: Date, forms: ResolvedForms): SQL {
+  const conditions: SQL[] = [eq(formPageViews.accountId, accountId)];
+  conditions.push(...createdWithin(formPageViews.createdAt, resolveDateRange(filter, now)));
+  if (filter.verifyFormId__in && filter.verifyFormId__in.length > 0)
+    conditions.push(inArray(formPageViews.verifyFormId, filter.verifyFormId__in));
+  if (filter.verifyFormCategory__in && filter.verifyFormCategory__in.length > 0) {
+    const ids = forms.inCategories ?? [];
+    conditions.push(ids.length > 0 ? inArray(formPageViews.verifyFormId, ids) : sql`false`);
+  }
+  const where = and(...conditions);
+  if (!where) throw new Error('unreachable: the account condition is always there');
+  return where;
+}
+
+const noSteps = (): FunnelSteps => ({ codeRequested: 0, delivered: 0, codeEntered: 0, verified: 0 });
+
+function add(into: FunnelSteps, row: FunnelSteps): void {
+  into.codeRequested += row.codeRequested;
+  into.delivered += row.delivered;
+  into.codeEntered += row.codeEntered;
+  into.verified += row.verified;
+}
+
+/** The forms the funnel lists: most codes requested first, ties by the lower id. */
+export function funnelTopFormIds(counts: FunnelCounts): number[] {
+  const requested = new Map<number, number>();
+  for (const row of counts.steps)
+    requested.set(row.formId, (requested.get(row.formId) ?? 0) + row.codeRequested);
+  return [...requested.entries()]
+    .sort((x, y) => y[1] - x[1] || x[0] - y[0])
+    .slice(0, FUNNEL_TOP_FORMS)
+    .map(([id]) => id);
+}
+
+/** The contract's funnel from the counts; `nameOf` gives a form's current name. */
+export function buildFunnel(counts: FunnelCounts, nameOf: (formId: number) => string): ReportFunnel {
+  const total = noSteps();
+  const perChannel = new Map<Channel, FunnelSteps>(channels.map((c) => [c, noSteps()]));
+  const perForm = new Map<number, FunnelSteps>();
+  for (const row of counts.steps) {
+    add(total, row);
+    const channel = perChannel.get(row.channel);
+    if (channel) add(channel, row);
+    let form = perForm.get(row.formId);
+    if (!form) {
+      form = noSteps();
+      perForm.set(row.formId, form);
+    }
+    add(form, row);
+  }
+  const viewsOf = new Map((counts.views ?? []).map((v) => [v.formId, v.n]));
+  const pageOpened = counts.views ? counts.views.reduce((sum, v) => sum + v.n, 0) : null;
+  return {
+    pageOpened,
+    pageOpenedUnavailable: counts.unavailable,
+    ...total,
+    codesSent: total.codeRequested,
+    conversionRate: total.codeRequested === 0 ? null : total.verified / total.codeRequested,
+    byChannel: channels.map((channel) => ({ channel, ...(perChannel.get(channel) ?? noSteps()) })),
+    byForm: funnelTopFormIds(counts).map((verifyFormId) => ({
+      verifyFormId,
+      verifyFormName: nameOf(verifyFormId),
+      pageOpened: counts.views ? (viewsOf.get(verifyFormId) ?? 0) : null,
+      ...(perForm.get(verifyFormId) ?? noSteps()),
+    })),
+    topFailureReasons: counts.failures.map((f) => ({
+      errorCode: f.errorCode,
+      channel: f.channel,
+      count: f.count,
+      reason: deliveryReasonOf(f.channel, f.errorCode),
+    })),
+  };
+}
