@@ -18,6 +18,7 @@ import { Route as DevOutboxRouteImport } from './routes/dev/outbox'
 import { Route as SettingsLogoutRouteImport } from './routes/settings/logout'
 import { Route as AuthedActivityLogIndexRouteImport } from './routes/_authed/activity-log/index'
 import { Route as AuthedActivityLogVerificationIdRouteImport } from './routes/_authed/activity-log/$verificationId'
+import { Route as AuthedActivityLogAttemptsRouteImport } from './routes/_authed/activity-log/attempts'
 import { Route as AuthedDashboardIndexRouteImport } from './routes/_authed/dashboard/index'
 import { Route as AuthedFormsIndexRouteImport } from './routes/_authed/forms/index'
 import { Route as AuthedFormsVerifyFormIdRouteImport } from './routes/_authed/forms/$verifyFormId'
@@ -97,6 +98,12 @@ const AuthedActivityLogVerificationIdRoute =
   AuthedActivityLogVerificationIdRouteImport.update({
     id: '/activity-log/$verificationId',
     path: '/activity-log/$verificationId',
+    getParentRoute: () => AuthedRoute,
+  } as any)
+const AuthedActivityLogAttemptsRoute =
+  AuthedActivityLogAttemptsRouteImport.update({
+    id: '/activity-log/attempts',
+    path: '/activity-log/attempts',
     getParentRoute: () => AuthedRoute,
   } as any)
 const AuthedDashboardIndexRoute = AuthedDashboardIndexRouteImport.update({
@@ -321,6 +328,7 @@ export interface FileRoutesByFullPath {
   '/dev/outbox': typeof DevOutboxRoute
   '/settings/logout': typeof SettingsLogoutRoute
   '/activity-log/$verificationId': typeof AuthedActivityLogVerificationIdRoute
+  '/activity-log/attempts': typeof AuthedActivityLogAttemptsRoute
   '/forms/$verifyFormId': typeof AuthedFormsVerifyFormIdRoute
   '/settings/api-keys': typeof AuthedSettingsApiKeysRoute
   '/settings/audit-log': typeof AuthedSettingsAuditLogRoute
@@ -365,6 +373,7 @@ export interface FileRoutesByTo {
   '/dev/outbox': typeof DevOutboxRoute
   '/settings/logout': typeof SettingsLogoutRoute
   '/activity-log/$verificationId': typeof AuthedActivityLogVerificationIdRoute
+  '/activity-log/attempts': typeof AuthedActivityLogAttemptsRoute
   '/forms/$verifyFormId': typeof AuthedFormsVerifyFormIdRoute
   '/settings/api-keys': typeof AuthedSettingsApiKeysRoute
   '/settings/audit-log': typeof AuthedSettingsAuditLogRoute
@@ -414,6 +423,7 @@ export interface FileRoutesById {
   '/settings/logout': typeof SettingsLogoutRoute
   '/_authed/': typeof AuthedIndexRoute
   '/_authed/activity-log/$verificationId': typeof AuthedActivityLogVerificationIdRoute
+  '/_authed/activity-log/attempts': typeof AuthedActivityLogAttemptsRoute
   '/_authed/forms/$verifyFormId': typeof AuthedFormsVerifyFormIdRoute
   '/_authed/settings/api-keys': typeof AuthedSettingsApiKeysRoute
   '/_authed/settings/audit-log': typeof AuthedSettingsAuditLogRoute
@@ -461,6 +471,7 @@ export interface FileRouteTypes {
     | '/dev/outbox'
     | '/settings/logout'
     | '/activity-log/$verificationId'
+    | '/activity-log/attempts'
     | '/forms/$verifyFormId'
     | '/settings/api-keys'
     | '/settings/audit-log'
@@ -505,6 +516,7 @@ export interface FileRouteTypes {
     | '/dev/outbox'
     | '/settings/logout'
     | '/activity-log/$verificationId'
+    | '/activity-log/attempts'
     | '/forms/$verifyFormId'
     | '/settings/api-keys'
     | '/settings/audit-log'
@@ -553,6 +565,7 @@ export interface FileRouteTypes {
     | '/settings/logout'
     | '/_authed/'
     | '/_authed/activity-log/$verificationId'
+    | '/_authed/activity-log/attempts'
     | '/_authed/forms/$verifyFormId'
     | '/_authed/settings/api-keys'
     | '/_authed/settings/audit-log'
@@ -663,6 +676,13 @@ declare module '@tanstack/react-router' {
       path: '/activity-log/$verificationId'
       fullPath: '/activity-log/$verificationId'
       preLoaderRoute: typeof AuthedActivityLogVerificationIdRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/activity-log/attempts': {
+      id: '/_authed/activity-log/attempts'
+      path: '/activity-log/attempts'
+      fullPath: '/activity-log/attempts'
+      preLoaderRoute: typeof AuthedActivityLogAttemptsRouteImport
       parentRoute: typeof AuthedRoute
     }
     '/_authed/dashboard/': {
@@ -957,6 +977,7 @@ interface AuthedRouteChildren {
   AuthedSettingsRoute: typeof AuthedSettingsRouteWithChildren
   AuthedIndexRoute: typeof AuthedIndexRoute
   AuthedActivityLogVerificationIdRoute: typeof AuthedActivityLogVerificationIdRoute
+  AuthedActivityLogAttemptsRoute: typeof AuthedActivityLogAttemptsRoute
   AuthedFormsVerifyFormIdRoute: typeof AuthedFormsVerifyFormIdRoute
   AuthedActivityLogIndexRoute: typeof AuthedActivityLogIndexRoute
   AuthedDashboardIndexRoute: typeof AuthedDashboardIndexRoute
@@ -967,6 +988,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedSettingsRoute: AuthedSettingsRouteWithChildren,
   AuthedIndexRoute: AuthedIndexRoute,
   AuthedActivityLogVerificationIdRoute: AuthedActivityLogVerificationIdRoute,
+  AuthedActivityLogAttemptsRoute: AuthedActivityLogAttemptsRoute,
   AuthedFormsVerifyFormIdRoute: AuthedFormsVerifyFormIdRoute,
   AuthedActivityLogIndexRoute: AuthedActivityLogIndexRoute,
   AuthedDashboardIndexRoute: AuthedDashboardIndexRoute,

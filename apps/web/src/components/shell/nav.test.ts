@@ -70,6 +70,7 @@ describe('objectListOf (switching accounts on a page of one object)', () => {
   it('leaves lists and other pages alone', () => {
     expect(objectListOf('/forms/')).toBeNull();
     expect(objectListOf('/activity-log/')).toBeNull();
+    expect(objectListOf('/activity-log/attempts')).toBeNull();
     expect(objectListOf('/dashboard/')).toBeNull();
     expect(objectListOf('/settings/manage-team')).toBeNull();
     expect(objectListOf('/accounts/3/forms/7/x')).toBeNull();

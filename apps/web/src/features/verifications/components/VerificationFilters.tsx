@@ -8,6 +8,7 @@ import {
   type VerificationMethod,
   type VerificationSource,
 } from '@veriform/contracts';
+import type { ReactNode } from 'react';
 import { DateRangeFilter, datePresetLabels } from '../../../components/form/DateRangeFilter';
 import { LabelledMultiSelect } from '../../../components/form/LabelledFields';
 import { LabelledSelect } from '../../../components/form/LabelledSelect';
@@ -98,6 +99,8 @@ export interface VerificationFiltersProps<P extends DatePreset> {
   presets?: readonly P[];
   /** The landmark's name (one search landmark per page). */
   'aria-label'?: string;
+  /** A page's own filters after the log's, in the same landmark (the attempts' delivery status). */
+  children?: ReactNode;
 }
 
 export function VerificationFilters<P extends DatePreset = DatePreset>({
@@ -106,6 +109,7 @@ export function VerificationFilters<P extends DatePreset = DatePreset>({
   onChange,
   presets = datePresets as readonly DatePreset[] as readonly P[],
   'aria-label': ariaLabel = 'Filter verifications',
+  children,
 }: VerificationFiltersProps<P>) {
   const { api } = useServices();
   // Options are suggestions: while they load (or if they fail) the chosen values still show and can be removed.
@@ -178,6 +182,7 @@ export function VerificationFilters<P extends DatePreset = DatePreset>({
         }
         w={140}
       />
+      {children}
       <DateRangeFilter options={presetOptions} value={value} onChange={onChange} />
     </Group>
   );

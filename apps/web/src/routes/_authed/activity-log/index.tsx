@@ -1,4 +1,4 @@
-import { Button, Group, Pagination, Text } from '@mantine/core';
+import { Button, Group } from '@mantine/core';
 import { IconActivity, IconAlertCircle, IconFilterOff } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react-router';
@@ -11,8 +11,9 @@ import {
 import { useCallback } from 'react';
 import { ForbiddenScreen } from '../../../components/errors/ForbiddenScreen';
 import { NoMembershipAlert } from '../../../components/errors/NoMembershipAlert';
-import { LabelledSelect } from '../../../components/form/LabelledSelect';
+import { ActivityLogTabs } from '../../../components/layout/ActivityLogTabs';
 import { EmptyState } from '../../../components/layout/EmptyState';
+import { ListPager } from '../../../components/layout/ListPager';
 import { PageHeader } from '../../../components/layout/PageHeader';
 import {
   verificationExportUrl,
@@ -58,14 +59,20 @@ export const Route = createFileRoute('/_authed/activity-log/')({
       )
       .catch(() => undefined);
   },
-  pendingComponent: () => (
-    <>
-      <PageHeader title="Activity Log" />
-      <VerificationListSkeleton />
-    </>
-  ),
+  pendingComponent: Pending,
   component: ActivityLogPage,
 });
+
+function Pending() {
+  const search = Route.useSearch();
+  return (
+    <>
+      <PageHeader title="Activity Log" />
+      <ActivityLogTabs current="verifications" search={search} />
+      <VerificationListSkeleton />
+    </>
+  );
+}
 
 function ActivityLogPage() {
   const { currentMembership } = useSession();
@@ -80,14 +87,6 @@ function ActivityLogPage() {
   // SPEC §6: the Activity Log is for owners and members with canSearchData.
   if (!can(currentMembership, 'searchData')) return <ForbiddenScreen />;
   return <ActivityLog key={currentMembership.account.id} accountId={currentMembership.account.id} />;
-}
-
-const pageSizeOptions = verificationPageSizes.map((size) => ({ value: String(size), label: String(size) }));
-
-/** "Showing 11–20 of 1,234". */
-export function showingText(pageNumber: number, pageSize: number, count: number, shown: number): string {
-  const first = (pageNumber - 1) * pageSize + 1;
-  return `Showing ${formatCount(first)}–${formatCount(first + shown - 1)} of ${formatCount(count)}`;
 }
 
 function ActivityLog({ accountId }: { accountId: number }) {
@@ -173,42 +172,14 @@ function ActivityLog({ accountId }: { accountId: number }) {
           onSort={sortBy}
           busy={isPlaceholderData}
         />
-        <Group justify="space-between" mt="md" wrap="wrap" gap="sm">
-          <Text size="sm" c="dimmed" aria-live="polite">
-            {showingText(data.pageNumber, data.pageSize, data.count, data.results.length)}
-          </Text>
-          <Group gap="md" wrap="wrap">
-            <Group gap="xs" wrap="nowrap">
-              <Text size="sm" component="span" aria-hidden="true">
-                Rows per page
-              </Text>
-              <LabelledSelect
-                label="Rows per page"
-                hideLabel
-                data={pageSizeOptions}
-                value={String(search.pageSize)}
-                allowDeselect={false}
-                onChange={(value) => value && setPageSize(Number(value))}
-                w={80}
-              />
-            </Group>
-            {data.count > data.pageSize && (
-              <Pagination
-                total={Math.ceil(data.count / data.pageSize)}
-                value={search.pageNumber}
-                onChange={goToPage}
-                getControlProps={(control) =>
-                  control === 'next'
-                    ? { 'aria-label': 'Next page' }
-                    : control === 'previous'
-                      ? { 'aria-label': 'Previous page' }
-                      : {}
-                }
-                getItemProps={(page) => ({ 'aria-label': `Page ${page}` })}
-              />
-            )}
-          </Group>
-        </Group>
+        <ListPager
+          page={{ ...data, shown: data.results.length }}
+          pageNumber={search.pageNumber}
+          pageSize={search.pageSize}
+          pageSizes={verificationPageSizes}
+          onPage={goToPage}
+          onPageSize={setPageSize}
+        />
       </>
     );
 
@@ -228,6 +199,7 @@ function ActivityLog({ accountId }: { accountId: number }) {
           )
         }
       />
+      <ActivityLogTabs current="verifications" search={search} />
       {exporter.state.status === 'running' && (
         <ExportProgressPanel progress={exporter.state} onCancel={exporter.cancel} />
       )}

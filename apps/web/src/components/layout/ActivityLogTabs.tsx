@@ -1,0 +1,54 @@
+import { Group } from '@mantine/core';
+import {
+  type VerificationFilter,
+  verificationAttemptSearchSchema,
+  verificationFilterSchema,
+} from '@veriform/contracts';
+import { validateVerificationSearch } from '../../lib/verification-search';
+import { ButtonLink } from '../links';
+
+export type ActivityLogView = 'verifications' | 'attempts';
+
+const filterKeys = Object.keys(verificationFilterSchema.shape);
+
+/** The log's filters of a view's search (forms, categories, method, source, dates, zone, search text), nothing else. */
+function filterOf(search: VerificationFilter): Partial<VerificationFilter> {
+  return Object.fromEntries(Object.entries(search).filter(([key]) => filterKeys.includes(key)));
+}
+
+const attemptDefaults = verificationAttemptSearchSchema.parse({});
+
+/**
+ * The activity log's two views (issue #18 item 6): verifications, and every code sent ("attempts"). Plain links in a
+ * navigation landmark, so Tab reaches both, Enter follows, middle-click opens a new tab, and the current view carries
+ * aria-current. The filters both views share come along; sort, page and the attempts' delivery status do not (the
+ * other view has none of them, or other pages).
+ */
+export function ActivityLogTabs({
+  current,
+  search,
+}: {
+  current: ActivityLogView;
+  search: VerificationFilter;
+}) {
+  const filter = filterOf(search);
+  const tab = (view: ActivityLogView) => ({
+    size: 'sm' as const,
+    variant: view === current ? 'light' : 'subtle',
+    // Mantine's subtle gray text is 3.3:1 on white; the dark text of the theme is well above AA.
+    c: view === current ? undefined : 'dark.6',
+    'aria-current': view === current ? ('page' as const) : undefined,
+    // The router would also mark /activity-log/ current under /activity-log/attempts (a prefix match).
+    activeOptions: { exact: true, includeSearch: false },
+  });
+  return (
+    <Group component="nav" aria-label="Activity log views" gap={4} mb="md" wrap="nowrap">
+      <ButtonLink to="/activity-log/" search={validateVerificationSearch(filter)} {...tab('verifications')}>
+        Verifications
+      </ButtonLink>
+      <ButtonLink to="/activity-log/attempts" search={{ ...attemptDefaults, ...filter }} {...tab('attempts')}>
+        Attempts
+      </ButtonLink>
+    </Group>
+  );
+}

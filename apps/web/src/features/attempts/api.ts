@@ -1,0 +1,97 @@
+import { queryOptions } from '@tanstack/react-query';
+import {
+  type DeliveryStatus,
+  deliveryStatusSchema,
+  type VerificationAttemptList,
+  type VerificationAttemptSearch,
+  verificationAttemptListSchema,
+  verificationAttemptSearchSchema,
+} from '@veriform/contracts';
+import { accountScope } from '../../lib/account-keys';
+import { type ApiClient, buildQueryString, type QueryParams } from '../../lib/api-client';
+import { browserTimeZone } from '../../lib/time-zone';
+import { searchValuesAsText } from '../../lib/verification-search';
+import { type VerificationFilterParams, verificationFilterParams } from '../verifications/api';
+
+/**
+ * The activity log's attempts (issue #18 item 6): every code sent, verified or not, with what became of its message.
+ * Keys start with the account scope, so switching accounts reloads them. This module runs in route loaders (the main
+ * bundle): no UI imports here.
+ */
+export const attemptKeys = {
+  all: (accountId: number) => [...accountScope, accountId, 'verification-attempts'] as const,
+  lists: (accountId: number) => [...attemptKeys.all(accountId), 'list'] as const,
+  list: (accountId: number, params: AttemptListParams) => [...attemptKeys.lists(accountId), params] as const,
+};
+
+/** The log's filters plus the delivery statuses, exactly as sent (undefined values are left out of the URL). */
+export type AttemptFilterParams = VerificationFilterParams & {
+  deliveryStatus?: readonly DeliveryStatus[] | undefined;
+};
+
+/** The list call's query without the account (also the cache key). */
+export type AttemptListParams = AttemptFilterParams & {
+  pageNumber?: number | undefined;
+  pageSize?: number | undefined;
+};
+
+/**
+ * `validateSearch` of /activity-log/attempts. The router reads `?deliveryStatus=["sent"]` (what it writes for a list)
+ * as a list while the contract reads the comma-separated text the API takes, so a list is joined first; every other
+ * value is read as the log reads its own (searchValuesAsText).
+ */
+export function validateAttemptSearch(raw: Record<string, unknown>): VerificationAttemptSearch {
+  const values = searchValuesAsText(raw);
+  const { deliveryStatus } = values;
+  if (Array.isArray(deliveryStatus)) values.deliveryStatus = deliveryStatus.map(String).join(',');
+  return verificationAttemptSearchSchema.parse(values);
+}
+
+/** The defaults, kept out of the URL (the plain link is /activity-log/attempts). */
+export const attemptSearchDefaults: VerificationAttemptSearch = verificationAttemptSearchSchema.parse({});
+
+/** The statuses in the order a message goes through them (a shared link may list them in any order, or twice). */
+export function attemptFilterParams(search: VerificationAttemptSearch): AttemptFilterParams {
+  const chosen = new Set(search.deliveryStatus ?? []);
+  const statuses = deliveryStatusSchema.options.filter((s) => chosen.has(s));
+  return { ...verificationFilterParams(search), deliveryStatus: statuses.length ? statuses : undefined };
+}
+
+export function attemptListParams(search: VerificationAttemptSearch): AttemptListParams {
+  return { ...attemptFilterParams(search), pageNumber: search.pageNumber, pageSize: search.pageSize };
+}
+
+// GET /api/verification-attempts?account={id}&…search params (canSearchData)
+export function fetchAttempts(
+  api: ApiClient,
+  accountId: number,
+  params: AttemptListParams,
+  signal?: AbortSignal,
+): Promise<VerificationAttemptList> {
+  return api.get('/api/verification-attempts', {
+    schema: verificationAttemptListSchema,
+    signal,
+    query: { account: accountId, ...params },
+  });
+}
+
+export function attemptListQueryOptions(api: ApiClient, accountId: number, params: AttemptListParams) {
+  return queryOptions({
+    queryKey: attemptKeys.list(accountId, params),
+    queryFn: ({ signal }) => fetchAttempts(api, accountId, params, signal),
+  });
+}
+
+/**
+ * GET /api/verification-attempts/export-csv?account={id}&…filters: the address of the CSV of every matching attempt,
+ * newest first. Read by the page's export (a stream with progress), not through the api client.
+ */
+export function attemptExportUrl(accountId: number, search: VerificationAttemptSearch): string {
+  const query: QueryParams = {
+    account: accountId,
+    ...attemptFilterParams(search),
+    // The file's Created column is written in this zone, so the export names it even for "all time".
+    tz: search.tz ?? browserTimeZone(),
+  };
+  return `/api/verification-attempts/export-csv${buildQueryString(query)}`;
+}
