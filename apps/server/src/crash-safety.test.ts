@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb, type DatabaseHandle, schema } from '@veriform/db';
+import { createProcessDatabase } from '@veriform/db/testing';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { solidImage } from './test-support/images.ts';
 import {
-  createEmptyPostgresDatabase,
   HttpClient,
   newClientIp,
   type ServerProcess,
@@ -53,11 +53,9 @@ describe(`crash safety on ${engine}`, () => {
     startServer({ ...serverEnv({ databaseUrl, dataDir }, secretKey), LOG_LEVEL: logLevel });
 
   beforeAll(async () => {
-    if (serverUrl) {
-      const created = await createEmptyPostgresDatabase(serverUrl);
-      databaseUrl = created.url;
-      dropDatabase = created.drop;
-    }
+    const created = await createProcessDatabase(inject('testDbTemplate'), join(dataDir, 'pglite'));
+    databaseUrl = created.databaseUrl;
+    dropDatabase = created.drop;
     picture = await solidImage(64, 64, 'png');
     // A live form and test numbers (fixed code, nothing sent), so that verifications need no message.
     const database = openDirectly();

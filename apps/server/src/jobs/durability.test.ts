@@ -4,17 +4,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb, type DatabaseHandle, schema } from '@veriform/db';
+import { createProcessDatabase } from '@veriform/db/testing';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../config.ts';
-import { createEmptyPostgresDatabase, serverEnv } from '../test-support/server-process.ts';
+import { serverEnv } from '../test-support/server-process.ts';
 import { sendInvitationEmail } from './definitions/send-invitation-email.ts';
 
 /**
  * A write and its job commit together (issue #14 item 2), on the engine of this run: PGlite in a data directory
  * without TEST_DATABASE_URL, a fresh PostgreSQL database with it. A child process (test-support/write-with-job.ts,
  * the app as the server builds it) inserts an invitation and enqueues its e-mail job in one transaction, then waits
- * between the two writes and the commit. Killed there with SIGKILL, it leaves neither behind; let go, it commits both
+ * between the two writes and the commit (its database a copy of the migrated template). Killed there with SIGKILL, it leaves neither behind; let go, it commits both
  * and its worker sends the e-mail.
  */
 
@@ -46,7 +47,7 @@ async function said({ output, exited }: Child, line: string): Promise<void> {
   void exited.then(() => {
     ended = true;
   });
-  // The first child migrates an empty database: seconds on an idle machine, a minute on a busy one.
+  // A busy machine can take most of a minute to start the child.
   const deadline = Date.now() + 150_000;
   while (!output.join('').includes(`${line}\n`)) {
     if (ended || Date.now() > deadline)
@@ -90,9 +91,8 @@ describe(`a write and its job on ${engine}`, () => {
   }
 
   beforeAll(async () => {
-    if (!serverUrl) return;
-    const created = await createEmptyPostgresDatabase(serverUrl);
-    databaseUrl = created.url;
+    const created = await createProcessDatabase(inject('testDbTemplate'), join(dataDir, 'pglite'));
+    databaseUrl = created.databaseUrl;
     dropDatabase = created.drop;
   });
 

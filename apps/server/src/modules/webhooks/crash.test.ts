@@ -5,20 +5,15 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb, type DatabaseHandle, schema } from '@veriform/db';
+import { createProcessDatabase } from '@veriform/db/testing';
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createBoss } from '../../jobs/boss.ts';
 import { deliverWebhook } from '../../jobs/definitions/deliver-webhook.ts';
 import { installJobs } from '../../jobs/queue.ts';
 import { createSealer } from '../../lib/sealed.ts';
-import {
-  createEmptyPostgresDatabase,
-  type ServerProcess,
-  serverEnv,
-  startServer,
-  stopServer,
-} from '../../test-support/server-process.ts';
+import { type ServerProcess, serverEnv, startServer, stopServer } from '../../test-support/server-process.ts';
 import { newEventId } from './events.ts';
 import { generateWebhookSecret, webhookSecretContext } from './secrets.ts';
 
@@ -74,11 +69,9 @@ describe(`a webhook delivery survives a crash on ${engine}`, () => {
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    if (serverUrl) {
-      const created = await createEmptyPostgresDatabase(serverUrl);
-      databaseUrl = created.url;
-      dropDatabase = created.drop;
-    }
+    const created = await createProcessDatabase(inject('testDbTemplate'), join(dataDir, 'pglite'));
+    databaseUrl = created.databaseUrl;
+    dropDatabase = created.drop;
   }, 60_000);
 
   afterAll(async () => {
