@@ -13,10 +13,10 @@ import { sendInvitationEmail } from './definitions/send-invitation-email.ts';
 
 /**
  * A write and its job commit together (issue #14 item 2), on the engine of this run: PGlite in a data directory
- * without TEST_DATABASE_URL, a fresh PostgreSQL database with it. A child process (test-support/write-with-job.ts,
- * the app as the server builds it) inserts an invitation and enqueues its e-mail job in one transaction, then waits
- * between the two writes and the commit (its database a copy of the migrated template). Killed there with SIGKILL, it leaves neither behind; let go, it commits both
- * and its worker sends the e-mail.
+ * without TEST_DATABASE_URL, a fresh PostgreSQL database with it, each a copy of the run's migrated template. A child
+ * process (test-support/write-with-job.ts, the app as the server builds it) inserts an invitation and enqueues its
+ * e-mail job in one transaction, then waits between the two writes and the commit. Killed there with SIGKILL, it
+ * leaves neither behind; let go, it commits both and its worker sends the e-mail.
  */
 
 const serverUrl = process.env.TEST_DATABASE_URL;
