@@ -28,6 +28,7 @@ import { membershipRoutes } from './modules/memberships/routes.ts';
 import { publicVerifyRoutes } from './modules/public-verify/routes.ts';
 import { testNumberRoutes } from './modules/test-numbers/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
+import { verificationAttemptRoutes } from './modules/verification-attempts/routes.ts';
 import { verificationDetailReportRoutes } from './modules/verifications/detail-report-routes.ts';
 import { verificationRoutes } from './modules/verifications/routes.ts';
 import { verifyFormRoutes } from './modules/verify-forms/routes.ts';
@@ -195,6 +196,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(auditRoutes);
   await app.register(verificationRoutes);
   await app.register(verificationDetailReportRoutes);
+  await app.register(verificationAttemptRoutes);
   await app.register(publicVerifyRoutes);
   await app.register(twilioStatusRoutes);
   await app.register(apiV1Routes);

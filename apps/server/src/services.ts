@@ -27,6 +27,10 @@ import { createMembershipService, type MembershipService } from './modules/membe
 import { createPublicVerifyService, type PublicVerifyService } from './modules/public-verify/service.ts';
 import { createTestNumberService, type TestNumberService } from './modules/test-numbers/service.ts';
 import { createUserService, type UserService } from './modules/users/service.ts';
+import {
+  createVerificationAttemptService,
+  type VerificationAttemptService,
+} from './modules/verification-attempts/service.ts';
 import { createVerificationExport, type VerificationExportService } from './modules/verifications/export.ts';
 import { createVerificationService, type VerificationService } from './modules/verifications/service.ts';
 import { createVerifyFormService, type VerifyFormService } from './modules/verify-forms/service.ts';
@@ -70,6 +74,8 @@ export type Services = {
   verifications: VerificationService;
   /** The activity log's CSV export (COPY on PostgreSQL, keyset batches on PGlite). */
   verificationExport: VerificationExportService;
+  /** The activity log's attempts view (issue #18): every code sent, its delivery; the list and its CSV. */
+  verificationAttempts: VerificationAttemptService;
   /** API keys: owners manage them; `authenticate` is the app's bearer lookup (plugins/caller.ts). */
   apiKeys: ApiKeyService;
   /** Queues verification codes for sending (public verification). */
@@ -136,6 +142,7 @@ export function createServices(deps: {
   const testNumbers = createTestNumberService({ db, audit });
   const verifications = createVerificationService({ db, clock, audit });
   const verificationExport = createVerificationExport({ db, clock, streamCsv, audit });
+  const verificationAttempts = createVerificationAttemptService({ db, clock, audit });
   const apiKeys = createApiKeyService({ db, clock, audit });
   const codeDelivery = createCodeDelivery({ jobs, sealer });
   const publicVerify = createPublicVerifyService({
@@ -186,6 +193,7 @@ export function createServices(deps: {
     testNumbers,
     verifications,
     verificationExport,
+    verificationAttempts,
     apiKeys,
     codeDelivery,
     publicVerify,

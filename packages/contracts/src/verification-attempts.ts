@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { apiDeliveryStatusSchema } from './api-v1.ts';
+import { csvList } from './date-filters.ts';
 import { listResponseSchema } from './lists.ts';
 import { verificationMethodSchema } from './public-verify.ts';
 import { verificationFilterSchema, verificationSourceSchema } from './verifications.ts';
@@ -53,13 +54,11 @@ export type VerificationAttempt = z.infer<typeof verificationAttemptSchema>;
 export const verificationAttemptListSchema = listResponseSchema(verificationAttemptSchema);
 export type VerificationAttemptList = z.infer<typeof verificationAttemptListSchema>;
 
-/** Delivery statuses a list can be filtered by (comma-separated in the query). */
-export const deliveryStatusFilterSchema = z
-  .string()
-  .transform((value) => value.split(',').filter((v) => v !== ''))
-  .pipe(z.array(deliveryStatusSchema))
-  .optional()
-  .catch(undefined);
+/**
+ * Delivery statuses a list can be filtered by: comma-separated or repeated keys, junk items dropped, as the log's other
+ * lists (csvList); none left means every status.
+ */
+export const deliveryStatusFilterSchema = csvList(deliveryStatusSchema).optional().catch(undefined);
 
 export const ATTEMPT_PAGE_SIZE_DEFAULT = 25;
 export const ATTEMPT_PAGE_SIZE_MAX = 100;

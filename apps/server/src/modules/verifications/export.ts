@@ -126,12 +126,14 @@ export function accountSlug(displayName: string, accountId: number): string {
 
 /**
  * `<account-slug>-verifications-<gte>-to-<lte>.csv` with the local days the filter resolved to; `-all-time` when the
- * range is open at both ends, `-up-to-<lte>` / `-<gte>-to-<today>` when open at one.
+ * range is open at both ends, `-up-to-<lte>` / `-<gte>-to-<today>` when open at one. `subject` names what is exported
+ * (the attempts view's CSV says `attempts`).
  */
 export function exportFilename(
   slug: string,
   range: { gte: string | null; lte: string | null },
   today: string,
+  subject: 'verifications' | 'attempts' = 'verifications',
 ) {
   const { gte, lte } = range;
   let span: string;
@@ -139,7 +141,7 @@ export function exportFilename(
   else if (gte) span = `${gte}-to-${today}`;
   else if (lte) span = `up-to-${lte}`;
   else span = 'all-time';
-  return `${slug}-verifications-${span}.csv`;
+  return `${slug}-${subject}-${span}.csv`;
 }
 
 /** The keys whose value is set: JSON drops `undefined` anyway, so the event's hash is over what it shows. */
@@ -149,6 +151,9 @@ const definedOnly = (values: Record<string, unknown>) =>
 /** Where the previous batch ended: its last row's sort value (as PostgreSQL prints it) and id. */
 export type ExportKeyset = { value: string; id: number };
 
+/** = + - @, tab, carriage return and the full-width = + - @: first characters a spreadsheet may run as a formula. */
+const FORMULA_STARTS: readonly number[] = [61, 43, 45, 64, 9, 13, 65309, 65291, 65293, 65312];
+
 /**
  * A text cell's value as csv-stringify's `escape_formulas` wrote it (so files stay byte-identical to before): a leading
  * apostrophe when the value starts with = + - @, a tab or a carriage return, or their full-width forms (so a
@@ -157,7 +162,18 @@ export type ExportKeyset = { value: string; id: number };
  * below print as an empty field (COPY would print `""` for an empty string).
  */
 function formulaSafe(value: SQL): SQL {
-  return sql`(CASE WHEN ascii(${value}) IN (61, 43, 45, 64, 9, 13, 65309, 65291, 65293, 65312) THEN '''' || ${value} ELSE nullif(${value}, '') END)`;
+  return sql`(CASE WHEN ascii(${value}) IN (${sql.raw(FORMULA_STARTS.join(', '))}) THEN '''' || ${value} ELSE nullif(${value}, '') END)`;
+}
+
+/**
+ * A text cell written in JavaScript, byte for byte as `formulaSafe` then `csvQuoted` write it in SQL: for exports
+ * whose cells are made in JavaScript (the attempts' CSV, whose reasons come from contracts/delivery-reasons.ts).
+ */
+export function csvTextCell(value: string | null): string {
+  if (value === null || value === '') return '';
+  const first = value.codePointAt(0);
+  const safe = first !== undefined && FORMULA_STARTS.includes(first) ? `'${value}` : value;
+  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
 /**

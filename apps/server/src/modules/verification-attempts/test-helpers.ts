@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import type { VerificationAttemptList, VerifyForm } from '@veriform/contracts';
+import { schema } from '@veriform/db';
+import { expect } from 'vitest';
+import { type CodeDeliveryStatus, recordDeliveryEvent } from '../../messaging/delivery-status.ts';
+import type { TestContext } from '../../test-support/app.ts';
+import type { Owner } from '../../test-support/teams.ts';
+
+/** Test data for the attempts view: attempts, their delivery events and code entries straight in the database. */
+
+let counter = 0;
+
+/** A code sent (an attempt row) at `createdAt` (default: now); returns its id (hex: sorts alike under any collation). */
+export async function addAttempt(
+  t: TestContext,
+  form: VerifyForm,
+  values: Partial<typeof schema.verificationAttempts.$inferInsert> = {},
+): Promise<string> {
+  counter += 1;
+  const id = values.id ?? randomBytes(16).toString('hex');
+  const createdAt = values.createdAt ?? t.clock.now();
+  await t.db.db.insert(schema.verificationAttempts).values({
+    accountId: form.account,
+    verifyFormId: form.id,
+    cellPhone: `+1201555${String(counter % 10_000).padStart(4, '0')}`,
+    method: 'sms',
+    codeHash: 'not-a-real-hash',
+    expiresAt: new Date(createdAt.getTime() + 10 * 60 * 1000),
+    ...values,
+    id,
+    createdAt,
+  });
+  return id;
+}
+
+/** The provider's reports on an attempt's message, in order, as the sending job and Twilio's callbacks record them. */
+export async function deliver(
+  t: TestContext,
+  attemptId: string,
+  events: { status: CodeDeliveryStatus; at: Date; errorCode?: string }[],
+): Promise<void> {
+  for (const event of events)
+    await t.db.db.transaction((tx) => recordDeliveryEvent(tx, { attemptId, ...event }));
+}
+
+/** Codes typed for an attempt (right or wrong). */
+export async function enterCodes(t: TestContext, attemptId: string, correct: boolean[]): Promise<void> {
+  for (const [i, right] of correct.entries())
+    await t.db.db
+      .insert(schema.codeEntries)
+      .values({ attemptId, correct: right, at: new Date(t.clock.now().getTime() + i) });
+}
+
+export async function listAttempts(
+  owner: Pick<Owner, 'c' | 'accountId'>,
+  query = '',
+): Promise<VerificationAttemptList> {
+  const response = await owner.c.get(
+    `/api/verification-attempts?account=${owner.accountId}&pageSize=100&${query}`,
+  );
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<VerificationAttemptList>();
+}
+
+/** A minimal RFC 4180 reader for the assertions (quoted fields, doubled quotes, newlines inside quotes). */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += c;
+  }
+  if (field !== '' || row.length > 0) rows.push([...row, field]);
+  return rows;
+}
