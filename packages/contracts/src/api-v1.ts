@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { auditEventSchema } from './audit.ts';
 import { consentEvidenceSchema } from './consent.ts';
+import { apiDeliveryStatusSchema } from './delivery-status.ts';
 import { MAX_INT_ID } from './lists.ts';
 import { languageSchema } from './verify-forms.ts';
 import { WEBHOOK_TEST_EVENT_TYPE, webhookEventSchema, webhookEventTypes } from './webhooks.ts';
@@ -182,21 +183,8 @@ export const apiVerificationStatuses = [
 export const apiVerificationStatusSchema = z.enum(apiVerificationStatuses);
 export type ApiVerificationStatus = z.infer<typeof apiVerificationStatusSchema>;
 
-/**
- * A code message's delivery status (issue #18): `queued` (issued, not yet with the provider), `sent` (the provider or
- * mail server took it), then for SMS the carrier's answer through Twilio: `delivered`, `undelivered` or `failed`.
- * `unknown`: an SMS with no answer 10 minutes after `sent` — never shown as delivered.
- */
-export const apiDeliveryStatuses = [
-  'queued',
-  'sent',
-  'delivered',
-  'undelivered',
-  'failed',
-  'unknown',
-] as const;
-export const apiDeliveryStatusSchema = z.enum(apiDeliveryStatuses);
-export type ApiDeliveryStatus = z.infer<typeof apiDeliveryStatusSchema>;
+// The delivery statuses live in their own module (delivery-status.ts); API v1 re-exports them under the same names.
+export { type ApiDeliveryStatus, apiDeliveryStatuses, apiDeliveryStatusSchema } from './delivery-status.ts';
 
 export const apiDeliverySchema = z
   .object({

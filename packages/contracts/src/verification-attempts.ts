@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { apiDeliveryStatusSchema } from './api-v1.ts';
 import { csvList } from './date-filters.ts';
+import { apiDeliveryStatusSchema } from './delivery-status.ts';
 import { listResponseSchema } from './lists.ts';
 import { verificationMethodSchema } from './public-verify.ts';
 import { verificationFilterSchema, verificationSourceSchema } from './verifications.ts';
