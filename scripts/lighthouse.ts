@@ -1,6 +1,6 @@
 /**
- * Lighthouse on the production build: performance and accessibility of the login page, the activity log, the audit
- * log and webhooks (logged in) and the public verification page.
+ * Lighthouse on the production build: performance and accessibility of the login page, the activity log and its
+ * attempts, the audit log and webhooks (logged in) and the public verification page.
  *
  *     npm run build && npx tsx scripts/lighthouse.ts [--runs 3] [--accessibility-only]
  *
@@ -44,6 +44,7 @@ type Target = { name: string; path: string; preset: 'mobile' | 'desktop'; logged
 const TARGETS: readonly Target[] = [
   { name: 'login page', path: '/auth/login/', preset: 'desktop', loggedIn: false },
   { name: 'activity log', path: '/activity-log/', preset: 'desktop', loggedIn: true },
+  { name: 'attempts', path: '/activity-log/attempts', preset: 'desktop', loggedIn: true },
   { name: 'audit log', path: '/settings/audit-log', preset: 'desktop', loggedIn: true },
   { name: 'webhooks', path: '/settings/webhooks', preset: 'desktop', loggedIn: true },
   { name: 'public form', path: '/f/{publicId}?ref=lighthouse', preset: 'mobile', loggedIn: false },

@@ -36,15 +36,11 @@ export type AttemptListParams = AttemptFilterParams & {
 };
 
 /**
- * `validateSearch` of /activity-log/attempts. The router reads `?deliveryStatus=["sent"]` (what it writes for a list)
- * as a list while the contract reads the comma-separated text the API takes, so a list is joined first; every other
- * value is read as the log reads its own (searchValuesAsText).
+ * `validateSearch` of /activity-log/attempts: read as the log reads its own (numbers in a hand-written link back to
+ * text first, see searchValuesAsText); the router's list and a comma-separated one are both taken (csvList).
  */
 export function validateAttemptSearch(raw: Record<string, unknown>): VerificationAttemptSearch {
-  const values = searchValuesAsText(raw);
-  const { deliveryStatus } = values;
-  if (Array.isArray(deliveryStatus)) values.deliveryStatus = deliveryStatus.map(String).join(',');
-  return verificationAttemptSearchSchema.parse(values);
+  return verificationAttemptSearchSchema.parse(searchValuesAsText(raw));
 }
 
 /** The defaults, kept out of the URL (the plain link is /activity-log/attempts). */
