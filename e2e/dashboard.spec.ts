@@ -50,6 +50,15 @@ function stat(page: Page, label: string): Locator {
     .locator('xpath=following-sibling::dd[1]');
 }
 
+/** One step of the funnel ("Code requested"): its label, its count and its share of the step before, as text. */
+function funnelStep(page: Page, label: string): Locator {
+  return page
+    .getByRole('region', { name: 'Funnel' })
+    .getByRole('list', { name: 'Funnel steps' })
+    .getByRole('listitem')
+    .filter({ hasText: label });
+}
+
 /**
  * The activity log's total for the dashboard's filters, through the dashboard's own link (it writes the preset out:
  * the log's default range is all time), opened beside the dashboard.
@@ -107,6 +116,20 @@ test('dashboard numbers match the log', async ({ page, user }) => {
   await expect(stat(page, 'Codes sent')).toHaveText('5');
   await expect(stat(page, 'Conversion rate')).toHaveText('80%');
 
+  // The funnel follows the 5 codes: 4 verified; no delivery failed (test numbers send nothing).
+  const funnel = page.getByRole('region', { name: 'Funnel' });
+  await expect(funnelStep(page, 'Code requested').getByText('5', { exact: true })).toBeVisible();
+  await expect(funnelStep(page, 'Verified').getByText('4', { exact: true })).toBeVisible();
+  await expect(funnel.getByText('Conversion rate:', { exact: false })).toContainText('80%');
+  await expect(funnel.getByText('No failed deliveries in this range.')).toBeVisible();
+  // One channel's line: the newsletter's e-mail, verified; page views know no channel.
+  await funnel.getByText('E-mail', { exact: true }).click();
+  await expect(funnelStep(page, 'Code requested').getByText('1', { exact: true })).toBeVisible();
+  await expect(funnelStep(page, 'Verified').getByText('1', { exact: true })).toBeVisible();
+  await expect(funnelStep(page, 'Page opened')).toContainText('Not counted by channel');
+  await funnel.getByText('All', { exact: true }).click();
+  await expect(funnelStep(page, 'Code requested').getByText('5', { exact: true })).toBeVisible();
+
   // The chart (named, with its numbers in a table), the funnel, the top forms and the live forms.
   await expect(page.getByRole('img', { name: 'Verifications per day by method' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Verifications per day' })).toBeAttached();
@@ -129,6 +152,9 @@ test('dashboard numbers match the log', async ({ page, user }) => {
   await expect(page).toHaveURL(/verificationMethod__in/);
   await expect(stat(page, 'Verifications')).toHaveText('3');
   await expect(stat(page, 'By e-mail')).toHaveText('0');
+  // A channel filter: the funnel has no page-view count, and says why.
+  await expect(funnelStep(page, 'Code requested').getByText('4', { exact: true })).toBeVisible();
+  await expect(funnelStep(page, 'Page opened')).toContainText('Not counted by channel');
   expect(await activityLogCount(page)).toBe('3');
 
   // The preset writes to the URL and changes nothing here: everything happened today.
@@ -137,6 +163,12 @@ test('dashboard numbers match the log', async ({ page, user }) => {
   await expect(page).toHaveURL(/created__date__preset=last30d/);
   await expect(stat(page, 'Verifications')).toHaveText('3');
   expect(await activityLogCount(page)).toBe('3');
+
+  // At phone width the funnel's steps and switch fit: nothing scrolls sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(funnelStep(page, 'Verified')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Funnel' }).getByText('SMS', { exact: true })).toBeVisible();
+  expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
 });
 
 test('a new account is shown the first steps', async ({ page, user }) => {

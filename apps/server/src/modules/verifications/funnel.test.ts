@@ -1,8 +1,10 @@
-import type { VerificationReport, VerifyForm } from '@veriform/contracts';
+import type { FunnelSteps, VerificationReport, VerifyForm } from '@veriform/contracts';
 import { schema } from '@veriform/db';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test-support/app.ts';
 import { newOwner, type Owner } from '../../test-support/teams.ts';
+import { attemptExportHeader } from '../verification-attempts/export.ts';
+import { parseCsv } from '../verification-attempts/test-helpers.ts';
 import { createForm, insertAttempt, setClock } from './test-helpers.ts';
 
 /**
@@ -23,7 +25,7 @@ const report = async (owner: Pick<Owner, 'c' | 'accountId'>, query = '') => {
 
 let ids = 0;
 
-/** An attempt with its code entries (right ones last), returning its id. */
+/** An attempt with its code entries (right ones last; each wrong one counted, as checks do), returning its id. */
 async function attempt(
   form: VerifyForm,
   values: Partial<typeof schema.verificationAttempts.$inferInsert> = {},
@@ -31,7 +33,8 @@ async function attempt(
 ): Promise<string> {
   ids += 1;
   const id = `funnel-${Date.now()}-${ids}`;
-  await insertAttempt(t, form, { id, createdAt: minutesAgo(60), ...values });
+  const wrongTries = entries.filter((correct) => !correct).length;
+  await insertAttempt(t, form, { id, createdAt: minutesAgo(60), wrongTries, ...values });
   for (const [i, correct] of entries.entries())
     await t.db.db.insert(schema.codeEntries).values({ attemptId: id, at: minutesAgo(50 - i), correct });
   return id;
@@ -257,5 +260,94 @@ describe('the dashboard funnel (GET /api/verifications/report → funnel)', () =
     const byForm = (await report(owner)).byForm;
     expect(byForm.map((f) => f.codeRequested)).toEqual([13, 10, 9, 8, 7, 6, 5, 4, 3, 2]);
     expect(byForm.map((f) => f.verifyFormId)).not.toContain(forms[1]?.id);
+  });
+
+  it('its numbers equal the rows of the attempts export for the same filters', async () => {
+    const { owner, cards, stranger } = await world();
+    const column = (name: (typeof attemptExportHeader)[number]) => attemptExportHeader.indexOf(name);
+    type Row = string[];
+    const cell = (row: Row, name: (typeof attemptExportHeader)[number]) => row[column(name)] ?? '';
+
+    /** The export's rows for the filters, read as a member would read the file. */
+    const exported = async (who: Pick<Owner, 'c' | 'accountId'>, query: string): Promise<Row[]> => {
+      const response = await who.c.get(
+        `/api/verification-attempts/export-csv?account=${who.accountId}&${query}`,
+      );
+      expect(response.statusCode, response.body).toBe(200);
+      const [header, ...rows] = parseCsv(response.body.replace(/^\uFEFF/, ''));
+      expect(header).toEqual([...attemptExportHeader]);
+      return rows;
+    };
+    /** The funnel's steps counted from the export's rows (the contract's definitions, in the file's words). */
+    const stepsOf = (rows: Row[]): FunnelSteps => ({
+      codeRequested: rows.length,
+      delivered: rows.filter((r) =>
+        cell(r, 'Channel') === 'SMS'
+          ? cell(r, 'Delivery status') === 'Delivered'
+          : ['Sent', 'Delivered'].includes(cell(r, 'Delivery status')),
+      ).length,
+      codeEntered: rows.filter((r) => Number(cell(r, 'Codes entered')) > 0).length,
+      verified: rows.filter((r) => cell(r, 'Verified') === 'Yes').length,
+    });
+    const failuresOf = (rows: Row[]) => {
+      const counts = new Map<string, number>();
+      for (const r of rows)
+        if (['Undelivered', 'Failed'].includes(cell(r, 'Delivery status'))) {
+          const key = `${cell(r, 'Channel')}|${cell(r, 'Error code')}|${cell(r, 'Reason')}`;
+          counts.set(key, (counts.get(key) ?? 0) + 1);
+        }
+      return counts;
+    };
+    const channelWord = { sms: 'SMS', email: 'E-mail' } as const;
+
+    const filters = [
+      'created__date__preset=last7d',
+      'created__date__preset=last30d',
+      'created__date__preset=last7d&verificationMethod__in=sms',
+      'created__date__preset=last7d&verificationMethod__in=email',
+      `created__date__preset=last7d&verifyFormId__in=${cards.id}`,
+      'created__date__preset=last7d&verifyFormCategory__in=Lending',
+      'created__date__preset=last7d&q=loans',
+      'created__date__preset=last7d&source=api',
+    ];
+    for (const query of filters.map((f) => `tz=America/New_York&${f}`)) {
+      const funnel = await report(owner, query);
+      const rows = await exported(owner, query);
+      const { codeRequested, delivered, codeEntered, verified } = funnel;
+      expect({ codeRequested, delivered, codeEntered, verified }, query).toEqual(stepsOf(rows));
+      for (const line of funnel.byChannel) {
+        const { channel, ...steps } = line;
+        expect(steps, `${query} ${channel}`).toEqual(
+          stepsOf(rows.filter((r) => cell(r, 'Channel') === channelWord[channel])),
+        );
+      }
+      for (const form of funnel.byForm) {
+        const { verifyFormId, verifyFormName: _name, pageOpened: _views, ...steps } = form;
+        expect(steps, `${query} form ${verifyFormId}`).toEqual(
+          stepsOf(rows.filter((r) => cell(r, 'Form ID') === String(verifyFormId))),
+        );
+      }
+      // Every failure line of the export is in the top 5 here (fewer than 5 kinds), with its count and reason.
+      const failures = failuresOf(rows);
+      expect(
+        new Map(
+          funnel.topFailureReasons.map((f) => [
+            `${channelWord[f.channel]}|${f.errorCode ?? ''}|${f.reason?.reason ?? ''}`,
+            f.count,
+          ]),
+        ),
+        query,
+      ).toEqual(failures);
+    }
+    // The world has every step non-zero under the default filters, so the comparison above compared something.
+    expect(stepsOf(await exported(owner, 'tz=America/New_York&created__date__preset=last7d'))).toEqual({
+      codeRequested: 12,
+      delivered: 6,
+      codeEntered: 6,
+      verified: 3,
+    });
+    // The other account: its own rows on both sides.
+    const theirs = await report(stranger, 'created__date__preset=last7d');
+    expect(theirs.codeRequested).toBe((await exported(stranger, 'created__date__preset=last7d')).length);
   });
 });

@@ -24,8 +24,9 @@ type Channel = (typeof channels)[number];
  *
  * 1. the steps per (form, channel): one scan of the range's attempts, every step a FILTER of the same aggregate; the
  *    totals, channels and forms are its sums. The range comes from the (account_id, created_at, …) report index; the
- *    statuses are read from the rows, and "code entered" is one probe of code_entries' (attempt_id, at) index per
- *    attempt — the same rows the attempts export counts, so both say the same;
+ *    statuses are read from the rows (a heap visit per attempt, where codes sent alone was index-only), and "code
+ *    entered" is one probe of code_entries' (attempt_id, at) index per attempt someone typed a code for — the rows
+ *    the attempts export counts, so both say the same;
  * 2. the failures per (channel, error code) over the undelivered and failed attempts of the same scan, top 5;
  * 3. the page views per form, from form_page_views' (account_id, created_at, verify_form_id) index alone — skipped
  *    when the filters say something views cannot know (pageOpenedUnavailable).
@@ -42,7 +43,10 @@ export async function funnelCounts(
   const where = attemptWhere(accountId, filter, now, forms);
   const a = verificationAttempts;
   const delivered = sql`${a.deliveryStatus} = 'delivered' or (${a.method} = 'email' and ${a.deliveryStatus} = 'sent')`;
-  const entered = sql`exists (select 1 from ${codeEntries} where ${codeEntries.attemptId} = ${a.id})`;
+  // An entry is written with each counted try (a wrong one adds to wrong_tries, the right one verifies), so only such
+  // attempts are looked up in code_entries: an attempt nobody typed a code for costs no probe. The lookup itself keeps
+  // the count equal to the export's "Codes entered" (attempts older than code_entries have tries but no entries).
+  const entered = sql`(${a.wrongTries} > 0 or ${a.status} = 'verified') and exists (select 1 from ${codeEntries} where ${codeEntries.attemptId} = ${a.id})`;
   const counted = (condition: SQL) => sql<number>`count(*) filter (where ${condition})`.mapWith(Number);
   const unavailable = pageOpenedUnavailable(filter);
   const failureCount = count();

@@ -158,8 +158,8 @@ export function createVerificationService(deps: {
       sql<number>`width_bucket(${verifications.createdAt}, array(select d at time zone ${range.tz}::text from generate_series(${range.gte}::timestamp, (${range.lte}::date + 1)::timestamp, interval '1 day') as d))`.mapWith(
         Number,
       );
-    // The three scans are independent: on PostgreSQL they run on pooled connections at once (the report then takes
-    // about the longest of them); PGlite still runs them one by one, letting other requests in between.
+    // The scans are independent: on PostgreSQL they run on pooled connections at once (the report then takes about
+    // the longest of them); PGlite still runs them one by one, letting other requests in between.
     const [byDayAndMethod, pairs, funnel] = await Promise.all([
       db
         .select({ bucket, method: verifications.verificationMethod, n: count() })
