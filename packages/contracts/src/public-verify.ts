@@ -33,6 +33,11 @@ export const publicVerifyFormSchema = z.object({
   preview: z.boolean(),
   /** The current consent version of the form's language (issue #18), shown above the button; null when none. */
   consent: publicConsentSchema.nullable(),
+  /**
+   * This opening of the page (issue #18: the timeline's "page opened" and "consent shown", the funnel's first step),
+   * sent back with `send-code`; null for a preview, which records no view.
+   */
+  pageViewId: z.string().nullable(),
 });
 export type PublicVerifyForm = z.infer<typeof publicVerifyFormSchema>;
 
@@ -69,6 +74,11 @@ export const sendCodeRequestSchema = z.object({
    */
   consentVersionId: z.string().max(64).optional(),
   consentAccepted: z.boolean().optional(),
+  /**
+   * The page view the page's data carried (issue #18), linking the attempt to it. Kept only when it is a view of this
+   * form; anything else (a stale tab, another form's view) is dropped silently, never refused.
+   */
+  pageViewId: z.string().max(64).optional().catch(undefined),
 });
 export type SendCodeRequest = z.input<typeof sendCodeRequestSchema>;
 

@@ -12,6 +12,7 @@ import {
 } from '@veriform/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { viewerState } from '../modules/auth/viewer.ts';
+import { contextOf } from '../modules/public-verify/routes.ts';
 import { ensureCsrfToken } from './csrf.ts';
 
 /**
@@ -60,7 +61,7 @@ export async function initialDataFor(
  * The data of the public verification page `/f/{publicId}?ref=…` (contracts PublicPageData): a CSRF token for its
  * POSTs, the form (null when it is unknown or inactive: the page then says "not available"; a member of the form's
  * account gets an inactive form as a preview), the link's `ref`, which the page passes on as externalRefId, and the
- * form's language, which its "not available" page speaks too.
+ * form's language, which its "not available" page speaks too. Opening a live form records a page view (issue #18).
  */
 export async function publicPageDataFor(
   request: FastifyRequest,
@@ -70,6 +71,7 @@ export async function publicPageDataFor(
   const { form, language } = await request.server.services.publicVerify.publicPage(
     publicId,
     request.user?.id ?? null,
+    contextOf(request),
   );
   const ref = queryParam(request.url, 'ref')?.trim();
   return { csrfToken: ensureCsrfToken(request, reply), form, externalRefId: ref || null, language };

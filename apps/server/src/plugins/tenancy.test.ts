@@ -437,6 +437,13 @@ const routes: RouteCase[] = [
   },
   {
     method: 'GET',
+    url: '/api/verifications/:id/timeline',
+    call: (c, w) => c.get(`/api/verifications/${w.verificationId}/timeline`),
+    unknown: (c) => c.get(`/api/verifications/${UNKNOWN}/timeline`),
+    plainMember: 403,
+  },
+  {
+    method: 'GET',
     url: '/api/verifications/report',
     call: (c, w) => c.get(`/api/verifications/report?account=${w.accountId}&verifyFormId__in=${w.formId}`),
     unknown: (c) => c.get(`/api/verifications/report?account=${UNKNOWN}`),

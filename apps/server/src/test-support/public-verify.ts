@@ -51,18 +51,26 @@ export async function createPublicForm(
 export class Consumer extends TestClient {
   /** The consent version the opened page showed (issue #18): the page sends it back with its tick. */
   shownConsent: PublicConsent | null = null;
+  /** The page view the opened page's data carried (issue #18): the page sends it back with send-code. */
+  pageViewId: string | null = null;
 
   async open(publicId: string, query = ''): Promise<{ page: LightMyRequestResponse; data: PublicPageData }> {
     const page = await this.get(`/f/${publicId}${query}`);
     const data = initialDataOf(page.body) as PublicPageData;
     this.csrfToken = data.csrfToken;
     this.shownConsent = data.form?.consent ?? null;
+    this.pageViewId = data.form?.pageViewId ?? null;
     return { page, data };
   }
 
   /** What the page adds to send-code once its box is ticked: the version shown, accepted. */
   consentFields(): { consentVersionId?: string; consentAccepted?: boolean } {
     return this.shownConsent ? { consentVersionId: this.shownConsent.versionId, consentAccepted: true } : {};
+  }
+
+  /** What the page adds to send-code to link the code to its opening (issue #18). */
+  pageFields(): { pageViewId?: string } {
+    return this.pageViewId ? { pageViewId: this.pageViewId } : {};
   }
 
   sendCode(publicId: string, body: unknown) {
@@ -93,6 +101,7 @@ export async function verifyPhone(
     method: 'sms',
     ...(options.externalRefId ? { externalRefId: options.externalRefId } : {}),
     ...consumer.consentFields(),
+    ...consumer.pageFields(),
   });
   if (response.statusCode !== 201) throw new Error(`send-code: ${response.statusCode} ${response.body}`);
   const sent = response.json<SendCodeResponse>();

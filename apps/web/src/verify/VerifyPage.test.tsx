@@ -21,6 +21,7 @@ function makeForm(over: Partial<PublicVerifyForm> = {}): PublicVerifyForm {
     bannerImage: null,
     preview: false,
     consent: null,
+    pageViewId: null,
     ...over,
   };
 }
@@ -161,6 +162,22 @@ describe('public verification page', () => {
     expect(request?.headers).toMatchObject({
       'Content-Type': 'application/json',
       'X-CSRFToken': 'csrf-page',
+    });
+  });
+
+  it('sends back the page view its data carried (issue #18), which the page data keeps', async () => {
+    const data = parsePageData(JSON.stringify(pageData({ form: makeForm({ pageViewId: 'pv_opened-1' }) })));
+    expect(data.form?.pageViewId).toBe('pv_opened-1');
+    const server = createFakeServer({ [SEND]: [200, sent()] });
+    const user = userEvent.setup();
+    renderPage(data, server);
+    await user.type(screen.getByLabelText(en.cellPhoneLabel), '(201) 555-0123');
+    await user.click(screen.getByRole('button', { name: en.sendCode }));
+    await screen.findByLabelText(en.codeLabel);
+    expect(server.calls(SEND)[0]?.body).toEqual({
+      cellPhone: '(201) 555-0123',
+      method: 'sms',
+      pageViewId: 'pv_opened-1',
     });
   });
 

@@ -163,6 +163,8 @@ function VerifyFlow({ form, externalRefId, api }: VerifyFlowProps) {
     }
 
     setPending(origin);
+    // This opening of the page (issue #18), so the member's timeline shows the page and consent before the code.
+    if (form.pageViewId) request.pageViewId = form.pageViewId;
     setErrors({});
     const result = await api.sendCode(form.publicId, request);
     setPending(null);

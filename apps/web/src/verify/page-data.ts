@@ -23,7 +23,7 @@ function readConsent(value: unknown): PublicConsent | null {
 
 function readForm(value: unknown): PublicVerifyForm | null {
   if (!isRecord(value)) return null;
-  const { publicId, name, company, language, bannerImage, preview, consent } = value;
+  const { publicId, name, company, language, bannerImage, preview, consent, pageViewId } = value;
   if (typeof publicId !== 'string' || typeof name !== 'string' || typeof company !== 'string') return null;
   if (language !== 'en' && language !== 'es') return null;
   return {
@@ -34,6 +34,8 @@ function readForm(value: unknown): PublicVerifyForm | null {
     bannerImage: typeof bannerImage === 'string' && bannerImage ? bannerImage : null,
     preview: preview === true,
     consent: readConsent(consent),
+    // A malformed view id reads as none: the code is still sent, only not linked to this opening of the page.
+    pageViewId: typeof pageViewId === 'string' && pageViewId ? pageViewId : null,
   };
 }
 

@@ -11,6 +11,9 @@ import { deriveKey, hmacSha256, safeEqual } from '../../lib/crypto.ts';
 export const newAttemptId = (): string => randomBytes(16).toString('base64url');
 export const ATTEMPT_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 
+/** A page view (issue #18): `pv_` + 128 random bits, like consent versions' `cv_` ids. */
+export const newPageViewId = (): string => `pv_${randomBytes(16).toString('base64url')}`;
+
 /** Six uniformly random digits (crypto.randomInt: no modulo bias). */
 export function newCode(): string {
   return String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');

@@ -39,6 +39,7 @@ describe('GET /f/{publicId}', () => {
         bannerImage: null,
         preview: false,
         consent: null,
+        pageViewId: expect.stringMatching(/^pv_[\w-]{22}$/),
       },
       externalRefId: 'CRM-123',
       language: 'en',

@@ -72,6 +72,7 @@ describe('GET /api/public/verify-forms/{publicId}', () => {
       bannerImage: null,
       preview: false,
       consent: null,
+      pageViewId: expect.stringMatching(/^pv_[\w-]{22}$/),
     });
     expect(response.headers['cache-control']).toBe('private, no-cache');
   });

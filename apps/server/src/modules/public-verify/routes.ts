@@ -31,7 +31,11 @@ export async function publicVerifyRoutes(app: FastifyInstance): Promise<void> {
     '/api/public/verify-forms/:publicId',
     { schema: { params: formParams, response: { 200: publicVerifyFormSchema } } },
     async (request, reply) => {
-      const form = await publicVerify.publicForm(request.params.publicId, request.user?.id ?? null);
+      const form = await publicVerify.publicForm(
+        request.params.publicId,
+        request.user?.id ?? null,
+        contextOf(request),
+      );
       if (!form) throw new AppError('not_found');
       // A preview depends on who asks: never kept by a shared cache.
       reply.header('Cache-Control', 'private, no-cache');

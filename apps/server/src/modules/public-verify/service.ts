@@ -30,10 +30,26 @@ import {
   toApiVerification,
 } from '../verifications/api-object.ts';
 import type { WebhookEvents } from '../webhooks/events.ts';
-import { ATTEMPT_ID_PATTERN, CODE_PATTERN, codeMatches, hashCode, newAttemptId, newCode } from './codes.ts';
+import {
+  ATTEMPT_ID_PATTERN,
+  CODE_PATTERN,
+  codeMatches,
+  hashCode,
+  newAttemptId,
+  newCode,
+  newPageViewId,
+} from './codes.ts';
 import { countryName, maskEmail, maskPhone, type PhoneRefusal, parseCellPhone } from './phone.ts';
 
-const { accounts, verifyForms, verifications, verificationAttempts, testPhoneNumbers } = schema;
+const {
+  accounts,
+  verifyForms,
+  verifications,
+  verificationAttempts,
+  testPhoneNumbers,
+  formPageViews,
+  codeEntries,
+} = schema;
 
 /**
  * The public verification (DESIGN §5): a consumer reads a live form, asks for a code and types it back. No login;
@@ -179,10 +195,33 @@ export function createPublicVerifyService(deps: {
   const isMember = async (userId: number, accountId: number): Promise<boolean> =>
     (await findMembership(db, userId, accountId)) !== undefined;
 
-  /** With the current consent version of the form's language (issue #18), which the page shows above its button. */
-  const toPublic = async (form: FormRow, preview: boolean): Promise<PublicVerifyForm> => {
+  /**
+   * With the current consent version of the form's language (issue #18), which the page shows above its button. A
+   * visitor's opening of a live form is recorded (one INSERT) as the page view that send-code links its attempt to;
+   * a preview (`visitor` null) records none.
+   */
+  const toPublic = async (
+    form: FormRow,
+    preview: boolean,
+    visitor: PublicRequestContext | null,
+  ): Promise<PublicVerifyForm> => {
     const consent = await currentConsent(db, form.id, form.language);
     return {
+    let pageViewId: string | null = null;
+    if (visitor) {
+      pageViewId = newPageViewId();
+      await db.insert(formPageViews).values({
+        id: pageViewId,
+        accountId: form.accountId,
+        verifyFormId: form.id,
+        language: form.language,
+        consentVersionId: consent?.id ?? null,
+        ip: visitor.ip,
+        userAgent: visitor.userAgent,
+        // The app's clock, as the attempts': the timeline orders the view against them.
+        createdAt: clock.now(),
+      });
+    }
       publicId: form.publicId,
       name: form.name,
       company: form.company,
@@ -193,20 +232,30 @@ export function createPublicVerifyService(deps: {
         ? { versionId: consent.id, text: consent.text, requireCheckbox: consent.requireCheckbox }
         : null,
     };
+      pageViewId,
   };
 
   /**
    * The form's public face, or null (→ 404) when it does not exist or is inactive. A member of the form's account
    * (`viewerId` logged in) sees an inactive form as a preview, so an owner can check the page before going live.
    */
-  async function publicForm(publicId: string, viewerId: number | null): Promise<PublicVerifyForm | null> {
+   * Showing a live form records a page view from `context`.
+  async function publicForm(
+    publicId: string,
+    viewerId: number | null,
+    context: PublicRequestContext,
+  ): Promise<PublicVerifyForm | null> {
     const form = await findForm(publicId);
-    return form ? shownForm(form, viewerId) : null;
+    return form ? shownForm(form, viewerId, context) : null;
   }
 
-  async function shownForm(form: FormRow, viewerId: number | null): Promise<PublicVerifyForm | null> {
-    if (form.isLive) return toPublic(form, false);
-    if (viewerId !== null && (await isMember(viewerId, form.accountId))) return toPublic(form, true);
+  async function shownForm(
+    form: FormRow,
+    viewerId: number | null,
+    context: PublicRequestContext,
+  ): Promise<PublicVerifyForm | null> {
+    if (form.isLive) return toPublic(form, false, context);
+    if (viewerId !== null && (await isMember(viewerId, form.accountId))) return toPublic(form, true, null);
     return null;
   }
 
@@ -218,9 +267,10 @@ export function createPublicVerifyService(deps: {
     publicId: string,
     viewerId: number | null,
   ): Promise<{ form: PublicVerifyForm | null; language: PublicLanguage | null }> {
+    context: PublicRequestContext,
     const form = await findForm(publicId);
     if (!form) return { form: null, language: null };
-    return { form: await shownForm(form, viewerId), language: form.language };
+    return { form: await shownForm(form, viewerId, context), language: form.language };
   }
 
   /** Sending and checking need a live form; previews never send. */
@@ -262,6 +312,8 @@ export function createPublicVerifyService(deps: {
       /** The consent version the page showed (issue #18), recorded with the attempt; none through API v1. */
       consent?: CurrentConsent | undefined;
     },
+      /** The page view the code was asked from (issue #18); none through API v1. */
+      pageViewId?: string | undefined;
     texts: PublicVerifyTexts,
     context: PublicRequestContext,
     options: IssueOptions,
@@ -386,6 +438,11 @@ export function createPublicVerifyService(deps: {
           consentLanguage: target.consent?.language ?? null,
           consentSha256: target.consent?.sha256 ?? null,
           createdAt: now,
+          // Kept only when it is a view of this form, checked inside this INSERT (no round trip of its own): another
+          // form's or an unknown id becomes null, so a stale tab still gets its code.
+          pageViewId: target.pageViewId
+            ? sql`(select ${formPageViews.id} from ${formPageViews} where ${formPageViews.id} = ${target.pageViewId} and ${formPageViews.verifyFormId} = ${form.id})`
+            : null,
           expiresAt,
         })
         .returning(apiVerificationColumns);
@@ -435,7 +492,14 @@ export function createPublicVerifyService(deps: {
 
     const issued = await issueCode(
       form,
-      { phone, method: request.method, email, externalRefId: request.externalRefId ?? '', consent },
+      {
+        phone,
+        method: request.method,
+        email,
+        externalRefId: request.externalRefId ?? '',
+        consent,
+        pageViewId: request.pageViewId,
+      },
       texts,
       context,
       { source: 'hosted', apiKeyId: null, perIpLimit: true, testNumbersOnly: false },
@@ -507,7 +571,8 @@ export function createPublicVerifyService(deps: {
     const guess = wrongChecks ? await rateLimit.consume([wrongChecks.rule], wrongChecks.text) : null;
     if (!codeMatches(config.secretKey, attempt.id, code, attempt.codeHash)) {
       // Counted in SQL, guarded by status: concurrent wrong tries each count, and the fifth locks the attempt — and
-      // only that one emits `verification.failed`, in its transaction.
+      // only that one emits `verification.failed`, in its transaction. Each counted try is also a code entry (issue
+      // #18, the timeline), in the same transaction: the entries are exactly the tries counted.
       const counted = await db.transaction(async (tx) => {
         const [row] = await tx
           .update(verificationAttempts)
@@ -522,6 +587,15 @@ export function createPublicVerifyService(deps: {
             type: 'verification.failed',
             data: toApiVerification(row, now, true),
           });
+        if (row) {
+          await tx.insert(codeEntries).values({
+            attemptId: attempt.id,
+            at: now,
+            correct: false,
+            ip: context.ip,
+            userAgent: context.userAgent,
+          });
+        }
         }
         return row;
       });
@@ -543,7 +617,8 @@ export function createPublicVerifyService(deps: {
     // rest of the app waited for the pool (docs/benchmarks.md, Load). So the `verification.approved` event, which
     // must commit with the approval, is emitted first, from the row as read and what the statement sets; a loser's
     // transaction rolls back and takes its event with it. The foreign key of `verification_id` is checked at the end
-    // of the statement, once the verification exists. Parameters in the SELECT list carry casts: their type is not
+    // of the statement, once the verification exists. The right code's entry (issue #18) rides in the same statement,
+    // from `won` too: only the winner's code is entered. Parameters in the SELECT list carry casts: their type is not
     // inferred there.
     const approved = toApiVerification({ ...attempt, status: 'verified', verifiedAt: now }, now, true);
     const verificationId = await db
@@ -563,6 +638,10 @@ export function createPublicVerifyService(deps: {
             verify_form_name, verify_form_category, verification_method, email, is_test, code_sent_at, verified_at,
             attempts, ip, user_agent, created_at, source, consent_version_id, consent_version, consent_language,
             consent_sha256)
+          ), entry AS (
+            INSERT INTO ${codeEntries} (attempt_id, at, correct, ip, user_agent)
+            SELECT ${attempt.id}::text, ${now}::timestamptz, true, ${context.ip}::text, ${context.userAgent}::text
+            FROM won
           OVERRIDING SYSTEM VALUE
           SELECT verification_id, account_id, verify_form_id, cell_phone, external_ref_id, ${attempt.formName}::text,
             ${attempt.formCategory}::text, method, email, is_test,

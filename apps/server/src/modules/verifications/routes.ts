@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountContext } from '../../plugins/tenancy.ts';
 import { verificationExportRoutes } from './export-routes.ts';
+import { verificationTimelineRoutes } from './timeline-routes.ts';
 
 /** Verifications (SPEC §2 /activity-log/, §7): owners, or members with canSearchData (docs/roles.md). */
 export async function verificationRoutes(app: FastifyInstance): Promise<void> {
@@ -20,4 +21,6 @@ export async function verificationRoutes(app: FastifyInstance): Promise<void> {
 
   // GET /api/verifications/export-csv (the CSV download) lives in export-routes.ts.
   await verificationExportRoutes(app);
+  // GET /api/verifications/{id}/timeline (issue #18) lives in timeline-routes.ts.
+  await verificationTimelineRoutes(app);
 }

@@ -7,8 +7,10 @@ import {
   type VerificationSearch,
   type VerificationSort,
   type VerificationSource,
+  type VerificationTimeline,
   verificationDetailSchema,
   verificationListSchema,
+  verificationTimelineSchema,
 } from '@veriform/contracts';
 import { accountScope } from '../../lib/account-keys';
 import { type ApiClient, buildQueryString, type QueryParams } from '../../lib/api-client';
@@ -25,6 +27,8 @@ export const verificationKeys = {
     [...verificationKeys.lists(accountId), params] as const,
   detail: (accountId: number, verificationId: number) =>
     [...verificationKeys.all(accountId), 'detail', verificationId] as const,
+  timeline: (accountId: number, verificationId: number) =>
+    [...verificationKeys.detail(accountId, verificationId), 'timeline'] as const,
 };
 
 /** The filters exactly as sent (undefined values are left out of the URL). */
@@ -122,6 +126,27 @@ export function verificationQueryOptions(api: ApiClient, accountId: number, veri
   return queryOptions({
     queryKey: verificationKeys.detail(accountId, verificationId),
     queryFn: ({ signal }) => fetchVerification(api, accountId, verificationId, signal),
+  });
+}
+
+// GET /api/verifications/{id}/timeline?account={id} — from the page's opening to the verification (issue #18)
+export function fetchVerificationTimeline(
+  api: ApiClient,
+  accountId: number,
+  verificationId: number,
+  signal?: AbortSignal,
+): Promise<VerificationTimeline> {
+  return api.get(`/api/verifications/${verificationId}/timeline`, {
+    schema: verificationTimelineSchema,
+    signal,
+    query: { account: accountId },
+  });
+}
+
+export function verificationTimelineQueryOptions(api: ApiClient, accountId: number, verificationId: number) {
+  return queryOptions({
+    queryKey: verificationKeys.timeline(accountId, verificationId),
+    queryFn: ({ signal }) => fetchVerificationTimeline(api, accountId, verificationId, signal),
   });
 }
 

@@ -4,6 +4,7 @@ import { type ReactNode, useId } from 'react';
 import { AnchorLink } from '../../../components/links';
 import { formatDateTime, formatPhoneForReading, formatTimeToVerify, methodLabels } from '../../../lib/format';
 import { sourceLabels } from '../source';
+import { VerificationTimelineCard } from './VerificationTimelineCard';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -31,9 +32,15 @@ function Instant({ iso }: { iso: string | null }) {
 /**
  * One verification and its evidence (DESIGN §5): who (the number, the reference), which form, which channel, when
  * (code sent, verified, how long it took), how many codes were tried, and from where (IP, browser). A description
- * list, so a screen reader reads each value with its label.
+ * list, so a screen reader reads each value with its label. Then its timeline (issue #18), loaded on its own.
  */
-export function VerificationDetailView({ verification: v }: { verification: VerificationDetail }) {
+export function VerificationDetailView({
+  verification: v,
+  accountId,
+}: {
+  verification: VerificationDetail;
+  accountId: number;
+}) {
   const timeToVerify = formatTimeToVerify(v.codeSentAt, v.verifiedAt);
   const evidenceHeading = useId();
   return (
@@ -105,6 +112,7 @@ export function VerificationDetailView({ verification: v }: { verification: Veri
           </Field>
         </SimpleGrid>
       </Paper>
+      <VerificationTimelineCard accountId={accountId} verificationId={v.id} />
     </Stack>
   );
 }

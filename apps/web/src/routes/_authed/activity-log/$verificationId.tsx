@@ -7,7 +7,10 @@ import { ForbiddenScreen } from '../../../components/errors/ForbiddenScreen';
 import { NoMembershipAlert } from '../../../components/errors/NoMembershipAlert';
 import { PageHeader } from '../../../components/layout/PageHeader';
 import { AnchorLink } from '../../../components/links';
-import { verificationQueryOptions } from '../../../features/verifications/api';
+import {
+  verificationQueryOptions,
+  verificationTimelineQueryOptions,
+} from '../../../features/verifications/api';
 import { VerificationDetailView } from '../../../features/verifications/components/VerificationDetailView';
 import { NotFoundError } from '../../../lib/api-client';
 import { useServices } from '../../../lib/services';
@@ -32,6 +35,10 @@ export const Route = createFileRoute('/_authed/activity-log/$verificationId')({
     // An id of another account answers 404 like an unknown one (DESIGN §5); both show the not-found screen, as a
     // malformed id does. Other failures show the route's error screens (Oh dear. with Try again).
     if (id === null) throw new NotFoundError(undefined);
+    // The timeline starts loading with the detail but is not waited for: its card shows a skeleton until it comes.
+    void context.queryClient.prefetchQuery(
+      verificationTimelineQueryOptions(context.api, membership.account.id, id),
+    );
     await context.queryClient.ensureQueryData(
       verificationQueryOptions(context.api, membership.account.id, id),
     );
@@ -91,7 +98,7 @@ function VerificationDetailPage({ accountId }: { accountId: number }) {
     <>
       <BackLink />
       <PageHeader title="Verification" />
-      <VerificationDetailView verification={data} />
+      <VerificationDetailView verification={data} accountId={accountId} />
     </>
   );
 }
