@@ -93,7 +93,9 @@ const originalQuery = pool.query.bind(pool) as (...a: unknown[]) => Promise<unkn
  * total from the daily counts included.
  */
 const isDataQuery = (text: string) =>
-  /"(verifications|verification_attempts|verify_forms|verification_daily_counts)"/.test(text);
+  /"(verifications|verification_attempts|verify_forms|verification_daily_counts|code_delivery_events|code_entries)"/.test(
+    text,
+  );
 /** Every statement the call sends but pg-boss's: the data queries and the session lookup (which brings the memberships). */
 const isCallQuery = (text: string) => isDataQuery(text) || /from "sessions"/.test(text);
 
@@ -274,6 +276,12 @@ if (!args['export-only']) {
     'report last30d',
     `/api/verifications/report?account=${accountId}&created__date__preset=last30d&tz=America%2FNew_York`,
   );
+  // The attempts view (issue #18 item 6): newest first only, its total a count of the matching attempts.
+  const attempts = `/api/verification-attempts?account=${accountId}&tz=America%2FNew_York&pageSize=10`;
+  await bench('attempts page 1', attempts);
+  await bench(`attempts page ${deepPage}`, `${attempts}&pageNumber=${deepPage}`);
+  await bench('attempts last30d page 1', `${attempts}&created__date__preset=last30d`);
+  await bench('attempts deliveryStatus=unknown page 1', `${attempts}&deliveryStatus=unknown`);
 }
 
 // --- The export ----------------------------------------------------------------------------------------------------

@@ -456,6 +456,20 @@ const routes: RouteCase[] = [
     unknown: (c) => c.get(`/api/verifications/export-csv?account=${UNKNOWN}`),
     plainMember: 403,
   },
+  {
+    method: 'GET',
+    url: '/api/verification-attempts',
+    call: (c, w) => c.get(`/api/verification-attempts?account=${w.accountId}&verifyFormId__in=${w.formId}`),
+    unknown: (c) => c.get(`/api/verification-attempts?account=${UNKNOWN}`),
+    plainMember: 403,
+  },
+  {
+    method: 'GET',
+    url: '/api/verification-attempts/export-csv',
+    call: (c, w) => c.get(`/api/verification-attempts/export-csv?account=${w.accountId}`),
+    unknown: (c) => c.get(`/api/verification-attempts/export-csv?account=${UNKNOWN}`),
+    plainMember: 403,
+  },
 ];
 
 /** Routes of these areas that take no account or object id, and why they need no row here. */
@@ -576,7 +590,7 @@ describe('tenant isolation', () => {
       .filter(
         (r) =>
           r.method !== 'HEAD' &&
-          /^\/api\/(accounts|memberships|invitations|verify-forms|test-phone-numbers|api-keys|webhook-endpoints|webhook-events|audit-events|verifications)(\/|$)/.test(
+          /^\/api\/(accounts|memberships|invitations|verify-forms|test-phone-numbers|api-keys|webhook-endpoints|webhook-events|audit-events|verifications|verification-attempts)(\/|$)/.test(
             r.url,
           ),
       )

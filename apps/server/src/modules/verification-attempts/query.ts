@@ -48,8 +48,12 @@ export async function attemptFilterWhere(
   return and(where, inArray(shownDeliveryStatusSql(now), statuses)) ?? where;
 }
 
-/** Newest first; the id breaks ties, so pages and export batches never overlap (index account, created desc, id desc). */
-export const attemptOrderBy = [sql`${a.createdAt} desc`, sql`${a.id} desc`];
+/**
+ * Newest first; the id breaks ties, so pages and export batches never overlap. NULLS LAST as the (account_id,
+ * created_at, id) index was built (drizzle's `.desc()`): with PostgreSQL's default for DESC (NULLS FIRST) the planner
+ * cannot read the order from it and sorts every row of the account.
+ */
+export const attemptOrderBy = [sql`${a.createdAt} desc nulls last`, sql`${a.id} desc nulls last`];
 
 /**
  * An attempt's columns for the list and the CSV. `verifyFormName` is the form's current name (attempts keep no copy).
