@@ -252,7 +252,8 @@ export const apiVerificationSchema = z
         'The consent text version the hosted page showed when the code was asked for: its id, number, language and the SHA-256 of its exact text. Null when the form had none, and for codes started through the API.',
     }),
     delivery: apiDeliverySchema.nullable().meta({
-      description: 'What became of the code’s message. Null for test numbers (nothing is sent).',
+      description:
+        'What became of the code’s message. A test number’s is simulated: delivered, or undelivered with the error code chosen for the number (Settings → Company Info → Test numbers). Null for a hosted link, which sends nothing.',
     }),
     created: z.string(),
   })

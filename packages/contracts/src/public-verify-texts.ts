@@ -88,6 +88,19 @@ type Texts = {
   tooManySmsForAccount: (seconds: number) => string;
   tooManyEmailsForAccount: (seconds: number) => string;
   tooManyChecks: (seconds: number) => string;
+  /**
+   * While the consumer waits (issue #18 item 5): the code's message could not be delivered, why in their words and
+   * what to do, by the reason's family (provider error codes: apps/server/src/modules/public-verify/delivery.ts).
+   */
+  deliveryFailedSms: string;
+  deliveryLandline: string;
+  deliveryUnreachable: string;
+  deliveryOptedOut: string;
+  deliveryCarrierFilter: string;
+  deliveryUnknownNumber: string;
+  deliveryFailedEmail: string;
+  /** The button beside an SMS failure: back to the first step with e-mail chosen. */
+  useEmailInstead: string;
   /** Messages */
   smsText: (company: string, code: string) => string;
   emailSubject: (company: string) => string;
@@ -159,6 +172,17 @@ const en: Texts = {
   tooManyEmailsForAccount: (seconds) =>
     `This form has reached its daily limit of codes by e-mail. Try again in ${waitText('en', seconds)}.`,
   tooManyChecks: (seconds) => `Too many tries. Try again in ${waitText('en', seconds)}.`,
+  deliveryFailedSms: 'We couldn’t deliver the text to this number. Try e-mail instead.',
+  deliveryLandline: 'This number can’t receive text messages. Use a mobile number or e-mail.',
+  deliveryUnreachable:
+    'We couldn’t reach your phone: it may be off or out of coverage. Ask for a new code later, or use e-mail.',
+  deliveryOptedOut:
+    'This number has blocked our text messages (STOP was sent). Reply START to our last message to receive codes again, or use e-mail.',
+  deliveryCarrierFilter: 'Your mobile carrier blocked our text message. Try e-mail instead.',
+  deliveryUnknownNumber: 'This number doesn’t seem to be in service. Check the number, or use e-mail.',
+  deliveryFailedEmail:
+    'We couldn’t deliver the e-mail to this address. Check the address and ask for a new code.',
+  useEmailInstead: 'Use e-mail instead',
   smsText: (company, code) => `Your ${company} verification code is ${code}. It expires in 10 minutes.`,
   emailSubject: (company) => `Your ${company} verification code`,
   emailText: (company, code) =>
@@ -231,6 +255,21 @@ const es: Texts = {
   tooManyEmailsForAccount: (seconds) =>
     `Este formulario alcanzó su límite diario de códigos por correo electrónico. Inténtelo de nuevo en ${waitText('es', seconds)}.`,
   tooManyChecks: (seconds) => `Demasiados intentos. Inténtelo de nuevo en ${waitText('es', seconds)}.`,
+  deliveryFailedSms:
+    'No pudimos entregar el mensaje de texto a este número. Pruebe con el correo electrónico.',
+  deliveryLandline:
+    'Este número no puede recibir mensajes de texto. Use un número de celular o el correo electrónico.',
+  deliveryUnreachable:
+    'No pudimos comunicarnos con su teléfono: puede estar apagado o sin cobertura. Pida un código nuevo más tarde o use el correo electrónico.',
+  deliveryOptedOut:
+    'Este número bloqueó nuestros mensajes de texto (se envió STOP). Responda START a nuestro último mensaje para volver a recibir códigos, o use el correo electrónico.',
+  deliveryCarrierFilter:
+    'Su compañía telefónica bloqueó nuestro mensaje de texto. Pruebe con el correo electrónico.',
+  deliveryUnknownNumber:
+    'Parece que este número no está en servicio. Revise el número o use el correo electrónico.',
+  deliveryFailedEmail:
+    'No pudimos entregar el correo electrónico a esta dirección. Revise la dirección y pida un código nuevo.',
+  useEmailInstead: 'Usar correo electrónico',
   smsText: (company, code) => `Su código de verificación de ${company} es ${code}. Vence en 10 minutos.`,
   emailSubject: (company) => `Su código de verificación de ${company}`,
   emailText: (company, code) =>

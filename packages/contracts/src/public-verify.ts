@@ -106,7 +106,24 @@ export type CheckCodeResponse = z.infer<typeof checkCodeResponseSchema>;
 // ---- Test numbers (test mode; ours) ----------------------------------------------------------------------------
 // GET /api/test-phone-numbers?account={id} (any member) · POST /api/test-phone-numbers (owner) → 201 ·
 // DELETE /api/test-phone-numbers/{id} (owner) → 204. A code sent to a test number sends nothing; the number's fixed
-// code verifies it and the verification is marked as a test.
+// code verifies it and the verification is marked as a test. Its message's delivery is simulated (issue #18): queued,
+// sent, then delivered, or undelivered with the number's `simulatedErrorCode`, like a decline test card.
+
+/** The failures a test number can simulate: Twilio's error codes, as the attempts view and API v1 show them. */
+export const simulatedDeliveryErrorCodes = ['30003', '30006', '30007', '21610', '30005'] as const;
+export const simulatedDeliveryErrorCodeSchema = z.enum(simulatedDeliveryErrorCodes);
+export type SimulatedDeliveryErrorCode = z.infer<typeof simulatedDeliveryErrorCodeSchema>;
+
+/** The choice's words, in the order offered (null: delivered, the default). */
+export const simulatedDeliveryOptions: readonly { code: SimulatedDeliveryErrorCode | null; label: string }[] =
+  [
+    { code: null, label: 'Delivered' },
+    { code: '30003', label: 'Unreachable (30003)' },
+    { code: '30006', label: 'Landline (30006)' },
+    { code: '30007', label: 'Carrier filter (30007)' },
+    { code: '21610', label: 'Opted out (21610)' },
+    { code: '30005', label: 'Unknown number (30005)' },
+  ];
 
 export const testPhoneNumberSchema = z.object({
   id: z.number().int(),
@@ -114,6 +131,8 @@ export const testPhoneNumberSchema = z.object({
   /** E.164. */
   cellPhone: z.string(),
   code: z.string(),
+  /** The error code its messages "fail" with; null: they are delivered. */
+  simulatedErrorCode: simulatedDeliveryErrorCodeSchema.nullable(),
   created: z.string(),
 });
 export type TestPhoneNumber = z.infer<typeof testPhoneNumberSchema>;
@@ -126,8 +145,12 @@ export const createTestPhoneNumberRequestSchema = z.object({
     .string()
     .trim()
     .regex(/^\d{6}$/, 'The code has 6 digits.'),
+  simulatedErrorCode: z
+    .enum(simulatedDeliveryErrorCodes, { error: 'Choose one of the simulated outcomes.' })
+    .nullable()
+    .default(null),
 });
-export type CreateTestPhoneNumberRequest = z.infer<typeof createTestPhoneNumberRequestSchema>;
+export type CreateTestPhoneNumberRequest = z.input<typeof createTestPhoneNumberRequestSchema>;
 export const testNumberTexts = {
   duplicate: 'This number is already a test number.',
   invalidPhone: 'This is not a valid phone number. Check the digits and the country code.',

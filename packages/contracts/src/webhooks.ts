@@ -15,6 +15,8 @@ export const webhookEventTypes = [
   'verification.failed',
   'verification.expired',
   'verification.canceled',
+  'verification.delivered',
+  'verification.delivery_failed',
   'form.created',
   'form.updated',
   'form.live_changed',

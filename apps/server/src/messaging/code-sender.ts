@@ -4,8 +4,15 @@ import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
+import type { WebhookEvents } from '../modules/webhooks/events.ts';
 import type { CodeMessage } from './code-delivery.ts';
-import { recordDeliveryEvent } from './delivery-status.ts';
+import { emitDeliveryOutcome } from './delivery-outcome.ts';
+import {
+  adoptOrphanEvents,
+  isFinalDeliveryStatus,
+  lockProviderMessage,
+  recordDeliveryEvent,
+} from './delivery-status.ts';
 import type { EmailMessage, Mailer } from './email.ts';
 import { SmsSendError, type SmsSender } from './sms.ts';
 import { oneLine, renderHtml } from './templates/layout.ts';
@@ -24,6 +31,8 @@ export type CodeSenderDeps = {
   mailer: Mailer;
   sms: SmsSender;
   log: FastifyBaseLogger;
+  /** `verification.delivery_failed` on a refusal for good; `verification.delivered` when an early callback said so. */
+  webhookEvents: WebhookEvents;
 };
 
 /**
@@ -147,12 +156,14 @@ export async function sendVerificationCode(
           .update(verificationAttempts)
           .set({ sendError: errorText(error) })
           .where(eq(verificationAttempts.id, row.id));
-        await recordDeliveryEvent(tx, {
+        const now = clock.now();
+        const moved = await recordDeliveryEvent(tx, {
           attemptId: row.id,
           status: 'failed',
-          at: clock.now(),
+          at: now,
           errorCode: providerErrorCode(error),
         });
+        if (moved) await emitDeliveryOutcome(tx, deps.webhookEvents, row.id, now);
       });
       log.warn({ attemptId: row.id, err: error }, 'verification code refused by the provider; not retried');
       return 'rejected';
@@ -163,11 +174,18 @@ export async function sendVerificationCode(
 
   const sentAt = clock.now();
   await db.transaction(async (tx) => {
+    // Twilio may report before this commits: such callbacks wait for this lock, or came first and are adopted here.
+    if (row.method === 'sms') await lockProviderMessage(tx, providerMessageId);
     await tx
       .update(verificationAttempts)
       .set({ sentAt, providerMessageId, sendError: null })
       .where(eq(verificationAttempts.id, row.id));
     await recordDeliveryEvent(tx, { attemptId: row.id, status: 'sent', at: sentAt, providerMessageId });
+    if (row.method !== 'sms') return;
+    const adopted = await adoptOrphanEvents(tx, row.id, providerMessageId, 'sent');
+    if (adopted && isFinalDeliveryStatus(adopted)) {
+      await emitDeliveryOutcome(tx, deps.webhookEvents, row.id, sentAt);
+    }
   });
   return 'sent';
 }

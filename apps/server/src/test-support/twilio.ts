@@ -71,6 +71,11 @@ export type TwilioStandIn = {
   hold(to: string, ms: number): void;
   /** The status reports to send for messages to `to` (default: sent, then delivered). */
   reports(to: string, ...reports: StatusReport[]): void;
+  /**
+   * Sends the reports of messages to `to` before answering their create (each awaited), as Twilio may when the app is
+   * slow to store the SID: the callbacks arrive before the app knows the message.
+   */
+  reportEarly(to: string): void;
   /** Where reports are posted (the app's loopback origin); the signature still covers the message's StatusCallback. */
   callbackOrigin: string | undefined;
   /**
@@ -107,6 +112,7 @@ export async function startTwilioStandIn(credentials = TWILIO_TEST_CREDENTIALS):
   const scripts = new Map<string, TwilioAnswer[]>();
   const holds = new Map<string, number>();
   const reportScripts = new Map<string, StatusReport[]>();
+  const early = new Set<string>();
   const sentReports: SentReport[] = [];
   const state: { unauthorized: number; callbackOrigin: string | undefined } = {
     unauthorized: 0,
@@ -145,6 +151,7 @@ export async function startTwilioStandIn(credentials = TWILIO_TEST_CREDENTIALS):
     }
     const sid = `SM${randomBytes(16).toString('hex')}`;
     received.push({ to, from, body: text, sid, status: 201, statusCallback });
+    if (early.has(to)) await report(sid);
     const now = new Date().toUTCString();
     reply(response, {
       status: 201,
@@ -229,6 +236,9 @@ export async function startTwilioStandIn(credentials = TWILIO_TEST_CREDENTIALS):
     report,
     reports(to, ...list) {
       reportScripts.set(to, list);
+    },
+    reportEarly(to) {
+      early.add(to);
     },
     get callbackOrigin() {
       return state.callbackOrigin;

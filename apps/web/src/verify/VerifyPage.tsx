@@ -11,6 +11,7 @@ import { createPublicApi, type Failure, type FetchLike, type PublicApi } from '.
 import { ConsentText } from './ConsentText';
 import { TextField } from './TextField';
 import { useCountdown } from './useCountdown';
+import { useDeliveryStatus } from './useDeliveryStatus';
 
 /**
  * The public verification page (DESIGN §5): the consumer gives a cell phone number, receives a 6-digit code by SMS or
@@ -99,6 +100,12 @@ function VerifyFlow({ form, externalRefId, api }: VerifyFlowProps) {
   const [errors, setErrors] = useState<Errors>({});
   const [pending, setPending] = useState<Pending>(null);
   const countdown = useCountdown();
+  // Issue #18: asked while the code step waits; a failed message says why, in the form's language.
+  const delivery = useDeliveryStatus(
+    api,
+    step === 'code' ? (attempt?.attemptId ?? null) : null,
+    attempt?.expiresAt ?? null,
+  );
 
   const elements = useRef<Partial<Record<FocusTarget, HTMLElement | null>>>({});
   const focusNext = useRef<FocusTarget | null>(null);
@@ -156,6 +163,8 @@ function VerifyFlow({ form, externalRefId, api }: VerifyFlowProps) {
     const request: SendCodeRequest = { cellPhone: phone, method };
     if (method === 'email') request.email = address;
     if (externalRefId) request.externalRefId = externalRefId;
+    // This opening of the page (issue #18), so the member's timeline shows the page and consent before the code.
+    if (form.pageViewId) request.pageViewId = form.pageViewId;
     // The version shown, so the attempt records what the consumer read (and a newer one is refused as stale).
     if (consent) {
       request.consentVersionId = consent.versionId;
@@ -163,8 +172,6 @@ function VerifyFlow({ form, externalRefId, api }: VerifyFlowProps) {
     }
 
     setPending(origin);
-    // This opening of the page (issue #18), so the member's timeline shows the page and consent before the code.
-    if (form.pageViewId) request.pageViewId = form.pageViewId;
     setErrors({});
     const result = await api.sendCode(form.publicId, request);
     setPending(null);
@@ -238,6 +245,13 @@ function VerifyFlow({ form, externalRefId, api }: VerifyFlowProps) {
   const onVerify = (event: FormEvent) => {
     event.preventDefault();
     void checkCode(code);
+  };
+  const switchToEmail = () => {
+    setMethod('email');
+    setStep('phone');
+    setErrors({});
+    setCode('');
+    focusNext.current = 'email';
   };
   const changeNumber = () => {
     setStep('phone');
@@ -384,6 +398,21 @@ function VerifyFlow({ form, externalRefId, api }: VerifyFlowProps) {
 
         {step === 'code' ? (
           <>
+            {delivery?.message ? (
+              <div className="vf-alert vf-delivery" role="alert">
+                <p>{delivery.message}</p>
+                {delivery.suggestEmail ? (
+                  <button
+                    className="vf-link"
+                    type="button"
+                    disabled={pending !== null}
+                    onClick={switchToEmail}
+                  >
+                    {t.useEmailInstead}
+                  </button>
+                ) : null}
+              </div>
+            ) : null}
             <form className="vf-form" onSubmit={onVerify} noValidate>
               <TextField
                 id="vf-code"

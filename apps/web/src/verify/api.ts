@@ -1,12 +1,13 @@
 import type {
   CheckCodeRequest,
   CheckCodeResponse,
+  PublicDeliveryStatus,
   SendCodeRequest,
   SendCodeResponse,
 } from '@veriform/contracts';
 
 /**
- * The public page's two calls (DESIGN §5). A few lines of fetch instead of the app's api client, which brings zod
+ * The public page's calls (DESIGN §5). A few lines of fetch instead of the app's api client, which brings zod
  * and the app's error texts: this page has a JavaScript budget. Every outcome is a value, never a thrown error, so the
  * page maps each one to what the consumer sees.
  */
@@ -88,6 +89,39 @@ async function postJson(
   return { ok: false, failure: failureFor(response.status, payload) };
 }
 
+async function getJson(fetchImpl: FetchLike, url: string): Promise<Result<unknown>> {
+  let response: Response;
+  try {
+    response = await fetchImpl(url, {
+      method: 'GET',
+      headers: { Accept: 'application/json' },
+      credentials: 'same-origin',
+    });
+  } catch {
+    return { ok: false, failure: { kind: 'network' } };
+  }
+  let payload: unknown;
+  try {
+    payload = await response.json();
+  } catch {
+    payload = undefined;
+  }
+  if (response.ok) return { ok: true, data: payload };
+  return { ok: false, failure: failureFor(response.status, payload) };
+}
+
+const DELIVERY_STATUSES = new Set(['queued', 'sent', 'delivered', 'undelivered', 'failed', 'unknown']);
+
+function isDeliveryStatus(value: unknown): value is PublicDeliveryStatus {
+  return (
+    isRecord(value) &&
+    typeof value.status === 'string' &&
+    DELIVERY_STATUSES.has(value.status) &&
+    (value.message === null || typeof value.message === 'string') &&
+    typeof value.suggestEmail === 'boolean'
+  );
+}
+
 function isSendCodeResponse(value: unknown): value is SendCodeResponse {
   return (
     isRecord(value) &&
@@ -110,6 +144,8 @@ function narrow<T>(result: Result<unknown>, guard: (value: unknown) => value is 
 export interface PublicApi {
   sendCode(publicId: string, request: SendCodeRequest): Promise<Result<SendCodeResponse>>;
   checkCode(attemptId: string, request: CheckCodeRequest): Promise<Result<CheckCodeResponse>>;
+  /** Issue #18: what became of the code's message, polled while the consumer waits. */
+  deliveryStatus(attemptId: string): Promise<Result<PublicDeliveryStatus>>;
 }
 
 export function createPublicApi(csrfToken: string, fetchImpl?: FetchLike): PublicApi {
@@ -123,6 +159,10 @@ export function createPublicApi(csrfToken: string, fetchImpl?: FetchLike): Publi
     async checkCode(attemptId, request) {
       const url = `/api/public/attempts/${encodeURIComponent(attemptId)}/check`;
       return narrow(await postJson(doFetch, url, request, csrfToken), isCheckCodeResponse);
+    },
+    async deliveryStatus(attemptId) {
+      const url = `/api/public/attempts/${encodeURIComponent(attemptId)}/delivery`;
+      return narrow(await getJson(doFetch, url), isDeliveryStatus);
     },
   };
 }

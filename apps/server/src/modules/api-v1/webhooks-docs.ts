@@ -53,6 +53,14 @@ const eventTexts: Record<WebhookEventType, { when: string; data: string }> = {
   'verification.failed': { when: 'Locked after the 5th wrong code.', data: '`Verification`' },
   'verification.expired': { when: 'Ten minutes passed without the right code.', data: '`Verification`' },
   'verification.canceled': { when: 'Canceled through the API.', data: '`Verification`' },
+  'verification.delivered': {
+    when: 'The carrier reported the code’s text message delivered (once per verification).',
+    data: '`Verification`',
+  },
+  'verification.delivery_failed': {
+    when: 'The code’s message could not be delivered: `delivery.status` is `undelivered` or `failed`, `delivery.errorCode` and `delivery.reason` say why (once per verification).',
+    data: '`Verification`',
+  },
   'form.created': { when: 'A form was made.', data: '`Form`' },
   'form.updated': { when: 'A form’s settings changed.', data: '`Form`' },
   'form.live_changed': { when: 'A form was taken live or offline.', data: '`Form`' },

@@ -3,7 +3,14 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.ts';
-import { fromTwilioStatus, recordDeliveryEvent } from '../../messaging/delivery-status.ts';
+import { emitDeliveryOutcome } from '../../messaging/delivery-outcome.ts';
+import {
+  fromTwilioStatus,
+  isFinalDeliveryStatus,
+  lockProviderMessage,
+  recordDeliveryEvent,
+  recordOrphanEvent,
+} from '../../messaging/delivery-status.ts';
 import { TWILIO_STATUS_CALLBACK_PATH } from '../../messaging/sms.ts';
 
 const { verificationAttempts } = schema;
@@ -47,7 +54,7 @@ function formFields(body: unknown): Record<string, string> {
  * (they carry phone numbers).
  */
 export async function twilioStatusRoutes(app: FastifyInstance): Promise<void> {
-  const { config, db, clock } = app.services;
+  const { config, db, clock, webhookEvents } = app.services;
 
   // Only this plugin's routes read forms: everything else in the app takes JSON.
   app.addContentTypeParser(
@@ -80,25 +87,35 @@ export async function twilioStatusRoutes(app: FastifyInstance): Promise<void> {
     if (!callback.success) return reply.code(204).send();
     const status = fromTwilioStatus(callback.data.MessageStatus);
     if (!status) return reply.code(204).send();
-    const [attempt] = await db
-      .select({ id: verificationAttempts.id })
-      .from(verificationAttempts)
-      .where(eq(verificationAttempts.providerMessageId, callback.data.MessageSid))
-      .limit(1);
-    if (!attempt) {
-      request.log.info({ messageSid: callback.data.MessageSid }, 'Twilio status for an unknown message');
-      return reply.code(204).send();
-    }
+    const messageSid = callback.data.MessageSid;
     const errorCode = callback.data.ErrorCode?.trim() || null;
-    await db.transaction((tx) =>
-      recordDeliveryEvent(tx, {
+    const at = clock.now();
+    const adopted = await db.transaction(async (tx) => {
+      // The send job saves the SID under the same lock: either it has committed (the attempt is found) or it will
+      // adopt what is stored here.
+      await lockProviderMessage(tx, messageSid);
+      const [attempt] = await tx
+        .select({ id: verificationAttempts.id })
+        .from(verificationAttempts)
+        .where(eq(verificationAttempts.providerMessageId, messageSid))
+        .limit(1);
+      if (!attempt) {
+        await recordOrphanEvent(tx, { status, at, errorCode, providerMessageId: messageSid });
+        return false;
+      }
+      const moved = await recordDeliveryEvent(tx, {
         attemptId: attempt.id,
         status,
-        at: clock.now(),
+        at,
         errorCode,
-        providerMessageId: callback.data.MessageSid,
-      }),
-    );
+        providerMessageId: messageSid,
+      });
+      if (moved && isFinalDeliveryStatus(status))
+        await emitDeliveryOutcome(tx, webhookEvents, attempt.id, at);
+      return true;
+    });
+    if (!adopted)
+      request.log.info({ messageSid }, 'Twilio status ahead of its message (or not ours): kept aside');
     return reply.code(204).send();
   });
 }

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import type { ApiVerification } from '@veriform/contracts';
+import { type ApiVerification, publicVerifyTexts } from '@veriform/contracts';
 import { schema } from '@veriform/db';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiV1, newApiKey } from '../../test-support/api-v1/client.ts';
 import { TEST_PUBLIC_URL, useTestApp } from '../../test-support/app.ts';
@@ -56,7 +56,21 @@ async function sentCode(options: { to?: string } = {}) {
     if (!data) throw new Error('no verification');
     return data;
   };
-  return { id, sid: row.providerMessageId ?? '', to, read };
+  return { id, sid: row.providerMessageId ?? '', to, read, accountId: owner.accountId };
+}
+
+/** The account's stored webhook events of a type, for one verification. */
+async function outcomeEvents(accountId: number, verificationId: string) {
+  const rows = await t.db.db
+    .select({ type: schema.webhookEvents.type, data: schema.webhookEvents.data })
+    .from(schema.webhookEvents)
+    .where(
+      and(
+        eq(schema.webhookEvents.accountId, accountId),
+        inArray(schema.webhookEvents.type, ['verification.delivered', 'verification.delivery_failed']),
+      ),
+    );
+  return rows.filter((row) => (row.data as ApiVerification).id === verificationId);
 }
 
 async function eventsOf(attemptId: string) {
@@ -203,11 +217,93 @@ describe('delivery status of SMS codes (Twilio status callbacks)', () => {
     expect((await eventsOf(code.id)).map((e) => e.status)).toEqual(['queued', 'failed']);
   });
 
-  it('a signed report for a message that is not ours is accepted and ignored', async () => {
-    const fields = { MessageSid: `SM${'0'.repeat(32)}`, MessageStatus: 'delivered' };
+  it('a signed report for a message not (yet) ours is accepted and kept aside, with no attempt', async () => {
+    const sid = `SM${'0'.repeat(31)}1`;
+    const fields = { MessageSid: sid, MessageStatus: 'delivered' };
     const response = await postCallback(fields, {
       'x-twilio-signature': twilioSignature(TWILIO_TEST_CREDENTIALS.authToken, CALLBACK_URL, fields),
     });
     expect(response.status).toBe(204);
+    const kept = await t.db.db
+      .select({ status: schema.codeDeliveryEvents.status })
+      .from(schema.codeDeliveryEvents)
+      .where(
+        and(
+          isNull(schema.codeDeliveryEvents.attemptId),
+          eq(schema.codeDeliveryEvents.providerMessageId, sid),
+        ),
+      );
+    expect(kept).toEqual([{ status: 'delivered' }]);
+  });
+
+  it('reports that arrive before the SID is saved are adopted by the send: the attempt shows delivered, once', async () => {
+    const to = newCellPhone().e164;
+    twilio.reportEarly(to);
+    const code = await sentCode({ to });
+    // The reports were answered before the app had the SID (Twilio's create had not returned yet).
+    expect(twilio.sentReports.filter((r) => r.sid === code.sid).map((r) => [r.status, r.answer])).toEqual([
+      ['sent', 204],
+      ['delivered', 204],
+    ]);
+    expect((await code.read()).delivery).toEqual({ status: 'delivered', errorCode: null, reason: null });
+    expect((await eventsOf(code.id)).map((e) => e.status).sort()).toEqual([
+      'delivered',
+      'queued',
+      'sent',
+      'sent',
+    ]);
+    const events = await outcomeEvents(code.accountId, code.id);
+    expect(events.map((e) => e.type)).toEqual(['verification.delivered']);
+    expect(events[0]?.data).toEqual(await code.read());
+  });
+
+  it('an early undelivered report is adopted with its error code, and the page tells the consumer why', async () => {
+    const to = newCellPhone().e164;
+    twilio.reports(to, { status: 'undelivered', errorCode: 30007 }, { status: 'sent' });
+    twilio.reportEarly(to);
+    const code = await sentCode({ to });
+    expect((await code.read()).delivery).toMatchObject({ status: 'undelivered', errorCode: '30007' });
+    expect((await outcomeEvents(code.accountId, code.id)).map((e) => e.type)).toEqual([
+      'verification.delivery_failed',
+    ]);
+    const shown = await t.app.inject({ method: 'GET', url: `/api/public/attempts/${code.id}/delivery` });
+    expect(shown.json()).toEqual({
+      status: 'undelivered',
+      message: publicVerifyTexts.en.deliveryCarrierFilter,
+      suggestEmail: true,
+    });
+  });
+
+  it('a final report emits its webhook event once; the same report 10 times at once still emits one', async () => {
+    const code = await sentCode();
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => twilio.report(code.sid, [{ status: 'delivered' }])),
+    );
+    expect(answers.flat().map((a) => a.answer)).toEqual(Array(10).fill(204));
+    expect((await code.read()).delivery?.status).toBe('delivered');
+    const events = await outcomeEvents(code.accountId, code.id);
+    expect(events.map((e) => e.type)).toEqual(['verification.delivered']);
+    expect(events[0]?.data).toMatchObject({ id: code.id, delivery: { status: 'delivered' } });
+    // Every report is kept as evidence.
+    expect((await eventsOf(code.id)).filter((e) => e.status === 'delivered')).toHaveLength(10);
+  });
+
+  it('undelivered: verification.delivery_failed with the reason; a later delivered report changes nothing', async () => {
+    const code = await sentCode();
+    await twilio.report(code.sid, [{ status: 'undelivered', errorCode: 30003 }, { status: 'delivered' }]);
+    const events = await outcomeEvents(code.accountId, code.id);
+    expect(events.map((e) => e.type)).toEqual(['verification.delivery_failed']);
+    expect(events[0]?.data).toMatchObject({
+      delivery: { status: 'undelivered', errorCode: '30003', reason: { nextStep: expect.any(String) } },
+    });
+  });
+
+  it('a permanent refusal by Twilio emits verification.delivery_failed', async () => {
+    const to = newCellPhone().e164;
+    twilio.script(to, TWILIO_ERRORS.notMobile);
+    const code = await sentCode({ to });
+    const events = await outcomeEvents(code.accountId, code.id);
+    expect(events.map((e) => e.type)).toEqual(['verification.delivery_failed']);
+    expect(events[0]?.data).toMatchObject({ delivery: { status: 'failed', errorCode: '21614' } });
   });
 });

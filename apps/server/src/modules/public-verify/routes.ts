@@ -1,9 +1,15 @@
-import { checkCodeResponseSchema, publicVerifyFormSchema, sendCodeResponseSchema } from '@veriform/contracts';
+import {
+  checkCodeResponseSchema,
+  publicDeliveryStatusSchema,
+  publicVerifyFormSchema,
+  sendCodeResponseSchema,
+} from '@veriform/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.ts';
 import { originOf } from '../../plugins/tenancy.ts';
+import { publicDeliveryStatus } from './delivery.ts';
 import type { PublicRequestContext } from './service.ts';
 
 /** Any string: the service answers 404 for anything that is not a live form (or a pending attempt's id). */
@@ -50,6 +56,16 @@ export async function publicVerifyRoutes(app: FastifyInstance): Promise<void> {
       reply
         .code(201)
         .send(await publicVerify.sendCode(request.params.publicId, request.body, contextOf(request))),
+  );
+
+  // Polled by the page while the consumer waits for the code (issue #18 item 5).
+  r.get(
+    '/api/public/attempts/:attemptId/delivery',
+    { schema: { params: attemptParams, response: { 200: publicDeliveryStatusSchema } } },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      return publicDeliveryStatus(app.services, request.params.attemptId);
+    },
   );
 
   r.post(

@@ -21,6 +21,7 @@ import { AppError, type FieldErrors } from '../../lib/errors.ts';
 import { ipKey } from '../../lib/ip-key.ts';
 import { type RateLimiter, type RateLimitRule, tooMany } from '../../lib/rate-limit.ts';
 import type { CodeDelivery } from '../../messaging/code-delivery.ts';
+import { emitDeliveryOutcomeOf, simulateTestDelivery } from '../../messaging/delivery-outcome.ts';
 import { recordDeliveryEvent } from '../../messaging/delivery-status.ts';
 import { findMembership } from '../../plugins/account-context.ts';
 import { type CurrentConsent, consentRefusal, currentConsent } from '../consent/service.ts';
@@ -206,7 +207,6 @@ export function createPublicVerifyService(deps: {
     visitor: PublicRequestContext | null,
   ): Promise<PublicVerifyForm> => {
     const consent = await currentConsent(db, form.id, form.language);
-    return {
     let pageViewId: string | null = null;
     if (visitor) {
       pageViewId = newPageViewId();
@@ -222,6 +222,7 @@ export function createPublicVerifyService(deps: {
         createdAt: clock.now(),
       });
     }
+    return {
       publicId: form.publicId,
       name: form.name,
       company: form.company,
@@ -231,15 +232,15 @@ export function createPublicVerifyService(deps: {
       consent: consent
         ? { versionId: consent.id, text: consent.text, requireCheckbox: consent.requireCheckbox }
         : null,
-    };
       pageViewId,
+    };
   };
 
   /**
    * The form's public face, or null (→ 404) when it does not exist or is inactive. A member of the form's account
    * (`viewerId` logged in) sees an inactive form as a preview, so an owner can check the page before going live.
-   */
    * Showing a live form records a page view from `context`.
+   */
   async function publicForm(
     publicId: string,
     viewerId: number | null,
@@ -266,8 +267,8 @@ export function createPublicVerifyService(deps: {
   async function publicPage(
     publicId: string,
     viewerId: number | null,
-  ): Promise<{ form: PublicVerifyForm | null; language: PublicLanguage | null }> {
     context: PublicRequestContext,
+  ): Promise<{ form: PublicVerifyForm | null; language: PublicLanguage | null }> {
     const form = await findForm(publicId);
     if (!form) return { form: null, language: null };
     return { form: await shownForm(form, viewerId, context), language: form.language };
@@ -311,9 +312,9 @@ export function createPublicVerifyService(deps: {
       externalRefId: string;
       /** The consent version the page showed (issue #18), recorded with the attempt; none through API v1. */
       consent?: CurrentConsent | undefined;
-    },
       /** The page view the code was asked from (issue #18); none through API v1. */
       pageViewId?: string | undefined;
+    },
     texts: PublicVerifyTexts,
     context: PublicRequestContext,
     options: IssueOptions,
@@ -328,7 +329,7 @@ export function createPublicVerifyService(deps: {
       });
     };
     const [testNumber] = await db
-      .select({ code: testPhoneNumbers.code })
+      .select({ code: testPhoneNumbers.code, simulatedErrorCode: testPhoneNumbers.simulatedErrorCode })
       .from(testPhoneNumbers)
       .where(and(eq(testPhoneNumbers.accountId, form.accountId), eq(testPhoneNumbers.cellPhone, phone.e164)))
       .limit(1);
@@ -437,23 +438,27 @@ export function createPublicVerifyService(deps: {
           consentVersion: target.consent?.version ?? null,
           consentLanguage: target.consent?.language ?? null,
           consentSha256: target.consent?.sha256 ?? null,
-          createdAt: now,
           // Kept only when it is a view of this form, checked inside this INSERT (no round trip of its own): another
           // form's or an unknown id becomes null, so a stale tab still gets its code.
           pageViewId: target.pageViewId
             ? sql`(select ${formPageViews.id} from ${formPageViews} where ${formPageViews.id} = ${target.pageViewId} and ${formPageViews.verifyFormId} = ${form.id})`
             : null,
+          createdAt: now,
           expiresAt,
         })
         .returning(apiVerificationColumns);
       if (!stored) throw new Error('Attempt insert returned no row');
-      // The first line of the message's delivery history (the row's own status is `queued` by default); a test number
-      // sends nothing, so it has none.
+      // The first line of the message's delivery history (the row's own status is `queued` by default). A test number
+      // sends nothing: its whole history is simulated at once, ending as the number's settings say.
       if (!testNumber) await recordDeliveryEvent(tx, { attemptId, status: 'queued', at: now });
+      const shown = testNumber
+        ? await simulateTestDelivery(tx, stored, testNumber.simulatedErrorCode, now)
+        : stored;
       await webhookEvents.emit(tx, form.accountId, {
         type: 'verification.code_sent',
-        data: toApiVerification(stored, now, true),
+        data: toApiVerification(shown, now, true),
       });
+      if (testNumber) await emitDeliveryOutcomeOf(tx, webhookEvents, form.accountId, shown, now);
       return 0;
     });
     if (waitAfterLock > 0) throw tooSoon(waitAfterLock);
@@ -582,11 +587,6 @@ export function createPublicVerifyService(deps: {
           })
           .where(and(eq(verificationAttempts.id, attempt.id), eq(verificationAttempts.status, 'pending')))
           .returning(apiVerificationColumns);
-        if (row?.status === 'locked') {
-          await webhookEvents.emit(tx, attempt.accountId, {
-            type: 'verification.failed',
-            data: toApiVerification(row, now, true),
-          });
         if (row) {
           await tx.insert(codeEntries).values({
             attemptId: attempt.id,
@@ -596,6 +596,11 @@ export function createPublicVerifyService(deps: {
             userAgent: context.userAgent,
           });
         }
+        if (row?.status === 'locked') {
+          await webhookEvents.emit(tx, attempt.accountId, {
+            type: 'verification.failed',
+            data: toApiVerification(row, now, true),
+          });
         }
         return row;
       });
@@ -633,15 +638,15 @@ export function createPublicVerifyService(deps: {
             RETURNING verification_id, account_id, verify_form_id, cell_phone, external_ref_id, method, email,
               is_test, wrong_tries, sent_at, created_at, source, consent_version_id, consent_version,
               consent_language, consent_sha256
+          ), entry AS (
+            INSERT INTO ${codeEntries} (attempt_id, at, correct, ip, user_agent)
+            SELECT ${attempt.id}::text, ${now}::timestamptz, true, ${context.ip}::text, ${context.userAgent}::text
+            FROM won
           )
           INSERT INTO ${verifications} (id, account_id, verify_form_id, cell_phone, external_ref_id,
             verify_form_name, verify_form_category, verification_method, email, is_test, code_sent_at, verified_at,
             attempts, ip, user_agent, created_at, source, consent_version_id, consent_version, consent_language,
             consent_sha256)
-          ), entry AS (
-            INSERT INTO ${codeEntries} (attempt_id, at, correct, ip, user_agent)
-            SELECT ${attempt.id}::text, ${now}::timestamptz, true, ${context.ip}::text, ${context.userAgent}::text
-            FROM won
           OVERRIDING SYSTEM VALUE
           SELECT verification_id, account_id, verify_form_id, cell_phone, external_ref_id, ${attempt.formName}::text,
             ${attempt.formCategory}::text, method, email, is_test,

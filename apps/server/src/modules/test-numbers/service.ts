@@ -1,6 +1,8 @@
 import {
   type AuditTarget,
   type CreateTestPhoneNumberRequest,
+  type SimulatedDeliveryErrorCode,
+  simulatedDeliveryErrorCodeSchema,
   type TestPhoneNumber,
   testNumberTexts,
 } from '@veriform/contracts';
@@ -19,6 +21,12 @@ type TestPhoneNumberRow = typeof testPhoneNumbers.$inferSelect;
 
 /** Numbers without a country code are read as US numbers, as on the public page. */
 const DEFAULT_COUNTRY = 'US';
+
+/** Written only through the contract's enum; anything else read back (a hand edit) shows as delivered. */
+function simulatedErrorCodeOf(stored: string | null): SimulatedDeliveryErrorCode | null {
+  const parsed = simulatedDeliveryErrorCodeSchema.safeParse(stored);
+  return parsed.success ? parsed.data : null;
+}
 
 /**
  * E.164 of a typed number, or null when it is not a valid number. The full metadata (`/max`) and the same default
@@ -55,6 +63,7 @@ export function createTestNumberService(deps: {
     account: row.accountId,
     cellPhone: row.cellPhone,
     code: row.code,
+    simulatedErrorCode: simulatedErrorCodeOf(row.simulatedErrorCode),
     created: row.createdAt.toISOString(),
   });
 
@@ -74,7 +83,12 @@ export function createTestNumberService(deps: {
       const row = await db.transaction(async (tx) => {
         const [inserted] = await tx
           .insert(testPhoneNumbers)
-          .values({ accountId: ctx.accountId, cellPhone, code: body.code })
+          .values({
+            accountId: ctx.accountId,
+            cellPhone,
+            code: body.code,
+            simulatedErrorCode: body.simulatedErrorCode ?? null,
+          })
           .returning();
         if (!inserted) throw new Error('Test number insert returned no row');
         // The code is not recorded: it approves the number on any of the account's forms.

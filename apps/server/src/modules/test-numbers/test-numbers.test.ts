@@ -1,6 +1,12 @@
-import { errorTexts, type TestPhoneNumber, testNumberTexts } from '@veriform/contracts';
+import {
+  errorTexts,
+  simulatedDeliveryErrorCodes,
+  type TestPhoneNumber,
+  testNumberTexts,
+} from '@veriform/contracts';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test-support/app.ts';
+import { newCellPhone } from '../../test-support/public-verify.ts';
 import { join, newOwner, type Owner } from '../../test-support/teams.ts';
 import { toE164 } from './service.ts';
 
@@ -37,6 +43,8 @@ describe('/api/test-phone-numbers', () => {
       account: owner.accountId,
       cellPhone: '+12015550123',
       code: '000111',
+      // Delivered unless chosen otherwise (issue #18).
+      simulatedErrorCode: null,
       created: expect.any(String),
     });
     expect(await listOf(owner, owner.accountId)).toEqual([number]);
@@ -47,6 +55,37 @@ describe('/api/test-phone-numbers', () => {
     const again = await owner.c.request({ method: 'DELETE', url: `/api/test-phone-numbers/${number.id}` });
     expect(again.statusCode).toBe(404);
     expect(again.json()).toEqual(notFound);
+  });
+
+  it('a simulated delivery failure is one of the offered codes; anything else is a 400 on simulatedErrorCode', async () => {
+    const owner = await newOwner(t.app);
+    for (const simulatedErrorCode of simulatedDeliveryErrorCodes) {
+      const response = await owner.c.post('/api/test-phone-numbers', {
+        account: owner.accountId,
+        cellPhone: newCellPhone().e164,
+        code: '123456',
+        simulatedErrorCode,
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      expect(response.json<TestPhoneNumber>().simulatedErrorCode).toBe(simulatedErrorCode);
+    }
+    expect((await listOf(owner, owner.accountId)).map((n) => n.simulatedErrorCode)).toEqual([
+      ...simulatedDeliveryErrorCodes,
+    ]);
+    for (const simulatedErrorCode of ['99999', '', 30003, 'delivered']) {
+      const response = await owner.c.post('/api/test-phone-numbers', {
+        account: owner.accountId,
+        cellPhone: newCellPhone().e164,
+        code: '123456',
+        simulatedErrorCode,
+      });
+      expect(response.statusCode, String(simulatedErrorCode)).toBe(400);
+      expect(response.json(), String(simulatedErrorCode)).toMatchObject({
+        simulatedErrorCode: ['Choose one of the simulated outcomes.'],
+        MainCode_: 'validation_error',
+      });
+    }
+    expect(await listOf(owner, owner.accountId)).toHaveLength(simulatedDeliveryErrorCodes.length);
   });
 
   it('lists oldest first', async () => {

@@ -92,13 +92,15 @@ export function toApiVerification(row: ApiVerificationRow, now: Date, full: bool
     sentAt: row.sentAt ? row.sentAt.toISOString() : null,
     evidence: full ? { ip: row.ip, userAgent: row.userAgent } : null,
     consent: consentEvidenceOf(row),
-    delivery: row.isTest
-      ? null
-      : {
-          status: shownDeliveryStatus(row, now),
-          errorCode: row.deliveryErrorCode,
-          reason: deliveryReasonOf(row.method, row.deliveryErrorCode),
-        },
+    // Test numbers' messages are simulated (issue #18); those from before the simulation have no history to show.
+    delivery:
+      row.isTest && row.sentAt === null
+        ? null
+        : {
+            status: shownDeliveryStatus(row, now),
+            errorCode: row.deliveryErrorCode,
+            reason: deliveryReasonOf(row.method, row.deliveryErrorCode),
+          },
     created: row.createdAt.toISOString(),
   };
 }

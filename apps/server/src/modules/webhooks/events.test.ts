@@ -227,6 +227,8 @@ describe('every change emits its event', () => {
         'verification.failed',
         'verification.canceled',
         'verification.expired',
+        // A test number's simulated message (issue #18).
+        'verification.delivered',
         'membership.created',
         'membership.removed',
       ]),

@@ -337,7 +337,7 @@ export interface components {
                 language: "en" | "es";
                 sha256: string;
             } | null;
-            /** @description What became of the code’s message. Null for test numbers (nothing is sent). */
+            /** @description What became of the code’s message. A test number’s is simulated: delivered, or undelivered with the error code chosen for the number (Settings → Company Info → Test numbers). Null for a hosted link, which sends nothing. */
             delivery: components["schemas"]["DeliveryInput"] | null;
             created: string;
         };
@@ -497,7 +497,7 @@ export interface components {
                 language: "en" | "es";
                 sha256: string;
             } | null;
-            /** @description What became of the code’s message. Null for test numbers (nothing is sent). */
+            /** @description What became of the code’s message. A test number’s is simulated: delivered, or undelivered with the error code chosen for the number (Settings → Company Info → Test numbers). Null for a hosted link, which sends nothing. */
             delivery: components["schemas"]["Delivery"] | null;
             created: string;
         };
@@ -1160,7 +1160,7 @@ export interface operations {
                 limit?: number;
                 startingAfter?: string;
                 /** @description Only events of this type. */
-                type?: "verification.code_sent" | "verification.approved" | "verification.failed" | "verification.expired" | "verification.canceled" | "form.created" | "form.updated" | "form.live_changed" | "membership.created" | "membership.removed" | "webhook.test";
+                type?: "verification.code_sent" | "verification.approved" | "verification.failed" | "verification.expired" | "verification.canceled" | "verification.delivered" | "verification.delivery_failed" | "form.created" | "form.updated" | "form.live_changed" | "membership.created" | "membership.removed" | "webhook.test";
                 /** @description `true`: only events with a delivery that failed (still being retried, or given up); `false`: only events none of whose deliveries failed. */
                 deliveryFailed?: "true" | "false";
                 /** @description Created at or after this time (ISO 8601). */

@@ -18,6 +18,7 @@ function makeNumber(over: Partial<TestPhoneNumber> = {}): TestPhoneNumber {
     account: 21,
     cellPhone: '+12015550123',
     code: '424242',
+    simulatedErrorCode: null,
     created: '2026-01-01T00:00:00Z',
     ...over,
   };
@@ -65,11 +66,40 @@ describe('Company Info: test numbers', () => {
       account: 21,
       cellPhone: '(201) 555-0188',
       code: '135790',
+      simulatedErrorCode: null,
     });
     const table = await within(section).findByRole('table', { name: 'Test numbers' });
     expect(within(table).getByText('+1 (201) 555-0188')).toBeInTheDocument();
     expect(within(table).getByText('135790')).toBeInTheDocument();
     expect(within(section).getByRole('textbox', { name: /^Phone number/ })).toHaveValue('');
+  });
+
+  it('owners choose a simulated delivery failure; the list shows each number’s', async () => {
+    const user = userEvent.setup();
+    const s = server();
+    s.fake.on('POST /api/test-phone-numbers', ({ body }) => {
+      const { simulatedErrorCode } = body as { simulatedErrorCode: TestPhoneNumber['simulatedErrorCode'] };
+      const number = makeNumber({ id: 6, cellPhone: '+12015550188', code: '135790', simulatedErrorCode });
+      s.add(number);
+      return [201, number];
+    });
+    renderApp('/settings/company-info', { initialData: signedIn(), server: s.fake });
+    const section = await card();
+    const table = await within(section).findByRole('table', { name: 'Test numbers' });
+    expect(within(table).getByRole('columnheader', { name: 'Simulated delivery' })).toBeInTheDocument();
+    expect(within(table).getByText('Delivered')).toBeInTheDocument();
+
+    await user.type(within(section).getByRole('textbox', { name: /^Phone number/ }), '(201) 555-0188');
+    await user.type(within(section).getByRole('textbox', { name: /^Code/ }), '135790');
+    await user.click(within(section).getByRole('combobox', { name: /^Simulated delivery/ }));
+    await user.click(await screen.findByRole('option', { name: 'Landline (30006)' }));
+    await user.click(within(section).getByRole('button', { name: 'Add test number' }));
+
+    expect(await screen.findByText('Test number added')).toBeInTheDocument();
+    expect(s.fake.calls('POST /api/test-phone-numbers')[0]?.body).toMatchObject({
+      simulatedErrorCode: '30006',
+    });
+    expect(await within(table).findByText('Landline (30006)')).toBeInTheDocument();
   });
 
   it('a refused number shows the server’s message beside the phone field; a bad code is caught before sending', async () => {

@@ -14,6 +14,8 @@ export const eventTypeLabels: Record<WebhookEventType, string> = {
   'verification.failed': 'Verification failed',
   'verification.expired': 'Verification expired',
   'verification.canceled': 'Verification canceled',
+  'verification.delivered': 'Code delivered',
+  'verification.delivery_failed': 'Code not delivered',
   'form.created': 'Form created',
   'form.updated': 'Form updated',
   'form.live_changed': 'Form went live or offline',

@@ -3,6 +3,7 @@ import {
   Alert,
   Button,
   Group,
+  Select,
   Skeleton,
   Stack,
   Table,
@@ -17,6 +18,9 @@ import {
   can,
   createTestPhoneNumberRequestSchema,
   type Membership,
+  type SimulatedDeliveryErrorCode,
+  simulatedDeliveryErrorCodeSchema,
+  simulatedDeliveryOptions,
   type TestPhoneNumber,
 } from '@veriform/contracts';
 import { type ReactNode, useRef, useState } from 'react';
@@ -34,21 +38,33 @@ import { testNumbersQueryOptions, useCreateTestNumberMutation, useDeleteTestNumb
 export const TEST_MODE_TEXT =
   'Codes are not sent to test numbers; enter the fixed code instead. Verifications made with them are marked as tests.';
 
-const labels = { cellPhone: 'Phone number', code: 'Code' } as const;
+export const SIMULATED_DELIVERY_HINT =
+  'What the code’s message reports: try the page’s message to the consumer, the attempts view and webhook events for a failed delivery.';
+
+const labels = { cellPhone: 'Phone number', code: 'Code', simulatedErrorCode: 'Simulated delivery' } as const;
 const fields = Object.keys(labels);
 
 /** The contract's body without the account (the card adds it); an empty phone says "Required" like other forms. */
 const addSchema = createTestPhoneNumberRequestSchema
   .omit({ account: true })
   .extend({ cellPhone: z.string().trim().min(1, 'Required').max(40) });
-type AddValues = { cellPhone: string; code: string };
+type AddValues = { cellPhone: string; code: string; simulatedErrorCode: SimulatedDeliveryErrorCode | null };
+
+/** A Select's values are strings: "delivered" stands for null. */
+const DELIVERED = 'delivered';
+const outcomeData = simulatedDeliveryOptions.map((option) => ({
+  value: option.code ?? DELIVERED,
+  label: option.label,
+}));
+const outcomeLabel = (code: SimulatedDeliveryErrorCode | null): string =>
+  simulatedDeliveryOptions.find((option) => option.code === code)?.label ?? code ?? 'Delivered';
 
 /** Owners: add a number with its fixed code; the server's refusals (invalid, already there) show beside the field. */
 function AddTestNumberForm({ accountId }: { accountId: number }) {
   const create = useCreateTestNumberMutation(accountId);
   const formRef = useRef<HTMLFormElement>(null);
   const form = useForm<AddValues>({
-    initialValues: { cellPhone: '', code: '' },
+    initialValues: { cellPhone: '', code: '', simulatedErrorCode: null },
     validate: schemaResolver(addSchema, { sync: true }),
   });
 
@@ -97,6 +113,19 @@ function AddTestNumberForm({ accountId }: { accountId: number }) {
             {...form.getInputProps('code')}
           />
         </Group>
+        <Select
+          label={labels.simulatedErrorCode}
+          description={SIMULATED_DELIVERY_HINT}
+          data={outcomeData}
+          allowDeselect={false}
+          maw={320}
+          value={form.values.simulatedErrorCode ?? DELIVERED}
+          error={form.errors.simulatedErrorCode}
+          onChange={(value) => {
+            const code = simulatedDeliveryErrorCodeSchema.safeParse(value);
+            form.setFieldValue('simulatedErrorCode', code.success ? code.data : null);
+          }}
+        />
         <Group>
           <Button type="submit" loading={create.isPending}>
             Add test number
@@ -121,6 +150,7 @@ function TestNumbersTable({
         <Table.Tr>
           <Table.Th scope="col">Phone number</Table.Th>
           <Table.Th scope="col">Code</Table.Th>
+          <Table.Th scope="col">Simulated delivery</Table.Th>
           {onDelete && (
             <Table.Th scope="col">
               <VisuallyHidden>Actions</VisuallyHidden>
@@ -135,6 +165,7 @@ function TestNumbersTable({
             <Table.Tr key={number.id}>
               <Table.Td style={{ whiteSpace: 'nowrap' }}>{phone}</Table.Td>
               <Table.Td ff="monospace">{number.code}</Table.Td>
+              <Table.Td>{outcomeLabel(number.simulatedErrorCode)}</Table.Td>
               {onDelete && (
                 <Table.Td ta="right">
                   <ActionIcon
