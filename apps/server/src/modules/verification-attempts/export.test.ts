@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test-support/app.ts';
 import { MINUTE } from '../../test-support/clock.ts';
 import { join, newOwner, type Owner } from '../../test-support/teams.ts';
-import { exportTuning } from '../verifications/export.ts';
+import { csvTextCell, exportTuning } from '../verifications/export.ts';
 import { createForm, insertVerification, setClock } from '../verifications/test-helpers.ts';
 import { attemptExportHeader } from './export.ts';
 import { addAttempt, deliver, enterCodes, listAttempts, parseCsv } from './test-helpers.ts';
@@ -227,6 +227,29 @@ describe('GET /api/verification-attempts/export-csv', () => {
     expect(response.body).toContain('"say ""hi""@example.com"');
     // No cell of the file starts with a formula character.
     for (const row of rows) for (const cell of row) expect(cell).not.toMatch(/^[=+\-@＝＋－＠\t\r]/);
+  });
+
+  it('writes a text cell byte for byte as the log’s export writes it in SQL (csvTextCell)', async () => {
+    const owner = await newOwner(t.app);
+    const form = await createForm(owner);
+    const values = [
+      '=1+2',
+      '＋full',
+      '\tTab',
+      '\rCR',
+      'a,b',
+      'say "hi"',
+      'two\nlines',
+      '-5',
+      '@x',
+      'plain é',
+    ];
+    for (const [i, value] of values.entries())
+      await insertVerification(t, form, { externalRefId: value, cellPhone: `+1201555${String(9000 + i)}` });
+    const response = await owner.c.get(`/api/verifications/export-csv?account=${owner.accountId}`);
+    expect(response.statusCode).toBe(200);
+    for (const [i, value] of values.entries())
+      expect(response.body, JSON.stringify(value)).toContain(`'+1201555${9000 + i},${csvTextCell(value)},`);
   });
 
   it('is on the audit record, as the log’s export, with the view, the filters and the row count', async () => {
