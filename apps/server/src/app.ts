@@ -19,6 +19,7 @@ import { apiDocsRoutes, registerOpenApi } from './modules/api-v1/openapi.ts';
 import { apiV1Routes } from './modules/api-v1/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { certificateRoutes } from './modules/certificates/routes.ts';
 import { twilioStatusRoutes } from './modules/code-delivery/twilio-status-routes.ts';
 import { consentRoutes } from './modules/consent/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
@@ -196,6 +197,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(auditRoutes);
   await app.register(verificationRoutes);
   await app.register(verificationDetailReportRoutes);
+  await app.register(certificateRoutes);
   await app.register(verificationAttemptRoutes);
   await app.register(publicVerifyRoutes);
   await app.register(twilioStatusRoutes);

@@ -54,6 +54,10 @@ const envSchema = z.object({
   SMS_PER_ACCOUNT_PER_DAY: optionalString.pipe(
     z.coerce.number<string | undefined>().int().positive().optional(),
   ),
+  /** Which Ed25519 key, derived from SECRET_KEY, signs certificates (ADR 24); raise it by one to rotate. */
+  CERTIFICATE_KEY_GENERATION: optionalString.pipe(
+    z.coerce.number<string | undefined>().int().min(1).max(1_000_000).optional(),
+  ),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -98,6 +102,11 @@ export type Config = {
   webhookRetryDelaysSeconds: readonly number[];
   /** How long one delivery attempt waits for the receiver's answer (10 s, issue #17); tests shorten it. */
   webhookTimeoutMs: number;
+  /**
+   * CERTIFICATE_KEY_GENERATION (default 1): the certificate signing key is derived from SECRET_KEY and this number
+   * (modules/certificates/keys.ts); raising it rotates the key, and certificates signed before keep verifying.
+   */
+  certificateKeyGeneration: number;
 };
 
 export type ApiKeyRateLimit = { requests: number; windowSeconds: number };
@@ -247,5 +256,6 @@ export function loadConfig(env: Env = process.env): Config {
     webhooksAllowPrivateUrls: e.WEBHOOKS_ALLOW_PRIVATE_URLS,
     webhookRetryDelaysSeconds: WEBHOOK_RETRY_DELAYS_SECONDS,
     webhookTimeoutMs: 10_000,
+    certificateKeyGeneration: e.CERTIFICATE_KEY_GENERATION ?? 1,
   };
 }

@@ -20,6 +20,7 @@ import { createEmailVerification, type EmailVerification } from './modules/auth/
 import { createPasswordReset, type PasswordReset } from './modules/auth/password-reset.ts';
 import { type AuthService, createAuthService } from './modules/auth/service.ts';
 import { createSessionStore, type SessionStore } from './modules/auth/session-store.ts';
+import { type CertificateService, createCertificateService } from './modules/certificates/service.ts';
 import { type ConsentService, createConsentService } from './modules/consent/service.ts';
 import { createInvitationService, type InvitationService } from './modules/invitations/service.ts';
 import { createMediaService, type MediaService } from './modules/media/service.ts';
@@ -74,6 +75,8 @@ export type Services = {
   verifications: VerificationService;
   /** The activity log's CSV export (COPY on PostgreSQL, keyset batches on PGlite). */
   verificationExport: VerificationExportService;
+  /** Verification certificates (issue #19): signed once, chained per account; the public keys. */
+  certificates: CertificateService;
   /** The activity log's attempts view (issue #18): every code sent, its delivery; the list and its CSV. */
   verificationAttempts: VerificationAttemptService;
   /** API keys: owners manage them; `authenticate` is the app's bearer lookup (plugins/caller.ts). */
@@ -142,6 +145,7 @@ export function createServices(deps: {
   const testNumbers = createTestNumberService({ db, audit });
   const verifications = createVerificationService({ db, clock, audit });
   const verificationExport = createVerificationExport({ db, clock, streamCsv, audit });
+  const certificates = createCertificateService({ db, clock, config, audit });
   const verificationAttempts = createVerificationAttemptService({ db, clock, audit });
   const apiKeys = createApiKeyService({ db, clock, audit });
   const codeDelivery = createCodeDelivery({ jobs, sealer });
@@ -193,6 +197,7 @@ export function createServices(deps: {
     testNumbers,
     verifications,
     verificationExport,
+    certificates,
     verificationAttempts,
     apiKeys,
     codeDelivery,

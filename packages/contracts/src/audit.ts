@@ -43,6 +43,7 @@ export const auditActions = [
   'webhook_endpoint.disabled',
   'webhook_event.replayed',
   'verify_form.consent_published',
+  'verification.certificate_viewed',
 ] as const;
 export const auditActionSchema = z.enum(auditActions);
 export type AuditAction = z.infer<typeof auditActionSchema>;
@@ -84,6 +85,7 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'webhook_endpoint.disabled': 'Disabled a webhook endpoint after days of failed deliveries',
   'webhook_event.replayed': 'Replayed a webhook event',
   'verify_form.consent_published': 'Published a consent text',
+  'verification.certificate_viewed': 'Viewed a verification certificate',
 };
 
 export const auditActorTypes = ['user', 'api_key', 'system'] as const;

@@ -5,6 +5,7 @@ export * from './api-memberships.ts';
 export * from './api-v1.ts';
 export * from './audit.ts';
 export * from './auth.ts';
+export * from './certificates.ts';
 export * from './client-config.ts';
 export * from './consent.ts';
 export * from './consent-text.ts';

@@ -444,6 +444,13 @@ const routes: RouteCase[] = [
   },
   {
     method: 'GET',
+    url: '/api/verifications/:id/certificate',
+    call: (c, w) => c.get(`/api/verifications/${w.verificationId}/certificate`),
+    unknown: (c) => c.get(`/api/verifications/${UNKNOWN}/certificate`),
+    plainMember: 403,
+  },
+  {
+    method: 'GET',
     url: '/api/verifications/report',
     call: (c, w) => c.get(`/api/verifications/report?account=${w.accountId}&verifyFormId__in=${w.formId}`),
     unknown: (c) => c.get(`/api/verifications/report?account=${UNKNOWN}`),

@@ -19,6 +19,8 @@ const samples: Record<string, (base: string) => string> = {
   -H "Authorization: Bearer $VERIFORM_API_KEY" \\
   -H "Content-Type: application/json" \\
   -d '{"code": "123456"}'`,
+  getVerificationCertificate: (base) => `curl "${base}/api/v1/verifications/$VERIFICATION_ID/certificate" \\
+  -H "Authorization: Bearer $VERIFORM_API_KEY"`,
   listVerifications: (
     base,
   ) => `curl "${base}/api/v1/verifications?externalRefId=lead-4711&status=approved&limit=20" \\

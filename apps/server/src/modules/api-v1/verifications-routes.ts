@@ -7,10 +7,12 @@ import {
   apiVerificationListSchema,
   apiVerificationSchema,
   type Capability,
+  CERTIFICATE_KEYS_PATH,
 } from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountContext } from '../../plugins/tenancy.ts';
+import { signedCertificateResponse } from '../certificates/routes.ts';
 import { contextOf } from '../public-verify/routes.ts';
 import { problem, problemResponses } from './responses.ts';
 
@@ -21,7 +23,7 @@ const notFound = { 404: problem('No such verification in this key’s account: `
 
 export async function verificationRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { apiVerifications } = app.services;
+  const { apiVerifications, certificates } = app.services;
 
   r.post(
     '/api/v1/verifications',
@@ -165,5 +167,37 @@ this one (its status becomes \`replaced\`). Needs \`verifications:write\`.`,
       },
     },
     async (request) => apiVerifications.cancel(accountContext(request), request.params.id),
+  );
+
+  // Typed without the zod provider, as the session route (certificates/routes.ts): the answer is the signed string.
+  app.get(
+    '/api/v1/verifications/:id/certificate',
+    {
+      config: { account: { from: 'apiKey', can: 'searchData' } },
+      schema: {
+        operationId: 'getVerificationCertificate',
+        summary: 'Get a verification certificate',
+        description: `The approved verification's certificate (issued on the first request, the same ever after): the company, form,
+masked number, consent text, timeline and evidence, signed with Ed25519 over its canonical JSON (RFC 8785). Check it
+with the keys at \`${CERTIFICATE_KEYS_PATH}\`, e.g. \`npx veriform-verify-certificate file.json --keys-url …\`;
+keep the bytes as they are (a reformatted file no longer verifies). Needs \`verifications:read\`.`,
+        tags: ['Verifications'],
+        params: apiVerificationIdParamsSchema,
+        response: {
+          200: signedCertificateResponse,
+          ...problemResponses,
+          404: problem('No such verification in this key’s account, or it is not approved: `not_found`.'),
+        },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .type('application/json; charset=utf-8')
+        .send(
+          await certificates.forAttempt(
+            accountContext(request),
+            apiVerificationIdParamsSchema.parse(request.params).id,
+          ),
+        ),
   );
 }

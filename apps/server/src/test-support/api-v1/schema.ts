@@ -135,6 +135,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/verifications/{id}/certificate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a verification certificate
+         * @description The approved verification's certificate (issued on the first request, the same ever after): the company, form,
+         *     masked number, consent text, timeline and evidence, signed with Ed25519 over its canonical JSON (RFC 8785). Check it
+         *     with the keys at `/.well-known/veriform-certificate-keys.json`, e.g. `npx veriform-verify-certificate file.json --keys-url …`;
+         *     keep the bytes as they are (a reformatted file no longer verifies). Needs `verifications:read`.
+         */
+        get: operations["getVerificationCertificate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/audit-events": {
         parameters: {
             query?: never;
@@ -232,7 +255,7 @@ export interface components {
                 name: string;
             };
             /** @enum {string} */
-            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published";
+            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published" | "verification.certificate_viewed";
             targets: {
                 /** @enum {string} */
                 type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event" | "webhook_endpoint" | "webhook_event";
@@ -364,6 +387,98 @@ export interface components {
             attemptsLeft: number;
             verification: components["schemas"]["VerificationInput"];
         };
+        CertificateInput: {
+            /** @description The certificate id: `cert_` and 128 random bits. */
+            id: string;
+            /** @constant */
+            version: 1;
+            /** @description When the certificate was issued (ISO 8601, UTC). */
+            issued: string;
+            /** @description The company. */
+            account: {
+                id: number;
+                name: string;
+            };
+            form: {
+                id: number;
+                name: string;
+                publicId: string;
+            };
+            verification: {
+                id: number;
+                created: string;
+                codeSent: string | null;
+                verified: string | null;
+                /** @enum {string} */
+                channel: "sms" | "email";
+                /** @description Masked: `+1 ••• ••• 0006`. */
+                cellPhone: string;
+                /** @description Hex SHA-256 of `<salt>:<E.164 number>`; the salt is revealed, with the number, to someone who unlocks the certificate with the right number. */
+                cellPhoneSha256: string;
+                /** @description Masked: `j•••@example.com`. */
+                email: string | null;
+                /** @description Hex SHA-256 of `<salt>:<address>`. */
+                emailSha256: string | null;
+                externalRefId: string;
+                isTest: boolean;
+                /** @enum {string} */
+                source: "hosted" | "api";
+            };
+            /** @description The consent text the consumer was shown, in full; null when the form had none. */
+            consent: {
+                versionId: string;
+                version: number;
+                /** @enum {string} */
+                language: "en" | "es";
+                sha256: string;
+                text: string;
+            } | null;
+            /** @description The hosted page the code was asked from; null through API v1. */
+            page: {
+                url: string;
+                reference: string | null;
+            } | null;
+            timeline: {
+                /** @enum {string} */
+                kind: "page_opened" | "consent_shown" | "code_requested" | "code_sent" | "code_delivered" | "code_undelivered" | "code_failed" | "code_entered" | "verified";
+                at: string;
+                attemptId: string | null;
+                correct: boolean | null;
+                errorCode: string | null;
+                detail: string | null;
+            }[];
+            attempts: {
+                /** @description Codes tried for the code that verified, the right one included. */
+                count: number;
+                codesEntered: number;
+                wrongCodes: number;
+            };
+            evidence: {
+                ip: string | null;
+                userAgent: string | null;
+            };
+            record: {
+                /** @description Hex SHA-256 of the canonical JSON of the verification's stored fields (its number and address as their salted hashes). */
+                sha256: string;
+            };
+            chain: {
+                /** @description This certificate's place among the account's: 1, 2, 3… */
+                seq: number;
+                /** @description SHA-256 of the account's previous certificate (canonical JSON); null for the first. */
+                prevHash: string | null;
+            };
+        };
+        SignedCertificateInput: {
+            certificate: components["schemas"]["CertificateInput"];
+            signature: {
+                /** @constant */
+                alg: "Ed25519";
+                /** @description The signing key: `vfk_` and 16 hex characters of its SHA-256. */
+                keyId: string;
+                /** @description Base64 Ed25519 signature of the canonical JSON (RFC 8785) of `certificate`. */
+                value: string;
+            };
+        };
         Membership: {
             id: number;
             account: number;
@@ -392,7 +507,7 @@ export interface components {
                 name: string;
             };
             /** @enum {string} */
-            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published";
+            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published" | "verification.certificate_viewed";
             targets: {
                 /** @enum {string} */
                 type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event" | "webhook_endpoint" | "webhook_event";
@@ -523,6 +638,98 @@ export interface components {
             status: "approved" | "incorrect" | "expired" | "max_attempts" | "already_approved" | "replaced" | "canceled";
             attemptsLeft: number;
             verification: components["schemas"]["Verification"];
+        };
+        Certificate: {
+            /** @description The certificate id: `cert_` and 128 random bits. */
+            id: string;
+            /** @constant */
+            version: 1;
+            /** @description When the certificate was issued (ISO 8601, UTC). */
+            issued: string;
+            /** @description The company. */
+            account: {
+                id: number;
+                name: string;
+            };
+            form: {
+                id: number;
+                name: string;
+                publicId: string;
+            };
+            verification: {
+                id: number;
+                created: string;
+                codeSent: string | null;
+                verified: string | null;
+                /** @enum {string} */
+                channel: "sms" | "email";
+                /** @description Masked: `+1 ••• ••• 0006`. */
+                cellPhone: string;
+                /** @description Hex SHA-256 of `<salt>:<E.164 number>`; the salt is revealed, with the number, to someone who unlocks the certificate with the right number. */
+                cellPhoneSha256: string;
+                /** @description Masked: `j•••@example.com`. */
+                email: string | null;
+                /** @description Hex SHA-256 of `<salt>:<address>`. */
+                emailSha256: string | null;
+                externalRefId: string;
+                isTest: boolean;
+                /** @enum {string} */
+                source: "hosted" | "api";
+            };
+            /** @description The consent text the consumer was shown, in full; null when the form had none. */
+            consent: {
+                versionId: string;
+                version: number;
+                /** @enum {string} */
+                language: "en" | "es";
+                sha256: string;
+                text: string;
+            } | null;
+            /** @description The hosted page the code was asked from; null through API v1. */
+            page: {
+                url: string;
+                reference: string | null;
+            } | null;
+            timeline: {
+                /** @enum {string} */
+                kind: "page_opened" | "consent_shown" | "code_requested" | "code_sent" | "code_delivered" | "code_undelivered" | "code_failed" | "code_entered" | "verified";
+                at: string;
+                attemptId: string | null;
+                correct: boolean | null;
+                errorCode: string | null;
+                detail: string | null;
+            }[];
+            attempts: {
+                /** @description Codes tried for the code that verified, the right one included. */
+                count: number;
+                codesEntered: number;
+                wrongCodes: number;
+            };
+            evidence: {
+                ip: string | null;
+                userAgent: string | null;
+            };
+            record: {
+                /** @description Hex SHA-256 of the canonical JSON of the verification's stored fields (its number and address as their salted hashes). */
+                sha256: string;
+            };
+            chain: {
+                /** @description This certificate's place among the account's: 1, 2, 3… */
+                seq: number;
+                /** @description SHA-256 of the account's previous certificate (canonical JSON); null for the first. */
+                prevHash: string | null;
+            };
+        };
+        SignedCertificate: {
+            certificate: components["schemas"]["Certificate"];
+            signature: {
+                /** @constant */
+                alg: "Ed25519";
+                /** @description The signing key: `vfk_` and 16 hex characters of its SHA-256. */
+                keyId: string;
+                /** @description Base64 Ed25519 signature of the canonical JSON (RFC 8785) of `certificate`. */
+                value: string;
+            };
         };
     };
     responses: never;
@@ -1073,6 +1280,73 @@ export interface operations {
             };
             /** @description This `Idempotency-Key` was used with another request (path or body): `idempotency_key_reused`. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getVerificationCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed certificate: canonical JSON (RFC 8785), exactly the bytes that were signed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedCertificate"];
+                };
+            };
+            /** @description Invalid request: `invalid_request`, or a code of the Errors table. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No live API key: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such verification in this key’s account, or it is not approved: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,107 @@
+import type { Certificate } from '@veriform/contracts';
+import type { Db } from '@veriform/db';
+import { schema } from '@veriform/db';
+import { canonicalJson, sha256Hex } from '@veriform/verify-certificate';
+import { and, eq } from 'drizzle-orm';
+import { maskEmail, maskPhone } from '../public-verify/phone.ts';
+import { consentEvidenceOf } from '../verifications/api-object.ts';
+import { verificationTimeline } from '../verifications/timeline.ts';
+
+const { verifications, accounts, verifyForms, consentVersions } = schema;
+
+type VerificationRow = typeof verifications.$inferSelect;
+
+/** Everything a certificate says except what issuing adds (its id, the time, its place in the chain). */
+export type CertificateFacts = Omit<Certificate, 'id' | 'issued' | 'chain'>;
+
+/** `<salt>:<value>` hashed: the signed stand-in for a number or address that the file shows masked. */
+export const saltedSha256 = (salt: string, value: string) => sha256Hex(`${salt}:${value}`);
+
+/**
+ * The record's own hash: the verification's stored columns, each as stored (times in ISO 8601), the number and the
+ * address as their salted hashes (a plain hash of the row would give the number away as the masked one's would).
+ * Anyone holding the row and the salt recomputes it.
+ */
+export function recordSha256(row: VerificationRow, salt: string): string {
+  const { cellPhone, email, ...rest } = row;
+  const fields: Record<string, unknown> = {
+    ...rest,
+    cellPhoneSha256: saltedSha256(salt, cellPhone),
+    emailSha256: email === null ? null : saltedSha256(salt, email),
+  };
+  for (const [name, value] of Object.entries(fields)) {
+    if (value instanceof Date) fields[name] = value.toISOString();
+  }
+  return sha256Hex(canonicalJson(fields));
+}
+
+/**
+ * A certificate's content from stored facts only (issue #19 item 6): the verification row with its company, form and
+ * consent version (one join), then the timeline of issue #18 (verifications/timeline.ts). Null when the verification
+ * is not the account's. `salt` is the certificate's unlock salt.
+ */
+export async function certificateFacts(
+  db: Db,
+  accountId: number,
+  verificationId: number,
+  now: Date,
+  salt: string,
+  publicUrl: string,
+): Promise<CertificateFacts | null> {
+  const [found] = await db
+    .select({
+      row: verifications,
+      accountName: accounts.displayName,
+      formPublicId: verifyForms.publicId,
+      consentText: consentVersions.text,
+    })
+    .from(verifications)
+    .innerJoin(accounts, eq(accounts.id, verifications.accountId))
+    .innerJoin(verifyForms, eq(verifyForms.id, verifications.verifyFormId))
+    .leftJoin(consentVersions, eq(consentVersions.id, verifications.consentVersionId))
+    .where(and(eq(verifications.accountId, accountId), eq(verifications.id, verificationId)))
+    .limit(1);
+  if (!found) return null;
+  const { row } = found;
+  const timeline = (await verificationTimeline(db, accountId, verificationId, now)) ?? [];
+  const entered = timeline.filter((event) => event.kind === 'code_entered');
+  const consent = consentEvidenceOf(row);
+  const reference = row.externalRefId === '' ? null : row.externalRefId;
+  return {
+    version: 1,
+    account: { id: row.accountId, name: found.accountName },
+    form: { id: row.verifyFormId, name: row.verifyFormName, publicId: found.formPublicId },
+    verification: {
+      id: row.id,
+      created: row.createdAt.toISOString(),
+      codeSent: row.codeSentAt?.toISOString() ?? null,
+      verified: row.verifiedAt?.toISOString() ?? null,
+      channel: row.verificationMethod,
+      cellPhone: maskPhone(row.cellPhone),
+      cellPhoneSha256: saltedSha256(salt, row.cellPhone),
+      email: row.email === null ? null : maskEmail(row.email),
+      emailSha256: row.email === null ? null : saltedSha256(salt, row.email),
+      externalRefId: row.externalRefId,
+      isTest: row.isTest,
+      source: row.source,
+    },
+    // The text is the version's own row; a version is never changed (migration 0017's trigger), and its hash is the
+    // one the verification recorded.
+    consent: consent && found.consentText !== null ? { ...consent, text: found.consentText } : null,
+    page:
+      row.source === 'hosted'
+        ? {
+            url: `${publicUrl}/f/${found.formPublicId}${reference ? `?ref=${encodeURIComponent(reference)}` : ''}`,
+            reference,
+          }
+        : null,
+    timeline,
+    attempts: {
+      count: row.attempts,
+      codesEntered: entered.length,
+      wrongCodes: entered.filter((event) => event.correct === false).length,
+    },
+    evidence: { ip: row.ip, userAgent: row.userAgent },
+    record: { sha256: recordSha256(row, salt) },
+  };
+}

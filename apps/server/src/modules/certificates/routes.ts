@@ -1,0 +1,67 @@
+import {
+  CERTIFICATE_KEYS_PATH,
+  certificateKeysSchema,
+  signedCertificateSchema,
+  verificationDetailQuerySchema,
+} from '@veriform/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { parsePathId } from '../../plugins/account-objects.ts';
+import { accountContext } from '../../plugins/tenancy.ts';
+
+/**
+ * The answer is the stored text as signed, never re-serialised (a changed byte is a broken signature): the schema
+ * documents it (per content type: the API document shows it as `application/json`); Fastify sends a string as is.
+ */
+export const signedCertificateResponse = {
+  description: 'The signed certificate: canonical JSON (RFC 8785), exactly the bytes that were signed.',
+  content: { 'application/json': { schema: signedCertificateSchema } },
+};
+
+/** As the verification detail's: the tenancy hook already answered 404 for anything but an id that fits. */
+const params = z.object({ id: z.string() });
+
+/**
+ * Verification certificates (issue #19, ADR 24): the signed JSON of one verification (members with canSearchData), and
+ * the public keys anyone checks it with. API v1's route is in api-v1/verifications-routes.ts.
+ */
+export async function certificateRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { certificates } = app.services;
+
+  // Typed without the zod provider: its reply type is the parsed object, and the answer is the stored string.
+  app.get(
+    '/api/verifications/:id/certificate',
+    {
+      config: {
+        account: { from: { pathObject: 'verifications' }, can: 'searchData', alsoNamedBy: 'query.account' },
+      },
+      schema: {
+        params,
+        querystring: verificationDetailQuerySchema,
+        response: { 200: signedCertificateResponse },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .type('application/json; charset=utf-8')
+        .send(
+          await certificates.forVerification(
+            accountContext(request),
+            parsePathId(params.parse(request.params).id, 'verifications'),
+          ),
+        ),
+  );
+
+  r.get(
+    CERTIFICATE_KEYS_PATH,
+    { schema: { response: { 200: certificateKeysSchema } } },
+    async (_request, reply) => {
+      // Public and the same for everyone; a rotation shows within five minutes.
+      reply.header('cache-control', 'public, max-age=300');
+      reply.header('access-control-allow-origin', '*');
+      return certificates.keys();
+    },
+  );
+}

@@ -1,0 +1,192 @@
+import { randomBytes } from 'node:crypto';
+import {
+  CERTIFICATE_ALG,
+  type Certificate,
+  type CertificateKeys,
+  certificateSchema,
+} from '@veriform/contracts';
+import type { Db } from '@veriform/db';
+import { schema } from '@veriform/db';
+import { canonicalJson, sha256Hex } from '@veriform/verify-certificate';
+import { and, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { AccountContext } from '../../plugins/account-context.ts';
+import type { AuditLog } from '../audit/log.ts';
+import { certificateFacts } from './content.ts';
+import { deriveSigningKey, publishedKeys, registerSigningKey } from './keys.ts';
+
+const { verificationCertificates, certificateChainHeads, verificationAttempts } = schema;
+
+export type CertificateRow = typeof verificationCertificates.$inferSelect;
+
+/** What a view's audit event reads from the content: the number, masked as signed. */
+const maskedNumberOf = (content: string) =>
+  z.object({ verification: z.object({ cellPhone: z.string() }) }).parse(JSON.parse(content)).verification
+    .cellPhone;
+
+/** `cert_` + 128 random bits: unguessable, as the public check page (`/certificates/{id}`) will name it. */
+const newCertificateId = () => `cert_${randomBytes(16).toString('base64url')}`;
+
+/**
+ * The answer's exact bytes: the canonical JSON of `{certificate, signature}`, in which `certificate` is the stored
+ * content as signed (canonical JSON nests: an object's canonical form inside a canonical document is its own).
+ */
+export function certificateFile(row: Pick<CertificateRow, 'content' | 'keyId' | 'signature'>): string {
+  return `{"certificate":${row.content},"signature":${canonicalJson({
+    alg: CERTIFICATE_ALG,
+    keyId: row.keyId,
+    value: row.signature,
+  })}}`;
+}
+
+/**
+ * Verification certificates (issue #19, ADR 24): issued on a verification's first request, once — every later
+ * request, from any process, answers the same stored bytes — and chained per account in issue order.
+ */
+export function createCertificateService(deps: { db: Db; clock: Clock; config: Config; audit: AuditLog }) {
+  const { db, clock, config, audit } = deps;
+  const key = deriveSigningKey(config.secretKey, config.certificateKeyGeneration);
+  let registered: Promise<void> | undefined;
+
+  /** The current key in certificate_signing_keys, once per process (again after a failure). */
+  function ensureKey(): Promise<void> {
+    registered ??= registerSigningKey(db, clock, key).catch((error: unknown) => {
+      registered = undefined;
+      throw error;
+    });
+    return registered;
+  }
+
+  const existing = async (tx: Db, verificationId: number) =>
+    (
+      await tx
+        .select()
+        .from(verificationCertificates)
+        .where(eq(verificationCertificates.verificationId, verificationId))
+        .limit(1)
+    )[0];
+
+  /**
+   * The verification's certificate, issued now if it has none. The content is gathered before any lock; then the
+   * account's chain head is locked (one upsert, as the audit log's, ADR 19), the certificate looked for again — a
+   * concurrent first request may have issued it meanwhile, and its commit is visible once the lock is ours — and only
+   * then is the next link signed and stored. Not found: another account's or an unknown verification.
+   */
+  async function issue(accountId: number, verificationId: number): Promise<CertificateRow> {
+    const found = await existing(db, verificationId);
+    if (found) {
+      if (found.accountId !== accountId) throw new AppError('not_found');
+      return found;
+    }
+    await ensureKey();
+    const salt = randomBytes(16).toString('hex');
+    const facts = await certificateFacts(db, accountId, verificationId, clock.now(), salt, config.publicUrl);
+    if (!facts) throw new AppError('not_found');
+    return db.transaction(async (tx) => {
+      const [head] = await tx
+        .insert(certificateChainHeads)
+        .values({ accountId, seq: 0, sha256: null })
+        .onConflictDoUpdate({
+          target: certificateChainHeads.accountId,
+          set: { accountId: sql`excluded.account_id` },
+        })
+        .returning({ seq: certificateChainHeads.seq, sha256: certificateChainHeads.sha256 });
+      if (!head) throw new Error('certificate chain head not returned');
+      const issuedMeanwhile = await existing(tx, verificationId);
+      if (issuedMeanwhile) return issuedMeanwhile;
+      const certificate: Certificate = {
+        ...facts,
+        id: newCertificateId(),
+        issued: clock.now().toISOString(),
+        chain: { seq: head.seq + 1, prevHash: head.sha256 },
+      };
+      const content = canonicalJson(certificate);
+      const sha256 = sha256Hex(content);
+      const [row] = await tx
+        .insert(verificationCertificates)
+        .values({
+          id: certificate.id,
+          accountId,
+          verificationId,
+          seq: certificate.chain.seq,
+          prevHash: certificate.chain.prevHash,
+          content,
+          sha256,
+          keyId: key.keyId,
+          signature: key.sign(Buffer.from(content, 'utf8')).toString('base64'),
+          unlockSalt: salt,
+          createdAt: new Date(certificate.issued),
+        })
+        .returning();
+      if (!row) throw new Error('certificate insert returned no row');
+      await tx
+        .update(certificateChainHeads)
+        .set({ seq: certificate.chain.seq, sha256 })
+        .where(eq(certificateChainHeads.accountId, accountId));
+      return row;
+    });
+  }
+
+  /** A view is recorded (issue #19 item 6) before it is answered; the event names the number masked, as views do. */
+  async function viewed(ctx: AccountContext, row: CertificateRow): Promise<string> {
+    await db.transaction((tx) =>
+      audit.record(tx, ctx, {
+        action: 'verification.certificate_viewed',
+        targets: [
+          {
+            type: 'verification',
+            id: String(row.verificationId),
+            name: maskedNumberOf(row.content),
+          },
+        ],
+        changes: { certificateId: row.id, format: 'json' },
+      }),
+    );
+    return certificateFile(row);
+  }
+
+  /** GET /api/verifications/{id}/certificate: the signed file's text. */
+  async function forVerification(ctx: AccountContext, verificationId: number): Promise<string> {
+    return viewed(ctx, await issue(ctx.accountId, verificationId));
+  }
+
+  /**
+   * GET /api/v1/verifications/{id}/certificate, by API v1's id (an attempt's): the certificate of the verification it
+   * approved; not found while it is not approved.
+   */
+  async function forAttempt(ctx: AccountContext, attemptId: string): Promise<string> {
+    const [attempt] = await db
+      .select({ verificationId: verificationAttempts.verificationId })
+      .from(verificationAttempts)
+      .where(and(eq(verificationAttempts.id, attemptId), eq(verificationAttempts.accountId, ctx.accountId)))
+      .limit(1);
+    if (!attempt) throw new AppError('not_found');
+    if (attempt.verificationId === null)
+      throw new AppError('not_found', {
+        detail: 'This verification is not approved: only an approved verification has a certificate.',
+      });
+    return viewed(ctx, await issue(ctx.accountId, attempt.verificationId));
+  }
+
+  async function keys(): Promise<CertificateKeys> {
+    await ensureKey();
+    return publishedKeys(db);
+  }
+
+  /** One account's certificates as signed, in chain order (for checks and exports). */
+  async function chainOf(accountId: number): Promise<Certificate[]> {
+    const rows = await db
+      .select({ content: verificationCertificates.content })
+      .from(verificationCertificates)
+      .where(eq(verificationCertificates.accountId, accountId))
+      .orderBy(verificationCertificates.seq);
+    return rows.map((row) => certificateSchema.parse(JSON.parse(row.content)));
+  }
+
+  return { issue, forVerification, forAttempt, keys, chainOf, keyId: key.keyId };
+}
+
+export type CertificateService = ReturnType<typeof createCertificateService>;

@@ -1,0 +1,30 @@
+import type { KeyObject } from 'node:crypto';
+
+/** Types of verify.js (plain JavaScript, run without a build step). */
+
+export declare const ALG: 'Ed25519';
+export declare function canonicalJson(value: unknown): string;
+export declare function sha256Hex(text: string): string;
+export declare function keyIdOf(rawPublicKey: Uint8Array): string;
+
+export type PublishedKey = { keyId: string; publicKey: KeyObject };
+export declare function parseKeys(json: unknown): PublishedKey[];
+
+export type CertificateVerdict = {
+  verdict: 'authentic' | 'altered' | 'unknown';
+  /** Why it is not authentic; null when it is. */
+  reason: string | null;
+  keyId?: string;
+  certificateId: string | null;
+  issuedAt: string | null;
+  company: string | null;
+};
+export declare function verifyCertificateFile(
+  bytes: Uint8Array | string,
+  keys: readonly PublishedKey[],
+): CertificateVerdict;
+
+export type ChainCheck =
+  | { ok: true; count: number; headHash: string | null }
+  | { ok: false; seq: number; reason: string };
+export declare function checkChain(certificates: readonly unknown[]): ChainCheck;
