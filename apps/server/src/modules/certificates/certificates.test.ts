@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -448,5 +449,12 @@ describe('veriform-verify-certificate (the offline checker)', () => {
       stdout: 'altered (the signature does not match)\n',
     });
     expect((await run(join(dir, 'certificate.json'))).code).toBe(3);
+
+    // The keys straight from the issuer's well-known address.
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    const keysUrl = `http://127.0.0.1:${port}/.well-known/veriform-certificate-keys.json`;
+    expect(await run(join(dir, 'certificate.json'), '--keys-url', keysUrl)).toMatchObject({ code: 0 });
+    expect(await run(join(dir, 'altered.json'), '--keys-url', keysUrl)).toMatchObject({ code: 1 });
   });
 });
