@@ -1,4 +1,4 @@
-import { Box, Button, Group, Pagination, Stack, Text, Title } from '@mantine/core';
+import { Box, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconDownload, IconFilterOff, IconHistory } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import {
@@ -10,8 +10,8 @@ import {
 } from '@veriform/contracts';
 import { type ReactNode, useState } from 'react';
 import { ForbiddenScreen } from '../../../components/errors/ForbiddenScreen';
-import { LabelledSelect } from '../../../components/form/LabelledSelect';
 import { EmptyState } from '../../../components/layout/EmptyState';
+import { ListPager } from '../../../components/layout/ListPager';
 import { PermissionDeniedError } from '../../../lib/api-client';
 import { errorDisplayText } from '../../../lib/error-text';
 import { formatCount } from '../../../lib/format';
@@ -33,16 +33,7 @@ import { AuditRetention } from './AuditRetention';
 export const NOTHING_RECORDED = 'Nothing recorded yet';
 export const NO_MATCH = 'No audit events match these filters';
 
-const pageSizeOptions = [10, 25, 50, AUDIT_PAGE_SIZE_MAX].map((size) => ({
-  value: String(size),
-  label: String(size),
-}));
-
-/** "Showing 11–20 of 1,234". */
-function showingText(pageNumber: number, pageSize: number, count: number, shown: number): string {
-  const first = (pageNumber - 1) * pageSize + 1;
-  return `Showing ${formatCount(first)}–${formatCount(first + shown - 1)} of ${formatCount(count)}`;
-}
+const pageSizes = [10, 25, 50, AUDIT_PAGE_SIZE_MAX] as const;
 
 /** The chip of an actor id: the actor as the rows name it, else by kind and id (a link shared from another page). */
 function actorChip(search: AuditSearch, events: readonly AuditEvent[]): string | null {
@@ -152,42 +143,14 @@ export function AuditLog({ membership, search, onSearch }: AuditLogProps) {
     body = (
       <>
         <AuditEventList events={events} onOpen={setOpened} busy={isPlaceholderData} />
-        <Group justify="space-between" mt="md" wrap="wrap" gap="sm">
-          <Text size="sm" c="dimmed" aria-live="polite">
-            {showingText(data.pageNumber, data.pageSize, data.count, events.length)}
-          </Text>
-          <Group gap="md" wrap="wrap">
-            <Group gap="xs" wrap="nowrap">
-              <Text size="sm" component="span" aria-hidden="true">
-                Rows per page
-              </Text>
-              <LabelledSelect
-                label="Rows per page"
-                hideLabel
-                data={pageSizeOptions}
-                value={String(search.pageSize)}
-                allowDeselect={false}
-                onChange={(value) => value && setPageSize(Number(value))}
-                w={80}
-              />
-            </Group>
-            {data.count > data.pageSize && (
-              <Pagination
-                total={Math.ceil(data.count / data.pageSize)}
-                value={search.pageNumber}
-                onChange={goToPage}
-                getControlProps={(control) =>
-                  control === 'next'
-                    ? { 'aria-label': 'Next page' }
-                    : control === 'previous'
-                      ? { 'aria-label': 'Previous page' }
-                      : {}
-                }
-                getItemProps={(page) => ({ 'aria-label': `Page ${page}` })}
-              />
-            )}
-          </Group>
-        </Group>
+        <ListPager
+          page={{ ...data, shown: events.length }}
+          pageNumber={search.pageNumber}
+          pageSize={search.pageSize}
+          pageSizes={pageSizes}
+          onPage={goToPage}
+          onPageSize={setPageSize}
+        />
       </>
     );
 
