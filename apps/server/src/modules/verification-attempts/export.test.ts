@@ -4,11 +4,12 @@ import { and, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test-support/app.ts';
 import { MINUTE } from '../../test-support/clock.ts';
+import { parseCsv } from '../../test-support/csv.ts';
 import { join, newOwner, type Owner } from '../../test-support/teams.ts';
 import { csvTextCell, exportTuning } from '../verifications/export.ts';
 import { createForm, insertVerification, setClock } from '../verifications/test-helpers.ts';
 import { attemptExportHeader } from './export.ts';
-import { addAttempt, deliver, enterCodes, listAttempts, parseCsv } from './test-helpers.ts';
+import { addAttempt, deliver, enterCodes, listAttempts } from './test-helpers.ts';
 
 /** GET /api/verification-attempts/export-csv (issue #18 item 6): the attempts view as a CSV, one line per attempt. */
 

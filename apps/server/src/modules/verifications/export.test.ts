@@ -6,6 +6,7 @@ import { schema } from '@veriform/db';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test-support/app.ts';
+import { parseCsv } from '../../test-support/csv.ts';
 import { createPublicForm } from '../../test-support/public-verify.ts';
 import { join, newOwner, type Owner } from '../../test-support/teams.ts';
 import {
@@ -25,35 +26,6 @@ afterEach(() => {
   exportTuning.batchSize = 2000;
   exportTuning.onBatch = undefined;
 });
-
-/** A minimal RFC 4180 reader for the assertions (quoted fields, doubled quotes, newlines inside quotes). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
-  }
-  if (field !== '' || row.length > 0) rows.push([...row, field]);
-  return rows;
-}
 
 async function createForm(owner: Owner, name: string, category = 'Retail'): Promise<VerifyForm> {
   const response = await owner.c.post('/api/verify-forms', { account: owner.accountId, name, category });

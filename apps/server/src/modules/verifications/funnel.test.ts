@@ -2,9 +2,9 @@ import type { FunnelSteps, VerificationReport, VerifyForm } from '@veriform/cont
 import { schema } from '@veriform/db';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test-support/app.ts';
+import { parseCsv } from '../../test-support/csv.ts';
 import { newOwner, type Owner } from '../../test-support/teams.ts';
 import { attemptExportHeader } from '../verification-attempts/export.ts';
-import { parseCsv } from '../verification-attempts/test-helpers.ts';
 import { createForm, insertAttempt, setClock } from './test-helpers.ts';
 
 /**
