@@ -20,7 +20,7 @@ import { openDatabase } from '../apps/server/src/database.ts';
 import { systemClock } from '../apps/server/src/lib/clock.ts';
 import { createAuditLog } from '../apps/server/src/modules/audit/log.ts';
 import { deriveSigningKey } from '../apps/server/src/modules/certificates/keys.ts';
-import { createCertificateService } from '../apps/server/src/modules/certificates/service.ts';
+import { createCertificateService, signedContent } from '../apps/server/src/modules/certificates/service.ts';
 import { benchConfig } from './support/bench-config.ts';
 import { ms, quantile } from './support/measure.ts';
 
@@ -106,14 +106,18 @@ const again: number[] = [];
 for (const row of rows) again.push(await timed(() => certificates.issue(account.id, row.id)));
 
 const [stored] = await db
-  .select({ content: schema.verificationCertificates.content })
+  .select({
+    content: schema.verificationCertificates.content,
+    redactedAt: schema.verificationCertificates.redactedAt,
+  })
   .from(schema.verificationCertificates)
   .where(eq(schema.verificationCertificates.accountId, account.id))
   .limit(1);
 if (!stored) throw new Error('no certificate');
 const key = deriveSigningKey(config.secretKey, config.certificateKeyGeneration);
-const bytes = Buffer.from(stored.content, 'utf8');
-const parsed: unknown = JSON.parse(stored.content);
+const content = signedContent(stored);
+const bytes = Buffer.from(content, 'utf8');
+const parsed: unknown = JSON.parse(content);
 const repeat = 2000;
 const bare: number[] = [];
 const canonicalAndSign: number[] = [];

@@ -44,6 +44,9 @@ export const auditActions = [
   'webhook_event.replayed',
   'verify_form.consent_published',
   'verification.certificate_viewed',
+  'verification.certificate_downloaded',
+  'verification.certificate_revoked',
+  'verification.redacted',
 ] as const;
 export const auditActionSchema = z.enum(auditActions);
 export type AuditAction = z.infer<typeof auditActionSchema>;
@@ -86,6 +89,9 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'webhook_event.replayed': 'Replayed a webhook event',
   'verify_form.consent_published': 'Published a consent text',
   'verification.certificate_viewed': 'Viewed a verification certificate',
+  'verification.certificate_downloaded': 'Downloaded a verification certificate',
+  'verification.certificate_revoked': 'Revoked a verification certificate',
+  'verification.redacted': "Redacted a consumer's personal data",
 };
 
 export const auditActorTypes = ['user', 'api_key', 'system'] as const;

@@ -101,3 +101,94 @@ export const certificateKeysSchema = z.object({
   ),
 });
 export type CertificateKeys = z.infer<typeof certificateKeysSchema>;
+
+// ---- Standing, public check, unlock, revocation (issue #19) ---------------------------------------------------------
+
+/**
+ * Where a certificate stands now. Its signed facts never change; two things may happen to it later, each once: the
+ * account revokes it (with a reason), or the consumer's personal data is redacted from its verification (the content is
+ * removed; the hash, signature and place in the chain stay). A revoked or redacted certificate still verifies — it was
+ * signed — and every check of it says so, with the date.
+ */
+export const certificateStatuses = ['valid', 'revoked', 'redacted'] as const;
+export const certificateStatusSchema = z.enum(certificateStatuses);
+export type CertificateStatus = z.infer<typeof certificateStatusSchema>;
+
+export const certificateStandingSchema = z
+  .object({
+    status: certificateStatusSchema.meta({
+      description: '`redacted` wins over `revoked` when both happened.',
+    }),
+    revokedAt: z.string().nullable(),
+    revocationReason: z.string().nullable(),
+    redactedAt: z.string().nullable(),
+  })
+  .meta({ id: 'CertificateStanding' });
+export type CertificateStanding = z.infer<typeof certificateStandingSchema>;
+
+/**
+ * GET /api/public/certificates/{certId}, no login: the public check page's certificate. Knowing the unguessable id is
+ * what holding the certificate means (it is printed on the PDF), so the content is answered as signed (number and
+ * address masked); `certificate` is null once redacted.
+ */
+export const publicCertificateSchema = certificateStandingSchema
+  .extend({
+    id: z.string(),
+    issuedAt: z.string(),
+    company: z.string(),
+    certificate: certificateSchema.nullable(),
+    signature: certificateSignatureSchema,
+  })
+  .meta({ id: 'PublicCertificate' });
+export type PublicCertificate = z.infer<typeof publicCertificateSchema>;
+
+export const certificateVerdicts = ['authentic', 'altered', 'unknown'] as const;
+export const certificateVerdictSchema = z.enum(certificateVerdicts);
+export type CertificateVerdict = z.infer<typeof certificateVerdictSchema>;
+
+/** The largest file the check accepts (a certificate's PDF is tens of kilobytes). */
+export const CERTIFICATE_UPLOAD_MAX_BYTES = 2 * 1024 * 1024;
+
+/** POST /api/public/certificates/verify, multipart with one `file` (the PDF or the JSON), no login. */
+export const certificateCheckSchema = z
+  .object({
+    verdict: certificateVerdictSchema.meta({
+      description:
+        '`authentic`: signed by a Veriform key and not a byte changed. `altered`: a certificate, or what is left of one, that does not verify. `unknown`: not a Veriform certificate, or signed by a key we never published.',
+    }),
+    certificateId: z.string().nullable(),
+    issuedAt: z.string().nullable(),
+    company: z.string().nullable(),
+    format: z.enum(['json', 'pdf']).nullable(),
+    /** Why it is not authentic, in words; null when it is. */
+    reason: z.string().nullable(),
+    /** Where an authentic certificate stands now; null otherwise. */
+    standing: certificateStandingSchema.nullable(),
+  })
+  .meta({ id: 'CertificateCheck' });
+export type CertificateCheck = z.infer<typeof certificateCheckSchema>;
+
+/** POST /api/public/certificates/{certId}/unlock, no login, limited per IP: the number in any common format. */
+export const certificateUnlockRequestSchema = z.object({ cellPhone: z.string().trim().min(1).max(40) });
+export type CertificateUnlockRequest = z.infer<typeof certificateUnlockRequestSchema>;
+/** The unmasked number and address, and the salt that lets anyone recompute `cellPhoneSha256` / `emailSha256`. */
+export const certificateUnlockSchema = z
+  .object({ cellPhone: z.string(), email: z.string().nullable(), salt: z.string() })
+  .meta({ id: 'CertificateUnlock' });
+export type CertificateUnlock = z.infer<typeof certificateUnlockSchema>;
+
+/**
+ * GET /api/verifications/{id}/certificate/standing?account=N (canSearchData): the verification's certificate, if one
+ * was issued, and where it stands, without issuing one (the detail page's menu).
+ */
+export const verificationCertificateStandingSchema = certificateStandingSchema.extend({
+  certificateId: z.string().nullable(),
+  issuedAt: z.string().nullable(),
+});
+export type VerificationCertificateStanding = z.infer<typeof verificationCertificateStandingSchema>;
+
+/** POST /api/verifications/{id}/certificate/revoke?account=N (manageEvidence: owners): once; the answer is the standing. */
+export const certificateRevokeRequestSchema = z.object({
+  reason: z.string().trim().min(1, 'Say why the certificate is revoked.').max(500),
+});
+export type CertificateRevokeRequest = z.infer<typeof certificateRevokeRequestSchema>;

@@ -11,7 +11,8 @@ import { phoneCountriesSchema } from './phone-countries.ts';
  * (api-key-scopes.ts): `readForms`, `writeVerifications`, `readAuditLog` and `readEvents` exist so that a scope can
  * grant reading without writing; a member has the first two like `manageForms` (any member may list forms and take one
  * live, which starts verifications through the hosted page); the audit log is the owners', and so are the webhook
- * events, which hold numbers in full like the endpoints that receive them (owners' too).
+ * events, which hold numbers in full like the endpoints that receive them (owners' too). `manageEvidence` — revoking
+ * a certificate, redacting a consumer's personal data (issue #19) — is the owners'.
  */
 export const capabilities = [
   'viewReports',
@@ -23,6 +24,7 @@ export const capabilities = [
   'writeVerifications',
   'readAuditLog',
   'readEvents',
+  'manageEvidence',
 ] as const;
 export type Capability = (typeof capabilities)[number];
 export function can(
@@ -43,6 +45,7 @@ export function can(
     case 'manageCompany':
     case 'readAuditLog':
     case 'readEvents':
+    case 'manageEvidence':
       return false;
   }
 }

@@ -134,6 +134,11 @@ export const verificationDetailSchema = verificationSchema.extend({
   userAgent: z.string().nullable(),
   /** The consent version shown when the code was asked for (issue #18); null when the form had none. */
   consent: consentEvidenceSchema.nullable(),
+  /**
+   * When the consumer's personal data was redacted (issue #19): the number and address are then masked, IP and user
+   * agent null. Null when it was not.
+   */
+  redactedAt: z.string().nullable(),
 });
 export type VerificationDetail = z.infer<typeof verificationDetailSchema>;
 

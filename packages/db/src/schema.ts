@@ -360,6 +360,12 @@ export const verifications = pgTable(
       .default('hosted'),
     ...consentEvidence(),
     createdAt: createdAt(),
+    /**
+     * When the consumer's personal data was redacted at the account's request (issue #19): the number and address
+     * kept masked, IP and user agent removed here and in its attempts, page views and code entries, and its
+     * certificate's content removed (its hash, signature and place in the chain kept). Never undone.
+     */
+    redactedAt: timestamp('redacted_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     // Every sort index ends with the id, so a page's ids come from an index-only scan (the list's deferred join reads
@@ -892,7 +898,8 @@ export const verificationCertificates = pgTable(
       .references(() => verifications.id, { onDelete: 'no action' }),
     seq: integer('seq').notNull(),
     prevHash: text('prev_hash'),
-    content: text('content').notNull(),
+    /** Null once redacted (`redacted_at`): the rest of the row still proves what was signed and where it sat. */
+    content: text('content'),
     sha256: text('sha256').notNull(),
     keyId: text('key_id')
       .notNull()
@@ -903,13 +910,29 @@ export const verificationCertificates = pgTable(
      * file, the masked number's few hidden digits would be found by hashing every candidate. Revealed with the number
      * when someone who knows it unlocks the certificate.
      */
-    unlockSalt: text('unlock_salt').notNull(),
+    unlockSalt: text('unlock_salt'),
     createdAt: createdAt(),
+    /**
+     * Revoked by the account (issue #19), with its reason in words: the certificate still verifies (it was signed), and
+     * every check of it says it was revoked and when. Set once; the trigger of migration 0021 refuses any other change.
+     */
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    revocationReason: text('revocation_reason'),
+    /** When its verification was redacted: `content` and `unlock_salt` are then null. Set once. */
+    redactedAt: timestamp('redacted_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     uniqueIndex('verification_certificates_verification_idx').on(t.verificationId),
     uniqueIndex('verification_certificates_account_seq_idx').on(t.accountId, t.seq),
     check('verification_certificates_seq_check', sql`${t.seq} >= 1`),
+    check(
+      'verification_certificates_redacted_check',
+      sql`(${t.redactedAt} is null) = (${t.content} is not null and ${t.unlockSalt} is not null)`,
+    ),
+    check(
+      'verification_certificates_revoked_check',
+      sql`(${t.revokedAt} is null) = (${t.revocationReason} is null)`,
+    ),
   ],
 );
 

@@ -27,6 +27,16 @@ const maskedNumberOf = (content: string) =>
   z.object({ verification: z.object({ cellPhone: z.string() }) }).parse(JSON.parse(content)).verification
     .cellPhone;
 
+/** The content as signed; a redacted certificate's is gone, and asking for it is told when and why. */
+export function signedContent(row: Pick<CertificateRow, 'content' | 'redactedAt'>): string {
+  if (row.content !== null) return row.content;
+  throw new AppError('not_found', {
+    detail: `The consumer's personal data in this verification was redacted on ${
+      row.redactedAt?.toISOString() ?? 'an unknown date'
+    }; its certificate's content was removed with it.`,
+  });
+}
+
 /** `cert_` + 128 random bits: unguessable, as the public check page (`/certificates/{id}`) will name it. */
 const newCertificateId = () => `cert_${randomBytes(16).toString('base64url')}`;
 
@@ -34,8 +44,10 @@ const newCertificateId = () => `cert_${randomBytes(16).toString('base64url')}`;
  * The answer's exact bytes: the canonical JSON of `{certificate, signature}`, in which `certificate` is the stored
  * content as signed (canonical JSON nests: an object's canonical form inside a canonical document is its own).
  */
-export function certificateFile(row: Pick<CertificateRow, 'content' | 'keyId' | 'signature'>): string {
-  return `{"certificate":${row.content},"signature":${canonicalJson({
+export function certificateFile(
+  row: Pick<CertificateRow, 'content' | 'keyId' | 'signature' | 'redactedAt'>,
+): string {
+  return `{"certificate":${signedContent(row)},"signature":${canonicalJson({
     alg: CERTIFICATE_ALG,
     keyId: row.keyId,
     value: row.signature,
@@ -139,7 +151,7 @@ export function createCertificateService(deps: { db: Db; clock: Clock; config: C
           {
             type: 'verification',
             id: String(row.verificationId),
-            name: maskedNumberOf(row.content),
+            name: maskedNumberOf(signedContent(row)),
           },
         ],
         changes: { certificateId: row.id, format: 'json' },
@@ -179,11 +191,11 @@ export function createCertificateService(deps: { db: Db; clock: Clock; config: C
   /** One account's certificates as signed, in chain order (for checks and exports). */
   async function chainOf(accountId: number): Promise<Certificate[]> {
     const rows = await db
-      .select({ content: verificationCertificates.content })
+      .select({ content: verificationCertificates.content, redactedAt: verificationCertificates.redactedAt })
       .from(verificationCertificates)
       .where(eq(verificationCertificates.accountId, accountId))
       .orderBy(verificationCertificates.seq);
-    return rows.map((row) => certificateSchema.parse(JSON.parse(row.content)));
+    return rows.map((row) => certificateSchema.parse(JSON.parse(signedContent(row))));
   }
 
   return { issue, forVerification, forAttempt, keys, chainOf, keyId: key.keyId };

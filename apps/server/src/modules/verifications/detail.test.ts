@@ -48,6 +48,7 @@ describe('GET /api/verifications/{id}', () => {
       userAgent: 'Mozilla/5.0 (iPhone)',
       // Inserted without a consent version (issue #18; public-consent.test.ts shows one recorded).
       consent: null,
+      redactedAt: null,
     });
     // Without account, and with the log's search params around it (the detail page keeps them).
     expect((await owner.c.get(`/api/verifications/${row.id}`)).statusCode).toBe(200);

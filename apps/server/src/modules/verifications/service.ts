@@ -61,6 +61,7 @@ const toDetailDto = (row: VerificationRow): VerificationDetail => ({
   ip: row.ip,
   userAgent: row.userAgent,
   consent: consentEvidenceOf(row),
+  redactedAt: row.redactedAt?.toISOString() ?? null,
 });
 
 /**

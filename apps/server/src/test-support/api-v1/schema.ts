@@ -255,7 +255,7 @@ export interface components {
                 name: string;
             };
             /** @enum {string} */
-            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published" | "verification.certificate_viewed";
+            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published" | "verification.certificate_viewed" | "verification.certificate_downloaded" | "verification.certificate_revoked" | "verification.redacted";
             targets: {
                 /** @enum {string} */
                 type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event" | "webhook_endpoint" | "webhook_event";
@@ -479,6 +479,56 @@ export interface components {
                 value: string;
             };
         };
+        CertificateStandingInput: {
+            /**
+             * @description `redacted` wins over `revoked` when both happened.
+             * @enum {string}
+             */
+            status: "valid" | "revoked" | "redacted";
+            revokedAt: string | null;
+            revocationReason: string | null;
+            redactedAt: string | null;
+        };
+        PublicCertificateInput: {
+            /**
+             * @description `redacted` wins over `revoked` when both happened.
+             * @enum {string}
+             */
+            status: "valid" | "revoked" | "redacted";
+            revokedAt: string | null;
+            revocationReason: string | null;
+            redactedAt: string | null;
+            id: string;
+            issuedAt: string;
+            company: string;
+            certificate: components["schemas"]["CertificateInput"] | null;
+            signature: {
+                /** @constant */
+                alg: "Ed25519";
+                /** @description The signing key: `vfk_` and 16 hex characters of its SHA-256. */
+                keyId: string;
+                /** @description Base64 Ed25519 signature of the canonical JSON (RFC 8785) of `certificate`. */
+                value: string;
+            };
+        };
+        CertificateCheckInput: {
+            /**
+             * @description `authentic`: signed by a Veriform key and not a byte changed. `altered`: a certificate, or what is left of one, that does not verify. `unknown`: not a Veriform certificate, or signed by a key we never published.
+             * @enum {string}
+             */
+            verdict: "authentic" | "altered" | "unknown";
+            certificateId: string | null;
+            issuedAt: string | null;
+            company: string | null;
+            format: ("json" | "pdf") | null;
+            reason: string | null;
+            standing: components["schemas"]["CertificateStandingInput"] | null;
+        };
+        CertificateUnlockInput: {
+            cellPhone: string;
+            email: string | null;
+            salt: string;
+        };
         Membership: {
             id: number;
             account: number;
@@ -507,7 +557,7 @@ export interface components {
                 name: string;
             };
             /** @enum {string} */
-            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published" | "verification.certificate_viewed";
+            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published" | "verification.certificate_viewed" | "verification.certificate_downloaded" | "verification.certificate_revoked" | "verification.redacted";
             targets: {
                 /** @enum {string} */
                 type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event" | "webhook_endpoint" | "webhook_event";
@@ -730,6 +780,56 @@ export interface components {
                 /** @description Base64 Ed25519 signature of the canonical JSON (RFC 8785) of `certificate`. */
                 value: string;
             };
+        };
+        CertificateStanding: {
+            /**
+             * @description `redacted` wins over `revoked` when both happened.
+             * @enum {string}
+             */
+            status: "valid" | "revoked" | "redacted";
+            revokedAt: string | null;
+            revocationReason: string | null;
+            redactedAt: string | null;
+        };
+        PublicCertificate: {
+            /**
+             * @description `redacted` wins over `revoked` when both happened.
+             * @enum {string}
+             */
+            status: "valid" | "revoked" | "redacted";
+            revokedAt: string | null;
+            revocationReason: string | null;
+            redactedAt: string | null;
+            id: string;
+            issuedAt: string;
+            company: string;
+            certificate: components["schemas"]["Certificate"] | null;
+            signature: {
+                /** @constant */
+                alg: "Ed25519";
+                /** @description The signing key: `vfk_` and 16 hex characters of its SHA-256. */
+                keyId: string;
+                /** @description Base64 Ed25519 signature of the canonical JSON (RFC 8785) of `certificate`. */
+                value: string;
+            };
+        };
+        CertificateCheck: {
+            /**
+             * @description `authentic`: signed by a Veriform key and not a byte changed. `altered`: a certificate, or what is left of one, that does not verify. `unknown`: not a Veriform certificate, or signed by a key we never published.
+             * @enum {string}
+             */
+            verdict: "authentic" | "altered" | "unknown";
+            certificateId: string | null;
+            issuedAt: string | null;
+            company: string | null;
+            format: ("json" | "pdf") | null;
+            reason: string | null;
+            standing: components["schemas"]["CertificateStanding"] | null;
+        };
+        CertificateUnlock: {
+            cellPhone: string;
+            email: string | null;
+            salt: string;
         };
     };
     responses: never;

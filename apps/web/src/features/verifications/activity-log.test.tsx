@@ -362,6 +362,7 @@ describe('/activity-log/{id}', { timeout: 20_000 }, () => {
     ip: '203.0.113.9',
     userAgent: 'Mozilla/5.0 (iPhone)',
     consent: { versionId: 'cv_1', version: 3, language: 'es', sha256: 'ab'.repeat(32) },
+    redactedAt: null,
   };
 
   it('shows the verification and its evidence, and goes back with the same search', async () => {
