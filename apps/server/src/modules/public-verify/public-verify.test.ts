@@ -484,6 +484,7 @@ describe('POST /api/public/attempts/{attemptId}/check', () => {
       consentVersion: null,
       consentLanguage: null,
       consentSha256: null,
+      redactedAt: null,
     });
     expect(attempt).toMatchObject({
       status: 'verified',
