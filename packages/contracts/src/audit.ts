@@ -47,6 +47,7 @@ export const auditActions = [
   'verification.certificate_downloaded',
   'verification.certificate_revoked',
   'verification.redacted',
+  'verification.certificate_unlocked',
 ] as const;
 export const auditActionSchema = z.enum(auditActions);
 export type AuditAction = z.infer<typeof auditActionSchema>;
@@ -92,6 +93,7 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'verification.certificate_downloaded': 'Downloaded a verification certificate',
   'verification.certificate_revoked': 'Revoked a verification certificate',
   'verification.redacted': "Redacted a consumer's personal data",
+  'verification.certificate_unlocked': 'Unlocked a certificate on the public check page',
 };
 
 export const auditActorTypes = ['user', 'api_key', 'system'] as const;

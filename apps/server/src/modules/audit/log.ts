@@ -37,6 +37,7 @@ export function actorOf(ctx: AccountContext): AuditActor {
 }
 
 export const SYSTEM_ACTOR: AuditActor = { type: 'system', id: null, name: 'Veriform' };
+export const PUBLIC_PAGE_ACTOR: AuditActor = { type: 'system', id: null, name: 'Public check page' };
 export const NO_ORIGIN: RequestOrigin = { ip: null, userAgent: null, requestId: null };
 
 /** `{field: [before, after]}` for the fields that changed (compared as JSON); null when none did. */
@@ -156,6 +157,13 @@ export function createAuditLog(deps: { clock: Clock }) {
       origin: RequestOrigin,
       entry: AuditEntry,
     ) => append(tx, accountId, { type: 'user', id: String(user.id), name: user.email }, origin, entry),
+
+    /**
+     * What an anonymous visitor made Veriform do (unlocking a certificate on the public check page): no person or key
+     * to name, so the actor is Veriform's page, and the request's origin says who asked.
+     */
+    recordForVisitor: (tx: Db, accountId: number, origin: RequestOrigin, entry: AuditEntry) =>
+      append(tx, accountId, PUBLIC_PAGE_ACTOR, origin, entry),
 
     /** Veriform's own actions (retention). */
     recordAsSystem: (tx: Db, accountId: number, entry: AuditEntry) =>
