@@ -14,6 +14,7 @@ import { Route as PublicRouteImport } from './routes/_public'
 import { Route as AuthedIndexRouteImport } from './routes/_authed/index'
 import { Route as AuthedSettingsRouteImport } from './routes/_authed/settings'
 import { Route as PublicGuestRouteImport } from './routes/_public/_guest'
+import { Route as CertificatesCertIdRouteImport } from './routes/certificates/$certId'
 import { Route as DevOutboxRouteImport } from './routes/dev/outbox'
 import { Route as SettingsLogoutRouteImport } from './routes/settings/logout'
 import { Route as AuthedActivityLogIndexRouteImport } from './routes/_authed/activity-log/index'
@@ -78,6 +79,11 @@ const AuthedSettingsRoute = AuthedSettingsRouteImport.update({
 const PublicGuestRoute = PublicGuestRouteImport.update({
   id: '/_guest',
   getParentRoute: () => PublicRoute,
+} as any)
+const CertificatesCertIdRoute = CertificatesCertIdRouteImport.update({
+  id: '/certificates/$certId',
+  path: '/certificates/$certId',
+  getParentRoute: () => rootRouteImport,
 } as any)
 const DevOutboxRoute = DevOutboxRouteImport.update({
   id: '/dev/outbox',
@@ -325,6 +331,7 @@ const PublicAuthVerifyEmailConfirmUidb64SecretTokenIndexRoute =
 export interface FileRoutesByFullPath {
   '/': typeof AuthedIndexRoute
   '/settings': typeof AuthedSettingsRouteWithChildren
+  '/certificates/$certId': typeof CertificatesCertIdRoute
   '/dev/outbox': typeof DevOutboxRoute
   '/settings/logout': typeof SettingsLogoutRoute
   '/activity-log/$verificationId': typeof AuthedActivityLogVerificationIdRoute
@@ -370,6 +377,7 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof AuthedIndexRoute
+  '/certificates/$certId': typeof CertificatesCertIdRoute
   '/dev/outbox': typeof DevOutboxRoute
   '/settings/logout': typeof SettingsLogoutRoute
   '/activity-log/$verificationId': typeof AuthedActivityLogVerificationIdRoute
@@ -419,6 +427,7 @@ export interface FileRoutesById {
   '/_public': typeof PublicRouteWithChildren
   '/_authed/settings': typeof AuthedSettingsRouteWithChildren
   '/_public/_guest': typeof PublicGuestRouteWithChildren
+  '/certificates/$certId': typeof CertificatesCertIdRoute
   '/dev/outbox': typeof DevOutboxRoute
   '/settings/logout': typeof SettingsLogoutRoute
   '/_authed/': typeof AuthedIndexRoute
@@ -468,6 +477,7 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/settings'
+    | '/certificates/$certId'
     | '/dev/outbox'
     | '/settings/logout'
     | '/activity-log/$verificationId'
@@ -513,6 +523,7 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/certificates/$certId'
     | '/dev/outbox'
     | '/settings/logout'
     | '/activity-log/$verificationId'
@@ -561,6 +572,7 @@ export interface FileRouteTypes {
     | '/_public'
     | '/_authed/settings'
     | '/_public/_guest'
+    | '/certificates/$certId'
     | '/dev/outbox'
     | '/settings/logout'
     | '/_authed/'
@@ -609,6 +621,7 @@ export interface FileRouteTypes {
 export interface RootRouteChildren {
   AuthedRoute: typeof AuthedRouteWithChildren
   PublicRoute: typeof PublicRouteWithChildren
+  CertificatesCertIdRoute: typeof CertificatesCertIdRoute
   DevOutboxRoute: typeof DevOutboxRoute
   SettingsLogoutRoute: typeof SettingsLogoutRoute
 }
@@ -649,6 +662,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/'
       preLoaderRoute: typeof PublicGuestRouteImport
       parentRoute: typeof PublicRoute
+    }
+    '/certificates/$certId': {
+      id: '/certificates/$certId'
+      path: '/certificates/$certId'
+      fullPath: '/certificates/$certId'
+      preLoaderRoute: typeof CertificatesCertIdRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/dev/outbox': {
       id: '/dev/outbox'
@@ -1086,6 +1106,7 @@ const PublicRouteWithChildren =
 const rootRouteChildren: RootRouteChildren = {
   AuthedRoute: AuthedRouteWithChildren,
   PublicRoute: PublicRouteWithChildren,
+  CertificatesCertIdRoute: CertificatesCertIdRoute,
   DevOutboxRoute: DevOutboxRoute,
   SettingsLogoutRoute: SettingsLogoutRoute,
 }

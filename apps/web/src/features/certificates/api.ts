@@ -1,0 +1,180 @@
+import { queryOptions, useMutation } from '@tanstack/react-query';
+import {
+  type CertificateCheck,
+  type CertificateUnlock,
+  certificateCheckSchema,
+  certificateUnlockSchema,
+  type PublicCertificate,
+  publicCertificateSchema,
+  type VerificationCertificateStanding,
+  type VerificationDetail,
+  verificationCertificateStandingSchema,
+  verificationDetailSchema,
+} from '@veriform/contracts';
+import { accountScope } from '../../lib/account-keys';
+import { type ApiClient, buildQueryString, NotFoundError } from '../../lib/api-client';
+import { useServices } from '../../lib/services';
+import { verificationKeys } from '../verifications/api';
+
+/**
+ * One place per certificate endpoint (issue #19): the public check page's (no login) and the verification detail
+ * page's (account-scoped, so their keys start with the account scope and switching accounts reloads them).
+ */
+export const certificateKeys = {
+  public: (certId: string) => ['public-certificates', certId] as const,
+  standing: (accountId: number, verificationId: number) =>
+    [...accountScope, accountId, 'verifications', 'certificate-standing', verificationId] as const,
+};
+
+/** What a certificate id looks like (`cert_` and base64url): anything else is not found without asking. */
+export function isCertificateId(value: string): boolean {
+  return /^cert_[A-Za-z0-9_-]{1,64}$/.test(value);
+}
+
+/** The public check page of a certificate: the address the PDF's QR code and link point at. */
+export function certificatePagePath(certId: string): string {
+  return `/certificates/${encodeURIComponent(certId)}`;
+}
+
+// GET /api/public/certificates/{certId} — no login; null when there is no such certificate (404)
+export async function fetchPublicCertificate(
+  api: ApiClient,
+  certId: string,
+  signal?: AbortSignal,
+): Promise<PublicCertificate | null> {
+  if (!isCertificateId(certId)) return null;
+  try {
+    return await api.get(`/api/public/certificates/${encodeURIComponent(certId)}`, {
+      schema: publicCertificateSchema,
+      signal,
+    });
+  } catch (error) {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  }
+}
+
+export function publicCertificateQueryOptions(api: ApiClient, certId: string) {
+  return queryOptions({
+    queryKey: certificateKeys.public(certId),
+    queryFn: ({ signal }) => fetchPublicCertificate(api, certId, signal),
+  });
+}
+
+// POST /api/public/certificates/verify — multipart `file` (the PDF or the JSON), no login
+export function checkCertificateFile(api: ApiClient, file: File): Promise<CertificateCheck> {
+  const formData = new FormData();
+  formData.append('file', file);
+  return api.upload('POST', '/api/public/certificates/verify', { schema: certificateCheckSchema, formData });
+}
+
+export function useCheckCertificateMutation() {
+  const { api } = useServices();
+  return useMutation({ mutationFn: (file: File) => checkCertificateFile(api, file) });
+}
+
+// POST /api/public/certificates/{certId}/unlock — {cellPhone}; 400 on cellPhone when wrong, 429 when limited (per IP)
+export function unlockCertificate(
+  api: ApiClient,
+  certId: string,
+  cellPhone: string,
+): Promise<CertificateUnlock> {
+  return api.post(`/api/public/certificates/${encodeURIComponent(certId)}/unlock`, {
+    schema: certificateUnlockSchema,
+    body: { cellPhone },
+  });
+}
+
+export function useUnlockCertificateMutation(certId: string) {
+  const { api } = useServices();
+  return useMutation({ mutationFn: (cellPhone: string) => unlockCertificate(api, certId, cellPhone) });
+}
+
+// ---- The verification detail page (session, account-scoped) -------------------------------------------------------
+
+/**
+ * GET /api/verifications/{id}/certificate.pdf|certificate?account={id} (canSearchData): plain downloads (the server
+ * answers them as attachments), so links rather than calls; the first download issues the certificate.
+ */
+export function certificateDownloadUrl(
+  accountId: number,
+  verificationId: number,
+  format: 'pdf' | 'json',
+): string {
+  const file = format === 'pdf' ? 'certificate.pdf' : 'certificate';
+  return `/api/verifications/${verificationId}/${file}${buildQueryString({ account: accountId })}`;
+}
+
+// GET /api/verifications/{id}/certificate/standing?account={id} (canSearchData) — issues nothing
+export function fetchCertificateStanding(
+  api: ApiClient,
+  accountId: number,
+  verificationId: number,
+  signal?: AbortSignal,
+): Promise<VerificationCertificateStanding> {
+  return api.get(`/api/verifications/${verificationId}/certificate/standing`, {
+    schema: verificationCertificateStandingSchema,
+    signal,
+    query: { account: accountId },
+  });
+}
+
+export function certificateStandingQueryOptions(api: ApiClient, accountId: number, verificationId: number) {
+  return queryOptions({
+    queryKey: certificateKeys.standing(accountId, verificationId),
+    queryFn: ({ signal }) => fetchCertificateStanding(api, accountId, verificationId, signal),
+  });
+}
+
+// POST /api/verifications/{id}/certificate/revoke?account={id} — {reason} (owners: manageEvidence) → the standing
+export function revokeCertificate(
+  api: ApiClient,
+  accountId: number,
+  verificationId: number,
+  reason: string,
+): Promise<VerificationCertificateStanding> {
+  return api.post(`/api/verifications/${verificationId}/certificate/revoke`, {
+    schema: verificationCertificateStandingSchema,
+    query: { account: accountId },
+    body: { reason },
+  });
+}
+
+export function useRevokeCertificateMutation(accountId: number, verificationId: number) {
+  const { api, queryClient } = useServices();
+  return useMutation({
+    mutationFn: (reason: string) => revokeCertificate(api, accountId, verificationId, reason),
+    onSuccess: (standing) =>
+      queryClient.setQueryData(certificateKeys.standing(accountId, verificationId), standing),
+    // Revoked meanwhile by another owner, or not: the menu shows what the server has.
+    onSettled: () =>
+      queryClient.invalidateQueries({ queryKey: certificateKeys.standing(accountId, verificationId) }),
+  });
+}
+
+// POST /api/verifications/{id}/redact?account={id} (owners: manageEvidence) → the verification, `redactedAt` set
+export function redactVerification(
+  api: ApiClient,
+  accountId: number,
+  verificationId: number,
+): Promise<VerificationDetail> {
+  return api.post(`/api/verifications/${verificationId}/redact`, {
+    schema: verificationDetailSchema,
+    query: { account: accountId },
+    body: {},
+  });
+}
+
+export function useRedactVerificationMutation(accountId: number, verificationId: number) {
+  const { api, queryClient } = useServices();
+  return useMutation({
+    mutationFn: () => redactVerification(api, accountId, verificationId),
+    onSuccess: (verification) => {
+      queryClient.setQueryData(verificationKeys.detail(accountId, verificationId), verification);
+      // The list shows the number too, and the certificate's standing is now redacted.
+      void queryClient.invalidateQueries({ queryKey: verificationKeys.lists(accountId) });
+      void queryClient.invalidateQueries({ queryKey: certificateKeys.standing(accountId, verificationId) });
+      void queryClient.invalidateQueries({ queryKey: verificationKeys.timeline(accountId, verificationId) });
+    },
+  });
+}

@@ -1,0 +1,67 @@
+import { Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import type { CertificateUnlock, PublicCertificate } from '@veriform/contracts';
+import { useState } from 'react';
+import { usePageTitle } from '../../../lib/page-title';
+import { CertificateDetails } from './CertificateDetails';
+import { CertificateFileCheck } from './CertificateFileCheck';
+import { CertificateUnlockForm } from './CertificateUnlockForm';
+import { CertificateVerdict } from './CertificateVerdict';
+
+/**
+ * The public check page (issue #19), no login: the verdict, the certificate as signed (masked), a file check, and the
+ * unlock of the number for someone who knows it. A redacted certificate has no number left to unlock.
+ */
+export function CertificatePage({ certId, certificate }: { certId: string; certificate: PublicCertificate }) {
+  usePageTitle('Verification certificate');
+  const [unlocked, setUnlocked] = useState<CertificateUnlock | null>(null);
+  return (
+    <Stack gap="md">
+      <CertificateVerdict certificate={certificate} />
+      <CertificateFileCheck certId={certId} />
+      {certificate.certificate && (
+        <CertificateUnlockForm certId={certId} unlocked={unlocked} onUnlocked={setUnlocked} />
+      )}
+      <CertificateDetails certificate={certificate} unlocked={unlocked} />
+    </Stack>
+  );
+}
+
+/** An id no certificate has: said plainly, and the file check still offered (the file may name the right one). */
+export function CertificateNotFound({ certId }: { certId: string }) {
+  usePageTitle('Certificate not found');
+  return (
+    <Stack gap="md">
+      <Paper
+        withBorder
+        radius="md"
+        p={{ base: 'md', sm: 'lg' }}
+        component="section"
+        aria-labelledby="not-found-title"
+      >
+        <Stack gap="xs">
+          <Title order={1} size="h2" id="not-found-title">
+            Certificate not found
+          </Title>
+          <Text>
+            No certificate has the id{' '}
+            <Text span ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+              {certId}
+            </Text>
+            . Check the link or the id printed on the certificate.
+          </Text>
+        </Stack>
+      </Paper>
+      <CertificateFileCheck certId={certId} />
+    </Stack>
+  );
+}
+
+export function CertificatePageSkeleton() {
+  return (
+    <Stack gap="md" aria-busy="true" aria-label="Loading certificate">
+      <Skeleton height={140} radius="md" />
+      <Skeleton height={180} radius="md" />
+      <Skeleton height={240} radius="md" />
+    </Stack>
+  );
+}

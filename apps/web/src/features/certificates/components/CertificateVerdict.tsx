@@ -1,0 +1,55 @@
+import { Alert, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
+import type { PublicCertificate } from '@veriform/contracts';
+import { formatDateTime } from '../../../lib/format';
+import { standingSentence } from '../standing';
+import { CertificateStatusBadge } from './CertificateStatusBadge';
+
+/** The page's answer first: who issued it and when, and whether it still stands (in words, with the date). */
+export function CertificateVerdict({ certificate }: { certificate: PublicCertificate }) {
+  const sentence = standingSentence(certificate);
+  return (
+    <Paper
+      withBorder
+      radius="md"
+      p={{ base: 'md', sm: 'lg' }}
+      component="section"
+      aria-labelledby="certificate-title"
+    >
+      <Stack gap="sm">
+        <Group justify="space-between" align="flex-start" gap="sm">
+          <Title order={1} size="h2" id="certificate-title">
+            Verification certificate
+          </Title>
+          <CertificateStatusBadge status={certificate.status} />
+        </Group>
+        <Text>
+          Issued <time dateTime={certificate.issuedAt}>{formatDateTime(certificate.issuedAt)}</time> by{' '}
+          <Text span fw={600} inherit>
+            {certificate.company}
+          </Text>
+        </Text>
+        <Text size="sm" c="dimmed" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+          {certificate.id}
+        </Text>
+        {sentence && (
+          <Alert
+            color={certificate.status === 'revoked' ? 'red' : 'gray'}
+            icon={
+              certificate.status === 'revoked' ? (
+                <IconAlertTriangle aria-hidden="true" />
+              ) : (
+                <IconInfoCircle aria-hidden="true" />
+              )
+            }
+            title={
+              certificate.status === 'revoked' ? 'This certificate was revoked' : 'Personal data redacted'
+            }
+          >
+            {sentence}
+          </Alert>
+        )}
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,33 @@
+import type { CertificateStanding, CertificateStatus } from '@veriform/contracts';
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+/** A day in the reader's locale and zone: revocations and redactions are told by their date. */
+export function formatDate(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dateFormat.format(date);
+}
+
+export const statusLabels: Record<CertificateStatus, string> = {
+  valid: 'Valid',
+  revoked: 'Revoked',
+  redacted: 'Redacted',
+};
+
+export const REDACTED_EXPLANATION =
+  'the personal data was removed at the company’s request; its seal and place in the chain remain.';
+
+/**
+ * Where a certificate stands, in one sentence with its date; null while it is valid. A redaction wins over a
+ * revocation (the contract's order); a redacted certificate that had been revoked says both.
+ */
+export function standingSentence(standing: CertificateStanding): string | null {
+  const revoked = standing.revokedAt
+    ? `Revoked on ${formatDate(standing.revokedAt)} — ${standing.revocationReason ?? 'no reason was given'}`
+    : null;
+  if (standing.status === 'redacted' && standing.redactedAt) {
+    const redacted = `Redacted on ${formatDate(standing.redactedAt)} — ${REDACTED_EXPLANATION}`;
+    return revoked ? `${redacted} ${revoked}.` : redacted;
+  }
+  return revoked;
+}
