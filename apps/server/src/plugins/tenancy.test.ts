@@ -450,6 +450,13 @@ const routes: RouteCase[] = [
     plainMember: 403,
   },
   {
+    method: 'POST',
+    url: '/api/verifications/:id/redact',
+    call: (c, w) => c.post(`/api/verifications/${w.verificationId}/redact`),
+    unknown: (c) => c.post(`/api/verifications/${UNKNOWN}/redact`),
+    plainMember: 403,
+  },
+  {
     method: 'GET',
     url: '/api/verifications/report',
     call: (c, w) => c.get(`/api/verifications/report?account=${w.accountId}&verifyFormId__in=${w.formId}`),
@@ -575,6 +582,8 @@ async function snapshotOf(owner: Owner) {
     categories: (await c.get(`/api/verify-forms/categories?account=${owner.accountId}`)).json(),
     testNumbers: (await c.get(`/api/test-phone-numbers?account=${owner.accountId}`)).json(),
     apiKeys: (await c.get(`/api/api-keys?account=${owner.accountId}`)).json(),
+    // Their numbers as listed: a redaction shows here.
+    verifications: (await c.get(`/api/verifications?account=${owner.accountId}`)).json(),
     // The rows, sealed secrets included: a rotation shows only there.
     webhookEndpoints: await t.db.db
       .select()

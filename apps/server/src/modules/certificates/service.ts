@@ -17,6 +17,7 @@ import type { AccountContext } from '../../plugins/account-context.ts';
 import type { AuditLog } from '../audit/log.ts';
 import { certificateFacts } from './content.ts';
 import { deriveSigningKey, publishedKeys, registerSigningKey } from './keys.ts';
+import { refuseRedacted } from './redaction.ts';
 
 const { verificationCertificates, certificateChainHeads, verificationAttempts } = schema;
 
@@ -93,6 +94,7 @@ export function createCertificateService(deps: { db: Db; clock: Clock; config: C
       if (found.accountId !== accountId) throw new AppError('not_found');
       return found;
     }
+    await refuseRedacted(db, accountId, verificationId);
     await ensureKey();
     const salt = randomBytes(16).toString('hex');
     const facts = await certificateFacts(db, accountId, verificationId, clock.now(), salt, config.publicUrl);
@@ -109,6 +111,7 @@ export function createCertificateService(deps: { db: Db; clock: Clock; config: C
       if (!head) throw new Error('certificate chain head not returned');
       const issuedMeanwhile = await existing(tx, verificationId);
       if (issuedMeanwhile) return issuedMeanwhile;
+      await refuseRedacted(tx, accountId, verificationId, true);
       const certificate: Certificate = {
         ...facts,
         id: newCertificateId(),

@@ -52,7 +52,7 @@ export const toVerificationDto = (row: VerificationRow): Verification => ({
 const daysBetween = (from: string, to: string) =>
   Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 
-const toDetailDto = (row: VerificationRow): VerificationDetail => ({
+export const toDetailDto = (row: VerificationRow): VerificationDetail => ({
   ...toVerificationDto(row),
   email: row.email,
   codeSentAt: row.codeSentAt?.toISOString() ?? null,
