@@ -38,6 +38,8 @@ export type World = {
   /** An event of the account (`evt_…`), for the replay route. */
   webhookEventId: string;
   verificationId: number;
+  /** The verification's certificate (`cert_…`), for the public check page's routes. */
+  certificateId: string;
   attemptId: string;
   /** `{sha256}.webp` of /media/. */
   mediaFile: string;
@@ -102,6 +104,7 @@ export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<Wo
     })
     .returning({ id: schema.verifications.id });
   if (!verification) throw new Error('verification insert returned no row');
+  const certificate = await t.app.services.certificates.issue(owner.accountId, verification.id);
   const consumer = new Consumer(t.app, nextIp());
   await consumer.open(publicForm.publicId);
   // The test number: nothing is sent anywhere.
@@ -133,6 +136,7 @@ export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<Wo
     webhookEndpointId,
     webhookEventId: emitted.eventId,
     verificationId: verification.id,
+    certificateId: certificate.id,
     attemptId: sent.json<SendCodeResponse>().attemptId,
     mediaFile,
   };
@@ -155,6 +159,7 @@ const idByArea: Readonly<Record<string, (w: World) => number>> = {
 export function worldParam(world: World, route: Pick<RouteInfo, 'url'>, name: string): string | undefined {
   if (name === 'publicId') return world.publicId;
   if (name === 'attemptId') return world.attemptId;
+  if (name === 'certId') return world.certificateId;
   if (name === 'file') return world.mediaFile;
   if (name !== 'id') return undefined;
   // API v1's verifications are attempts (the public page's one is of the same account).
