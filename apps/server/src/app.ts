@@ -32,6 +32,7 @@ import { testNumberRoutes } from './modules/test-numbers/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { verificationAttemptRoutes } from './modules/verification-attempts/routes.ts';
 import { verificationDetailReportRoutes } from './modules/verifications/detail-report-routes.ts';
+import { verificationRedactionRoutes } from './modules/verifications/redaction-routes.ts';
 import { verificationRoutes } from './modules/verifications/routes.ts';
 import { verifyFormRoutes } from './modules/verify-forms/routes.ts';
 import { webhookOperationRoutes } from './modules/webhooks/operations-routes.ts';
@@ -198,6 +199,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(auditRoutes);
   await app.register(verificationRoutes);
   await app.register(verificationDetailReportRoutes);
+  await app.register(verificationRedactionRoutes);
   await app.register(certificateRoutes);
   await app.register(publicCertificateRoutes);
   await app.register(verificationAttemptRoutes);
