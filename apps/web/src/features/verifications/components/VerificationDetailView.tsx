@@ -1,4 +1,5 @@
-import { Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconEraser } from '@tabler/icons-react';
 import { languageLabels, type VerificationDetail } from '@veriform/contracts';
 import { type ReactNode, useId } from 'react';
 import { AnchorLink } from '../../../components/links';
@@ -25,6 +26,9 @@ const unknown = (
   </Text>
 );
 
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const formatDate = (iso: string) => dateFormat.format(new Date(iso));
+
 function Instant({ iso }: { iso: string | null }) {
   return iso ? <time dateTime={iso}>{formatDateTime(iso)}</time> : unknown;
 }
@@ -37,29 +41,45 @@ function Instant({ iso }: { iso: string | null }) {
 export function VerificationDetailView({
   verification: v,
   accountId,
+  actions,
 }: {
   verification: VerificationDetail;
   accountId: number;
+  /** What the page offers beside the number (the certificate's menu, composed by the route). */
+  actions?: ReactNode;
 }) {
   const timeToVerify = formatTimeToVerify(v.codeSentAt, v.verifiedAt);
   const evidenceHeading = useId();
   return (
     <Stack gap="lg">
-      <Group gap="sm" align="center">
-        <Title order={2} size="h3">
-          {formatPhoneForReading(v.cellPhone)}
-        </Title>
-        {v.isTest && (
-          <Badge
-            variant="light"
-            color="orange"
-            // Dark text on the tint: Mantine's light orange (orange.9 on orange.1) is 3.6:1, below AA's 4.5:1.
-            c="dark.6"
-          >
-            Test
-          </Badge>
-        )}
+      <Group gap="sm" align="center" justify="space-between">
+        <Group gap="sm" align="center">
+          <Title order={2} size="h3">
+            {formatPhoneForReading(v.cellPhone)}
+          </Title>
+          {v.isTest && (
+            <Badge
+              variant="light"
+              color="orange"
+              // Dark text on the tint: Mantine's light orange (orange.9 on orange.1) is 3.6:1, below AA's 4.5:1.
+              c="dark.6"
+            >
+              Test
+            </Badge>
+          )}
+        </Group>
+        {actions}
       </Group>
+      {v.redactedAt && (
+        <Alert
+          color="gray"
+          icon={<IconEraser aria-hidden="true" />}
+          title={`Personal data redacted on ${formatDate(v.redactedAt)}`}
+        >
+          The number and e-mail address are masked and the IP address and browser removed, here and in the
+          certificate, at the company’s request. The certificate’s seal and place in the chain remain.
+        </Alert>
+      )}
       <Paper withBorder radius="md" p="lg" component="section" aria-label="Verification">
         <SimpleGrid component="dl" cols={{ base: 1, sm: 2, md: 3 }} spacing="lg" m={0}>
           <Field label="Cell phone">{v.cellPhone}</Field>

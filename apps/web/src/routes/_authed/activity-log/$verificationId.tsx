@@ -7,6 +7,7 @@ import { ForbiddenScreen } from '../../../components/errors/ForbiddenScreen';
 import { NoMembershipAlert } from '../../../components/errors/NoMembershipAlert';
 import { PageHeader } from '../../../components/layout/PageHeader';
 import { AnchorLink } from '../../../components/links';
+import { CertificateActions } from '../../../features/certificates/components/CertificateActions';
 import {
   verificationQueryOptions,
   verificationTimelineQueryOptions,
@@ -85,11 +86,21 @@ function VerificationPage() {
   }
   if (!can(currentMembership, 'searchData')) return <ForbiddenScreen />;
   return (
-    <VerificationDetailPage key={currentMembership.account.id} accountId={currentMembership.account.id} />
+    <VerificationDetailPage
+      key={currentMembership.account.id}
+      accountId={currentMembership.account.id}
+      canManageEvidence={can(currentMembership, 'manageEvidence')}
+    />
   );
 }
 
-function VerificationDetailPage({ accountId }: { accountId: number }) {
+function VerificationDetailPage({
+  accountId,
+  canManageEvidence,
+}: {
+  accountId: number;
+  canManageEvidence: boolean;
+}) {
   const { api } = useServices();
   const { verificationId } = Route.useParams();
   // The loader checked the id and loaded the data (or threw to the error screens).
@@ -98,7 +109,17 @@ function VerificationDetailPage({ accountId }: { accountId: number }) {
     <>
       <BackLink />
       <PageHeader title="Verification" />
-      <VerificationDetailView verification={data} accountId={accountId} />
+      <VerificationDetailView
+        verification={data}
+        accountId={accountId}
+        actions={
+          <CertificateActions
+            accountId={accountId}
+            verification={data}
+            canManageEvidence={canManageEvidence}
+          />
+        }
+      />
     </>
   );
 }
