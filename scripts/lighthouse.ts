@@ -1,13 +1,16 @@
 /**
  * Lighthouse on the production build: performance and accessibility of the login page, the activity log and its
- * attempts, the audit log and webhooks (logged in) and the public verification page.
+ * attempts, the audit log and webhooks (logged in), the public verification page and a certificate's public check
+ * page.
  *
  *     npm run build && npx tsx scripts/lighthouse.ts [--runs 3] [--accessibility-only]
  *
  * Serves the build as production does (scripts/support/served-build.ts: PGlite, an owner with a session, one live form
- * with a 1200×300 banner, eight verifications so the log's table has rows) and audits each page `--runs` times in
+ * with a 1200×300 banner, eight verifications so the log's table has rows; the first one's certificate is issued
+ * through the owner's download of it) and audits each page `--runs` times in
  * Debian's Chromium (CHROMIUM_PATH). Presets: the public page with Lighthouse's default mobile preset (mid-range phone,
- * simulated slow 4G, 4× CPU slowdown), since consumers open it on phones; the app pages with the desktop preset,
+ * simulated slow 4G, 4× CPU slowdown), since consumers open it on phones (the certificate check page too: its QR code
+ * is scanned with one); the app pages with the desktop preset,
  * since compliance teams work in them at a desk. The app pages are opened logged in: the owner's session cookie is
  * put in the browser's cookie jar before Lighthouse navigates (Lighthouse's storage reset keeps cookies). Lighthouse's
  * `extraHeaders` would not do: Chromium replaces that Cookie header with its own jar's as soon as the page has set a
@@ -48,7 +51,28 @@ const TARGETS: readonly Target[] = [
   { name: 'audit log', path: '/settings/audit-log', preset: 'desktop', loggedIn: true },
   { name: 'webhooks', path: '/settings/webhooks', preset: 'desktop', loggedIn: true },
   { name: 'public form', path: '/f/{publicId}?ref=lighthouse', preset: 'mobile', loggedIn: false },
+  { name: 'certificate check', path: '/certificates/{certId}', preset: 'mobile', loggedIn: false },
 ];
+
+/** The id of a certificate to show: the first verification's, issued as the owner's download issues it. */
+async function issueCertificate(served: ServedBuild): Promise<string> {
+  const headers = { Cookie: `${served.session.name}=${served.session.value}`, Accept: 'application/json' };
+  const get = async <T>(path: string): Promise<T> => {
+    const response = await fetch(served.origin + path, { headers });
+    if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as T;
+  };
+  const memberships = await get<{ results: { account: { id: number } }[] }>('/api/memberships');
+  const account = memberships.results[0]?.account.id;
+  if (account === undefined) throw new Error('the owner has no membership');
+  const log = await get<{ results: { id: number }[] }>(`/api/verifications?account=${account}`);
+  const verification = log.results[0]?.id;
+  if (verification === undefined) throw new Error('no verification to certify');
+  const signed = await get<{ certificate: { id: string } }>(
+    `/api/verifications/${verification}/certificate?account=${account}`,
+  );
+  return signed.certificate.id;
+}
 
 type Finding = { audit: string; title: string; elements: string[] };
 type Run = {
@@ -158,8 +182,10 @@ const started = Date.now();
 const served = await serveBuild({ verifications: 8 });
 const failures: string[] = [];
 try {
+  const certId = await issueCertificate(served);
   for (const target of TARGETS) {
-    const url = served.origin + target.path.replace('{publicId}', served.publicId);
+    const url =
+      served.origin + target.path.replace('{publicId}', served.publicId).replace('{certId}', certId);
     const results: Run[] = [];
     for (let run = 1; run <= runs; run++) {
       const result = await audit(url, target, served).catch((error: unknown) => {
