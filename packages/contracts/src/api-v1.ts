@@ -255,6 +255,10 @@ export const apiVerificationSchema = z
       description:
         'What became of the code’s message. A test number’s is simulated: delivered, or undelivered with the error code chosen for the number (Settings → Company Info → Test numbers). Null for a hosted link, which sends nothing.',
     }),
+    redactedAt: z.string().nullable().meta({
+      description:
+        'When the account redacted the consumer’s personal data in the verification this code approved (an erasure request): `to` and `email` are then masked whatever the scope, `evidence` is empty, and it has no certificate. Null otherwise; the codes asked for before it on the same visit to the hosted page are masked too.',
+    }),
     created: z.string(),
   })
   .meta({ id: 'Verification' });

@@ -65,6 +65,7 @@ describe('POST /api/v1/verifications and /check', () => {
       consent: null,
       // A test number's simulated message: delivered, unless the number is set to fail.
       delivery: { status: 'delivered', errorCode: null, reason: null },
+      redactedAt: null,
       created: expect.any(String),
     });
     const id = verification.id ?? '';

@@ -124,6 +124,7 @@ export function createApiVerifications(deps: {
         // The hosted page shows the consent text; the code asked for there records it.
         consent: null,
         delivery: null,
+        redactedAt: null,
         created: now.toISOString(),
       };
     }

@@ -7,10 +7,11 @@ import {
   RESEND_AFTER_SECONDS,
 } from '@veriform/contracts';
 import { schema } from '@veriform/db';
+import { sql } from 'drizzle-orm';
 import { shownDeliveryStatus } from '../../messaging/delivery-status.ts';
 import { maskEmail, maskPhone } from '../public-verify/phone.ts';
 
-const { verificationAttempts } = schema;
+const { verificationAttempts, verifications } = schema;
 
 /**
  * A verification attempt as API v1 shows it (`Verification`), built from its row alone: API v1's answers and the
@@ -18,8 +19,7 @@ const { verificationAttempts } = schema;
  * build the same object, so a receiver's `data` is what `GET /api/v1/verifications/{id}` answers.
  */
 
-/** The columns the object is built from: select (or return) these. */
-export const apiVerificationColumns = {
+const attemptColumns = {
   id: verificationAttempts.id,
   status: verificationAttempts.status,
   verifyFormId: verificationAttempts.verifyFormId,
@@ -44,11 +44,23 @@ export const apiVerificationColumns = {
   deliveryErrorCode: verificationAttempts.deliveryErrorCode,
 };
 
+/**
+ * When its verification's personal data was redacted (issue #19, ADR 25): the attempt keeps no copy, its verification
+ * is one primary-key lookup away. A subquery rather than a join, so every select and RETURNING of the attempt reads it.
+ */
+const redactedAt =
+  sql<Date | null>`(select ${verifications.redactedAt} from ${verifications} where ${verifications.id} = ${verificationAttempts.verificationId})`
+    .mapWith(verifications.redactedAt)
+    .as('redacted_at');
+
+/** The columns the object is built from: select (or return) these. */
+export const apiVerificationColumns = { ...attemptColumns, redactedAt };
+
 export type ApiVerificationRow = {
-  [K in keyof typeof apiVerificationColumns]: (typeof apiVerificationColumns)[K]['_']['notNull'] extends true
-    ? (typeof apiVerificationColumns)[K]['_']['data']
-    : (typeof apiVerificationColumns)[K]['_']['data'] | null;
-};
+  [K in keyof typeof attemptColumns]: (typeof attemptColumns)[K]['_']['notNull'] extends true
+    ? (typeof attemptColumns)[K]['_']['data']
+    : (typeof attemptColumns)[K]['_']['data'] | null;
+} & { redactedAt: Date | null };
 
 /** Status as stored, with `pending` split by the clock: a code past its time is `expired` although nothing changed. */
 export function apiVerificationStatus(
@@ -101,6 +113,7 @@ export function toApiVerification(row: ApiVerificationRow, now: Date, full: bool
             errorCode: row.deliveryErrorCode,
             reason: deliveryReasonOf(row.method, row.deliveryErrorCode),
           },
+    redactedAt: row.redactedAt?.toISOString() ?? null,
     created: row.createdAt.toISOString(),
   };
 }

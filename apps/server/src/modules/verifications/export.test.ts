@@ -258,6 +258,8 @@ describe('GET /api/verifications/export-csv', () => {
       // No consent text was shown (issue #18): version and hash empty.
       '',
       '',
+      // Not redacted (issue #19).
+      '',
     ]);
     expect(rows.map((r) => r[2])).toEqual([
       `'=HYPERLINK("http://evil.example","x")`,
@@ -281,7 +283,7 @@ describe('GET /api/verifications/export-csv', () => {
     const hosted = await verifyOnHostedPage(t, form);
     const api = await verifyThroughApi(t, owner, form);
     // After the earlier columns, so positions read before issue #18 still hold.
-    expect(exportHeader.slice(-3)).toEqual(['Source', 'Consent version', 'Consent hash']);
+    expect(exportHeader.slice(9, 12)).toEqual(['Source', 'Consent version', 'Consent hash']);
     const all = await exportCsv(owner, `account=${owner.accountId}&o=created`);
     expect(all.rows.map((r) => [Number(r[0]), r[7], r[9]])).toEqual([
       [hosted.id, 'No', 'Hosted page'],

@@ -31,7 +31,8 @@ export const exportTuning: { batchSize: number; onBatch?: (rows: number) => void
 
 /**
  * The CSV's columns, in order (issue #6). Later columns are added at the end — Source (issue #15), then the consent
- * version and hash (issue #18) — so a sheet or script that reads the earlier columns by position keeps reading them.
+ * version and hash (issue #18), then when the consumer's personal data was redacted (issue #19) — so a sheet or script
+ * that reads the earlier columns by position keeps reading them.
  */
 export const exportHeader = [
   'ID',
@@ -46,6 +47,7 @@ export const exportHeader = [
   'Source',
   'Consent version',
   'Consent hash',
+  'Redacted',
 ] as const;
 
 /**
@@ -199,6 +201,8 @@ function exportCells(): { value: SQL; text: boolean }[] {
     // Issue #18: the version number and the hex SHA-256 of the consent text shown; empty when none was.
     { value: sql`${v.consentVersion}`, text: false },
     { value: sql`${v.consentSha256}`, text: false },
+    // Issue #19: when the number was masked and the rest of the consumer's data removed (ADR 25); empty when it was not.
+    { value: sql`to_char(${v.redactedAt}, 'YYYY-MM-DD HH24:MI:SS TZH:TZM')`, text: false },
   ];
 }
 

@@ -9,11 +9,12 @@ import {
 import { schema } from '@veriform/db';
 import { and, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { newApiKey } from '../../test-support/api-v1/client.ts';
+import { apiV1, newApiKey } from '../../test-support/api-v1/client.ts';
 import { useTestApp } from '../../test-support/app.ts';
 import { waitForSend } from '../../test-support/attempts.ts';
 import { MINUTE } from '../../test-support/clock.ts';
 import { latestCodeMessageTo } from '../../test-support/codes.ts';
+import { parseCsv } from '../../test-support/csv.ts';
 import {
   type Consumer,
   createPublicForm,
@@ -328,6 +329,55 @@ describe('POST /api/verifications/{id}/redact', () => {
     expect(allAfter.results.find((v) => v.id === gone.id)?.cellPhone).toBe('+1 ••• ••• 0142');
     expect(await reportOf()).toEqual(reportBefore);
     expect(await counts()).toEqual(countsBefore);
+
+    // The CSV: the masked number (text, as a number's cell always is) and, in its last column, when it was redacted.
+    const csv = await owner.c.get(
+      `/api/verifications/export-csv?account=${owner.accountId}&o=created&tz=UTC`,
+    );
+    expect(csv.statusCode, csv.body).toBe(200);
+    const [header, ...rows] = parseCsv(csv.body.slice(1));
+    expect(header?.at(-1)).toBe('Redacted');
+    const redactedOn = `${t.clock.now().toISOString().slice(0, 10)} ${t.clock.now().toISOString().slice(11, 19)} +00:00`;
+    expect(rows.map((r) => [Number(r[0]), r[1], r.at(-1)])).toEqual([
+      [kept.id, "'+14155550199", ''],
+      [gone.id, "'+1 ••• ••• 0142", redactedOn],
+    ]);
+  });
+
+  it('API v1 shows the attempts redacted: masked whatever the scope, no evidence, with redactedAt; its events too', async () => {
+    const owner = await newOwner(t.app);
+    const { phone, verificationId, attemptIds, later } = await verifiedWithHistory(owner);
+    const { key } = await newApiKey(owner, ['verifications:read', 'events:read']);
+    const api = apiV1(t.app, key);
+    const redactedAt = t.clock.now().toISOString();
+    expect((await owner.c.post(redactUrl(owner, verificationId))).statusCode).toBe(200);
+    const masked = `+1 ••• ••• ${phone.e164.slice(-4)}`;
+    // The code that approved it says when; the one it replaced on the same visit is masked too, with no verification
+    // to date it by.
+    const [replaced, approving] = attemptIds;
+    for (const [id, date] of [
+      [approving, redactedAt],
+      [replaced, null],
+    ] as const) {
+      const { data } = await api.GET('/api/v1/verifications/{id}', { params: { path: { id: id ?? '' } } });
+      expect(data).toMatchObject({
+        id,
+        to: masked,
+        email: null,
+        evidence: { ip: null, userAgent: null },
+        redactedAt: date,
+      });
+    }
+    const { data: other } = await api.GET('/api/v1/verifications/{id}', {
+      params: { path: { id: later.attemptId } },
+    });
+    expect(other).toMatchObject({ to: phone.e164, redactedAt: null });
+    const { data: page } = await api.GET('/api/v1/verifications', { params: { query: { limit: 10 } } });
+    expect(page?.data.filter((v) => v.redactedAt !== null).map((v) => v.id)).toEqual([approving]);
+    const { data: stored } = await api.GET('/api/v1/events', { params: { query: { limit: 100 } } });
+    const about = stored?.data.filter((e) => attemptIds.includes(String(e.data.id))) ?? [];
+    expect(about.length).toBeGreaterThan(0);
+    expect(JSON.stringify(about)).not.toContain(phone.e164);
   });
 });
 

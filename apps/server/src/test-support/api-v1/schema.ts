@@ -362,6 +362,8 @@ export interface components {
             } | null;
             /** @description What became of the code’s message. A test number’s is simulated: delivered, or undelivered with the error code chosen for the number (Settings → Company Info → Test numbers). Null for a hosted link, which sends nothing. */
             delivery: components["schemas"]["DeliveryInput"] | null;
+            /** @description When the account redacted the consumer’s personal data in the verification this code approved (an erasure request): `to` and `email` are then masked whatever the scope, `evidence` is empty, and it has no certificate. Null otherwise; the codes asked for before it on the same visit to the hosted page are masked too. */
+            redactedAt: string | null;
             created: string;
         };
         StartVerificationInput: {
@@ -664,6 +666,8 @@ export interface components {
             } | null;
             /** @description What became of the code’s message. A test number’s is simulated: delivered, or undelivered with the error code chosen for the number (Settings → Company Info → Test numbers). Null for a hosted link, which sends nothing. */
             delivery: components["schemas"]["Delivery"] | null;
+            /** @description When the account redacted the consumer’s personal data in the verification this code approved (an erasure request): `to` and `email` are then masked whatever the scope, `evidence` is empty, and it has no certificate. Null otherwise; the codes asked for before it on the same visit to the hosted page are masked too. */
+            redactedAt: string | null;
             created: string;
         };
         StartVerification: {
