@@ -21,6 +21,7 @@ import { auditRoutes } from './modules/audit/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { publicCertificateRoutes } from './modules/certificates/public-routes.ts';
 import { certificateRoutes } from './modules/certificates/routes.ts';
+import { certificateStandingRoutes } from './modules/certificates/standing-routes.ts';
 import { twilioStatusRoutes } from './modules/code-delivery/twilio-status-routes.ts';
 import { consentRoutes } from './modules/consent/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
@@ -201,6 +202,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(verificationDetailReportRoutes);
   await app.register(verificationRedactionRoutes);
   await app.register(certificateRoutes);
+  await app.register(certificateStandingRoutes);
   await app.register(publicCertificateRoutes);
   await app.register(verificationAttemptRoutes);
   await app.register(publicVerifyRoutes);

@@ -450,6 +450,21 @@ const routes: RouteCase[] = [
     plainMember: 403,
   },
   {
+    method: 'GET',
+    url: '/api/verifications/:id/certificate/standing',
+    call: (c, w) => c.get(`/api/verifications/${w.verificationId}/certificate/standing`),
+    unknown: (c) => c.get(`/api/verifications/${UNKNOWN}/certificate/standing`),
+    plainMember: 403,
+  },
+  {
+    method: 'POST',
+    url: '/api/verifications/:id/certificate/revoke',
+    call: (c, w) =>
+      c.post(`/api/verifications/${w.verificationId}/certificate/revoke`, { reason: 'Cross-account' }),
+    unknown: (c) => c.post(`/api/verifications/${UNKNOWN}/certificate/revoke`, { reason: 'Unknown' }),
+    plainMember: 403,
+  },
+  {
     method: 'POST',
     url: '/api/verifications/:id/redact',
     call: (c, w) => c.post(`/api/verifications/${w.verificationId}/redact`),
