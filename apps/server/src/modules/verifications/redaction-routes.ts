@@ -31,7 +31,8 @@ export async function verificationRedactionRoutes(app: FastifyInstance): Promise
       schema: {
         params,
         querystring: verificationDetailQuerySchema,
-        body: z.object({}).strict().optional(),
+        // Absent (null to the validator) or `{}`: there is nothing to choose.
+        body: z.object({}).strict().nullish(),
         response: { 200: verificationDetailSchema },
       },
     },

@@ -36,6 +36,9 @@ const {
   formPageViews,
   auditEvents,
   webhookEvents,
+  webhookEndpoints,
+  webhookDeliveries,
+  webhookDeliveryAttempts,
   verificationDailyCounts,
   verificationCertificates,
 } = schema;
@@ -86,6 +89,35 @@ async function verifiedWithHistory(owner: Owner) {
   return { form, phone, verificationId, attemptIds: [first.attemptId, second.attemptId], later };
 }
 
+/** A receiver's answer, kept with a delivery of one of the attempts' events, that echoes the number. */
+async function deliveryAnswerQuoting(accountId: number, attemptIds: string[], e164: string): Promise<number> {
+  const events = await t.db.db.select().from(webhookEvents).where(eq(webhookEvents.accountId, accountId));
+  const event = events.find((e) => attemptIds.includes((e.data as { id: string }).id));
+  if (!event) throw new Error('no event about the attempts');
+  const [endpoint] = await t.db.db
+    .insert(webhookEndpoints)
+    .values({ accountId, url: 'https://hooks.example/in', eventTypes: ['*'], secretSealed: 'sealed' })
+    .returning();
+  if (!endpoint) throw new Error('no endpoint');
+  const [delivery] = await t.db.db
+    .insert(webhookDeliveries)
+    .values({ accountId, eventId: event.id, endpointId: endpoint.id, eventCreatedAt: event.createdAt })
+    .returning();
+  if (!delivery) throw new Error('no delivery');
+  const [attempt] = await t.db.db
+    .insert(webhookDeliveryAttempts)
+    .values({
+      deliveryId: delivery.id,
+      attemptedAt: t.clock.now(),
+      statusCode: 200,
+      latencyMs: 12,
+      responseSnippet: `{"received":"${e164}"}`,
+    })
+    .returning();
+  if (!attempt) throw new Error('no delivery attempt');
+  return attempt.id;
+}
+
 const verificationRow = async (id: number) =>
   (await t.db.db.select().from(verifications).where(eq(verifications.id, id)))[0];
 
@@ -107,6 +139,13 @@ describe('POST /api/verifications/{id}/redact', () => {
     expect(before.ip).not.toBeNull();
     const timelineBefore = await owner.c.get(`/api/verifications/${verificationId}/timeline`);
     expect(timelineBefore.statusCode).toBe(200);
+    // Free text we keep that may quote the number: a provider's error, a receiver's answer to a webhook delivery.
+    const [firstAttempt] = attemptIds;
+    await t.db.db
+      .update(verificationAttempts)
+      .set({ sendError: `The 'To' number ${phone.e164} is not a valid phone number.` })
+      .where(eq(verificationAttempts.id, firstAttempt ?? ''));
+    const snippetId = await deliveryAnswerQuoting(owner.accountId, attemptIds, phone.e164);
 
     t.clock.advance(MINUTE);
     const redactedAt = t.clock.now().toISOString();
@@ -191,6 +230,15 @@ describe('POST /api/verifications/{id}/redact', () => {
       expect(event.data).toMatchObject({ to: masked, email: null, evidence: null });
     expect(JSON.stringify(aboutThem)).not.toContain(phone.e164);
 
+    expect((await attemptRows([firstAttempt ?? '']))[0]?.sendError).toBe(
+      `The 'To' number ${masked} is not a valid phone number.`,
+    );
+    const [snippet] = await t.db.db
+      .select({ text: webhookDeliveryAttempts.responseSnippet })
+      .from(webhookDeliveryAttempts)
+      .where(eq(webhookDeliveryAttempts.id, snippetId));
+    expect(snippet?.text).toBe(`{"received":"${masked}"}`);
+
     // The later visit's code is another record: not this verification's evidence, kept as it was (ADR 25).
     const [laterRow] = await attemptRows([later.attemptId]);
     expect(laterRow).toMatchObject({ cellPhone: phone.e164, ip: expect.any(String) });
@@ -230,10 +278,13 @@ describe('POST /api/verifications/{id}/redact', () => {
       ip: null,
       userAgent: null,
     });
-    expect(await redactionEvents(owner.accountId)).toHaveLength(1);
-    // A body with anything in it is refused: there is nothing to choose.
+    // A body with anything in it is refused: there is nothing to choose. No body at all is fine; no CSRF token is not.
     const other = await insertVerification(t, form);
     expect((await owner.c.post(redactUrl(owner, other.id), { reason: 'x' })).statusCode).toBe(400);
+    expect((await owner.c.post(redactUrl(owner, other.id), {}, { csrf: false })).statusCode).toBe(403);
+    expect((await verificationRow(other.id))?.redactedAt).toBeNull();
+    const bare = await owner.c.request({ method: 'POST', url: redactUrl(owner, other.id) });
+    expect(bare.statusCode, bare.body).toBe(200);
   });
 
   it('happens once: again is a 400 with its date; ten at once redact once and record one event', async () => {

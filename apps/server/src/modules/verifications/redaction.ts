@@ -1,7 +1,8 @@
 import type { VerificationDetail } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { and, eq, inArray, isNotNull, lte, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
@@ -16,10 +17,22 @@ const {
   formPageViews,
   verificationCertificates,
   webhookEvents,
+  webhookDeliveries,
+  webhookDeliveryAttempts,
 } = schema;
 
 /** The masked forms are idempotent (a masked number masks to itself), so a row masked twice stays as it was. */
 const maskedEmail = (email: string | null) => (email === null ? null : maskEmail(email));
+
+/**
+ * Free text that may quote the number or address (a provider's error: "The 'To' number +1415… is not valid", a
+ * receiver's answer echoing our payload), with each occurrence masked and the rest kept for support.
+ */
+function masking(column: AnyPgColumn, found: { cellPhone: string; email: string | null }): SQL {
+  let text = sql`replace(${column}, ${found.cellPhone}, ${maskPhone(found.cellPhone)})`;
+  if (found.email) text = sql`replace(${text}, ${found.email}, ${maskEmail(found.email)})`;
+  return text;
+}
 
 /**
  * The consumer's personal data in one verification, removed at the account's request (issue #19, ADR 25): an erasure
@@ -73,7 +86,7 @@ export async function redactVerification(
         .update(codeEntries)
         .set({ ip: null, userAgent: null })
         .where(inArray(codeEntries.attemptId, attemptIds));
-      await redactWebhookEvents(tx, ctx.accountId, attempts);
+      await redactWebhookEvents(tx, ctx.accountId, attempts, found);
     }
     if (viewIds.length > 0)
       await tx
@@ -148,6 +161,7 @@ async function redactAttempts(tx: Db, verification: VerificationRow) {
         email: maskedEmail(attempt.email),
         ip: null,
         userAgent: null,
+        sendError: masking(verificationAttempts.sendError, attempt),
       })
       .where(eq(verificationAttempts.id, attempt.id))
       .returning({
@@ -164,12 +178,14 @@ async function redactAttempts(tx: Db, verification: VerificationRow) {
 /**
  * The account's stored webhook events about those attempts (kept 30 days, listed by GET /api/v1/events, replayable)
  * hold the number, address and evidence in full, as owners' endpoints receive them: they are masked the same way, so
- * neither the list nor a replay gives them out again. Copies already delivered are the receiver's (ADR 25).
+ * neither the list nor a replay gives them out again; so are the receivers' answers kept with their deliveries, which
+ * may echo them. Copies already delivered are the receiver's (ADR 25).
  */
 async function redactWebhookEvents(
   tx: Db,
   accountId: number,
   attempts: { id: string; cellPhone: string; email: string | null }[],
+  original: { cellPhone: string; email: string | null },
 ): Promise<void> {
   const masked = JSON.stringify(attempts.map((a) => ({ id: a.id, to: a.cellPhone, email: a.email })));
   await tx
@@ -185,4 +201,22 @@ async function redactWebhookEvents(
         sql`${webhookEvents.data}->>'id' = m.id`,
       ),
     );
+  const deliveries = tx
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+    .where(
+      and(
+        eq(webhookDeliveries.accountId, accountId),
+        sql`${webhookEvents.type} like 'verification.%'`,
+        inArray(
+          sql`${webhookEvents.data}->>'id'`,
+          attempts.map((a) => a.id),
+        ),
+      ),
+    );
+  await tx
+    .update(webhookDeliveryAttempts)
+    .set({ responseSnippet: masking(webhookDeliveryAttempts.responseSnippet, original) })
+    .where(inArray(webhookDeliveryAttempts.deliveryId, deliveries));
 }
