@@ -155,6 +155,7 @@ export function createServices(deps: {
     clock,
     rateLimit,
     codeDelivery,
+    jobs,
     webhookEvents,
   });
   const apiEvents = createApiEvents({ db, clock });

@@ -49,6 +49,11 @@ export type JobQueue = {
     payloads: z.input<Payload>[],
     options?: EnqueueOptions,
   ): Promise<void>;
+  /**
+   * For SQL that stored jobs itself (migration 0022's `enqueue_job`, in a statement of its own transaction): wakes
+   * this process's worker of `definition`, as `enqueue` does, once that statement has committed.
+   */
+  wake(definition: JobDefinition): void;
 };
 
 export type Jobs = JobQueue & {
@@ -194,6 +199,9 @@ export function createJobs(
       if (jobs.length === 0 || startAfter) return;
       if (tx) afterCommit(tx, () => wake(definition.name));
       else wake(definition.name);
+    },
+    wake(definition) {
+      wake(definition.name);
     },
     async stop() {
       await boss.stop({ graceful: true, wait: true, close: false, timeout: STOP_TIMEOUT_MS });

@@ -35,6 +35,7 @@ export function createRateLimiter(db: Db, clock: Clock) {
   async function checkWith(executor: Db, rule: RateLimitRule): Promise<RateLimitDecision> {
     const { bucket, limit, windowMs } = rule;
     const now = clock.now().getTime();
+    // The code send checks its limits the same way in SQL (migration 0022, issue_verification_code; ADR 26).
     // Only the limit-th newest event decides; reading just that row keeps large limits (10,000 sends a day per
     // account) cheap — the index on (bucket, created_at) walks to it without returning the rows before it.
     const [limiting] = await executor

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { sendVerificationCode } from '../jobs/definitions/send-verification-code.ts';
 import type { EnqueueOptions, JobQueue } from '../jobs/queue.ts';
 import type { Sealer } from '../lib/sealed.ts';
@@ -16,11 +17,20 @@ export type CodeDelivery = {
    * is stored by the attempt's own transaction: committed with it, or not at all.
    */
   enqueue(message: CodeMessage, options?: EnqueueOptions): Promise<void>;
+  /** The job's name and data (the code sealed), for SQL that stores the job itself (migration 0022). */
+  job(message: CodeMessage): { name: string; data: z.output<typeof sendVerificationCode.payload> };
 };
 
 /** The code is sealed under the attempt id, so a sealed code cannot be replayed for another attempt. */
 export function createCodeDelivery(deps: { jobs: JobQueue; sealer: Sealer }): CodeDelivery {
   return {
+    job({ attemptId, code }) {
+      const data = sendVerificationCode.payload.parse({
+        attemptId,
+        sealedCode: deps.sealer.seal(code, attemptId),
+      });
+      return { name: sendVerificationCode.name, data };
+    },
     async enqueue({ attemptId, code }, options) {
       const sealedCode = deps.sealer.seal(code, attemptId);
       await deps.jobs.enqueue(sendVerificationCode, { attemptId, sealedCode }, options);

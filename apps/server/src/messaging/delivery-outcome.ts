@@ -5,10 +5,10 @@ import {
   apiVerificationColumns,
   toApiVerification,
 } from '../modules/verifications/api-object.ts';
-import type { WebhookEvents } from '../modules/webhooks/events.ts';
+import type { WebhookEventInput, WebhookEvents } from '../modules/webhooks/events.ts';
 import type { CodeDeliveryStatus } from './delivery-status.ts';
 
-const { verificationAttempts, codeDeliveryEvents } = schema;
+const { verificationAttempts } = schema;
 
 /**
  * The webhook events of a code message's fate (issue #18): `verification.delivered`, and
@@ -23,7 +23,22 @@ const outcomeEventType = (status: CodeDeliveryStatus) =>
 /** One outcome event per attempt, whichever it is. */
 export const deliveryOutcomeDedupeKey = (attemptId: string) => `verification.delivery:${attemptId}`;
 
-/** Emits the outcome event of a row that has just reached a final status, its data as API v1 shows the row. */
+/** The outcome event of a row that has just reached a final status, its data as API v1 shows the row; else null. */
+export function deliveryOutcomeEvent(row: ApiVerificationRow, now: Date): WebhookEventInput | null {
+  if (
+    row.deliveryStatus !== 'delivered' &&
+    row.deliveryStatus !== 'undelivered' &&
+    row.deliveryStatus !== 'failed'
+  )
+    return null;
+  return {
+    type: outcomeEventType(row.deliveryStatus),
+    data: toApiVerification(row, now, true),
+    dedupeKey: deliveryOutcomeDedupeKey(row.id),
+  };
+}
+
+/** Emits the outcome event of a row that has just reached a final status (deliveryOutcomeEvent). */
 export async function emitDeliveryOutcomeOf(
   tx: Tx,
   webhookEvents: WebhookEvents,
@@ -31,17 +46,8 @@ export async function emitDeliveryOutcomeOf(
   row: ApiVerificationRow,
   now: Date,
 ): Promise<void> {
-  if (
-    row.deliveryStatus !== 'delivered' &&
-    row.deliveryStatus !== 'undelivered' &&
-    row.deliveryStatus !== 'failed'
-  )
-    return;
-  await webhookEvents.emit(tx, accountId, {
-    type: outcomeEventType(row.deliveryStatus),
-    data: toApiVerification(row, now, true),
-    dedupeKey: deliveryOutcomeDedupeKey(row.id),
-  });
+  const event = deliveryOutcomeEvent(row, now);
+  if (event) await webhookEvents.emit(tx, accountId, event);
 }
 
 /** As emitDeliveryOutcomeOf, reading the row (the caller's update holds its lock, so it is the one just written). */
@@ -63,34 +69,16 @@ export async function emitDeliveryOutcome(
  * A test number's message (issue #18): nothing is sent, but its history is what a real one's would be — queued,
  * sent, then (by SMS) delivered, or undelivered with the number's `simulated_error_code` — so a customer sees and tests
  * the failure paths (the public page's message, the attempts view, API v1, the webhook events) as with a decline test
- * card. In issueCode's transaction, on the row it has just inserted; the message id `test:<attemptId>` says it never
- * left. Returns the row as it now is; the caller emits `code_sent`, then the outcome (emitDeliveryOutcomeOf).
+ * card. The code send stores that history with the attempt (migration 0022, issue_verification_code), with the message
+ * id `test:<attemptId>` that says it never left; this is where it ends.
  */
-export async function simulateTestDelivery(
-  tx: Tx,
-  row: ApiVerificationRow,
+export function simulatedDelivery(
+  method: 'sms' | 'email',
   simulatedErrorCode: string | null,
-  now: Date,
-): Promise<ApiVerificationRow> {
-  const providerMessageId = `test:${row.id}`;
+): { status: CodeDeliveryStatus; errorCode: string | null } {
   // E-mail has no outcome to simulate: a real one stops at `sent` too (SMTP's acceptance is all there is), and the
   // failures to choose from are carriers'.
-  const outcome: CodeDeliveryStatus =
-    row.method === 'email' ? 'sent' : simulatedErrorCode === null ? 'delivered' : 'undelivered';
-  const errorCode = outcome === 'undelivered' ? simulatedErrorCode : null;
-  // The row was inserted by this transaction a moment ago, still `queued`: two statements write the whole history.
-  await tx
-    .insert(codeDeliveryEvents)
-    .values([
-      { attemptId: row.id, status: 'queued', at: now, errorCode: null, providerMessageId: null },
-      { attemptId: row.id, status: 'sent', at: now, errorCode: null, providerMessageId },
-      ...(outcome === 'sent'
-        ? []
-        : [{ attemptId: row.id, status: outcome, at: now, errorCode, providerMessageId }]),
-    ]);
-  await tx
-    .update(verificationAttempts)
-    .set({ sentAt: now, providerMessageId, deliveryStatus: outcome, deliveryErrorCode: errorCode })
-    .where(eq(verificationAttempts.id, row.id));
-  return { ...row, sentAt: now, deliveryStatus: outcome, deliveryErrorCode: errorCode };
+  const status: CodeDeliveryStatus =
+    method === 'email' ? 'sent' : simulatedErrorCode === null ? 'delivered' : 'undelivered';
+  return { status, errorCode: status === 'undelivered' ? simulatedErrorCode : null };
 }

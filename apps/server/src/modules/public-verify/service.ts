@@ -2,6 +2,7 @@ import {
   type CheckCodeResponse,
   CODE_TTL_SECONDS,
   checkCodeRequestSchema,
+  type Language,
   MAX_WRONG_TRIES,
   type PublicLanguage,
   type PublicVerifyForm,
@@ -13,16 +14,18 @@ import {
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
+import { deliverWebhook } from '../../jobs/definitions/deliver-webhook.ts';
+import { sendVerificationCode } from '../../jobs/definitions/send-verification-code.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, type FieldErrors } from '../../lib/errors.ts';
 import { ipKey } from '../../lib/ip-key.ts';
 import { type RateLimiter, type RateLimitRule, tooMany } from '../../lib/rate-limit.ts';
 import type { CodeDelivery } from '../../messaging/code-delivery.ts';
-import { emitDeliveryOutcomeOf, simulateTestDelivery } from '../../messaging/delivery-outcome.ts';
-import { recordDeliveryEvent } from '../../messaging/delivery-status.ts';
+import { deliveryOutcomeEvent, simulatedDelivery } from '../../messaging/delivery-outcome.ts';
 import { findMembership } from '../../plugins/account-context.ts';
 import { type CurrentConsent, consentRefusal, currentConsent } from '../consent/service.ts';
 import {
@@ -30,7 +33,7 @@ import {
   apiVerificationColumns,
   toApiVerification,
 } from '../verifications/api-object.ts';
-import type { WebhookEvents } from '../webhooks/events.ts';
+import { newEventId, type WebhookEvents } from '../webhooks/events.ts';
 import {
   ATTEMPT_ID_PATTERN,
   CODE_PATTERN,
@@ -50,6 +53,7 @@ const {
   testPhoneNumbers,
   formPageViews,
   codeEntries,
+  consentVersions,
 } = schema;
 
 /**
@@ -147,16 +151,30 @@ function checkCodeErrorMap(texts: PublicVerifyTexts) {
   };
 }
 
-/** How long until the next code for this number through this form may be sent (0: now). */
-async function resendWaitMs(db: Db, formId: number, e164: string, now: Date): Promise<number> {
-  const [latest] = await db
-    .select({ createdAt: verificationAttempts.createdAt })
-    .from(verificationAttempts)
-    .where(and(eq(verificationAttempts.verifyFormId, formId), eq(verificationAttempts.cellPhone, e164)))
-    .orderBy(desc(verificationAttempts.createdAt))
-    .limit(1);
-  return latest ? Math.max(0, latest.createdAt.getTime() + RESEND_AFTER_SECONDS * 1000 - now.getTime()) : 0;
-}
+/** One of the account's test numbers (Settings → Company Info): its fixed code and the outcome its message shows. */
+type TestNumber = { code: string; simulatedErrorCode: string | null };
+
+/** A limit of the code send, with the text that tells why it refused (in the form's language). */
+type SendLimit = { rule: RateLimitRule; text: (seconds: number) => string };
+
+/** What issue_verification_code (migration 0022) answers; bigint arrives as a string or a number by driver. */
+type IssueRow = {
+  outcome: 'sent' | 'too_soon' | 'limited';
+  wait_ms: string | number;
+  refused: number | null;
+  deliveries: number;
+};
+
+type ConsentAndTestNumberRow = {
+  id: string | null;
+  version: number | null;
+  language: Language | null;
+  text: string | null;
+  sha256: string | null;
+  require_checkbox: boolean | null;
+  code: string | null;
+  simulated_error_code: string | null;
+};
 
 export function createPublicVerifyService(deps: {
   config: Config;
@@ -164,10 +182,12 @@ export function createPublicVerifyService(deps: {
   clock: Clock;
   rateLimit: RateLimiter;
   codeDelivery: CodeDelivery;
+  /** Wakes the workers of the jobs a code send stores in SQL. */
+  jobs: JobQueue;
   /** Webhook events (issue #17): a code sent, approved, or locked out, each in its change's transaction. */
   webhookEvents: WebhookEvents;
 }) {
-  const { config, db, clock, rateLimit, codeDelivery, webhookEvents } = deps;
+  const { config, db, clock, rateLimit, codeDelivery, jobs, webhookEvents } = deps;
   const limits = () => config.codeSendLimits;
 
   async function findForm(publicId: string): Promise<FormRow | undefined> {
@@ -281,27 +301,137 @@ export function createPublicVerifyService(deps: {
     return form;
   }
 
-  /** Refuses with the first exhausted limit's own text (they say why and when to retry); counts nothing then. */
-  async function consumeLimits(
-    rules: { rule: RateLimitRule; text: (seconds: number) => string }[],
-  ): Promise<void> {
-    // One locked step (ADR 12): a burst at once gets exactly each limit through.
-    await rateLimit.locked(
-      rules.map(({ rule }) => rule.bucket),
-      async (scope) => {
-        for (const { rule, text } of rules) {
-          const decision = await scope.check(rule);
-          if (!decision.allowed) throw tooMany(decision, text);
-        }
-        await scope.record(rules.map(({ rule }) => rule.bucket));
+  /** The account's test number with this E.164 number, if it is one. */
+  async function findTestNumber(accountId: number, e164: string): Promise<TestNumber | null> {
+    const [row] = await db
+      .select({ code: testPhoneNumbers.code, simulatedErrorCode: testPhoneNumbers.simulatedErrorCode })
+      .from(testPhoneNumbers)
+      .where(and(eq(testPhoneNumbers.accountId, accountId), eq(testPhoneNumbers.cellPhone, e164)))
+      .limit(1);
+    return row ?? null;
+  }
+
+  /**
+   * The hosted page's second round trip (issue #20): the form's current consent version in its language, and whether
+   * the number (when it parsed) is one of the account's test numbers, in one statement.
+   */
+  async function consentAndTestNumber(
+    form: FormRow,
+    e164: string | null,
+  ): Promise<{ consent: CurrentConsent | undefined; testNumber: TestNumber | null }> {
+    const result = await db.execute(sql`
+      SELECT c.id, c.version, c.language, c.text, c.sha256, c.require_checkbox, t.code, t.simulated_error_code
+      FROM (SELECT 1) AS one
+      LEFT JOIN LATERAL (
+        SELECT id, version, language, text, sha256, require_checkbox FROM ${consentVersions}
+        WHERE verify_form_id = ${form.id} AND language = ${form.language}
+        ORDER BY version DESC LIMIT 1
+      ) AS c ON true
+      LEFT JOIN LATERAL (
+        SELECT code, simulated_error_code FROM ${testPhoneNumbers}
+        WHERE account_id = ${form.accountId} AND cell_phone = ${e164}
+        LIMIT 1
+      ) AS t ON true`);
+    // Both drivers answer `{ rows }`; the Db type leaves the result untyped.
+    const [row] = (result as unknown as { rows: ConsentAndTestNumberRow[] }).rows;
+    if (!row) throw new Error('consentAndTestNumber: no row');
+    return {
+      consent:
+        row.id === null ||
+        row.version === null ||
+        row.language === null ||
+        row.text === null ||
+        row.sha256 === null
+          ? undefined
+          : {
+              id: row.id,
+              version: row.version,
+              language: row.language,
+              text: row.text,
+              sha256: row.sha256,
+              requireCheckbox: row.require_checkbox === true,
+            },
+      testNumber: row.code === null ? null : { code: row.code, simulatedErrorCode: row.simulated_error_code },
+    };
+  }
+
+  /**
+   * The limits of one send, in the order their refusals are told. Test numbers send nothing, so only the per-IP
+   * limit (which guards the server, not the bill) applies to them.
+   */
+  function sendLimits(
+    form: FormRow,
+    target: { e164: string; method: 'sms' | 'email'; email: string | null },
+    texts: PublicVerifyTexts,
+    context: PublicRequestContext,
+    options: IssueOptions,
+    isTest: boolean,
+  ): SendLimit[] {
+    const perIp: SendLimit[] = options.perIpLimit
+      ? [
+          {
+            rule: {
+              bucket: `code-send:ip:${ipKey(context.ip)}`,
+              limit: limits().perIpPerDay,
+              windowMs: DAY_MS,
+            },
+            text: texts.tooManyFromIp,
+          },
+        ]
+      : [];
+    if (isTest) return perIp;
+    const { e164, method, email } = target;
+    return [
+      {
+        rule: { bucket: `code-send:phone:${e164}`, limit: limits().perPhonePerDay, windowMs: DAY_MS },
+        text: texts.tooManyForPhone,
       },
-    );
+      // An inbox is guarded like a phone: nobody may bomb an address with codes through our forms.
+      ...(email
+        ? [
+            {
+              rule: {
+                bucket: `code-send:email:${email.toLowerCase()}`,
+                limit: limits().perEmailPerDay,
+                windowMs: DAY_MS,
+              },
+              text: texts.tooManyForEmail,
+            },
+          ]
+        : []),
+      ...perIp,
+      // Per account and channel: text messages cost money (toll fraud), so they have their own, configurable cap, and
+      // reaching it leaves e-mail open.
+      method === 'sms'
+        ? {
+            rule: {
+              bucket: `code-send:account-sms:${form.accountId}`,
+              limit: limits().smsPerAccountPerDay,
+              windowMs: DAY_MS,
+            },
+            text: texts.tooManySmsForAccount,
+          }
+        : {
+            rule: {
+              bucket: `code-send:account-email:${form.accountId}`,
+              limit: limits().emailPerAccountPerDay,
+              windowMs: DAY_MS,
+            },
+            text: texts.tooManyEmailsForAccount,
+          },
+    ];
   }
 
   /**
    * Sends a code to a checked number through a live form, by every rule of the public page (ADR 12): 30 s between
-   * codes to one number per form (checked again under a lock, so a burst gets one code), the limits per phone, e-mail,
-   * IP and account in one locked step, older pending codes replaced. The hosted page and API v1 both come here.
+   * codes to one number per form, the limits per phone, e-mail, IP and account, older pending codes replaced. The
+   * hosted page and API v1 both come here.
+   *
+   * One round trip (ADR 26): everything that needs no data is done here first — the code and its HMAC, the sealed job
+   * payload, and the webhook events' data, built from the row the send will insert (all of it known now) — and
+   * issue_verification_code (migration 0022) does the rest in one statement: the locks, the spacing and the limits
+   * under them, the replacement of older codes, the attempt, its delivery history, the events and the job. No pooled
+   * connection waits on this process in between.
    */
   async function issueCode(
     form: FormRow,
@@ -314,6 +444,8 @@ export function createPublicVerifyService(deps: {
       consent?: CurrentConsent | undefined;
       /** The page view the code was asked from (issue #18); none through API v1. */
       pageViewId?: string | undefined;
+      /** The number as a test number, when the caller has looked it up already (null: it is none). */
+      testNumber?: TestNumber | null | undefined;
     },
     texts: PublicVerifyTexts,
     context: PublicRequestContext,
@@ -321,150 +453,114 @@ export function createPublicVerifyService(deps: {
   ): Promise<{ attemptId: string; expiresAt: Date; createdAt: Date; isTest: boolean }> {
     const { phone, email, method } = target;
     const now = clock.now();
-    const tooSoon = (waitMs: number) => {
-      const seconds = Math.ceil(waitMs / 1000);
-      return new AppError('rate_limited', {
-        detail: texts.resendTooSoon(seconds),
-        headers: { 'Retry-After': String(seconds) },
-      });
-    };
-    const [testNumber] = await db
-      .select({ code: testPhoneNumbers.code, simulatedErrorCode: testPhoneNumbers.simulatedErrorCode })
-      .from(testPhoneNumbers)
-      .where(and(eq(testPhoneNumbers.accountId, form.accountId), eq(testPhoneNumbers.cellPhone, phone.e164)))
-      .limit(1);
+    const testNumber =
+      target.testNumber === undefined ? await findTestNumber(form.accountId, phone.e164) : target.testNumber;
     if (options.testNumbersOnly && !testNumber) {
       throw new AppError('permission_denied', {
         detail: 'A test key sends codes only to the account’s test numbers (Settings → Company Info).',
         problem: 'test_mode_number_required',
       });
     }
-
-    // Checked here so that an early retry costs no limit; checked again under a lock below.
-    const waitMs = await resendWaitMs(db, form.id, phone.e164, now);
-    if (waitMs > 0) throw tooSoon(waitMs);
-
-    // Test numbers send nothing, so only the per-IP limit (which guards the server, not the bill) applies to them.
-    const perIp = {
-      rule: { bucket: `code-send:ip:${ipKey(context.ip)}`, limit: limits().perIpPerDay, windowMs: DAY_MS },
-      text: texts.tooManyFromIp,
-    };
-    const perIpRules = options.perIpLimit ? [perIp] : [];
-    await consumeLimits(
-      testNumber
-        ? perIpRules
-        : [
-            {
-              rule: {
-                bucket: `code-send:phone:${phone.e164}`,
-                limit: limits().perPhonePerDay,
-                windowMs: DAY_MS,
-              },
-              text: texts.tooManyForPhone,
-            },
-            // An inbox is guarded like a phone: nobody may bomb an address with codes through our forms.
-            ...(email
-              ? [
-                  {
-                    rule: {
-                      bucket: `code-send:email:${email.toLowerCase()}`,
-                      limit: limits().perEmailPerDay,
-                      windowMs: DAY_MS,
-                    },
-                    text: texts.tooManyForEmail,
-                  },
-                ]
-              : []),
-            ...perIpRules,
-            // Per account and channel: text messages cost money (toll fraud), so they have their own, configurable cap,
-            // and reaching it leaves e-mail open.
-            method === 'sms'
-              ? {
-                  rule: {
-                    bucket: `code-send:account-sms:${form.accountId}`,
-                    limit: limits().smsPerAccountPerDay,
-                    windowMs: DAY_MS,
-                  },
-                  text: texts.tooManySmsForAccount,
-                }
-              : {
-                  rule: {
-                    bucket: `code-send:account-email:${form.accountId}`,
-                    limit: limits().emailPerAccountPerDay,
-                    windowMs: DAY_MS,
-                  },
-                  text: texts.tooManyEmailsForAccount,
-                },
-          ],
+    const sendRules = sendLimits(
+      form,
+      { e164: phone.e164, method, email },
+      texts,
+      context,
+      options,
+      !!testNumber,
     );
 
     const attemptId = newAttemptId();
     const code = testNumber?.code ?? newCode();
     const expiresAt = new Date(now.getTime() + CODE_TTL_SECONDS * 1000);
-    const waitAfterLock = await db.transaction(async (tx) => {
-      // Sends to one number through one form wait for each other (in every process), so a burst of requests gets one
-      // code, not one per request: the spacing is checked again once the lock is held.
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`code-send:${form.id}:${phone.e164}`}))`);
-      const wait = await resendWaitMs(tx, form.id, phone.e164, now);
-      if (wait > 0) return wait;
-      // A new code revokes the older ones of the same form and number: only the latest message's code works.
-      await tx
-        .update(verificationAttempts)
-        .set({ status: 'replaced' })
-        .where(
-          and(
-            eq(verificationAttempts.verifyFormId, form.id),
-            eq(verificationAttempts.cellPhone, phone.e164),
-            eq(verificationAttempts.status, 'pending'),
-          ),
-        );
-      const [stored] = await tx
-        .insert(verificationAttempts)
-        .values({
-          id: attemptId,
-          accountId: form.accountId,
-          verifyFormId: form.id,
-          cellPhone: phone.e164,
-          method,
-          email,
-          externalRefId: target.externalRefId,
-          codeHash: hashCode(config.secretKey, attemptId, code),
-          isTest: testNumber !== undefined,
-          ip: context.ip,
-          userAgent: context.userAgent,
-          source: options.source,
-          apiKeyId: options.apiKeyId,
-          consentVersionId: target.consent?.id ?? null,
-          consentVersion: target.consent?.version ?? null,
-          consentLanguage: target.consent?.language ?? null,
-          consentSha256: target.consent?.sha256 ?? null,
-          // Kept only when it is a view of this form, checked inside this INSERT (no round trip of its own): another
-          // form's or an unknown id becomes null, so a stale tab still gets its code.
-          pageViewId: target.pageViewId
-            ? sql`(select ${formPageViews.id} from ${formPageViews} where ${formPageViews.id} = ${target.pageViewId} and ${formPageViews.verifyFormId} = ${form.id})`
-            : null,
-          createdAt: now,
-          expiresAt,
-        })
-        .returning(apiVerificationColumns);
-      if (!stored) throw new Error('Attempt insert returned no row');
-      // The first line of the message's delivery history (the row's own status is `queued` by default). A test number
-      // sends nothing: its whole history is simulated at once, ending as the number's settings say.
-      if (!testNumber) await recordDeliveryEvent(tx, { attemptId, status: 'queued', at: now });
-      const shown = testNumber
-        ? await simulateTestDelivery(tx, stored, testNumber.simulatedErrorCode, now)
-        : stored;
-      await webhookEvents.emit(tx, form.accountId, {
-        type: 'verification.code_sent',
-        data: toApiVerification(shown, now, true),
-      });
-      if (testNumber) await emitDeliveryOutcomeOf(tx, webhookEvents, form.accountId, shown, now);
-      return 0;
-    });
-    if (waitAfterLock > 0) throw tooSoon(waitAfterLock);
-    if (!testNumber) await codeDelivery.enqueue({ attemptId, code });
+    const consent = target.consent;
+    // A test number sends nothing: its whole history is simulated at once, ending as the number's settings say.
+    const simulated = testNumber ? simulatedDelivery(method, testNumber.simulatedErrorCode) : null;
+    // A new attempt has no verification yet, so nothing of it is redacted (issue #19's `redactedAt`).
+    const unredacted = { redactedAt: null };
+    const stored: ApiVerificationRow = {
+      ...unredacted,
+      id: attemptId,
+      status: 'pending',
+      verifyFormId: form.id,
+      method,
+      cellPhone: phone.e164,
+      email,
+      externalRefId: target.externalRefId,
+      source: options.source,
+      isTest: testNumber !== null,
+      wrongTries: 0,
+      expiresAt,
+      createdAt: now,
+      verifiedAt: null,
+      sentAt: simulated ? now : null,
+      ip: context.ip,
+      userAgent: context.userAgent,
+      consentVersionId: consent?.id ?? null,
+      consentVersion: consent?.version ?? null,
+      consentLanguage: consent?.language ?? null,
+      consentSha256: consent?.sha256 ?? null,
+      deliveryStatus: simulated?.status ?? 'queued',
+      deliveryErrorCode: simulated?.errorCode ?? null,
+    };
+    const outcomeEvent = simulated ? deliveryOutcomeEvent(stored, now) : null;
+    const events = [
+      { type: 'verification.code_sent', data: toApiVerification(stored, now, true) },
+      ...(outcomeEvent ? [outcomeEvent] : []),
+    ].map((event) => ({ id: newEventId(), ...event }));
+    const job = testNumber ? null : codeDelivery.job({ attemptId, code });
 
-    return { attemptId, expiresAt, createdAt: now, isTest: testNumber !== undefined };
+    const result = await db.execute(sql`
+      SELECT outcome, wait_ms, refused, deliveries FROM issue_verification_code(
+        p_attempt_id => ${attemptId}::text,
+        p_account_id => ${form.accountId}::integer,
+        p_form_id => ${form.id}::integer,
+        p_cell_phone => ${phone.e164}::text,
+        p_method => ${method}::text,
+        p_email => ${email}::text,
+        p_external_ref_id => ${target.externalRefId}::text,
+        p_code_hash => ${hashCode(config.secretKey, attemptId, code)}::text,
+        p_ip => ${context.ip}::text,
+        p_user_agent => ${context.userAgent}::text,
+        p_source => ${options.source}::text,
+        p_api_key_id => ${options.apiKeyId}::integer,
+        p_consent_version_id => ${consent?.id ?? null}::text,
+        p_consent_version => ${consent?.version ?? null}::integer,
+        p_consent_language => ${consent?.language ?? null}::text,
+        p_consent_sha256 => ${consent?.sha256 ?? null}::text,
+        p_page_view_id => ${target.pageViewId ?? null}::text,
+        p_now => ${now.toISOString()}::timestamptz,
+        p_expires_at => ${expiresAt.toISOString()}::timestamptz,
+        p_resend_after_ms => ${RESEND_AFTER_SECONDS * 1000}::bigint,
+        p_limits => ${JSON.stringify(sendRules.map(({ rule }) => rule))}::jsonb,
+        p_test_delivery => ${simulated ? JSON.stringify(simulated) : null}::jsonb,
+        p_events => ${JSON.stringify(events)}::jsonb,
+        p_job_name => ${job?.name ?? null}::text,
+        p_job_data => ${job ? JSON.stringify(job.data) : null}::jsonb
+      )`);
+    const [row] = (result as unknown as { rows: IssueRow[] }).rows;
+    if (!row) throw new Error('issue_verification_code answered no row');
+    const waitMs = Number(row.wait_ms);
+    if (row.outcome === 'too_soon') {
+      const seconds = Math.ceil(waitMs / 1000);
+      throw new AppError('rate_limited', {
+        detail: texts.resendTooSoon(seconds),
+        headers: { 'Retry-After': String(seconds) },
+      });
+    }
+    if (row.outcome === 'limited') {
+      const refused = row.refused === null ? undefined : sendRules[row.refused - 1];
+      if (!refused) throw new Error('issue_verification_code refused by an unknown limit');
+      throw tooMany(
+        { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) },
+        refused.text,
+      );
+    }
+    // The jobs are committed: this process's workers need not wait for their next poll.
+    if (job) jobs.wake(sendVerificationCode);
+    if (row.deliveries > 0) jobs.wake(deliverWebhook);
+
+    return { attemptId, expiresAt, createdAt: now, isTest: testNumber !== null };
   }
 
   async function sendCode(
@@ -490,7 +586,7 @@ export function createPublicVerifyService(deps: {
       else if (!z.email().safeParse(request.email).success) fields.email = [texts.emailInvalid];
       else email = request.email;
     }
-    const consent = await currentConsent(db, form.id, form.language);
+    const { consent, testNumber } = await consentAndTestNumber(form, phone.ok ? phone.e164 : null);
     const refusal = consentRefusal(consent, request);
     if (refusal) fields.consentAccepted = [refusal === 'stale' ? texts.consentStale : texts.consentRequired];
     if (!phone.ok || Object.keys(fields).length > 0) throw new AppError('validation_error', { fields });
@@ -504,6 +600,7 @@ export function createPublicVerifyService(deps: {
         externalRefId: request.externalRefId ?? '',
         consent,
         pageViewId: request.pageViewId,
+        testNumber,
       },
       texts,
       context,

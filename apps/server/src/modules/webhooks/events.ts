@@ -29,7 +29,8 @@ export type EmittedEvent = {
  * Emitting webhook events (issue #17 item 2): `emit(tx, accountId, event)` in the transaction of the change itself,
  * so an event exists if and only if its change committed, and its deliveries' jobs commit with both. One statement
  * stores the event and a delivery for every enabled endpoint of the account that wants its type; then one job per
- * delivery (usually none or one) is queued in the same transaction.
+ * delivery (usually none or one) is queued in the same transaction. The code send emits through the same statement in
+ * SQL (migration 0022, emit_webhook_event; ADR 26): a change here is a change there.
  */
 export function createWebhookEvents(deps: { clock: Clock; jobs: JobQueue }) {
   const { clock, jobs } = deps;
