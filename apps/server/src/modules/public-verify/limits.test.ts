@@ -80,6 +80,28 @@ describe('code send limits (counted in the database)', () => {
     expect((await send(consumer, form.publicId, phone.typed)).statusCode).toBe(201);
   });
 
+  it('per phone: of a burst for one number through one form, only the code sent counts (ADR 26)', async () => {
+    const { form } = await liveForm();
+    const phone = newCellPhone();
+    const consumers = await Promise.all(Array.from({ length: 6 }, () => newConsumer(t.app, form.publicId)));
+    const answers = await Promise.all(
+      consumers.map((consumer) => send(consumer, form.publicId, phone.typed)),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([201, 429, 429, 429, 429, 429]);
+    // The five refused were told to wait for the spacing, and cost none of the number's two codes a day.
+    for (const answer of answers.filter((a) => a.statusCode === 429)) {
+      expect(answer.json<{ detail: string }>().detail).toBe(en.resendTooSoon(30));
+    }
+    const [first, second] = consumers;
+    if (!first || !second) throw new Error('consumers expected');
+    afterResendSpacing();
+    expect((await send(first, form.publicId, phone.typed)).statusCode).toBe(201);
+    afterResendSpacing();
+    const third = await send(second, form.publicId, phone.typed);
+    expect(third.statusCode).toBe(429);
+    expect(third.json<{ detail: string }>().detail).toMatch(/^Too many codes were sent to this number today/);
+  });
+
   it('per IP: refuses the fourth code of the day from one address, whatever the number or form', async () => {
     const a = await liveForm();
     const b = await liveForm();
