@@ -4,15 +4,16 @@ import { parseArgs } from 'node:util';
 import { parseKeys, verifyCertificateFile } from './verify.js';
 
 /**
- * veriform-verify-certificate certificate.json (--keys keys.json | --keys-url https://…/.well-known/veriform-certificate-keys.json)
+ * veriform-verify-certificate certificate.pdf|certificate.json (--keys keys.json | --keys-url https://…/.well-known/veriform-certificate-keys.json)
  *
  * Prints "authentic, issued <time> by <company>" and exits 0, or "altered (<why>)" and exits 1; "unknown" (exit 2) when
- * the signing key is not among the keys given; 3 for a usage or reading error. The keys come from where you choose:
+ * the signing key is not among the keys given or the file is not a certificate; 3 for a usage or reading error. A PDF
+ * or a JSON certificate: the file's first bytes tell which, not its name. The keys come from where you choose:
  * the file names no key source of its own, since a forger would name theirs.
  */
 
 const usage =
-  'usage: veriform-verify-certificate <certificate.json> (--keys <keys.json> | --keys-url <https://…/.well-known/veriform-certificate-keys.json>)';
+  'usage: veriform-verify-certificate <certificate.pdf|certificate.json> (--keys <keys.json> | --keys-url <https://…/.well-known/veriform-certificate-keys.json>)';
 
 function fail(message) {
   console.error(message);
@@ -39,7 +40,6 @@ if (values.help) {
 }
 const [file] = positionals;
 if (!file || positionals.length > 1 || Boolean(values.keys) === Boolean(values['keys-url'])) fail(usage);
-if (/\.pdf$/i.test(file)) fail('PDF certificates are not supported yet: check the JSON certificate.');
 
 async function loadKeys() {
   if (values.keys) return JSON.parse(await readFile(values.keys, 'utf8'));

@@ -6,6 +6,8 @@ export declare const ALG: 'Ed25519';
 export declare function canonicalJson(value: unknown): string;
 export declare function sha256Hex(text: string): string;
 export declare function keyIdOf(rawPublicKey: Uint8Array): string;
+/** A PDF certificate's last line: this, the key id, a space, the base64 Ed25519 signature of every byte before it. */
+export declare const PDF_SEAL_PREFIX: '%VERIFORM-SEAL ';
 
 export type PublishedKey = { keyId: string; publicKey: KeyObject };
 export declare function parseKeys(json: unknown): PublishedKey[];
@@ -18,6 +20,8 @@ export type CertificateVerdict = {
   certificateId: string | null;
   issuedAt: string | null;
   company: string | null;
+  /** What the file was taken for; null when it is neither a JSON nor a PDF certificate. */
+  format: 'json' | 'pdf' | null;
 };
 export declare function verifyCertificateFile(
   bytes: Uint8Array | string,

@@ -1,4 +1,5 @@
 import { createHash, createPublicKey, verify } from 'node:crypto';
+import { inflateSync } from 'node:zlib';
 import canonicalize from 'canonicalize';
 
 /**
@@ -9,6 +10,9 @@ import canonicalize from 'canonicalize';
  * `value` is the base64 Ed25519 signature of the canonical JSON of `certificate`. The file must be exactly canonical
  * (one trailing newline tolerated): a checker that re-read a reformatted file could not promise that every changed
  * byte is caught, since whitespace, key order and escapes carry no meaning once parsed.
+ *
+ * A PDF certificate carries that file as an attachment and ends with a seal over all its other bytes (see
+ * PDF_SEAL_PREFIX); it is authentic when the seal verifies, the attached file does, and one key signed both.
  *
  * Plain JavaScript (types in verify.d.ts), so `npx veriform-verify-certificate` runs with no build step.
  */
@@ -75,18 +79,41 @@ function summaryOf(certificate) {
   };
 }
 
+/** Not a certificate at all: nothing in it says it was one. */
+const notACertificate = (reason) => ({
+  verdict: 'unknown',
+  reason,
+  certificateId: null,
+  issuedAt: null,
+  company: null,
+  format: null,
+});
+
 /**
- * The verdict on a certificate file's bytes: `authentic` (signed by one of `keys`, not a byte changed), `altered`
- * (anything else: not canonical JSON, not a certificate's shape, a signature that does not verify), or `unknown` (well
- * formed, but signed by a key id that is not among `keys`: another server's, or a key list out of date). `keys` as
- * parseKeys answers.
+ * The verdict on a certificate file's bytes, JSON or PDF: `authentic` (signed by one of `keys`, not a byte changed),
+ * `altered` (recognisably a certificate, or what is left of one, that does not verify), or `unknown` (signed by a key
+ * id that is not among `keys` — another server's, or a key list out of date — or not a certificate at all). `keys` as
+ * parseKeys answers. `format` is what the file was taken for: `json`, `pdf`, or null when neither.
  */
 export function verifyCertificateFile(bytes, keys) {
+  const buffer = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : Buffer.from(bytes);
+  if (looksLikePdf(buffer)) return { format: 'pdf', ...verifyPdf(buffer, keys) };
+  return verifyJson(buffer, keys);
+}
+
+function verifyJson(buffer, keys) {
+  // A changed byte may leave the file unreadable, but one byte cannot remove both names.
+  const recognisable = buffer.includes('"certificate"') || buffer.includes('"signature"');
+  const result = checkJson(buffer, keys);
+  if (result.verdict === 'altered' && !recognisable && result.certificateId === null)
+    return notACertificate(`not a certificate (${result.reason})`);
+  return { ...result, format: 'json' };
+}
+
+function checkJson(buffer, keys) {
   let text;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(
-      typeof bytes === 'string' ? Buffer.from(bytes) : bytes,
-    );
+    text = new TextDecoder('utf-8', { fatal: true }).decode(buffer);
   } catch {
     return altered('not UTF-8 text');
   }
@@ -122,6 +149,109 @@ export function verifyCertificateFile(bytes, keys) {
   if (!verify(null, signed, key.publicKey, value))
     return altered('the signature does not match', certificate);
   return { verdict: 'authentic', reason: null, keyId: key.keyId, ...summaryOf(certificate) };
+}
+
+// ---- PDF ------------------------------------------------------------------------------------------------------------
+
+/**
+ * A PDF certificate ends with one line after `%%EOF`: `%VERIFORM-SEAL <keyId> <base64 Ed25519 signature>` and a line
+ * feed, the signature being of every byte before that line. PDF readers ignore what follows `%%EOF`.
+ */
+export const PDF_SEAL_PREFIX = '%VERIFORM-SEAL ';
+const SEAL_LINE = /^%VERIFORM-SEAL (vfk_[0-9a-f]{16}) ([A-Za-z0-9+/]{86}==)$/;
+
+/** A PDF by its header, or by the seal at its end (a changed header byte must not make it "not a certificate"). */
+const looksLikePdf = (buffer) =>
+  buffer.subarray(0, 5).toString('latin1') === '%PDF-' ||
+  buffer.subarray(-200).includes(PDF_SEAL_PREFIX, 0, 'latin1');
+
+/** The seal, or why there is none: the file must end with exactly one seal line, after `%%EOF`. */
+function readSeal(buffer) {
+  const missing = (reason) => ({ ok: false, reason });
+  if (buffer.at(-1) !== 0x0a)
+    return missing('the file does not end with its seal: it was cut, or bytes were added');
+  const start = buffer.lastIndexOf(0x0a, buffer.length - 2) + 1;
+  const match = SEAL_LINE.exec(buffer.subarray(start, buffer.length - 1).toString('latin1'));
+  if (!match) return missing('the seal at the end of the file is missing or damaged');
+  const value = strictBase64(match[2], 64);
+  if (!value) return missing('the seal is not a 64-byte base64 signature');
+  const signed = buffer.subarray(0, start);
+  if (!signed.subarray(-6).equals(Buffer.from('%%EOF\n')))
+    return missing('the seal does not follow the end of the PDF (%%EOF)');
+  return { ok: true, keyId: match[1], value, signed };
+}
+
+/**
+ * The attached certificate: the one embedded file's stream, found by its dictionary (`/Type /EmbeddedFile`, `/Length`,
+ * `/Filter /FlateDecode`) rather than with a PDF parser. That is enough because nothing is trusted from it until the
+ * seal over the whole file verified, and the server writes plain objects (no object streams) for this. Null when
+ * there is not exactly one, or it cannot be read.
+ */
+function attachmentOf(pdf) {
+  const text = pdf.toString('latin1');
+  const marker = '/Type /EmbeddedFile';
+  const at = text.indexOf(marker);
+  if (at === -1 || text.indexOf(marker, at + marker.length) !== -1) return null;
+  const objectStart = text.lastIndexOf(' obj', at);
+  const streamStart = text.indexOf('stream\n', at);
+  if (objectStart === -1 || streamStart === -1) return null;
+  const dictionary = text.slice(objectStart, streamStart);
+  const length = /\/Length (\d+)\b/.exec(dictionary);
+  if (!length) return null;
+  const from = streamStart + 'stream\n'.length;
+  const to = from + Number(length[1]);
+  if (!/^\s*endstream/.test(text.slice(to, to + 12))) return null;
+  const data = pdf.subarray(from, to);
+  if (!/\/Filter \/FlateDecode\b/.test(dictionary)) return data;
+  try {
+    return inflateSync(data);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The seal is checked first (one Ed25519 verification over the bytes: a changed byte anywhere stops here), then the
+ * attached JSON as a JSON file, then that the two agree: the seal's key is the one that signed the certificate, and
+ * the attachment is named for it.
+ */
+function verifyPdf(buffer, keys) {
+  const seal = readSeal(buffer);
+  const sealKey = seal.ok ? keys.find((k) => k.keyId === seal.keyId) : undefined;
+  if (sealKey && !verify(null, seal.signed, sealKey.publicKey, seal.value))
+    return altered('the seal does not match: the PDF was changed after it was issued');
+  const attachment = attachmentOf(seal.ok ? seal.signed : buffer);
+  if (!attachment) {
+    if (!seal.ok)
+      return buffer.includes(PDF_SEAL_PREFIX)
+        ? altered(seal.reason)
+        : notACertificate('a PDF, but not a Veriform certificate: no seal and no attached certificate');
+    if (!sealKey)
+      return {
+        ...notACertificate(`sealed by ${seal.keyId}, which is not among the keys given`),
+        format: 'pdf',
+      };
+    return altered('sealed, but without its attached certificate');
+  }
+  const inner = checkJson(attachment, keys);
+  const certificate = {
+    certificateId: inner.certificateId,
+    issuedAt: inner.issuedAt,
+    company: inner.company,
+  };
+  if (!seal.ok) return { verdict: 'altered', reason: seal.reason, ...certificate };
+  if (inner.verdict !== 'authentic')
+    return { verdict: inner.verdict, reason: `the attached certificate: ${inner.reason}`, ...certificate };
+  if (seal.keyId !== inner.keyId)
+    return {
+      verdict: 'altered',
+      reason: `the seal's key (${seal.keyId}) is not the certificate's (${inner.keyId})`,
+      ...certificate,
+    };
+  const name = `(veriform-certificate-${inner.certificateId}.json)`;
+  if (!buffer.includes(name, 0, 'latin1'))
+    return { verdict: 'altered', reason: 'the attached certificate is not named for it', ...certificate };
+  return inner;
 }
 
 /**

@@ -21,6 +21,10 @@ const samples: Record<string, (base: string) => string> = {
   -d '{"code": "123456"}'`,
   getVerificationCertificate: (base) => `curl "${base}/api/v1/verifications/$VERIFICATION_ID/certificate" \\
   -H "Authorization: Bearer $VERIFORM_API_KEY"`,
+  getVerificationCertificatePdf: (
+    base,
+  ) => `curl "${base}/api/v1/verifications/$VERIFICATION_ID/certificate.pdf" --output certificate.pdf \\
+  -H "Authorization: Bearer $VERIFORM_API_KEY"`,
   listVerifications: (
     base,
   ) => `curl "${base}/api/v1/verifications?externalRefId=lead-4711&status=approved&limit=20" \\

@@ -1,5 +1,8 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import openapiTS, { astToString } from 'openapi-typescript';
@@ -90,6 +93,7 @@ describe('the curl examples', () => {
     const ids = operationsOf(document).map((operation) => operation.operationId);
     expect([...sampledOperations].sort()).toEqual([...ids].sort());
 
+    const downloads = await mkdtemp(join(tmpdir(), 'veriform-docs-'));
     const port = await freePort();
     const publicUrl = `http://127.0.0.1:${port}`;
     const db = await openTestDb();
@@ -148,7 +152,12 @@ describe('the curl examples', () => {
       expect(sample).toContain(publicUrl);
       // The example as a reader pastes it; the test only asks curl to fail on an HTTP error and stay quiet.
       const script = `curl() { command curl --silent --show-error --fail-with-body "$@"; }\n${sample}`;
-      const { stdout } = await run('bash', ['-c', script], { env });
+      const { stdout } = await run('bash', ['-c', script], { env, cwd: downloads });
+      if (operationId === 'getVerificationCertificatePdf') {
+        const pdf = await readFile(join(downloads, 'certificate.pdf'));
+        expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+        continue;
+      }
       const answer: unknown = JSON.parse(stdout);
       if (operationId === 'startVerification') env.VERIFICATION_ID = (answer as { id: string }).id;
       if (operationId === 'checkVerification') expect(answer).toMatchObject({ status: 'approved' });

@@ -12,7 +12,11 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountContext } from '../../plugins/tenancy.ts';
-import { signedCertificateResponse } from '../certificates/routes.ts';
+import {
+  certificatePdfResponse,
+  sendCertificate,
+  signedCertificateResponse,
+} from '../certificates/routes.ts';
 import { contextOf } from '../public-verify/routes.ts';
 import { problem, problemResponses } from './responses.ts';
 
@@ -191,13 +195,45 @@ keep the bytes as they are (a reformatted file no longer verifies). Needs \`veri
       },
     },
     async (request, reply) =>
-      reply
-        .type('application/json; charset=utf-8')
-        .send(
-          await certificates.forAttempt(
-            accountContext(request),
-            apiVerificationIdParamsSchema.parse(request.params).id,
-          ),
+      sendCertificate(
+        reply,
+        await certificates.forAttempt(
+          accountContext(request),
+          apiVerificationIdParamsSchema.parse(request.params).id,
         ),
+        'json',
+      ),
+  );
+
+  app.get(
+    '/api/v1/verifications/:id/certificate.pdf',
+    {
+      config: { account: { from: 'apiKey', can: 'searchData' } },
+      schema: {
+        operationId: 'getVerificationCertificatePdf',
+        summary: 'Get a verification certificate as a PDF',
+        description: `The same certificate as a readable PDF: everything it says in words, its signature, a QR code and link to
+the public check page, and the signed JSON attached (\`veriform-certificate-<id>.json\`, the exact bytes of the JSON
+certificate). A seal after \`%%EOF\` signs every byte of the file with the certificate's key, so one changed byte is
+caught: \`npx veriform-verify-certificate file.pdf --keys-url …\` checks it with the keys at
+\`${CERTIFICATE_KEYS_PATH}\`, no database needed. The same bytes on every download. Needs \`verifications:read\`.`,
+        tags: ['Verifications'],
+        params: apiVerificationIdParamsSchema,
+        response: {
+          200: certificatePdfResponse,
+          ...problemResponses,
+          404: problem('No such verification in this key’s account, or it is not approved: `not_found`.'),
+        },
+      },
+    },
+    async (request, reply) =>
+      sendCertificate(
+        reply,
+        await certificates.pdfForAttempt(
+          accountContext(request),
+          apiVerificationIdParamsSchema.parse(request.params).id,
+        ),
+        'pdf',
+      ),
   );
 }

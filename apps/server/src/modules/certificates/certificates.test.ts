@@ -167,6 +167,7 @@ describe('GET /api/verifications/{id}/certificate', () => {
       certificateId: stored.id,
       issuedAt: file.certificate.issued,
       company: 'Acme Inc.',
+      format: 'json',
     });
 
     t.clock.advance(60_000);

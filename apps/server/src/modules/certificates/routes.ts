@@ -4,11 +4,13 @@ import {
   signedCertificateSchema,
   verificationDetailQuerySchema,
 } from '@veriform/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { parsePathId } from '../../plugins/account-objects.ts';
 import { accountContext } from '../../plugins/tenancy.ts';
+import { certificateFileName } from './pdf.ts';
+import type { CertificateDownload } from './service.ts';
 
 /**
  * The answer is the stored text as signed, never re-serialised (a changed byte is a broken signature): the schema
@@ -19,12 +21,33 @@ export const signedCertificateResponse = {
   content: { 'application/json': { schema: signedCertificateSchema } },
 };
 
+export const certificatePdfResponse = {
+  description:
+    'The certificate as a PDF: the same content in words, the signature, a QR code to the public check page, the signed JSON attached, and a seal over every byte after `%%EOF`.',
+  content: { 'application/pdf': { schema: z.file() } },
+};
+
+/** A download, named for its certificate, so that a plain link saves it as a file. */
+export function sendCertificate(
+  reply: FastifyReply,
+  download: CertificateDownload<string | Buffer>,
+  format: 'json' | 'pdf',
+) {
+  return reply
+    .type(format === 'json' ? 'application/json; charset=utf-8' : 'application/pdf')
+    .header(
+      'content-disposition',
+      `attachment; filename="${certificateFileName(download.certificateId, format)}"`,
+    )
+    .send(download.body);
+}
+
 /** As the verification detail's: the tenancy hook already answered 404 for anything but an id that fits. */
 const params = z.object({ id: z.string() });
 
 /**
- * Verification certificates (issue #19, ADR 24): the signed JSON of one verification (members with canSearchData), and
- * the public keys anyone checks it with. API v1's route is in api-v1/verifications-routes.ts.
+ * Verification certificates (issue #19, ADR 24): the signed JSON and the sealed PDF of one verification (members with
+ * canSearchData), and the public keys anyone checks them with. API v1's route is in api-v1/verifications-routes.ts.
  */
 export async function certificateRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -44,14 +67,37 @@ export async function certificateRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) =>
-      reply
-        .type('application/json; charset=utf-8')
-        .send(
-          await certificates.forVerification(
-            accountContext(request),
-            parsePathId(params.parse(request.params).id, 'verifications'),
-          ),
+      sendCertificate(
+        reply,
+        await certificates.forVerification(
+          accountContext(request),
+          parsePathId(params.parse(request.params).id, 'verifications'),
         ),
+        'json',
+      ),
+  );
+
+  app.get(
+    '/api/verifications/:id/certificate.pdf',
+    {
+      config: {
+        account: { from: { pathObject: 'verifications' }, can: 'searchData', alsoNamedBy: 'query.account' },
+      },
+      schema: {
+        params,
+        querystring: verificationDetailQuerySchema,
+        response: { 200: certificatePdfResponse },
+      },
+    },
+    async (request, reply) =>
+      sendCertificate(
+        reply,
+        await certificates.pdfForVerification(
+          accountContext(request),
+          parsePathId(params.parse(request.params).id, 'verifications'),
+        ),
+        'pdf',
+      ),
   );
 
   r.get(

@@ -17,11 +17,15 @@ import type { AccountContext } from '../../plugins/account-context.ts';
 import type { AuditLog } from '../audit/log.ts';
 import { certificateFacts } from './content.ts';
 import { deriveSigningKey, publishedKeys, registerSigningKey } from './keys.ts';
+import { createCertificatePdfs } from './pdf.ts';
 import { refuseRedacted } from './redaction.ts';
 
 const { verificationCertificates, certificateChainHeads, verificationAttempts } = schema;
 
 export type CertificateRow = typeof verificationCertificates.$inferSelect;
+
+/** A download's answer: the file's bytes and the certificate they are of (its id names the file). */
+export type CertificateDownload<T> = { certificateId: string; body: T };
 
 /** What a view's audit event reads from the content: the number, masked as signed. */
 const maskedNumberOf = (content: string) =>
@@ -62,6 +66,7 @@ export function certificateFile(
 export function createCertificateService(deps: { db: Db; clock: Clock; config: Config; audit: AuditLog }) {
   const { db, clock, config, audit } = deps;
   const key = deriveSigningKey(config.secretKey, config.certificateKeyGeneration);
+  const renderPdf = createCertificatePdfs(config);
   let registered: Promise<void> | undefined;
 
   /** The current key in certificate_signing_keys, once per process (again after a failure). */
@@ -145,11 +150,14 @@ export function createCertificateService(deps: { db: Db; clock: Clock; config: C
     });
   }
 
-  /** A view is recorded (issue #19 item 6) before it is answered; the event names the number masked, as views do. */
-  async function viewed(ctx: AccountContext, row: CertificateRow): Promise<string> {
+  /**
+   * A view (JSON) or a download (PDF) is recorded (issue #19 item 6) before it is answered; the event names the number
+   * masked, as views do.
+   */
+  async function recorded(ctx: AccountContext, row: CertificateRow, format: 'json' | 'pdf'): Promise<void> {
     await db.transaction((tx) =>
       audit.record(tx, ctx, {
-        action: 'verification.certificate_viewed',
+        action: format === 'json' ? 'verification.certificate_viewed' : 'verification.certificate_downloaded',
         targets: [
           {
             type: 'verification',
@@ -157,22 +165,33 @@ export function createCertificateService(deps: { db: Db; clock: Clock; config: C
             name: maskedNumberOf(signedContent(row)),
           },
         ],
-        changes: { certificateId: row.id, format: 'json' },
+        changes: { certificateId: row.id, format },
       }),
     );
-    return certificateFile(row);
   }
 
-  /** GET /api/verifications/{id}/certificate: the signed file's text. */
-  async function forVerification(ctx: AccountContext, verificationId: number): Promise<string> {
-    return viewed(ctx, await issue(ctx.accountId, verificationId));
+  async function asJson(ctx: AccountContext, row: CertificateRow): Promise<CertificateDownload<string>> {
+    const body = certificateFile(row);
+    await recorded(ctx, row, 'json');
+    return { certificateId: row.id, body };
+  }
+
+  async function asPdf(ctx: AccountContext, row: CertificateRow): Promise<CertificateDownload<Buffer>> {
+    const body = await renderPdf({
+      file: certificateFile(row),
+      content: signedContent(row),
+      keyId: row.keyId,
+      signature: row.signature,
+    });
+    await recorded(ctx, row, 'pdf');
+    return { certificateId: row.id, body };
   }
 
   /**
-   * GET /api/v1/verifications/{id}/certificate, by API v1's id (an attempt's): the certificate of the verification it
-   * approved; not found while it is not approved.
+   * API v1's id (an attempt's) to the verification it approved; not found while it is not approved, or another
+   * account's.
    */
-  async function forAttempt(ctx: AccountContext, attemptId: string): Promise<string> {
+  async function approvedBy(ctx: AccountContext, attemptId: string): Promise<number> {
     const [attempt] = await db
       .select({ verificationId: verificationAttempts.verificationId })
       .from(verificationAttempts)
@@ -183,7 +202,27 @@ export function createCertificateService(deps: { db: Db; clock: Clock; config: C
       throw new AppError('not_found', {
         detail: 'This verification is not approved: only an approved verification has a certificate.',
       });
-    return viewed(ctx, await issue(ctx.accountId, attempt.verificationId));
+    return attempt.verificationId;
+  }
+
+  /** GET /api/verifications/{id}/certificate: the signed file's text. */
+  async function forVerification(ctx: AccountContext, verificationId: number) {
+    return asJson(ctx, await issue(ctx.accountId, verificationId));
+  }
+
+  /** GET /api/verifications/{id}/certificate.pdf: the sealed PDF. */
+  async function pdfForVerification(ctx: AccountContext, verificationId: number) {
+    return asPdf(ctx, await issue(ctx.accountId, verificationId));
+  }
+
+  /** GET /api/v1/verifications/{id}/certificate, by API v1's id: the certificate of the verification it approved. */
+  async function forAttempt(ctx: AccountContext, attemptId: string) {
+    return asJson(ctx, await issue(ctx.accountId, await approvedBy(ctx, attemptId)));
+  }
+
+  /** GET /api/v1/verifications/{id}/certificate.pdf. */
+  async function pdfForAttempt(ctx: AccountContext, attemptId: string) {
+    return asPdf(ctx, await issue(ctx.accountId, await approvedBy(ctx, attemptId)));
   }
 
   async function keys(): Promise<CertificateKeys> {
@@ -201,7 +240,16 @@ export function createCertificateService(deps: { db: Db; clock: Clock; config: C
     return rows.map((row) => certificateSchema.parse(JSON.parse(signedContent(row))));
   }
 
-  return { issue, forVerification, forAttempt, keys, chainOf, keyId: key.keyId };
+  return {
+    issue,
+    forVerification,
+    forAttempt,
+    pdfForVerification,
+    pdfForAttempt,
+    keys,
+    chainOf,
+    keyId: key.keyId,
+  };
 }
 
 export type CertificateService = ReturnType<typeof createCertificateService>;

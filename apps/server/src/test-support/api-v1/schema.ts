@@ -158,6 +158,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/verifications/{id}/certificate.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a verification certificate as a PDF
+         * @description The same certificate as a readable PDF: everything it says in words, its signature, a QR code and link to
+         *     the public check page, and the signed JSON attached (`veriform-certificate-<id>.json`, the exact bytes of the JSON
+         *     certificate). A seal after `%%EOF` signs every byte of the file with the certificate's key, so one changed byte is
+         *     caught: `npx veriform-verify-certificate file.pdf --keys-url …` checks it with the keys at
+         *     `/.well-known/veriform-certificate-keys.json`, no database needed. The same bytes on every download. Needs `verifications:read`.
+         */
+        get: operations["getVerificationCertificatePdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/audit-events": {
         parameters: {
             query?: never;
@@ -1420,6 +1444,73 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SignedCertificate"];
+                };
+            };
+            /** @description Invalid request: `invalid_request`, or a code of the Errors table. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No live API key: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such verification in this key’s account, or it is not approved: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getVerificationCertificatePdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The certificate as a PDF: the same content in words, the signature, a QR code to the public check page, the signed JSON attached, and a seal over every byte after `%%EOF`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
                 };
             };
             /** @description Invalid request: `invalid_request`, or a code of the Errors table. */
