@@ -9,18 +9,24 @@
  * issues each one's certificate through the service the routes call (`certificates.issue`: gathering the stored facts,
  * locking the account's chain head, canonical JSON, Ed25519, the insert) one after another, and reads each again
  * (already issued: one indexed lookup). The floor is `sign()` of the same bytes alone, and canonical JSON plus `sign()`
- * without the database.
+ * without the database. Then the PDF (render + seal, from the stored row) beside the JSON file, over at least 300, and
+ * the offline check of each.
  */
 import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { schema } from '@veriform/db';
-import { canonicalJson } from '@veriform/verify-certificate';
+import { canonicalJson, parseKeys, verifyCertificateFile } from '@veriform/verify-certificate';
 import { eq } from 'drizzle-orm';
 import { openDatabase } from '../apps/server/src/database.ts';
 import { systemClock } from '../apps/server/src/lib/clock.ts';
 import { createAuditLog } from '../apps/server/src/modules/audit/log.ts';
 import { deriveSigningKey } from '../apps/server/src/modules/certificates/keys.ts';
-import { createCertificateService, signedContent } from '../apps/server/src/modules/certificates/service.ts';
+import { createCertificatePdfs } from '../apps/server/src/modules/certificates/pdf.ts';
+import {
+  certificateFile,
+  createCertificateService,
+  signedContent,
+} from '../apps/server/src/modules/certificates/service.ts';
 import { benchConfig } from './support/bench-config.ts';
 import { ms, quantile } from './support/measure.ts';
 
@@ -106,10 +112,7 @@ const again: number[] = [];
 for (const row of rows) again.push(await timed(() => certificates.issue(account.id, row.id)));
 
 const [stored] = await db
-  .select({
-    content: schema.verificationCertificates.content,
-    redactedAt: schema.verificationCertificates.redactedAt,
-  })
+  .select()
   .from(schema.verificationCertificates)
   .where(eq(schema.verificationCertificates.accountId, account.id))
   .limit(1);
@@ -126,6 +129,34 @@ for (let i = 0; i < repeat; i += 1) {
   canonicalAndSign.push(await timed(() => key.sign(Buffer.from(canonicalJson(parsed), 'utf8'))));
 }
 
+// The PDF (issue #19 item 3): rendering (pdf-lib, standard fonts, QR code, the JSON attached) and the seal, from the
+// stored row, with no database; then the offline check of the same PDF and of its JSON.
+const renderPdf = createCertificatePdfs(config);
+const signedText = {
+  file: certificateFile(stored),
+  content,
+  keyId: stored.keyId,
+  signature: stored.signature,
+};
+const jsonFile: number[] = [];
+const pdfBuilt: number[] = [];
+let pdf: Buffer = Buffer.alloc(0);
+for (let i = 0; i < Math.max(300, n); i += 1) {
+  jsonFile.push(await timed(() => certificateFile(stored)));
+  pdfBuilt.push(
+    await timed(async () => {
+      pdf = await renderPdf(signedText);
+    }),
+  );
+}
+const published = parseKeys(await certificates.keys());
+const checkPdf: number[] = [];
+const checkJson: number[] = [];
+for (let i = 0; i < repeat; i += 1) {
+  checkPdf.push(await timed(() => verifyCertificateFile(pdf, published)));
+  checkJson.push(await timed(() => verifyCertificateFile(signedText.file, published)));
+}
+
 const line = (label: string, samples: number[]) =>
   console.log(
     `${label.padEnd(52)} median ${ms(quantile(samples, 0.5))}  p95 ${ms(quantile(samples, 0.95))}  (${samples.length})`,
@@ -135,4 +166,9 @@ line('issue (facts + chain lock + canonical JSON + sign + insert)', issued);
 line('read again (already issued)', again);
 line('canonical JSON + Ed25519 sign, no database', canonicalAndSign);
 line('bare Ed25519 sign (the floor)', bare);
+console.log(`PDF: ${pdf.length} bytes`);
+line('JSON file from the stored row', jsonFile);
+line('PDF: render + seal, no database', pdfBuilt);
+line('check a PDF offline (seal, attachment, signature)', checkPdf);
+line('check its JSON offline', checkJson);
 await database.close();
