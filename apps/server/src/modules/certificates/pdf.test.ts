@@ -334,6 +334,34 @@ describe('GET /api/verifications/{id}/certificate.pdf', () => {
   });
 });
 
+describe('ten PDF downloads at once', () => {
+  it('issue one certificate and answer the same bytes ten times, each download audited', async () => {
+    const owner = await newOwner(t.app);
+    const form = await createPublicForm(owner);
+    const verification = await insertVerification(t, form);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => owner.c.get(url(owner, verification.id, 'pdf'))),
+    );
+    expect(answers.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
+    expect(new Set(answers.map((r) => r.rawPayload.toString('base64'))).size).toBe(1);
+    const rows = await t.db.db
+      .select()
+      .from(schema.verificationCertificates)
+      .where(eq(schema.verificationCertificates.verificationId, verification.id));
+    expect(rows).toHaveLength(1);
+    const downloads = await t.db.db
+      .select({ changes: auditEvents.changes })
+      .from(auditEvents)
+      .where(
+        and(
+          eq(auditEvents.accountId, owner.accountId),
+          eq(auditEvents.action, 'verification.certificate_downloaded'),
+        ),
+      );
+    expect(downloads).toEqual(Array(10).fill({ changes: { certificateId: rows[0]?.id, format: 'pdf' } }));
+  });
+});
+
 describe('GET /api/v1/verifications/{id}/certificate.pdf', () => {
   it('answers the same PDF to a key with verifications:read; 403 without it; 404 while not approved or another account’s', async () => {
     const owner = await newOwner(t.app);
