@@ -174,14 +174,14 @@ describe('/certificates/{certId} (the public check page)', { timeout: 20_000 }, 
           issuedAt: null,
           company: null,
           standing: null,
-          reason: 'the signature does not match the content',
+          reason: 'the signature does not match the content.',
         }),
       ],
     });
     open(server);
     await drop([pdf('changed.pdf')]);
     expect(await screen.findByRole('alert')).toHaveTextContent(
-      'Altered — the signature does not match the content',
+      'Altered — the signature does not match the content. Do not rely on what it says.',
     );
   });
 

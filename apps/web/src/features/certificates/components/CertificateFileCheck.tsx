@@ -66,7 +66,8 @@ function CheckResult({ result, certId }: { result: CertificateCheck; certId: str
     return (
       <Alert role="alert" color="red" icon={<IconShieldX aria-hidden="true" />} title="Altered">
         <Text size="sm">
-          Altered — {result.reason ?? 'the file is not as it was signed'}. Do not rely on what it says.
+          Altered — {(result.reason ?? 'the file is not as it was signed').replace(/\.$/, '')}. Do not rely on
+          what it says.
         </Text>
       </Alert>
     );
