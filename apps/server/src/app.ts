@@ -19,6 +19,7 @@ import { apiDocsRoutes, registerOpenApi } from './modules/api-v1/openapi.ts';
 import { apiV1Routes } from './modules/api-v1/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { certificateCheckRoutes } from './modules/certificates/check-routes.ts';
 import { publicCertificateRoutes } from './modules/certificates/public-routes.ts';
 import { certificateRoutes } from './modules/certificates/routes.ts';
 import { certificateStandingRoutes } from './modules/certificates/standing-routes.ts';
@@ -204,6 +205,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(certificateRoutes);
   await app.register(certificateStandingRoutes);
   await app.register(publicCertificateRoutes);
+  await app.register(certificateCheckRoutes);
   await app.register(verificationAttemptRoutes);
   await app.register(publicVerifyRoutes);
   await app.register(twilioStatusRoutes);

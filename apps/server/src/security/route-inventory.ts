@@ -75,6 +75,8 @@ export const handParsedBodies: Readonly<Record<string, z.ZodType | 'multipart' |
   'POST /api/users/:id/update-uploaded-profile-image': 'multipart',
   'POST /api/accounts/:id/update-uploaded-profile-image': 'multipart',
   'PATCH /api/verify-forms/:id/update-banner-image': 'multipart',
+  // A certificate's PDF or JSON to check (modules/certificates/check.ts).
+  'POST /api/public/certificates/verify': 'multipart',
   'POST /api/auth/csrf': 'none',
   'POST /api/auth/refresh-me': 'none',
   'POST /api/auth/logout': 'none',

@@ -144,13 +144,19 @@ const refused: [string, () => Promise<Buffer> | Buffer, string, string, string][
   ],
 ];
 
+/** Multipart routes that store no image, each with where its hostile files are tried instead. */
+const notImageUploads: Readonly<Record<string, string>> = {
+  'POST /api/public/certificates/verify':
+    'a certificate to check, read and judged, never stored: modules/certificates/check.test.ts throws hostile files at it',
+};
+
 describe('hostile uploads', () => {
   it('this suite covers every multipart route of the app', () => {
     const uploadRoutes = routeInventory(t.app)
-      .filter((r) => multipartRoutes().includes(r.key))
+      .filter((r) => multipartRoutes().includes(r.key) && !(r.key in notImageUploads))
       .map((r) => r.key);
     expect(targets.map((x) => x.route).sort()).toEqual(uploadRoutes.sort());
-    expect(uploadRoutes).toHaveLength(multipartRoutes().length);
+    expect(uploadRoutes).toHaveLength(multipartRoutes().length - Object.keys(notImageUploads).length);
   });
 
   it.each(refused)(

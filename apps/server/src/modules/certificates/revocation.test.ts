@@ -126,7 +126,13 @@ describe('POST /api/verifications/{id}/certificate/revoke', () => {
       targetId: String(verification.id),
       changes: { certificateId: row.id, reason: 'Lead disputed it' },
     });
-    expect(events[0]?.targets[0]?.name).toBe(`+1 ••• ••• ${verification.cellPhone.slice(-4)}`);
+    expect(events[0]?.targets).toEqual([
+      {
+        type: 'verification',
+        id: String(verification.id),
+        name: `+1 ••• ••• ${verification.cellPhone.slice(-4)}`,
+      },
+    ]);
 
     const shown = await t.app.inject({ method: 'GET', url: `/api/public/certificates/${row.id}` });
     expect(shown.json()).toMatchObject({
