@@ -451,6 +451,13 @@ const routes: RouteCase[] = [
   },
   {
     method: 'GET',
+    url: '/api/verifications/:id/certificate.pdf',
+    call: (c, w) => c.get(`/api/verifications/${w.verificationId}/certificate.pdf`),
+    unknown: (c) => c.get(`/api/verifications/${UNKNOWN}/certificate.pdf`),
+    plainMember: 403,
+  },
+  {
+    method: 'GET',
     url: '/api/verifications/:id/certificate/standing',
     call: (c, w) => c.get(`/api/verifications/${w.verificationId}/certificate/standing`),
     unknown: (c) => c.get(`/api/verifications/${UNKNOWN}/certificate/standing`),
