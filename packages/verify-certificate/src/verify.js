@@ -158,6 +158,8 @@ function checkJson(buffer, keys) {
  * feed, the signature being of every byte before that line. PDF readers ignore what follows `%%EOF`.
  */
 export const PDF_SEAL_PREFIX = '%VERIFORM-SEAL ';
+/** The largest attached certificate read out of a PDF, inflated. */
+const MAX_ATTACHMENT_BYTES = 1024 * 1024;
 const SEAL_LINE = /^%VERIFORM-SEAL (vfk_[0-9a-f]{16}) ([A-Za-z0-9+/]{86}==)$/;
 
 /** A PDF by its header, or by the seal at its end (a changed header byte must not make it "not a certificate"). */
@@ -204,7 +206,8 @@ function attachmentOf(pdf) {
   const data = pdf.subarray(from, to);
   if (!/\/Filter \/FlateDecode\b/.test(dictionary)) return data;
   try {
-    return inflateSync(data);
+    // A certificate is a few kilobytes; an upload that inflates past this is not one (and must not fill memory).
+    return inflateSync(data, { maxOutputLength: MAX_ATTACHMENT_BYTES });
   } catch {
     return null;
   }

@@ -1,3 +1,4 @@
+import { deflateSync } from 'node:zlib';
 import { CERTIFICATE_UPLOAD_MAX_BYTES, type CertificateCheck, type VerifyForm } from '@veriform/contracts';
 import { schema } from '@veriform/db';
 import { eq } from 'drizzle-orm';
@@ -150,6 +151,21 @@ describe('POST /api/public/certificates/verify', () => {
         standing: null,
       });
     }
+  });
+
+  it('a PDF whose attachment inflates to 200 MB is not inflated past 1 MB: not a certificate, answered at once', async () => {
+    const deflated = deflateSync(Buffer.alloc(200 * 1024 * 1024), { level: 9 });
+    const pdf = Buffer.concat([
+      Buffer.from(
+        `%PDF-1.7\n1 0 obj\n<< /Type /EmbeddedFile /Length ${deflated.length} /Filter /FlateDecode >>\nstream\n`,
+      ),
+      deflated,
+      Buffer.from('\nendstream\nendobj\n%%EOF\n'),
+    ]);
+    expect(pdf.length).toBeLessThan(300 * 1024);
+    const answer = await check([filePart(pdf, 'file', 'certificate.pdf')], await visitor());
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json()).toMatchObject({ verdict: 'unknown', certificateId: null });
   });
 
   it('checks against retired keys too: a certificate signed before a rotation stays authentic', async () => {
