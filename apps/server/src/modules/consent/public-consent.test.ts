@@ -224,11 +224,12 @@ describe('the public page and send-code', () => {
       .replace(/^\uFEFF/, '')
       .trimEnd()
       .split('\n');
-    expect(lines[0]?.endsWith(',Source,Consent version,Consent hash')).toBe(true);
-    expect(lines.slice(1).map((line) => line.split(',').slice(-2))).toEqual([
-      ['1', v1.sha256],
-      ['2', v2.sha256],
-      ['', ''],
+    // Redacted (issue #19) follows the consent columns, empty for these.
+    expect(lines[0]?.endsWith(',Source,Consent version,Consent hash,Redacted')).toBe(true);
+    expect(lines.slice(1).map((line) => line.split(',').slice(-3))).toEqual([
+      ['1', v1.sha256, ''],
+      ['2', v2.sha256, ''],
+      ['', '', ''],
     ]);
   });
 });
