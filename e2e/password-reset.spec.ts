@@ -15,6 +15,9 @@ test('a user who forgot the password resets it from the e-mailed link', async ({
   await page.goto('/auth/login/');
   await page.getByRole('link', { name: 'Forgot password?' }).click();
   await expect(page).toHaveURL(/\/auth\/reset-password\/?$/);
+  // The address changes before the page's chunk has loaded: until then the login page, whose field is also "Email",
+  // is still on screen (seen under load, where the address was typed into the login form).
+  await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
   await page.getByLabel('Email').fill(user.email);
   await page.getByRole('button', { name: 'Send reset link' }).click();
   await expect(page).toHaveURL(/\/auth\/reset-password\/sent\/?$/);

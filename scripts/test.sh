@@ -3,9 +3,9 @@
 #   1. at once: format + lint (Biome) and web feature boundaries (dependency-cruiser), type check (tsc), production
 #      build of the web app
 #   2. Vitest, one run: unit and component tests (web, jsdom); every API test file on PostgreSQL, and those whose
-#      behaviour differs by engine (apps/server/engine-specific-tests.ts) on PGlite too; beside it, front-end budgets
-#      (JavaScript per page, gzip) and accessibility (Lighthouse)
-#   3. browser tests (Playwright, Debian's Chromium), alone: their expectations wait on the pages with time limits
+#      behaviour differs by engine (apps/server/engine-specific-tests.ts) on PGlite too
+#   3. browser tests (Playwright, Debian's Chromium, one worker); beside them, front-end budgets (JavaScript per page,
+#      gzip) and accessibility (Lighthouse), which use the core the journeys leave idle
 # Needs: a PostgreSQL server (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres) and Chromium
 # (CHROMIUM_PATH, default /usr/bin/chromium). `.ci/run` installs both when missing.
 set -euo pipefail
@@ -66,23 +66,26 @@ in_parallel \
   "Type check (tsc --noEmit)" "npm run --silent typecheck" \
   "Production build of the web app" "npm run --silent build"
 
-step "2/3 Vitest: web components (jsdom), API tests on PostgreSQL ($TEST_DATABASE_URL) and, where engines differ, on PGlite; meanwhile front-end budgets and Lighthouse accessibility 100"
-# Budgets and Lighthouse need only the build; they wait on Chromium and page loads more than they compute, so they run
-# beside Vitest (output kept apart, printed after it) instead of after it.
+step "2/3 Vitest: web components (jsdom), API tests on PostgreSQL ($TEST_DATABASE_URL) and, where engines differ, on PGlite"
+# One run, so its workers stay busy from the first file to the last (vitest.config.ts, TEST_ENGINES=both). It keeps
+# both cores busy on its own: nothing runs beside it.
+TEST_ENGINES=both npx vitest run --reporter=default --reporter=json --outputFile.json="$reports/vitest.json" ||
+  fail "Vitest"
+
+step "3/3 Browser tests (Playwright + Chromium); meanwhile front-end budgets and Lighthouse accessibility 100"
+# The journeys wait on pages more than they compute: one Chromium renders while the app answers, about one core in
+# all (docs/benchmarks.md, session 18). Budgets and Lighthouse need only the build and their own Chromium, so they
+# take the other core here (output kept apart, printed after the journeys) instead of slowing Vitest in stage 2.
 (npx tsx scripts/bundle-budgets.ts && npx tsx scripts/lighthouse.ts --runs 1 --accessibility-only) >"$reports/front-end.log" 2>&1 &
 front_end=$!
-# One run, so its workers stay busy from the first file to the last (vitest.config.ts, TEST_ENGINES=both).
-vitest_status=0
-TEST_ENGINES=both npx vitest run --reporter=default --reporter=json --outputFile.json="$reports/vitest.json" || vitest_status=$?
+playwright_status=0
+PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright.json" npx playwright test --reporter=list,json || playwright_status=$?
 front_end_status=0
 wait "$front_end" || front_end_status=$?
 printf '\n\033[1m-- Front-end budgets (bundle-budgets.ts) and Lighthouse accessibility (lighthouse.ts)\033[0m\n'
 cat "$reports/front-end.log"
-[ "$vitest_status" -eq 0 ] || fail "Vitest"
+[ "$playwright_status" -eq 0 ] || fail "Playwright"
 [ "$front_end_status" -eq 0 ] || fail "front-end budgets or Lighthouse accessibility"
-
-step "3/3 Browser tests (Playwright + Chromium)"
-PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright.json" npx playwright test --reporter=list,json
 
 close_step
 printf '\nTime per stage:\n%s%5ds  in all\n' "$timings" "$SECONDS"
