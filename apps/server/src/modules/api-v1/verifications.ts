@@ -166,7 +166,8 @@ export function createApiVerifications(deps: {
       perIpLimit: false,
       testNumbersOnly: key?.mode === 'test',
     });
-    return toApi(ctx, await rowOf(ctx, issued.attemptId));
+    // The row as committed (issue #20: a send is 3 round trips): the send job may have moved it on since, as a GET shows.
+    return toApi(ctx, issued.stored);
   }
 
   const notPending = (status: ApiVerificationStatus) =>

@@ -450,7 +450,14 @@ export function createPublicVerifyService(deps: {
     texts: PublicVerifyTexts,
     context: PublicRequestContext,
     options: IssueOptions,
-  ): Promise<{ attemptId: string; expiresAt: Date; createdAt: Date; isTest: boolean }> {
+  ): Promise<{
+    attemptId: string;
+    expiresAt: Date;
+    createdAt: Date;
+    isTest: boolean;
+    /** The attempt as committed, as its `verification.code_sent` event shows it (API v1 answers it, no re-read). */
+    stored: ApiVerificationRow;
+  }> {
     const { phone, email, method } = target;
     const now = clock.now();
     const testNumber =
@@ -560,7 +567,7 @@ export function createPublicVerifyService(deps: {
     if (job) jobs.wake(sendVerificationCode);
     if (row.deliveries > 0) jobs.wake(deliverWebhook);
 
-    return { attemptId, expiresAt, createdAt: now, isTest: testNumber !== null };
+    return { attemptId, expiresAt, createdAt: now, isTest: testNumber !== null, stored };
   }
 
   async function sendCode(
