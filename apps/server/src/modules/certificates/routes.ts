@@ -53,52 +53,42 @@ export async function certificateRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { certificates } = app.services;
 
-  // Typed without the zod provider: its reply type is the parsed object, and the answer is the stored string.
-  app.get(
-    '/api/verifications/:id/certificate',
+  // One verification's certificate in either format: the same access, only the answer's shape differs.
+  const downloads = [
     {
-      config: {
-        account: { from: { pathObject: 'verifications' }, can: 'searchData', alsoNamedBy: 'query.account' },
-      },
-      schema: {
-        params,
-        querystring: verificationDetailQuerySchema,
-        response: { 200: signedCertificateResponse },
-      },
+      path: '/api/verifications/:id/certificate',
+      format: 'json',
+      response: signedCertificateResponse,
+      download: certificates.forVerification,
     },
-    async (request, reply) =>
-      sendCertificate(
-        reply,
-        await certificates.forVerification(
-          accountContext(request),
-          parsePathId(params.parse(request.params).id, 'verifications'),
-        ),
-        'json',
-      ),
-  );
-
-  app.get(
-    '/api/verifications/:id/certificate.pdf',
     {
-      config: {
-        account: { from: { pathObject: 'verifications' }, can: 'searchData', alsoNamedBy: 'query.account' },
-      },
-      schema: {
-        params,
-        querystring: verificationDetailQuerySchema,
-        response: { 200: certificatePdfResponse },
-      },
+      path: '/api/verifications/:id/certificate.pdf',
+      format: 'pdf',
+      response: certificatePdfResponse,
+      download: certificates.pdfForVerification,
     },
-    async (request, reply) =>
-      sendCertificate(
-        reply,
-        await certificates.pdfForVerification(
-          accountContext(request),
-          parsePathId(params.parse(request.params).id, 'verifications'),
+  ] as const;
+  for (const { path, format, response, download } of downloads) {
+    // Typed without the zod provider: its reply type is the parsed object, and the answer is the stored bytes.
+    app.get(
+      path,
+      {
+        config: {
+          account: { from: { pathObject: 'verifications' }, can: 'searchData', alsoNamedBy: 'query.account' },
+        },
+        schema: { params, querystring: verificationDetailQuerySchema, response: { 200: response } },
+      },
+      async (request, reply) =>
+        sendCertificate(
+          reply,
+          await download(
+            accountContext(request),
+            parsePathId(params.parse(request.params).id, 'verifications'),
+          ),
+          format,
         ),
-        'pdf',
-      ),
-  );
+    );
+  }
 
   r.get(
     CERTIFICATE_KEYS_PATH,
