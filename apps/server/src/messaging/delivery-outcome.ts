@@ -21,7 +21,7 @@ const outcomeEventType = (status: CodeDeliveryStatus) =>
   status === 'delivered' ? ('verification.delivered' as const) : ('verification.delivery_failed' as const);
 
 /** One outcome event per attempt, whichever it is. */
-export const deliveryOutcomeDedupeKey = (attemptId: string) => `verification.delivery:${attemptId}`;
+const deliveryOutcomeDedupeKey = (attemptId: string) => `verification.delivery:${attemptId}`;
 
 /** The outcome event of a row that has just reached a final status, its data as API v1 shows the row; else null. */
 export function deliveryOutcomeEvent(row: ApiVerificationRow, now: Date): WebhookEventInput | null {
@@ -38,19 +38,10 @@ export function deliveryOutcomeEvent(row: ApiVerificationRow, now: Date): Webhoo
   };
 }
 
-/** Emits the outcome event of a row that has just reached a final status (deliveryOutcomeEvent). */
-export async function emitDeliveryOutcomeOf(
-  tx: Tx,
-  webhookEvents: WebhookEvents,
-  accountId: number,
-  row: ApiVerificationRow,
-  now: Date,
-): Promise<void> {
-  const event = deliveryOutcomeEvent(row, now);
-  if (event) await webhookEvents.emit(tx, accountId, event);
-}
-
-/** As emitDeliveryOutcomeOf, reading the row (the caller's update holds its lock, so it is the one just written). */
+/**
+ * Emits the outcome event of an attempt that has just reached a final status, reading the row (the caller's update
+ * holds its lock, so it is the one just written).
+ */
 export async function emitDeliveryOutcome(
   tx: Tx,
   webhookEvents: WebhookEvents,
@@ -62,7 +53,8 @@ export async function emitDeliveryOutcome(
     .from(verificationAttempts)
     .where(eq(verificationAttempts.id, attemptId))
     .limit(1);
-  if (row) await emitDeliveryOutcomeOf(tx, webhookEvents, row.accountId, row, now);
+  const event = row ? deliveryOutcomeEvent(row, now) : null;
+  if (row && event) await webhookEvents.emit(tx, row.accountId, event);
 }
 
 /**
