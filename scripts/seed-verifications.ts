@@ -13,6 +13,12 @@
  * row from Node: a million verifications take a few minutes on PostgreSQL. Instants are spread over the last `--days`
  * days (more of them recently, as a growing business has), with microseconds, so keyset paging on `created` meets
  * realistic ties and near-ties. Ends with VACUUM ANALYZE so the planner (and index-only scans) see the new rows.
+ *
+ * Tens of millions of rows (issue #20): every row pays for the tables' ~20 secondary indexes, which no longer fit in
+ * memory. `--defer-indexes` drops them first (their definitions kept in the table `seed_deferred_indexes`, so several
+ * runs can fill several accounts) and `--restore-indexes` builds them again at the end (one sort each, with a larger
+ * maintenance_work_mem), then VACUUM ANALYZE: a run with `--verifications 0 --account N --restore-indexes` does
+ * only that.
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -189,13 +195,71 @@ export async function maxVerificationId(handle: DatabaseHandle): Promise<number>
   return Number((rows[0] as { id: string }).id);
 }
 
+const deferredTables = ['verifications', 'verification_attempts'];
+
+/** Drops the non-unique indexes of the seeded tables, remembering their definitions (see the header). */
+export async function deferIndexes(handle: DatabaseHandle): Promise<number> {
+  await handle.executeSql(
+    'CREATE TABLE IF NOT EXISTS seed_deferred_indexes (name text PRIMARY KEY, definition text NOT NULL)',
+    [],
+  );
+  const { rows } = await handle.executeSql(
+    `SELECT c.relname AS name, pg_get_indexdef(i.indexrelid) AS definition
+     FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+     WHERE i.indrelid::regclass::text = ANY($1::text[]) AND NOT i.indisunique AND NOT i.indisprimary`,
+    [deferredTables],
+  );
+  for (const row of rows as { name: string; definition: string }[]) {
+    await handle.executeSql(
+      'INSERT INTO seed_deferred_indexes (name, definition) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+      [row.name, row.definition],
+    );
+    await handle.executeSql(`DROP INDEX ${quoteIdent(row.name)}`, []);
+  }
+  return rows.length;
+}
+
+/** Builds the indexes `deferIndexes` dropped, then refreshes statistics and the visibility map. */
+export async function restoreIndexes(handle: DatabaseHandle): Promise<void> {
+  const exists = await handle.executeSql(
+    "SELECT to_regclass('seed_deferred_indexes') IS NOT NULL AS present",
+    [],
+  );
+  if ((exists.rows[0] as { present: boolean }).present) {
+    const { rows } = await handle.executeSql('SELECT name, definition FROM seed_deferred_indexes', []);
+    for (const row of rows as { name: string; definition: string }[]) {
+      const started = performance.now();
+      // One statement on whichever pooled connection: the larger sort memory is set for its own transaction only.
+      await handle.executeSql(
+        `DO $seed$ BEGIN PERFORM set_config('maintenance_work_mem', '1GB', true); EXECUTE ${quoteLiteral(row.definition)}; END $seed$`,
+        [],
+      );
+      console.log(`  index ${row.name}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    }
+    await handle.executeSql('DROP TABLE seed_deferred_indexes', []);
+  }
+  await handle.executeSql('VACUUM (ANALYZE) verifications', []);
+  await handle.executeSql('VACUUM (ANALYZE) verification_attempts', []);
+}
+
+const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
+const quoteLiteral = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
 /**
  * Inserts `total` verifications (and their attempts) into the account in chunks, printing progress, then refreshes
  * the planner's statistics and the visibility map (VACUUM ANALYZE), as autovacuum would.
  */
 export async function seedVerifications(
   handle: DatabaseHandle,
-  options: { accountId: number; total: number; forms: number; days: number; chunk: number },
+  options: {
+    accountId: number;
+    total: number;
+    forms: number;
+    days: number;
+    chunk: number;
+    /** Leave VACUUM ANALYZE to restoreIndexes (the indexes are deferred). */
+    skipVacuum?: boolean;
+  },
 ): Promise<void> {
   const { accountId, total, forms, days, chunk } = options;
   const started = performance.now();
@@ -213,6 +277,7 @@ export async function seedVerifications(
         `${elapsed.toFixed(1)} s)`,
     );
   }
+  if (options.skipVacuum) return;
   // Fresh statistics for the planner, and the visibility map for index-only scans (counts), as autovacuum would.
   await handle.executeSql('VACUUM (ANALYZE) verifications');
   await handle.executeSql('VACUUM (ANALYZE) verification_attempts');
@@ -227,6 +292,8 @@ async function main(): Promise<void> {
       forms: { type: 'string', default: '12' },
       days: { type: 'string', default: '400' },
       chunk: { type: 'string', default: '100000' },
+      'defer-indexes': { type: 'boolean', default: false },
+      'restore-indexes': { type: 'boolean', default: false },
     },
   });
   const total = positiveInt('verifications', args.verifications);
@@ -256,7 +323,10 @@ async function main(): Promise<void> {
     console.log(
       `account ${accountId}: ${forms} forms; inserting ${total} verifications in chunks of ${chunk}`,
     );
-    await seedVerifications(handle, { accountId, total, forms, days, chunk });
+    if (args['defer-indexes']) console.log(`deferred ${await deferIndexes(handle)} indexes`);
+    const deferred = args['defer-indexes'] || args['restore-indexes'];
+    await seedVerifications(handle, { accountId, total, forms, days, chunk, skipVacuum: deferred });
+    if (args['restore-indexes']) await restoreIndexes(handle);
     console.log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     console.log(`account id: ${accountId}`);
     if (login) console.log(`login: ${login} / ${SEED_PASSWORD}`);
