@@ -4,7 +4,7 @@
  *     npx tsx scripts/seed-verifications.ts --database-url postgres://postgres@127.0.0.1:5432/veriform_bench \
  *       --verifications 1000000
  *     npx tsx scripts/bench-verifications.ts --database-url postgres://postgres@127.0.0.1:5432/veriform_bench \
- *       [--account 1] [--iterations 30] [--deep-page 5000] [--export-runs 3]
+ *       [--account 1] [--iterations 30] [--deep-page 5000] [--export-runs 3] [--only REGEX] [--no-export]
  *
  * Boots the app in-process exactly as production does (buildApp, NODE_ENV=production, the PostgreSQL pool) on that
  * database, logs an owner of the account in (a session row, as the login does), and calls every endpoint through
@@ -17,6 +17,7 @@
  * (pg-copy-streams), with the process's RSS sampled during the download.
  */
 import { get as httpGet } from 'node:http';
+import { loadavg } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import type { VerificationFilter, VerificationSort } from '@veriform/contracts';
@@ -46,6 +47,10 @@ const { values: args } = parseArgs({
     'export-batch': { type: 'string' },
     /** Only the export (to try batch sizes quickly). */
     'export-only': { type: 'boolean', default: false },
+    /** No export (to re-measure the list and report quickly). */
+    'no-export': { type: 'boolean', default: false },
+    /** Only the list, report and attempts cases whose name matches this regular expression. */
+    only: { type: 'string' },
   },
 });
 const databaseUrl = args['database-url'] ?? process.env.DATABASE_URL;
@@ -65,7 +70,15 @@ await database.migrate();
 // lower(external_ref_id)) leaves the planner guessing, and it then walks the whole account for a search.
 await database.executeSql('ANALYZE verifications');
 await database.executeSql('ANALYZE verification_attempts');
+await database.executeSql('ANALYZE verification_daily_counts');
+await database.executeSql('ANALYZE verification_attempt_daily_counts');
 const { db } = database;
+const only = args.only ? new RegExp(args.only) : null;
+/** The machine is shared: every table says how busy it was. */
+const loadAverage = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
 // Drizzle keeps the node-postgres pool it was given as `$client`.
 const pool = (db as unknown as { $client: pg.Pool }).$client;
 
@@ -93,7 +106,7 @@ const originalQuery = pool.query.bind(pool) as (...a: unknown[]) => Promise<unkn
  * total from the daily counts included.
  */
 const isDataQuery = (text: string) =>
-  /"(verifications|verification_attempts|verify_forms|verification_daily_counts|code_delivery_events|code_entries)"/.test(
+  /"(verifications|verification_attempts|verify_forms|verification_daily_counts|verification_attempt_daily_counts|code_delivery_events|code_entries|form_page_views)"/.test(
     text,
   );
 /** Every statement the call sends but pg-boss's: the data queries and the session lookup (which brings the memberships). */
@@ -174,6 +187,7 @@ type Row = {
 const rows: Row[] = [];
 
 async function bench(name: string, url: string): Promise<void> {
+  if (only && !only.test(name)) return;
   recording = [];
   await callOnce(url); // warm-up, and the SQL it runs
   const sqlRun = recording.filter((q) => isDataQuery(q.text));
@@ -232,6 +246,7 @@ const [somePhone] = await db
 if (!bigForm || !somePhone) throw new Error('not enough data');
 const formWord = bigForm.name.split(' ')[0]?.toLowerCase() ?? 'loan';
 
+console.log(`load average at the start: ${loadAverage()}`);
 console.log(
   `account ${accountId}; ${iterations} iterations per case; deep page ${deepPage} (page size 10); ` +
     `form ${bigForm.id} "${bigForm.name}" (${bigForm.n} rows); phone ${somePhone.phone}; ref ${somePhone.ref}`,
@@ -366,6 +381,7 @@ type ExportRow = {
 const exportRows: ExportRow[] = [];
 
 async function benchExport(name: string, query: string, filter: VerificationFilter, o: VerificationSort) {
+  if (args['no-export'] || (only && !only.test(name))) return;
   const runs: { ms: number; rows: number; firstByteMs: number; rss: number }[] = [];
   for (let i = 0; i < exportRuns; i++) {
     globalThis.gc?.();
@@ -430,6 +446,8 @@ await benchExport(
 );
 
 // --- Report --------------------------------------------------------------------------------------------------------
+
+console.log(`\nload average at the end: ${loadAverage()}`);
 
 console.log(
   '\n| case | median | p95 | raw SQL median | raw SQL p95 | ratio | all SQL median (with the session) | ratio to all SQL |',

@@ -539,6 +539,32 @@ export const verificationAttempts = pgTable(
 );
 
 /**
+ * Codes sent per UTC day, form, method and source (issue #20): the attempts view's total without counting millions of
+ * rows, as verification_daily_counts is the activity log's (ADR 8, ADR 27). Kept by triggers of migration 0023 in the
+ * same transaction as the attempts; nothing in the application writes it.
+ */
+export const verificationAttemptDailyCounts = pgTable(
+  'verification_attempt_daily_counts',
+  {
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** The UTC day of `created_at`. */
+    day: date('day', { mode: 'string' }).notNull(),
+    verifyFormId: integer('verify_form_id').notNull(),
+    method: text('method', { enum: ['sms', 'email'] }).notNull(),
+    source: text('source', { enum: ['hosted', 'api'] }).notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [
+    primaryKey({
+      name: 'verification_attempt_daily_counts_pk',
+      columns: [t.accountId, t.day, t.verifyFormId, t.method, t.source],
+    }),
+  ],
+);
+
+/**
  * Every delivery status a code's message went through, in arrival order (issue #18): `queued` when the code is issued,
  * `sent` when the provider took it, then what Twilio's callbacks report. Kept even when it arrives out of order (the
  * attempt's own status never moves back), as evidence of what the provider said and when.

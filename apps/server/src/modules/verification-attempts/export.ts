@@ -7,7 +7,7 @@ import {
   type verificationAttemptExportQuerySchema,
 } from '@veriform/contracts';
 import { type Db, schema } from '@veriform/db';
-import { and, count, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
@@ -20,7 +20,14 @@ import {
   exportTuning,
 } from '../verifications/export.ts';
 import { resolveDateRange } from '../verifications/filters.ts';
-import { type AttemptRow, attemptFilterWhere, attemptOrderBy, attemptRows, shownStatus } from './query.ts';
+import {
+  type AttemptRow,
+  attemptFilter,
+  attemptOrderBy,
+  attemptRows,
+  countAttempts,
+  shownStatus,
+} from './query.ts';
 
 const { verificationAttempts, accounts } = schema;
 
@@ -119,13 +126,13 @@ export function createAttemptExport(deps: { db: Db; clock: Clock; audit: AuditLo
     signal: AbortSignal,
   ): Promise<AttemptExport> {
     const now = clock.now();
-    const where = await attemptFilterWhere(db, ctx.accountId, query, now);
+    const filtered = await attemptFilter(db, ctx.accountId, query, now);
+    const { where } = filtered;
     const [account] = await db
       .select({ displayName: accounts.displayName })
       .from(accounts)
       .where(eq(accounts.id, ctx.accountId));
-    const [counted] = await db.select({ n: count() }).from(verificationAttempts).where(where);
-    const total = counted?.n ?? 0;
+    const total = await countAttempts(db, ctx.accountId, query, now, filtered);
     const range = resolveDateRange(query, now);
     const created = createLocalTimeFormatter(range.tz);
 

@@ -1,12 +1,18 @@
 import type { VerificationAttemptList, verificationAttemptListQuerySchema } from '@veriform/contracts';
 import { type Db, schema } from '@veriform/db';
-import { count } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
 import type { AuditLog } from '../audit/log.ts';
 import { createAttemptExport } from './export.ts';
-import { attemptFilterWhere, attemptOrderBy, attemptRows, deliveryHistories, toAttemptDto } from './query.ts';
+import {
+  attemptFilter,
+  attemptOrderBy,
+  attemptRows,
+  countAttempts,
+  deliveryHistories,
+  toAttemptDto,
+} from './query.ts';
 
 const { verificationAttempts } = schema;
 
@@ -25,7 +31,8 @@ export function createVerificationAttemptService(deps: { db: Db; clock: Clock; a
     query: VerificationAttemptListParams,
   ): Promise<VerificationAttemptList> {
     const now = clock.now();
-    const where = await attemptFilterWhere(db, ctx.accountId, query, now);
+    const filtered = await attemptFilter(db, ctx.accountId, query, now);
+    const { where } = filtered;
     // The page's ids from the (account, created desc, id desc) index, then whole rows for those only.
     const page = db
       .select({ id: verificationAttempts.id })
@@ -35,8 +42,8 @@ export function createVerificationAttemptService(deps: { db: Db; clock: Clock; a
       .limit(query.pageSize)
       .offset((query.pageNumber - 1) * query.pageSize);
     // Independent reads: on PostgreSQL two pooled connections at once; PGlite runs them one by one.
-    const [[total], rows] = await Promise.all([
-      db.select({ n: count() }).from(verificationAttempts).where(where),
+    const [total, rows] = await Promise.all([
+      countAttempts(db, ctx.accountId, query, now, filtered),
       attemptRows(db, now, page),
     ]);
     // The page's delivery histories in one query.
@@ -45,7 +52,7 @@ export function createVerificationAttemptService(deps: { db: Db; clock: Clock; a
       rows.map((row) => row.id),
     );
     return {
-      count: total?.n ?? 0,
+      count: total,
       pageNumber: query.pageNumber,
       pageSize: query.pageSize,
       results: rows.map((row) => toAttemptDto(row, now, histories.get(row.id) ?? [])),

@@ -256,3 +256,143 @@ describe('the list total (daily counts + partial days)', () => {
     expect(await totals(other.accountId)).toEqual({ rows: 0, daily: 0 });
   });
 });
+
+/**
+ * The attempts view's total (issue #20, ADR 27): verification_attempt_daily_counts (form, method, source) plus the
+ * partial days, against the same oracle. Attempts keep no category: a category means the forms that have it now.
+ */
+describe('the attempts total (daily counts + partial days)', () => {
+  const { verificationAttempts, verificationAttemptDailyCounts } = schema;
+
+  async function seedAttempts(owner: Owner, next: () => number) {
+    const { forms, categories, rows } = await seed(owner, next);
+    const categoryOf = new Map(forms.map((f) => [f.id, f.category]));
+    // The oracle's rows: the attempts' own fields, the category their form has now.
+    const oracle: Row[] = rows.map((row) => ({
+      ...row,
+      verifyFormCategory: categoryOf.get(row.verifyFormId) ?? '',
+    }));
+    const attempts = rows.map((row, i) => ({
+      id: `count-${owner.accountId}-${i}`,
+      accountId: owner.accountId,
+      verifyFormId: row.verifyFormId,
+      cellPhone: row.cellPhone,
+      method: row.verificationMethod,
+      externalRefId: row.externalRefId ?? '',
+      codeHash: 'not-a-real-hash',
+      source: row.source ?? 'hosted',
+      createdAt: row.createdAt as Date,
+      expiresAt: new Date((row.createdAt as Date).getTime() + 600_000),
+    }));
+    const half = Math.floor(attempts.length / 2);
+    await t.db.db.insert(verificationAttempts).values(attempts.slice(0, half));
+    await t.db.db.insert(verificationAttempts).values(attempts.slice(half));
+    return { forms, categories, oracle };
+  }
+
+  const attemptCount = async (owner: Owner, params: URLSearchParams) => {
+    const response = await owner.c.get(`/api/verification-attempts?account=${owner.accountId}&${params}`);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<{ count: number }>().count;
+  };
+
+  async function attemptTotals(accountId: number) {
+    const [counted] = await t.db.db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(verificationAttempts)
+      .where(eq(verificationAttempts.accountId, accountId));
+    const [summed] = await t.db.db
+      .select({ n: sql<number>`coalesce(sum(${verificationAttemptDailyCounts.n}), 0)`.mapWith(Number) })
+      .from(verificationAttemptDailyCounts)
+      .where(eq(verificationAttemptDailyCounts.accountId, accountId));
+    return { rows: counted?.n, daily: summed?.n };
+  }
+
+  it('equals the attempts of the local days in every zone, preset and filter', async () => {
+    setClock(t, NOW);
+    const next = random(20261125);
+    const owner = await newOwner(t.app);
+    const { forms, categories, oracle } = await seedAttempts(owner, next);
+    expect(await attemptTotals(owner.accountId)).toEqual({ rows: oracle.length, daily: oracle.length });
+    for (let i = 0; i < 60; i += 1) {
+      const params = randomFilter(next, forms, categories);
+      expect(await attemptCount(owner, params), params.toString()).toBe(expectedCount(oracle, params));
+    }
+    for (const tz of zones) {
+      const params = new URLSearchParams({ tz, created__date__preset: 'yesterday' });
+      expect(await attemptCount(owner, params), tz).toBe(expectedCount(oracle, params));
+    }
+    // A search and a delivery status are counted as rows, and agree with the list's rows.
+    const searched = new URLSearchParams({ q: 'LOANS' });
+    const loans = forms[0] as VerifyForm;
+    expect(await attemptCount(owner, searched)).toBe(
+      oracle.filter((row) => row.verifyFormId === loans.id || row.externalRefId?.startsWith('LOANS')).length,
+    );
+    const queued = new URLSearchParams({ deliveryStatus: 'queued', created__date__preset: 'all' });
+    expect(await attemptCount(owner, queued)).toBe(oracle.length);
+  });
+
+  it('follows deletes, updates of a counted column and truncation, and goes with the account', async () => {
+    setClock(t, NOW);
+    const next = random(11);
+    const owner = await newOwner(t.app);
+    const other = await newOwner(t.app);
+    const { oracle } = await seedAttempts(owner, next);
+    await seedAttempts(other, next);
+    const all = new URLSearchParams({ created__date__preset: 'all' });
+    const mine = await t.db.db
+      .select({ id: verificationAttempts.id })
+      .from(verificationAttempts)
+      .where(eq(verificationAttempts.accountId, owner.accountId));
+
+    await t.db.db.delete(verificationAttempts).where(
+      inArray(
+        verificationAttempts.id,
+        mine.slice(0, 10).map((r) => r.id),
+      ),
+    );
+    expect(await attemptCount(owner, all)).toBe(oracle.length - 10);
+    // Updates of other columns (the everyday ones) leave the counts alone; a counted column moves its count.
+    await t.db.db
+      .update(verificationAttempts)
+      .set({ status: 'verified', deliveryStatus: 'delivered', wrongTries: 1 })
+      .where(eq(verificationAttempts.accountId, owner.accountId));
+    await t.db.db
+      .update(verificationAttempts)
+      .set({ createdAt: new Date('2026-11-04T12:00:00Z'), method: 'email', source: 'api' })
+      .where(
+        inArray(
+          verificationAttempts.id,
+          mine.slice(10, 40).map((r) => r.id),
+        ),
+      );
+    const moved = new URLSearchParams({
+      tz: 'UTC',
+      created__date__preset: 'custom',
+      created__date__gte: '2026-11-04',
+      created__date__lte: '2026-11-04',
+      verificationMethod__in: 'email',
+      source: 'api',
+    });
+    const [direct] = await t.db.db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(verificationAttempts)
+      .where(
+        sql`${verificationAttempts.accountId} = ${owner.accountId} and ${verificationAttempts.method} = 'email' and ${verificationAttempts.source} = 'api' and ${verificationAttempts.createdAt} >= '2026-11-04T00:00:00Z' and ${verificationAttempts.createdAt} < '2026-11-05T00:00:00Z'`,
+      );
+    expect(direct?.n).toBeGreaterThanOrEqual(30);
+    expect(await attemptCount(owner, moved)).toBe(direct?.n);
+    expect(await attemptTotals(owner.accountId)).toEqual({
+      rows: oracle.length - 10,
+      daily: oracle.length - 10,
+    });
+
+    const otherBefore = await attemptTotals(other.accountId);
+    await t.db.db.delete(schema.accounts).where(eq(schema.accounts.id, owner.accountId));
+    expect(await attemptTotals(owner.accountId)).toEqual({ rows: 0, daily: 0 });
+    expect(await attemptTotals(other.accountId)).toEqual(otherBefore);
+
+    await t.db.db.execute(sql`truncate ${verificationAttempts} cascade`);
+    expect(await attemptTotals(other.accountId)).toEqual({ rows: 0, daily: 0 });
+  });
+});

@@ -1,7 +1,14 @@
 import type { VerificationFilter } from '@veriform/contracts';
 import { type Db, schema } from '@veriform/db';
 import { and, count, eq, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
-import { type ResolvedForms, rangeBounds, resolveDateRange, verificationWhere } from './filters.ts';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import {
+  type ResolvedDateRange,
+  type ResolvedForms,
+  rangeBounds,
+  resolveDateRange,
+  verificationWhere,
+} from './filters.ts';
 
 /**
  * The activity log's total (`count` of the list), exact, without counting a million rows (docs/decisions/0008).
@@ -75,9 +82,8 @@ export async function countVerifications(
 }
 
 /**
- * The total without a search: one statement of up to three sums. A bound's UTC midnights are SQL over the same
- * expression as the WHERE's (createdWithin), so PostgreSQL's zone rules decide both; `… at time zone 'UTC'` turns an
- * instant into its UTC wall time and back.
+ * The total without a search: one statement of up to three sums (countByDays). A bound's UTC midnights are SQL over
+ * the same expression as the WHERE's (createdWithin), so PostgreSQL's zone rules decide both.
  */
 async function countWithoutSearch(
   db: Db,
@@ -90,32 +96,61 @@ async function countWithoutSearch(
     const [row] = await db.select({ n: count() }).from(verifications).where(where);
     return row?.n ?? 0;
   }
+  return countByDays(db, {
+    counts: {
+      table: verificationDailyCounts,
+      day: verificationDailyCounts.day,
+      n: verificationDailyCounts.n,
+      where: dailyCountWhere(accountId, filter),
+    },
+    rows: { table: verifications, createdAt: verifications.createdAt, where },
+    range: resolveDateRange(filter, now),
+  });
+}
+
+/**
+ * Rows matching `rows.where` inside `range`, from a table of per-UTC-day counts (`counts`, already filtered as the rows
+ * are) for the whole UTC days and from the rows themselves for the partial days at either end (less than 24 hours
+ * each), in one statement. `… at time zone 'UTC'` turns an instant into its UTC wall time and back. Shared by the
+ * activity log (verification_daily_counts) and the attempts view (verification_attempt_daily_counts).
+ */
+export async function countByDays(
+  db: Db,
+  {
+    counts,
+    rows,
+    range,
+  }: {
+    counts: { table: PgTable; day: AnyPgColumn; n: AnyPgColumn; where: SQL[] };
+    rows: { table: PgTable; createdAt: AnyPgColumn; where: SQL };
+    range: ResolvedDateRange;
+  },
+): Promise<number> {
   const rowCount = (...within: SQL[]) =>
-    sql`(select count(*) from ${verifications} where ${and(where, ...within)})`;
-  const { start, end } = rangeBounds(resolveDateRange(filter, now));
+    sql`(select count(*) from ${rows.table} where ${and(rows.where, ...within)})`;
+  const { start, end } = rangeBounds(range);
   // The first UTC midnight at or after the start, and the last at or before the end (UTC wall times).
   const firstMidnight = start
     ? sql`(date_trunc('day', (${start} at time zone 'UTC') - interval '1 microsecond') + interval '1 day')`
     : null;
   const lastMidnight = end ? sql`date_trunc('day', ${end} at time zone 'UTC')` : null;
-  const days = dailyCountWhere(accountId, filter);
-  if (firstMidnight) days.push(sql`${verificationDailyCounts.day} >= ${firstMidnight}::date`);
-  if (lastMidnight) days.push(sql`${verificationDailyCounts.day} < ${lastMidnight}::date`);
-  const total = [sql`coalesce(sum(${verificationDailyCounts.n}), 0)`];
+  const days = [...counts.where];
+  if (firstMidnight) days.push(sql`${counts.day} >= ${firstMidnight}::date`);
+  if (lastMidnight) days.push(sql`${counts.day} < ${lastMidnight}::date`);
+  const total = [sql`coalesce(sum(${counts.n}), 0)`];
   // The WHERE already bounds both ends; a range inside one UTC day has an empty tail (it starts after the end).
-  if (firstMidnight)
-    total.push(rowCount(sql`${verifications.createdAt} < (${firstMidnight} at time zone 'UTC')`));
+  if (firstMidnight) total.push(rowCount(sql`${rows.createdAt} < (${firstMidnight} at time zone 'UTC')`));
   if (lastMidnight)
     total.push(
       rowCount(
-        sql`${verifications.createdAt} >= (${lastMidnight} at time zone 'UTC')`,
-        ...(firstMidnight ? [sql`${verifications.createdAt} >= (${firstMidnight} at time zone 'UTC')`] : []),
+        sql`${rows.createdAt} >= (${lastMidnight} at time zone 'UTC')`,
+        ...(firstMidnight ? [sql`${rows.createdAt} >= (${firstMidnight} at time zone 'UTC')`] : []),
       ),
     );
   // An aggregate without GROUP BY answers one row even when no day matches.
   const [row] = await db
     .select({ n: sql.join(total, sql` + `).mapWith(Number) })
-    .from(verificationDailyCounts)
+    .from(counts.table)
     .where(and(...days));
   return row?.n ?? 0;
 }
