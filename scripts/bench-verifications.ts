@@ -17,8 +17,8 @@
  * (pg-copy-streams), with the process's RSS sampled during the download.
  */
 import { get as httpGet } from 'node:http';
-import { loadavg } from 'node:os';
 import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { VerificationFilter, VerificationSort } from '@veriform/contracts';
 import { inlinedSql, schema } from '@veriform/db';
