@@ -11,11 +11,14 @@
  * `app.inject` with the key: the first page, filters, and pages deep in the list reached by following `nextCursor`.
  * Each call's SQL is recorded at the pool and replayed alone through it: "raw SQL" is the database's share (the key
  * lookup included, which every API call makes), the ratio what the app adds (auth, validation, mapping, JSON).
+ * Then the same rows through the session API the web app uses (issue #20: API v1 should page as fast): the attempts
+ * view and the activity log, 100 a page, first and deep (an OFFSET there, a cursor in API v1), with a logged-in owner.
  */
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { apiKeyScopes } from '@veriform/contracts';
 import { schema } from '@veriform/db';
-import { count, desc, eq, ne } from 'drizzle-orm';
+import { and, count, desc, eq, ne } from 'drizzle-orm';
 import type pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { openDatabase } from '../apps/server/src/database.ts';
@@ -24,6 +27,7 @@ import {
   generateApiKey,
   hashApiKey,
 } from '../apps/server/src/modules/api-keys/key-format.ts';
+import { cookieNames } from '../apps/server/src/plugins/cookies.ts';
 import { benchConfig } from './support/bench-config.ts';
 import { ms, quantile, sqlRecorder } from './support/measure.ts';
 
@@ -53,6 +57,7 @@ const database = openDatabase(config);
 await database.migrate();
 await database.executeSql('ANALYZE verification_attempts');
 await database.executeSql('ANALYZE api_keys');
+await database.executeSql('ANALYZE verification_attempt_daily_counts');
 const { db } = database;
 const pool = (db as unknown as { $client: pg.Pool }).$client;
 
@@ -90,9 +95,13 @@ await db.insert(schema.apiKeys).values({
 const app = await buildApp(config, { db: database });
 await app.ready();
 
-type Page = { data: { id: string }[]; nextCursor: string | null };
+/** API v1's page, or the session API's (`results`). */
+type Page = { data?: { id: string }[]; results?: { id: string | number }[]; nextCursor?: string | null };
 
 let ipCounter = 0;
+
+/** The session cookie for the session-API cases (set below); API v1 calls go with the key. */
+let cookie: string | null = null;
 
 async function call(url: string): Promise<{ elapsed: number; page: Page }> {
   ipCounter += 1;
@@ -100,7 +109,7 @@ async function call(url: string): Promise<{ elapsed: number; page: Page }> {
   const response = await app.inject({
     method: 'GET',
     url,
-    headers: { authorization: `Bearer ${key}` },
+    headers: url.startsWith('/api/v1/') || !cookie ? { authorization: `Bearer ${key}` } : { cookie },
     // A new client address per call: the per-IP backstop limit (600/min) is not what is measured.
     remoteAddress: `10.9.${Math.floor(ipCounter / 250) % 250}.${(ipCounter % 250) + 1}`,
   });
@@ -110,10 +119,10 @@ async function call(url: string): Promise<{ elapsed: number; page: Page }> {
   return { elapsed, page: response.json<Page>() };
 }
 
-async function bench(name: string, url: string): Promise<void> {
+async function bench(name: string, url: string, isOwn = isCallQuery): Promise<void> {
   sql.start();
   const { page } = await call(url);
-  const sqlRun = sql.stop().filter((q) => isCallQuery(q.text));
+  const sqlRun = sql.stop().filter((q) => isOwn(q.text));
   const times: number[] = [];
   const raw: number[] = [];
   for (let i = 0; i < iterations; i++) {
@@ -123,14 +132,17 @@ async function bench(name: string, url: string): Promise<void> {
   const median = quantile(times, 0.5);
   const rawMedian = quantile(raw, 0.5);
   console.log(
-    `${name.padEnd(50)} ${String(page.data.length).padStart(3)} rows | median ${ms(median).padStart(6)} ms  p95 ` +
+    `${name.padEnd(50)} ${String((page.data ?? page.results ?? []).length).padStart(3)} rows | median ${ms(median).padStart(6)} ms  p95 ` +
       `${ms(quantile(times, 0.95)).padStart(6)} ms | raw SQL ${ms(rawMedian).padStart(6)} / ` +
       `${ms(quantile(raw, 0.95)).padStart(6)} ms (${sqlRun.length} statements) | ×${(median / rawMedian).toFixed(2)}`,
   );
 }
 
 console.log(
-  `account ${accountId}: ${rowsInAccount} verification attempts; ${iterations} iterations per case\n`,
+  `account ${accountId}: ${rowsInAccount} verification attempts; ${iterations} iterations per case; ` +
+    `load average ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}\n`,
 );
 const base = '/api/v1/verifications';
 const [form] = await db
@@ -171,7 +183,7 @@ for (let i = 0; i < walk; i++) {
   const url: string = `${base}?limit=100${cursor ? `&startingAfter=${cursor}` : ''}`;
   const { elapsed, page } = await call(url);
   steps.push(elapsed);
-  cursor = page.nextCursor;
+  cursor = page.nextCursor ?? null;
   if (!cursor) break;
 }
 console.log(
@@ -183,5 +195,36 @@ if (cursor)
     `page ${walk + 1} (row ${walk * 100 + 1}…), limit 100`,
     `${base}?limit=100&startingAfter=${cursor}`,
   );
+
+// The same rows through the session API (a logged-in owner), 100 a page: its SQL is the session lookup and the list's.
+const [owner] = await db
+  .select({ userId: schema.memberships.userId, id: schema.memberships.id })
+  .from(schema.memberships)
+  .where(and(eq(schema.memberships.accountId, accountId), eq(schema.memberships.role, 'owner')))
+  .limit(1);
+if (owner) {
+  const session = await app.services.sessions.create(owner.userId, {
+    ip: '127.0.0.1',
+    userAgent: 'bench',
+    currentMembershipId: owner.id,
+  });
+  cookie = `${cookieNames(config).session}=${session.id}`;
+  const isSessionCall = (text: string) =>
+    /"(sessions|verification_attempts|verifications|verify_forms|verification_daily_counts|verification_attempt_daily_counts|code_delivery_events|code_entries)"/.test(
+      text,
+    );
+  const attempts = `/api/verification-attempts?account=${accountId}&tz=UTC&pageSize=100`;
+  const log = `/api/verifications?account=${accountId}&tz=UTC&pageSize=100`;
+  console.log('\nthe session API, 100 a page:');
+  await bench('session attempts, page 1', attempts, isSessionCall);
+  await bench(`session attempts, page ${walk + 1}`, `${attempts}&pageNumber=${walk + 1}`, isSessionCall);
+  await bench('session activity log, page 1', log, isSessionCall);
+  await bench(`session activity log, page ${walk + 1}`, `${log}&pageNumber=${walk + 1}`, isSessionCall);
+}
+console.log(
+  `\nload average at the end: ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ')}`,
+);
 
 await app.close();
