@@ -1,8 +1,8 @@
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
+import { DeferredNotifications } from './components/DeferredNotifications';
 import { type Services, ServicesProvider } from './lib/services';
 import type { AppRouter } from './router';
 import { cssVariablesResolver, theme } from './theme';
@@ -17,7 +17,7 @@ interface ProvidersProps {
 export function AppProviders({ services, env, children }: ProvidersProps & { children: ReactNode }) {
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env={env}>
-      <Notifications position="top-center" />
+      <DeferredNotifications />
       <QueryClientProvider client={services.queryClient}>
         <ServicesProvider services={services}>{children}</ServicesProvider>
       </QueryClientProvider>

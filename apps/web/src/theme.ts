@@ -2,10 +2,6 @@ import {
   type CSSVariablesResolver,
   createTheme,
   defaultVariantColorsResolver,
-  Modal,
-  Notification,
-  PasswordInput,
-  TextInput,
   type VariantColorsResolver,
 } from '@mantine/core';
 
@@ -36,25 +32,27 @@ export const theme = createTheme({
   variantColorResolver,
   fontFamily:
     'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", "Noto Sans", "Liberation Sans", Arial, sans-serif',
+  // Plain objects rather than `Modal.extend(…)`: `extend` needs the component itself, which put Modal (with its scroll
+  // area, focus trap and floating-ui), Notification and the inputs into the entry of every page, the login page's too.
   components: {
     // Mantine's close buttons are an icon without a name: screen readers would announce only "button".
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
-    Notification: Notification.extend({
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    Notification: {
       defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } },
       // A toast's message under its title is gray.6 by default (3.3:1 on white); `dimmed` is gray.7 (8.2:1).
       styles: { description: { color: 'var(--mantine-color-dimmed)' } },
-    }),
+    },
     // No asterisk in labels: our forms mark the exception (optional fields), and the label text stays exactly the
     // field's name for assistive technology and tests. `required` still sets aria-required on the input.
-    TextInput: TextInput.extend({ defaultProps: { withAsterisk: false } }),
-    PasswordInput: PasswordInput.extend({
+    TextInput: { defaultProps: { withAsterisk: false } },
+    PasswordInput: {
       defaultProps: {
         withAsterisk: false,
         // A label without the word "password", so "the Password field" names exactly one control on the page
         // (Mantine's default is "Toggle password visibility"); aria-pressed tells whether the text is shown.
         visibilityToggleButtonProps: { 'aria-label': 'Show characters' },
       },
-    }),
+    },
   },
 });
 

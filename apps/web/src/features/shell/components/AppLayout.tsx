@@ -4,7 +4,7 @@ import { IconActivity, IconChartBar, IconForms } from '@tabler/icons-react';
 import { useRouterState } from '@tanstack/react-router';
 import { type ReactNode, useEffect } from 'react';
 import { BrandMark } from '../../../components/layout/BrandMark';
-import { NavLinkLink } from '../../../components/links';
+import { NavLinkLink } from '../../../components/nav-link';
 import { type NavItem, visibleNavItems } from '../../../components/shell/nav';
 import { APP_NAME } from '../../../lib/page-title';
 import { useSession } from '../../../lib/session';
