@@ -1,12 +1,12 @@
 import swagger from '@fastify/swagger';
-import scalar, { type ApiReferenceConfiguration } from '@scalar/fastify-api-reference';
+import type { ApiReferenceConfiguration } from '@scalar/fastify-api-reference';
 import {
   API_V1_PREFIX,
   apiProblemCodes,
   apiProblems,
   WEBHOOK_EVENT_RETENTION_DAYS,
 } from '@veriform/contracts';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { codeSamplesOf } from './code-samples.ts';
 import { webhooksSection } from './webhooks-docs.ts';
@@ -159,9 +159,36 @@ const docsPage = `<!doctype html>
 `;
 
 /**
+ * Scalar's browser build, loaded on the first request for it. @scalar/fastify-api-reference holds that build (~9 MB)
+ * as a string in its own module source, so importing it at start kept ~19 MB of heap in every process (issue #20
+ * item 5) for a page few ever open. Its plugin only serves the build from a route, so the build is taken from that
+ * route of a throwaway instance (its one public way out) and the instance closed.
+ */
+let scalarScript: Promise<string> | undefined;
+function loadScalarScript(): Promise<string> {
+  scalarScript ??= (async () => {
+    const { default: scalar } = await import('@scalar/fastify-api-reference');
+    const instance = Fastify({ logger: false });
+    try {
+      await instance.register(scalar, { routePrefix: '/', configuration: scalarConfiguration });
+      const response = await instance.inject({ url: '/js/scalar.js' });
+      if (response.statusCode !== 200) throw new Error(`Scalar's script answered ${response.statusCode}`);
+      return response.body;
+    } finally {
+      await instance.close();
+    }
+  })();
+  // A failed load is tried again by the next request rather than answered 500 forever.
+  scalarScript.catch(() => {
+    scalarScript = undefined;
+  });
+  return scalarScript;
+}
+
+/**
  * The document itself (public: it holds no data), and the reference at /docs/api: our page (a language, a title, no
- * inline script) running Scalar's browser build, which @scalar/fastify-api-reference serves from the package under
- * /docs/api/reference/js/ (nothing from a CDN). The plugin's own page there only sends readers to ours.
+ * inline script) running Scalar's browser build, served from the package under /docs/api/reference/js/ (nothing from
+ * a CDN). The package's own page there only sends readers to ours.
  */
 export async function apiDocsRoutes(app: FastifyInstance): Promise<void> {
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async (_request, reply) =>
@@ -176,13 +203,10 @@ export async function apiDocsRoutes(app: FastifyInstance): Promise<void> {
       .type('text/javascript; charset=utf-8')
       .send(`Scalar.createApiReference('#app', ${JSON.stringify(scalarConfiguration)});\n`),
   );
-  await app.register(scalar, {
-    routePrefix: SCALAR_PREFIX,
-    configuration: scalarConfiguration,
-    hooks: {
-      onRequest: async (request, reply) => {
-        if (!request.url.startsWith(`${SCALAR_PREFIX}/js/`)) return reply.redirect(DOCS_PATH);
-      },
-    },
-  });
+  app.get(SCALAR_SCRIPT, { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('application/javascript; charset=utf-8').send(await loadScalarScript()),
+  );
+  for (const url of [SCALAR_PREFIX, `${SCALAR_PREFIX}/`]) {
+    app.get(url, { schema: { hide: true } }, async (_request, reply) => reply.redirect(DOCS_PATH));
+  }
 }

@@ -31,6 +31,7 @@ import {
 import { create as createQrCode } from 'qrcode';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../lib/errors.ts';
+import { certificateFileName } from './file-name.ts';
 import { deriveSigningKey, type SigningKey } from './keys.ts';
 
 /**
@@ -41,9 +42,6 @@ import { deriveSigningKey, type SigningKey } from './keys.ts';
  * packages/verify-certificate. The same certificate gives the same bytes on every download: no clock, no randomness
  * (pdf-lib's resource names come from a fixed-seed generator, and the document's dates are the issue time).
  */
-
-export const certificateFileName = (certificateId: string, format: 'json' | 'pdf') =>
-  `veriform-certificate-${certificateId}.${format}`;
 
 /** The public check page (no login) a certificate's QR code opens. */
 export const publicCheckUrl = (publicUrl: string, certificateId: string) =>

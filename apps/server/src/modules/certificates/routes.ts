@@ -9,7 +9,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { parsePathId } from '../../plugins/account-objects.ts';
 import { accountContext } from '../../plugins/tenancy.ts';
-import { certificateFileName } from './pdf.ts';
+import { certificateFileName } from './file-name.ts';
 import type { CertificateDownload } from './service.ts';
 
 /**

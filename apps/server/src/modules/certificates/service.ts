@@ -17,7 +17,7 @@ import type { AccountContext } from '../../plugins/account-context.ts';
 import type { AuditLog } from '../audit/log.ts';
 import { certificateFacts } from './content.ts';
 import { deriveSigningKey, publishedKeys, registerSigningKey } from './keys.ts';
-import { createCertificatePdfs } from './pdf.ts';
+import type { SignedCertificateText } from './pdf.ts';
 import { refuseRedacted } from './redaction.ts';
 
 const { verificationCertificates, certificateChainHeads, verificationAttempts } = schema;
@@ -66,7 +66,12 @@ export function certificateFile(
 export function createCertificateService(deps: { db: Db; clock: Clock; config: Config; audit: AuditLog }) {
   const { db, clock, config, audit } = deps;
   const key = deriveSigningKey(config.secretKey, config.certificateKeyGeneration);
-  const renderPdf = createCertificatePdfs(config);
+  // pdf-lib and qrcode load with the first PDF asked for, not in every process at start (issue #20 item 5).
+  let pdfRenderer: Promise<(signed: SignedCertificateText) => Promise<Buffer>> | undefined;
+  const renderPdf = async (signed: SignedCertificateText): Promise<Buffer> => {
+    pdfRenderer ??= import('./pdf.ts').then(({ createCertificatePdfs }) => createCertificatePdfs(config));
+    return (await pdfRenderer)(signed);
+  };
   let registered: Promise<void> | undefined;
 
   /** The current key in certificate_signing_keys, once per process (again after a failure). */
