@@ -4,7 +4,7 @@
  *
  *     npx tsx scripts/load.ts --database-url postgres://postgres@127.0.0.1:5432/vf_load \
  *       [--duration 60] [--connections 200] [--processes 2] [--warmup 5] [--account ID] [--verifications 300000]
- *       [--login-rate 4] [--servers URL,URL]
+ *       [--login-rate 4] [--servers URL,URL] [--server-node-options='--cpu-prof --max-semi-space-size=8']
  *
  * 1. Prepares its data in that database through Drizzle (scripts/support/load-data.ts): an account with seeded
  *    verifications (or --account), members with sessions, users with a known password, test numbers with a fixed code.
@@ -19,6 +19,9 @@
  * 4. Prints per endpoint: requests, req/s, p50/p95/p99/max latency and status counts; the CPU shares of the client,
  *    the servers, the database's PostgreSQL backends and the rest of the machine; what the database's sessions were
  *    doing (pg_stat_activity samples). Exits 1 on any 5xx, connection error or answer the scenario did not intend.
+ *
+ * --server-node-options is the NODE_OPTIONS of the server processes only (a profiler, a heap setting under trial), so
+ * the client runs the same in both arms of a comparison.
  *
  * --servers drives servers that are already running (started by hand, e.g. under `node --cpu-prof`) instead of
  * starting its own; they must run with NODE_ENV=production and TRUST_PROXY=127.0.0.1 on the same database.
@@ -60,6 +63,7 @@ const { values: args } = parseArgs({
     processes: { type: 'string', default: '2' },
     account: { type: 'string' },
     servers: { type: 'string' },
+    'server-node-options': { type: 'string' },
     verifications: { type: 'string', default: '300000' },
     'login-rate': { type: 'string', default: '4' },
     staff: { type: 'string', default: '20' },
@@ -499,6 +503,7 @@ async function main(): Promise<number> {
           NODE_ENV: 'production',
           PUBLIC_URL: 'http://localhost',
           LOG_LEVEL: 'warn',
+          ...(args['server-node-options'] ? { NODE_OPTIONS: args['server-node-options'] } : {}),
         }),
       );
     }

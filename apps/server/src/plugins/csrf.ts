@@ -1,7 +1,7 @@
 import { API_V1_PREFIX } from '@veriform/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
-import { deriveKey, hmacSha256, randomToken, safeEqual } from '../lib/crypto.ts';
+import { derivedKey, hmacSha256, randomToken, safeEqual } from '../lib/crypto.ts';
 import { AppError } from '../lib/errors.ts';
 import { TWILIO_STATUS_CALLBACK_PATH } from '../messaging/sms.ts';
 import { baseCookieOptions, cookieNames } from './cookies.ts';
@@ -33,7 +33,7 @@ const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 const CSRF_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 
 function tokenFor(config: Config, secret: string): string {
-  return hmacSha256(deriveKey(config.secretKey, 'csrf'), secret).toString('base64url');
+  return hmacSha256(derivedKey(config.secretKey, 'csrf'), secret).toString('base64url');
 }
 
 function setSecret(request: FastifyRequest, reply: FastifyReply, secret: string): string {

@@ -53,7 +53,10 @@ export async function initialDataFor(
   reply: FastifyReply,
   path: string,
 ): Promise<InitialData> {
-  const [viewer, extra] = await Promise.all([viewerState(request, reply), extraFor(request, path)]);
+  const [viewer, extra] = await Promise.all([
+    viewerState(request, reply, { loadedMemberships: true }),
+    extraFor(request, path),
+  ]);
   return { ...viewer, extra };
 }
 

@@ -1,7 +1,7 @@
 import { API_V1_PREFIX, MEDIA_PATH_PREFIX } from '@veriform/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_TTL_MS, type SessionRow } from '../modules/auth/session-store.ts';
-import type { MembershipRow } from '../modules/memberships/repository.ts';
+import type { AccountRow, MembershipRow } from '../modules/memberships/repository.ts';
 import type { UserRow } from '../modules/users/repository.ts';
 import { baseCookieOptions, cookieNames } from './cookies.ts';
 
@@ -15,6 +15,8 @@ declare module 'fastify' {
      * null when not loaded (anonymous, or logged in during this request).
      */
     memberships: readonly MembershipRow[] | null;
+    /** The accounts of `memberships`, by id, loaded with them; null when they are null. */
+    membershipAccounts: ReadonlyMap<number, AccountRow> | null;
   }
 }
 
@@ -43,6 +45,7 @@ export function registerSessions(app: FastifyInstance): void {
   app.decorateRequest('user', null);
   app.decorateRequest('session', null);
   app.decorateRequest('memberships', null);
+  app.decorateRequest('membershipAccounts', null);
 
   app.addHook('onRequest', async (request, reply) => {
     if (skipsSession(request.url)) return;
@@ -65,6 +68,7 @@ export function registerSessions(app: FastifyInstance): void {
     request.session = found.session;
     request.user = found.user;
     request.memberships = found.memberships;
+    request.membershipAccounts = found.accounts;
   });
 }
 
@@ -90,6 +94,7 @@ export async function startSession(
   request.session = created.session;
   request.user = user;
   request.memberships = null;
+  request.membershipAccounts = null;
 }
 
 /**
@@ -120,4 +125,5 @@ export async function endSession(request: FastifyRequest, reply: FastifyReply): 
   request.session = null;
   request.user = null;
   request.memberships = null;
+  request.membershipAccounts = null;
 }

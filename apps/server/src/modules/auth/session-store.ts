@@ -3,13 +3,19 @@ import { schema } from '@veriform/db';
 import { and, eq, gt, lt, ne, sql } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256Hex } from '../../lib/crypto.ts';
-import type { MembershipRow } from '../memberships/repository.ts';
+import type { AccountRow, MembershipRow } from '../memberships/repository.ts';
 import type { UserRow } from '../users/repository.ts';
 
-const { sessions, users, memberships } = schema;
+const { sessions, users, memberships, accounts } = schema;
 
 export type SessionRow = typeof sessions.$inferSelect;
-export type FoundSession = { session: SessionRow; user: UserRow; memberships: MembershipRow[] };
+export type FoundSession = {
+  session: SessionRow;
+  user: UserRow;
+  memberships: MembershipRow[];
+  /** The accounts of those memberships, by id: a page's initial data shows them (auth/viewer.ts). */
+  accounts: ReadonlyMap<number, AccountRow>;
+};
 
 /** 14 days after the last use; the expiry slides forward at most once an hour to keep writes rare. */
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
@@ -54,15 +60,17 @@ export function createSessionStore(db: Db, clock: Clock) {
   }
 
   /**
-   * The session, its user and all of the user's memberships, in one round trip: nearly every API call is scoped to an
-   * account, and the tenancy hook then finds the caller's membership here instead of asking the database again
-   * (a user belongs to a handful of accounts). Prepared once: every request runs it.
+   * The session, its user and all of the user's memberships with their accounts, in one round trip: nearly every API
+   * call is scoped to an account, and the tenancy hook then finds the caller's membership here instead of asking the
+   * database again (a user belongs to a handful of accounts); every page shows the memberships with their accounts.
+   * Prepared once: every request runs it.
    */
   const findQuery = db
-    .select({ session: sessions, user: users, membership: memberships })
+    .select({ session: sessions, user: users, membership: memberships, account: accounts })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(memberships, eq(memberships.userId, sessions.userId))
+    .leftJoin(accounts, eq(accounts.id, memberships.accountId))
     .where(
       and(
         eq(sessions.idHash, sql.placeholder('idHash')),
@@ -82,11 +90,13 @@ export function createSessionStore(db: Db, clock: Clock) {
     });
     const [first] = rows;
     if (!first) return undefined;
-    return {
-      session: first.session,
-      user: first.user,
-      memberships: rows.flatMap((row) => (row.membership ? [row.membership] : [])),
-    };
+    const own: MembershipRow[] = [];
+    const accountsById = new Map<number, AccountRow>();
+    for (const row of rows) {
+      if (row.membership) own.push(row.membership);
+      if (row.account) accountsById.set(row.account.id, row.account);
+    }
+    return { session: first.session, user: first.user, memberships: own, accounts: accountsById };
   }
 
   /**

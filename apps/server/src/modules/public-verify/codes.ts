@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { CODE_LENGTH } from '@veriform/contracts';
-import { deriveKey, hmacSha256, safeEqual } from '../../lib/crypto.ts';
+import { derivedKey, hmacSha256, safeEqual } from '../../lib/crypto.ts';
 
 /**
  * One-time codes of the public verification (DESIGN §5). A code is never stored: only an HMAC keyed from SECRET_KEY
@@ -22,7 +22,7 @@ export function newCode(): string {
 export const CODE_PATTERN = new RegExp(`^\\d{${CODE_LENGTH}}$`);
 
 export function hashCode(secretKey: string, attemptId: string, code: string): string {
-  return hmacSha256(deriveKey(secretKey, 'verification-code'), `${attemptId}:${code}`).toString('base64url');
+  return hmacSha256(derivedKey(secretKey, 'verification-code'), `${attemptId}:${code}`).toString('base64url');
 }
 
 /** Timing-safe: how much of a guess matched never shows in the answer time. */

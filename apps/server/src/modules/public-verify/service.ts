@@ -24,10 +24,11 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError, type FieldErrors } from '../../lib/errors.ts';
 import { ipKey } from '../../lib/ip-key.ts';
 import { type RateLimiter, type RateLimitRule, tooMany } from '../../lib/rate-limit.ts';
+import { statement } from '../../lib/statement.ts';
 import type { CodeDelivery } from '../../messaging/code-delivery.ts';
 import { deliveryOutcomeEvent, simulatedDelivery } from '../../messaging/delivery-outcome.ts';
 import { findMembership } from '../../plugins/account-context.ts';
-import { type CurrentConsent, consentRefusal, currentConsent } from '../consent/service.ts';
+import { type CurrentConsent, consentRefusal } from '../consent/service.ts';
 import {
   type ApiVerificationRow,
   apiVerificationColumns,
@@ -45,16 +46,7 @@ import {
 } from './codes.ts';
 import { countryName, maskEmail, maskPhone, type PhoneRefusal, parseCellPhone } from './phone.ts';
 
-const {
-  accounts,
-  verifyForms,
-  verifications,
-  verificationAttempts,
-  testPhoneNumbers,
-  formPageViews,
-  codeEntries,
-  consentVersions,
-} = schema;
+const { accounts, verifyForms, verificationAttempts, testPhoneNumbers, codeEntries } = schema;
 
 /**
  * The public verification (DESIGN §5): a consumer reads a live form, asks for a code and types it back. No login;
@@ -165,16 +157,148 @@ type IssueRow = {
   deliveries: number;
 };
 
-type ConsentAndTestNumberRow = {
-  id: string | null;
-  version: number | null;
-  language: Language | null;
-  text: string | null;
-  sha256: string | null;
-  require_checkbox: boolean | null;
-  code: string | null;
-  simulated_error_code: string | null;
+type TestNumberColumns = { code: string | null; simulated_error_code: string | null };
+
+/**
+ * The form by its public id with its account's name and countries, its current consent version in its language and,
+ * for the code send, the account's test number `$2` (null: none looked up): what the hosted page and send-code read
+ * before anything else, in one statement instead of Drizzle's three (issue #20 item 3).
+ */
+const FORM_SELECT = `
+  SELECT f.id, f.public_id AS "publicId", f.account_id AS "accountId", f.name, f.category, f.is_live AS "isLive",
+    f.language, f.banner_image AS "bannerImage", a.display_name AS company, a.phone_countries AS "phoneCountries",
+    c.id AS "consentId", c.version AS "consentVersion", c.language AS "consentLanguage", c.text AS "consentText",
+    c.sha256 AS "consentSha256", c.require_checkbox AS "consentRequireCheckbox"`;
+const FORM_FROM = `
+  FROM verify_forms f
+  JOIN accounts a ON a.id = f.account_id
+  LEFT JOIN LATERAL (
+    SELECT id, version, language, text, sha256, require_checkbox FROM consent_versions
+    WHERE verify_form_id = f.id AND language = f.language
+    ORDER BY version DESC LIMIT 1
+  ) c ON true`;
+
+type FormStatementRow = FormRow & {
+  consentId: string | null;
+  consentVersion: number | null;
+  consentLanguage: Language | null;
+  consentText: string | null;
+  consentSha256: string | null;
+  consentRequireCheckbox: boolean | null;
 };
+
+/**
+ * The page (and GET /api/public/verify-forms/{publicId}): the form, and for a live one the visitor's page view
+ * recorded with the consent version shown, in one statement. $2 page view id, $3 address, $4 agent, $5 time.
+ */
+const pageFormStatement = statement<FormStatementRow & { pageViewId: string | null }>(
+  'public_page_form',
+  `WITH form AS (${FORM_SELECT}${FORM_FROM}
+    WHERE f.public_id = $1
+    LIMIT 1
+  ), view AS (
+    INSERT INTO form_page_views (id, account_id, verify_form_id, language, consent_version_id, ip, user_agent,
+      created_at)
+    SELECT $2::text, form."accountId", form.id, form.language, form."consentId", $3::text, $4::text,
+      $5::timestamptz
+    FROM form WHERE form."isLive"
+    RETURNING id
+  )
+  SELECT form.*, (SELECT id FROM view) AS "pageViewId" FROM form`,
+);
+
+/** Send-code: the form, its consent version and whether the number `$2` (E.164, or null) is a test number. */
+const sendFormStatement = statement<FormStatementRow & TestNumberColumns>(
+  'send_code_form',
+  `${FORM_SELECT}, t.code, t.simulated_error_code${FORM_FROM}
+  LEFT JOIN LATERAL (
+    SELECT code, simulated_error_code FROM test_phone_numbers
+    WHERE account_id = f.account_id AND cell_phone = $2::text
+    LIMIT 1
+  ) t ON true
+  WHERE f.public_id = $1
+  LIMIT 1`,
+);
+
+function formOf(row: FormStatementRow): FormRow {
+  return {
+    id: row.id,
+    publicId: row.publicId,
+    accountId: row.accountId,
+    name: row.name,
+    category: row.category,
+    isLive: row.isLive,
+    language: row.language,
+    bannerImage: row.bannerImage,
+    company: row.company,
+    phoneCountries: row.phoneCountries,
+  };
+}
+
+function consentOf(row: FormStatementRow): CurrentConsent | undefined {
+  return row.consentId === null ||
+    row.consentVersion === null ||
+    row.consentLanguage === null ||
+    row.consentText === null ||
+    row.consentSha256 === null
+    ? undefined
+    : {
+        id: row.consentId,
+        version: row.consentVersion,
+        language: row.consentLanguage,
+        text: row.consentText,
+        sha256: row.consentSha256,
+        requireCheckbox: row.consentRequireCheckbox === true,
+      };
+}
+
+/**
+ * A right code's approval, in one autocommit statement (it was a transaction of four round trips): the pending →
+ * verified update of the attempt (linking the verification, whose id it takes from the identity's sequence), the
+ * right code's entry (issue #18), the insert of the verification and its `verification.approved` webhook event with
+ * its deliveries and their jobs (migration 0022's emit_webhook_event, as the code send's). The status guard makes
+ * the update the single winner's step: of two right answers at once, the second finds no pending row, so `won` is
+ * empty, nothing is inserted and no event is stored (no row answered). Why one statement: the insert's trigger
+ * upserts today's row of verification_daily_counts for the form and method, which every verification of that form
+ * today must lock until its commit; held across round trips to a busy process, that lock queued the form's other
+ * verifications behind it with their pool connections (docs/benchmarks.md, Load). The foreign key of
+ * `verification_id` is checked at the end of the statement, once the verification exists. Parameters in a SELECT
+ * list carry casts: their type is not inferred there.
+ * $1 attempt, $2 now, $3 address, $4 agent, $5 form name, $6 form category, $7 event id, $8 event data.
+ */
+const approveStatement = statement<{ id: string; deliveries: number }>(
+  'code_approve',
+  `WITH won AS (
+    UPDATE verification_attempts
+    SET status = 'verified', verified_at = $2::timestamptz,
+        verification_id = nextval(pg_get_serial_sequence('verifications', 'id'))
+    WHERE id = $1::text AND status = 'pending' AND expires_at > $2::timestamptz
+    RETURNING verification_id, account_id, verify_form_id, cell_phone, external_ref_id, method, email,
+      is_test, wrong_tries, sent_at, created_at, source, consent_version_id, consent_version,
+      consent_language, consent_sha256
+  ), entry AS (
+    INSERT INTO code_entries (attempt_id, at, correct, ip, user_agent)
+    SELECT $1::text, $2::timestamptz, true, $3::text, $4::text
+    FROM won
+  ), verification AS (
+    INSERT INTO verifications (id, account_id, verify_form_id, cell_phone, external_ref_id,
+      verify_form_name, verify_form_category, verification_method, email, is_test, code_sent_at, verified_at,
+      attempts, ip, user_agent, created_at, source, consent_version_id, consent_version, consent_language,
+      consent_sha256)
+    OVERRIDING SYSTEM VALUE
+    SELECT verification_id, account_id, verify_form_id, cell_phone, external_ref_id, $5::text, $6::text, method,
+      email, is_test,
+      -- The job sets sent_at once the provider took the message; before that (or for a test number, which
+      -- sends nothing) the request time stands in.
+      coalesce(sent_at, created_at), $2::timestamptz, wrong_tries + 1, $3::text, $4::text, $2::timestamptz,
+      source, consent_version_id, consent_version, consent_language, consent_sha256
+    FROM won
+    RETURNING id, account_id
+  )
+  SELECT id::text AS id,
+    emit_webhook_event($7::text, account_id, 'verification.approved', $8::jsonb, $2::timestamptz, NULL) AS deliveries
+  FROM verification`,
+);
 
 export function createPublicVerifyService(deps: {
   config: Config;
@@ -189,17 +313,6 @@ export function createPublicVerifyService(deps: {
 }) {
   const { config, db, clock, rateLimit, codeDelivery, jobs, webhookEvents } = deps;
   const limits = () => config.codeSendLimits;
-
-  async function findForm(publicId: string): Promise<FormRow | undefined> {
-    if (!PUBLIC_ID_PATTERN.test(publicId)) return undefined;
-    const [row] = await db
-      .select(formColumns)
-      .from(verifyForms)
-      .innerJoin(accounts, eq(accounts.id, verifyForms.accountId))
-      .where(eq(verifyForms.publicId, publicId))
-      .limit(1);
-    return row;
-  }
 
   /** API v1: a form of the account by its id (the key's account; another account's form is not found). */
   async function formOfAccount(accountId: number, formId: number): Promise<FormRow | undefined> {
@@ -216,90 +329,68 @@ export function createPublicVerifyService(deps: {
   const isMember = async (userId: number, accountId: number): Promise<boolean> =>
     (await findMembership(db, userId, accountId)) !== undefined;
 
-  /**
-   * With the current consent version of the form's language (issue #18), which the page shows above its button. A
-   * visitor's opening of a live form is recorded (one INSERT) as the page view that send-code links its attempt to;
-   * a preview (`visitor` null) records none.
-   */
-  const toPublic = async (
+  /** The form's public face, with the current consent version of its language (issue #18), which the page shows. */
+  const toPublic = (
     form: FormRow,
+    consent: CurrentConsent | undefined,
     preview: boolean,
-    visitor: PublicRequestContext | null,
-  ): Promise<PublicVerifyForm> => {
-    const consent = await currentConsent(db, form.id, form.language);
-    let pageViewId: string | null = null;
-    if (visitor) {
-      pageViewId = newPageViewId();
-      await db.insert(formPageViews).values({
-        id: pageViewId,
-        accountId: form.accountId,
-        verifyFormId: form.id,
-        language: form.language,
-        consentVersionId: consent?.id ?? null,
-        ip: visitor.ip,
-        userAgent: visitor.userAgent,
-        // The app's clock, as the attempts': the timeline orders the view against them.
-        createdAt: clock.now(),
-      });
-    }
-    return {
-      publicId: form.publicId,
-      name: form.name,
-      company: form.company,
-      language: form.language,
-      bannerImage: form.bannerImage,
-      preview,
-      consent: consent
-        ? { versionId: consent.id, text: consent.text, requireCheckbox: consent.requireCheckbox }
-        : null,
-      pageViewId,
-    };
-  };
+    pageViewId: string | null,
+  ): PublicVerifyForm => ({
+    publicId: form.publicId,
+    name: form.name,
+    company: form.company,
+    language: form.language,
+    bannerImage: form.bannerImage,
+    preview,
+    consent: consent
+      ? { versionId: consent.id, text: consent.text, requireCheckbox: consent.requireCheckbox }
+      : null,
+    pageViewId,
+  });
 
   /**
-   * The form's public face, or null (→ 404) when it does not exist or is inactive. A member of the form's account
-   * (`viewerId` logged in) sees an inactive form as a preview, so an owner can check the page before going live.
-   * Showing a live form records a page view from `context`.
+   * The form's public face, or null (→ 404) when it does not exist or is inactive, and its language (null for an
+   * unknown link). A visitor's opening of a live form is recorded, in the same statement, as the page view that
+   * send-code links its attempt to. A member of the form's account (`viewerId` logged in) sees an inactive form as a
+   * preview, so an owner can check the page before going live; a preview records no view.
    */
+  async function shownPage(
+    publicId: string,
+    viewerId: number | null,
+    context: PublicRequestContext,
+  ): Promise<{ form: PublicVerifyForm | null; language: PublicLanguage | null }> {
+    if (!PUBLIC_ID_PATTERN.test(publicId)) return { form: null, language: null };
+    const [row] = await pageFormStatement(db, [
+      publicId,
+      newPageViewId(),
+      context.ip,
+      context.userAgent,
+      // The app's clock, as the attempts': the timeline orders the view against them.
+      clock.now().toISOString(),
+    ]);
+    if (!row) return { form: null, language: null };
+    const form = formOf(row);
+    const consent = consentOf(row);
+    if (form.isLive) return { form: toPublic(form, consent, false, row.pageViewId), language: form.language };
+    if (viewerId !== null && (await isMember(viewerId, form.accountId)))
+      return { form: toPublic(form, consent, true, null), language: form.language };
+    return { form: null, language: form.language };
+  }
+
+  /** GET /api/public/verify-forms/{publicId}: the form as the page shows it, or null. */
   async function publicForm(
     publicId: string,
     viewerId: number | null,
     context: PublicRequestContext,
   ): Promise<PublicVerifyForm | null> {
-    const form = await findForm(publicId);
-    return form ? shownForm(form, viewerId, context) : null;
-  }
-
-  async function shownForm(
-    form: FormRow,
-    viewerId: number | null,
-    context: PublicRequestContext,
-  ): Promise<PublicVerifyForm | null> {
-    if (form.isLive) return toPublic(form, false, context);
-    if (viewerId !== null && (await isMember(viewerId, form.accountId))) return toPublic(form, true, null);
-    return null;
+    return (await shownPage(publicId, viewerId, context)).form;
   }
 
   /**
    * The page /f/{publicId}: the form as publicForm shows it, and the form's language, which its "not available"
    * page speaks too when the form is inactive (null for an unknown link).
    */
-  async function publicPage(
-    publicId: string,
-    viewerId: number | null,
-    context: PublicRequestContext,
-  ): Promise<{ form: PublicVerifyForm | null; language: PublicLanguage | null }> {
-    const form = await findForm(publicId);
-    if (!form) return { form: null, language: null };
-    return { form: await shownForm(form, viewerId, context), language: form.language };
-  }
-
-  /** Sending and checking need a live form; previews never send. */
-  async function liveForm(publicId: string): Promise<FormRow> {
-    const form = await findForm(publicId);
-    if (!form?.isLive) throw new AppError('not_found');
-    return form;
-  }
+  const publicPage = shownPage;
 
   /** The account's test number with this E.164 number, if it is one. */
   async function findTestNumber(accountId: number, e164: string): Promise<TestNumber | null> {
@@ -309,50 +400,6 @@ export function createPublicVerifyService(deps: {
       .where(and(eq(testPhoneNumbers.accountId, accountId), eq(testPhoneNumbers.cellPhone, e164)))
       .limit(1);
     return row ?? null;
-  }
-
-  /**
-   * The hosted page's second round trip (issue #20): the form's current consent version in its language, and whether
-   * the number (when it parsed) is one of the account's test numbers, in one statement.
-   */
-  async function consentAndTestNumber(
-    form: FormRow,
-    e164: string | null,
-  ): Promise<{ consent: CurrentConsent | undefined; testNumber: TestNumber | null }> {
-    const result = await db.execute(sql`
-      SELECT c.id, c.version, c.language, c.text, c.sha256, c.require_checkbox, t.code, t.simulated_error_code
-      FROM (SELECT 1) AS one
-      LEFT JOIN LATERAL (
-        SELECT id, version, language, text, sha256, require_checkbox FROM ${consentVersions}
-        WHERE verify_form_id = ${form.id} AND language = ${form.language}
-        ORDER BY version DESC LIMIT 1
-      ) AS c ON true
-      LEFT JOIN LATERAL (
-        SELECT code, simulated_error_code FROM ${testPhoneNumbers}
-        WHERE account_id = ${form.accountId} AND cell_phone = ${e164}
-        LIMIT 1
-      ) AS t ON true`);
-    // Both drivers answer `{ rows }`; the Db type leaves the result untyped.
-    const [row] = (result as unknown as { rows: ConsentAndTestNumberRow[] }).rows;
-    if (!row) throw new Error('consentAndTestNumber: no row');
-    return {
-      consent:
-        row.id === null ||
-        row.version === null ||
-        row.language === null ||
-        row.text === null ||
-        row.sha256 === null
-          ? undefined
-          : {
-              id: row.id,
-              version: row.version,
-              language: row.language,
-              text: row.text,
-              sha256: row.sha256,
-              requireCheckbox: row.require_checkbox === true,
-            },
-      testNumber: row.code === null ? null : { code: row.code, simulatedErrorCode: row.simulated_error_code },
-    };
   }
 
   /**
@@ -575,13 +622,22 @@ export function createPublicVerifyService(deps: {
     body: unknown,
     context: PublicRequestContext,
   ): Promise<SendCodeResponse> {
-    const form = await liveForm(publicId);
+    // The body is read before the form, so that the number's test-number lookup rides in the form's statement (one
+    // round trip). Its field messages are in the form's language: a body that fails is parsed again once that is known.
+    const early = sendCodeRequestSchema.safeParse(body);
+    const phone = early.success ? parseCellPhone(early.data.cellPhone) : undefined;
+    const [row] = PUBLIC_ID_PATTERN.test(publicId)
+      ? await sendFormStatement(db, [publicId, phone?.ok ? phone.e164 : null])
+      : [];
+    // Sending needs a live form; previews never send.
+    if (!row?.isLive) throw new AppError('not_found');
+    const form = formOf(row);
     const texts = publicVerifyTexts[form.language];
-
-    const parsed = sendCodeRequestSchema.safeParse(body, { error: sendCodeErrorMap(texts) });
-    if (!parsed.success) throw AppError.fromIssues(parsed.error.issues);
-    const request = parsed.data;
-    const phone = parseCellPhone(request.cellPhone);
+    if (!early.success || !phone) {
+      const parsed = sendCodeRequestSchema.safeParse(body, { error: sendCodeErrorMap(texts) });
+      throw AppError.fromIssues((parsed.error ?? early.error)?.issues ?? []);
+    }
+    const request = early.data;
     const fields: FieldErrors = {};
     if (!phone.ok) fields.cellPhone = [phoneRefusalText[phone.reason](texts)];
     else if (!form.phoneCountries.includes(phone.country)) {
@@ -593,7 +649,9 @@ export function createPublicVerifyService(deps: {
       else if (!z.email().safeParse(request.email).success) fields.email = [texts.emailInvalid];
       else email = request.email;
     }
-    const { consent, testNumber } = await consentAndTestNumber(form, phone.ok ? phone.e164 : null);
+    const consent = consentOf(row);
+    const testNumber: TestNumber | null =
+      row.code === null ? null : { code: row.code, simulatedErrorCode: row.simulated_error_code };
     const refusal = consentRefusal(consent, request);
     if (refusal) fields.consentAccepted = [refusal === 'stale' ? texts.consentStale : texts.consentRequired];
     if (!phone.ok || Object.keys(fields).length > 0) throw new AppError('validation_error', { fields });
@@ -662,23 +720,47 @@ export function createPublicVerifyService(deps: {
       formCategory: string;
     };
 
+  /** The per-IP limit on wrong guesses (the hosted page's), and its state as read with the attempt, if it was. */
+  type WrongChecks = {
+    rule: RateLimitRule;
+    text: (seconds: number) => string;
+    /** The limit-th newest guess in the window (epoch ms), null when there is none: read with the attempt. */
+    seen?: { limitingMs: number | null } | undefined;
+  };
+
+  /** rate-limit.ts's decision from the limit-th newest event of the window (none: allowed unless the limit is 0). */
+  function limitDecision(rule: RateLimitRule, limitingMs: number | null, nowMs: number) {
+    if (rule.limit > 0 && limitingMs === null) return { allowed: true, retryAfterSeconds: 0 };
+    const retryAfterMs = limitingMs === null ? rule.windowMs : limitingMs + rule.windowMs - nowMs;
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
+  }
+
   /**
    * A code against an attempt, for the hosted page and API v1 alike. `wrongChecks` is the per-IP limit on guesses
-   * (the hosted page's; an API key has its own request limit instead): counted before comparing, in one locked step
-   * (ADR 12), so a burst of guesses from one IP gets exactly the limit compared; a right code takes its count back.
+   * (the hosted page's; an API key has its own request limit instead). An exhausted limit refuses before the code is
+   * compared, right or wrong alike (nothing tells the two apart), from a reading of the limit that does not depend
+   * on the code; a wrong code is then counted in one locked step (ADR 12), which checks the limit again, so a burst
+   * of guesses from one IP gets exactly the limit compared. A right code is not counted.
    */
   async function judgeCode(
     attempt: AttemptToJudge,
     code: string,
     context: PublicRequestContext,
-    wrongChecks: { rule: RateLimitRule; text: (seconds: number) => string } | null,
+    wrongChecks: WrongChecks | null,
   ): Promise<CodeOutcome> {
     const now = clock.now();
     const closed = closedState(attempt, now);
     if (closed) return { kind: 'closed', state: closed };
 
-    const guess = wrongChecks ? await rateLimit.consume([wrongChecks.rule], wrongChecks.text) : null;
+    if (wrongChecks) {
+      const { rule, text, seen } = wrongChecks;
+      const decision = seen
+        ? limitDecision(rule, seen.limitingMs, now.getTime())
+        : await rateLimit.check(rule.bucket, rule.limit, rule.windowMs);
+      if (!decision.allowed) throw tooMany(decision, text);
+    }
     if (!codeMatches(config.secretKey, attempt.id, code, attempt.codeHash)) {
+      if (wrongChecks) await rateLimit.consume([wrongChecks.rule], wrongChecks.text);
       // Counted in SQL, guarded by status: concurrent wrong tries each count, and the fifth locks the attempt — and
       // only that one emits `verification.failed`, in its transaction. Each counted try is also a code entry (issue
       // #18, the timeline), in the same transaction: the entries are exactly the tries counted.
@@ -714,63 +796,25 @@ export function createPublicVerifyService(deps: {
       }
       return { kind: 'incorrect', triesLeft: MAX_WRONG_TRIES - counted.wrongTries };
     }
-    if (guess) await rateLimit.release(guess);
 
-    // One guarded statement does the approval: the pending → verified update of the attempt (linking the
-    // verification, whose id it takes from the identity's sequence) and the insert of the verification. The status
-    // guard makes the update the single winner's step: of two right answers at once, the second finds no pending row,
-    // so `won` is empty and nothing is inserted. Why one statement, and last in its transaction: the insert's trigger
-    // upserts today's row of verification_daily_counts for the form and method, which every verification of that form
-    // today must lock until its commit. Held across round trips to this process, under load (a busy event loop) for
-    // hundreds of ms, that lock queued the form's other verifications behind it with their pool connections, and the
-    // rest of the app waited for the pool (docs/benchmarks.md, Load). So the `verification.approved` event, which
-    // must commit with the approval, is emitted first, from the row as read and what the statement sets; a loser's
-    // transaction rolls back and takes its event with it. The foreign key of `verification_id` is checked at the end
-    // of the statement, once the verification exists. The right code's entry (issue #18) rides in the same statement,
-    // from `won` too: only the winner's code is entered. Parameters in the SELECT list carry casts: their type is not
-    // inferred there.
+    // The `verification.approved` event is built from the row as read and what the approval sets; the statement
+    // stores it only if this request won.
     const approved = toApiVerification({ ...attempt, status: 'verified', verifiedAt: now }, now, true);
-    const verificationId = await db
-      .transaction(async (tx) => {
-        await webhookEvents.emit(tx, attempt.accountId, { type: 'verification.approved', data: approved });
-        const inserted = await tx.execute(sql`
-          WITH won AS (
-            UPDATE ${verificationAttempts}
-            SET status = 'verified', verified_at = ${now}::timestamptz,
-                verification_id = nextval(pg_get_serial_sequence('verifications', 'id'))
-            WHERE id = ${attempt.id} AND status = 'pending' AND expires_at > ${now}::timestamptz
-            RETURNING verification_id, account_id, verify_form_id, cell_phone, external_ref_id, method, email,
-              is_test, wrong_tries, sent_at, created_at, source, consent_version_id, consent_version,
-              consent_language, consent_sha256
-          ), entry AS (
-            INSERT INTO ${codeEntries} (attempt_id, at, correct, ip, user_agent)
-            SELECT ${attempt.id}::text, ${now}::timestamptz, true, ${context.ip}::text, ${context.userAgent}::text
-            FROM won
-          )
-          INSERT INTO ${verifications} (id, account_id, verify_form_id, cell_phone, external_ref_id,
-            verify_form_name, verify_form_category, verification_method, email, is_test, code_sent_at, verified_at,
-            attempts, ip, user_agent, created_at, source, consent_version_id, consent_version, consent_language,
-            consent_sha256)
-          OVERRIDING SYSTEM VALUE
-          SELECT verification_id, account_id, verify_form_id, cell_phone, external_ref_id, ${attempt.formName}::text,
-            ${attempt.formCategory}::text, method, email, is_test,
-            -- The job sets sent_at once the provider took the message; before that (or for a test number, which
-            -- sends nothing) the request time stands in.
-            coalesce(sent_at, created_at), ${now}::timestamptz, wrong_tries + 1, ${context.ip}::text,
-            ${context.userAgent}::text, ${now}::timestamptz, source, consent_version_id, consent_version,
-            consent_language, consent_sha256
-          FROM won
-          RETURNING id::text AS id`);
-        // Both drivers answer `{ rows }`; the Db type leaves the result untyped.
-        const [row] = (inserted as unknown as { rows: { id: string }[] }).rows;
-        if (!row) throw new NotWon();
-        return Number(row.id);
-      })
-      .catch((error: unknown) => {
-        if (error instanceof NotWon) return null;
-        throw error;
-      });
-    if (verificationId !== null) return { kind: 'approved', verificationId };
+    const [row] = await approveStatement(db, [
+      attempt.id,
+      now.toISOString(),
+      context.ip,
+      context.userAgent,
+      attempt.formName,
+      attempt.formCategory,
+      newEventId(),
+      JSON.stringify(approved),
+    ]);
+    if (row) {
+      // The deliveries' jobs are committed: this process's worker need not wait for its next poll.
+      if (row.deliveries > 0) jobs.wake(deliverWebhook);
+      return { kind: 'approved', verificationId: Number(row.id) };
+    }
     const state = await currentState(attempt.id);
     return { kind: 'closed', state: (state && closedState(state, now)) ?? 'verified' };
   }
@@ -781,9 +825,21 @@ export function createPublicVerifyService(deps: {
     context: PublicRequestContext,
   ): Promise<CheckCodeResponse> {
     if (!ATTEMPT_ID_PATTERN.test(attemptId)) throw new AppError('not_found');
-    const attempt = await attemptToJudge(eq(verificationAttempts.id, attemptId));
+    const now = clock.now();
+    const rule: RateLimitRule = {
+      bucket: `code-check-wrong:ip:${ipKey(context.ip)}`,
+      limit: limits().wrongChecksPerIpPerHour,
+      windowMs: HOUR_MS,
+    };
+    const [found] = await hostedAttemptQuery.execute({
+      id: attemptId,
+      bucket: rule.bucket,
+      since: new Date(now.getTime() - rule.windowMs).toISOString(),
+      offset: Math.max(0, rule.limit - 1),
+    });
     // A form taken offline stops collecting verifications at once, codes already sent included.
-    if (!attempt?.formIsLive) throw new AppError('not_found');
+    if (!found?.formIsLive) throw new AppError('not_found');
+    const { limitingMs, ...attempt } = found;
     const texts = publicVerifyTexts[attempt.language];
 
     const parsed = checkCodeRequestSchema.safeParse(body, { error: checkCodeErrorMap(texts) });
@@ -794,12 +850,9 @@ export function createPublicVerifyService(deps: {
     if (!CODE_PATTERN.test(code)) throw AppError.field('validation_error', 'code', texts.codeFormat);
 
     const outcome = await judgeCode(attempt, code, context, {
-      rule: {
-        bucket: `code-check-wrong:ip:${ipKey(context.ip)}`,
-        limit: limits().wrongChecksPerIpPerHour,
-        windowMs: HOUR_MS,
-      },
+      rule,
       text: texts.tooManyChecks,
+      seen: { limitingMs: limitingMs === null ? null : Number(limitingMs) },
     });
     switch (outcome.kind) {
       case 'approved':
@@ -815,24 +868,45 @@ export function createPublicVerifyService(deps: {
     }
   }
 
-  /** An attempt with what judging its code needs (its form's name, category, state and language). */
+  /** What judging a code needs of its attempt: the row API v1 shows, its form's name, category, state and language. */
+  const judgeColumns = {
+    ...apiVerificationColumns,
+    accountId: verificationAttempts.accountId,
+    codeHash: verificationAttempts.codeHash,
+    formName: verifyForms.name,
+    formCategory: verifyForms.category,
+    formIsLive: verifyForms.isLive,
+    language: verifyForms.language,
+  };
+
+  /** An attempt with what judging its code needs. */
   async function attemptToJudge(where: SQL | undefined) {
     const [attempt] = await db
-      .select({
-        ...apiVerificationColumns,
-        accountId: verificationAttempts.accountId,
-        codeHash: verificationAttempts.codeHash,
-        formName: verifyForms.name,
-        formCategory: verifyForms.category,
-        formIsLive: verifyForms.isLive,
-        language: verifyForms.language,
-      })
+      .select(judgeColumns)
       .from(verificationAttempts)
       .innerJoin(verifyForms, eq(verifyForms.id, verificationAttempts.verifyFormId))
       .where(where)
       .limit(1);
     return attempt;
   }
+
+  /**
+   * The hosted check's first statement, prepared once: the attempt, and the per-IP wrong-guess limit as rate-limit.ts
+   * reads it (the limit-th newest event of the window, in epoch ms), which does not depend on the code typed.
+   */
+  const hostedAttemptQuery = db
+    .select({
+      ...judgeColumns,
+      limitingMs: sql<number | string | null>`(
+        select (extract(epoch from e.created_at) * 1000)::float8 from rate_limit_events e
+        where e.bucket = ${sql.placeholder('bucket')}::text and e.created_at > ${sql.placeholder('since')}::timestamptz
+        order by e.created_at desc offset ${sql.placeholder('offset')}::integer limit 1)`,
+    })
+    .from(verificationAttempts)
+    .innerJoin(verifyForms, eq(verifyForms.id, verificationAttempts.verifyFormId))
+    .where(eq(verificationAttempts.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('code_check_attempt');
 
   return {
     publicForm,
@@ -843,8 +917,5 @@ export function createPublicVerifyService(deps: {
     internals: { issueCode, judgeCode, attemptToJudge, formOfAccount },
   };
 }
-
-/** Rolls back a right code's transaction that another right code beat (its event goes with it). */
-class NotWon extends Error {}
 
 export type PublicVerifyService = ReturnType<typeof createPublicVerifyService>;
