@@ -1,6 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import { ConfigError, loadConfig } from './config.ts';
 import { flushErrorReports, initErrorReporting, reportError } from './lib/error-reporting.ts';
+import { releaseStartMemory } from './lib/start-memory.ts';
 
 /** Entry point: config, error reporting, database, migrations, listen; graceful shutdown. Everything else is in buildApp. */
 
@@ -23,6 +24,8 @@ async function main(): Promise<void> {
     await flushErrorReports();
   });
 
+  await app.ready();
+  releaseStartMemory();
   await app.listen({ port: config.port, host: config.host });
   const port = app.server.address();
   const actualPort = typeof port === 'object' && port ? port.port : config.port;
