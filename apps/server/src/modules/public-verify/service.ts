@@ -220,6 +220,38 @@ const sendFormStatement = statement<FormStatementRow & TestNumberColumns>(
   LIMIT 1`,
 );
 
+/** A code send's one statement (migration 0022; ADR 26), its parameters in the function's order. */
+const issueStatement = statement<IssueRow>(
+  'issue_verification_code',
+  `SELECT outcome, wait_ms, refused, deliveries FROM issue_verification_code(
+    p_attempt_id => $1::text,
+    p_account_id => $2::integer,
+    p_form_id => $3::integer,
+    p_cell_phone => $4::text,
+    p_method => $5::text,
+    p_email => $6::text,
+    p_external_ref_id => $7::text,
+    p_code_hash => $8::text,
+    p_ip => $9::text,
+    p_user_agent => $10::text,
+    p_source => $11::text,
+    p_api_key_id => $12::integer,
+    p_consent_version_id => $13::text,
+    p_consent_version => $14::integer,
+    p_consent_language => $15::text,
+    p_consent_sha256 => $16::text,
+    p_page_view_id => $17::text,
+    p_now => $18::timestamptz,
+    p_expires_at => $19::timestamptz,
+    p_resend_after_ms => $20::bigint,
+    p_limits => $21::jsonb,
+    p_test_delivery => $22::jsonb,
+    p_events => $23::jsonb,
+    p_job_name => $24::text,
+    p_job_data => $25::jsonb
+  )`,
+);
+
 function formOf(row: FormStatementRow): FormRow {
   return {
     id: row.id,
@@ -564,35 +596,33 @@ export function createPublicVerifyService(deps: {
     ].map((event) => ({ id: newEventId(), ...event }));
     const job = testNumber ? null : codeDelivery.job({ attemptId, code });
 
-    const result = await db.execute(sql`
-      SELECT outcome, wait_ms, refused, deliveries FROM issue_verification_code(
-        p_attempt_id => ${attemptId}::text,
-        p_account_id => ${form.accountId}::integer,
-        p_form_id => ${form.id}::integer,
-        p_cell_phone => ${phone.e164}::text,
-        p_method => ${method}::text,
-        p_email => ${email}::text,
-        p_external_ref_id => ${target.externalRefId}::text,
-        p_code_hash => ${hashCode(config.secretKey, attemptId, code)}::text,
-        p_ip => ${context.ip}::text,
-        p_user_agent => ${context.userAgent}::text,
-        p_source => ${options.source}::text,
-        p_api_key_id => ${options.apiKeyId}::integer,
-        p_consent_version_id => ${consent?.id ?? null}::text,
-        p_consent_version => ${consent?.version ?? null}::integer,
-        p_consent_language => ${consent?.language ?? null}::text,
-        p_consent_sha256 => ${consent?.sha256 ?? null}::text,
-        p_page_view_id => ${target.pageViewId ?? null}::text,
-        p_now => ${now.toISOString()}::timestamptz,
-        p_expires_at => ${expiresAt.toISOString()}::timestamptz,
-        p_resend_after_ms => ${RESEND_AFTER_SECONDS * 1000}::bigint,
-        p_limits => ${JSON.stringify(sendRules.map(({ rule }) => rule))}::jsonb,
-        p_test_delivery => ${simulated ? JSON.stringify(simulated) : null}::jsonb,
-        p_events => ${JSON.stringify(events)}::jsonb,
-        p_job_name => ${job?.name ?? null}::text,
-        p_job_data => ${job ? JSON.stringify(job.data) : null}::jsonb
-      )`);
-    const [row] = (result as unknown as { rows: IssueRow[] }).rows;
+    const [row] = await issueStatement(db, [
+      attemptId,
+      form.accountId,
+      form.id,
+      phone.e164,
+      method,
+      email,
+      target.externalRefId,
+      hashCode(config.secretKey, attemptId, code),
+      context.ip,
+      context.userAgent,
+      options.source,
+      options.apiKeyId,
+      consent?.id ?? null,
+      consent?.version ?? null,
+      consent?.language ?? null,
+      consent?.sha256 ?? null,
+      target.pageViewId ?? null,
+      now.toISOString(),
+      expiresAt.toISOString(),
+      RESEND_AFTER_SECONDS * 1000,
+      JSON.stringify(sendRules.map(({ rule }) => rule)),
+      simulated ? JSON.stringify(simulated) : null,
+      JSON.stringify(events),
+      job?.name ?? null,
+      job ? JSON.stringify(job.data) : null,
+    ]);
     if (!row) throw new Error('issue_verification_code answered no row');
     const waitMs = Number(row.wait_ms);
     if (row.outcome === 'too_soon') {
