@@ -2,37 +2,25 @@ import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import '@mantine/dropzone/styles.css';
 import '@mantine/charts/styles.css';
-import { installSpecErrorMessages } from '@veriform/contracts';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './app';
-import { bootstrap } from './bootstrap';
-import { startErrorReporting } from './lib/error-reporting';
-import { safeNextPath } from './lib/gate';
-import { getInitialData } from './lib/initial-data';
+import { anonymousCsrfToken } from './lib/first-paint-token';
 import { installPreloadErrorHandler } from './lib/preload-error';
 
-// Client-side zod messages must read exactly like the server's (SPEC §5).
-installSpecErrorMessages();
-
+/**
+ * The entry holds no more than this choice. A visitor who opens the login page gets the login form alone first
+ * (features/auth/first-paint-login.tsx: React and the form, ~75 KB gzip instead of the app's ~200): Mantine, the router
+ * with every route's search schemas, zod and the query cache arrive when the form is typed in; leaving it is a page load.
+ * Every other page, and the login page of a signed-in user (whom its guard sends on), starts the whole app
+ * (app-main.tsx). Nothing here may import the app's modules: see vite.config.ts.
+ */
 installPreloadErrorHandler();
 
-const initialData = getInitialData();
+const LOGIN_PATHS = new Set(['/auth/login', '/auth/login/']);
 
-// The server can ask for an immediate redirect with the page data (SPEC §3 extra.signaling).
-const redirectTo = initialData.extra.signaling?.immediatelyRedirectTo;
-if (redirectTo && safeNextPath(redirectTo) === redirectTo && redirectTo !== window.location.pathname) {
-  window.history.replaceState(null, '', redirectTo);
+const csrfToken = LOGIN_PATHS.has(window.location.pathname) ? anonymousCsrfToken(document) : null;
+if (csrfToken !== null) {
+  void import('./features/auth/first-paint-login').then(({ startFirstPaintLogin }) =>
+    startFirstPaintLogin(csrfToken),
+  );
+} else {
+  void import('./app-main').then(({ startApp }) => startApp());
 }
-
-const { services, router } = bootstrap(initialData);
-// Only where the server's page names a DSN; the SDK arrives after the page's content (lib/error-reporting.ts).
-startErrorReporting({ router });
-
-const rootElement = document.getElementById('root');
-if (!rootElement) throw new Error('The page has no #root element');
-createRoot(rootElement).render(
-  <StrictMode>
-    <App services={services} router={router} />
-  </StrictMode>,
-);

@@ -28,4 +28,4 @@ export const initialDataSchema = z.object({
 });
 export type InitialData = z.infer<typeof initialDataSchema>;
 
-export const INITIAL_DATA_ELEMENT_ID = 'initial-data';
+export { INITIAL_DATA_ELEMENT_ID } from './page-data-element.ts';

@@ -3,8 +3,12 @@ import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { installSpecErrorMessages } from '@veriform/contracts';
 import { afterEach, vi } from 'vitest';
+import { preloadNotificationsHost } from '../components/DeferredNotifications';
 
 installSpecErrorMessages();
+
+// Toasts are looked for as soon as the action is done: the container the app fetches with the first toast is here.
+await preloadNotificationsHost();
 
 // findBy… and waitFor are hang detectors, not speed checks: their 1 s default failed journeys that were only slow
 // while the 2-core CI machine ran the API tests beside them (2026-11-24, load ~12).

@@ -1,5 +1,9 @@
 import type { UseFormReturnType } from '@mantine/form';
 import { ApiValidationError } from '../../lib/api-client';
+import { focusFirstInvalid } from './focus-first-invalid';
+
+// Kept here too for the forms that import both; its own module serves the login form, which loads no API code first.
+export { focusFirstInvalid };
 
 /**
  * Puts a 400's field errors beside the matching inputs (the rest stay for the FormErrorAlert) and moves focus to the
@@ -17,13 +21,4 @@ export function showServerFieldErrors<Values extends Record<string, unknown>>(
   );
   form.setErrors(inline);
   focusFirstInvalid(formElement);
-}
-
-/** After validation fails, put the keyboard on the first input that needs fixing. */
-export function focusFirstInvalid(formElement: HTMLFormElement | null): void {
-  if (!formElement) return;
-  // Wait for React to render the error state (aria-invalid) before looking for it.
-  window.setTimeout(() => {
-    formElement.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, 0);
 }

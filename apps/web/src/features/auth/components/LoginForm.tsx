@@ -1,70 +1,179 @@
-import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
-import { type LoginRequest, loginRequestSchema } from '@veriform/contracts';
-import { useRef } from 'react';
-import { FormErrorAlert } from '../../../components/form/FormErrorAlert';
-import { focusFirstInvalid, showServerFieldErrors } from '../../../components/form/server-errors';
-import { AnchorLink } from '../../../components/links';
+import { IconAlertCircle, IconEye, IconEyeOff } from '@tabler/icons-react';
+import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
+import { focusFirstInvalid } from '../../../components/form/focus-first-invalid';
 import { useFocusOnMount } from '../../../lib/use-focus-on-mount';
-import { useLoginMutation } from '../api';
+import type { FieldErrors, LoginAlert } from '../login-checks';
+import classes from './LoginForm.module.css';
 
 const labels = { email: 'Email', password: 'Password' } as const;
-const fields = Object.keys(labels);
 
-interface LoginFormProps {
-  onSuccess: () => void;
-  /** Filled in beforehand (the invited address, when logging in to accept an invitation). */
-  initialEmail?: string;
+export interface LoginValues {
+  email: string;
+  password: string;
 }
 
-export function LoginForm({ onSuccess, initialEmail = '' }: LoginFormProps) {
-  const login = useLoginMutation();
-  const formRef = useRef<HTMLFormElement>(null);
-  const firstInputRef = useFocusOnMount<HTMLInputElement>();
-  const form = useForm<LoginRequest>({
-    initialValues: { email: initialEmail, password: '' },
-    validate: schemaResolver(loginRequestSchema, { sync: true }),
-  });
+type Checks = typeof import('../login-checks');
+let checks: Promise<Checks> | undefined;
+/** zod, the contract and the API's error classes: fetched once, when the form is first typed in or submitted. */
+const loadChecks = () => {
+  checks ??= import('../login-checks');
+  return checks;
+};
 
-  const handleSubmit = form.onSubmit(
-    async (values) => {
-      try {
-        await login.mutateAsync(loginRequestSchema.parse(values));
-        onSuccess();
-      } catch (error) {
-        showServerFieldErrors(form, error, fields, formRef.current);
-      }
-    },
-    () => focusFirstInvalid(formRef.current),
-  );
+interface LoginFormProps {
+  /** Logs in with the checked values; throws the API's error. */
+  submit: (values: LoginValues) => Promise<void>;
+  /** Filled in beforehand (the invited address, when logging in to accept an invitation). */
+  initialEmail?: string;
+  /** The "Forgot password?" link: a router link in the app, a plain one on the login page's first paint. */
+  forgotPassword: ReactNode;
+}
+
+/**
+ * The login form in plain elements styled like Mantine's (LoginForm.module.css): it is also the whole first paint of
+ * the login page (../first-paint-login.tsx), which shows before Mantine, the router and zod are loaded. Same fields,
+ * messages, error block and focus handling as the app's Mantine forms.
+ */
+export function LoginForm({ submit, initialEmail = '', forgotPassword }: LoginFormProps) {
+  const id = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  const emailRef = useFocusOnMount<HTMLInputElement>();
+  const [values, setValues] = useState<LoginValues>({ email: initialEmail, password: '' });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [alert, setAlert] = useState<LoginAlert | null>(null);
+  const [pending, setPending] = useState(false);
+  const [passwordShown, setPasswordShown] = useState(false);
+
+  const change = (field: keyof LoginValues) => (event: { currentTarget: HTMLInputElement }) => {
+    const { value } = event.currentTarget;
+    void loadChecks();
+    setValues((previous) => ({ ...previous, [field]: value }));
+    setErrors((previous) => ({ ...previous, [field]: undefined }));
+  };
+
+  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (pending) return;
+    const { checkLogin, describeLoginError } = await loadChecks();
+    const checked = checkLogin(values);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      focusFirstInvalid(formRef.current);
+      return;
+    }
+    setPending(true);
+    setAlert(null);
+    try {
+      await submit(checked.values);
+    } catch (error) {
+      const described = describeLoginError(error, labels);
+      setErrors(described.inline);
+      setAlert(described.alert);
+      if (Object.keys(described.inline).length > 0) focusFirstInvalid(formRef.current);
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const field = (name: keyof LoginValues) => {
+    const error = errors[name];
+    return {
+      id: `${id}-${name}`,
+      value: values[name],
+      onChange: change(name),
+      required: true,
+      'aria-invalid': Boolean(error),
+      'aria-describedby': error ? `${id}-${name}-error` : undefined,
+      className: classes.input,
+      'data-invalid': error ? true : undefined,
+    };
+  };
 
   return (
-    <form ref={formRef} onSubmit={handleSubmit} noValidate aria-label="Log in">
-      <Stack gap="md">
-        <FormErrorAlert error={login.error} labels={labels} inlineFields={fields} />
-        <TextInput
-          ref={firstInputRef}
-          label={labels.email}
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          required
-          {...form.getInputProps('email')}
-        />
-        <PasswordInput
-          label={labels.password}
-          autoComplete="current-password"
-          required
-          {...form.getInputProps('password')}
-          aria-invalid={Boolean(form.errors.password)}
-        />
-        <AnchorLink to="/auth/reset-password/" size="sm" style={{ alignSelf: 'flex-end' }}>
-          Forgot password?
-        </AnchorLink>
-        <Button type="submit" loading={login.isPending} fullWidth>
-          Log in
-        </Button>
-      </Stack>
+    <form ref={formRef} onSubmit={handleSubmit} noValidate aria-label="Log in" className={classes.stack}>
+      {alert && <ErrorBlock alert={alert} />}
+      <div className={classes.field}>
+        <label htmlFor={`${id}-email`} className={classes.label}>
+          {labels.email}
+        </label>
+        <input ref={emailRef} type="email" autoComplete="email" inputMode="email" {...field('email')} />
+        {errors.email && (
+          <p id={`${id}-email-error`} className={classes.error}>
+            {errors.email}
+          </p>
+        )}
+      </div>
+      <div className={classes.field}>
+        <label htmlFor={`${id}-password`} className={classes.label}>
+          {labels.password}
+        </label>
+        <div className={classes.passwordWrapper}>
+          <input
+            type={passwordShown ? 'text' : 'password'}
+            autoComplete="current-password"
+            {...field('password')}
+          />
+          {/* Named without the word "password", so that "the Password field" names one control (as in theme.ts). */}
+          <button
+            type="button"
+            className={classes.toggle}
+            aria-label="Show characters"
+            aria-pressed={passwordShown}
+            onClick={() => setPasswordShown((shown) => !shown)}
+          >
+            {passwordShown ? (
+              <IconEyeOff size={16} aria-hidden="true" />
+            ) : (
+              <IconEye size={16} aria-hidden="true" />
+            )}
+          </button>
+        </div>
+        {errors.password && (
+          <p id={`${id}-password-error`} className={classes.error}>
+            {errors.password}
+          </p>
+        )}
+      </div>
+      <div className={classes.forgot}>{forgotPassword}</div>
+      <button type="submit" className={classes.submit} disabled={pending} aria-busy={pending}>
+        Log in
+      </button>
     </form>
+  );
+}
+
+function ErrorBlock({ alert }: { alert: LoginAlert }) {
+  return (
+    <div role="alert" className={classes.alert}>
+      <IconAlertCircle size={20} aria-hidden="true" className={classes.alertIcon} />
+      {alert.kind === 'text' ? (
+        <div className={classes.alertBody}>{alert.text}</div>
+      ) : (
+        <div className={classes.alertBody}>
+          {alert.fields.map(({ label, message }) => (
+            <p key={label}>
+              <strong>{label}:</strong> {message}
+            </p>
+          ))}
+          {alert.others.length === 1 && (
+            <p>
+              <strong>{alert.othersHeading}:</strong> {alert.others[0]}
+            </p>
+          )}
+          {alert.others.length > 1 && (
+            <>
+              <p>
+                <strong>{alert.othersHeading}:</strong>
+              </p>
+              <ul>
+                {alert.others.map((message) => (
+                  <li key={message}>{message}</li>
+                ))}
+              </ul>
+            </>
+          )}
+        </div>
+      )}
+    </div>
   );
 }

@@ -3,7 +3,9 @@ import { invitationPages } from '@veriform/contracts';
 import { z } from 'zod';
 import { AuthPage } from '../../../../components/layout/AuthPage';
 import { AnchorLink } from '../../../../components/links';
+import { ForgotPasswordLink } from '../../../../features/auth/components/ForgotPasswordLink';
 import { LoginForm } from '../../../../features/auth/components/LoginForm';
+import { useLoginSubmit } from '../../../../features/auth/components/use-login-submit';
 import {
   invitationSentence,
   requireFollowInvitation,
@@ -30,6 +32,7 @@ export const Route = createFileRoute('/_public/auth/login/from-invitation')({
 function LoginFromInvitationPage() {
   const { invitation } = Route.useRouteContext();
   const acceptAfterAuth = useAcceptAfterAuth(invitation);
+  const submit = useLoginSubmit(() => void acceptAfterAuth.run());
   return (
     <AuthPage
       title={`Log in to join ${invitation.accountName}`}
@@ -43,7 +46,7 @@ function LoginFromInvitationPage() {
         </>
       }
     >
-      <LoginForm initialEmail={invitation.email} onSuccess={() => void acceptAfterAuth.run()} />
+      <LoginForm initialEmail={invitation.email} submit={submit} forgotPassword={<ForgotPasswordLink />} />
     </AuthPage>
   );
 }

@@ -2,7 +2,9 @@ import { createFileRoute, useRouter } from '@tanstack/react-router';
 import { z } from 'zod';
 import { AuthPage } from '../../../../../components/layout/AuthPage';
 import { AnchorLink } from '../../../../../components/links';
+import { ForgotPasswordLink } from '../../../../../features/auth/components/ForgotPasswordLink';
 import { LoginForm } from '../../../../../features/auth/components/LoginForm';
+import { useLoginSubmit } from '../../../../../features/auth/components/use-login-submit';
 import { safeNextPath } from '../../../../../lib/gate';
 
 const loginSearchSchema = z.object({ next: z.string().optional().catch(undefined) });
@@ -15,6 +17,7 @@ export const Route = createFileRoute('/_public/_guest/auth/login/')({
 function LoginPage() {
   const { next } = Route.useSearch();
   const router = useRouter();
+  const submit = useLoginSubmit(() => void router.navigate({ href: safeNextPath(next), replace: true }));
   return (
     <AuthPage
       title="Log in"
@@ -25,7 +28,7 @@ function LoginPage() {
         </>
       }
     >
-      <LoginForm onSuccess={() => void router.navigate({ href: safeNextPath(next), replace: true })} />
+      <LoginForm submit={submit} forgotPassword={<ForgotPasswordLink />} />
     </AuthPage>
   );
 }
