@@ -31,14 +31,18 @@ type PageBudget = {
 
 // Set 2026-11-22 from that day's build (login 254.4 KB, app shell 297.1 KB, public form 75.0 KB) plus ~5 %. The login
 // page's lowered 2026-11-25 to 252.4 KB + 5 %, once route loaders and pending components became lazy chunks
-// (apps/web/vite.config.ts) instead of parts of the entry's static graph.
+// (apps/web/vite.config.ts) instead of parts of the entry's static graph. Lowered again later that day (issue #20
+// item 1) to the measured sizes + 5 %: the login page 75.8 KB, since an anonymous visitor's login page is the login
+// form alone until it is typed in (apps/web/src/main.tsx); the app shell 278.4 KB, the app's static graph being one
+// chunk and the toast container loaded with the first toast. The public form page's stays 79 (78.2 KB measured): +5 %
+// would have raised it.
 const BUDGETS: readonly PageBudget[] = [
   {
     name: 'login page',
     path: '/auth/login/',
     loggedIn: false,
     ready: (page) => page.getByRole('button', { name: 'Log in' }).waitFor(),
-    budgetKb: 265,
+    budgetKb: 80,
   },
   {
     // The app shell: the authenticated layout (sidebar, top bar, account menu) around the forms list, the lightest
@@ -47,7 +51,7 @@ const BUDGETS: readonly PageBudget[] = [
     path: '/forms/',
     loggedIn: true,
     ready: (page) => page.getByRole('heading', { name: 'Forms' }).waitFor(),
-    budgetKb: 312,
+    budgetKb: 292,
   },
   {
     name: 'public form page',
