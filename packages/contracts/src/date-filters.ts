@@ -84,8 +84,17 @@ export const timeZoneSchema = z
   })
   .catch(FALLBACK_TIME_ZONE);
 
+/**
+ * Each zone's day for the UTC minute asked last: the activity log asks "today" on nearly every request, and formatting
+ * a date in a zone costs more than the request's other date work (issue #20 item 3).
+ */
+const dayOfMinute = new Map<string, { minute: number; day: string }>();
+
 /** Today's date in `timeZone`, as `YYYY-MM-DD`. */
 export function localToday(now: Date, timeZone: string): string {
+  const minute = Math.floor(now.getTime() / 60_000);
+  const known = dayOfMinute.get(timeZone);
+  if (known && known.minute === minute) return known.day;
   const format =
     dayFormats.get(timeZone) ??
     remember(
@@ -93,7 +102,13 @@ export function localToday(now: Date, timeZone: string): string {
       timeZone,
       new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }),
     );
-  return format.format(now);
+  const day = format.format(now);
+  // Kept only when the whole minute is that one day: a zone's midnight falls on a whole minute today, but offsets of
+  // the past had seconds (Africa/Monrovia, −0:44:30), and a clock may be set to any instant.
+  const start = minute * 60_000;
+  if (format.format(start) === day && format.format(start + 59_999) === day)
+    remember(dayOfMinute, timeZone, { minute, day });
+  return day;
 }
 
 function addDays(date: string, days: number): string {

@@ -66,7 +66,11 @@ const VISIBLE_DIGITS = 4;
  * looking over their shoulder (or at a screenshot) to learn it.
  */
 export function maskPhone(e164: string): string {
-  const formatted = formatInternational(e164);
+  return maskFormatted(formatInternational(e164), e164);
+}
+
+/** maskPhone of a number whose international format is known already (a parsed number's): no second parse. */
+export function maskFormatted(formatted: string, e164: string): string {
   const space = formatted.indexOf(' ');
   if (!formatted.startsWith('+') || space === -1) return maskDigits(e164, 0);
   return formatted.slice(0, space) + maskDigits(formatted.slice(space), VISIBLE_DIGITS);

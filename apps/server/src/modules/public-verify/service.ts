@@ -44,7 +44,7 @@ import {
   newCode,
   newPageViewId,
 } from './codes.ts';
-import { countryName, maskEmail, maskPhone, type PhoneRefusal, parseCellPhone } from './phone.ts';
+import { countryName, maskEmail, maskFormatted, type PhoneRefusal, parseCellPhone } from './phone.ts';
 
 const { accounts, verifyForms, verificationAttempts, testPhoneNumbers, codeEntries } = schema;
 
@@ -707,7 +707,7 @@ export function createPublicVerifyService(deps: {
       attemptId,
       resendAfterSeconds: RESEND_AFTER_SECONDS,
       expiresAt: expiresAt.toISOString(),
-      sentTo: email ? maskEmail(email) : maskPhone(phone.e164),
+      sentTo: email ? maskEmail(email) : maskFormatted(phone.international, phone.e164),
       cellPhone: phone.international,
     };
   }
