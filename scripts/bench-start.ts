@@ -2,7 +2,7 @@
  * Start-to-ready of a built app (issue #14): how long from spawning `node apps/server/src/server.ts` until `/readyz`
  * answers 200, on PostgreSQL (`--database-url`, migrated before the runs) and on PGlite (a data directory migrated by
  * the first, unmeasured start). The floor is a bare `node:http` server spawned the same way: what Node alone costs.
- *   npm run build && node scripts/bench-start.ts [--database-url postgres://…] [--runs 5]
+ *   npm run build && node scripts/bench-start.ts [--database-url postgres://…] [--runs 5] [--engines postgres,pglite]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,9 +12,14 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({
-  options: { 'database-url': { type: 'string' }, runs: { type: 'string', default: '5' } },
+  options: {
+    'database-url': { type: 'string' },
+    runs: { type: 'string', default: '5' },
+    engines: { type: 'string', default: 'postgres,pglite' },
+  },
 });
 const runs = Number(values.runs);
+const engines = (values.engines ?? '').split(',');
 const repoRoot = join(import.meta.dirname, '..');
 const port = 4590;
 
@@ -63,20 +68,22 @@ const production = { SECRET_KEY: 'x'.repeat(48), PUBLIC_URL: `http://localhost:$
 const bare = `require('node:http').createServer((q, s) => s.end('ok')).listen(${port})`;
 const floor = await series('bare node:http', ['-e', bare], {}, '/');
 
-if (values['database-url']) {
+if (values['database-url'] && engines.includes('postgres')) {
   const env = { ...production, DATABASE_URL: values['database-url'] };
   await measure(server, env, '/readyz');
   const pg = await series('PostgreSQL', server, env, '/readyz');
   console.log(`PostgreSQL / bare: ${(pg / floor).toFixed(1)}x`);
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'veriform-start-'));
-try {
-  const env = { ...production, DATA_DIR: dataDir };
-  const first = await measure(server, env, '/readyz');
-  console.log(`PGlite, new data dir    ${first.toFixed(0)} ms (migrations and pg-boss install included)`);
-  const pglite = await series('PGlite', server, env, '/readyz');
-  console.log(`PGlite / bare: ${(pglite / floor).toFixed(1)}x`);
-} finally {
-  rmSync(dataDir, { recursive: true, force: true });
+if (engines.includes('pglite')) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'veriform-start-'));
+  try {
+    const env = { ...production, DATA_DIR: dataDir };
+    const first = await measure(server, env, '/readyz');
+    console.log(`PGlite, new data dir    ${first.toFixed(0)} ms (migrations and pg-boss install included)`);
+    const pglite = await series('PGlite', server, env, '/readyz');
+    console.log(`PGlite / bare: ${(pglite / floor).toFixed(1)}x`);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
