@@ -33,9 +33,9 @@ type PageBudget = {
 // page's lowered 2026-11-25 to 252.4 KB + 5 %, once route loaders and pending components became lazy chunks
 // (apps/web/vite.config.ts) instead of parts of the entry's static graph. Lowered again later that day (issue #20
 // item 1) to the measured sizes + 5 %: the login page 75.8 KB, since an anonymous visitor's login page is the login
-// form alone until it is typed in (apps/web/src/main.tsx); the app shell 278.4 KB, the app's static graph being one
-// chunk and the toast container loaded with the first toast. The public form page's stays 79 (78.2 KB measured): +5 %
-// would have raised it.
+// form alone until it is typed in (apps/web/src/main.tsx); the app shell 273.1 KB, the app's static graph being one
+// chunk, the toast container loaded with the first toast and the New form dialog when opened. The public form page's
+// stays 79 (78.2 KB measured): +5 % would have raised it.
 const BUDGETS: readonly PageBudget[] = [
   {
     name: 'login page',
@@ -51,7 +51,7 @@ const BUDGETS: readonly PageBudget[] = [
     path: '/forms/',
     loggedIn: true,
     ready: (page) => page.getByRole('heading', { name: 'Forms' }).waitFor(),
-    budgetKb: 292,
+    budgetKb: 287,
   },
   {
     name: 'public form page',

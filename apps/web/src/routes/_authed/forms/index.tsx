@@ -4,7 +4,7 @@ import { IconFilterOff, IconForms, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react-router';
 import { type FormListSearch, formListSearchSchema } from '@veriform/contracts';
-import { useCallback } from 'react';
+import { lazy, Suspense, useCallback, useRef } from 'react';
 import { NoMembershipAlert } from '../../../components/errors/NoMembershipAlert';
 import { EmptyState } from '../../../components/layout/EmptyState';
 import { PageHeader } from '../../../components/layout/PageHeader';
@@ -19,9 +19,15 @@ import {
   hasActiveFilters,
 } from '../../../features/verify-forms/components/FormFilters';
 import { FormsTable, FormsTableSkeleton } from '../../../features/verify-forms/components/FormsTable';
-import { NewFormModal } from '../../../features/verify-forms/components/NewFormModal';
 import { useServices } from '../../../lib/services';
 import { useSession } from '../../../lib/session';
+
+// Its Modal (scroll lock, focus trap, overlay) is fetched when the dialog is first opened, not with the page.
+const NewFormModal = lazy(() =>
+  import('../../../features/verify-forms/components/NewFormModal').then((module) => ({
+    default: module.NewFormModal,
+  })),
+);
 
 const formListSearchDefaults = formListSearchSchema.parse({});
 
@@ -70,6 +76,9 @@ function FormsList({ accountId }: { accountId: number }) {
   const search = Route.useSearch();
   const navigate = useNavigate({ from: Route.fullPath });
   const [newOpened, newDialog] = useDisclosure(false);
+  // Once opened, the dialog stays mounted so that closing it plays its transition.
+  const newEverOpened = useRef(false);
+  if (newOpened) newEverOpened.current = true;
   const { data, isPending, isError, error, refetch } = useQuery({
     ...verifyFormListQueryOptions(api, accountId, search),
     // While another page or filter loads, keep this account's rows on screen (never another account's).
@@ -159,7 +168,11 @@ function FormsList({ accountId }: { accountId: number }) {
       <PageHeader title="Forms" actions={neverCreated ? undefined : newFormButton} />
       {!neverCreated && <FormFilters search={search} categories={categories} onChange={update} />}
       {body}
-      <NewFormModal opened={newOpened} onClose={newDialog.close} accountId={accountId} />
+      {newEverOpened.current && (
+        <Suspense fallback={null}>
+          <NewFormModal opened={newOpened} onClose={newDialog.close} accountId={accountId} />
+        </Suspense>
+      )}
     </>
   );
 }
