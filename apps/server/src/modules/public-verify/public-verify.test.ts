@@ -586,6 +586,26 @@ describe('POST /api/public/attempts/{attemptId}/check', () => {
     expect((await attemptRow(sent.attemptId)).verificationId).toBe(rows[0]?.id);
   });
 
+  it('compares a right code only with a unit of the per-IP guess limit taken, and gives the unit back', async () => {
+    // A reading of the limit alone would let a burst of guesses from one IP with one guess left compare them all,
+    // the right code among them, while only the wrong ones are counted.
+    const { form } = await liveForm();
+    const consumer = await newConsumer(t.app, form.publicId);
+    const { sent, code } = await sendFresh(consumer, form.publicId);
+    const { rateLimit } = t.app.services;
+    const consume = vi.spyOn(rateLimit, 'consume');
+    const release = vi.spyOn(rateLimit, 'release');
+    try {
+      expect((await consumer.check(sent.attemptId, code)).statusCode).toBe(200);
+      expect(consume).toHaveBeenCalledTimes(1);
+      expect(release).toHaveBeenCalledTimes(1);
+      expect(consume.mock.invocationCallOrder[0]).toBeLessThan(release.mock.invocationCallOrder[0] ?? 0);
+    } finally {
+      consume.mockRestore();
+      release.mockRestore();
+    }
+  });
+
   it('makes the verification and its webhook event in one autocommit statement', async () => {
     // The insert's trigger locks today's daily-count row of the form until commit; every verification of the form
     // waits for it. Held across round trips to a busy process (scripts/load.ts showed verifications queueing behind
@@ -599,8 +619,8 @@ describe('POST /api/public/attempts/{attemptId}/check', () => {
     const execute = vi.spyOn(db, 'execute');
     try {
       expect((await consumer.check(sent.attemptId, code)).statusCode).toBe(200);
-      // Nor is the wrong-check limit's locked step taken for a right code: it is read with the attempt.
-      expect(transaction).not.toHaveBeenCalled();
+      // One transaction only: the wrong-guess limit's locked step (ADR 12), where the comparison takes its unit.
+      expect(transaction).toHaveBeenCalledTimes(1);
       expect(execute).not.toHaveBeenCalled();
     } finally {
       transaction.mockRestore();

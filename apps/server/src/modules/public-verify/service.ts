@@ -23,7 +23,7 @@ import type { JobQueue } from '../../jobs/queue.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, type FieldErrors } from '../../lib/errors.ts';
 import { ipKey } from '../../lib/ip-key.ts';
-import { type RateLimiter, type RateLimitRule, tooMany } from '../../lib/rate-limit.ts';
+import { type RateLimiter, type RateLimitRule, type Reservation, tooMany } from '../../lib/rate-limit.ts';
 import { statement } from '../../lib/statement.ts';
 import type { CodeDelivery } from '../../messaging/code-delivery.ts';
 import { deliveryOutcomeEvent, simulatedDelivery } from '../../messaging/delivery-outcome.ts';
@@ -768,9 +768,9 @@ export function createPublicVerifyService(deps: {
   /**
    * A code against an attempt, for the hosted page and API v1 alike. `wrongChecks` is the per-IP limit on guesses
    * (the hosted page's; an API key has its own request limit instead). An exhausted limit refuses before the code is
-   * compared, right or wrong alike (nothing tells the two apart), from a reading of the limit that does not depend
-   * on the code; a wrong code is then counted in one locked step (ADR 12), which checks the limit again, so a burst
-   * of guesses from one IP gets exactly the limit compared. A right code is not counted.
+   * compared, right or wrong alike (nothing tells the two apart). Each comparison takes one unit of the limit first,
+   * in one locked step (ADR 12), so a burst of guesses from one IP gets exactly the limit compared, a right code
+   * among them or not; a right code gives its unit back.
    */
   async function judgeCode(
     attempt: AttemptToJudge,
@@ -782,15 +782,19 @@ export function createPublicVerifyService(deps: {
     const closed = closedState(attempt, now);
     if (closed) return { kind: 'closed', state: closed };
 
+    let guess: Reservation | null = null;
     if (wrongChecks) {
       const { rule, text, seen } = wrongChecks;
-      const decision = seen
-        ? limitDecision(rule, seen.limitingMs, now.getTime())
-        : await rateLimit.check(rule.bucket, rule.limit, rule.windowMs);
-      if (!decision.allowed) throw tooMany(decision, text);
+      // The reading taken with the attempt refuses an exhausted limit without the locked step.
+      if (seen) {
+        const decision = limitDecision(rule, seen.limitingMs, now.getTime());
+        if (!decision.allowed) throw tooMany(decision, text);
+      }
+      // Every comparison is reserved first, in the limit's locked step: a reading alone lets a burst of guesses
+      // compare them all (the right code among them) while only the wrong ones are counted.
+      guess = await rateLimit.consume([rule], text);
     }
     if (!codeMatches(config.secretKey, attempt.id, code, attempt.codeHash)) {
-      if (wrongChecks) await rateLimit.consume([wrongChecks.rule], wrongChecks.text);
       // Counted in SQL, guarded by status: concurrent wrong tries each count, and the fifth locks the attempt — and
       // only that one emits `verification.failed`, in its transaction. Each counted try is also a code entry (issue
       // #18, the timeline), in the same transaction: the entries are exactly the tries counted.
@@ -827,6 +831,8 @@ export function createPublicVerifyService(deps: {
       return { kind: 'incorrect', triesLeft: MAX_WRONG_TRIES - counted.wrongTries };
     }
 
+    // A right code is not a wrong guess: its reservation is given back.
+    if (guess) await rateLimit.release(guess);
     // The `verification.approved` event is built from the row as read and what the approval sets; the statement
     // stores it only if this request won.
     const approved = toApiVerification({ ...attempt, status: 'verified', verifiedAt: now }, now, true);
