@@ -78,5 +78,8 @@ test('an unreachable number: the consumer is told in Spanish, the member sees th
     .filter({ hasText: `+1 (415) 555-${line}` });
   await expect(card.getByText(/^Unreachable/)).toBeVisible();
   await expect(card.getByText('Undelivered')).toBeVisible();
-  expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+  // Polled: right after the resize the focused filter's layout may still be settling (seen once at 392 px in CI).
+  await expect
+    .poll(() => page.evaluate<number>('document.documentElement.scrollWidth'))
+    .toBeLessThanOrEqual(390);
 });
