@@ -657,6 +657,46 @@ describe('POST /api/public/attempts/{attemptId}/check', () => {
     expect(await attemptRow(sent.attemptId)).toMatchObject({ status: 'locked', wrongTries: 5 });
   });
 
+  it('does not compare a code while another request holds the last try: a right one is refused as locked', async () => {
+    // The state a burst makes: four wrong tries counted, the fifth taken by a request still comparing its code.
+    const { form } = await liveForm();
+    const consumer = await newConsumer(t.app, form.publicId);
+    const { sent, code } = await sendFresh(consumer, form.publicId);
+    await t.db.db
+      .update(schema.verificationAttempts)
+      .set({ wrongTries: 5 })
+      .where(eq(schema.verificationAttempts.id, sent.attemptId));
+    const answer = await consumer.check(sent.attemptId, code);
+    expect(answer.json()).toEqual(fieldError('code', en.codeLocked));
+    expect(await attemptRow(sent.attemptId)).toMatchObject({ status: 'pending', verificationId: null });
+    const entries = await t.db.db
+      .select()
+      .from(schema.codeEntries)
+      .where(eq(schema.codeEntries.attemptId, sent.attemptId));
+    expect(entries).toEqual([]);
+  });
+
+  it('compares at most five codes of a burst from 40 networks at one attempt, the right code among them', async () => {
+    const { form } = await liveForm();
+    const owner = await newConsumer(t.app, form.publicId);
+    const { sent, code } = await sendFresh(owner, form.publicId);
+    const guessers = await Promise.all(Array.from({ length: 40 }, () => newConsumer(t.app, form.publicId)));
+    const answers = await Promise.all(
+      guessers.map((guesser, i) => guesser.check(sent.attemptId, i % 13 === 12 ? code : wrongCode(code))),
+    );
+    expect(answers.filter((a) => a.statusCode >= 500).map((a) => a.body)).toEqual([]);
+    const entries = await t.db.db
+      .select({ correct: schema.codeEntries.correct })
+      .from(schema.codeEntries)
+      .where(eq(schema.codeEntries.attemptId, sent.attemptId));
+    const row = await attemptRow(sent.attemptId);
+    // Every compared code is an entry (a right one that lost to the fifth wrong one gave its try back).
+    expect(entries.length).toBeLessThanOrEqual(5);
+    expect(row.wrongTries).toBe(entries.filter((e) => !e.correct).length);
+    expect(answers.filter((a) => a.statusCode === 200).length).toBe(row.status === 'verified' ? 1 : 0);
+    expect(['verified', 'locked']).toContain(row.status);
+  });
+
   it('answers 404 for an unknown or malformed attempt id', async () => {
     const { form } = await liveForm();
     const consumer = await newConsumer(t.app, form.publicId);

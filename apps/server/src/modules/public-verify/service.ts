@@ -14,7 +14,7 @@ import {
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
 import { deliverWebhook } from '../../jobs/definitions/deliver-webhook.ts';
@@ -286,7 +286,8 @@ function consentOf(row: FormStatementRow): CurrentConsent | undefined {
 
 /**
  * A right code's approval, in one autocommit statement (it was a transaction of four round trips): the pending →
- * verified update of the attempt (linking the verification, whose id it takes from the identity's sequence), the
+ * verified update of the attempt (linking the verification, whose id it takes from the identity's sequence, and
+ * giving back the try judgeCode took before comparing), the
  * right code's entry (issue #18), the insert of the verification and its `verification.approved` webhook event with
  * its deliveries and their jobs (migration 0022's emit_webhook_event, as the code send's). The status guard makes
  * the update the single winner's step: of two right answers at once, the second finds no pending row, so `won` is
@@ -302,7 +303,7 @@ const approveStatement = statement<{ id: string; deliveries: number }>(
   'code_approve',
   `WITH won AS (
     UPDATE verification_attempts
-    SET status = 'verified', verified_at = $2::timestamptz,
+    SET status = 'verified', verified_at = $2::timestamptz, wrong_tries = wrong_tries - 1,
         verification_id = nextval(pg_get_serial_sequence('verifications', 'id'))
     WHERE id = $1::text AND status = 'pending' AND expires_at > $2::timestamptz
     RETURNING verification_id, account_id, verify_form_id, cell_phone, external_ref_id, method, email,
@@ -794,41 +795,59 @@ export function createPublicVerifyService(deps: {
       // compare them all (the right code among them) while only the wrong ones are counted.
       guess = await rateLimit.consume([rule], text);
     }
+    // The attempt's try is taken before the code is compared, as the network's unit is. Counted after the comparison,
+    // a burst from many networks at one attempt had every code compared, the right one among them, before the fifth
+    // wrong one locked it. A right code gives its try back; none left (another request holds the last) is locked.
+    const [reserved] = await db
+      .update(verificationAttempts)
+      .set({ wrongTries: sql`${verificationAttempts.wrongTries} + 1` })
+      .where(
+        and(
+          eq(verificationAttempts.id, attempt.id),
+          eq(verificationAttempts.status, 'pending'),
+          lt(verificationAttempts.wrongTries, MAX_WRONG_TRIES),
+          gt(verificationAttempts.expiresAt, now),
+        ),
+      )
+      .returning({ wrongTries: verificationAttempts.wrongTries });
+    if (!reserved) {
+      // Nothing was compared: the network's unit goes back too.
+      if (guess) await rateLimit.release(guess);
+      const state = await currentState(attempt.id);
+      return { kind: 'closed', state: (state && closedState(state, now)) ?? 'locked' };
+    }
     if (!codeMatches(config.secretKey, attempt.id, code, attempt.codeHash)) {
-      // Counted in SQL, guarded by status: concurrent wrong tries each count, and the fifth locks the attempt — and
-      // only that one emits `verification.failed`, in its transaction. Each counted try is also a code entry (issue
-      // #18, the timeline), in the same transaction: the entries are exactly the tries counted.
-      const counted = await db.transaction(async (tx) => {
-        const [row] = await tx
-          .update(verificationAttempts)
-          .set({
-            wrongTries: sql`${verificationAttempts.wrongTries} + 1`,
-            status: sql`case when ${verificationAttempts.wrongTries} + 1 >= ${MAX_WRONG_TRIES} then 'locked' else ${verificationAttempts.status} end`,
-          })
-          .where(and(eq(verificationAttempts.id, attempt.id), eq(verificationAttempts.status, 'pending')))
-          .returning(apiVerificationColumns);
-        if (row) {
-          await tx.insert(codeEntries).values({
-            attemptId: attempt.id,
-            at: now,
-            correct: false,
-            ip: context.ip,
-            userAgent: context.userAgent,
-          });
-        }
-        if (row?.status === 'locked') {
-          await webhookEvents.emit(tx, attempt.accountId, {
-            type: 'verification.failed',
-            data: toApiVerification(row, now, true),
-          });
-        }
-        return row;
-      });
-      if (!counted) {
-        const state = await currentState(attempt.id);
-        return { kind: 'closed', state: (state && closedState(state, now)) ?? 'verified' };
+      // The try taken above is the count, and its number says what is left. Each counted try is also a code entry
+      // (issue #18, the timeline): the entries are exactly the tries counted, one that lost to a right code at the
+      // same moment included. The fifth locks the attempt, unless a right code closed it first, and only it emits
+      // `verification.failed`, in the same transaction.
+      const triesLeft = MAX_WRONG_TRIES - reserved.wrongTries;
+      const entry = {
+        attemptId: attempt.id,
+        at: now,
+        correct: false,
+        ip: context.ip,
+        userAgent: context.userAgent,
+      };
+      if (triesLeft > 0) {
+        await db.insert(codeEntries).values(entry);
+      } else {
+        await db.transaction(async (tx) => {
+          await tx.insert(codeEntries).values(entry);
+          const [row] = await tx
+            .update(verificationAttempts)
+            .set({ status: 'locked' })
+            .where(and(eq(verificationAttempts.id, attempt.id), eq(verificationAttempts.status, 'pending')))
+            .returning(apiVerificationColumns);
+          if (row) {
+            await webhookEvents.emit(tx, attempt.accountId, {
+              type: 'verification.failed',
+              data: toApiVerification(row, now, true),
+            });
+          }
+        });
       }
-      return { kind: 'incorrect', triesLeft: MAX_WRONG_TRIES - counted.wrongTries };
+      return { kind: 'incorrect', triesLeft };
     }
 
     // A right code is not a wrong guess: its reservation is given back.
@@ -851,6 +870,12 @@ export function createPublicVerifyService(deps: {
       if (row.deliveries > 0) jobs.wake(deliverWebhook);
       return { kind: 'approved', verificationId: Number(row.id) };
     }
+    // Another request closed the attempt first (a right code, the fifth wrong one, the clock): this right code was
+    // no wrong try.
+    await db
+      .update(verificationAttempts)
+      .set({ wrongTries: sql`${verificationAttempts.wrongTries} - 1` })
+      .where(eq(verificationAttempts.id, attempt.id));
     const state = await currentState(attempt.id);
     return { kind: 'closed', state: (state && closedState(state, now)) ?? 'verified' };
   }
