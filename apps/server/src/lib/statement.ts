@@ -21,8 +21,3 @@ export function statement<Row>(name: string, text: string): Statement<Row> {
     return result.rows as Row[];
   };
 }
-
-/** A timestamp as the drivers answer it in raw rows (text) or as a Date, as a Date. */
-export function toDate(value: string | Date): Date {
-  return value instanceof Date ? value : new Date(value);
-}

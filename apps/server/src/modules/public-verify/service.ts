@@ -756,7 +756,7 @@ export function createPublicVerifyService(deps: {
     rule: RateLimitRule;
     text: (seconds: number) => string;
     /** The limit-th newest guess in the window (epoch ms), null when there is none: read with the attempt. */
-    seen?: { limitingMs: number | null } | undefined;
+    seen: { limitingMs: number | null };
   };
 
   /** rate-limit.ts's decision from the limit-th newest event of the window (none: allowed unless the limit is 0). */
@@ -787,10 +787,8 @@ export function createPublicVerifyService(deps: {
     if (wrongChecks) {
       const { rule, text, seen } = wrongChecks;
       // The reading taken with the attempt refuses an exhausted limit without the locked step.
-      if (seen) {
-        const decision = limitDecision(rule, seen.limitingMs, now.getTime());
-        if (!decision.allowed) throw tooMany(decision, text);
-      }
+      const decision = limitDecision(rule, seen.limitingMs, now.getTime());
+      if (!decision.allowed) throw tooMany(decision, text);
       // Every comparison is reserved first, in the limit's locked step: a reading alone lets a burst of guesses
       // compare them all (the right code among them) while only the wrong ones are counted.
       guess = await rateLimit.consume([rule], text);
