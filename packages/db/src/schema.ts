@@ -443,6 +443,33 @@ export const verificationDailyCounts = pgTable(
 );
 
 /**
+ * Verifications per UTC hour, form, category recorded, method and source (issue #20, ADR 28): the report's series per
+ * local day, forms and categories without reading the range's rows. Kept by triggers of migration 0024 in the same
+ * transaction as the verifications; nothing in the application writes it.
+ */
+export const verificationHourlyCounts = pgTable(
+  'verification_hourly_counts',
+  {
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** The UTC hour of `created_at` (its start). */
+    hour: timestamp('hour', { withTimezone: true, mode: 'date' }).notNull(),
+    verifyFormId: integer('verify_form_id').notNull(),
+    verifyFormCategory: text('verify_form_category').notNull(),
+    verificationMethod: text('verification_method', { enum: ['sms', 'email'] }).notNull(),
+    source: text('source', { enum: ['hosted', 'api'] }).notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [
+    primaryKey({
+      name: 'verification_hourly_counts_pk',
+      columns: [t.accountId, t.hour, t.verifyFormId, t.verifyFormCategory, t.verificationMethod, t.source],
+    }),
+  ],
+);
+
+/**
  * One code sent through a public form (DESIGN §5): the public `attemptId` is a random 128-bit id, the code is kept
  * only as an HMAC keyed by SECRET_KEY. Attempts are kept after they end: they are the "codes sent" side of the
  * report's funnel and the evidence behind each verification.
@@ -504,6 +531,11 @@ export const verificationAttempts = pgTable(
     deliveryStatus: text('delivery_status', { enum: codeDeliveryStatuses }).notNull().default('queued'),
     /** The provider's error code of the final status (Twilio's `ErrorCode`, the SMTP reply code). */
     deliveryErrorCode: text('delivery_error_code'),
+    /**
+     * Someone typed a code for it (it has a code entry): the funnel's "code entered" step, set by a trigger on
+     * code_entries (migration 0024), so the report's hourly funnel can count it once, whatever the race of entries.
+     */
+    codeEntered: boolean('code_entered').notNull().default(false),
   },
   (t) => [
     // Twilio's status callbacks name the message only by its SID.
@@ -535,6 +567,39 @@ export const verificationAttempts = pgTable(
     ),
     // The expiry sweep (webhook event verification.expired): codes still pending whose time ran out lately.
     index('verification_attempts_pending_expires_idx').on(t.expiresAt).where(sql`${t.status} = 'pending'`),
+    // The report's top failure reasons: only the failed messages of a range are read (ADR 28).
+    index('verification_attempts_account_failed_created_idx')
+      .on(t.accountId, t.createdAt)
+      .where(sql`${t.deliveryStatus} in ('undelivered', 'failed')`),
+  ],
+);
+
+/**
+ * The report's funnel per UTC hour, form, method and source (issue #20, ADR 28): codes requested, and of those the
+ * delivered, the ones someone typed a code for, the verified. Kept by triggers of migration 0024 in the attempts' own
+ * transactions (a row trigger when a step changes); nothing in the application writes it.
+ */
+export const verificationAttemptHourlyFunnel = pgTable(
+  'verification_attempt_hourly_funnel',
+  {
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** The UTC hour of `created_at` (its start). */
+    hour: timestamp('hour', { withTimezone: true, mode: 'date' }).notNull(),
+    verifyFormId: integer('verify_form_id').notNull(),
+    method: text('method', { enum: ['sms', 'email'] }).notNull(),
+    source: text('source', { enum: ['hosted', 'api'] }).notNull(),
+    requested: integer('requested').notNull(),
+    delivered: integer('delivered').notNull(),
+    entered: integer('entered').notNull(),
+    verified: integer('verified').notNull(),
+  },
+  (t) => [
+    primaryKey({
+      name: 'verification_attempt_hourly_funnel_pk',
+      columns: [t.accountId, t.hour, t.verifyFormId, t.method, t.source],
+    }),
   ],
 );
 

@@ -7,8 +7,16 @@ import {
 import { type Db, schema } from '@veriform/db';
 import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { attemptWhere, createdWithin, type ResolvedForms, resolveDateRange } from './filters.ts';
+import {
+  needsRows,
+  type ReportRange,
+  rowsOf,
+  rowsOfCutHours,
+  wholeHoursWithin,
+  withinCutHour,
+} from './report-hours.ts';
 
-const { verificationAttempts, codeEntries, formPageViews } = schema;
+const { verificationAttempts, verificationAttemptHourlyFunnel, formPageViews } = schema;
 
 /** The funnel's forms (DESIGN §5's top 10, by codes requested here). */
 export const FUNNEL_TOP_FORMS = 10;
@@ -22,12 +30,12 @@ type Channel = (typeof channels)[number];
  * The funnel's counts (issue #18 item 7; the steps are defined on the contract's funnelStepsSchema), read in at most
  * three statements, independent of each other:
  *
- * 1. the steps per (form, channel): one scan of the range's attempts, every step a FILTER of the same aggregate; the
- *    totals, channels and forms are its sums. The range comes from the (account_id, created_at, …) report index; the
- *    statuses are read from the rows (a heap visit per attempt, where codes sent alone was index-only), and "code
- *    entered" is one probe of code_entries' (attempt_id, at) index per attempt someone typed a code for — the rows
- *    the attempts export counts, so both say the same;
- * 2. the failures per (channel, error code) over the undelivered and failed attempts of the same scan, top 5;
+ * 1. the steps per (form, channel) (funnelSteps): without a search, from the hourly funnel the attempts' triggers keep
+ *    (ADR 28) and the rows of the hours a :30/:45 zone's midnight cuts; with one, a scan of the matching attempts. The
+ *    totals, channels and forms are its sums. "Code entered" is `code_entered`, which the first code entry sets (the
+ *    attempts the export counts under "Codes entered", so both say the same);
+ * 2. the failures per (channel, error code) over the undelivered and failed attempts of the range, top 5, from the
+ *    partial index of failed messages (only they are read);
  * 3. the page views per form, from form_page_views' (account_id, created_at, verify_form_id) index alone — skipped
  *    when the filters say something views cannot know (pageOpenedUnavailable).
  *
@@ -37,37 +45,22 @@ export async function funnelCounts(
   db: Db,
   accountId: number,
   filter: VerificationFilter,
+  range: ReportRange,
   now: Date,
   forms: ResolvedForms,
 ) {
   const where = attemptWhere(accountId, filter, now, forms);
   const a = verificationAttempts;
-  const delivered = sql`${a.deliveryStatus} = 'delivered' or (${a.method} = 'email' and ${a.deliveryStatus} = 'sent')`;
-  // An entry is written with each counted try (a wrong one adds to wrong_tries, the right one verifies), so only such
-  // attempts are looked up in code_entries: an attempt nobody typed a code for costs no probe. The lookup itself keeps
-  // the count equal to the export's "Codes entered" (attempts older than code_entries have tries but no entries).
-  const entered = sql`(${a.wrongTries} > 0 or ${a.status} = 'verified') and exists (select 1 from ${codeEntries} where ${codeEntries.attemptId} = ${a.id})`;
-  const counted = (condition: SQL) => sql<number>`count(*) filter (where ${condition})`.mapWith(Number);
   const unavailable = pageOpenedUnavailable(filter);
   const failureCount = count();
 
   const [steps, failures, views] = await Promise.all([
-    db
-      .select({
-        formId: a.verifyFormId,
-        channel: a.method,
-        codeRequested: count(),
-        delivered: counted(delivered),
-        codeEntered: counted(entered),
-        verified: counted(sql`${a.status} = 'verified'`),
-      })
-      .from(a)
-      .where(where)
-      .groupBy(a.verifyFormId, a.method),
+    funnelSteps(db, accountId, filter, range, where, forms),
     db
       .select({ channel: a.method, errorCode: a.deliveryErrorCode, count: failureCount })
       .from(a)
-      .where(and(where, inArray(a.deliveryStatus, ['undelivered', 'failed'])))
+      // Literal statuses, so the partial index's predicate is provably implied whatever the driver does with values.
+      .where(and(where, sql`${a.deliveryStatus} in ('undelivered', 'failed')`))
       .groupBy(a.method, a.deliveryErrorCode)
       .orderBy(desc(failureCount), asc(a.method), sql`${a.deliveryErrorCode} asc nulls last`)
       .limit(FUNNEL_TOP_FAILURES),
@@ -80,6 +73,91 @@ export async function funnelCounts(
           .groupBy(formPageViews.verifyFormId),
   ]);
   return { steps, failures, views, unavailable };
+}
+
+type StepRow = FunnelSteps & { formId: number; channel: Channel };
+
+/** An attempt's steps as 0/1 columns, the same expressions as migration 0024's triggers. */
+const delivered = sql`(${verificationAttempts.deliveryStatus} = 'delivered' or (${verificationAttempts.method} = 'email' and ${verificationAttempts.deliveryStatus} = 'sent'))`;
+
+async function funnelSteps(
+  db: Db,
+  accountId: number,
+  filter: VerificationFilter,
+  range: ReportRange,
+  where: SQL,
+  forms: ResolvedForms,
+): Promise<StepRow[]> {
+  const a = verificationAttempts;
+  if (needsRows(filter)) {
+    const counted = (condition: SQL) => sql<number>`count(*) filter (where ${condition})`.mapWith(Number);
+    return db
+      .select({
+        formId: a.verifyFormId,
+        channel: a.method,
+        codeRequested: count(),
+        delivered: counted(delivered),
+        codeEntered: counted(sql`${a.codeEntered}`),
+        verified: counted(sql`${a.status} = 'verified'`),
+      })
+      .from(a)
+      .where(where)
+      .groupBy(a.verifyFormId, a.method);
+  }
+  const f = verificationAttemptHourlyFunnel;
+  const answer = await db.execute(sql`
+    select form_id, channel, sum(requested)::int as requested, sum(delivered)::int as delivered,
+      sum(entered)::int as entered, sum(verified)::int as verified
+    from (
+      select ${f.verifyFormId} as form_id, ${f.method} as channel, ${f.requested} as requested,
+        ${f.delivered} as delivered, ${f.entered} as entered, ${f.verified} as verified
+      from ${f}
+      where ${and(...hourlyFunnelWhere(accountId, filter, forms), ...wholeHoursWithin(f.hour, range))}
+      union all
+      ${rowsOfCutHours(
+        range,
+        sql`r.verify_form_id, r.method, 1, r.delivered::int, r.code_entered::int, r.verified::int`,
+        sql`select ${a.verifyFormId}, ${a.method}, ${delivered} as delivered, ${a.codeEntered},
+          ${a.status} = 'verified' as verified
+          from ${a} where ${where} and ${withinCutHour(a.createdAt)}`,
+      )}
+    ) as s
+    group by form_id, channel`);
+  return rowsOf(answer).map((row) => ({
+    formId: Number(row.form_id),
+    channel: channelOf(row.channel),
+    codeRequested: Number(row.requested),
+    delivered: Number(row.delivered),
+    codeEntered: Number(row.entered),
+    verified: Number(row.verified),
+  }));
+}
+
+function channelOf(value: unknown): Channel {
+  if (value === 'sms' || value === 'email') return value;
+  throw new Error(`unexpected channel ${String(value)}`);
+}
+
+/** The filters the hourly funnel answers, as `attemptWhere` applies them (a category is its forms of today). */
+function hourlyFunnelWhere(accountId: number, filter: VerificationFilter, forms: ResolvedForms): SQL[] {
+  const f = verificationAttemptHourlyFunnel;
+  const conditions: SQL[] = [eq(f.accountId, accountId)];
+  if (filter.verifyFormId__in && filter.verifyFormId__in.length > 0)
+    conditions.push(inArray(f.verifyFormId, filter.verifyFormId__in));
+  if (filter.verifyFormCategory__in && filter.verifyFormCategory__in.length > 0) {
+    const ids = forms.inCategories ?? [];
+    conditions.push(ids.length > 0 ? inArray(f.verifyFormId, ids) : sql`false`);
+  }
+  const methods = filter.verificationMethod__in ?? [];
+  if (methods.length > 0 && !methods.includes('all'))
+    conditions.push(
+      inArray(
+        f.method,
+        methods.filter((m): m is Channel => m !== 'all'),
+      ),
+    );
+  if (filter.source) conditions.push(eq(f.source, filter.source));
+  return conditions;
 }
 
 export type FunnelCounts = Awaited<ReturnType<typeof funnelCounts>>;

@@ -8,7 +8,7 @@ import type {
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { and, count, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -25,6 +25,7 @@ import {
   verificationWhere,
 } from './filters.ts';
 import { buildFunnel, funnelCounts, funnelTopFormIds } from './funnel.ts';
+import { verificationReportCounts } from './report-counts.ts';
 
 const { verifications, verifyForms } = schema;
 
@@ -134,10 +135,10 @@ export function createVerificationService(deps: {
   }
 
   /**
-   * The dashboard report (DESIGN §5) over the filters, in short scans of the range — verifications per local day and
-   * method (the totals are its sums), per form and category; the funnel's attempts, failures and page views
-   * (funnel.ts) — plus the top forms' names, once for both lists. Separate queries rather than one: PGlite runs one
-   * query at a time, so other requests get in between. The range is always bounded (resolveReportRange).
+   * The dashboard report (DESIGN §5) over the filters: verifications per local day and method (the totals are its
+   * sums), per form and category (report-counts.ts); the funnel's steps, failures and page views (funnel.ts); then the
+   * top forms' names, once for both lists. Without a search the counts come from hourly summaries (ADR 28), so the
+   * report's cost does not grow with the range's rows. The range is always bounded (resolveReportRange).
    */
   async function report(ctx: AccountContext, query: VerificationReportParams): Promise<VerificationReport> {
     const now = clock.now();
@@ -149,36 +150,12 @@ export function createVerificationService(deps: {
       created__date__lte: range.lte,
     };
     const forms = await resolveForms(db, ctx.accountId, filter);
-    const where = verificationWhere(ctx.accountId, filter, now, forms);
-
-    // Rows per local day: the day boundaries become instants once (N + 1 of them, in `tz`, DST days 23 or 25 hours
-    // long), and each row finds its day by a binary search among them (width_bucket) — half the cost of converting
-    // every row's instant to a local date. Bucket i is the range's i-th day; the WHERE keeps rows inside the range.
     const dayCount = daysBetween(range.gte, range.lte) + 1;
-    const bucket =
-      sql<number>`width_bucket(${verifications.createdAt}, array(select d at time zone ${range.tz}::text from generate_series(${range.gte}::timestamp, (${range.lte}::date + 1)::timestamp, interval '1 day') as d))`.mapWith(
-        Number,
-      );
-    // The scans are independent: on PostgreSQL they run on pooled connections at once (the report then takes about
-    // the longest of them); PGlite still runs them one by one, letting other requests in between.
-    const [byDayAndMethod, pairs, funnel] = await Promise.all([
-      db
-        .select({ bucket, method: verifications.verificationMethod, n: count() })
-        .from(verifications)
-        .where(where)
-        .groupBy(sql`1`, verifications.verificationMethod),
-      // Forms and categories from one scan: a row per (form, category recorded) pair — a handful per form — summed
-      // both ways below.
-      db
-        .select({
-          formId: verifications.verifyFormId,
-          category: verifications.verifyFormCategory,
-          n: count(),
-        })
-        .from(verifications)
-        .where(where)
-        .groupBy(verifications.verifyFormId, verifications.verifyFormCategory),
-      funnelCounts(db, ctx.accountId, filter, now, forms),
+    // Independent: on PostgreSQL they run on pooled connections at once; PGlite runs them one by one, letting other
+    // requests in between.
+    const [{ byDayAndMethod, pairs }, funnel] = await Promise.all([
+      verificationReportCounts(db, ctx.accountId, filter, range, now, forms),
+      funnelCounts(db, ctx.accountId, filter, range, now, forms),
     ]);
     // Every day of the range, zeros included, oldest first.
     const perDay: VerificationReport['perDay'] = Array.from({ length: dayCount }, (_, i) => ({

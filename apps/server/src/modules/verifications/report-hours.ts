@@ -1,0 +1,61 @@
+import type { VerificationFilter } from '@veriform/contracts';
+import { type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+
+/**
+ * The report's ranges over the hourly summaries (issue #20, ADR 28). The summaries count rows per UTC hour; a local
+ * day of a whole-hour zone (New York, Berlin, Tokyo, on either side of a DST change) starts at an hour's start, so its
+ * days are whole hours. A local midnight of a :30 or :45 zone (India, Nepal, Newfoundland, Adelaide, Chatham) falls
+ * inside an hour: that hour is "cut" and read from the rows, an index range of under an hour each.
+ *
+ *     [hours of day 1 ……… ) [cut hour: rows] [hours of day 2 ……… ) [cut hour: rows] …
+ *
+ * The zone's rules are PostgreSQL's, as everywhere else in the filters.
+ */
+
+export type ReportRange = { gte: string; lte: string; tz: string };
+
+/** The instants where each local day of the range starts, and where the day after the last starts (N + 1). */
+export function localDayStarts(range: ReportRange): SQL {
+  return sql`array(select d at time zone ${range.tz}::text from generate_series(${range.gte}::timestamp, (${range.lte}::date + 1)::timestamp, interval '1 day') as d)`;
+}
+
+/** The UTC hours a local midnight of the range falls inside (none for a whole-hour zone). */
+export function cutHours(range: ReportRange): SQL {
+  return sql`array(select distinct date_trunc('hour', x, 'UTC') from unnest(${localDayStarts(range)}) as x where date_trunc('hour', x, 'UTC') <> x)`;
+}
+
+/** A summary's hours inside the range that no local midnight cuts. */
+export function wholeHoursWithin(hour: AnyPgColumn, range: ReportRange): SQL[] {
+  return [
+    sql`${hour} >= (${range.gte}::timestamp at time zone ${range.tz}::text)`,
+    sql`${hour} < ((${range.lte}::date + 1)::timestamp at time zone ${range.tz}::text)`,
+    sql`${hour} <> all(${cutHours(range)})`,
+  ];
+}
+
+/**
+ * `select … from unnest(cut hours) … lateral (rows of that hour)`: the rows of the cut hours, each hour its own index
+ * range (a lateral join is a nested loop by construction: no plan reads the whole range). `rows` is a full SELECT whose
+ * WHERE may use `cut.h`, the hour's start.
+ */
+export function rowsOfCutHours(range: ReportRange, columns: SQL, rows: SQL): SQL {
+  return sql`select ${columns} from unnest(${cutHours(range)}) as cut(h) cross join lateral (${rows}) as r`;
+}
+
+/** `created_at` inside the cut hour `cut.h` of rowsOfCutHours. */
+export function withinCutHour(createdAt: AnyPgColumn): SQL {
+  return sql`${createdAt} >= cut.h and ${createdAt} < cut.h + interval '1 hour'`;
+}
+
+/** Filters the summaries cannot answer: a search's rows are a few, or a form's, and are read as they are. */
+export function needsRows(filter: Pick<VerificationFilter, 'q'>): boolean {
+  return Boolean(filter.q?.trim());
+}
+
+/** A driver's answer to `db.execute` as rows (both drivers answer `{ rows }`). */
+export function rowsOf(answer: unknown): Record<string, unknown>[] {
+  if (typeof answer !== 'object' || answer === null || !('rows' in answer) || !Array.isArray(answer.rows))
+    throw new Error('the driver answered without rows');
+  return answer.rows;
+}
