@@ -1,9 +1,69 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * zod's JSON Schema conversion, which every zod schema refers to (`toJSONSchema()`, `~standard.jsonSchema`) and the app
+ * never calls: ~5 KB gzip of the first load of every app page. In the production build the two modules export the same
+ * names as functions that answer a function that throws, so a call fails loudly instead of quietly converting nothing.
+ * Development and the tests (their own configs) keep the real modules.
+ */
+const ZOD_JSON_SCHEMA = /[\\/]zod[\\/]v4[\\/]core[\\/](json-schema-processors|to-json-schema)\.js$/;
+
+function withoutZodJsonSchema(id: string): string {
+  const source = readFileSync(id, 'utf8');
+  const names = new Set<string>();
+  for (const match of source.matchAll(/^export (?:async )?(?:function\*?|const|let|class) (\w+)/gm))
+    names.add(match[1] ?? '');
+  for (const match of source.matchAll(/^export \{([^}]*)\}/gm))
+    for (const part of (match[1] ?? '').split(','))
+      names.add(
+        part
+          .trim()
+          .split(/\s+as\s+/)
+          .pop() ?? '',
+      );
+  names.delete('');
+  const exports = [...names].map((name) => `export const ${name} = () => unavailable;`).join('\n');
+  return `const unavailable = () => { throw new Error('zod JSON Schema is left out of the web build (apps/web/vite.config.ts)'); };\n${exports}\n`;
+}
+
+/**
+ * Mantine components that import a whole library for one small piece, pointed at that piece alone
+ * (src/lib/light-imports/): ScrollArea (in every Table) took @floating-ui/react for `useMergeRefs`, so a list page
+ * loaded floating-ui's ~15 KB gzip before any menu or select; AppShell's bars took react-remove-scroll (~4 KB) for two
+ * class names. Dialogs, menus and selects still import the libraries themselves, from their own chunks. Also zod's
+ * JSON Schema conversion (above), in builds only.
+ */
+function lightImports(): Plugin {
+  const lightImport = (name: string) =>
+    fileURLToPath(new URL(`./src/lib/light-imports/${name}`, import.meta.url));
+  const mantine = /[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/]/;
+  return {
+    name: 'veriform-light-imports',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (importer === undefined || !mantine.test(importer)) return null;
+      if (source === '@floating-ui/react' && /ScrollArea[\\/]ScrollArea\.mjs$/.test(importer))
+        return lightImport('floating-ui-merge-refs.ts');
+      if (
+        source === 'react-remove-scroll' &&
+        /AppShell[\\/]AppShell(Header|Footer|Aside)[\\/]/.test(importer)
+      )
+        return lightImport('remove-scroll-class-names.ts');
+      return null;
+    },
+    load(id) {
+      return this.environment.config.command === 'build' && ZOD_JSON_SCHEMA.test(id)
+        ? withoutZodJsonSchema(id)
+        : null;
+    },
+  };
+}
 
 /**
  * The web app. No dev-server proxy: in development the Fastify server hosts Vite in middleware mode, so `/api` and the
@@ -33,6 +93,7 @@ export default defineConfig({
       routeFileIgnorePattern: '\\.test\\.tsx?$',
     }),
     react(),
+    lightImports(),
   ],
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),

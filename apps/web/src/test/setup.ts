@@ -4,11 +4,15 @@ import { cleanup, configure } from '@testing-library/react';
 import { installSpecErrorMessages } from '@veriform/contracts';
 import { afterEach, vi } from 'vitest';
 import { preloadNotificationsHost } from '../components/DeferredNotifications';
+import { preloadComboboxes } from '../components/form/comboboxes';
+import { preloadAccountMenu } from '../features/shell/components/AccountMenu';
 
 installSpecErrorMessages();
 
 // Toasts are looked for as soon as the action is done: the container the app fetches with the first toast is here.
 await preloadNotificationsHost();
+// So are the code of the account menu and of the selects, which the app fetches after the page has shown.
+await Promise.all([preloadAccountMenu(), preloadComboboxes()]);
 
 // findBy… and waitFor are hang detectors, not speed checks: their 1 s default failed journeys that were only slow
 // while the 2-core CI machine ran the API tests beside them (2026-11-24, load ~12).

@@ -1,10 +1,4 @@
-import {
-  Autocomplete,
-  type AutocompleteProps,
-  Input,
-  MultiSelect,
-  type MultiSelectProps,
-} from '@mantine/core';
+import { Autocomplete, type AutocompleteProps, Input } from '@mantine/core';
 import { useId } from 'react';
 
 /**
@@ -20,19 +14,6 @@ export function LabelledAutocomplete({
     <div>
       <Input.Label htmlFor={id}>{label}</Input.Label>
       <Autocomplete id={id} {...props} />
-    </div>
-  );
-}
-
-export function LabelledMultiSelect({
-  label,
-  ...props
-}: Omit<MultiSelectProps, 'label' | 'id'> & { label: string }) {
-  const id = useId();
-  return (
-    <div>
-      <Input.Label htmlFor={id}>{label}</Input.Label>
-      <MultiSelect id={id} {...props} />
     </div>
   );
 }

@@ -1,5 +1,7 @@
-import { Input, Select, type SelectProps, VisuallyHidden } from '@mantine/core';
+import { Input, type SelectProps, VisuallyHidden } from '@mantine/core';
 import { useId } from 'react';
+import { SelectStandIn } from './ComboboxStandIn';
+import { comboboxes, useStandInReach } from './comboboxes';
 
 interface LabelledSelectProps extends Omit<SelectProps, 'label' | 'id'> {
   label: string;
@@ -11,11 +13,14 @@ interface LabelledSelectProps extends Omit<SelectProps, 'label' | 'id'> {
 /**
  * A Mantine Select whose label names the input only. Mantine also names its (always mounted) options list with the
  * Select's `label` or `aria-label`, so "the control labelled X" would find two elements; here the label is a plain
- * `<label for>` outside the Select, and the list takes its meaning from the combobox that opens it.
+ * `<label for>` outside the Select, and the list takes its meaning from the combobox that opens it. Until the select's
+ * code has arrived (comboboxes.ts) a stand-in field of the same look and name is shown.
  */
 export function LabelledSelect({ label, hideLabel = false, id, required, ...props }: LabelledSelectProps) {
   const generatedId = useId();
   const inputId = id ?? generatedId;
+  const code = comboboxes.useModule();
+  const reach = useStandInReach(inputId, code !== undefined);
   return (
     <div>
       {hideLabel ? (
@@ -27,7 +32,23 @@ export function LabelledSelect({ label, hideLabel = false, id, required, ...prop
           {label}
         </Input.Label>
       )}
-      <Select id={inputId} required={required} {...props} />
+      {code ? (
+        <code.Select id={inputId} required={required} defaultDropdownOpened={reach.open} {...props} />
+      ) : (
+        <SelectStandIn
+          id={inputId}
+          data={props.data}
+          value={props.value ?? props.defaultValue}
+          size={props.size}
+          w={props.w}
+          disabled={props.disabled}
+          error={props.error}
+          placeholder={props.placeholder}
+          required={required}
+          style={typeof props.style === 'object' && !Array.isArray(props.style) ? props.style : undefined}
+          handlers={reach.handlers}
+        />
+      )}
     </div>
   );
 }

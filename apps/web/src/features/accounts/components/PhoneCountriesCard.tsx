@@ -3,7 +3,7 @@ import { IconAlertCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { can, type Membership, PHONE_COUNTRIES, phoneCountriesSchema } from '@veriform/contracts';
 import { type FormEvent, type ReactNode, useEffect, useMemo, useState } from 'react';
-import { LabelledMultiSelect } from '../../../components/form/LabelledFields';
+import { LabelledMultiSelect } from '../../../components/form/LabelledMultiSelect';
 import { SectionCard } from '../../../components/layout/SectionCard';
 import { ApiValidationError } from '../../../lib/api-client';
 import { errorDisplayText } from '../../../lib/error-text';

@@ -1,5 +1,5 @@
 import { type DeliveryStatus, deliveryStatusSchema } from '@veriform/contracts';
-import { LabelledMultiSelect } from '../../../components/form/LabelledFields';
+import { LabelledMultiSelect } from '../../../components/form/LabelledMultiSelect';
 import { deliveryStatusLabels } from '../labels';
 
 const options = deliveryStatusSchema.options.map((status) => ({

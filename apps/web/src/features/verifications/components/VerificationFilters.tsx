@@ -10,7 +10,7 @@ import {
 } from '@veriform/contracts';
 import type { ReactNode } from 'react';
 import { DateRangeFilter, datePresetLabels } from '../../../components/form/DateRangeFilter';
-import { LabelledMultiSelect } from '../../../components/form/LabelledFields';
+import { LabelledMultiSelect } from '../../../components/form/LabelledMultiSelect';
 import { LabelledSelect } from '../../../components/form/LabelledSelect';
 import { SearchBox } from '../../../components/form/SearchBox';
 import { methodLabels } from '../../../lib/format';

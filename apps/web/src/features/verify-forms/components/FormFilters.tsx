@@ -1,7 +1,7 @@
 import { Group } from '@mantine/core';
 import type { FormListSearch } from '@veriform/contracts';
 import { DateRangeFilter } from '../../../components/form/DateRangeFilter';
-import { LabelledMultiSelect } from '../../../components/form/LabelledFields';
+import { LabelledMultiSelect } from '../../../components/form/LabelledMultiSelect';
 import { LabelledSelect } from '../../../components/form/LabelledSelect';
 import { SearchBox } from '../../../components/form/SearchBox';
 import { languageOptions } from '../languages';

@@ -1,4 +1,4 @@
-import { Button, Group, Pagination, Text } from '@mantine/core';
+import { Button, Group, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconFilterOff, IconForms, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -6,6 +6,7 @@ import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react
 import { type FormListSearch, formListSearchSchema } from '@veriform/contracts';
 import { lazy, Suspense, useCallback, useRef } from 'react';
 import { NoMembershipAlert } from '../../../components/errors/NoMembershipAlert';
+import { DeferredPagination } from '../../../components/layout/DeferredPagination';
 import { EmptyState } from '../../../components/layout/EmptyState';
 import { PageHeader } from '../../../components/layout/PageHeader';
 import {
@@ -144,7 +145,7 @@ function FormsList({ accountId }: { accountId: number }) {
             {data.count === 1 ? '1 form' : `${data.count} forms`}
           </Text>
           {data.count > data.pageSize && (
-            <Pagination
+            <DeferredPagination
               total={Math.ceil(data.count / data.pageSize)}
               value={data.pageNumber}
               onChange={(pageNumber) =>

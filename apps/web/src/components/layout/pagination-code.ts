@@ -1,0 +1,2 @@
+// The chunk DeferredPagination fetches: Mantine's Pagination with its controls and icons.
+export { Pagination } from '@mantine/core';
