@@ -1,0 +1,66 @@
+import { MantineProvider } from '@mantine/core';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { describe, expect, it } from 'vitest';
+import { optionLabel, SelectStandIn } from './ComboboxStandIn';
+import { useStandInReach } from './comboboxes';
+
+/** A stand-in field and, once `arrived`, an element of the same id in its place, as LabelledSelect swaps them. */
+function Harness() {
+  const [arrived, setArrived] = useState(false);
+  const reach = useStandInReach('status', arrived);
+  return (
+    <MantineProvider>
+      <label htmlFor="status">Status</label>
+      {arrived ? (
+        <input id="status" aria-label="real" data-open={String(reach.open)} readOnly />
+      ) : (
+        <SelectStandIn
+          id="status"
+          data={[
+            { value: 'all', label: 'All' },
+            { value: 'active', label: 'Active' },
+          ]}
+          value="active"
+          handlers={reach.handlers}
+        />
+      )}
+      <button type="button" onClick={() => setArrived(true)}>
+        arrive
+      </button>
+    </MantineProvider>
+  );
+}
+
+describe('the select stand-in', () => {
+  it('looks like the select: named by its label, a closed combobox showing the chosen option', () => {
+    render(<Harness />);
+    const field = screen.getByRole('combobox', { name: 'Status' });
+    expect(field).toHaveValue('Active');
+    expect(field).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  it('hands a press over: the real field opens its options and has the focus', async () => {
+    const user = userEvent.setup();
+    render(<Harness />);
+    await user.click(screen.getByRole('combobox', { name: 'Status' }));
+    // The code arrives (a DOM click, which leaves the focus where it was).
+    screen.getByRole('button', { name: 'arrive' }).click();
+    const real = await screen.findByRole('textbox', { name: 'real' });
+    expect(real).toHaveAttribute('data-open', 'true');
+    expect(real).toHaveFocus();
+  });
+
+  it('reads labels from strings, objects and groups', () => {
+    const data = [
+      'plain',
+      { value: 'a', label: 'Alpha' },
+      { group: 'Group', items: [{ value: 'b', label: 'Beta' }] },
+    ];
+    expect(optionLabel(data, 'plain')).toBe('plain');
+    expect(optionLabel(data, 'a')).toBe('Alpha');
+    expect(optionLabel(data, 'b')).toBe('Beta');
+    expect(optionLabel(data, 'gone')).toBe('gone');
+  });
+});
