@@ -19,7 +19,7 @@ export function LabelledMultiSelect({
     <div>
       <Input.Label htmlFor={id}>{label}</Input.Label>
       {code ? (
-        <code.MultiSelect id={id} defaultDropdownOpened={reach.open} {...props} />
+        <code.MultiSelect id={id} {...props} />
       ) : (
         <MultiSelectStandIn
           id={id}

@@ -33,7 +33,7 @@ export function LabelledSelect({ label, hideLabel = false, id, required, ...prop
         </Input.Label>
       )}
       {code ? (
-        <code.Select id={inputId} required={required} defaultDropdownOpened={reach.open} {...props} />
+        <code.Select id={inputId} required={required} {...props} />
       ) : (
         <SelectStandIn
           id={inputId}

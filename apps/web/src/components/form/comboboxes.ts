@@ -14,28 +14,38 @@ export async function preloadComboboxes(): Promise<void> {
 
 /**
  * What someone did to a stand-in field before the real one arrived, so that the real one carries on: a focused field
- * stays focused, and a pressed one opens its options (`open`, for the real field's `defaultDropdownOpened`).
+ * stays focused, and a pressed one opens its options. The real field is clicked, in a task of its own after it has
+ * mounted, rather than mounted open (`defaultDropdownOpened`): either of those left its `aria-expanded` false while
+ * the options showed (Mantine learns the list's id in an effect).
  */
 export function useStandInReach(inputId: string, arrived: boolean) {
   const [focused, setFocused] = useState(false);
-  const [open, setOpen] = useState(false);
-  const reached = useRef(false);
-  reached.current = focused || open;
+  const [pressed, setPressed] = useState(false);
+  const reached = useRef({ focused, pressed });
+  reached.current = { focused, pressed };
   useEffect(() => {
-    if (arrived && reached.current) document.getElementById(inputId)?.focus();
+    if (!arrived) return;
+    const field = document.getElementById(inputId);
+    if (reached.current.focused || reached.current.pressed) field?.focus();
+    if (!reached.current.pressed) return;
+    const timer = window.setTimeout(() => field?.click(), 0);
+    return () => window.clearTimeout(timer);
   }, [arrived, inputId]);
   const fetchCode = () => void comboboxes.load().catch(() => undefined);
   return {
-    open,
     handlers: {
       onPointerEnter: fetchCode,
       onFocus: () => {
         setFocused(true);
         fetchCode();
       },
-      onBlur: () => setFocused(false),
+      // Left before the code arrived: the real field takes nothing over.
+      onBlur: () => {
+        setFocused(false);
+        setPressed(false);
+      },
       onClick: () => {
-        setOpen(true);
+        setPressed(true);
         fetchCode();
       },
       onKeyDown: (event: { key: string }) => {
@@ -46,7 +56,7 @@ export function useStandInReach(inputId: string, arrived: boolean) {
           event.key === 'Enter' ||
           event.key === ' '
         ) {
-          setOpen(true);
+          setPressed(true);
           fetchCode();
         }
       },
