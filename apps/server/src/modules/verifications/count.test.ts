@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test-support/app.ts';
 import { newOwner, type Owner } from '../../test-support/teams.ts';
 import { resolveDateRange } from './filters.ts';
-import { createForm, setClock } from './test-helpers.ts';
+import { createForm, localDate, random, setClock, testZones } from './test-helpers.ts';
 
 /**
  * The list's total comes from per-UTC-day counts plus the partial days at both ends (count.ts). These tests compare it
@@ -22,34 +22,11 @@ import { createForm, setClock } from './test-helpers.ts';
 const t = useTestApp();
 const { verifications, verificationDailyCounts } = schema;
 
-/** A small deterministic generator (mulberry32): the same cases on every run and engine. */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-const zones = [
-  'America/New_York',
-  'Asia/Kolkata',
-  'Asia/Kathmandu',
-  'Pacific/Chatham',
-  'America/St_Johns',
-  'UTC',
-];
+const zones = testZones;
 // The US change back to standard time is 2026-11-01; the clock stands a few days after.
 const NOW = '2026-11-05T15:00:00.000Z';
 const FIRST = Date.parse('2026-10-27T00:00:00Z');
 const LAST = Date.parse('2026-11-06T00:00:00Z');
-
-const localDate = (instant: Date, timeZone: string) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    instant,
-  );
 
 type Row = typeof verifications.$inferInsert;
 

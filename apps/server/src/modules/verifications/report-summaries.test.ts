@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test-support/app.ts';
 import { newOwner, type Owner } from '../../test-support/teams.ts';
 import { resolveReportRange } from './filters.ts';
-import { createForm, setClock } from './test-helpers.ts';
+import { createForm, localDate, random, setClock, testZones } from './test-helpers.ts';
 
 /**
  * The report without a search reads hourly summaries kept by triggers (migration 0024, ADR 28), and the rows of the
@@ -18,33 +18,11 @@ import { createForm, setClock } from './test-helpers.ts';
 const t = useTestApp();
 const { verifications, verificationAttempts, codeEntries, verificationAttemptHourlyFunnel } = schema;
 
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-const zones = [
-  'America/New_York',
-  'Asia/Kolkata',
-  'Asia/Kathmandu',
-  'Pacific/Chatham',
-  'America/St_Johns',
-  'UTC',
-];
+const zones = testZones;
 // The US change back to standard time is 2026-11-01; the clock stands a few days after.
 const NOW = '2026-11-05T15:00:00.000Z';
 const FIRST = Date.parse('2026-10-20T00:00:00Z');
 const LAST = Date.parse('2026-11-06T00:00:00Z');
-
-const localDate = (instant: Date, timeZone: string) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    instant,
-  );
 
 /** Instants on and around UTC midnight and the zones' local midnights (minutes from UTC midnight), and random ones. */
 function instants(next: () => number): Date[] {

@@ -134,3 +134,30 @@ export async function verifyThroughApi(
     throw new Error(`API check: ${checked.response.status} ${JSON.stringify(checked.data ?? checked.error)}`);
   return verificationOf(t, owner.accountId, phone.e164);
 }
+
+/** A small deterministic generator (mulberry32): the same cases on every run and engine. */
+export function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** An instant's local date (YYYY-MM-DD) in a zone, by Intl: the oracle of tests that check SQL's local days. */
+export const localDate = (instant: Date, timeZone: string): string =>
+  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    instant,
+  );
+
+/** The zones the local-day tests walk: whole hours across a DST change, :30 and :45 offsets, UTC. */
+export const testZones = [
+  'America/New_York',
+  'Asia/Kolkata',
+  'Asia/Kathmandu',
+  'Pacific/Chatham',
+  'America/St_Johns',
+  'UTC',
+];
