@@ -82,7 +82,14 @@ function migratePostgresExclusively(pool: pg.Pool): Promise<void> {
 
 export function createDb(config: DbConfig): DatabaseHandle {
   if (config.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: config.url, max: config.poolSize ?? 10 });
+    // JIT off for the app's connections: its statements are short, and PostgreSQL's cost estimates (a report's
+    // LATERAL over cut hours, ADR 28) tripped compilation of 30–300 ms on calls whose work takes a few ms. Measured:
+    // the 30-day report at 10M verifications 410 ms with JIT, 39 ms without (docs/benchmarks.md, session 20).
+    const pool = new pg.Pool({
+      connectionString: config.url,
+      max: config.poolSize ?? 10,
+      options: '-c jit=off',
+    });
     // Without a listener, an idle connection dropped by the server would crash the process; the pool replaces it.
     pool.on(
       'error',

@@ -40,7 +40,9 @@ export function wholeHoursWithin(hour: AnyPgColumn, range: ReportRange): SQL[] {
  * WHERE may use `cut.h`, the hour's start.
  */
 export function rowsOfCutHours(range: ReportRange, columns: SQL, rows: SQL): SQL {
-  return sql`select ${columns} from unnest(${cutHours(range)}) as cut(h) cross join lateral (${rows}) as r`;
+  // OFFSET 0 keeps the subquery from being pulled up into a plain join, which the planner may then run as a hash join
+  // over every row of the range.
+  return sql`select ${columns} from unnest(${cutHours(range)}) as cut(h) cross join lateral (${rows} offset 0) as r`;
 }
 
 /** `created_at` inside the cut hour `cut.h` of rowsOfCutHours. */
