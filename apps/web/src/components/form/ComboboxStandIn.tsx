@@ -61,6 +61,7 @@ export function optionLabel(data: readonly Option[] | undefined, value: string):
 /** What the stand-ins listen to (comboboxes.ts's useStandInReach). */
 export interface StandInHandlers {
   onPointerEnter: () => void;
+  onPointerDown: () => void;
   onFocus: FocusEventHandler;
   onBlur: FocusEventHandler;
   onClick: MouseEventHandler;
@@ -146,6 +147,7 @@ export function MultiSelectStandIn({
       rightSection={<Chevron size={size} />}
       rightSectionPointerEvents="none"
       onClick={handlers.onClick}
+      onPointerDown={handlers.onPointerDown}
       onPointerEnter={handlers.onPointerEnter}
     >
       <Pill.Group disabled={disabled}>

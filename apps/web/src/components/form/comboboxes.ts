@@ -44,6 +44,12 @@ export function useStandInReach(inputId: string, arrived: boolean) {
         setFocused(false);
         setPressed(false);
       },
+      // From the pointer going down, as AccountMenu's stand-in does: the code arriving between down and up would
+      // otherwise take the press's click away.
+      onPointerDown: () => {
+        setPressed(true);
+        fetchCode();
+      },
       onClick: () => {
         setPressed(true);
         fetchCode();

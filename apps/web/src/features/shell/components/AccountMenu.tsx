@@ -32,6 +32,12 @@ export function AccountMenu() {
         fetchMenu();
       }}
       onBlur={() => setFocused(false)}
+      // A press counts from the pointer going down: the menu arriving between down and up would otherwise take the
+      // press's click away (its target is gone), and the press would open nothing.
+      onPointerDown={() => {
+        setPressed(true);
+        fetchMenu();
+      }}
       onClick={() => {
         setPressed(true);
         fetchMenu();
