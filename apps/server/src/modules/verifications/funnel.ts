@@ -8,6 +8,8 @@ import { type Db, schema } from '@veriform/db';
 import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { attemptWhere, createdWithin, type ResolvedForms, resolveDateRange } from './filters.ts';
 import {
+  type Channel,
+  channelOf,
   needsRows,
   type ReportRange,
   rowsOf,
@@ -23,8 +25,7 @@ export const FUNNEL_TOP_FORMS = 10;
 /** The failure reasons shown. */
 export const FUNNEL_TOP_FAILURES = 5;
 
-const channels = ['sms', 'email'] as const;
-type Channel = (typeof channels)[number];
+const channels: readonly Channel[] = ['sms', 'email'];
 
 /**
  * The funnel's counts (issue #18 item 7; the steps are defined on the contract's funnelStepsSchema), read in at most
@@ -131,11 +132,6 @@ async function funnelSteps(
     codeEntered: Number(row.entered),
     verified: Number(row.verified),
   }));
-}
-
-function channelOf(value: unknown): Channel {
-  if (value === 'sms' || value === 'email') return value;
-  throw new Error(`unexpected channel ${String(value)}`);
 }
 
 /** The filters the hourly funnel answers, as `attemptWhere` applies them (a category is its forms of today). */

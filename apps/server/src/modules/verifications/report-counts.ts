@@ -3,6 +3,8 @@ import { type Db, schema } from '@veriform/db';
 import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type ResolvedForms, verificationWhere } from './filters.ts';
 import {
+  type Channel,
+  channelOf,
   localDayStarts,
   needsRows,
   type ReportRange,
@@ -14,9 +16,8 @@ import {
 
 const { verifications, verificationHourlyCounts: hourly } = schema;
 
-type Method = 'sms' | 'email';
 /** Verifications per local day of the range (`bucket` 1 is its first day) and method. */
-export type DayAndMethod = { bucket: number; method: Method; n: number };
+export type DayAndMethod = { bucket: number; method: Channel; n: number };
 /** Verifications per form and the category they were made under. */
 export type FormAndCategory = { formId: number; category: string; n: number };
 
@@ -62,15 +63,10 @@ export async function verificationReportCounts(
   for (const row of rowsOf(answer)) {
     const n = Number(row.n);
     if (Number(row.per_form) === 0)
-      byDayAndMethod.push({ bucket: Number(row.bucket), method: methodOf(row.method), n });
+      byDayAndMethod.push({ bucket: Number(row.bucket), method: channelOf(row.method), n });
     else pairs.push({ formId: Number(row.form_id), category: String(row.category), n });
   }
   return { byDayAndMethod, pairs };
-}
-
-function methodOf(value: unknown): Method {
-  if (value === 'sms' || value === 'email') return value;
-  throw new Error(`unexpected verification method ${String(value)}`);
 }
 
 /** The filters the hourly summary answers, as `verificationWhere` applies them (the category recorded on the row). */
@@ -80,7 +76,7 @@ function hourlyWhere(accountId: number, filter: VerificationFilter): SQL[] {
     conditions.push(inArray(hourly.verifyFormId, filter.verifyFormId__in));
   if (filter.verifyFormCategory__in && filter.verifyFormCategory__in.length > 0)
     conditions.push(inArray(hourly.verifyFormCategory, filter.verifyFormCategory__in));
-  const methods = (filter.verificationMethod__in ?? []).filter((m): m is Method => m !== 'all');
+  const methods = (filter.verificationMethod__in ?? []).filter((m): m is Channel => m !== 'all');
   if (methods.length > 0 && !filter.verificationMethod__in?.includes('all'))
     conditions.push(inArray(hourly.verificationMethod, methods));
   if (filter.source) conditions.push(eq(hourly.source, filter.source));

@@ -55,6 +55,15 @@ export function needsRows(filter: Pick<VerificationFilter, 'q'>): boolean {
   return Boolean(filter.q?.trim());
 }
 
+/** How a code or verification went out, as the summaries and rows record it. */
+export type Channel = 'sms' | 'email';
+
+/** A channel read back from a raw statement's row (checked: the column is an enum, but the driver answers text). */
+export function channelOf(value: unknown): Channel {
+  if (value === 'sms' || value === 'email') return value;
+  throw new Error(`unexpected channel ${String(value)}`);
+}
+
 /** A driver's answer to `db.execute` as rows (both drivers answer `{ rows }`). */
 export function rowsOf(answer: unknown): Record<string, unknown>[] {
   if (typeof answer !== 'object' || answer === null || !('rows' in answer) || !Array.isArray(answer.rows))
