@@ -23,6 +23,7 @@ export const engineSpecificTests = [
   'src/modules/verifications/list.test.ts',
   'src/modules/verifications/report.test.ts',
   'src/security/limits-race.test.ts',
+  'src/lib/rate-limit.test.ts',
   'src/modules/public-verify/public-verify.test.ts',
   'src/modules/public-verify/sms-cap.test.ts',
   'src/modules/memberships/memberships.test.ts',

@@ -402,6 +402,15 @@ export const verifications = pgTable(
       t.id,
     ),
     index('verifications_account_category_id_idx').on(t.accountId, t.verifyFormCategory, t.id),
+    // One form's rows by category, as by name above. Without it, a form's last 30 days by category walked the
+    // account's category index and filtered: the form's category sorts last, so 107,000 rows were read for 25 (181 ms
+    // at 300,000 verifications; 0.2 ms with it).
+    index('verifications_account_form_category_id_idx').on(
+      t.accountId,
+      t.verifyFormId,
+      t.verifyFormCategory,
+      t.id,
+    ),
     // The dashboard report reads a date range's method, form and category from the index alone (index-only scan):
     // rows of one month lie all over the heap, and fetching them was 1 s of the report at 1M rows.
     index('verifications_account_created_report_idx').on(
@@ -439,6 +448,14 @@ export const verificationDailyCounts = pgTable(
       name: 'verification_daily_counts_pk',
       columns: [t.accountId, t.day, t.verifyFormId, t.verifyFormCategory, t.verificationMethod],
     }),
+    // The count of a list without dates sums an account's every day: `n` in the index makes it an index-only scan
+    // (the table's old days are all-visible), optionally narrowed by method, instead of a heap read per row.
+    index('verification_daily_counts_account_method_form_n_idx').on(
+      t.accountId,
+      t.verificationMethod,
+      t.verifyFormId,
+      t.n,
+    ),
   ],
 );
 

@@ -3,6 +3,7 @@ import { schema } from '@veriform/db';
 import { and, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Clock } from './clock.ts';
 import { AppError } from './errors.ts';
+import { statement } from './statement.ts';
 
 const { rateLimitEvents } = schema;
 
@@ -31,6 +32,20 @@ export type LockedBuckets = {
  * taken in sorted order, so two requests sharing several buckets cannot deadlock. The transaction holds no row
  * locks and lasts a few short statements; on PGlite (one connection) it serialises like every other query.
  */
+/** Every bucket's lock once, in one order for all (a request sharing buckets with another then cannot deadlock). */
+function lockOrder(buckets: string[]): string[] {
+  return [...new Set(buckets)].sort();
+}
+
+/** Driver values: bigint columns arrive as text from node-postgres, as numbers from PGlite. */
+const consumeStatement = statement<{
+  retry_ms: string | number | null;
+  event_ids: (string | number)[] | null;
+}>(
+  'rate_limit_consume',
+  'SELECT retry_ms, event_ids FROM consume_rate_limits($1::text[], $2::text[], $3::integer[], $4::bigint[], $5::timestamptz)',
+);
+
 export function createRateLimiter(db: Db, clock: Clock) {
   async function checkWith(executor: Db, rule: RateLimitRule): Promise<RateLimitDecision> {
     const { bucket, limit, windowMs } = rule;
@@ -75,7 +90,7 @@ export function createRateLimiter(db: Db, clock: Clock) {
    * for those buckets. `work` must use only the handed-in checks (they run on the locked transaction).
    */
   async function locked<T>(buckets: string[], work: (scope: LockedBuckets) => Promise<T>): Promise<T> {
-    const ordered = [...new Set(buckets)].sort();
+    const ordered = lockOrder(buckets);
     return db.transaction(async (tx) => {
       // One statement takes every lock, in the array's (sorted) order.
       const names = sql.join(
@@ -99,22 +114,28 @@ export function createRateLimiter(db: Db, clock: Clock) {
   }
 
   /**
-   * Throws 429 (with Retry-After) when any rule is exhausted; otherwise counts this request in every bucket, in the
-   * same locked step, so N requests at once get exactly the limit through. Refused requests are not counted, so a
-   * client that keeps retrying is not locked out forever.
+   * Throws 429 (with Retry-After, the longest wait of the rules refused) when any rule is exhausted; otherwise counts
+   * this request in every bucket, in the same locked step, so N requests at once get exactly the limit through.
+   * Refused requests are not counted, so a client that keeps retrying is not locked out forever. One round trip: the
+   * locked step is the SQL function `consume_rate_limits` (migration 0025), the same rules as `locked()` + checks.
    */
   async function consume(
     rules: RateLimitRule[],
     text: (retryAfterSeconds: number) => string,
   ): Promise<Reservation> {
-    return locked(
+    const [answer] = await consumeStatement(db, [
+      lockOrder(rules.map((rule) => rule.bucket)),
       rules.map((rule) => rule.bucket),
-      async (scope) => {
-        const decision = await scope.checkAll(rules);
-        if (!decision.allowed) throw tooMany(decision, text);
-        return scope.record(rules.map((rule) => rule.bucket));
-      },
-    );
+      rules.map((rule) => rule.limit),
+      rules.map((rule) => rule.windowMs),
+      clock.now().toISOString(),
+    ]);
+    if (!answer) throw new Error('consume_rate_limits answered no row');
+    if (answer.retry_ms !== null) {
+      const retryAfterSeconds = Math.max(1, Math.ceil(Number(answer.retry_ms) / 1000));
+      throw tooMany({ allowed: false, retryAfterSeconds }, text);
+    }
+    return { eventIds: (answer.event_ids ?? []).map(Number) };
   }
 
   /** Takes back what a request recorded (a login whose password was right after all). */
