@@ -5,6 +5,7 @@
  *     npx tsx scripts/load.ts --database-url postgres://postgres@127.0.0.1:5432/vf_load \
  *       [--duration 60] [--connections 200] [--processes 2] [--warmup 5] [--account ID] [--verifications 300000]
  *       [--login-rate 4] [--servers URL,URL] [--server-node-options='--cpu-prof --max-semi-space-size=8']
+ *       [--only consumer|staff|login-page]
  *
  * 1. Prepares its data in that database through Drizzle (scripts/support/load-data.ts): an account with seeded
  *    verifications (or --account), members with sessions, users with a known password, test numbers with a fixed code.
@@ -19,6 +20,9 @@
  * 4. Prints per endpoint: requests, req/s, p50/p95/p99/max latency and status counts; the CPU shares of the client,
  *    the servers, the database's PostgreSQL backends and the rest of the machine; what the database's sessions were
  *    doing (pg_stat_activity samples). Exits 1 on any 5xx, connection error or answer the scenario did not intend.
+ *
+ * --only runs one kind of visit instead of the mix (with --login-rate 0 for none of the fixed-rate logins): the
+ * CPU per request of that path alone, or a profile of it.
  *
  * --server-node-options is the NODE_OPTIONS of the server processes only (a profiler, a heap setting under trial), so
  * the client runs the same in both arms of a comparison.
@@ -68,8 +72,12 @@ const { values: args } = parseArgs({
     'login-rate': { type: 'string', default: '4' },
     staff: { type: 'string', default: '20' },
     'test-numbers': { type: 'string', default: '5000' },
+    only: { type: 'string' },
   },
 });
+const only = args.only;
+if (only !== undefined && !['consumer', 'staff', 'login-page'].includes(only))
+  throw new Error(`--only must be consumer, staff or login-page, got ${only}`);
 
 function number(name: string, raw: string | undefined, min: number): number {
   const n = Number(raw);
@@ -561,7 +569,9 @@ async function drive(data: LoadData, pids: (number | undefined)[], targets: Targ
           loginIndex = (loginIndex + 1) % data.loginEmails.length;
           await scenarios.login(visit, data.loginEmails[loginIndex]);
         } else {
-          const r = Math.random();
+          // --only: one kind of visit (CPU per request of that kind, profiles of one path); the mix otherwise.
+          const r =
+            only === 'consumer' ? 0 : only === 'staff' ? 0.5 : only === 'login-page' ? 0.9 : Math.random();
           if (r < 0.5) await scenarios.consumer(visit);
           else if (r < 0.9) await scenarios.staff(visit, sessionId);
           else await scenarios.login(visit, undefined);
