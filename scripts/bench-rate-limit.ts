@@ -1,5 +1,6 @@
 /**
- * What an atomic limit costs (ADR 12): `consume()` (advisory lock + check + record in one transaction) against the
+ * What an atomic limit costs (ADR 12): `consume()` (advisory lock + check + record: one SQL function call since
+ * migration 0025, a transaction of five statements before) against the
  * unlocked check-then-record it replaced, sequentially (latency) and 50 at once on one bucket (the contended case
  * that used to overshoot), on PostgreSQL (DATABASE_URL) or PGlite (in memory when DATABASE_URL is unset).
  *   npx tsx scripts/bench-rate-limit.ts [--rounds 500]
