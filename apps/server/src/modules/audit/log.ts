@@ -2,6 +2,7 @@ import type { AuditAction, AuditActor, AuditChanges, AuditTarget } from '@verifo
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { eq, sql } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { Clock } from '../../lib/clock.ts';
 import type { AccountContext, RequestOrigin } from '../../plugins/account-context.ts';
 import { GENESIS_HASH, hashEvent } from './chain.ts';
@@ -56,15 +57,22 @@ export function changesOf<T extends Record<string, unknown>>(
   return Object.keys(changes).length > 0 ? changes : null;
 }
 
+/** Whether `db` is a transaction (a boolean, not a type guard: narrowing would lose the schema's type). */
+function inTransaction(db: Db): boolean {
+  return db instanceof PgTransaction;
+}
+
 export function createAuditLog(deps: { clock: Clock }) {
   const { clock } = deps;
 
   /**
-   * One event in the account's chain, in `outer` (the change's transaction). It runs in a transaction of its own
-   * inside it (a savepoint), so that a caller handing the plain database by mistake still holds the head's lock from
-   * the read of the chain's end to the write of the new one.
+   * One event in the account's chain, in `outer` (the change's transaction). A caller handing the plain database by
+   * mistake gets a transaction of its own, so the head's lock is still held from the read of the chain's end to the
+   * write of the new one; a transaction is used as it is (a savepoint there was two more round trips, one of them
+   * while the head was locked).
    */
   function append(outer: Db, accountId: number, actor: AuditActor, origin: RequestOrigin, entry: AuditEntry) {
+    if (inTransaction(outer)) return appendIn(outer, accountId, actor, origin, entry);
     return outer.transaction((tx) => appendIn(tx, accountId, actor, origin, entry));
   }
 
@@ -98,25 +106,32 @@ export function createAuditLog(deps: { clock: Clock }) {
     };
     const hash = hashEvent(fields);
     const [first] = entry.targets;
-    await tx.insert(auditEvents).values({
-      accountId,
-      sequence: fields.sequence,
-      occurredAt,
-      actorType: actor.type,
-      actorId: actor.id,
-      actorName: actor.name,
-      action: entry.action,
-      targetType: first?.type ?? null,
-      targetId: first?.id ?? null,
-      targets: entry.targets,
-      changes: fields.changes,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
-      requestId: origin.requestId,
-      prevHash: head.hash,
-      hash,
-    });
+    // The event and the chain's new end in one statement: one round trip less while the head is locked.
+    const event = tx.$with('event').as(
+      tx
+        .insert(auditEvents)
+        .values({
+          accountId,
+          sequence: fields.sequence,
+          occurredAt,
+          actorType: actor.type,
+          actorId: actor.id,
+          actorName: actor.name,
+          action: entry.action,
+          targetType: first?.type ?? null,
+          targetId: first?.id ?? null,
+          targets: entry.targets,
+          changes: fields.changes,
+          ip: origin.ip,
+          userAgent: origin.userAgent,
+          requestId: origin.requestId,
+          prevHash: head.hash,
+          hash,
+        })
+        .returning({ sequence: auditEvents.sequence }),
+    );
     await tx
+      .with(event)
       .update(auditChainHeads)
       .set({ sequence: fields.sequence, hash })
       .where(eq(auditChainHeads.accountId, accountId));
