@@ -14,6 +14,7 @@ import {
   type ReportRange,
   rowsOf,
   rowsOfCutHours,
+  summaryWhere,
   wholeHoursWithin,
   withinCutHour,
 } from './report-hours.ts';
@@ -137,23 +138,16 @@ async function funnelSteps(
 /** The filters the hourly funnel answers, as `attemptWhere` applies them (a category is its forms of today). */
 function hourlyFunnelWhere(accountId: number, filter: VerificationFilter, forms: ResolvedForms): SQL[] {
   const f = verificationAttemptHourlyFunnel;
-  const conditions: SQL[] = [eq(f.accountId, accountId)];
-  if (filter.verifyFormId__in && filter.verifyFormId__in.length > 0)
-    conditions.push(inArray(f.verifyFormId, filter.verifyFormId__in));
-  if (filter.verifyFormCategory__in && filter.verifyFormCategory__in.length > 0) {
+  const columns = {
+    accountId: f.accountId,
+    verifyFormId: f.verifyFormId,
+    method: f.method,
+    source: f.source,
+  };
+  return summaryWhere(accountId, filter, columns, () => {
     const ids = forms.inCategories ?? [];
-    conditions.push(ids.length > 0 ? inArray(f.verifyFormId, ids) : sql`false`);
-  }
-  const methods = filter.verificationMethod__in ?? [];
-  if (methods.length > 0 && !methods.includes('all'))
-    conditions.push(
-      inArray(
-        f.method,
-        methods.filter((m): m is Channel => m !== 'all'),
-      ),
-    );
-  if (filter.source) conditions.push(eq(f.source, filter.source));
-  return conditions;
+    return ids.length > 0 ? inArray(f.verifyFormId, ids) : sql`false`;
+  });
 }
 
 export type FunnelCounts = Awaited<ReturnType<typeof funnelCounts>>;

@@ -1,6 +1,6 @@
 import type { VerificationFilter } from '@veriform/contracts';
 import { type Db, schema } from '@veriform/db';
-import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, count, inArray, type SQL, sql } from 'drizzle-orm';
 import { type ResolvedForms, verificationWhere } from './filters.ts';
 import {
   type Channel,
@@ -10,6 +10,7 @@ import {
   type ReportRange,
   rowsOf,
   rowsOfCutHours,
+  summaryWhere,
   wholeHoursWithin,
   withinCutHour,
 } from './report-hours.ts';
@@ -71,16 +72,15 @@ export async function verificationReportCounts(
 
 /** The filters the hourly summary answers, as `verificationWhere` applies them (the category recorded on the row). */
 function hourlyWhere(accountId: number, filter: VerificationFilter): SQL[] {
-  const conditions: SQL[] = [eq(hourly.accountId, accountId)];
-  if (filter.verifyFormId__in && filter.verifyFormId__in.length > 0)
-    conditions.push(inArray(hourly.verifyFormId, filter.verifyFormId__in));
-  if (filter.verifyFormCategory__in && filter.verifyFormCategory__in.length > 0)
-    conditions.push(inArray(hourly.verifyFormCategory, filter.verifyFormCategory__in));
-  const methods = (filter.verificationMethod__in ?? []).filter((m): m is Channel => m !== 'all');
-  if (methods.length > 0 && !filter.verificationMethod__in?.includes('all'))
-    conditions.push(inArray(hourly.verificationMethod, methods));
-  if (filter.source) conditions.push(eq(hourly.source, filter.source));
-  return conditions;
+  const columns = {
+    accountId: hourly.accountId,
+    verifyFormId: hourly.verifyFormId,
+    method: hourly.verificationMethod,
+    source: hourly.source,
+  };
+  return summaryWhere(accountId, filter, columns, (categories) =>
+    inArray(hourly.verifyFormCategory, categories),
+  );
 }
 
 /** A search's rows, read as they are: two scans of the matching rows (an index range of a few rows, or a form's). */

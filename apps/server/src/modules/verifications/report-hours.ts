@@ -1,5 +1,5 @@
 import type { VerificationFilter } from '@veriform/contracts';
-import { type SQL, sql } from 'drizzle-orm';
+import { eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 
 /**
@@ -62,6 +62,36 @@ export type Channel = 'sms' | 'email';
 export function channelOf(value: unknown): Channel {
   if (value === 'sms' || value === 'email') return value;
   throw new Error(`unexpected channel ${String(value)}`);
+}
+
+/** The columns of a summary that the filters name (each summary calls the method its own way). */
+export type SummaryColumns = {
+  accountId: AnyPgColumn;
+  verifyFormId: AnyPgColumn;
+  method: AnyPgColumn;
+  source: AnyPgColumn;
+};
+
+/**
+ * The filters a summary answers, as the rows' own `where` applies them. `byCategory` is how this summary reads a
+ * category filter: the category recorded on the verification, or an attempt's form's category of today.
+ */
+export function summaryWhere(
+  accountId: number,
+  filter: VerificationFilter,
+  columns: SummaryColumns,
+  byCategory: (categories: string[]) => SQL,
+): SQL[] {
+  const conditions: SQL[] = [eq(columns.accountId, accountId)];
+  if (filter.verifyFormId__in && filter.verifyFormId__in.length > 0)
+    conditions.push(inArray(columns.verifyFormId, filter.verifyFormId__in));
+  if (filter.verifyFormCategory__in && filter.verifyFormCategory__in.length > 0)
+    conditions.push(byCategory(filter.verifyFormCategory__in));
+  const methods = (filter.verificationMethod__in ?? []).filter((m): m is Channel => m !== 'all');
+  if (methods.length > 0 && !filter.verificationMethod__in?.includes('all'))
+    conditions.push(inArray(columns.method, methods));
+  if (filter.source) conditions.push(eq(columns.source, filter.source));
+  return conditions;
 }
 
 /** A driver's answer to `db.execute` as rows (both drivers answer `{ rows }`). */
