@@ -141,6 +141,7 @@ async function totals(accountId: number) {
 }
 
 describe('the list total (daily counts + partial days)', () => {
+  // A seed and ~75 list calls: 10-15 s on PGlite alone, past the 20 s default on a busy machine (a hang detector).
   it('equals the rows of the local days in every zone, preset and filter', async () => {
     setClock(t, NOW);
     const next = random(20261122);
@@ -175,7 +176,7 @@ describe('the list total (daily counts + partial days)', () => {
       ).length;
       expect(await apiCount(owner, params), extra).toBe(expected);
     }
-  });
+  }, 60_000);
 
   it('follows deletes, updates and truncation, and goes with the account', async () => {
     setClock(t, NOW);
@@ -307,7 +308,7 @@ describe('the attempts total (daily counts + partial days)', () => {
     );
     const queued = new URLSearchParams({ deliveryStatus: 'queued', created__date__preset: 'all' });
     expect(await attemptCount(owner, queued)).toBe(oracle.length);
-  });
+  }, 60_000);
 
   it('follows deletes, updates of a counted column and truncation, and goes with the account', async () => {
     setClock(t, NOW);
