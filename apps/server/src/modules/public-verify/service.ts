@@ -304,7 +304,10 @@ const approveStatement = statement<{ id: string; deliveries: number }>(
   `WITH won AS (
     UPDATE verification_attempts
     SET status = 'verified', verified_at = $2::timestamptz, wrong_tries = wrong_tries - 1,
-        verification_id = nextval(pg_get_serial_sequence('verifications', 'id'))
+        verification_id = nextval(pg_get_serial_sequence('verifications', 'id')),
+        -- What the entry below would make code_entries' trigger set: set here, the attempt is updated once and its
+        -- funnel row once (entered and verified together), not twice each.
+        code_entered = true
     WHERE id = $1::text AND status = 'pending' AND expires_at > $2::timestamptz
     RETURNING verification_id, account_id, verify_form_id, cell_phone, external_ref_id, method, email,
       is_test, wrong_tries, sent_at, created_at, source, consent_version_id, consent_version,

@@ -3,6 +3,12 @@ import { schema } from '@veriform/db';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test-support/app.ts';
 import { parseCsv } from '../../test-support/csv.ts';
+import {
+  createPublicForm,
+  newCellPhone,
+  newConsumer,
+  verifyPhone,
+} from '../../test-support/public-verify.ts';
 import { newOwner, type Owner } from '../../test-support/teams.ts';
 import { attemptExportHeader } from '../verification-attempts/export.ts';
 import { createForm, insertAttempt, setClock } from './test-helpers.ts';
@@ -225,6 +231,28 @@ describe('the dashboard funnel (GET /api/verifications/report → funnel)', () =
       pageOpened: 0,
       codeRequested: 0,
     });
+  });
+
+  it('a consumer’s codes through the public page: each one typed is entered once, a right one verified too', async () => {
+    setClock(t, NOW);
+    const owner = await newOwner(t.app);
+    const form = await createPublicForm(owner);
+    // One right code; and a code mistyped twice, never typed right (entered once, as the attempt counts).
+    await verifyPhone(t.app, form.publicId);
+    const consumer = await newConsumer(t.app, form.publicId);
+    const sent = await consumer.sendCode(form.publicId, {
+      cellPhone: newCellPhone().typed,
+      method: 'sms',
+      ...consumer.consentFields(),
+      ...consumer.pageFields(),
+    });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const { attemptId } = sent.json<{ attemptId: string }>();
+    for (const wrong of ['000000', '111111'])
+      expect((await consumer.check(attemptId, wrong)).statusCode).toBe(400);
+    const funnel = await report(owner);
+    expect(funnel).toMatchObject({ codeRequested: 2, codeEntered: 2, verified: 1 });
+    expect(funnel.byChannel.find((c) => c.channel === 'sms')).toMatchObject({ codeEntered: 2, verified: 1 });
   });
 
   it('the 5 most frequent failures (a code without words keeps its code), and the 10 forms with most codes', async () => {
