@@ -23,15 +23,6 @@ export type LockedBuckets = {
   record(buckets: string[]): Promise<Reservation>;
 };
 
-/**
- * Limits that protect accounts and money, counted from rows in PostgreSQL so they hold across any number of server
- * processes (DESIGN §7). A bucket is a string such as `login-fail:pair:<address>:<ip>`.
- *
- * Counting then recording is made atomic by a transaction-scoped advisory lock per bucket (ADR 12): requests for the
- * same bucket queue for each other, in every process, and each counts what the ones before it recorded. Locks are
- * taken in sorted order, so two requests sharing several buckets cannot deadlock. The transaction holds no row
- * locks and lasts a few short statements; on PGlite (one connection) it serialises like every other query.
- */
 /** Every bucket's lock once, in one order for all (a request sharing buckets with another then cannot deadlock). */
 function lockOrder(buckets: string[]): string[] {
   return [...new Set(buckets)].sort();
@@ -46,6 +37,17 @@ const consumeStatement = statement<{
   'SELECT retry_ms, event_ids FROM consume_rate_limits($1::text[], $2::text[], $3::integer[], $4::bigint[], $5::timestamptz)',
 );
 
+/**
+ * Limits that protect accounts and money, counted from rows in PostgreSQL so they hold across any number of server
+ * processes (DESIGN §7). A bucket is a string such as `login-fail:pair:<address>:<ip>`.
+ *
+ * Counting then recording is made atomic by a transaction-scoped advisory lock per bucket (ADR 12): requests for the
+ * same bucket queue for each other, in every process, and each counts what the ones before it recorded. Locks are
+ * taken in sorted order, so two requests sharing several buckets cannot deadlock. `consume` is one call of the SQL
+ * function `consume_rate_limits` (migration 0025); `locked()` is a transaction of a few short statements for callers
+ * that decide between checks. Neither holds row locks; on PGlite (one connection) each serialises like every other
+ * query.
+ */
 export function createRateLimiter(db: Db, clock: Clock) {
   async function checkWith(executor: Db, rule: RateLimitRule): Promise<RateLimitDecision> {
     const { bucket, limit, windowMs } = rule;
