@@ -75,9 +75,20 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
   },
 });
-const only = args.only;
-if (only !== undefined && !['consumer', 'staff', 'login-page'].includes(only))
-  throw new Error(`--only must be consumer, staff or login-page, got ${only}`);
+const visitKinds = ['consumer', 'staff', 'login-page'] as const;
+type VisitKind = (typeof visitKinds)[number];
+const isVisitKind = (value: string): value is VisitKind => (visitKinds as readonly string[]).includes(value);
+/** --only: one kind of visit (CPU per request of that path, or a profile of it); the mix otherwise. */
+const only: VisitKind | undefined = (() => {
+  if (args.only === undefined) return undefined;
+  if (!isVisitKind(args.only)) throw new Error(`--only must be ${visitKinds.join(', ')}; got ${args.only}`);
+  return args.only;
+})();
+/** The mix: half consumers, 40 % members on the activity log, 10 % someone opening the login page. */
+function mixedVisit(): VisitKind {
+  const r = Math.random();
+  return r < 0.5 ? 'consumer' : r < 0.9 ? 'staff' : 'login-page';
+}
 
 function number(name: string, raw: string | undefined, min: number): number {
   const n = Number(raw);
@@ -569,11 +580,9 @@ async function drive(data: LoadData, pids: (number | undefined)[], targets: Targ
           loginIndex = (loginIndex + 1) % data.loginEmails.length;
           await scenarios.login(visit, data.loginEmails[loginIndex]);
         } else {
-          // --only: one kind of visit (CPU per request of that kind, profiles of one path); the mix otherwise.
-          const r =
-            only === 'consumer' ? 0 : only === 'staff' ? 0.5 : only === 'login-page' ? 0.9 : Math.random();
-          if (r < 0.5) await scenarios.consumer(visit);
-          else if (r < 0.9) await scenarios.staff(visit, sessionId);
+          const kind = only ?? mixedVisit();
+          if (kind === 'consumer') await scenarios.consumer(visit);
+          else if (kind === 'staff') await scenarios.staff(visit, sessionId);
           else await scenarios.login(visit, undefined);
         }
       } catch (error) {
