@@ -487,6 +487,30 @@ export const verificationHourlyCounts = pgTable(
 );
 
 /**
+ * Verifications per UTC hour and method only (issue #20): the report's series per local day when no form, category or
+ * source is filtered, ~10× fewer rows than verification_hourly_counts where an hour holds a few verifications per form.
+ * Kept by the same triggers as verification_hourly_counts (migration 0026); nothing in the application writes it.
+ */
+export const verificationHourlyMethodCounts = pgTable(
+  'verification_hourly_method_counts',
+  {
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** The UTC hour of `created_at` (its start). */
+    hour: timestamp('hour', { withTimezone: true, mode: 'date' }).notNull(),
+    verificationMethod: text('verification_method', { enum: ['sms', 'email'] }).notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [
+    primaryKey({
+      name: 'verification_hourly_method_counts_pk',
+      columns: [t.accountId, t.hour, t.verificationMethod],
+    }),
+  ],
+);
+
+/**
  * One code sent through a public form (DESIGN §5): the public `attemptId` is a random 128-bit id, the code is kept
  * only as an HMAC keyed by SECRET_KEY. Attempts are kept after they end: they are the "codes sent" side of the
  * report's funnel and the evidence behind each verification.
@@ -621,9 +645,11 @@ export const verificationAttemptHourlyFunnel = pgTable(
 );
 
 /**
- * Codes sent per UTC day, form, method and source (issue #20): the attempts view's total without counting millions of
- * rows, as verification_daily_counts is the activity log's (ADR 8, ADR 27). Kept by triggers of migration 0023 in the
- * same transaction as the attempts; nothing in the application writes it.
+ * Codes sent per UTC day, form, method and source, and the funnel's steps they reached (issue #20): the attempts view's
+ * total without counting millions of rows, as verification_daily_counts is the activity log's (ADR 8, ADR 27), and the
+ * report's funnel over the range's whole UTC days (its hourly funnel covers the hours at either end). `n` is the codes
+ * requested. Kept by the hourly funnel's triggers (migration 0026) in the same transaction as the attempts; nothing
+ * in the application writes it.
  */
 export const verificationAttemptDailyCounts = pgTable(
   'verification_attempt_daily_counts',
@@ -637,6 +663,9 @@ export const verificationAttemptDailyCounts = pgTable(
     method: text('method', { enum: ['sms', 'email'] }).notNull(),
     source: text('source', { enum: ['hosted', 'api'] }).notNull(),
     n: integer('n').notNull(),
+    delivered: integer('delivered').notNull().default(0),
+    entered: integer('entered').notNull().default(0),
+    verified: integer('verified').notNull().default(0),
   },
   (t) => [
     primaryKey({

@@ -10,16 +10,21 @@ import { attemptWhere, createdWithin, type ResolvedForms, resolveDateRange } fro
 import {
   type Channel,
   channelOf,
+  hoursAroundWholeDays,
+  minutesAtEnds,
   needsRows,
   type ReportRange,
   rowsOf,
-  rowsOfCutHours,
   summaryWhere,
-  wholeHoursWithin,
-  withinCutHour,
+  wholeDaysWithin,
 } from './report-hours.ts';
 
-const { verificationAttempts, verificationAttemptHourlyFunnel, formPageViews } = schema;
+const {
+  verificationAttempts,
+  verificationAttemptHourlyFunnel,
+  verificationAttemptDailyCounts,
+  formPageViews,
+} = schema;
 
 /** The funnel's forms (DESIGN §5's top 10, by codes requested here). */
 export const FUNNEL_TOP_FORMS = 10;
@@ -32,8 +37,9 @@ const channels: readonly Channel[] = ['sms', 'email'];
  * The funnel's counts (issue #18 item 7; the steps are defined on the contract's funnelStepsSchema), read in at most
  * three statements, independent of each other:
  *
- * 1. the steps per (form, channel) (funnelSteps): without a search, from the hourly funnel the attempts' triggers keep
- *    (ADR 28) and the rows of the hours a :30/:45 zone's midnight cuts; with one, a scan of the matching attempts. The
+ * 1. the steps per (form, channel) (funnelSteps): without a search, from the summaries the attempts' triggers keep
+ *    (ADR 28): the daily counts for the range's whole UTC days, the hourly funnel around them and the rows of the
+ *    minutes at either end (report-hours.ts); with one, a scan of the matching attempts. The
  *    totals, channels and forms are its sums. "Code entered" is `code_entered`, which the first code entry sets (the
  *    attempts the export counts under "Codes entered", so both say the same);
  * 2. the failures per (channel, error code) over the undelivered and failed attempts of the range, top 5, from the
@@ -107,23 +113,23 @@ async function funnelSteps(
       .groupBy(a.verifyFormId, a.method);
   }
   const f = verificationAttemptHourlyFunnel;
+  const d = verificationAttemptDailyCounts;
   const answer = await db.execute(sql`
     select form_id, channel, sum(requested)::int as requested, sum(delivered)::int as delivered,
       sum(entered)::int as entered, sum(verified)::int as verified
     from (
-      select ${f.verifyFormId} as form_id, ${f.method} as channel, ${f.requested} as requested,
-        ${f.delivered} as delivered, ${f.entered} as entered, ${f.verified} as verified
-      from ${f}
-      where ${and(...hourlyFunnelWhere(accountId, filter, forms), ...wholeHoursWithin(f.hour, range))}
+      select ${d.verifyFormId}, ${d.method}, ${d.n}, ${d.delivered}, ${d.entered}, ${d.verified}
+      from ${d}
+      where ${and(...funnelSummaryWhere(d, accountId, filter, forms), ...wholeDaysWithin(d.day, range))}
       union all
-      ${rowsOfCutHours(
-        range,
-        sql`r.verify_form_id, r.method, 1, r.delivered::int, r.code_entered::int, r.verified::int`,
-        sql`select ${a.verifyFormId}, ${a.method}, ${delivered} as delivered, ${a.codeEntered},
-          ${a.status} = 'verified' as verified
-          from ${a} where ${where} and ${withinCutHour(a.createdAt)}`,
-      )}
-    ) as s
+      select ${f.verifyFormId}, ${f.method}, ${f.requested}, ${f.delivered}, ${f.entered}, ${f.verified}
+      from ${f}
+      where ${and(...funnelSummaryWhere(f, accountId, filter, forms), ...hoursAroundWholeDays(f.hour, range))}
+      union all
+      select ${a.verifyFormId}, ${a.method}, 1, (${delivered})::int, ${a.codeEntered}::int,
+        (${a.status} = 'verified')::int
+      from ${a} where ${where} and ${minutesAtEnds(a.createdAt, range)}
+    ) as s (form_id, channel, requested, delivered, entered, verified)
     group by form_id, channel`);
   return rowsOf(answer).map((row) => ({
     formId: Number(row.form_id),
@@ -135,18 +141,25 @@ async function funnelSteps(
   }));
 }
 
-/** The filters the hourly funnel answers, as `attemptWhere` applies them (a category is its forms of today). */
-function hourlyFunnelWhere(accountId: number, filter: VerificationFilter, forms: ResolvedForms): SQL[] {
-  const f = verificationAttemptHourlyFunnel;
+/**
+ * The filters the funnel's summaries (hourly and daily, the same columns) answer, as `attemptWhere` applies them (a
+ * category is its forms of today).
+ */
+function funnelSummaryWhere(
+  summary: typeof verificationAttemptHourlyFunnel | typeof verificationAttemptDailyCounts,
+  accountId: number,
+  filter: VerificationFilter,
+  forms: ResolvedForms,
+): SQL[] {
   const columns = {
-    accountId: f.accountId,
-    verifyFormId: f.verifyFormId,
-    method: f.method,
-    source: f.source,
+    accountId: summary.accountId,
+    verifyFormId: summary.verifyFormId,
+    method: summary.method,
+    source: summary.source,
   };
   return summaryWhere(accountId, filter, columns, () => {
     const ids = forms.inCategories ?? [];
-    return ids.length > 0 ? inArray(f.verifyFormId, ids) : sql`false`;
+    return ids.length > 0 ? inArray(summary.verifyFormId, ids) : sql`false`;
   });
 }
 

@@ -1,21 +1,31 @@
 import type { VerificationFilter } from '@veriform/contracts';
 import { type Db, schema } from '@veriform/db';
-import { and, count, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type ResolvedForms, verificationWhere } from './filters.ts';
 import {
   type Channel,
   channelOf,
+  channelsOf,
+  hoursAroundWholeDays,
   localDayStarts,
+  minutesAtEnds,
   needsRows,
   type ReportRange,
   rowsOf,
   rowsOfCutHours,
   summaryWhere,
+  wholeDaysWithin,
+  wholeHours,
   wholeHoursWithin,
   withinCutHour,
 } from './report-hours.ts';
 
-const { verifications, verificationHourlyCounts: hourly } = schema;
+const {
+  verifications,
+  verificationHourlyCounts: hourly,
+  verificationHourlyMethodCounts: byMethod,
+  verificationDailyCounts: daily,
+} = schema;
 
 /** Verifications per local day of the range (`bucket` 1 is its first day) and method. */
 export type DayAndMethod = { bucket: number; method: Channel; n: number };
@@ -24,8 +34,12 @@ export type FormAndCategory = { formId: number; category: string; n: number };
 
 /**
  * The report's verification counts: per local day and method (the totals are its sums), and per (form, category)
- * pair (a handful per form, summed both ways by the caller). Without a search, one statement over the hourly summary
- * (ADR 28) and the rows of the hours a :30/:45 zone's midnight cuts; with one, two scans of the matching rows.
+ * pair (a handful per form, summed both ways by the caller). Without a search, two statements over summaries (ADR 28):
+ * - the series from the hourly summaries (per hour and method only when no form, category or source is filtered),
+ *   and the rows of the hours a :30/:45 zone's midnight cuts;
+ * - the pairs from the daily counts for the range's whole UTC days, the hourly summary around them and the rows of
+ *   the minutes at either end (report-hours.ts).
+ * With a search, two scans of the matching rows.
  *
  * A row finds its local day by a binary search among the day starts (width_bucket): half the cost of converting each
  * instant to a local date, and an hour of the summary finds its day the same way.
@@ -42,32 +56,88 @@ export async function verificationReportCounts(
   if (needsRows(filter)) return scanRows(db, where, range);
 
   const starts = localDayStarts(range);
-  const answer = await db.execute(sql`
-    select grouping(bucket, method) as per_form, bucket, method, form_id, category, sum(n)::int as n
-    from (
-      select width_bucket(${hourly.hour}, ${starts}) as bucket, ${hourly.verificationMethod} as method,
-        ${hourly.verifyFormId} as form_id, ${hourly.verifyFormCategory} as category, ${hourly.n} as n
-      from ${hourly}
-      where ${and(...hourlyWhere(accountId, filter), ...wholeHoursWithin(hourly.hour, range))}
-      union all
-      ${rowsOfCutHours(
-        range,
-        sql`width_bucket(r.created_at, ${starts}), r.verification_method, r.verify_form_id, r.verify_form_category, 1`,
-        sql`select ${verifications.createdAt}, ${verifications.verificationMethod}, ${verifications.verifyFormId},
-          ${verifications.verifyFormCategory}
-          from ${verifications} where ${where} and ${withinCutHour(verifications.createdAt)}`,
-      )}
-    ) as s
-    group by grouping sets ((bucket, method), (form_id, category))`);
-  const byDayAndMethod: DayAndMethod[] = [];
-  const pairs: FormAndCategory[] = [];
-  for (const row of rowsOf(answer)) {
-    const n = Number(row.n);
-    if (Number(row.per_form) === 0)
-      byDayAndMethod.push({ bucket: Number(row.bucket), method: channelOf(row.method), n });
-    else pairs.push({ formId: Number(row.form_id), category: String(row.category), n });
+  const [series, pairs] = await Promise.all([
+    db.execute(sql`
+      select bucket, method, sum(n)::int as n
+      from (
+        ${seriesHours(accountId, filter, range, starts)}
+        union all
+        ${rowsOfCutHours(
+          range,
+          sql`width_bucket(r.created_at, ${starts}), r.verification_method, 1`,
+          sql`select ${verifications.createdAt}, ${verifications.verificationMethod}
+            from ${verifications} where ${where} and ${withinCutHour(verifications.createdAt)}`,
+        )}
+      ) as s (bucket, method, n)
+      group by bucket, method`),
+    db.execute(sql`
+      select form_id, category, sum(n)::int as n
+      from (
+        ${pairsOfDaysAndHours(accountId, filter, range)}
+        union all
+        select ${verifications.verifyFormId}, ${verifications.verifyFormCategory}, 1
+        from ${verifications} where ${where} and ${minutesAtEnds(verifications.createdAt, range)}
+      ) as s (form_id, category, n)
+      group by form_id, category`),
+  ]);
+  return {
+    byDayAndMethod: rowsOf(series).map((row) => ({
+      bucket: Number(row.bucket),
+      method: channelOf(row.method),
+      n: Number(row.n),
+    })),
+    pairs: rowsOf(pairs).map((row) => ({
+      formId: Number(row.form_id),
+      category: String(row.category),
+      n: Number(row.n),
+    })),
+  };
+}
+
+/**
+ * `(bucket, method, n)` of the summary hours of the series: per hour and method when the filter names nothing but
+ * methods, ≤ 48 rows a day whatever the forms; else per form, category and source as well.
+ */
+function seriesHours(accountId: number, filter: VerificationFilter, range: ReportRange, starts: SQL): SQL {
+  const byMethodOnly =
+    !filter.verifyFormId__in?.length && !filter.verifyFormCategory__in?.length && !filter.source;
+  if (byMethodOnly) {
+    const m = byMethod;
+    const methods = channelsOf(filter);
+    const conditions = [eq(m.accountId, accountId), ...wholeHoursWithin(m.hour, range)];
+    if (methods) conditions.push(inArray(m.verificationMethod, methods));
+    return sql`select width_bucket(${m.hour}, ${starts}), ${m.verificationMethod}, ${m.n}
+      from ${m} where ${and(...conditions)}`;
   }
-  return { byDayAndMethod, pairs };
+  return sql`select width_bucket(${hourly.hour}, ${starts}), ${hourly.verificationMethod}, ${hourly.n}
+    from ${hourly} where ${and(...hourlyWhere(accountId, filter), ...wholeHoursWithin(hourly.hour, range))}`;
+}
+
+/**
+ * `(form, category, n)` of the summaries of the range's whole hours: the daily counts for its whole UTC days and the
+ * hourly summary around them, or the hourly summary alone when a source is filtered (the daily counts have none).
+ */
+function pairsOfDaysAndHours(accountId: number, filter: VerificationFilter, range: ReportRange): SQL {
+  const hours = (
+    conditions: SQL[],
+  ) => sql`select ${hourly.verifyFormId}, ${hourly.verifyFormCategory}, ${hourly.n}
+    from ${hourly} where ${and(...hourlyWhere(accountId, filter), ...conditions)}`;
+  if (filter.source) return hours(wholeHours(hourly.hour, range));
+  const days = summaryWhere(
+    accountId,
+    filter,
+    {
+      accountId: daily.accountId,
+      verifyFormId: daily.verifyFormId,
+      method: daily.verificationMethod,
+      source: null,
+    },
+    (categories) => inArray(daily.verifyFormCategory, categories),
+  );
+  return sql`select ${daily.verifyFormId}, ${daily.verifyFormCategory}, ${daily.n}
+    from ${daily} where ${and(...days, ...wholeDaysWithin(daily.day, range))}
+    union all
+    ${hours(hoursAroundWholeDays(hourly.hour, range))}`;
 }
 
 /** The filters the hourly summary answers, as `verificationWhere` applies them (the category recorded on the row). */

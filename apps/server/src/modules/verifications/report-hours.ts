@@ -15,6 +15,58 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 
 export type ReportRange = { gte: string; lte: string; tz: string };
 
+/** The range's first instant (its first local midnight). */
+function rangeStart(range: ReportRange): SQL {
+  return sql`(${range.gte}::timestamp at time zone ${range.tz}::text)`;
+}
+
+/** The instant the range ends before (the local midnight after its last day). */
+function rangeEnd(range: ReportRange): SQL {
+  return sql`((${range.lte}::date + 1)::timestamp at time zone ${range.tz}::text)`;
+}
+
+/**
+ * The range's totals (no split per local day) read from the coarsest summary each part allows:
+ *
+ *     S [minutes: rows) [whole hours: hourly) [whole UTC days: daily ……… ) [whole hours: hourly) [minutes: rows) E
+ *
+ * S and E are local midnights, so the minutes at either end are empty for a whole-hour zone, and under an hour each
+ * for a :30/:45 zone. With no whole UTC day inside (a range under ~2 days), the whole hours are all of it.
+ */
+const firstWholeHour = (range: ReportRange) =>
+  sql`date_trunc('hour', ${rangeStart(range)} + interval '1 hour' - interval '1 microsecond', 'UTC')`;
+const endOfWholeHours = (range: ReportRange) => sql`date_trunc('hour', ${rangeEnd(range)}, 'UTC')`;
+const firstWholeDay = (range: ReportRange) =>
+  sql`date_trunc('day', ${rangeStart(range)} + interval '1 day' - interval '1 microsecond', 'UTC')`;
+const endOfWholeDays = (range: ReportRange) => sql`date_trunc('day', ${rangeEnd(range)}, 'UTC')`;
+
+/** A daily summary's UTC days that lie wholly inside the range. */
+export function wholeDaysWithin(day: AnyPgColumn, range: ReportRange): SQL[] {
+  return [
+    sql`${day} >= (${firstWholeDay(range)} at time zone 'UTC')::date`,
+    sql`${day} < (${endOfWholeDays(range)} at time zone 'UTC')::date`,
+  ];
+}
+
+/** An hourly summary's whole hours inside the range but outside its whole UTC days (all of them if there are none). */
+export function hoursAroundWholeDays(hour: AnyPgColumn, range: ReportRange): SQL[] {
+  return [
+    ...wholeHours(hour, range),
+    sql`not (${hour} >= ${firstWholeDay(range)} and ${hour} < ${endOfWholeDays(range)})`,
+  ];
+}
+
+/** An hourly summary's hours that lie wholly inside the range. */
+export function wholeHours(hour: AnyPgColumn, range: ReportRange): SQL[] {
+  return [sql`${hour} >= ${firstWholeHour(range)}`, sql`${hour} < ${endOfWholeHours(range)}`];
+}
+
+/** `created_at` in the minutes before the range's first whole hour or after its last (none for a whole-hour zone). */
+export function minutesAtEnds(createdAt: AnyPgColumn, range: ReportRange): SQL {
+  return sql`((${createdAt} >= ${rangeStart(range)} and ${createdAt} < ${firstWholeHour(range)})
+    or (${createdAt} >= ${endOfWholeHours(range)} and ${createdAt} < ${rangeEnd(range)}))`;
+}
+
 /** The instants where each local day of the range starts, and where the day after the last starts (N + 1). */
 export function localDayStarts(range: ReportRange): SQL {
   return sql`array(select d at time zone ${range.tz}::text from generate_series(${range.gte}::timestamp, (${range.lte}::date + 1)::timestamp, interval '1 day') as d)`;
@@ -28,8 +80,8 @@ export function cutHours(range: ReportRange): SQL {
 /** A summary's hours inside the range that no local midnight cuts. */
 export function wholeHoursWithin(hour: AnyPgColumn, range: ReportRange): SQL[] {
   return [
-    sql`${hour} >= (${range.gte}::timestamp at time zone ${range.tz}::text)`,
-    sql`${hour} < ((${range.lte}::date + 1)::timestamp at time zone ${range.tz}::text)`,
+    sql`${hour} >= ${rangeStart(range)}`,
+    sql`${hour} < ${rangeEnd(range)}`,
     sql`${hour} <> all(${cutHours(range)})`,
   ];
 }
@@ -64,13 +116,23 @@ export function channelOf(value: unknown): Channel {
   throw new Error(`unexpected channel ${String(value)}`);
 }
 
-/** The columns of a summary that the filters name (each summary calls the method its own way). */
+/**
+ * The columns of a summary that the filters name (each summary calls the method its own way). A summary without a
+ * source (verification_daily_counts) is read only when the filter names none.
+ */
 export type SummaryColumns = {
   accountId: AnyPgColumn;
   verifyFormId: AnyPgColumn;
   method: AnyPgColumn;
-  source: AnyPgColumn;
+  source: AnyPgColumn | null;
 };
+
+/** The channels a filter keeps, or null for both (none named, or `all`). */
+export function channelsOf(filter: VerificationFilter): Channel[] | null {
+  const named = filter.verificationMethod__in ?? [];
+  const methods = named.filter((m): m is Channel => m !== 'all');
+  return methods.length > 0 && !named.includes('all') ? methods : null;
+}
 
 /**
  * The filters a summary answers, as the rows' own `where` applies them. `byCategory` is how this summary reads a
@@ -87,10 +149,12 @@ export function summaryWhere(
     conditions.push(inArray(columns.verifyFormId, filter.verifyFormId__in));
   if (filter.verifyFormCategory__in && filter.verifyFormCategory__in.length > 0)
     conditions.push(byCategory(filter.verifyFormCategory__in));
-  const methods = (filter.verificationMethod__in ?? []).filter((m): m is Channel => m !== 'all');
-  if (methods.length > 0 && !filter.verificationMethod__in?.includes('all'))
-    conditions.push(inArray(columns.method, methods));
-  if (filter.source) conditions.push(eq(columns.source, filter.source));
+  const methods = channelsOf(filter);
+  if (methods) conditions.push(inArray(columns.method, methods));
+  if (filter.source) {
+    if (!columns.source) throw new Error('this summary has no source: read one that has');
+    conditions.push(eq(columns.source, filter.source));
+  }
   return conditions;
 }
 
