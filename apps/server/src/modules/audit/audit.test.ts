@@ -166,6 +166,28 @@ describe('the audit log', () => {
     expect(csv[1]).toMatch(/^1,.*,user,\d+,.*,Created an API key,api_key\.created,api_key,/);
   });
 
+  it('the database hashes an event as the published rule does, whatever its text holds', async () => {
+    // The hash is computed in SQL from the server's canonical JSON (migration 0027); the check recomputes it in Node.
+    const owner = await newOwner(t.app);
+    const awkward = [
+      'Solicitud de préstamo — ñandú',
+      'emoji 🧾 and a tab \t',
+      'quotes " and backslashes \\ and a newline\n',
+      'what a marker looks like: sequence-00 prev-hash-00',
+      '',
+    ];
+    for (const [i, name] of awkward.entries()) {
+      await t.app.services.audit.recordAsSystem(t.db.db, owner.accountId, {
+        action: 'api_key.created',
+        targets: [{ type: 'api_key', id: String(i), name }],
+        changes: { name: [null, name], nested: [{ b: 1, a: [name] }, null] },
+      });
+    }
+    const chain = await storedChain(owner.accountId);
+    expect(chain.map((e) => e.targets[0]?.name)).toEqual(awkward);
+    expect(await verifyChain(chain)).toEqual({ ok: true, count: awkward.length });
+  });
+
   it('events of one account written at once from many requests keep one chain without gaps', async () => {
     const owner = await newOwner(t.app);
     const other = await newOwner(t.app, 'Parallel Inc.');

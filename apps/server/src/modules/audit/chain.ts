@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { AuditActor, AuditChanges, AuditTarget } from '@veriform/contracts';
 
 /**
@@ -38,6 +38,24 @@ export function canonicalJson(value: unknown): string {
 
 export function hashEvent(fields: ChainedFields): string {
   return createHash('sha256').update(canonicalJson(fields)).digest('hex');
+}
+
+/**
+ * An event's canonical JSON before its place in the chain is known: `hashEvent`'s text with two markers standing for
+ * the sequence (a number, so its marker takes the quotes its string would have) and the previous hash. The database
+ * replaces them under the chain head's lock and hashes the result (migration 0027's append_audit_event), which then
+ * equals `hashEvent` of the filled-in fields. The markers are random per event, so no field's text can contain them.
+ */
+export function chainTemplate(fields: Omit<ChainedFields, 'sequence' | 'prevHash'>): {
+  text: string;
+  sequenceMarker: string;
+  prevHashMarker: string;
+} {
+  const nonce = randomBytes(16).toString('hex');
+  const sequence = `sequence-${nonce}`;
+  const prevHashMarker = `prev-hash-${nonce}`;
+  const text = canonicalJson({ ...fields, sequence, prevHash: prevHashMarker });
+  return { text, sequenceMarker: JSON.stringify(sequence), prevHashMarker };
 }
 
 export type ChainedEvent = ChainedFields & { hash: string };

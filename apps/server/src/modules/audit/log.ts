@@ -1,13 +1,13 @@
 import type { AuditAction, AuditActor, AuditChanges, AuditTarget } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { eq, sql } from 'drizzle-orm';
-import { PgTransaction } from 'drizzle-orm/pg-core';
+import { eq } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
+import { statement } from '../../lib/statement.ts';
 import type { AccountContext, RequestOrigin } from '../../plugins/account-context.ts';
-import { GENESIS_HASH, hashEvent } from './chain.ts';
+import { chainTemplate } from './chain.ts';
 
-const { auditEvents, auditChainHeads, memberships } = schema;
+const { memberships } = schema;
 
 /**
  * Writing the audit log (issue #16, ADR 19). Call it with the transaction of the change it records, so the event
@@ -57,84 +57,62 @@ export function changesOf<T extends Record<string, unknown>>(
   return Object.keys(changes).length > 0 ? changes : null;
 }
 
-/** Whether `db` is a transaction (a boolean, not a type guard: narrowing would lose the schema's type). */
-function inTransaction(db: Db): boolean {
-  return db instanceof PgTransaction;
-}
+/**
+ * One event at the end of its account's chain, in one statement (migration 0027): the head's lock is taken, the
+ * template filled in and hashed, the event and the new head written, without a round trip in between.
+ */
+const appendEvent = statement<{ sequence: string }>(
+  'audit_append',
+  `SELECT append_audit_event($1::integer, $2::timestamptz, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text,
+    $9::jsonb, $10::jsonb, $11::text, $12::text, $13::text, $14::text, $15::text, $16::text)::text AS sequence`,
+);
 
 export function createAuditLog(deps: { clock: Clock }) {
   const { clock } = deps;
 
   /**
-   * One event in the account's chain, in `outer` (the change's transaction). A caller handing the plain database by
-   * mistake gets a transaction of its own, so the head's lock is still held from the read of the chain's end to the
-   * write of the new one; a transaction is used as it is (a savepoint there was two more round trips, one of them
-   * while the head was locked).
+   * One event in the account's chain, in `db`: the change's transaction (the head stays locked until it commits), or
+   * the database, where the statement is its own transaction.
    */
-  function append(outer: Db, accountId: number, actor: AuditActor, origin: RequestOrigin, entry: AuditEntry) {
-    if (inTransaction(outer)) return appendIn(outer, accountId, actor, origin, entry);
-    return outer.transaction((tx) => appendIn(tx, accountId, actor, origin, entry));
-  }
-
-  async function appendIn(
-    tx: Db,
+  async function append(
+    db: Db,
     accountId: number,
     actor: AuditActor,
     origin: RequestOrigin,
     entry: AuditEntry,
   ): Promise<void> {
-    // Creates the head on the account's first event, and either way locks it and reads the chain's end.
-    const [head] = await tx
-      .insert(auditChainHeads)
-      .values({ accountId, sequence: 0, hash: GENESIS_HASH })
-      .onConflictDoUpdate({ target: auditChainHeads.accountId, set: { accountId: sql`excluded.account_id` } })
-      .returning({ sequence: auditChainHeads.sequence, hash: auditChainHeads.hash });
-    if (!head) throw new Error('audit chain head not returned');
     const occurredAt = clock.now();
-    const fields = {
+    const changes = entry.changes ?? null;
+    const template = chainTemplate({
       account: accountId,
-      sequence: head.sequence + 1,
       occurredAt: occurredAt.toISOString(),
       actor,
       action: entry.action,
       targets: entry.targets,
-      changes: entry.changes ?? null,
+      changes,
       ip: origin.ip,
       userAgent: origin.userAgent,
       requestId: origin.requestId,
-      prevHash: head.hash,
-    };
-    const hash = hashEvent(fields);
+    });
     const [first] = entry.targets;
-    // The event and the chain's new end in one statement: one round trip less while the head is locked.
-    const event = tx.$with('event').as(
-      tx
-        .insert(auditEvents)
-        .values({
-          accountId,
-          sequence: fields.sequence,
-          occurredAt,
-          actorType: actor.type,
-          actorId: actor.id,
-          actorName: actor.name,
-          action: entry.action,
-          targetType: first?.type ?? null,
-          targetId: first?.id ?? null,
-          targets: entry.targets,
-          changes: fields.changes,
-          ip: origin.ip,
-          userAgent: origin.userAgent,
-          requestId: origin.requestId,
-          prevHash: head.hash,
-          hash,
-        })
-        .returning({ sequence: auditEvents.sequence }),
-    );
-    await tx
-      .with(event)
-      .update(auditChainHeads)
-      .set({ sequence: fields.sequence, hash })
-      .where(eq(auditChainHeads.accountId, accountId));
+    await appendEvent(db, [
+      accountId,
+      occurredAt.toISOString(),
+      actor.type,
+      actor.id,
+      actor.name,
+      entry.action,
+      first?.type ?? null,
+      first?.id ?? null,
+      JSON.stringify(entry.targets),
+      changes === null ? null : JSON.stringify(changes),
+      origin.ip,
+      origin.userAgent,
+      origin.requestId,
+      template.text,
+      template.sequenceMarker,
+      template.prevHashMarker,
+    ]);
   }
 
   return {

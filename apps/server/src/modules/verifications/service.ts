@@ -113,25 +113,24 @@ export function createVerificationService(deps: {
 
   /**
    * One verification with its evidence; another account's (or an unknown) id is not found. Every view is recorded
-   * (`verification.viewed`, issue #16: who looked at whose number), in the read's transaction, so an answer that was
-   * given is an answer in the log. The event names the number masked (as the public page shows it): enough for an owner
-   * to recognise it, while the log, kept for years and exported to other tools, does not spread full numbers.
+   * (`verification.viewed`, issue #16: who looked at whose number) before the answer is given, so an answer that was
+   * given is an answer in the log. No transaction is needed for that: the event is one statement (the chain head is
+   * locked only while it runs), and a failure to record it fails the request. The event names the number masked (as
+   * the public page shows it): enough for an owner to recognise it, while the log, kept for years and exported to
+   * other tools, does not spread full numbers.
    */
   async function get(ctx: AccountContext, id: number): Promise<VerificationDetail> {
-    const row = await db.transaction(async (tx) => {
-      const [found] = await tx
-        .select()
-        .from(verifications)
-        .where(and(eq(verifications.accountId, ctx.accountId), eq(verifications.id, id)))
-        .limit(1);
-      if (!found) throw new AppError('not_found');
-      await audit.record(tx, ctx, {
-        action: 'verification.viewed',
-        targets: [{ type: 'verification', id: String(found.id), name: maskPhone(found.cellPhone) }],
-      });
-      return found;
+    const [found] = await db
+      .select()
+      .from(verifications)
+      .where(and(eq(verifications.accountId, ctx.accountId), eq(verifications.id, id)))
+      .limit(1);
+    if (!found) throw new AppError('not_found');
+    await audit.record(db, ctx, {
+      action: 'verification.viewed',
+      targets: [{ type: 'verification', id: String(found.id), name: maskPhone(found.cellPhone) }],
     });
-    return toDetailDto(row);
+    return toDetailDto(found);
   }
 
   /**
