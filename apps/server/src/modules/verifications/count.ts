@@ -7,6 +7,7 @@ import {
   type ResolvedForms,
   rangeBounds,
   resolveDateRange,
+  splitSearch,
   verificationWhere,
 } from './filters.ts';
 
@@ -57,24 +58,19 @@ export async function countVerifications(
   forms: ResolvedForms,
 ): Promise<number> {
   if (!filter.q?.trim()) return countWithoutSearch(db, accountId, filter, now);
-  const named = forms.matchingQ ?? [];
   const countRows = async (where: SQL) => {
     const [row] = await db.select({ n: count() }).from(verifications).where(where);
     return row?.n ?? 0;
   };
-  if (named.length === 0) return countRows(verificationWhere(accountId, filter, now, forms));
-  // `q` names forms: their rows are a form filter (daily counts), and the other readings (phone, reference) are
-  // counted outside those forms, so no row counts twice. As one OR it was a scan of the account (130–190 ms at 1M).
-  const chosen = filter.verifyFormId__in ?? [];
-  const formsNamed = chosen.length > 0 ? named.filter((id) => chosen.includes(id)) : named;
+  const split = splitSearch(filter, forms);
+  if (!split) return countRows(verificationWhere(accountId, filter, now, forms));
+  // As one OR it was a scan of the account (130–190 ms at 1M).
   const [byName, byOtherReadings] = await Promise.all([
-    formsNamed.length > 0
-      ? countWithoutSearch(db, accountId, { ...filter, q: undefined, verifyFormId__in: formsNamed }, now)
-      : 0,
+    split.byName ? countWithoutSearch(db, accountId, split.byName, now) : 0,
     countRows(
       and(
-        verificationWhere(accountId, filter, now, { ...forms, matchingQ: [] }),
-        notInArray(verifications.verifyFormId, named),
+        verificationWhere(accountId, filter, now, split.others),
+        notInArray(verifications.verifyFormId, split.named),
       ) as SQL,
     ),
   ]);

@@ -197,6 +197,28 @@ export async function resolveForms(
   return resolved;
 }
 
+/**
+ * A search that names forms, split in two parts that no row is in twice (the count, the report and its funnel all
+ * read it so): the named forms' rows are a form filter, which the summaries answer, and the search's other readings
+ * (a phone, a reference) apply to the rows outside those forms. As one OR it was a scan of every row of the named
+ * forms. Null when the search names no form (its rows are a few, read as they are).
+ */
+export function splitSearch(
+  filter: VerificationFilter,
+  forms: ResolvedForms,
+): { named: number[]; byName: VerificationFilter | null; others: ResolvedForms } | null {
+  const named = filter.q?.trim() ? (forms.matchingQ ?? []) : [];
+  if (named.length === 0) return null;
+  const chosen = filter.verifyFormId__in ?? [];
+  const formsNamed = chosen.length > 0 ? named.filter((id) => chosen.includes(id)) : named;
+  return {
+    named,
+    byName: formsNamed.length > 0 ? { ...filter, q: undefined, verifyFormId__in: formsNamed } : null,
+    // With no form matching, the search's form-name reading drops out (searchCondition).
+    others: { ...forms, matchingQ: [] },
+  };
+}
+
 /** `verify_form_id` among the given ids (resolved), or among the account's forms that the sub-select finds. */
 function formIdIn(
   column: AnyPgColumn,

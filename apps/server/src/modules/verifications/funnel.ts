@@ -5,8 +5,8 @@ import {
   type VerificationFilter,
 } from '@veriform/contracts';
 import { type Db, schema } from '@veriform/db';
-import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import { attemptWhere, createdWithin, type ResolvedForms, resolveDateRange } from './filters.ts';
+import { and, asc, count, desc, eq, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
+import { attemptWhere, createdWithin, type ResolvedForms, resolveDateRange, splitSearch } from './filters.ts';
 import {
   type Channel,
   channelOf,
@@ -39,7 +39,8 @@ const channels: readonly Channel[] = ['sms', 'email'];
  *
  * 1. the steps per (form, channel) (funnelSteps): without a search, from the summaries the attempts' triggers keep
  *    (ADR 28): the daily counts for the range's whole UTC days, the hourly funnel around them and the rows of the
- *    minutes at either end (report-hours.ts); with one, a scan of the matching attempts. The
+ *    minutes at either end (report-hours.ts); with one, a scan of the matching attempts (a search that names forms
+ *    reads those forms as a form filter, splitSearch). The
  *    totals, channels and forms are its sums. "Code entered" is `code_entered`, which the first code entry sets (the
  *    attempts the export counts under "Codes entered", so both say the same);
  * 2. the failures per (channel, error code) over the undelivered and failed attempts of the range, top 5, from the
@@ -63,7 +64,7 @@ export async function funnelCounts(
   const failureCount = count();
 
   const [steps, failures, views] = await Promise.all([
-    funnelSteps(db, accountId, filter, range, where, forms),
+    funnelSteps(db, accountId, filter, range, now, forms),
     db
       .select({ channel: a.method, errorCode: a.deliveryErrorCode, count: failureCount })
       .from(a)
@@ -93,25 +94,27 @@ async function funnelSteps(
   accountId: number,
   filter: VerificationFilter,
   range: ReportRange,
-  where: SQL,
+  now: Date,
   forms: ResolvedForms,
 ): Promise<StepRow[]> {
   const a = verificationAttempts;
   if (needsRows(filter)) {
-    const counted = (condition: SQL) => sql<number>`count(*) filter (where ${condition})`.mapWith(Number);
-    return db
-      .select({
-        formId: a.verifyFormId,
-        channel: a.method,
-        codeRequested: count(),
-        delivered: counted(delivered),
-        codeEntered: counted(sql`${a.codeEntered}`),
-        verified: counted(sql`${a.status} = 'verified'`),
-      })
-      .from(a)
-      .where(where)
-      .groupBy(a.verifyFormId, a.method);
+    // A search that names forms: those forms from the summaries, its other readings from the rows outside them.
+    const split = splitSearch(filter, forms);
+    if (!split) return scanSteps(db, attemptWhere(accountId, filter, now, forms));
+    const [byName, byOthers] = await Promise.all([
+      split.byName ? funnelSteps(db, accountId, split.byName, range, now, forms) : [],
+      scanSteps(
+        db,
+        and(
+          attemptWhere(accountId, filter, now, split.others),
+          notInArray(a.verifyFormId, split.named),
+        ) as SQL,
+      ),
+    ]);
+    return [...byName, ...byOthers];
   }
+  const where = attemptWhere(accountId, filter, now, forms);
   const f = verificationAttemptHourlyFunnel;
   const d = verificationAttemptDailyCounts;
   const answer = await db.execute(sql`
@@ -139,6 +142,24 @@ async function funnelSteps(
     codeEntered: Number(row.entered),
     verified: Number(row.verified),
   }));
+}
+
+/** The steps of the attempts `where` matches, per form and channel, read from the rows (a search's few). */
+function scanSteps(db: Db, where: SQL): Promise<StepRow[]> {
+  const a = verificationAttempts;
+  const counted = (condition: SQL) => sql<number>`count(*) filter (where ${condition})`.mapWith(Number);
+  return db
+    .select({
+      formId: a.verifyFormId,
+      channel: a.method,
+      codeRequested: count(),
+      delivered: counted(delivered),
+      codeEntered: counted(sql`${a.codeEntered}`),
+      verified: counted(sql`${a.status} = 'verified'`),
+    })
+    .from(a)
+    .where(where)
+    .groupBy(a.verifyFormId, a.method);
 }
 
 /**

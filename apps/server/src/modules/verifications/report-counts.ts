@@ -1,7 +1,7 @@
 import type { VerificationFilter } from '@veriform/contracts';
 import { type Db, schema } from '@veriform/db';
-import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import { type ResolvedForms, verificationWhere } from './filters.ts';
+import { and, count, eq, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
+import { type ResolvedForms, splitSearch, verificationWhere } from './filters.ts';
 import {
   type Channel,
   channelOf,
@@ -39,7 +39,8 @@ export type FormAndCategory = { formId: number; category: string; n: number };
  *   and the rows of the hours a :30/:45 zone's midnight cuts;
  * - the pairs from the daily counts for the range's whole UTC days, the hourly summary around them and the rows of
  *   the minutes at either end (report-hours.ts).
- * With a search, two scans of the matching rows.
+ * With a search, two scans of the matching rows; when it names forms, those forms' rows are read as a form filter
+ * (summaries) and only its other readings from the rows outside them (splitSearch).
  *
  * A row finds its local day by a binary search among the day starts (width_bucket): half the cost of converting each
  * instant to a local date, and an hour of the summary finds its day the same way.
@@ -52,8 +53,28 @@ export async function verificationReportCounts(
   now: Date,
   forms: ResolvedForms,
 ): Promise<{ byDayAndMethod: DayAndMethod[]; pairs: FormAndCategory[] }> {
+  if (needsRows(filter)) {
+    const split = splitSearch(filter, forms);
+    if (!split) return scanRows(db, verificationWhere(accountId, filter, now, forms), range);
+    const [byName, byOthers] = await Promise.all([
+      split.byName
+        ? verificationReportCounts(db, accountId, split.byName, range, now, forms)
+        : { byDayAndMethod: [], pairs: [] },
+      scanRows(
+        db,
+        and(
+          verificationWhere(accountId, filter, now, split.others),
+          notInArray(verifications.verifyFormId, split.named),
+        ) as SQL,
+        range,
+      ),
+    ]);
+    return {
+      byDayAndMethod: [...byName.byDayAndMethod, ...byOthers.byDayAndMethod],
+      pairs: [...byName.pairs, ...byOthers.pairs],
+    };
+  }
   const where = verificationWhere(accountId, filter, now, forms);
-  if (needsRows(filter)) return scanRows(db, where, range);
 
   const starts = localDayStarts(range);
   const [series, pairs] = await Promise.all([

@@ -51,6 +51,8 @@ async function seed(owner: Owner, next: () => number) {
       accountId: owner.accountId,
       verifyFormId: form.id,
       cellPhone: `+1201555${String(i).padStart(4, '0')}`,
+      // A reference a search for a form's name also finds, on rows of every form (splitSearch's other readings).
+      externalRefId: i % 7 === 0 ? `LOAN-${i}` : i % 7 === 1 ? `card-${i}` : '',
       verifyFormName: form.name,
       verifyFormCategory: next() < 0.2 ? 'Insurance' : form.category,
       verificationMethod: next() < 0.7 ? ('sms' as const) : ('email' as const),
@@ -68,6 +70,7 @@ async function seed(owner: Owner, next: () => number) {
       accountId: owner.accountId,
       verifyFormId: pick(forms).id,
       cellPhone: `+1201556${String(i).padStart(4, '0')}`,
+      externalRefId: i % 5 === 0 ? `Loan-${i}` : '',
       method,
       codeHash: 'not-a-real-hash',
       source: next() < 0.3 ? ('api' as const) : ('hosted' as const),
@@ -100,6 +103,8 @@ function randomQuery(next: () => number, forms: VerifyForm[]) {
   if (next() < 0.3) params.set('verifyFormCategory__in', some(['Lending', 'Retail', 'Insurance']).join(','));
   if (next() < 0.3) params.set('verificationMethod__in', pick(['sms', 'email', 'sms,email', 'all']));
   if (next() < 0.3) params.set('source', pick(['api', 'hosted']));
+  // A form's name (read from the summaries), a reference prefix too, or neither (rows only).
+  if (next() < 0.3) params.set('q', pick(['loa', 'CARD', 'lea', 'zzz']));
   return params;
 }
 
@@ -109,6 +114,7 @@ type Filter = {
   category: (c: string) => boolean;
   method: (m: string) => boolean;
   source: (s: string) => boolean;
+  search: (formName: string, ref: string | null) => boolean;
 };
 
 function filterOf(params: URLSearchParams): Filter & { range: { gte: string; lte: string } } {
@@ -127,6 +133,7 @@ function filterOf(params: URLSearchParams): Filter & { range: { gte: string; lte
   const categories = list('verifyFormCategory__in');
   const methods = list('verificationMethod__in');
   const source = params.get('source');
+  const q = params.get('q')?.toLowerCase() ?? null;
   return {
     range,
     days: (date) => {
@@ -137,6 +144,9 @@ function filterOf(params: URLSearchParams): Filter & { range: { gte: string; lte
     category: (c) => categories.length === 0 || categories.includes(c),
     method: (m) => methods.length === 0 || methods.includes('all') || methods.includes(m),
     source: (s) => source === null || s === source,
+    // The searches drawn are words: a form's current name containing it, or a reference starting with it.
+    search: (formName, ref) =>
+      q === null || formName.toLowerCase().includes(q) || (ref ?? '').toLowerCase().startsWith(q),
   };
 }
 
@@ -157,6 +167,7 @@ type RowsNow = Awaited<ReturnType<typeof rowsNow>>;
 /** The report's numbers from the rows, by local dates alone. */
 function oracle({ rows, attempts, entered }: RowsNow, forms: VerifyForm[], params: URLSearchParams) {
   const f = filterOf(params);
+  const nameOf = new Map(forms.map((form) => [form.id, form.name]));
   const perDay = new Map<string, { sms: number; email: number }>();
   const perForm = new Map<number, number>();
   const perCategory = new Map<string, number>();
@@ -164,6 +175,7 @@ function oracle({ rows, attempts, entered }: RowsNow, forms: VerifyForm[], param
     const day = f.days(row.createdAt);
     if (!day || !f.form(row.verifyFormId) || !f.category(row.verifyFormCategory)) continue;
     if (!f.method(row.verificationMethod) || !f.source(row.source)) continue;
+    if (!f.search(nameOf.get(row.verifyFormId) ?? '', row.externalRefId)) continue;
     const counts = perDay.get(day) ?? { sms: 0, email: 0 };
     counts[row.verificationMethod] += 1;
     perDay.set(day, counts);
@@ -184,6 +196,7 @@ function oracle({ rows, attempts, entered }: RowsNow, forms: VerifyForm[], param
     )
       continue;
     if (!f.method(a.method) || !f.source(a.source)) continue;
+    if (!f.search(nameOf.get(a.verifyFormId) ?? '', a.externalRefId)) continue;
     const key = `${a.verifyFormId}/${a.method}`;
     const s = steps.get(key) ?? { codeRequested: 0, delivered: 0, codeEntered: 0, verified: 0 };
     s.codeRequested += 1;
@@ -236,6 +249,14 @@ async function expectEveryZoneAndSomeFilters(owner: Owner, forms: VerifyForm[], 
       owner,
       forms,
       new URLSearchParams({ tz, created__date__preset: 'last30d' }),
+      now,
+    );
+  // Searches that name a form and match references on other forms' rows too (splitSearch's two parts).
+  for (const q of ['loa', 'CARD'])
+    await expectReportMatches(
+      owner,
+      forms,
+      new URLSearchParams({ tz: 'Asia/Kolkata', created__date__preset: 'last30d', q }),
       now,
     );
   for (let i = 0; i < 8; i += 1) await expectReportMatches(owner, forms, randomQuery(next, forms), now);
