@@ -599,6 +599,12 @@ export const verificationAttempts = pgTable(
       t.createdAt.desc(),
       t.id.desc(),
     ),
+    // A search's reference reading (`lower(ref) LIKE 'prefix%'`, filters.ts), as verifications_account_ref_prefix_idx
+    // serves the log: without it the attempts view's search and the report's funnel read the range's every attempt.
+    index('verification_attempts_account_ref_prefix_idx').on(
+      t.accountId,
+      sql`lower(${t.externalRefId}) text_pattern_ops`,
+    ),
     // The report's funnel (codes sent) by method and form over a date range, from the index alone.
     index('verification_attempts_account_created_report_idx').on(
       t.accountId,
