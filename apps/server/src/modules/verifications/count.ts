@@ -1,6 +1,6 @@
 import type { VerificationFilter } from '@veriform/contracts';
 import { type Db, schema } from '@veriform/db';
-import { and, count, eq, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import {
   type ResolvedDateRange,
@@ -68,10 +68,7 @@ export async function countVerifications(
   const [byName, byOtherReadings] = await Promise.all([
     split.byName ? countWithoutSearch(db, accountId, split.byName, now) : 0,
     countRows(
-      and(
-        verificationWhere(accountId, filter, now, split.others),
-        notInArray(verifications.verifyFormId, split.named),
-      ) as SQL,
+      split.othersWhere((f) => verificationWhere(accountId, filter, now, f), verifications.verifyFormId),
     ),
   ]);
   return byName + byOtherReadings;

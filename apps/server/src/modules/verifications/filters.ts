@@ -6,7 +6,7 @@ import {
   type VerificationSort,
 } from '@veriform/contracts';
 import { type Db, schema } from '@veriform/db';
-import { and, asc, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { escapeLike } from '../verify-forms/service.ts';
@@ -206,16 +206,20 @@ export async function resolveForms(
 export function splitSearch(
   filter: VerificationFilter,
   forms: ResolvedForms,
-): { named: number[]; byName: VerificationFilter | null; others: ResolvedForms } | null {
+): {
+  byName: VerificationFilter | null;
+  /** The WHERE of the other readings: `whereOf` built without the form-name reading, outside the named forms. */
+  othersWhere: (whereOf: (forms: ResolvedForms) => SQL, formColumn: AnyPgColumn) => SQL;
+} | null {
   const named = filter.q?.trim() ? (forms.matchingQ ?? []) : [];
   if (named.length === 0) return null;
   const chosen = filter.verifyFormId__in ?? [];
   const formsNamed = chosen.length > 0 ? named.filter((id) => chosen.includes(id)) : named;
   return {
-    named,
     byName: formsNamed.length > 0 ? { ...filter, q: undefined, verifyFormId__in: formsNamed } : null,
     // With no form matching, the search's form-name reading drops out (searchCondition).
-    others: { ...forms, matchingQ: [] },
+    othersWhere: (whereOf, formColumn) =>
+      sql`(${whereOf({ ...forms, matchingQ: [] })}) and ${notInArray(formColumn, named)}`,
   };
 }
 

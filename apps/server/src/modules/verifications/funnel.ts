@@ -5,7 +5,7 @@ import {
   type VerificationFilter,
 } from '@veriform/contracts';
 import { type Db, schema } from '@veriform/db';
-import { and, asc, count, desc, eq, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { attemptWhere, createdWithin, type ResolvedForms, resolveDateRange, splitSearch } from './filters.ts';
 import {
   type Channel,
@@ -106,10 +106,7 @@ async function funnelSteps(
       split.byName ? funnelSteps(db, accountId, split.byName, range, now, forms) : [],
       scanSteps(
         db,
-        and(
-          attemptWhere(accountId, filter, now, split.others),
-          notInArray(a.verifyFormId, split.named),
-        ) as SQL,
+        split.othersWhere((f) => attemptWhere(accountId, filter, now, f), a.verifyFormId),
       ),
     ]);
     return [...byName, ...byOthers];

@@ -1,6 +1,6 @@
 import type { VerificationFilter } from '@veriform/contracts';
 import { type Db, schema } from '@veriform/db';
-import { and, count, eq, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type ResolvedForms, splitSearch, verificationWhere } from './filters.ts';
 import {
   type Channel,
@@ -62,10 +62,7 @@ export async function verificationReportCounts(
         : { byDayAndMethod: [], pairs: [] },
       scanRows(
         db,
-        and(
-          verificationWhere(accountId, filter, now, split.others),
-          notInArray(verifications.verifyFormId, split.named),
-        ) as SQL,
+        split.othersWhere((f) => verificationWhere(accountId, filter, now, f), verifications.verifyFormId),
         range,
       ),
     ]);
