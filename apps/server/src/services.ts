@@ -153,10 +153,8 @@ export function createServices(deps: {
     config,
     db,
     clock,
-    rateLimit,
     codeDelivery,
     jobs,
-    webhookEvents,
   });
   const apiEvents = createApiEvents({ db, clock });
   const apiVerifications = createApiVerifications({

@@ -7,6 +7,7 @@ import {
 import { schema } from '@veriform/db';
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
+import { ipKey } from '../../lib/ip-key.ts';
 import { useTestApp } from '../../test-support/app.ts';
 import { TestClient } from '../../test-support/client.ts';
 import { MINUTE } from '../../test-support/clock.ts';
@@ -19,7 +20,7 @@ import {
   newConsumer,
   verifyPhone,
 } from '../../test-support/public-verify.ts';
-import { join, newOwner } from '../../test-support/teams.ts';
+import { join, newOwner, nextIp } from '../../test-support/teams.ts';
 import { hashCode } from './codes.ts';
 
 const t = useTestApp();
@@ -586,24 +587,53 @@ describe('POST /api/public/attempts/{attemptId}/check', () => {
     expect((await attemptRow(sent.attemptId)).verificationId).toBe(rows[0]?.id);
   });
 
-  it('compares a right code only with a unit of the per-IP guess limit taken, and gives the unit back', async () => {
-    // A reading of the limit alone would let a burst of guesses from one IP with one guess left compare them all,
-    // the right code among them, while only the wrong ones are counted.
+  it('judges one code of a burst from an address with one guess left, the right code among them or not', async () => {
+    // The guess limit's lock is held to the judgement's commit (migration 0029). A reading alone would let the whole
+    // burst be compared, the right code among them, while only the wrong ones were counted.
     const { form } = await liveForm();
-    const consumer = await newConsumer(t.app, form.publicId);
+    const ip = nextIp();
+    const consumer = await newConsumer(t.app, form.publicId, ip);
     const { sent, code } = await sendFresh(consumer, form.publicId);
-    const { rateLimit } = t.app.services;
-    const consume = vi.spyOn(rateLimit, 'consume');
-    const release = vi.spyOn(rateLimit, 'release');
-    try {
-      expect((await consumer.check(sent.attemptId, code)).statusCode).toBe(200);
-      expect(consume).toHaveBeenCalledTimes(1);
-      expect(release).toHaveBeenCalledTimes(1);
-      expect(consume.mock.invocationCallOrder[0]).toBeLessThan(release.mock.invocationCallOrder[0] ?? 0);
-    } finally {
-      consume.mockRestore();
-      release.mockRestore();
+    const { rateLimit, config } = t.app.services;
+    const bucket = `code-check-wrong:ip:${ipKey(ip)}`;
+    for (let i = 0; i < config.codeSendLimits.wrongChecksPerIpPerHour - 1; i++) await rateLimit.hit(bucket);
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => consumer.check(sent.attemptId, i === 6 ? code : wrongCode(code))),
+    );
+    const entries = await t.db.db
+      .select({ correct: schema.codeEntries.correct })
+      .from(schema.codeEntries)
+      .where(eq(schema.codeEntries.attemptId, sent.attemptId));
+    expect(entries).toHaveLength(1);
+    const row = await attemptRow(sent.attemptId);
+    const statuses = answers.map((a) => a.statusCode).sort();
+    if (entries[0]?.correct) {
+      // Judged first, the right code took no guess: the rest found the attempt verified.
+      expect(statuses).toEqual([200, ...Array<number>(11).fill(400)]);
+      for (const a of answers.filter((a) => a.statusCode === 400)) {
+        expect(a.json()).toEqual(fieldError('code', en.codeUsed));
+      }
+      expect(row).toMatchObject({ status: 'verified', wrongTries: 0 });
+    } else {
+      // A wrong code took the last guess: everything after it was refused uncompared.
+      expect(statuses).toEqual([400, ...Array<number>(11).fill(429)]);
+      expect(answers.find((a) => a.statusCode === 400)?.json()).toEqual(fieldError('code', en.codeWrong(4)));
+      expect(row).toMatchObject({ status: 'pending', wrongTries: 1 });
     }
+  });
+
+  it('takes nothing of the per-IP guess limit for a right code', async () => {
+    const { form } = await liveForm();
+    const ip = nextIp();
+    const consumer = await newConsumer(t.app, form.publicId, ip);
+    const { sent, code } = await sendFresh(consumer, form.publicId);
+    expect((await consumer.check(sent.attemptId, wrongCode(code))).statusCode).toBe(400);
+    expect((await consumer.check(sent.attemptId, code)).statusCode).toBe(200);
+    const events = await t.db.db
+      .select({ id: schema.rateLimitEvents.id })
+      .from(schema.rateLimitEvents)
+      .where(eq(schema.rateLimitEvents.bucket, `code-check-wrong:ip:${ipKey(ip)}`));
+    expect(events).toHaveLength(1);
   });
 
   it('makes the verification and its webhook event in one autocommit statement', async () => {
@@ -619,8 +649,8 @@ describe('POST /api/public/attempts/{attemptId}/check', () => {
     const execute = vi.spyOn(db, 'execute');
     try {
       expect((await consumer.check(sent.attemptId, code)).statusCode).toBe(200);
-      // No transaction at all: the wrong-guess limit's locked step (ADR 12), where the comparison takes its unit, is
-      // one statement too (consume_rate_limits, migration 0025).
+      // No transaction at all: the wrong-guess limit's locked step (ADR 12) is in the same statement
+      // (judge_verification_code, migration 0029).
       expect(transaction).not.toHaveBeenCalled();
       expect(execute).not.toHaveBeenCalled();
     } finally {

@@ -14,7 +14,7 @@ import {
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { and, eq, gt, lt, type SQL, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
 import { deliverWebhook } from '../../jobs/definitions/deliver-webhook.ts';
@@ -23,7 +23,7 @@ import type { JobQueue } from '../../jobs/queue.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, type FieldErrors } from '../../lib/errors.ts';
 import { ipKey } from '../../lib/ip-key.ts';
-import { type RateLimiter, type RateLimitRule, type Reservation, tooMany } from '../../lib/rate-limit.ts';
+import { type RateLimitRule, tooMany } from '../../lib/rate-limit.ts';
 import { statement } from '../../lib/statement.ts';
 import type { CodeDelivery } from '../../messaging/code-delivery.ts';
 import { deliveryOutcomeEvent, simulatedDelivery } from '../../messaging/delivery-outcome.ts';
@@ -34,7 +34,7 @@ import {
   apiVerificationColumns,
   toApiVerification,
 } from '../verifications/api-object.ts';
-import { newEventId, type WebhookEvents } from '../webhooks/events.ts';
+import { newEventId } from '../webhooks/events.ts';
 import {
   ATTEMPT_ID_PATTERN,
   CODE_PATTERN,
@@ -46,7 +46,7 @@ import {
 } from './codes.ts';
 import { countryName, maskEmail, maskFormatted, type PhoneRefusal, parseCellPhone } from './phone.ts';
 
-const { accounts, verifyForms, verificationAttempts, testPhoneNumbers, codeEntries } = schema;
+const { accounts, verifyForms, verificationAttempts, testPhoneNumbers } = schema;
 
 /**
  * The public verification (DESIGN §5): a consumer reads a live form, asks for a code and types it back. No login;
@@ -284,70 +284,53 @@ function consentOf(row: FormStatementRow): CurrentConsent | undefined {
       };
 }
 
+/** What judge_verification_code (migration 0029) answers; bigint arrives as a string or a number by driver. */
+type JudgeRow = {
+  outcome: 'limited' | 'closed' | 'incorrect' | 'approved';
+  retry_ms: string | number | null;
+  state: 'verified' | 'locked' | 'replaced' | 'canceled' | 'expired' | null;
+  tries_left: number | null;
+  verification_id: string | number | null;
+  deliveries: number;
+};
+
 /**
- * A right code's approval, in one autocommit statement (it was a transaction of four round trips): the pending →
- * verified update of the attempt (linking the verification, whose id it takes from the identity's sequence, and
- * giving back the try judgeCode took before comparing), the
- * right code's entry (issue #18), the insert of the verification and its `verification.approved` webhook event with
- * its deliveries and their jobs (migration 0022's emit_webhook_event, as the code send's). The status guard makes
- * the update the single winner's step: of two right answers at once, the second finds no pending row, so `won` is
- * empty, nothing is inserted and no event is stored (no row answered). Why one statement: the insert's trigger
- * upserts today's row of verification_daily_counts for the form and method, which every verification of that form
- * today must lock until its commit; held across round trips to a busy process, that lock queued the form's other
- * verifications behind it with their pool connections (docs/benchmarks.md, Load). The foreign key of
- * `verification_id` is checked at the end of the statement, once the verification exists. Parameters in a SELECT
- * list carry casts: their type is not inferred there.
- * $1 attempt, $2 now, $3 address, $4 agent, $5 form name, $6 form category, $7 event id, $8 event data.
+ * A typed code's judgement in one autocommit statement (migration 0029; it was four after the attempt's read): the
+ * per-IP guess limit's locked step, the attempt's guarded update (a wrong code takes a try, the fifth locks it; a
+ * right one needs a try left and approves), the code's entry, and for an approval the verification, or for a lock
+ * `verification.failed`, with the webhook event's deliveries and their jobs. Why one statement: the approval's insert
+ * upserts the form's summary rows, which every verification of that form must lock until its commit; held across
+ * round trips to a busy process, that lock queued the form's other verifications behind it with their pool
+ * connections (docs/benchmarks.md, Load). Parameters in the function's order.
  */
-const approveStatement = statement<{ id: string; deliveries: number }>(
-  'code_approve',
-  `WITH won AS (
-    UPDATE verification_attempts
-    SET status = 'verified', verified_at = $2::timestamptz, wrong_tries = wrong_tries - 1,
-        verification_id = nextval(pg_get_serial_sequence('verifications', 'id')),
-        -- What the entry below would make code_entries' trigger set: set here, the attempt is updated once and its
-        -- funnel row once (entered and verified together), not twice each.
-        code_entered = true
-    WHERE id = $1::text AND status = 'pending' AND expires_at > $2::timestamptz
-    RETURNING verification_id, account_id, verify_form_id, cell_phone, external_ref_id, method, email,
-      is_test, wrong_tries, sent_at, created_at, source, consent_version_id, consent_version,
-      consent_language, consent_sha256
-  ), entry AS (
-    INSERT INTO code_entries (attempt_id, at, correct, ip, user_agent)
-    SELECT $1::text, $2::timestamptz, true, $3::text, $4::text
-    FROM won
-  ), verification AS (
-    INSERT INTO verifications (id, account_id, verify_form_id, cell_phone, external_ref_id,
-      verify_form_name, verify_form_category, verification_method, email, is_test, code_sent_at, verified_at,
-      attempts, ip, user_agent, created_at, source, consent_version_id, consent_version, consent_language,
-      consent_sha256)
-    OVERRIDING SYSTEM VALUE
-    SELECT verification_id, account_id, verify_form_id, cell_phone, external_ref_id, $5::text, $6::text, method,
-      email, is_test,
-      -- The job sets sent_at once the provider took the message; before that (or for a test number, which
-      -- sends nothing) the request time stands in.
-      coalesce(sent_at, created_at), $2::timestamptz, wrong_tries + 1, $3::text, $4::text, $2::timestamptz,
-      source, consent_version_id, consent_version, consent_language, consent_sha256
-    FROM won
-    RETURNING id, account_id
-  )
-  SELECT id::text AS id,
-    emit_webhook_event($7::text, account_id, 'verification.approved', $8::jsonb, $2::timestamptz, NULL) AS deliveries
-  FROM verification`,
+const judgeStatement = statement<JudgeRow>(
+  'judge_verification_code',
+  `SELECT outcome, retry_ms, state, tries_left, verification_id, deliveries FROM judge_verification_code(
+    p_attempt_id => $1::text,
+    p_correct => $2::boolean,
+    p_now => $3::timestamptz,
+    p_ip => $4::text,
+    p_user_agent => $5::text,
+    p_bucket => $6::text,
+    p_limit => $7::integer,
+    p_window_ms => $8::bigint,
+    p_max_tries => $9::integer,
+    p_form_name => $10::text,
+    p_form_category => $11::text,
+    p_event_id => $12::text,
+    p_event_data => $13::jsonb
+  )`,
 );
 
 export function createPublicVerifyService(deps: {
   config: Config;
   db: Db;
   clock: Clock;
-  rateLimit: RateLimiter;
   codeDelivery: CodeDelivery;
-  /** Wakes the workers of the jobs a code send stores in SQL. */
+  /** Wakes the workers of the jobs a code send and a code's judgement store in SQL (webhook deliveries, the send). */
   jobs: JobQueue;
-  /** Webhook events (issue #17): a code sent, approved, or locked out, each in its change's transaction. */
-  webhookEvents: WebhookEvents;
 }) {
-  const { config, db, clock, rateLimit, codeDelivery, jobs, webhookEvents } = deps;
+  const { config, db, clock, codeDelivery, jobs } = deps;
   const limits = () => config.codeSendLimits;
 
   /** API v1: a form of the account by its id (the key's account; another account's form is not found). */
@@ -736,15 +719,6 @@ export function createPublicVerifyService(deps: {
     expired: (texts) => texts.codeExpired,
   };
 
-  async function currentState(attemptId: string): Promise<AttemptState | undefined> {
-    const [row] = await db
-      .select({ status: verificationAttempts.status, expiresAt: verificationAttempts.expiresAt })
-      .from(verificationAttempts)
-      .where(eq(verificationAttempts.id, attemptId))
-      .limit(1);
-    return row;
-  }
-
   /** With the whole row API v1 shows: the events of a right and of a last wrong code carry it. */
   type AttemptToJudge = AttemptState &
     ApiVerificationRow & {
@@ -772,9 +746,10 @@ export function createPublicVerifyService(deps: {
   /**
    * A code against an attempt, for the hosted page and API v1 alike. `wrongChecks` is the per-IP limit on guesses
    * (the hosted page's; an API key has its own request limit instead). An exhausted limit refuses before the code is
-   * compared, right or wrong alike (nothing tells the two apart). Each comparison takes one unit of the limit first,
-   * in one locked step (ADR 12), so a burst of guesses from one IP gets exactly the limit compared, a right code
-   * among them or not; a right code gives its unit back.
+   * compared, right or wrong alike (nothing tells the two apart). The comparison is made here, timing-safe, against
+   * the hash read with the attempt (it never changes); judge_verification_code then applies its outcome under the
+   * limit's lock and the attempt's row lock (ADR 12), so a burst of guesses from one IP gets exactly the limit
+   * judged, and of a burst at one attempt nothing is judged after the fifth wrong code, a right code among them or not.
    */
   async function judgeCode(
     attempt: AttemptToJudge,
@@ -785,100 +760,50 @@ export function createPublicVerifyService(deps: {
     const now = clock.now();
     const closed = closedState(attempt, now);
     if (closed) return { kind: 'closed', state: closed };
-
-    let guess: Reservation | null = null;
     if (wrongChecks) {
-      const { rule, text, seen } = wrongChecks;
       // The reading taken with the attempt refuses an exhausted limit without the locked step.
-      const decision = limitDecision(rule, seen.limitingMs, now.getTime());
-      if (!decision.allowed) throw tooMany(decision, text);
-      // Every comparison is reserved first, in the limit's locked step: a reading alone lets a burst of guesses
-      // compare them all (the right code among them) while only the wrong ones are counted.
-      guess = await rateLimit.consume([rule], text);
+      const decision = limitDecision(wrongChecks.rule, wrongChecks.seen.limitingMs, now.getTime());
+      if (!decision.allowed) throw tooMany(decision, wrongChecks.text);
     }
-    // The attempt's try is taken before the code is compared, as the network's unit is. Counted after the comparison,
-    // a burst from many networks at one attempt had every code compared, the right one among them, before the fifth
-    // wrong one locked it. A right code gives its try back; none left (another request holds the last) is locked.
-    const [reserved] = await db
-      .update(verificationAttempts)
-      .set({ wrongTries: sql`${verificationAttempts.wrongTries} + 1` })
-      .where(
-        and(
-          eq(verificationAttempts.id, attempt.id),
-          eq(verificationAttempts.status, 'pending'),
-          lt(verificationAttempts.wrongTries, MAX_WRONG_TRIES),
-          gt(verificationAttempts.expiresAt, now),
-        ),
-      )
-      .returning({ wrongTries: verificationAttempts.wrongTries });
-    if (!reserved) {
-      // Nothing was compared: the network's unit goes back too.
-      if (guess) await rateLimit.release(guess);
-      const state = await currentState(attempt.id);
-      return { kind: 'closed', state: (state && closedState(state, now)) ?? 'locked' };
-    }
-    if (!codeMatches(config.secretKey, attempt.id, code, attempt.codeHash)) {
-      // The try taken above is the count, and its number says what is left. Each counted try is also a code entry
-      // (issue #18, the timeline): the entries are exactly the tries counted, one that lost to a right code at the
-      // same moment included. The fifth locks the attempt, unless a right code closed it first, and only it emits
-      // `verification.failed`, in the same transaction.
-      const triesLeft = MAX_WRONG_TRIES - reserved.wrongTries;
-      const entry = {
-        attemptId: attempt.id,
-        at: now,
-        correct: false,
-        ip: context.ip,
-        userAgent: context.userAgent,
-      };
-      if (triesLeft > 0) {
-        await db.insert(codeEntries).values(entry);
-      } else {
-        await db.transaction(async (tx) => {
-          await tx.insert(codeEntries).values(entry);
-          const [row] = await tx
-            .update(verificationAttempts)
-            .set({ status: 'locked' })
-            .where(and(eq(verificationAttempts.id, attempt.id), eq(verificationAttempts.status, 'pending')))
-            .returning(apiVerificationColumns);
-          if (row) {
-            await webhookEvents.emit(tx, attempt.accountId, {
-              type: 'verification.failed',
-              data: toApiVerification(row, now, true),
-            });
-          }
-        });
-      }
-      return { kind: 'incorrect', triesLeft };
-    }
-
-    // A right code is not a wrong guess: its reservation is given back.
-    if (guess) await rateLimit.release(guess);
-    // The `verification.approved` event is built from the row as read and what the approval sets; the statement
-    // stores it only if this request won.
-    const approved = toApiVerification({ ...attempt, status: 'verified', verifiedAt: now }, now, true);
-    const [row] = await approveStatement(db, [
+    const correct = codeMatches(config.secretKey, attempt.id, code, attempt.codeHash);
+    // The event the outcome stores, built from the row as read and what the statement sets: `verification.approved`
+    // for a right code, `verification.failed` should this wrong code be the fifth (stored only then).
+    const event = correct
+      ? toApiVerification({ ...attempt, status: 'verified', verifiedAt: now }, now, true)
+      : toApiVerification({ ...attempt, status: 'locked', wrongTries: MAX_WRONG_TRIES }, now, true);
+    const rule = wrongChecks?.rule;
+    const [row] = await judgeStatement(db, [
       attempt.id,
+      correct,
       now.toISOString(),
       context.ip,
       context.userAgent,
+      rule?.bucket ?? null,
+      rule?.limit ?? null,
+      rule?.windowMs ?? null,
+      MAX_WRONG_TRIES,
       attempt.formName,
       attempt.formCategory,
       newEventId(),
-      JSON.stringify(approved),
+      JSON.stringify(event),
     ]);
-    if (row) {
-      // The deliveries' jobs are committed: this process's worker need not wait for its next poll.
-      if (row.deliveries > 0) jobs.wake(deliverWebhook);
-      return { kind: 'approved', verificationId: Number(row.id) };
+    if (!row) throw new Error('judge_verification_code answered no row');
+    // The deliveries' jobs are committed: this process's worker need not wait for its next poll.
+    if (row.deliveries > 0) jobs.wake(deliverWebhook);
+    switch (row.outcome) {
+      case 'limited':
+        if (!wrongChecks) throw new Error('judge_verification_code refused a judgement that had no limit');
+        throw tooMany(
+          { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(Number(row.retry_ms) / 1000)) },
+          wrongChecks.text,
+        );
+      case 'closed':
+        return { kind: 'closed', state: row.state ?? 'locked' };
+      case 'incorrect':
+        return { kind: 'incorrect', triesLeft: row.tries_left ?? 0 };
+      case 'approved':
+        return { kind: 'approved', verificationId: Number(row.verification_id) };
     }
-    // Another request closed the attempt first (a right code, the fifth wrong one, the clock): this right code was
-    // no wrong try.
-    await db
-      .update(verificationAttempts)
-      .set({ wrongTries: sql`${verificationAttempts.wrongTries} - 1` })
-      .where(eq(verificationAttempts.id, attempt.id));
-    const state = await currentState(attempt.id);
-    return { kind: 'closed', state: (state && closedState(state, now)) ?? 'verified' };
   }
 
   async function checkCode(
