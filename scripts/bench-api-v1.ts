@@ -210,7 +210,7 @@ if (owner) {
   });
   cookie = `${cookieNames(config).session}=${session.id}`;
   const isSessionCall = (text: string) =>
-    /"(sessions|verification_attempts|verifications|verify_forms|verification_daily_counts|verification_attempt_daily_counts|code_delivery_events|code_entries)"/.test(
+    /"(sessions|verification_attempts|verifications|verify_forms|verification_daily_counts|verification_total_counts|verification_attempt_daily_counts|code_delivery_events|code_entries)"/.test(
       text,
     );
   const attempts = `/api/verification-attempts?account=${accountId}&tz=UTC&pageSize=100`;

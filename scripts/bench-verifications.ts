@@ -71,6 +71,7 @@ await database.migrate();
 await database.executeSql('ANALYZE verifications');
 await database.executeSql('ANALYZE verification_attempts');
 await database.executeSql('ANALYZE verification_daily_counts');
+await database.executeSql('ANALYZE verification_total_counts');
 await database.executeSql('ANALYZE verification_attempt_daily_counts');
 const { db } = database;
 const only = args.only ? new RegExp(args.only) : null;
@@ -106,7 +107,7 @@ const originalQuery = pool.query.bind(pool) as (...a: unknown[]) => Promise<unkn
  * total from the daily counts included.
  */
 const isDataQuery = (text: string) =>
-  /"(verifications|verification_attempts|verify_forms|verification_daily_counts|verification_attempt_daily_counts|code_delivery_events|code_entries|form_page_views)"/.test(
+  /"(verifications|verification_attempts|verify_forms|verification_daily_counts|verification_total_counts|verification_attempt_daily_counts|code_delivery_events|code_entries|form_page_views)"/.test(
     text,
   );
 /** Every statement the call sends but pg-boss's: the data queries and the session lookup (which brings the memberships). */

@@ -20,7 +20,7 @@ import { createForm, localDate, random, setClock, testZones } from './test-helpe
  */
 
 const t = useTestApp();
-const { verifications, verificationDailyCounts } = schema;
+const { verifications, verificationDailyCounts, verificationTotalCounts } = schema;
 
 const zones = testZones;
 // The US change back to standard time is 2026-11-01; the clock stands a few days after.
@@ -127,7 +127,7 @@ const apiCount = async (owner: Owner, params: URLSearchParams) => {
   return response.json<VerificationList>().count;
 };
 
-/** The daily counts of an account summed, beside its rows counted. */
+/** The daily and all-time counts of an account summed, beside its rows counted. */
 async function totals(accountId: number) {
   const [counted] = await t.db.db
     .select({ n: sql<number>`count(*)`.mapWith(Number) })
@@ -137,7 +137,11 @@ async function totals(accountId: number) {
     .select({ n: sql<number>`coalesce(sum(${verificationDailyCounts.n}), 0)`.mapWith(Number) })
     .from(verificationDailyCounts)
     .where(eq(verificationDailyCounts.accountId, accountId));
-  return { rows: counted?.n, daily: summed?.n };
+  const [allTime] = await t.db.db
+    .select({ n: sql<number>`coalesce(sum(${verificationTotalCounts.n}), 0)`.mapWith(Number) })
+    .from(verificationTotalCounts)
+    .where(eq(verificationTotalCounts.accountId, accountId));
+  return { rows: counted?.n, daily: summed?.n, total: allTime?.n };
 }
 
 describe('the list total (daily counts + partial days)', () => {
@@ -147,7 +151,11 @@ describe('the list total (daily counts + partial days)', () => {
     const next = random(20261122);
     const owner = await newOwner(t.app);
     const { forms, categories, rows } = await seed(owner, next);
-    expect(await totals(owner.accountId)).toEqual({ rows: rows.length, daily: rows.length });
+    expect(await totals(owner.accountId)).toEqual({
+      rows: rows.length,
+      daily: rows.length,
+      total: rows.length,
+    });
 
     for (let i = 0; i < 60; i += 1) {
       const params = randomFilter(next, forms, categories);
@@ -222,16 +230,58 @@ describe('the list total (daily counts + partial days)', () => {
         sql`${verifications.accountId} = ${owner.accountId} and ${verifications.verificationMethod} = 'email' and ${verifications.createdAt} >= '2026-11-04T00:00:00Z' and ${verifications.createdAt} < '2026-11-05T00:00:00Z'`,
       );
     expect(await apiCount(owner, moved)).toBe(direct?.n);
-    expect(await totals(owner.accountId)).toEqual({ rows: rows.length - 10, daily: rows.length - 10 });
+    // Without dates the all-time counts answer: they moved to the new method too.
+    const [emails] = await t.db.db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(verifications)
+      .where(
+        sql`${verifications.accountId} = ${owner.accountId} and ${verifications.verificationMethod} = 'email'`,
+      );
+    expect(
+      await apiCount(
+        owner,
+        new URLSearchParams({ created__date__preset: 'all', verificationMethod__in: 'email' }),
+      ),
+    ).toBe(emails?.n);
+    const left = rows.length - 10;
+    expect(await totals(owner.accountId)).toEqual({ rows: left, daily: left, total: left });
 
     // The account goes, its counts with it; the other account's stay.
     const otherBefore = await totals(other.accountId);
     await t.db.db.delete(schema.accounts).where(eq(schema.accounts.id, owner.accountId));
-    expect(await totals(owner.accountId)).toEqual({ rows: 0, daily: 0 });
+    expect(await totals(owner.accountId)).toEqual({ rows: 0, daily: 0, total: 0 });
     expect(await totals(other.accountId)).toEqual(otherBefore);
 
     await t.db.db.execute(sql`truncate ${verifications} cascade`);
-    expect(await totals(other.accountId)).toEqual({ rows: 0, daily: 0 });
+    expect(await totals(other.accountId)).toEqual({ rows: 0, daily: 0, total: 0 });
+  });
+
+  it('counts every row of a burst: 40 verifications of one form and day inserted at once, each its own statement', async () => {
+    setClock(t, NOW);
+    const owner = await newOwner(t.app);
+    const form = await createForm(owner, { name: 'Burst', category: 'Lending' });
+    // Every insert upserts the same daily and all-time rows; concurrent writers queue on them and none is lost.
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        t.db.db.insert(verifications).values({
+          accountId: owner.accountId,
+          verifyFormId: form.id,
+          cellPhone: `+1202555${String(i).padStart(4, '0')}`,
+          verifyFormName: form.name,
+          verifyFormCategory: form.category,
+          verificationMethod: i % 2 === 0 ? 'sms' : 'email',
+          createdAt: new Date(Date.parse(NOW) - i * 1000),
+        }),
+      ),
+    );
+    expect(await totals(owner.accountId)).toEqual({ rows: 40, daily: 40, total: 40 });
+    expect(await apiCount(owner, new URLSearchParams({ created__date__preset: 'all' }))).toBe(40);
+    expect(
+      await apiCount(
+        owner,
+        new URLSearchParams({ created__date__preset: 'all', verificationMethod__in: 'sms' }),
+      ),
+    ).toBe(20);
   });
 });
 

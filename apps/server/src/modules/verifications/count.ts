@@ -23,27 +23,31 @@ import {
  *      counted in `verifications`        summed from the daily counts          counted in `verifications`
  *
  * The two ends are less than a day each: an index range of the report index, read without the heap. A range inside
- * one UTC day is counted directly.
+ * one UTC day is counted directly. Without dates at all (the log's default view) the sum is of
+ * `verification_total_counts`, the same counts kept per key for all time: a row per form, category and method.
  *
  * The source (hosted page or API v1, issue #15) is not a column of the daily counts (yet): with a source filter the rows
  * are counted as they are, an index range of the account's dates with a look at each row. Fine for the accounts of
  * today; at a million rows it wants `source` in the daily counts (a migration), which the sums above would then use.
  */
 
-const { verifications, verificationDailyCounts } = schema;
+const { verifications, verificationDailyCounts, verificationTotalCounts } = schema;
 
-/** The filters that `verification_daily_counts` can answer, as in `verificationWhere` (the property test compares). */
-function dailyCountWhere(accountId: number, filter: VerificationFilter): SQL[] {
-  const conditions: SQL[] = [eq(verificationDailyCounts.accountId, accountId)];
+/** The key columns the daily and the all-time counts share. */
+type CountKeys = typeof verificationDailyCounts | typeof verificationTotalCounts;
+
+/** The filters that the daily or all-time counts can answer, as in `verificationWhere` (the property test compares). */
+function countKeysWhere(counts: CountKeys, accountId: number, filter: VerificationFilter): SQL[] {
+  const conditions: SQL[] = [eq(counts.accountId, accountId)];
   if (filter.verifyFormId__in && filter.verifyFormId__in.length > 0)
-    conditions.push(inArray(verificationDailyCounts.verifyFormId, filter.verifyFormId__in));
+    conditions.push(inArray(counts.verifyFormId, filter.verifyFormId__in));
   if (filter.verifyFormCategory__in && filter.verifyFormCategory__in.length > 0)
-    conditions.push(inArray(verificationDailyCounts.verifyFormCategory, filter.verifyFormCategory__in));
+    conditions.push(inArray(counts.verifyFormCategory, filter.verifyFormCategory__in));
   const methods = filter.verificationMethod__in ?? [];
   if (methods.length > 0 && !methods.includes('all'))
     conditions.push(
       inArray(
-        verificationDailyCounts.verificationMethod,
+        counts.verificationMethod,
         methods.filter((m): m is Exclude<typeof m, 'all'> => m !== 'all'),
       ),
     );
@@ -89,15 +93,23 @@ async function countWithoutSearch(
     const [row] = await db.select({ n: count() }).from(verifications).where(where);
     return row?.n ?? 0;
   }
+  const range = resolveDateRange(filter, now);
+  if (range.gte === null && range.lte === null) {
+    const [row] = await db
+      .select({ n: sql`coalesce(sum(${verificationTotalCounts.n}), 0)`.mapWith(Number) })
+      .from(verificationTotalCounts)
+      .where(and(...countKeysWhere(verificationTotalCounts, accountId, filter)));
+    return row?.n ?? 0;
+  }
   return countByDays(db, {
     counts: {
       table: verificationDailyCounts,
       day: verificationDailyCounts.day,
       n: verificationDailyCounts.n,
-      where: dailyCountWhere(accountId, filter),
+      where: countKeysWhere(verificationDailyCounts, accountId, filter),
     },
     rows: { table: verifications, createdAt: verifications.createdAt, where },
-    range: resolveDateRange(filter, now),
+    range,
   });
 }
 

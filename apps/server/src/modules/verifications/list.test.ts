@@ -4,6 +4,7 @@ import {
   type VerificationSort,
   verificationSortKeys,
 } from '@veriform/contracts';
+import { schema } from '@veriform/db';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test-support/app.ts';
 import { createPublicForm } from '../../test-support/public-verify.ts';
@@ -321,6 +322,43 @@ describe('sort', () => {
         seen.push(...response.json<VerificationList>().results.map((v) => v.id));
       }
       expect(sorted(seen), o).toEqual(sorted(made));
+    }
+  });
+
+  it('pages read as one query near the top and by a deferred join deeper agree with one sorted list', async () => {
+    const owner = await newOwner(t.app);
+    const form = await createForm(owner);
+    // 125 rows, four to a minute (ties broken by id): pages 1–10 of 10 are read plainly, 11–13 by the deferred join.
+    const values = Array.from({ length: 125 }, (_, i) => ({
+      accountId: owner.accountId,
+      verifyFormId: form.id,
+      cellPhone: `+1202555${String(1000 + ((i * 37) % 125)).padStart(4, '0')}`,
+      verifyFormName: form.name,
+      verifyFormCategory: form.category,
+      verificationMethod: 'sms' as const,
+      createdAt: new Date(Date.UTC(2026, 4, 1, 12, Math.floor(i / 4))),
+    }));
+    const rows = await t.db.db.insert(schema.verifications).values(values).returning();
+    const byCreated = [...rows]
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id)
+      .map((r) => r.id);
+    const byPhone = [...rows]
+      .sort((a, b) => a.cellPhone.localeCompare(b.cellPhone) || a.id - b.id)
+      .map((r) => r.id);
+    for (const [o, expected] of [
+      ['-created', byCreated],
+      ['cellPhone', byPhone],
+    ] as const) {
+      const walked: number[] = [];
+      for (let page = 1; page <= 13; page++) {
+        const response = await owner.c.get(
+          `/api/verifications?account=${owner.accountId}&o=${o}&pageSize=10&pageNumber=${page}`,
+        );
+        const body = response.json<VerificationList>();
+        expect(body.count).toBe(125);
+        walked.push(...body.results.map((v) => v.id));
+      }
+      expect(walked, o).toEqual(expected);
     }
   });
 });

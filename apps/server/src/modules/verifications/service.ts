@@ -33,6 +33,14 @@ export type VerificationRow = typeof verifications.$inferSelect;
 export type VerificationListParams = z.output<typeof verificationListQuerySchema>;
 export type VerificationReportParams = z.output<typeof verificationReportQuerySchema>;
 
+/**
+ * Pages that start this deep are read by a deferred join (below); shallower ones, page 1 above all, as one plain
+ * query: a join of the table with itself costs PostgreSQL ~0.3 ms to plan against ~0.1 ms for the plain query (the
+ * table has 14 indexes to weigh), more than the few dozen heap rows it saves this close to the top
+ * (docs/benchmarks.md, session 23).
+ */
+const DEFERRED_JOIN_FROM_OFFSET = 100;
+
 /** The report's top forms (DESIGN §5). */
 export const REPORT_TOP_FORMS = 10;
 
@@ -83,25 +91,37 @@ export function createVerificationService(deps: {
     const forms = await resolveForms(db, ctx.accountId, query);
     const where = verificationWhere(ctx.accountId, query, now, forms);
     const orderBy = verificationOrderBy(query.o);
-    // A deferred join: the page's ids first, from the sort's index alone (each ends with the id), then whole rows for
-    // those ten only. OFFSET reads and drops every row before the page; dropped index entries cost far less than
-    // dropped heap rows (page 5000 of a million: ~200 ms → a few ms).
-    const page = db
-      .select({ id: verifications.id })
-      .from(verifications)
-      .where(where)
-      .orderBy(...orderBy)
-      .limit(query.pageSize)
-      .offset((query.pageNumber - 1) * query.pageSize)
-      .as('page');
-    // Independent reads: on PostgreSQL they run on two pooled connections at once; PGlite runs them one by one.
-    const [total, rows] = await Promise.all([
-      countVerifications(db, ctx.accountId, query, now, forms),
-      db
+    const offset = (query.pageNumber - 1) * query.pageSize;
+    const pageRows = () => {
+      if (offset < DEFERRED_JOIN_FROM_OFFSET)
+        return db
+          .select()
+          .from(verifications)
+          .where(where)
+          .orderBy(...orderBy)
+          .limit(query.pageSize)
+          .offset(offset);
+      // A deferred join: the page's ids first, from the sort's index alone (each ends with the id), then whole rows
+      // for those ten only. OFFSET reads and drops every row before the page; dropped index entries cost far less
+      // than dropped heap rows (page 5000 of a million: ~200 ms → a few ms).
+      const page = db
+        .select({ id: verifications.id })
+        .from(verifications)
+        .where(where)
+        .orderBy(...orderBy)
+        .limit(query.pageSize)
+        .offset(offset)
+        .as('page');
+      return db
         .select(getTableColumns(verifications))
         .from(verifications)
         .innerJoin(page, eq(verifications.id, page.id))
-        .orderBy(...orderBy),
+        .orderBy(...orderBy);
+    };
+    // Independent reads: on PostgreSQL they run on two pooled connections at once; PGlite runs them one by one.
+    const [total, rows] = await Promise.all([
+      countVerifications(db, ctx.accountId, query, now, forms),
+      pageRows(),
     ]);
     return {
       count: total,
