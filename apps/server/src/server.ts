@@ -1,11 +1,13 @@
 import closeWithGrace from 'close-with-grace';
 import { ConfigError, loadConfig } from './config.ts';
+import { shortcutDrizzleResolution } from './lib/drizzle-resolution.ts';
 import { flushErrorReports, initErrorReporting, reportError } from './lib/error-reporting.ts';
 import { releaseStartMemory } from './lib/start-memory.ts';
 
 /** Entry point: config, error reporting, database, migrations, listen; graceful shutdown. Everything else is in buildApp. */
 
 async function main(): Promise<void> {
+  shortcutDrizzleResolution();
   const config = loadConfig();
   // Before the app's modules load (imported below), so Sentry's instrumentation sees HTTP, Fastify and pg load.
   await initErrorReporting(config);
