@@ -33,9 +33,12 @@ step() {
 fail() { printf '\n\033[31mFAILED: %s\033[0m\n' "$*" >&2; exit 1; }
 
 step "Checking what the tests need"
-node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 24 ? 0 : 1)' ||
-  fail "Node $(node --version) is too old: Veriform needs Node 24 or newer (bash .ci/run fetches it)."
 [ -d node_modules ] || fail "node_modules is missing: run 'npm ci' (or 'npm install') first."
+# The suite runs on exactly the Node that package.json pins (the `node` package puts it in node_modules/.bin, which npm
+# scripts put first on PATH): a test that passes on one patch release may fail on the next.
+pinned_node="$(node -p 'require("./package.json").devDependencies.node')"
+[ "$(node -p 'process.versions.node')" = "$pinned_node" ] ||
+  fail "Node $(node --version) runs this, not the pinned $pinned_node: run the tests with 'npm test' after 'npm install' (npm puts the pinned Node first on PATH)."
 [ -x "$CHROMIUM_PATH" ] || fail "Chromium not found at $CHROMIUM_PATH: install Debian's 'chromium' package (bash .ci/run does) or set CHROMIUM_PATH."
 node scripts/check-postgres.mjs || fail "No PostgreSQL server answers at TEST_DATABASE_URL=$TEST_DATABASE_URL. Start one (bash .ci/run installs and starts one) or point TEST_DATABASE_URL at one."
 
