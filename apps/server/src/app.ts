@@ -26,6 +26,8 @@ import { certificateStandingRoutes } from './modules/certificates/standing-route
 import { twilioStatusRoutes } from './modules/code-delivery/twilio-status-routes.ts';
 import { consentRoutes } from './modules/consent/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
+import type { TxtLookup } from './modules/domains/proof.ts';
+import { domainRoutes } from './modules/domains/routes.ts';
 import { invitationRoutes } from './modules/invitations/routes.ts';
 import { mediaRoutes } from './modules/media/routes.ts';
 import { membershipRoutes } from './modules/memberships/routes.ts';
@@ -70,8 +72,10 @@ export type AppDeps = {
   sms?: SmsSender;
   /** Where the log goes (tests read it); default stdout. */
   logStream?: { write(line: string): void };
-  /** Resolves webhook URLs' host names (default: the operating system's resolver). */
+  /** Resolves webhook URLs' and domain proof files' host names (default: the operating system's resolver). */
   resolveHost?: HostResolver;
+  /** Looks up company domains' TXT records (default: node:dns's resolver with the system's DNS servers). */
+  lookupTxt?: TxtLookup;
 };
 
 /** A hop count means "trust that many proxies in front of us" (proxy-addr's semantics). */
@@ -149,6 +153,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     jobs,
     streamCsv: database.streamCsv,
     resolveHost: deps.resolveHost,
+    lookupTxt: deps.lookupTxt,
   });
   app.decorate('services', services);
   const routeList: FastifyInstance['routeList'] = [];
@@ -190,6 +195,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(userRoutes);
   await app.register(mediaRoutes);
   await app.register(accountRoutes);
+  await app.register(domainRoutes);
   await app.register(membershipRoutes);
   await app.register(invitationRoutes);
   await app.register(verifyFormRoutes);

@@ -91,6 +91,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'production', SECRET_KEY: KEY }).webhooksAllowPrivateUrls).toBe(false);
   });
 
+  it('lets the domain file proof use http:// and loopback hosts only outside production (DOMAIN_PROOF_ALLOW_HTTP)', () => {
+    expect(loadConfig({ SECRET_KEY: KEY }).domainProofAllowHttp).toBe(false);
+    expect(loadConfig({ SECRET_KEY: KEY, DOMAIN_PROOF_ALLOW_HTTP: 'true' }).domainProofAllowHttp).toBe(true);
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', SECRET_KEY: KEY, DOMAIN_PROOF_ALLOW_HTTP: 'true' }),
+    ).toThrow(/DOMAIN_PROOF_ALLOW_HTTP is for tests and development only/);
+    expect(loadConfig({ NODE_ENV: 'production', SECRET_KEY: KEY }).domainProofAllowHttp).toBe(false);
+  });
+
   it('parses TRUST_PROXY as a flag, a hop count or a list', () => {
     expect(loadConfig({ SECRET_KEY: KEY, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ SECRET_KEY: KEY, TRUST_PROXY: '2' }).trustProxy).toBe(2);

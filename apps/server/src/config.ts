@@ -43,6 +43,11 @@ const envSchema = z.object({
   VITE_DEV_SERVER: flag,
   /** Tests and local development only: webhooks may go to loopback and private addresses (http://127.0.0.1:…). */
   WEBHOOKS_ALLOW_PRIVATE_URLS: flag,
+  /**
+   * Tests and local development only: a company domain's file proof may be fetched over http:// from a loopback host
+   * with a port (`127.0.0.1:8080`), and from private addresses.
+   */
+  DOMAIN_PROOF_ALLOW_HTTP: flag,
   /** Behind a reverse proxy: 'true', a hop count, or a comma-separated list of proxy addresses (Fastify trustProxy). */
   TRUST_PROXY: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
@@ -95,6 +100,12 @@ export type Config = {
    * refused in production), see lib/webhook-url.ts.
    */
   webhooksAllowPrivateUrls: boolean;
+  /**
+   * DOMAIN_PROOF_ALLOW_HTTP: a company domain may be `localhost:<port>` or `127.0.0.1:<port>`, its file proof is then
+   * fetched over http://, and the file check may reach private addresses (tests and development; refused in
+   * production), see modules/domains/proof.ts.
+   */
+  domainProofAllowHttp: boolean;
   /**
    * Seconds between a webhook delivery's failed attempts (contracts' WEBHOOK_RETRY_DELAYS_SECONDS, each ±10 %); its
    * length is the number of retries. Not from the environment: tests override it through `config` with short ones.
@@ -228,6 +239,12 @@ export function loadConfig(env: Env = process.env): Config {
     );
   }
 
+  if (isProduction && e.DOMAIN_PROOF_ALLOW_HTTP) {
+    throw new ConfigError(
+      'DOMAIN_PROOF_ALLOW_HTTP is for tests and development only; unset it when NODE_ENV=production.',
+    );
+  }
+
   return {
     nodeEnv: e.NODE_ENV,
     isProduction,
@@ -254,6 +271,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     apiKeyRateLimit: DEFAULT_API_KEY_RATE_LIMIT,
     webhooksAllowPrivateUrls: e.WEBHOOKS_ALLOW_PRIVATE_URLS,
+    domainProofAllowHttp: e.DOMAIN_PROOF_ALLOW_HTTP,
     webhookRetryDelaysSeconds: WEBHOOK_RETRY_DELAYS_SECONDS,
     webhookTimeoutMs: 10_000,
     certificateKeyGeneration: e.CERTIFICATE_KEY_GENERATION ?? 1,

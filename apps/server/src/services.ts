@@ -22,6 +22,8 @@ import { type AuthService, createAuthService } from './modules/auth/service.ts';
 import { createSessionStore, type SessionStore } from './modules/auth/session-store.ts';
 import { type CertificateService, createCertificateService } from './modules/certificates/service.ts';
 import { type ConsentService, createConsentService } from './modules/consent/service.ts';
+import { createTxtLookup, type TxtLookup } from './modules/domains/proof.ts';
+import { createDomainService, type DomainService } from './modules/domains/service.ts';
 import { createInvitationService, type InvitationService } from './modules/invitations/service.ts';
 import { createMediaService, type MediaService } from './modules/media/service.ts';
 import { createMembershipService, type MembershipService } from './modules/memberships/service.ts';
@@ -91,6 +93,8 @@ export type Services = {
   apiEvents: ApiEvents;
   /** Webhook endpoints (issue #17): owners manage them; their secrets are sealed with SECRET_KEY. */
   webhookEndpoints: WebhookEndpointService;
+  /** Company domains (issue #33 item 10): owners prove the company's domains; certificates name the verified ones. */
+  domains: DomainService;
   /** Webhook events (issue #17): `emit` in the change's transaction stores the event and queues its deliveries. */
   webhookEvents: WebhookEvents;
   /** One attempt of a webhook delivery (the deliver-webhook job). */
@@ -110,6 +114,8 @@ export function createServices(deps: {
   streamCsv?: StreamCsv | undefined;
   /** How webhook URLs' host names are resolved (the operating system's resolver; tests inject one). */
   resolveHost?: HostResolver | undefined;
+  /** How company domains' TXT records are looked up (node:dns's resolver; tests point one at a local DNS server). */
+  lookupTxt?: TxtLookup | undefined;
 }): Services {
   const { config, db, clock, mailer, sms, jobs, streamCsv } = deps;
   const sealer = createSealer(config.secretKey);
@@ -169,6 +175,15 @@ export function createServices(deps: {
   const webhookEndpoints = createWebhookEndpointService({ db, clock, config, sealer, resolveHost, audit });
   const webhookSender = createWebhookSender({ db, clock, config, sealer, jobs, resolveHost, audit });
   const webhookOperations = createWebhookOperations({ db, clock, jobs, rateLimit, webhookEvents, audit });
+  const domains = createDomainService({
+    db,
+    clock,
+    config,
+    rateLimit,
+    audit,
+    resolveHost,
+    lookupTxt: deps.lookupTxt ?? createTxtLookup(),
+  });
   return {
     config,
     db,
@@ -207,5 +222,6 @@ export function createServices(deps: {
     webhookEvents,
     webhookSender,
     webhookOperations,
+    domains,
   };
 }

@@ -48,6 +48,9 @@ export const auditActions = [
   'verification.certificate_revoked',
   'verification.redacted',
   'verification.certificate_unlocked',
+  'domain.added',
+  'domain.verified',
+  'domain.removed',
 ] as const;
 export const auditActionSchema = z.enum(auditActions);
 export type AuditAction = z.infer<typeof auditActionSchema>;
@@ -94,6 +97,9 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'verification.certificate_revoked': 'Revoked a verification certificate',
   'verification.redacted': "Redacted a consumer's personal data",
   'verification.certificate_unlocked': 'Unlocked a certificate on the public check page',
+  'domain.added': 'Added a company domain',
+  'domain.verified': 'Verified a company domain',
+  'domain.removed': 'Removed a company domain',
 };
 
 export const auditActorTypes = ['user', 'api_key', 'system'] as const;
@@ -112,6 +118,7 @@ export const auditTargetTypes = [
   'audit_event',
   'webhook_endpoint',
   'webhook_event',
+  'domain',
 ] as const;
 export const auditTargetTypeSchema = z.enum(auditTargetTypes);
 export type AuditTargetType = z.infer<typeof auditTargetTypeSchema>;

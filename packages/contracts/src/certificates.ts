@@ -21,7 +21,16 @@ export const certificateSchema = z
     id: z.string().meta({ description: 'The certificate id: `cert_` and 128 random bits.' }),
     version: z.literal(CERTIFICATE_VERSION),
     issued: z.string().meta({ description: 'When the certificate was issued (ISO 8601, UTC).' }),
-    account: z.object({ id: z.number().int(), name: z.string() }).meta({ description: 'The company.' }),
+    account: z
+      .object({
+        id: z.number().int(),
+        name: z.string(),
+        verifiedDomains: z.array(z.string()).optional().meta({
+          description:
+            'The domains the company had proven it controls when the certificate was issued (DNS TXT record or HTTPS file; ASCII form), oldest proof first; empty: its name was not verified. Absent from certificates issued before domains could be verified (read as empty).',
+        }),
+      })
+      .meta({ description: 'The company.' }),
     form: z.object({ id: z.number().int(), name: z.string(), publicId: z.string() }),
     verification: z.object({
       id: z.number().int(),
@@ -129,14 +138,24 @@ export type CertificateStanding = z.infer<typeof certificateStandingSchema>;
 /**
  * GET /api/public/certificates/{certId}, no login: the public check page's certificate. Knowing the unguessable id is
  * what holding the certificate means (it is printed on the PDF), so the content is answered as signed (number and
- * address masked); `certificate` is null once redacted.
+ * address masked) without the consumer's IP address and user agent, which the unlock answers; `certificate` is null
+ * once redacted.
  */
 export const publicCertificateSchema = certificateStandingSchema
   .extend({
     id: z.string(),
     issuedAt: z.string(),
     company: z.string(),
-    certificate: certificateSchema.nullable(),
+    /**
+     * The company's verified domains as signed (`account.verifiedDomains`; empty: "name not verified"); once redacted,
+     * the account's verified domains now, as `company` is its name now.
+     */
+    companyDomains: z.array(z.string()),
+    /**
+     * As signed but for `evidence` (the consumer's IP address and browser), which only an unlock reveals: the page is
+     * public to whoever holds the id.
+     */
+    certificate: certificateSchema.omit({ evidence: true }).nullable(),
     signature: certificateSignatureSchema,
   })
   .meta({ id: 'PublicCertificate' });
@@ -171,9 +190,18 @@ export type CertificateCheck = z.infer<typeof certificateCheckSchema>;
 /** POST /api/public/certificates/{certId}/unlock, no login, limited per IP: the number in any common format. */
 export const certificateUnlockRequestSchema = z.object({ cellPhone: z.string().trim().min(1).max(40) });
 export type CertificateUnlockRequest = z.infer<typeof certificateUnlockRequestSchema>;
-/** The unmasked number and address, and the salt that lets anyone recompute `cellPhoneSha256` / `emailSha256`. */
+/**
+ * The unmasked number and address, the salt that lets anyone recompute `cellPhoneSha256` / `emailSha256`, and the
+ * signed evidence (IP address, user agent) the locked page does not show.
+ */
 export const certificateUnlockSchema = z
-  .object({ cellPhone: z.string(), email: z.string().nullable(), salt: z.string() })
+  .object({
+    cellPhone: z.string(),
+    email: z.string().nullable(),
+    salt: z.string(),
+    /** The signed evidence the locked page leaves out: the consumer's IP address and user agent. */
+    evidence: z.object({ ip: z.string().nullable(), userAgent: z.string().nullable() }),
+  })
   .meta({ id: 'CertificateUnlock' });
 export type CertificateUnlock = z.infer<typeof certificateUnlockSchema>;
 

@@ -12,6 +12,7 @@ export * from './consent-text.ts';
 export * from './date-filters.ts';
 export * from './delivery-reasons.ts';
 export * from './dev-outbox.ts';
+export * from './domains.ts';
 export * from './error-reporting.ts';
 export * from './errors.ts';
 export * from './initial-data.ts';

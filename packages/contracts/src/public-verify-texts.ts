@@ -27,6 +27,8 @@ type Texts = {
   /** Page */
   poweredBy: string;
   intro: (company: string) => string;
+  /** Beside the company's name when the account proved a domain (issue #33 item 10). */
+  verifiedDomain: (domain: string) => string;
   previewNotice: string;
   cellPhoneLabel: string;
   cellPhoneHint: string;
@@ -112,6 +114,7 @@ const en: Texts = {
   poweredBy: 'Verified by Veriform',
   intro: (company) =>
     `${company} asks you to confirm your cell phone number. We will send you a 6-digit code.`,
+  verifiedDomain: (domain) => `Verified domain: ${domain}`,
   previewNotice: 'Preview: this form is inactive. Make it live to send codes.',
   cellPhoneLabel: 'Cell phone number',
   cellPhoneHint: 'For example (201) 555-0123, or +44 7400 123456 outside the US.',
@@ -194,6 +197,7 @@ const es: Texts = {
   poweredBy: 'Verificado por Veriform',
   intro: (company) =>
     `${company} le pide que confirme su número de celular. Le enviaremos un código de 6 dígitos.`,
+  verifiedDomain: (domain) => `Dominio verificado: ${domain}`,
   previewNotice: 'Vista previa: este formulario está inactivo. Actívelo para enviar códigos.',
   cellPhoneLabel: 'Número de celular',
   cellPhoneHint: 'Por ejemplo (201) 555-0123, o +52 55 1234 5678 fuera de EE. UU.',

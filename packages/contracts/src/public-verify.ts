@@ -24,6 +24,11 @@ export const publicVerifyFormSchema = z.object({
   name: z.string(),
   /** The account's display name. */
   company: z.string(),
+  /**
+   * The account's first verified domain (issue #33 item 10: proven by a DNS record or a file), shown beside its name;
+   * null when it has verified none (the page then shows the name alone).
+   */
+  companyDomain: z.string().nullable(),
   language: languageSchema,
   bannerImage: z.string().nullable(),
   /**

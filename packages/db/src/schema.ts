@@ -1107,3 +1107,35 @@ export const certificateChainHeads = pgTable('certificate_chain_heads', {
   seq: integer('seq').notNull(),
   sha256: text('sha256'),
 });
+
+/**
+ * Company domains (issue #33 item 10; ADR 31): an owner proves the company controls a domain by a DNS TXT record
+ * (`_veriform.<domain>`) or a file (`https://<domain>/.well-known/veriform-domain-verification.txt`) holding `token`.
+ * Certificates sign the account's verified domains at issue, and the public pages show them beside its name. `domain`
+ * is lower-case ASCII (IDNA) without a trailing dot; one row per account and domain (two accounts may each prove the
+ * same domain, each with its own token). `verified_at` is set once, by the first check that found the token.
+ */
+export const accountDomains = pgTable(
+  'account_domains',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    domain: text('domain').notNull(),
+    token: text('token').notNull(),
+    createdByUserId: integer('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    verifiedAt: timestamp('verified_at', { withTimezone: true, mode: 'date' }),
+    /** How it was proven: `dns` (the TXT record) or `file` (the HTTPS file). */
+    verifiedBy: text('verified_by', { enum: ['dns', 'file'] }),
+    lastCheckedAt: timestamp('last_checked_at', { withTimezone: true, mode: 'date' }),
+    /** What the last check found, in words. */
+    lastCheckResult: text('last_check_result'),
+  },
+  (t) => [
+    uniqueIndex('account_domains_account_domain_idx').on(t.accountId, t.domain),
+    check('account_domains_domain_check', sql`length(${t.domain}) between 1 and 253`),
+    check('account_domains_verified_check', sql`(${t.verifiedAt} is null) = (${t.verifiedBy} is null)`),
+  ],
+);

@@ -6,6 +6,7 @@ import { buildApp } from '../app.ts';
 import { type Config, type Env, loadConfig } from '../config.ts';
 import type { HostResolver } from '../lib/webhook-url.ts';
 import type { Mailer } from '../messaging/email.ts';
+import type { TxtLookup } from '../modules/domains/proof.ts';
 import { createTestClock, type TestClock } from './clock.ts';
 
 export const TEST_PUBLIC_URL = 'https://veriform.example';
@@ -43,6 +44,7 @@ export async function buildTestApp(db: DatabaseHandle, options: TestAppOptions =
     ...(options.mailer ? { mailer: options.mailer } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
+    ...(options.lookupTxt ? { lookupTxt: options.lookupTxt } : {}),
   });
   await app.ready();
   return { app, clock, config };
@@ -57,6 +59,8 @@ export type TestAppOptions = {
   logStream?: { write(line: string): void };
   /** Resolves webhook URLs' host names instead of the operating system (names the test makes up). */
   resolveHost?: HostResolver;
+  /** Looks up company domains' TXT records (a resolver pointed at the test's DNS server on loopback). */
+  lookupTxt?: TxtLookup;
 };
 
 /** What `useTestApp()` hands a test file: the app, its clock and config, and the database under it. */

@@ -17,6 +17,7 @@ function makeForm(over: Partial<PublicVerifyForm> = {}): PublicVerifyForm {
     publicId: 'pub-1',
     name: 'Loan application',
     company: 'Acme Lending',
+    companyDomain: null,
     language: 'en',
     bannerImage: null,
     preview: false,

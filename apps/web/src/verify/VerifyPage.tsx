@@ -288,6 +288,12 @@ function VerifyFlow({ form, externalRefId, api }: VerifyFlowProps) {
       <div className="vf-body">
         <header className="vf-header">
           <p className="vf-company">{form.company}</p>
+          {form.companyDomain ? (
+            <p className="vf-domain">
+              <span aria-hidden="true">✓ </span>
+              {t.verifiedDomain(form.companyDomain)}
+            </p>
+          ) : null}
           <h1 className="vf-title">{form.name}</h1>
           {step === 'phone' ? <p className="vf-intro">{t.intro(form.company)}</p> : null}
         </header>

@@ -24,6 +24,7 @@ function pageData(language: PublicLanguage): PublicPageData {
       publicId: 'pub-1',
       name: 'Solicitud de préstamo',
       company: 'Acme Lending',
+      companyDomain: null,
       language,
       bannerImage: null,
       preview: false,

@@ -23,13 +23,16 @@ function readConsent(value: unknown): PublicConsent | null {
 
 function readForm(value: unknown): PublicVerifyForm | null {
   if (!isRecord(value)) return null;
-  const { publicId, name, company, language, bannerImage, preview, consent, pageViewId } = value;
+  const { publicId, name, company, companyDomain, language, bannerImage, preview, consent, pageViewId } =
+    value;
   if (typeof publicId !== 'string' || typeof name !== 'string' || typeof company !== 'string') return null;
   if (language !== 'en' && language !== 'es') return null;
   return {
     publicId,
     name,
     company,
+    // Shown only as the server gave it: anything else reads as no verified domain.
+    companyDomain: typeof companyDomain === 'string' && companyDomain ? companyDomain : null,
     language,
     bannerImage: typeof bannerImage === 'string' && bannerImage ? bannerImage : null,
     preview: preview === true,

@@ -3,6 +3,7 @@ import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { canonicalJson, sha256Hex } from '@veriform/verify-certificate';
 import { and, eq } from 'drizzle-orm';
+import { verifiedDomainsOf } from '../domains/verified.ts';
 import { maskEmail, maskPhone } from '../public-verify/phone.ts';
 import { consentEvidenceOf } from '../verifications/api-object.ts';
 import { verificationTimeline } from '../verifications/timeline.ts';
@@ -37,7 +38,8 @@ export function recordSha256(row: VerificationRow, salt: string): string {
 
 /**
  * A certificate's content from stored facts only (issue #19 item 6): the verification row with its company, form and
- * consent version (one join), then the timeline of issue #18 (verifications/timeline.ts). Null when the verification
+ * consent version (one join), then the timeline of issue #18 (verifications/timeline.ts) and the company's verified
+ * domains (issue #33 item 10). Null when the verification
  * is not the account's. `salt` is the certificate's unlock salt.
  */
 export async function certificateFacts(
@@ -64,12 +66,14 @@ export async function certificateFacts(
   if (!found) return null;
   const { row } = found;
   const timeline = (await verificationTimeline(db, accountId, verificationId, now)) ?? [];
+  // The domains proven by now (ADR 31): signed, so the certificate names them for good, whatever is removed later.
+  const verifiedDomains = await verifiedDomainsOf(db, accountId);
   const entered = timeline.filter((event) => event.kind === 'code_entered');
   const consent = consentEvidenceOf(row);
   const reference = row.externalRefId === '' ? null : row.externalRefId;
   return {
     version: 1,
-    account: { id: row.accountId, name: found.accountName },
+    account: { id: row.accountId, name: found.accountName, verifiedDomains },
     form: { id: row.verifyFormId, name: row.verifyFormName, publicId: found.formPublicId },
     verification: {
       id: row.id,

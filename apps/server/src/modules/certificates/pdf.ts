@@ -4,6 +4,7 @@ import {
   type Certificate,
   certificateSchema,
   deliveryReasonOf,
+  issuerLabel,
   type TimelineEvent,
 } from '@veriform/contracts';
 import { PDF_SEAL_PREFIX } from '@veriform/verify-certificate';
@@ -385,6 +386,9 @@ export async function renderCertificatePdf(
   const issued = new Date(certificate.issued);
   const checkUrl = publicCheckUrl(publicUrl, id);
   const keysUrl = `${publicUrl}${CERTIFICATE_KEYS_PATH}`;
+  // "Acme Inc. — verified domain acme.com" or "Acme Inc. — name not verified" (ADR 31): the name alone is whatever the
+  // account chose to call itself.
+  const issuer = issuerLabel(certificate.account.name, certificate.account.verifiedDomains ?? []);
   const pdfName = certificateFileName(id, 'pdf');
   const jsonName = certificateFileName(id, 'json');
 
@@ -413,7 +417,7 @@ export async function renderCertificatePdf(
   layout.block('Verification certificate', { font: 'bold', size: 20 }, MARGIN, headerWidth);
   layout.gap(4);
   layout.block(
-    `Issued ${when(certificate.issued)} by Veriform for ${certificate.account.name}.`,
+    `Issued ${when(certificate.issued)} by Veriform for ${issuer}.`,
     { font: 'regular', size: 10.5 },
     MARGIN,
     headerWidth,
@@ -429,7 +433,7 @@ export async function renderCertificatePdf(
   layout.moveTo(Math.min(layout.y(), top - qrSize - 8));
 
   layout.heading('Company and form');
-  layout.field('Company', `${certificate.account.name} (account ${certificate.account.id})`);
+  layout.field('Company', `${issuer} (account ${certificate.account.id})`);
   layout.field(
     'Form',
     `${certificate.form.name} (form ${certificate.form.id}, public id ${certificate.form.publicId})`,

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import {
   CERTIFICATE_ALG,
+  type Certificate,
   type CertificateUnlock,
   certificateSchema,
   type PublicCertificate,
@@ -16,6 +17,7 @@ import { ipKey } from '../../lib/ip-key.ts';
 import { type RateLimiter, type RateLimitRule, tooMany } from '../../lib/rate-limit.ts';
 import type { RequestOrigin } from '../../plugins/account-context.ts';
 import type { AuditLog } from '../audit/log.ts';
+import { verifiedDomainsOf } from '../domains/verified.ts';
 import { DEFAULT_COUNTRY } from '../public-verify/phone.ts';
 import { saltedSha256 } from './content.ts';
 import { isCertificateId, standingOf } from './standing.ts';
@@ -48,10 +50,20 @@ export const unlockTexts = {
     `The consumer's personal data in this verification was redacted on ${at.toISOString()}: there is nothing left to unlock.`,
 };
 
-/** What the unlock reads of the content: the signed salted hash of the number, and the number masked (for the log). */
+/**
+ * What the unlock reads of the content: the signed salted hash of the number, the number masked (for the log), and the
+ * evidence it reveals.
+ */
 const unlockFieldsSchema = z.object({
   verification: z.object({ cellPhone: z.string(), cellPhoneSha256: z.string() }),
+  evidence: z.object({ ip: z.string().nullable(), userAgent: z.string().nullable() }),
 });
+
+/** The certificate as signed minus `evidence` (IP address and user agent): what a locked page may show. */
+function withoutEvidence(certificate: Certificate): PublicCertificate['certificate'] {
+  const { evidence: _evidence, ...rest } = certificate;
+  return rest;
+}
 
 /** Any common way of typing a number, as the public page reads it (a number without a country is a US one). */
 function e164Of(typed: string): string | null {
@@ -63,8 +75,9 @@ const sameHex = (a: string, b: string) =>
   a.length === b.length && timingSafeEqual(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 
 /**
- * The public side of certificates (issue #19 item 4): anyone holding a certificate's id sees it as signed (masked)
- * with where it stands, and unlocks the number by typing it.
+ * The public side of certificates (issue #19 item 4): anyone holding a certificate's id sees it as signed (masked,
+ * and without the consumer's IP address and user agent) with where it stands and the company's verified domains, and
+ * unlocks the number, with that evidence, by typing it.
  */
 export function createPublicCertificates(deps: {
   db: Db;
@@ -90,13 +103,19 @@ export function createPublicCertificates(deps: {
     const found = await find(certId);
     if (!found) throw new AppError('not_found');
     const { row } = found;
-    const certificate = row.content === null ? null : certificateSchema.parse(JSON.parse(row.content));
+    const signed = row.content === null ? null : certificateSchema.parse(JSON.parse(row.content));
+    // The consumer's IP address and browser are left out until someone who knows the number unlocks them.
+    const certificate = signed === null ? null : withoutEvidence(signed);
     return {
       ...standingOf(row),
       id: row.id,
       issuedAt: row.createdAt.toISOString(),
-      // As signed while there is content; the account's name now once it was redacted.
-      company: certificate?.account.name ?? found.company,
+      // As signed while there is content (a certificate issued before domains could be verified names none); the
+      // account's name and verified domains now once it was redacted.
+      company: signed?.account.name ?? found.company,
+      companyDomains: signed
+        ? (signed.account.verifiedDomains ?? [])
+        : await verifiedDomainsOf(db, row.accountId),
       certificate,
       signature: { alg: CERTIFICATE_ALG, keyId: row.keyId, value: row.signature },
     };
@@ -133,7 +152,8 @@ export function createPublicCertificates(deps: {
       return scope.record([perIp.bucket, perCertificate.bucket]);
     });
 
-    const signed = unlockFieldsSchema.parse(JSON.parse(row.content)).verification;
+    const fields = unlockFieldsSchema.parse(JSON.parse(row.content));
+    const signed = fields.verification;
     if (!sameHex(saltedSha256(row.unlockSalt, e164), signed.cellPhoneSha256))
       throw AppError.field('validation_error', 'cellPhone', unlockTexts.wrongNumber);
     await rateLimit.release(guess);
@@ -152,7 +172,7 @@ export function createPublicCertificates(deps: {
         changes: { certificateId: row.id },
       }),
     );
-    return { cellPhone: e164, email, salt };
+    return { cellPhone: e164, email, salt, evidence: fields.evidence };
   }
 
   return { publicCertificate, unlock };

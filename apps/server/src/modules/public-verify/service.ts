@@ -191,7 +191,9 @@ type FormStatementRow = FormRow & {
  * The page (and GET /api/public/verify-forms/{publicId}): the form, and for a live one the visitor's page view
  * recorded with the consent version shown, in one statement. $2 page view id, $3 address, $4 agent, $5 time.
  */
-const pageFormStatement = statement<FormStatementRow & { pageViewId: string | null }>(
+const pageFormStatement = statement<
+  FormStatementRow & { pageViewId: string | null; companyDomain: string | null }
+>(
   'public_page_form',
   `WITH form AS (${FORM_SELECT}${FORM_FROM}
     WHERE f.public_id = $1
@@ -204,7 +206,11 @@ const pageFormStatement = statement<FormStatementRow & { pageViewId: string | nu
     FROM form WHERE form."isLive"
     RETURNING id
   )
-  SELECT form.*, (SELECT id FROM view) AS "pageViewId" FROM form`,
+  SELECT form.*, (SELECT id FROM view) AS "pageViewId", (
+    SELECT d.domain FROM account_domains d
+    WHERE d.account_id = form."accountId" AND d.verified_at IS NOT NULL
+    ORDER BY d.verified_at, d.id LIMIT 1
+  ) AS "companyDomain" FROM form`,
 );
 
 /** Send-code: the form, its consent version and whether the number `$2` (E.164, or null) is a test number. */
@@ -354,10 +360,12 @@ export function createPublicVerifyService(deps: {
     consent: CurrentConsent | undefined,
     preview: boolean,
     pageViewId: string | null,
+    companyDomain: string | null,
   ): PublicVerifyForm => ({
     publicId: form.publicId,
     name: form.name,
     company: form.company,
+    companyDomain,
     language: form.language,
     bannerImage: form.bannerImage,
     preview,
@@ -390,9 +398,13 @@ export function createPublicVerifyService(deps: {
     if (!row) return { form: null, language: null };
     const form = formOf(row);
     const consent = consentOf(row);
-    if (form.isLive) return { form: toPublic(form, consent, false, row.pageViewId), language: form.language };
+    if (form.isLive)
+      return {
+        form: toPublic(form, consent, false, row.pageViewId, row.companyDomain),
+        language: form.language,
+      };
     if (viewerId !== null && (await isMember(viewerId, form.accountId)))
-      return { form: toPublic(form, consent, true, null), language: form.language };
+      return { form: toPublic(form, consent, true, null, row.companyDomain), language: form.language };
     return { form: null, language: form.language };
   }
 

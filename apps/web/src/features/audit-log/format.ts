@@ -38,6 +38,7 @@ export const targetTypeLabels: Record<AuditTargetType, string> = {
   verification: 'Verification',
   audit_event: 'Audit event',
   webhook_endpoint: 'Webhook endpoint',
+  domain: 'Domain',
   webhook_event: 'Webhook event',
 };
 

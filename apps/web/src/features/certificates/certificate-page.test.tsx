@@ -75,6 +75,7 @@ function makePublic(over: Partial<PublicCertificate> = {}): PublicCertificate {
     id: CERT_ID,
     issuedAt: '2026-11-20T15:04:00Z',
     company: 'Acme Lending',
+    companyDomains: [],
     status: 'valid',
     revokedAt: null,
     revocationReason: null,

@@ -10,6 +10,7 @@ import { DetailField } from '../../../components/layout/DetailField';
 import { SectionCard } from '../../../components/layout/SectionCard';
 import { TimelineLines } from '../../../components/TimelineLines';
 import { formatDateTime, formatPhoneForReading, methodLabels } from '../../../lib/format';
+import { IssuerDomains } from './IssuerDomains';
 
 const notRecorded = (
   <Text span size="sm" c="dimmed">
@@ -37,12 +38,17 @@ function Fields({ children }: { children: ReactNode }) {
   );
 }
 
-function VerificationSection({ c, unlocked }: { c: Certificate; unlocked: CertificateUnlock | null }) {
+/** The certificate as the public page gets it: as signed, without the evidence only an unlock reveals. */
+type ShownCertificate = NonNullable<PublicCertificate['certificate']>;
+
+function VerificationSection({ c, unlocked }: { c: ShownCertificate; unlocked: CertificateUnlock | null }) {
   const v = c.verification;
   return (
     <SectionCard title="Verification">
       <Fields>
-        <DetailField label="Company">{c.account.name}</DetailField>
+        <DetailField label="Company">
+          {c.account.name} — <IssuerDomains domains={c.account.verifiedDomains ?? []} />
+        </DetailField>
         <DetailField label="Form">{c.form.name}</DetailField>
         <DetailField label="Phone number">
           {unlocked ? (
@@ -78,6 +84,16 @@ function VerificationSection({ c, unlocked }: { c: Certificate; unlocked: Certif
         <DetailField label="Attempts">{c.attempts.count}</DetailField>
         <DetailField label="Codes entered">{c.attempts.codesEntered}</DetailField>
         <DetailField label="Wrong codes">{c.attempts.wrongCodes}</DetailField>
+        {unlocked && (
+          <>
+            <DetailField label="IP address">
+              {unlocked.evidence.ip ? <Mono>{unlocked.evidence.ip}</Mono> : notRecorded}
+            </DetailField>
+            <DetailField label="Browser (user agent)">
+              {unlocked.evidence.userAgent ? <Mono>{unlocked.evidence.userAgent}</Mono> : notRecorded}
+            </DetailField>
+          </>
+        )}
       </Fields>
     </SectionCard>
   );
@@ -149,8 +165,8 @@ function SealSection({ certificate: pc }: { certificate: PublicCertificate }) {
 
 /**
  * The certificate as signed, with the number and address masked (unless unlocked): the verification, the consent text
- * the consumer was shown, the page, the timeline and the seal. IP address and browser are in the signed file but not
- * repeated on this public page. A redacted certificate shows its seal only.
+ * the consumer was shown, the page, the timeline and the seal. IP address and browser are in the signed file, but the
+ * server sends them only with an unlock, and only then are they shown. A redacted certificate shows its seal only.
  */
 export function CertificateDetails({
   certificate: pc,

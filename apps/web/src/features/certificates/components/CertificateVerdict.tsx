@@ -4,8 +4,12 @@ import type { PublicCertificate } from '@veriform/contracts';
 import { formatDateTime } from '../../../lib/format';
 import { standingSentence } from '../standing';
 import { CertificateStatusBadge } from './CertificateStatusBadge';
+import { IssuerDomains, NAME_NOT_VERIFIED_NOTE } from './IssuerDomains';
 
-/** The page's answer first: who issued it and when, and whether it still stands (in words, with the date). */
+/**
+ * The page's answer first: who issued it and when — with the company's verified domain, or "name not verified" — and
+ * whether it still stands (in words, with the date).
+ */
 export function CertificateVerdict({ certificate }: { certificate: PublicCertificate }) {
   const sentence = standingSentence(certificate);
   return (
@@ -23,12 +27,18 @@ export function CertificateVerdict({ certificate }: { certificate: PublicCertifi
           </Title>
           <CertificateStatusBadge status={certificate.status} />
         </Group>
-        <Text>
+        <Text data-testid="issued-by">
           Issued <time dateTime={certificate.issuedAt}>{formatDateTime(certificate.issuedAt)}</time> by{' '}
           <Text span fw={600} inherit>
             {certificate.company}
-          </Text>
+          </Text>{' '}
+          — <IssuerDomains domains={certificate.companyDomains} />
         </Text>
+        {certificate.companyDomains.length === 0 && (
+          <Text size="sm" c="dimmed">
+            {NAME_NOT_VERIFIED_NOTE}
+          </Text>
+        )}
         <Text size="sm" c="dimmed" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
           {certificate.id}
         </Text>

@@ -1,0 +1,30 @@
+import { Text } from '@mantine/core';
+import { IconAlertTriangle, IconWorldCheck } from '@tabler/icons-react';
+
+/**
+ * Beside the issuing company's name (issue #33 item 10, ADR 31): the domains it had proven it controls when the
+ * certificate was issued, or plainly that its name is not verified — any account may call itself anything. The same
+ * words as the PDF: "— verified domain acme.com" or "— name not verified".
+ */
+export function IssuerDomains({ domains }: { domains: readonly string[] }) {
+  if (domains.length === 0)
+    return (
+      <Text span inherit fw={600} c="orange.9" data-testid="issuer-domains">
+        <IconAlertTriangle size={16} aria-hidden="true" style={{ verticalAlign: '-2px', marginRight: 4 }} />
+        name not verified
+      </Text>
+    );
+  return (
+    <Text span inherit fw={600} c="green.9" data-testid="issuer-domains">
+      <IconWorldCheck size={16} aria-hidden="true" style={{ verticalAlign: '-2px', marginRight: 4 }} />
+      {domains.length === 1 ? 'verified domain' : 'verified domains'}{' '}
+      <Text span inherit ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+        {domains.join(', ')}
+      </Text>
+    </Text>
+  );
+}
+
+/** What "name not verified" means, for whoever reads the certificate. */
+export const NAME_NOT_VERIFIED_NOTE =
+  'The company had proven no domain when this certificate was issued: the name is what its Veriform account calls itself.';
