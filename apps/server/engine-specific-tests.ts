@@ -36,4 +36,7 @@ export const engineSpecificTests = [
   'src/modules/invitations/invitation-email.test.ts',
   'src/modules/auth/change-email.test.ts',
   'src/modules/auth/auth-email-jobs.test.ts',
+  // Company domains: many adds at once (the per-account cap under the account row's lock, the unique index), many
+  // checks at once (the per-domain limit, one verification and one audit event).
+  'src/modules/domains/domains.test.ts',
 ];

@@ -135,6 +135,11 @@ export const certificateStandingSchema = z
   .meta({ id: 'CertificateStanding' });
 export type CertificateStanding = z.infer<typeof certificateStandingSchema>;
 
+/** The certificate as signed but for `evidence`: what the public check page gets before an unlock. */
+export const lockedCertificateSchema = certificateSchema
+  .omit({ evidence: true })
+  .meta({ id: 'LockedCertificate', description: 'The certificate as signed, without `evidence`.' });
+
 /**
  * GET /api/public/certificates/{certId}, no login: the public check page's certificate. Knowing the unguessable id is
  * what holding the certificate means (it is printed on the PDF), so the content is answered as signed (number and
@@ -155,7 +160,7 @@ export const publicCertificateSchema = certificateStandingSchema
      * As signed but for `evidence` (the consumer's IP address and browser), which only an unlock reveals: the page is
      * public to whoever holds the id.
      */
-    certificate: certificateSchema.omit({ evidence: true }).nullable(),
+    certificate: lockedCertificateSchema.nullable(),
     signature: certificateSignatureSchema,
   })
   .meta({ id: 'PublicCertificate' });

@@ -103,7 +103,7 @@ describe('GET /api/verifications/{id}/certificate', () => {
       id: stored.id,
       version: 1,
       issued: stored.createdAt.toISOString(),
-      account: { id: owner.accountId, name: 'Acme Inc.' },
+      account: { id: owner.accountId, name: 'Acme Inc.', verifiedDomains: [] },
       form: { id: form.id, name: 'Loan application', publicId: form.publicId },
       verification: {
         id: verification.id,

@@ -133,7 +133,7 @@ describe('GET /api/verifications/{id}/certificate.pdf', () => {
       'Verification certificate',
       `Issued ${certificate.issued.replace('T', ' ').replace('Z', ' UTC')} by Veriform for Acme Inc.`,
       `Certificate ${certificate.id}`,
-      `Acme Inc. (account ${owner.accountId})`,
+      `Acme Inc. — name not verified (account ${owner.accountId})`,
       `Solicitud de préstamo (form ${form.id}, public id ${form.publicId})`,
       number,
       'SMS',

@@ -23,14 +23,19 @@ async function visitor(ip = nextIp()): Promise<TestClient> {
   return c;
 }
 
+/** The consumer's address and browser as the verification recorded them: signed, shown only once unlocked. */
+const EVIDENCE = { ip: '198.51.100.77', userAgent: 'Mozilla/5.0 (Consumer Phone; Evidence/7.7)' };
+
 async function issued(
   owner: Owner,
   form: VerifyForm,
-  values: { email?: string; method?: 'sms' | 'email' } = {},
+  values: { email?: string; method?: 'sms' | 'email'; ip?: string; userAgent?: string } = {},
 ) {
   const verification = await insertVerification(t, form, {
     ...(values.email ? { email: values.email } : {}),
     ...(values.method ? { verificationMethod: values.method } : {}),
+    ...(values.ip ? { ip: values.ip } : {}),
+    ...(values.userAgent ? { userAgent: values.userAgent } : {}),
   });
   const row = await t.app.services.certificates.issue(owner.accountId, verification.id);
   return { verification, row };
@@ -47,10 +52,10 @@ async function redact(certId: string, at: Date) {
 }
 
 describe('GET /api/public/certificates/{certId}', () => {
-  it('shows the certificate as signed, masked, valid, to anyone, never cached', async () => {
+  it('shows the certificate as signed, masked, valid, to anyone, never cached; no IP address or user agent', async () => {
     const owner = await newOwner(t.app, 'Public Check Co');
     const form = await createPublicForm(owner);
-    const { verification, row } = await issued(owner, form);
+    const { verification, row } = await issued(owner, form, EVIDENCE);
     const anyone = new TestClient(t.app, nextIp());
 
     const response = await anyone.get(`/api/public/certificates/${row.id}`);
@@ -58,19 +63,26 @@ describe('GET /api/public/certificates/{certId}', () => {
     expect(response.headers['cache-control']).toBe('no-store');
     const answer = response.json<PublicCertificate>();
     const file = JSON.parse(certificateFile(row));
+    // Signed with the evidence; the locked page's answer is the rest of it.
+    expect(file.certificate.evidence).toEqual(EVIDENCE);
+    const { evidence: _signedEvidence, ...locked } = file.certificate;
     expect(answer).toEqual({
       id: row.id,
       issuedAt: row.createdAt.toISOString(),
       company: 'Public Check Co',
+      companyDomains: [],
       status: 'valid',
       revokedAt: null,
       revocationReason: null,
       redactedAt: null,
-      certificate: file.certificate,
+      certificate: locked,
       signature: file.signature,
     });
     expect(answer.certificate?.verification.cellPhone).toBe(`+1 ••• ••• ${verification.cellPhone.slice(-4)}`);
     expect(response.body).not.toContain(verification.cellPhone.slice(2));
+    expect(response.body).not.toContain(EVIDENCE.ip);
+    expect(response.body).not.toContain(EVIDENCE.userAgent);
+    expect(response.body).not.toContain('evidence');
   });
 
   it('answers the same 404 for an unknown id, a malformed one and junk', async () => {
@@ -113,6 +125,7 @@ describe('GET /api/public/certificates/{certId}', () => {
       id: row.id,
       issuedAt: row.createdAt.toISOString(),
       company: 'Revoking Co',
+      companyDomains: [],
       status: 'redacted',
       revokedAt: revokedAt.toISOString(),
       revocationReason: 'Signed up by mistake',
@@ -127,7 +140,7 @@ describe('POST /api/public/certificates/{certId}/unlock', () => {
   it('the right number, typed any common way, unlocks it: the number, the salt, recorded in the audit log', async () => {
     const owner = await newOwner(t.app);
     const form = await createPublicForm(owner);
-    const { verification, row } = await issued(owner, form);
+    const { verification, row } = await issued(owner, form, EVIDENCE);
     const national = verification.cellPhone.slice(2);
     const typed = `(${national.slice(0, 3)}) ${national.slice(3, 6)}-${national.slice(6)}`;
     const ip = nextIp();
@@ -141,7 +154,13 @@ describe('POST /api/public/certificates/{certId}/unlock', () => {
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
     const unlocked = response.json<CertificateUnlock>();
-    expect(unlocked).toEqual({ cellPhone: verification.cellPhone, email: null, salt: row.unlockSalt });
+    // The evidence the locked page leaves out comes with the number.
+    expect(unlocked).toEqual({
+      cellPhone: verification.cellPhone,
+      email: null,
+      salt: row.unlockSalt,
+      evidence: EVIDENCE,
+    });
     // With the salt, anyone checks the signed hash is of this number.
     const file = JSON.parse(certificateFile(row));
     expect(saltedSha256(unlocked.salt, unlocked.cellPhone)).toBe(
@@ -180,6 +199,7 @@ describe('POST /api/public/certificates/{certId}/unlock', () => {
       cellPhone: verification.cellPhone,
       email: 'jane@example.com',
       salt: row.unlockSalt,
+      evidence: { ip: null, userAgent: null },
     });
   });
 

@@ -58,7 +58,7 @@ export const fileUrlOf = (domain: string) =>
 /** Printable, one line, at most QUOTE_MAX characters, in quotes: a found value as a message may show it. */
 function quoted(value: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes.
-  const flat = value.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  const flat = value.replace(/[\u0000-\u001f\u007f\s]+/g, ' ').trim();
   return JSON.stringify(flat.length > QUOTE_MAX ? `${flat.slice(0, QUOTE_MAX)}…` : flat);
 }
 

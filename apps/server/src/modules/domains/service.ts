@@ -201,14 +201,11 @@ export function createDomainService(deps: {
 
   async function remove(ctx: AccountContext, id: number): Promise<void> {
     await db.transaction(async (tx) => {
-      const [deleted] = await tx
-        .delete(accountDomains)
-        .where(own(ctx, id))
-        .returning({
-          id: accountDomains.id,
-          domain: accountDomains.domain,
-          verifiedAt: accountDomains.verifiedAt,
-        });
+      const [deleted] = await tx.delete(accountDomains).where(own(ctx, id)).returning({
+        id: accountDomains.id,
+        domain: accountDomains.domain,
+        verifiedAt: accountDomains.verifiedAt,
+      });
       if (!deleted) throw new AppError('not_found');
       await audit.record(tx, ctx, {
         action: 'domain.removed',

@@ -35,6 +35,7 @@ describe('GET /f/{publicId}', () => {
         publicId: form.publicId,
         name: 'Auto loan',
         company: 'Acme Lending',
+        companyDomain: null,
         language: 'en',
         bannerImage: null,
         preview: false,

@@ -69,6 +69,7 @@ describe('GET /api/public/verify-forms/{publicId}', () => {
       publicId: form.publicId,
       name: 'Auto loan',
       company: 'Acme Lending',
+      companyDomain: null,
       language: 'es',
       bannerImage: null,
       preview: false,

@@ -279,10 +279,10 @@ export interface components {
                 name: string;
             };
             /** @enum {string} */
-            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published" | "verification.certificate_viewed" | "verification.certificate_downloaded" | "verification.certificate_revoked" | "verification.redacted" | "verification.certificate_unlocked";
+            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published" | "verification.certificate_viewed" | "verification.certificate_downloaded" | "verification.certificate_revoked" | "verification.redacted" | "verification.certificate_unlocked" | "domain.added" | "domain.verified" | "domain.removed";
             targets: {
                 /** @enum {string} */
-                type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event" | "webhook_endpoint" | "webhook_event";
+                type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event" | "webhook_endpoint" | "webhook_event" | "domain";
                 id: string;
                 name: string;
             }[];
@@ -424,6 +424,8 @@ export interface components {
             account: {
                 id: number;
                 name: string;
+                /** @description The domains the company had proven it controls when the certificate was issued (DNS TXT record or HTTPS file; ASCII form), oldest proof first; empty: its name was not verified. Absent from certificates issued before domains could be verified (read as empty). */
+                verifiedDomains?: string[];
             };
             form: {
                 id: number;
@@ -515,6 +517,86 @@ export interface components {
             revocationReason: string | null;
             redactedAt: string | null;
         };
+        /** @description The certificate as signed, without `evidence`. */
+        LockedCertificateInput: {
+            /** @description The certificate id: `cert_` and 128 random bits. */
+            id: string;
+            /** @constant */
+            version: 1;
+            /** @description When the certificate was issued (ISO 8601, UTC). */
+            issued: string;
+            /** @description The company. */
+            account: {
+                id: number;
+                name: string;
+                /** @description The domains the company had proven it controls when the certificate was issued (DNS TXT record or HTTPS file; ASCII form), oldest proof first; empty: its name was not verified. Absent from certificates issued before domains could be verified (read as empty). */
+                verifiedDomains?: string[];
+            };
+            form: {
+                id: number;
+                name: string;
+                publicId: string;
+            };
+            verification: {
+                id: number;
+                created: string;
+                codeSent: string | null;
+                verified: string | null;
+                /** @enum {string} */
+                channel: "sms" | "email";
+                /** @description Masked: `+1 ••• ••• 0006`. */
+                cellPhone: string;
+                /** @description Hex SHA-256 of `<salt>:<E.164 number>`; the salt is revealed, with the number, to someone who unlocks the certificate with the right number. */
+                cellPhoneSha256: string;
+                /** @description Masked: `j•••@example.com`. */
+                email: string | null;
+                /** @description Hex SHA-256 of `<salt>:<address>`. */
+                emailSha256: string | null;
+                externalRefId: string;
+                isTest: boolean;
+                /** @enum {string} */
+                source: "hosted" | "api";
+            };
+            /** @description The consent text the consumer was shown, in full; null when the form had none. */
+            consent: {
+                versionId: string;
+                version: number;
+                /** @enum {string} */
+                language: "en" | "es";
+                sha256: string;
+                text: string;
+            } | null;
+            /** @description The hosted page the code was asked from; null through API v1. */
+            page: {
+                url: string;
+                reference: string | null;
+            } | null;
+            timeline: {
+                /** @enum {string} */
+                kind: "page_opened" | "consent_shown" | "code_requested" | "code_sent" | "code_delivered" | "code_undelivered" | "code_failed" | "code_entered" | "verified";
+                at: string;
+                attemptId: string | null;
+                correct: boolean | null;
+                errorCode: string | null;
+                detail: string | null;
+            }[];
+            attempts: {
+                /** @description Codes tried for the code that verified, the right one included. */
+                count: number;
+                codesEntered: number;
+                wrongCodes: number;
+            };
+            record: {
+                /** @description Hex SHA-256 of the canonical JSON of the verification's stored fields (its number and address as their salted hashes). */
+                sha256: string;
+            };
+            chain: {
+                /** @description This certificate's place among the account's: 1, 2, 3… */
+                seq: number;
+                /** @description SHA-256 of the account's previous certificate (canonical JSON); null for the first. */
+                prevHash: string | null;
+            };
+        };
         PublicCertificateInput: {
             /**
              * @description `redacted` wins over `revoked` when both happened.
@@ -527,7 +609,8 @@ export interface components {
             id: string;
             issuedAt: string;
             company: string;
-            certificate: components["schemas"]["CertificateInput"] | null;
+            companyDomains: string[];
+            certificate: components["schemas"]["LockedCertificateInput"] | null;
             signature: {
                 /** @constant */
                 alg: "Ed25519";
@@ -554,6 +637,10 @@ export interface components {
             cellPhone: string;
             email: string | null;
             salt: string;
+            evidence: {
+                ip: string | null;
+                userAgent: string | null;
+            };
         };
         Membership: {
             id: number;
@@ -583,10 +670,10 @@ export interface components {
                 name: string;
             };
             /** @enum {string} */
-            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published" | "verification.certificate_viewed" | "verification.certificate_downloaded" | "verification.certificate_revoked" | "verification.redacted" | "verification.certificate_unlocked";
+            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published" | "verification.certificate_viewed" | "verification.certificate_downloaded" | "verification.certificate_revoked" | "verification.redacted" | "verification.certificate_unlocked" | "domain.added" | "domain.verified" | "domain.removed";
             targets: {
                 /** @enum {string} */
-                type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event" | "webhook_endpoint" | "webhook_event";
+                type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event" | "webhook_endpoint" | "webhook_event" | "domain";
                 id: string;
                 name: string;
             }[];
@@ -728,6 +815,8 @@ export interface components {
             account: {
                 id: number;
                 name: string;
+                /** @description The domains the company had proven it controls when the certificate was issued (DNS TXT record or HTTPS file; ASCII form), oldest proof first; empty: its name was not verified. Absent from certificates issued before domains could be verified (read as empty). */
+                verifiedDomains?: string[];
             };
             form: {
                 id: number;
@@ -819,6 +908,86 @@ export interface components {
             revocationReason: string | null;
             redactedAt: string | null;
         };
+        /** @description The certificate as signed, without `evidence`. */
+        LockedCertificate: {
+            /** @description The certificate id: `cert_` and 128 random bits. */
+            id: string;
+            /** @constant */
+            version: 1;
+            /** @description When the certificate was issued (ISO 8601, UTC). */
+            issued: string;
+            /** @description The company. */
+            account: {
+                id: number;
+                name: string;
+                /** @description The domains the company had proven it controls when the certificate was issued (DNS TXT record or HTTPS file; ASCII form), oldest proof first; empty: its name was not verified. Absent from certificates issued before domains could be verified (read as empty). */
+                verifiedDomains?: string[];
+            };
+            form: {
+                id: number;
+                name: string;
+                publicId: string;
+            };
+            verification: {
+                id: number;
+                created: string;
+                codeSent: string | null;
+                verified: string | null;
+                /** @enum {string} */
+                channel: "sms" | "email";
+                /** @description Masked: `+1 ••• ••• 0006`. */
+                cellPhone: string;
+                /** @description Hex SHA-256 of `<salt>:<E.164 number>`; the salt is revealed, with the number, to someone who unlocks the certificate with the right number. */
+                cellPhoneSha256: string;
+                /** @description Masked: `j•••@example.com`. */
+                email: string | null;
+                /** @description Hex SHA-256 of `<salt>:<address>`. */
+                emailSha256: string | null;
+                externalRefId: string;
+                isTest: boolean;
+                /** @enum {string} */
+                source: "hosted" | "api";
+            };
+            /** @description The consent text the consumer was shown, in full; null when the form had none. */
+            consent: {
+                versionId: string;
+                version: number;
+                /** @enum {string} */
+                language: "en" | "es";
+                sha256: string;
+                text: string;
+            } | null;
+            /** @description The hosted page the code was asked from; null through API v1. */
+            page: {
+                url: string;
+                reference: string | null;
+            } | null;
+            timeline: {
+                /** @enum {string} */
+                kind: "page_opened" | "consent_shown" | "code_requested" | "code_sent" | "code_delivered" | "code_undelivered" | "code_failed" | "code_entered" | "verified";
+                at: string;
+                attemptId: string | null;
+                correct: boolean | null;
+                errorCode: string | null;
+                detail: string | null;
+            }[];
+            attempts: {
+                /** @description Codes tried for the code that verified, the right one included. */
+                count: number;
+                codesEntered: number;
+                wrongCodes: number;
+            };
+            record: {
+                /** @description Hex SHA-256 of the canonical JSON of the verification's stored fields (its number and address as their salted hashes). */
+                sha256: string;
+            };
+            chain: {
+                /** @description This certificate's place among the account's: 1, 2, 3… */
+                seq: number;
+                /** @description SHA-256 of the account's previous certificate (canonical JSON); null for the first. */
+                prevHash: string | null;
+            };
+        };
         PublicCertificate: {
             /**
              * @description `redacted` wins over `revoked` when both happened.
@@ -831,7 +1000,8 @@ export interface components {
             id: string;
             issuedAt: string;
             company: string;
-            certificate: components["schemas"]["Certificate"] | null;
+            companyDomains: string[];
+            certificate: components["schemas"]["LockedCertificate"] | null;
             signature: {
                 /** @constant */
                 alg: "Ed25519";
@@ -858,6 +1028,10 @@ export interface components {
             cellPhone: string;
             email: string | null;
             salt: string;
+            evidence: {
+                ip: string | null;
+                userAgent: string | null;
+            };
         };
     };
     responses: never;
