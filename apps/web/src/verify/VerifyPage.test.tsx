@@ -64,6 +64,24 @@ afterEach(() => {
 });
 
 describe('public verification page', () => {
+  it('names the company’s verified domain beside its name, in the form’s language; nothing without one', () => {
+    const { unmount } = renderPage(pageData({ form: makeForm({ companyDomain: 'acme-lending.example' }) }));
+    expect(screen.getByText(en.verifiedDomain('acme-lending.example'))).toBeInTheDocument();
+    unmount();
+    const spanish = renderPage(
+      pageData({ form: makeForm({ language: 'es', companyDomain: 'acme-lending.example' }), language: 'es' }),
+    );
+    expect(screen.getByText(es.verifiedDomain('acme-lending.example'))).toBeInTheDocument();
+    spanish.unmount();
+    renderPage();
+    expect(screen.queryByText(/acme-lending\.example|Verified domain/)).toBeNull();
+    // The page data carries it as the server embedded it.
+    expect(
+      parsePageData(JSON.stringify(pageData({ form: makeForm({ companyDomain: 'acme-lending.example' }) })))
+        .form?.companyDomain,
+    ).toBe('acme-lending.example');
+  });
+
   it('an inactive Spanish form: the not-available page in Spanish, with the page language set', () => {
     renderPage(pageData({ form: null, language: 'es' }));
     expect(screen.getByRole('heading', { level: 1, name: es.notAvailableTitle })).toBeInTheDocument();

@@ -70,6 +70,14 @@ function makeCertificate(): Certificate {
   };
 }
 
+/** As the server answers it before an unlock: without the IP address and user agent. */
+function locked(certificate: Certificate): PublicCertificate['certificate'] {
+  const { evidence: _evidence, ...rest } = certificate;
+  return rest;
+}
+
+const EVIDENCE = { ip: '203.0.113.9', userAgent: 'Mozilla/5.0 (iPhone)' };
+
 function makePublic(over: Partial<PublicCertificate> = {}): PublicCertificate {
   return {
     id: CERT_ID,
@@ -80,7 +88,7 @@ function makePublic(over: Partial<PublicCertificate> = {}): PublicCertificate {
     revokedAt: null,
     revocationReason: null,
     redactedAt: null,
-    certificate: makeCertificate(),
+    certificate: locked(makeCertificate()),
     signature: { alg: 'Ed25519', keyId: 'vfk_0123456789abcdef', value: 'c2lnbmF0dXJl' },
     ...over,
   };
@@ -119,10 +127,14 @@ describe('/certificates/{certId} (the public check page)', { timeout: 20_000 }, 
     open(server);
     const verdict = await screen.findByRole('region', { name: 'Verification certificate' });
     expect(within(verdict).getByText('Valid')).toBeInTheDocument();
-    expect(verdict).toHaveTextContent(/Issued .+ by Acme Lending/);
+    expect(verdict).toHaveTextContent(/Issued .+ by Acme Lending — name not verified/);
+    expect(
+      within(verdict).getByText(/the name is what its Veriform account calls itself/),
+    ).toBeInTheDocument();
     const value = (label: string) =>
       screen.getByText(label, { selector: 'dt' }).nextElementSibling?.textContent;
     expect(value('Phone number')).toBe('+1 ••• ••• 0106');
+    expect(value('Company')).toBe('Acme Lending — name not verified');
     expect(value('Form')).toBe('Loan application');
     expect(value('Channel')).toBe('SMS');
     expect(value('Version')).toBe('Version 2');
@@ -139,10 +151,28 @@ describe('/certificates/{certId} (the public check page)', { timeout: 20_000 }, 
       'en',
     );
     expect(screen.getByRole('list', { name: 'Timeline' })).toBeInTheDocument();
-    // The address and browser are in the signed file, not on the public page.
-    expect(screen.queryByText('203.0.113.9')).toBeNull();
+    // The address and browser are in the signed file, not on the locked page.
+    expect(screen.queryByText('IP address')).toBeNull();
+    expect(document.body).not.toHaveTextContent(EVIDENCE.ip);
     expect(document.title).toBe('Verification certificate · Veriform');
     expect(server.calls('POST /api/auth/csrf')).toHaveLength(0);
+  });
+
+  it('names the company’s verified domain as signed, beside its name', async () => {
+    const certificate = makeCertificate();
+    certificate.account.verifiedDomains = ['acme-lending.example'];
+    const server = createFakeServer({
+      [GET]: [
+        200,
+        makePublic({ companyDomains: ['acme-lending.example'], certificate: locked(certificate) }),
+      ],
+    });
+    open(server);
+    const verdict = await screen.findByRole('region', { name: 'Verification certificate' });
+    expect(verdict).toHaveTextContent(/Issued .+ by Acme Lending — verified domain acme-lending\.example/);
+    expect(verdict).not.toHaveTextContent('not verified');
+    const company = screen.getByText('Company', { selector: 'dt' }).nextElementSibling;
+    expect(company).toHaveTextContent('Acme Lending — verified domain acme-lending.example');
   });
 
   it('a file that checks out: "Authentic — issued … by …", announced as a status', async () => {
@@ -216,11 +246,11 @@ describe('/certificates/{certId} (the public check page)', { timeout: 20_000 }, 
     expect(server.calls(VERIFY)).toHaveLength(0);
   });
 
-  it('the right number unlocks it: shown in full', async () => {
+  it('the right number unlocks it: shown in full, with the IP address and browser', async () => {
     const user = userEvent.setup();
     const server = createFakeServer({
       [GET]: [200, makePublic()],
-      [UNLOCK]: [200, { cellPhone: '+14155550106', email: null, salt: 'salty' }],
+      [UNLOCK]: [200, { cellPhone: '+14155550106', email: null, salt: 'salty', evidence: EVIDENCE }],
     });
     open(server);
     const form = await screen.findByRole('form', { name: 'Unlock the phone number' });
@@ -230,6 +260,10 @@ describe('/certificates/{certId} (the public check page)', { timeout: 20_000 }, 
     expect(server.calls(UNLOCK)[0]?.body).toEqual({ cellPhone: '(415) 555-0106' });
     const phone = screen.getByText('Phone number', { selector: 'dt' }).nextElementSibling;
     expect(phone).toHaveTextContent('+1 (415) 555-0106 (unlocked)');
+    const value = (label: string) =>
+      screen.getByText(label, { selector: 'dt' }).nextElementSibling?.textContent;
+    expect(value('IP address')).toBe(EVIDENCE.ip);
+    expect(value('Browser (user agent)')).toBe(EVIDENCE.userAgent);
   });
 
   it('a wrong number: the server’s message beside the field, nothing unlocked', async () => {

@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { CompanyInfo } from '../../../features/accounts/components/CompanyInfo';
+import { DomainsCard } from '../../../features/domains/components/DomainsCard';
 import { TestNumbersCard } from '../../../features/test-numbers/components/TestNumbersCard';
 import { usePageTitle } from '../../../lib/page-title';
 
@@ -9,5 +10,14 @@ export const Route = createFileRoute('/_authed/settings/company-info')({
 
 function CompanyInfoPage() {
   usePageTitle('Company Info');
-  return <CompanyInfo moreCards={(membership) => <TestNumbersCard membership={membership} />} />;
+  return (
+    <CompanyInfo
+      moreCards={(membership) => (
+        <>
+          <DomainsCard membership={membership} />
+          <TestNumbersCard membership={membership} />
+        </>
+      )}
+    />
+  );
 }
