@@ -31,6 +31,8 @@ function appEnv(appPort: number, appDataDir: string): Record<string, string> {
     TRUST_PROXY: '127.0.0.1',
     // Webhook journeys deliver to a receiver the test starts on 127.0.0.1 (refused in production).
     WEBHOOKS_ALLOW_PRIVATE_URLS: 'true',
+    // Domain journeys serve the proof file from a server the test starts on 127.0.0.1 (refused in production).
+    DOMAIN_PROOF_ALLOW_HTTP: 'true',
   };
 }
 
