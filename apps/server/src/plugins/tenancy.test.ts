@@ -46,6 +46,7 @@ type World = {
   webhookEndpointId: number;
   webhookEventId: string;
   verificationId: number;
+  domainId: number;
 };
 
 type Call = (c: TestClient, w: World) => Promise<LightMyRequestResponse>;
@@ -108,6 +109,35 @@ const routes: RouteCase[] = [
     url: '/api/accounts/:id/delete-uploaded-profile-image',
     call: (c, w) => c.patch(`/api/accounts/${w.accountId}/delete-uploaded-profile-image`),
     unknown: (c) => c.patch(`/api/accounts/${UNKNOWN}/delete-uploaded-profile-image`),
+    plainMember: 403,
+  },
+  // Company domains (issue #33 item 10): every member reads them, only owners change them (manageCompany).
+  {
+    method: 'GET',
+    url: '/api/accounts/:id/domains',
+    call: (c, w) => c.get(`/api/accounts/${w.accountId}/domains`),
+    unknown: (c) => c.get(`/api/accounts/${UNKNOWN}/domains`),
+    plainMember: 200,
+  },
+  {
+    method: 'POST',
+    url: '/api/accounts/:id/domains',
+    call: (c, w) => c.post(`/api/accounts/${w.accountId}/domains`, { domain: 'taken-over.example' }),
+    unknown: (c) => c.post(`/api/accounts/${UNKNOWN}/domains`, { domain: 'taken-over.example' }),
+    plainMember: 403,
+  },
+  {
+    method: 'POST',
+    url: '/api/accounts/:id/domains/:domainId/check',
+    call: (c, w) => c.post(`/api/accounts/${w.accountId}/domains/${w.domainId}/check`),
+    unknown: (c, w) => c.post(`/api/accounts/${UNKNOWN}/domains/${w.domainId}/check`),
+    plainMember: 403,
+  },
+  {
+    method: 'DELETE',
+    url: '/api/accounts/:id/domains/:domainId',
+    call: (c, w) => del(c, `/api/accounts/${w.accountId}/domains/${w.domainId}`),
+    unknown: (c, w) => del(c, `/api/accounts/${UNKNOWN}/domains/${w.domainId}`),
     plainMember: 403,
   },
   {
@@ -568,6 +598,9 @@ async function worldOf(owner: Owner, member: Joined): Promise<World> {
     })
     .returning({ id: schema.verifications.id });
   if (!verification) throw new Error('verification insert returned no row');
+  const domain = await owner.c.post(`/api/accounts/${owner.accountId}/domains`, {
+    domain: `domain-of-${owner.accountId}.example`,
+  });
   return {
     accountId: owner.accountId,
     memberMembershipId: member.membership.id,
@@ -579,6 +612,7 @@ async function worldOf(owner: Owner, member: Joined): Promise<World> {
     webhookEndpointId: webhookEndpoint.json().id,
     webhookEventId: event.eventId,
     verificationId: verification.id,
+    domainId: domain.json().id,
   };
 }
 
@@ -604,6 +638,7 @@ async function snapshotOf(owner: Owner) {
     categories: (await c.get(`/api/verify-forms/categories?account=${owner.accountId}`)).json(),
     testNumbers: (await c.get(`/api/test-phone-numbers?account=${owner.accountId}`)).json(),
     apiKeys: (await c.get(`/api/api-keys?account=${owner.accountId}`)).json(),
+    domains: (await c.get(`/api/accounts/${owner.accountId}/domains`)).json(),
     // Their numbers as listed: a redaction shows here.
     verifications: (await c.get(`/api/verifications?account=${owner.accountId}`)).json(),
     // The rows, sealed secrets included: a rotation shows only there.

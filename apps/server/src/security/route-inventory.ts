@@ -84,6 +84,8 @@ export const handParsedBodies: Readonly<Record<string, z.ZodType | 'multipart' |
   'PATCH /api/users/:id/delete-uploaded-profile-image': 'none',
   'PATCH /api/users/:id/check-delete': 'none',
   'PATCH /api/accounts/:id/delete-uploaded-profile-image': 'none',
+  'POST /api/accounts/:id/domains/:domainId/check': 'none',
+  'DELETE /api/accounts/:id/domains/:domainId': 'none',
   'POST /api/memberships/:id/select': 'none',
   'DELETE /api/memberships/:id': 'none',
   'POST /api/invitations/:id/resend': 'none',
