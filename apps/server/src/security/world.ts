@@ -1,4 +1,5 @@
 import type {
+  AccountDomain,
   CreatedApiKey,
   Invitation,
   SendCodeResponse,
@@ -43,6 +44,8 @@ export type World = {
   attemptId: string;
   /** `{sha256}.webp` of /media/. */
   mediaFile: string;
+  /** A company domain of the account, verified: a fuzzed check answers it as it is, asking no DNS or web server. */
+  domainId: number;
 };
 
 export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<World> {
@@ -122,6 +125,13 @@ export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<Wo
     ]),
   );
   const mediaFile = picture.json<User>().uploadedProfileImage?.split('/').pop() ?? '';
+  const domain = await owner.c.post(`/api/accounts/${owner.accountId}/domains`, { domain: 'fuzzed.example' });
+  if (domain.statusCode !== 201) throw new Error(`add domain: ${domain.statusCode} ${domain.body}`);
+  const domainId = domain.json<AccountDomain>().id;
+  await t.db.db
+    .update(schema.accountDomains)
+    .set({ verifiedAt: new Date(), verifiedBy: 'dns' })
+    .where(eq(schema.accountDomains.id, domainId));
   return {
     owner,
     member,
@@ -139,6 +149,7 @@ export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<Wo
     certificateId: certificate.id,
     attemptId: sent.json<SendCodeResponse>().attemptId,
     mediaFile,
+    domainId,
   };
 }
 
@@ -161,6 +172,7 @@ export function worldParam(world: World, route: Pick<RouteInfo, 'url'>, name: st
   if (name === 'attemptId') return world.attemptId;
   if (name === 'certId') return world.certificateId;
   if (name === 'file') return world.mediaFile;
+  if (name === 'domainId') return String(world.domainId);
   if (name !== 'id') return undefined;
   // API v1's verifications are attempts (the public page's one is of the same account).
   if (route.url.startsWith('/api/v1/verifications/')) return world.attemptId;
