@@ -85,7 +85,6 @@ export const handParsedBodies: Readonly<Record<string, z.ZodType | 'multipart' |
   'PATCH /api/users/:id/check-delete': 'none',
   'PATCH /api/accounts/:id/delete-uploaded-profile-image': 'none',
   'POST /api/memberships/:id/select': 'none',
-  'DELETE /api/memberships/:id': 'none',
   'POST /api/invitations/:id/resend': 'none',
   'DELETE /api/invitations/:id': 'none',
   'DELETE /api/verify-forms/:id': 'none',
