@@ -373,7 +373,7 @@ describe('races', () => {
         );
       expect(enabledEndpoints).toEqual([]);
     }
-  });
+  }, 60_000);
 
   it('an owner demoted while creating keys at once: none of theirs stays active', async () => {
     for (let round = 0; round < 3; round++) {
@@ -401,5 +401,5 @@ describe('races', () => {
         .where(and(eq(schema.apiKeys.createdByUserId, b.userId), isNull(schema.apiKeys.revokedAt)));
       expect(active).toEqual([]);
     }
-  });
+  }, 60_000);
 });

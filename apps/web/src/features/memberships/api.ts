@@ -307,8 +307,9 @@ export function useRemoveMembershipMutation(accountId: number) {
 export function useLeaveAccountMutation() {
   const services = useServices();
   return useMutation({
-    mutationFn: (membershipId: number) => deleteMembership(services.api, membershipId),
-    onSuccess: async (_answer, membershipId) => {
+    mutationFn: ({ membershipId, ...keep }: KeepCredentials & { membershipId: number }) =>
+      deleteMembership(services.api, membershipId, keep),
+    onSuccess: async (_answer, { membershipId }) => {
       await services.queryClient.cancelQueries({ queryKey: ownMembershipsQueryKey });
       const { session: next, currentChanged } = services.session.removeMembership(membershipId);
       services.queryClient.setQueryData(ownMembershipsQueryKey, next.memberships);

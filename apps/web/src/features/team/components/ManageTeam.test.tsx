@@ -341,12 +341,39 @@ describe('Manage Team (owner)', () => {
     const user = userEvent.setup();
     const server = serverWith({
       'DELETE /api/memberships/11': [400, { nonFieldErrors: [teamTexts.lastOwner], MainCode_: 'last_owner' }],
+      'GET /api/memberships/11/owned-credentials': [200, { apiKeys: [], webhookEndpoints: [] }],
     });
     renderApp('/settings/manage-team', { initialData: signedIn(), server });
     await user.click(await screen.findByRole('button', { name: 'Leave account' }));
     const dialog = await screen.findByRole('dialog', { name: 'Leave Acme Corp?' });
+    expect(await within(dialog).findByText(ownedCredentialsTexts.noneOfYours)).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Leave' }));
     expect(await screen.findByText(teamTexts.lastOwner)).toBeInTheDocument();
+  });
+
+  it('an owner leaving is shown their keys and endpoints and may keep some', async () => {
+    const user = userEvent.setup();
+    const server = serverWith({
+      'DELETE /api/memberships/11': [204],
+      'GET /api/memberships/11/owned-credentials': [
+        200,
+        {
+          apiKeys: [{ id: 71, name: 'CRM', prefix: 'vf_live_AbCd', mode: 'live' }],
+          webhookEndpoints: [{ id: 81, url: 'https://crm.example.com/hooks', description: '' }],
+        },
+      ],
+    });
+    renderApp('/settings/manage-team', { initialData: signedIn(), server });
+    await user.click(await screen.findByRole('button', { name: 'Leave account' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Leave Acme Corp?' });
+    expect(await within(dialog).findByText(ownedCredentialsTexts.someOfYours)).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Keep CRM (vf_live_AbCd…)' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Leave' }));
+    await waitFor(() => expect(server.calls('DELETE /api/memberships/11')).toHaveLength(1));
+    expect(server.calls('DELETE /api/memberships/11')[0]?.body).toEqual({
+      keepApiKeyIds: [71],
+      keepWebhookEndpointIds: [],
+    });
   });
 });
 

@@ -13,14 +13,16 @@ export const ownedCredentialsTexts = {
   none: (name: string) => `${name} has no active API keys or enabled webhook endpoints.`,
   some: 'Their API keys will be revoked and their webhook endpoints disabled at once. Tick any to keep:',
   failed: 'Their API keys and webhook endpoints could not be listed. If you go on, all of them are revoked.',
+  noneOfYours: 'You have no active API keys or enabled webhook endpoints here.',
+  someOfYours: 'Your API keys will be revoked and your webhook endpoints disabled at once. Tick any to keep:',
 } as const;
 
 interface OwnedCredentialsModalProps {
   opened: boolean;
-  member: TeamMembership;
+  member: Pick<TeamMembership, 'id'> & { user: Pick<TeamMembership['user'], 'name' | 'email'> };
   accountId: number;
-  /** `remove`: removing them from the team; `demote`: making an owner a member. */
-  action: 'remove' | 'demote';
+  /** `remove`: removing them from the team; `demote`: making an owner a member; `leave`: an owner leaving. */
+  action: 'remove' | 'demote' | 'leave';
   accountName: string;
   loading: boolean;
   onConfirm: (keep: Required<KeepCredentials>) => void;
@@ -73,13 +75,15 @@ export function OwnedCredentialsModal({
   } else if (owned.data.apiKeys.length === 0 && owned.data.webhookEndpoints.length === 0) {
     list = (
       <Text size="sm" c="dimmed">
-        {ownedCredentialsTexts.none(name)}
+        {action === 'leave' ? ownedCredentialsTexts.noneOfYours : ownedCredentialsTexts.none(name)}
       </Text>
     );
   } else {
     list = (
       <Stack gap="xs">
-        <Text size="sm">{ownedCredentialsTexts.some}</Text>
+        <Text size="sm">
+          {action === 'leave' ? ownedCredentialsTexts.someOfYours : ownedCredentialsTexts.some}
+        </Text>
         {owned.data.apiKeys.length > 0 && (
           <Stack gap={6} role="group" aria-label="API keys">
             <Text size="sm" fw={500}>
@@ -118,22 +122,36 @@ export function OwnedCredentialsModal({
     );
   }
 
+  const words = {
+    remove: {
+      title: `Remove ${name}?`,
+      confirm: 'Remove',
+      text: `${name} will lose access to ${accountName}. You can invite them again later.`,
+    },
+    demote: {
+      title: `Make ${name} a member?`,
+      confirm: 'Make member',
+      text: `${name} will no longer manage the team, the company, API keys or webhooks of ${accountName}.`,
+    },
+    leave: {
+      title: `Leave ${accountName}?`,
+      confirm: 'Leave',
+      text: `You will lose access to ${accountName}. An owner can invite you again.`,
+    },
+  }[action];
+
   return (
     <ConfirmModal
       opened={opened}
-      title={action === 'remove' ? `Remove ${name}?` : `Make ${name} a member?`}
-      confirmLabel={action === 'remove' ? 'Remove' : 'Make member'}
+      title={words.title}
+      confirmLabel={words.confirm}
       onConfirm={() => onConfirm({ keepApiKeyIds: keepKeys, keepWebhookEndpointIds: keepEndpoints })}
       onCancel={onCancel}
       loading={loading}
       confirmDisabled={owned.isPending}
     >
       <Stack gap="md">
-        <Text>
-          {action === 'remove'
-            ? `${name} will lose access to ${accountName}. You can invite them again later.`
-            : `${name} will no longer manage the team, the company, API keys or webhooks of ${accountName}.`}
-        </Text>
+        <Text>{words.text}</Text>
         {list}
       </Stack>
     </ConfirmModal>
