@@ -80,6 +80,12 @@ test('an owner invites a teammate who joins from the e-mail and sees what the ro
   await expect(matePage.getByRole('button', { name: 'Invite teammate' })).toBeVisible();
   await page.getByLabel(`Role for ${mateName}`).click();
   await page.getByRole('option', { name: 'Member' }).click();
+  // An owner made a member: first what it takes from them (they made no keys or endpoints).
+  const demotion = page.getByRole('dialog', { name: `Make ${mateName} a member?` });
+  await expect(
+    demotion.getByText(`${mateName} has no active API keys or enabled webhook endpoints.`),
+  ).toBeVisible();
+  await demotion.getByRole('button', { name: 'Make member' }).click();
   const reports = page.getByLabel(`Can view reports for ${mateName}`);
   await reports.click();
   await expect(reports).toBeChecked();

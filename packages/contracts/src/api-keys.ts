@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { apiKeyScopeSchema } from './api-key-scopes.ts';
+import { createdBySchema } from './created-by.ts';
 import { MAX_INT_ID } from './lists.ts';
 import { singleLineName } from './names.ts';
 
@@ -44,6 +45,8 @@ export const apiKeySchema = z.object({
   lastUsedIp: z.string().nullable(),
   /** Set once the key is revoked: it then answers 401 everywhere. Revoked keys stay listed, as evidence. */
   revokedAt: z.string().nullable(),
+  /** The owner who created it (ADR 30); null when unknown. */
+  createdBy: createdBySchema,
 });
 export type ApiKey = z.infer<typeof apiKeySchema>;
 

@@ -51,6 +51,8 @@ export const auditActions = [
   'domain.added',
   'domain.verified',
   'domain.removed',
+  'api_key.kept',
+  'webhook_endpoint.kept',
 ] as const;
 export const auditActionSchema = z.enum(auditActions);
 export type AuditAction = z.infer<typeof auditActionSchema>;
@@ -89,7 +91,7 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'webhook_endpoint.secret_rotated': 'Rotated a webhook signing secret',
   'webhook_endpoint.test_sent': 'Sent a test event to a webhook endpoint',
   'webhook_endpoint.replayed_failed': 'Replayed the failed events of a webhook endpoint',
-  'webhook_endpoint.disabled': 'Disabled a webhook endpoint after days of failed deliveries',
+  'webhook_endpoint.disabled': 'Disabled a webhook endpoint',
   'webhook_event.replayed': 'Replayed a webhook event',
   'verify_form.consent_published': 'Published a consent text',
   'verification.certificate_viewed': 'Viewed a verification certificate',
@@ -100,6 +102,8 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'domain.added': 'Added a company domain',
   'domain.verified': 'Verified a company domain',
   'domain.removed': 'Removed a company domain',
+  'api_key.kept': 'Kept an API key of a removed or demoted owner',
+  'webhook_endpoint.kept': 'Kept a webhook endpoint of a removed or demoted owner',
 };
 
 export const auditActorTypes = ['user', 'api_key', 'system'] as const;

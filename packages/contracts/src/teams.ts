@@ -3,6 +3,7 @@ import { emailSchema } from './auth.ts';
 import { listResponseSchema } from './lists.ts';
 import { accountSchema, membershipSchema, roleSchema } from './memberships.ts';
 import { singleLineName } from './names.ts';
+import { keepCredentialsSchema } from './owned-credentials.ts';
 import { phoneCountriesSchema } from './phone-countries.ts';
 
 /**
@@ -124,8 +125,11 @@ export type MembershipListQuery = z.infer<typeof membershipListQuerySchema>;
 export const teamMembershipListSchema = listResponseSchema(teamMembershipSchema);
 export type TeamMembershipList = z.infer<typeof teamMembershipListSchema>;
 
-/** POST /api/memberships/{id}/update-role (owners; the last owner cannot be demoted). Answers the team membership. */
-export const updateRoleRequestSchema = z.object({ role: roleSchema });
+/**
+ * POST /api/memberships/{id}/update-role (owners; the last owner cannot be demoted). Answers the team membership. An
+ * owner made a member keeps only the keys and endpoints named (owned-credentials.ts); the rest are revoked/disabled.
+ */
+export const updateRoleRequestSchema = keepCredentialsSchema.extend({ role: roleSchema }).strict();
 export type UpdateRoleRequest = z.infer<typeof updateRoleRequestSchema>;
 
 /** POST /api/memberships/{id}/update-permissions (owners): what the team screen needs for the two switches. */

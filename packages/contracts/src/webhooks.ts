@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { createdBySchema } from './created-by.ts';
 import { MAX_INT_ID } from './lists.ts';
 import { hasLineBreakOrControl, singleLineTexts } from './names.ts';
 
@@ -88,10 +89,15 @@ export const webhookEndpointSchema = z.object({
   secretPreview: z.string(),
   /** When the endpoint was last disabled (by an owner, or after days of failed deliveries); null while enabled. */
   disabledAt: z.string().nullable(),
-  /** `failing`: disabled by us after WEBHOOK_DISABLE_AFTER_DAYS of failed deliveries; null while enabled. */
-  disabledReason: z.enum(['manual', 'failing']).nullable(),
+  /**
+   * `failing`: disabled by us after WEBHOOK_DISABLE_AFTER_DAYS of failed deliveries; `creator_removed`: its creator
+   * was removed from the team or made a member, and the owner doing it did not keep it (ADR 30); null while enabled.
+   */
+  disabledReason: z.enum(['manual', 'failing', 'creator_removed']).nullable(),
   /** Since when every delivery has failed (none succeeded since); null when the last one succeeded. */
   failingSince: z.string().nullable(),
+  /** The owner who created it (ADR 30); null when unknown (endpoints made before this was recorded). */
+  createdBy: createdBySchema,
 });
 export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 
@@ -148,6 +154,13 @@ export const WEBHOOK_TEST_EVENT_TYPE = 'webhook.test';
 
 /** "Send test event" at most this often per endpoint and minute (429 past it). */
 export const WEBHOOK_TEST_EVENTS_PER_MINUTE = 10;
+
+/**
+ * Replaying one event (POST /api/webhook-events/{id}/replay) at most this often a minute per event and endpoint, and
+ * this often a minute to one endpoint whatever the events (429 past either): each replay is a request to the
+ * customer's server. A range's failed events go in one call (replay-failed), which this does not limit.
+ */
+export const WEBHOOK_EVENT_REPLAYS_PER_MINUTE = { perEvent: 5, perEndpoint: 60 } as const;
 
 /** Events are kept (and listed by GET /api/v1/events, and replayable) for this long. */
 export const WEBHOOK_EVENT_RETENTION_DAYS = 30;

@@ -916,10 +916,15 @@ export const webhookEndpoints = pgTable(
     secretSealed: text('secret_sealed').notNull(),
     previousSecretSealed: text('previous_secret_sealed'),
     previousSecretExpiresAt: timestamp('previous_secret_expires_at', { withTimezone: true, mode: 'date' }),
+    /** The owner who created it (ADR 30); null for endpoints made before this was recorded, or a deleted user. */
+    createdByUserId: integer('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     disabledAt: timestamp('disabled_at', { withTimezone: true, mode: 'date' }),
-    /** `failing`: disabled by the sender after WEBHOOK_DISABLE_AFTER_DAYS of failed deliveries. */
-    disabledReason: text('disabled_reason', { enum: ['manual', 'failing'] }),
+    /**
+     * `failing`: disabled by the sender after WEBHOOK_DISABLE_AFTER_DAYS of failed deliveries; `creator_removed`: its
+     * creator stopped being an owner (removed or demoted) and the owner doing it did not keep it (ADR 30).
+     */
+    disabledReason: text('disabled_reason', { enum: ['manual', 'failing', 'creator_removed'] }),
     /** The first failed attempt since the last success: the clock of the warning and of disabling. */
     failingSince: timestamp('failing_since', { withTimezone: true, mode: 'date' }),
     /** When the owners were warned of this failing streak (once per streak). */

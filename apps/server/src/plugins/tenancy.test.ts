@@ -162,6 +162,13 @@ const routes: RouteCase[] = [
     plainMember: 403,
   },
   {
+    method: 'GET',
+    url: '/api/memberships/:id/owned-credentials',
+    call: (c, w) => c.get(`/api/memberships/${w.memberMembershipId}/owned-credentials`),
+    unknown: (c) => c.get(`/api/memberships/${UNKNOWN}/owned-credentials`),
+    plainMember: 403,
+  },
+  {
     method: 'POST',
     url: '/api/memberships/:id/update-permissions',
     call: (c, w) =>

@@ -87,7 +87,6 @@ export const handParsedBodies: Readonly<Record<string, z.ZodType | 'multipart' |
   'POST /api/accounts/:id/domains/:domainId/check': 'none',
   'DELETE /api/accounts/:id/domains/:domainId': 'none',
   'POST /api/memberships/:id/select': 'none',
-  'DELETE /api/memberships/:id': 'none',
   'POST /api/invitations/:id/resend': 'none',
   'DELETE /api/invitations/:id': 'none',
   'DELETE /api/verify-forms/:id': 'none',

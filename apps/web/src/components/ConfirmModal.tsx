@@ -9,6 +9,8 @@ interface ConfirmModalProps {
   onConfirm: () => void;
   onCancel: () => void;
   loading?: boolean;
+  /** The confirm button waits (e.g. while what the action takes is still being read). */
+  confirmDisabled?: boolean;
 }
 
 /** "Are you sure?" for an action that cannot be undone: Cancel (focused first) and a red confirm button. */
@@ -20,6 +22,7 @@ export function ConfirmModal({
   onConfirm,
   onCancel,
   loading = false,
+  confirmDisabled = false,
 }: ConfirmModalProps) {
   return (
     <Modal
@@ -35,7 +38,7 @@ export function ConfirmModal({
           <Button variant="default" onClick={onCancel} disabled={loading} data-autofocus>
             Cancel
           </Button>
-          <Button color="red" onClick={onConfirm} loading={loading}>
+          <Button color="red" onClick={onConfirm} loading={loading} disabled={confirmDisabled}>
             {confirmLabel}
           </Button>
         </Group>

@@ -5,6 +5,11 @@ export function personName(user: Pick<TeamUser, 'name' | 'email'>): string {
   return user.name.trim() || user.email;
 }
 
+/** Who created a key or an endpoint, as lists show it: the name, else the address; "—" when unknown. */
+export function creatorName(createdBy: Pick<TeamUser, 'name' | 'email'> | null): string {
+  return createdBy ? personName(createdBy) : '—';
+}
+
 export const roleLabels: Record<Role, string> = { owner: 'Owner', member: 'Member' };
 
 export const roleOptions = [

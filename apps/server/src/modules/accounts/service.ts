@@ -103,7 +103,12 @@ export function createAccountService(deps: {
     >,
   ): Promise<CompanyInfo> {
     const row = await db.transaction(async (tx) => {
-      const [before] = await tx.select().from(accounts).where(eq(accounts.id, ctx.accountId)).for('update');
+      // The account's lock (lock.ts), read under it.
+      const [before] = await tx
+        .select()
+        .from(accounts)
+        .where(eq(accounts.id, ctx.accountId))
+        .for('no key update');
       if (!before) throw new Error(`Account ${ctx.accountId} vanished during an update`);
       const [after] = await tx.update(accounts).set(values).where(eq(accounts.id, ctx.accountId)).returning();
       if (!after) throw new Error(`Account ${ctx.accountId} vanished during an update`);

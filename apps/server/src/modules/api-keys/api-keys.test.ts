@@ -73,6 +73,7 @@ describe('/api/api-keys (owners)', () => {
       lastUsedAt: null,
       lastUsedIp: null,
       revokedAt: null,
+      createdBy: { id: owner.userId, name: 'Ada Lovelace', email: owner.email },
       key: expect.stringMatching(/^vf_live_[0-9A-Za-z]{49}$/),
     });
     const { key, ...listed } = created;

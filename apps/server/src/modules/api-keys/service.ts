@@ -5,6 +5,7 @@ import {
   apiKeyTexts,
   type CreateApiKeyRequest,
   type CreatedApiKey,
+  type CreatedBy,
   MAX_ACTIVE_API_KEYS,
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
@@ -13,11 +14,12 @@ import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { type AccountContext, assertStillCan, memberOf } from '../../plugins/account-context.ts';
+import { lockAccount } from '../accounts/lock.ts';
 import type { AuditLog } from '../audit/log.ts';
 import { createApiKeyAuthenticator, isApiKeyScope } from './authenticator.ts';
 import { API_KEY_PREFIX_LENGTH, generateApiKey, hashApiKey } from './key-format.ts';
 
-const { accounts, apiKeys } = schema;
+const { apiKeys, users } = schema;
 
 /** Every column but the secret's hash, which never leaves the database but for the bearer lookup. */
 const listed = {
@@ -35,7 +37,10 @@ const listed = {
 
 type ListedRow = Omit<typeof apiKeys.$inferSelect, 'secretHash' | 'createdByUserId'>;
 
-const toDto = (row: ListedRow): ApiKey => ({
+/** The creator as lists show them (ADR 30), from a LEFT JOIN of users: null when unknown. */
+const creator = { id: users.id, name: users.name, email: users.email };
+
+const toDto = (row: ListedRow, createdBy: CreatedBy): ApiKey => ({
   id: row.id,
   account: row.accountId,
   name: row.name,
@@ -46,6 +51,7 @@ const toDto = (row: ListedRow): ApiKey => ({
   lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
   lastUsedIp: row.lastUsedIp,
   revokedAt: row.revokedAt?.toISOString() ?? null,
+  createdBy,
 });
 
 /**
@@ -69,21 +75,23 @@ export function createApiKeyService(deps: {
     name: `${key.name} (${key.prefix}…)`,
   });
 
-  /** Newest first, revoked ones included. */
+  /** Newest first, revoked ones included, each with its creator. */
   async function list(ctx: AccountContext): Promise<ApiKeyList> {
     const rows = await db
-      .select(listed)
+      .select({ key: listed, creator })
       .from(apiKeys)
+      .leftJoin(users, eq(users.id, apiKeys.createdByUserId))
       .where(eq(apiKeys.accountId, ctx.accountId))
       .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
-    return { results: rows.map(toDto) };
+    return { results: rows.map((row) => toDto(row.key, row.creator)) };
   }
 
   async function create(ctx: AccountContext, body: CreateApiKeyRequest): Promise<CreatedApiKey> {
-    const createdBy = memberOf(ctx).user.id;
+    const { user } = memberOf(ctx);
+    const createdBy = user.id;
     const key = generateApiKey(body.mode);
     const row = await db.transaction(async (tx) => {
-      await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, ctx.accountId)).for('update');
+      await lockAccount(tx, ctx.accountId);
       // The owner's rights were checked before the lock; one demoted or removed meanwhile loses them here.
       await assertStillCan(tx, ctx, 'manageCompany');
       const [active] = await tx
@@ -113,7 +121,7 @@ export function createApiKeyService(deps: {
       });
       return inserted;
     });
-    return { ...toDto(row), key };
+    return { ...toDto(row, { id: user.id, name: user.name, email: user.email }), key };
   }
 
   /**

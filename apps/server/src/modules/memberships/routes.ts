@@ -1,5 +1,7 @@
 import {
   membershipListQuerySchema,
+  ownedCredentialsSchema,
+  removeMembershipRequestSchema,
   selectMembershipResponseSchema,
   teamMembershipListSchema,
   teamMembershipSchema,
@@ -46,7 +48,17 @@ export async function membershipRoutes(app: FastifyInstance): Promise<void> {
   r.post(
     '/api/memberships/:id/update-role',
     { config: { account: team }, schema: { params, body: updateRoleRequestSchema, response: one } },
-    (request) => memberships.updateRole(accountContext(request), idOf(request.params), request.body.role),
+    (request) => {
+      const { role, ...keep } = request.body;
+      return memberships.updateRole(accountContext(request), idOf(request.params), role, keep);
+    },
+  );
+
+  /** What removing or demoting them would revoke and disable (owners; ADR 30). */
+  r.get(
+    '/api/memberships/:id/owned-credentials',
+    { config: { account: team }, schema: { params, response: { 200: ownedCredentialsSchema } } },
+    (request) => memberships.owned(accountContext(request), idOf(request.params)),
   );
 
   r.post(
@@ -74,11 +86,12 @@ export async function membershipRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
+  /** The body is optional: the ids of the person's keys and endpoints to keep (ADR 30); without it nothing is kept. */
   r.delete(
     '/api/memberships/:id',
-    { config: { account: membership }, schema: { params } },
+    { config: { account: membership }, schema: { params, body: removeMembershipRequestSchema.nullish() } },
     async (request, reply) => {
-      await memberships.remove(accountContext(request), idOf(request.params));
+      await memberships.remove(accountContext(request), idOf(request.params), request.body ?? {});
       return reply.code(204).send();
     },
   );

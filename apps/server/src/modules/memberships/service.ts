@@ -2,8 +2,10 @@ import {
   type AuditTarget,
   type Capability,
   can,
+  type KeepCredentials,
   type ListResponse,
   type Membership,
+  type OwnedCredentials,
   type Role,
   type TeamMembership,
   teamTexts,
@@ -15,15 +17,17 @@ import { and, count, eq, type SQL } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { type AccountContext, assertCan, assertStillCan, memberOf } from '../../plugins/account-context.ts';
-import { type AuditLog, auditTarget, changesOf } from '../audit/log.ts';
+import { lockAccount } from '../accounts/lock.ts';
+import { type AuditEntry, type AuditLog, auditTarget, changesOf } from '../audit/log.ts';
 import type { SessionRow, SessionStore } from '../auth/session-store.ts';
 import { revokeOpenInvitationsBy } from '../invitations/inviter.ts';
 import type { UserRow } from '../users/repository.ts';
 import type { WebhookEvents } from '../webhooks/events.ts';
 import { toApiMembership } from './api-object.ts';
+import { type CredentialsCause, checkKept, ownedCredentials, revokeCredentialsOf } from './credentials.ts';
 import { findMembershipOfUser, type MembershipRow, selectTeamMemberships } from './repository.ts';
 
-const { accounts, memberships, users } = schema;
+const { memberships, users } = schema;
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -37,7 +41,7 @@ function onePage<T>(results: T[]): ListResponse<T> {
 /**
  * Memberships (SPEC §7): the team of an account, role and permission changes, removal (and leaving), and the session's
  * current membership. An account always keeps at least one owner: every change that could take an owner away runs
- * in a short transaction that first locks the account's row (SELECT … FOR UPDATE), so two owners demoting or
+ * in a short transaction that first locks the account's row (accounts/lock.ts), so two owners demoting or
  * removing each other at the same moment are serialised and the second one sees that it would leave none.
  * A change that takes someone's right to invite away (removal, leaving, demotion to member) revokes the invitations
  * they sent that are still open, in the same transaction; accepting takes the same lock and checks the inviter again.
@@ -92,6 +96,49 @@ export function createMembershipService(deps: {
   }
 
   /**
+   * What removing or demoting membership `id` would revoke and disable now (ADR 30): the person's active API keys and
+   * enabled webhook endpoints in this account. manageTeam (checked by the route).
+   */
+  async function owned(ctx: AccountContext, id: number): Promise<OwnedCredentials> {
+    const [target] = await db
+      .select({ userId: memberships.userId })
+      .from(memberships)
+      .where(and(inAccount(ctx), eq(memberships.id, id)))
+      .limit(1);
+    if (!target) throw new AppError('not_found');
+    return ownedCredentials(db, ctx.accountId, target.userId);
+  }
+
+  /** Only an owner may keep anything (checked under the lock, before the change: one leaving is still a member). */
+  async function assertMayKeep(tx: Tx, ctx: AccountContext, keep: KeepCredentials): Promise<void> {
+    const keeps = (keep.keepApiKeyIds?.length ?? 0) + (keep.keepWebhookEndpointIds?.length ?? 0) > 0;
+    if (keeps) await assertStillCan(tx, ctx, 'manageCompany');
+  }
+
+  /**
+   * A person who is no longer an owner of the account (removed, left, or made a member) loses what they created in it
+   * (ADR 30): their keys are revoked and their endpoints disabled, in the change's transaction, under its lock, but
+   * for those `keep` names. Answers the audit entries to record after the change's own.
+   */
+  function takeCredentials(
+    tx: Tx,
+    ctx: AccountContext,
+    target: MembershipRow,
+    person: { id: number; email: string },
+    keep: KeepCredentials,
+    cause: CredentialsCause,
+  ): Promise<AuditEntry[]> {
+    return revokeCredentialsOf(tx, {
+      accountId: ctx.accountId,
+      userId: target.userId,
+      keep,
+      now: clock.now(),
+      cause,
+      personTargets: targetsFor(target, person),
+    });
+  }
+
+  /**
    * Runs `change` on the account's membership `id` with the account's row locked; refuses (last_owner) when the
    * target is an owner, `losesOwner` says the change takes that away, and no other owner would remain.
    */
@@ -103,7 +150,7 @@ export function createMembershipService(deps: {
     change: (tx: Tx, target: MembershipRow) => Promise<void>,
   ): Promise<void> {
     await db.transaction(async (tx) => {
-      await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, ctx.accountId)).for('update');
+      await lockAccount(tx, ctx.accountId);
       // The caller's rights were checked before the lock; an owner demoted or removed meanwhile loses them here.
       if (requires) await assertStillCan(tx, ctx, requires);
       const [target] = await tx
@@ -123,14 +170,23 @@ export function createMembershipService(deps: {
     });
   }
 
-  /** manageTeam (checked by the route). Promotion keeps the two switches as they were (they matter for members only). */
-  async function updateRole(ctx: AccountContext, id: number, role: Role): Promise<TeamMembership> {
+  /**
+   * manageTeam (checked by the route). Promotion keeps the two switches as they were (they matter for members only).
+   * An owner made a member loses the keys and endpoints they created, but for those `keep` names (ADR 30).
+   */
+  async function updateRole(
+    ctx: AccountContext,
+    id: number,
+    role: Role,
+    keep: KeepCredentials = {},
+  ): Promise<TeamMembership> {
     await changeGuardingOwners(
       ctx,
       id,
       'manageTeam',
       () => role !== 'owner',
       async (tx, target) => {
+        await assertMayKeep(tx, ctx, keep);
         await tx
           .update(memberships)
           .set({ role })
@@ -138,15 +194,22 @@ export function createMembershipService(deps: {
         if (!can({ ...target, role }, 'manageTeam')) {
           await revokeOpenInvitationsBy(tx, ctx.accountId, target.userId, clock.now());
         }
+        const person = await personOf(tx, target);
+        const demoted = can(target, 'manageCompany') && !can({ ...target, role }, 'manageCompany');
+        let fallout: AuditEntry[] = [];
+        if (demoted) fallout = await takeCredentials(tx, ctx, target, person, keep, 'creator_demoted');
+        // Kept ids are checked whatever the change: a named id is never silently ignored.
+        else checkKept(await ownedCredentials(tx, ctx.accountId, target.userId), keep);
         // The role it had already changes nothing and records nothing.
         const changes = changesOf(target, { role }, ['role']);
         if (changes) {
           await audit.record(tx, ctx, {
             action: 'membership.role_changed',
-            targets: await targetsOf(tx, target),
+            targets: targetsFor(target, person),
             changes,
           });
         }
+        for (const entry of fallout) await audit.record(tx, ctx, entry);
       },
     );
     return get(ctx, id);
@@ -167,7 +230,7 @@ export function createMembershipService(deps: {
         .from(memberships)
         .where(and(inAccount(ctx), eq(memberships.id, id)))
         .limit(1)
-        .for('update');
+        .for('no key update');
       if (!before) throw new AppError('not_found');
       const after = { canSearchData: values.canSearchData, canViewReports: values.canViewReports };
       await tx
@@ -192,7 +255,7 @@ export function createMembershipService(deps: {
    * hence to the user's first membership. The audit log has who removed whom (the member themselves when leaving)
    * and what the membership was.
    */
-  async function remove(ctx: AccountContext, id: number): Promise<void> {
+  async function remove(ctx: AccountContext, id: number, keep: KeepCredentials = {}): Promise<void> {
     const leaving = id === memberOf(ctx).membership.id;
     if (!leaving) assertCan(ctx, 'manageTeam');
     await changeGuardingOwners(
@@ -201,9 +264,12 @@ export function createMembershipService(deps: {
       leaving ? null : 'manageTeam',
       () => true,
       async (tx, target) => {
+        await assertMayKeep(tx, ctx, keep);
         await tx.delete(memberships).where(and(inAccount(ctx), eq(memberships.id, id)));
         await revokeOpenInvitationsBy(tx, ctx.accountId, target.userId, clock.now());
         const person = await personOf(tx, target);
+        // Whatever their role now: a member may hold keys kept when they were demoted.
+        const fallout = await takeCredentials(tx, ctx, target, person, keep, 'creator_removed');
         await webhookEvents.emit(tx, ctx.accountId, {
           type: 'membership.removed',
           data: toApiMembership(target, person),
@@ -217,6 +283,7 @@ export function createMembershipService(deps: {
             canViewReports: [target.canViewReports, null],
           },
         });
+        for (const entry of fallout) await audit.record(tx, ctx, entry);
       },
     );
   }
@@ -229,7 +296,7 @@ export function createMembershipService(deps: {
     return membership;
   }
 
-  return { get, listTeam, listOwn, updateRole, updatePermissions, remove, select };
+  return { get, listTeam, listOwn, owned, updateRole, updatePermissions, remove, select };
 }
 
 export type MembershipService = ReturnType<typeof createMembershipService>;

@@ -243,7 +243,8 @@ export function createVerifyFormService(deps: {
     values: UpdateVerifyFormRequest & { bannerImage?: string | null },
   ): Promise<VerifyForm> {
     const row = await db.transaction(async (tx) => {
-      const [before] = await tx.select().from(verifyForms).where(ownForm(ctx, id)).for('update');
+      // FOR NO KEY UPDATE, as every lock of the app's rows (accounts/lock.ts: the lock order).
+      const [before] = await tx.select().from(verifyForms).where(ownForm(ctx, id)).for('no key update');
       if (!before) throw new AppError('not_found');
       const [after] = await tx
         .update(verifyForms)

@@ -119,6 +119,7 @@ describe('/api/webhook-endpoints (owners)', () => {
       disabledAt: null,
       disabledReason: null,
       failingSince: null,
+      createdBy: { id: owner.userId, name: 'Ada Lovelace', email: owner.email },
     });
     const read = await owner.c.get(`/api/webhook-endpoints/${created.id}`);
     expect(read.statusCode).toBe(200);

@@ -1,5 +1,6 @@
 import {
   errorTexts,
+  WEBHOOK_EVENT_REPLAYS_PER_MINUTE,
   WEBHOOK_TEST_EVENT_TYPE,
   WEBHOOK_TEST_EVENTS_PER_MINUTE,
   type WebhookDelivery,
@@ -258,9 +259,10 @@ describe('replay of one event', () => {
     await jobsSettled(t.app);
 
     // A replay asked while one is still queued adds nothing; one asked after it was sent sends again. However the
-    // burst interleaves with the sending, each replay queued is exactly one more arrival.
-    const burst = await Promise.all(Array.from({ length: 5 }, () => replay(owner, eventId, endpoint.id)));
-    expect(burst.map((r) => r.statusCode)).toEqual([202, 202, 202, 202, 202]);
+    // burst interleaves with the sending, each replay queued is exactly one more arrival. (Four: with the replay before
+    // them, the per-event limit's five a minute.)
+    const burst = await Promise.all(Array.from({ length: 4 }, () => replay(owner, eventId, endpoint.id)));
+    expect(burst.map((r) => r.statusCode)).toEqual([202, 202, 202, 202]);
     const queued = burst.reduce((sum, r) => sum + r.json<{ queued: number }>().queued, 0);
     expect(queued).toBeGreaterThanOrEqual(1);
     await hooks.waitFor(2 + queued);
@@ -271,6 +273,41 @@ describe('replay of one event', () => {
       'scheduled',
       ...Array.from({ length: 1 + queued }, () => 'replay'),
     ]);
+  });
+
+  it(`at most ${WEBHOOK_EVENT_REPLAYS_PER_MINUTE.perEvent} replays of one event a minute, however many are asked at once`, async () => {
+    const owner = await newOwner(t.app);
+    const hooks = await receiver();
+    const endpoint = await createEndpoint(owner, hooks.url);
+    const eventId = await emit(owner.accountId);
+    await deliveryWhen(owner, endpoint.id, eventId, settled('succeeded'));
+    await jobsSettled(t.app);
+
+    const limit = WEBHOOK_EVENT_REPLAYS_PER_MINUTE.perEvent;
+    const burst = await Promise.all(Array.from({ length: 25 }, () => replay(owner, eventId, endpoint.id)));
+    const codes = burst.map((r) => r.statusCode);
+    expect(codes.filter((code) => code === 202)).toHaveLength(limit);
+    expect(codes.filter((code) => code === 429)).toHaveLength(25 - limit);
+    const refused = burst.find((r) => r.statusCode === 429);
+    expect(refused?.json()).toMatchObject({ MainCode_: 'rate_limited' });
+    expect(Number(refused?.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(refused?.headers['retry-after'])).toBeLessThanOrEqual(60);
+    const queued = burst.reduce(
+      (sum, r) => sum + (r.statusCode === 202 ? r.json<{ queued: number }>().queued : 0),
+      0,
+    );
+    expect(queued).toBeLessThanOrEqual(limit);
+    await hooks.waitFor(1 + queued);
+    await jobsSettled(t.app);
+    // The first delivery and at most the limit's replays: nothing more reached the receiver.
+    expect(hooks.received.length).toBe(1 + queued);
+    expect(hooks.received.length).toBeLessThanOrEqual(1 + limit);
+
+    // Another event of the same endpoint has its own allowance. (The clock is not moved on: retries are queued by
+    // the database's time, which a clock ahead of it would delay for later tests.)
+    const other = await emit(owner.accountId);
+    await deliveryWhen(owner, endpoint.id, other, settled('succeeded'));
+    expect((await replay(owner, other, endpoint.id)).statusCode).toBe(202);
   });
 
   it('sends an event the endpoint missed while disabled; refuses while it is disabled', async () => {

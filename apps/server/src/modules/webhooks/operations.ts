@@ -1,6 +1,7 @@
 import {
   type ReplayFailedWebhooksRequest,
   tooManyRequestsText,
+  WEBHOOK_EVENT_REPLAYS_PER_MINUTE,
   WEBHOOK_TEST_EVENT_TYPE,
   WEBHOOK_TEST_EVENTS_PER_MINUTE,
   type WebhookDelivery,
@@ -112,12 +113,29 @@ export function createWebhookOperations(deps: {
     });
   }
 
-  /** One event again, to one enabled endpoint of the event's account (both else 404). */
+  /**
+   * One event again, to one enabled endpoint of the event's account (both else 404). Limited per event and endpoint,
+   * and per endpoint, like "Send test event": each replay is a request to the customer's server. The endpoint's bucket
+   * names the account too: the endpoint id comes from the body, and another account's id (a 404 below) must not use
+   * up that endpoint's allowance.
+   */
   async function replayEvent(
     ctx: AccountContext,
     eventId: string,
     endpointId: number,
   ): Promise<WebhookReplayQueued> {
+    const endpointBucket = `webhook-replay:account:${ctx.accountId}:endpoint:${endpointId}`;
+    await rateLimit.consume(
+      [
+        {
+          bucket: `${endpointBucket}:event:${eventId}`,
+          limit: WEBHOOK_EVENT_REPLAYS_PER_MINUTE.perEvent,
+          windowMs: MINUTE_MS,
+        },
+        { bucket: endpointBucket, limit: WEBHOOK_EVENT_REPLAYS_PER_MINUTE.perEndpoint, windowMs: MINUTE_MS },
+      ],
+      tooManyRequestsText,
+    );
     return db.transaction(async (tx) => {
       const now = clock.now();
       const [event] = await tx

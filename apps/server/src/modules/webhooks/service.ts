@@ -1,5 +1,6 @@
 import {
   type AuditTarget,
+  type CreatedBy,
   type CreateWebhookEndpointRequest,
   MAX_WEBHOOK_ENDPOINTS,
   type RotateWebhookSecretRequest,
@@ -17,11 +18,15 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Sealer } from '../../lib/sealed.ts';
 import { type HostResolver, resolveWebhookTarget, webhookUrlPolicy } from '../../lib/webhook-url.ts';
-import { type AccountContext, assertStillCan } from '../../plugins/account-context.ts';
+import { type AccountContext, assertStillCan, memberOf } from '../../plugins/account-context.ts';
+import { lockAccount } from '../accounts/lock.ts';
 import { type AuditLog, changesOf } from '../audit/log.ts';
 import { generateWebhookSecret, webhookSecretContext, webhookSecretPreview } from './secrets.ts';
 
-const { accounts, webhookEndpoints } = schema;
+const { users, webhookEndpoints } = schema;
+
+/** The creator as lists show them (ADR 30), from a LEFT JOIN of users: null when unknown. */
+const creator = { id: users.id, name: users.name, email: users.email };
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
@@ -62,7 +67,7 @@ export function createWebhookEndpointService(deps: {
   });
   const policy = webhookUrlPolicy(deps.config);
 
-  const toDto = (row: EndpointRow): WebhookEndpoint => ({
+  const toDto = (row: EndpointRow, createdBy: CreatedBy): WebhookEndpoint => ({
     id: row.id,
     account: row.accountId,
     url: row.url,
@@ -74,7 +79,19 @@ export function createWebhookEndpointService(deps: {
     disabledAt: row.disabledAt?.toISOString() ?? null,
     disabledReason: row.enabled ? null : (row.disabledReason ?? 'manual'),
     failingSince: row.failingSince?.toISOString() ?? null,
+    createdBy,
   });
+
+  /** The endpoint's creator, for answers that read one row (a PATCH, a rotation). */
+  async function creatorOf(executor: Db, row: EndpointRow): Promise<CreatedBy> {
+    if (row.createdByUserId === null) return null;
+    const [found] = await executor
+      .select(creator)
+      .from(users)
+      .where(eq(users.id, row.createdByUserId))
+      .limit(1);
+    return found ?? null;
+  }
 
   const own = (ctx: AccountContext, id: number) =>
     and(eq(webhookEndpoints.accountId, ctx.accountId), eq(webhookEndpoints.id, id));
@@ -86,20 +103,26 @@ export function createWebhookEndpointService(deps: {
     return url;
   }
 
-  /** Newest first. */
+  /** Newest first, each with its creator. */
   async function list(ctx: AccountContext): Promise<WebhookEndpointList> {
     const rows = await db
-      .select()
+      .select({ endpoint: webhookEndpoints, creator })
       .from(webhookEndpoints)
+      .leftJoin(users, eq(users.id, webhookEndpoints.createdByUserId))
       .where(eq(webhookEndpoints.accountId, ctx.accountId))
       .orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id));
-    return { results: rows.map(toDto) };
+    return { results: rows.map((row) => toDto(row.endpoint, row.creator)) };
   }
 
   async function get(ctx: AccountContext, id: number): Promise<WebhookEndpoint> {
-    const [row] = await db.select().from(webhookEndpoints).where(own(ctx, id)).limit(1);
+    const [row] = await db
+      .select({ endpoint: webhookEndpoints, creator })
+      .from(webhookEndpoints)
+      .leftJoin(users, eq(users.id, webhookEndpoints.createdByUserId))
+      .where(own(ctx, id))
+      .limit(1);
     if (!row) throw new AppError('not_found');
-    return toDto(row);
+    return toDto(row.endpoint, row.creator);
   }
 
   async function create(
@@ -107,9 +130,10 @@ export function createWebhookEndpointService(deps: {
     body: Required<CreateWebhookEndpointRequest>,
   ): Promise<WebhookEndpoint> {
     const url = await checkedUrl(body.url);
+    const { user } = memberOf(ctx);
     const secret = generateWebhookSecret();
     const row = await db.transaction(async (tx) => {
-      await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, ctx.accountId)).for('update');
+      await lockAccount(tx, ctx.accountId);
       // The owner's rights were checked before the lock; one demoted or removed meanwhile loses them here.
       await assertStillCan(tx, ctx, 'manageCompany');
       const [existing] = await tx
@@ -129,6 +153,7 @@ export function createWebhookEndpointService(deps: {
           enabled: body.enabled,
           // Sealed under the endpoint's id (so it cannot be moved to another endpoint), which the insert assigns.
           secretSealed: '',
+          createdByUserId: user.id,
           createdAt: now,
           disabledAt: body.enabled ? null : now,
           disabledReason: body.enabled ? null : 'manual',
@@ -151,7 +176,7 @@ export function createWebhookEndpointService(deps: {
       });
       return sealed;
     });
-    return toDto(row);
+    return toDto(row, { id: user.id, name: user.name, email: user.email });
   }
 
   async function update(
@@ -161,7 +186,7 @@ export function createWebhookEndpointService(deps: {
   ): Promise<WebhookEndpoint> {
     const url = body.url === undefined ? undefined : await checkedUrl(body.url);
     const row = await db.transaction(async (tx) => {
-      const [before] = await tx.select().from(webhookEndpoints).where(own(ctx, id)).for('update');
+      const [before] = await tx.select().from(webhookEndpoints).where(own(ctx, id)).for('no key update');
       if (!before) throw new AppError('not_found');
       const changes = {
         ...(url === undefined ? {} : { url }),
@@ -199,17 +224,28 @@ export function createWebhookEndpointService(deps: {
       }
       return after;
     });
-    return toDto(row);
+    return toDto(row, await creatorOf(db, row));
   }
 
+  /**
+   * The audit event first, then the DELETE (accounts/lock.ts: a deleted row is the lock order's one exception): a
+   * DELETE's lock blocks the share locks of deliveries made under the chain head (a form rename's event), so the
+   * head is taken before it. Two DELETEs at once: the second deletes nothing, answers 404 and records nothing.
+   */
   async function remove(ctx: AccountContext, id: number): Promise<void> {
     await db.transaction(async (tx) => {
+      const [found] = await tx
+        .select({ id: webhookEndpoints.id, url: webhookEndpoints.url })
+        .from(webhookEndpoints)
+        .where(own(ctx, id))
+        .limit(1);
+      if (!found) throw new AppError('not_found');
+      await audit.record(tx, ctx, { action: 'webhook_endpoint.deleted', targets: [endpointTarget(found)] });
       const [deleted] = await tx
         .delete(webhookEndpoints)
         .where(own(ctx, id))
-        .returning({ id: webhookEndpoints.id, url: webhookEndpoints.url });
+        .returning({ id: webhookEndpoints.id });
       if (!deleted) throw new AppError('not_found');
-      await audit.record(tx, ctx, { action: 'webhook_endpoint.deleted', targets: [endpointTarget(deleted)] });
     });
   }
 
@@ -252,7 +288,7 @@ export function createWebhookEndpointService(deps: {
         .select({ secretSealed: webhookEndpoints.secretSealed })
         .from(webhookEndpoints)
         .where(own(ctx, id))
-        .for('update');
+        .for('no key update');
       if (!before) throw new AppError('not_found');
       const overlap = body.overlapHours > 0;
       const [after] = await tx
@@ -274,7 +310,7 @@ export function createWebhookEndpointService(deps: {
       });
       return after;
     });
-    return toDto(row);
+    return toDto(row, await creatorOf(db, row));
   }
 
   return { list, get, create, update, remove, secret, rotateSecret };

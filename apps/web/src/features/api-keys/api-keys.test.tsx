@@ -29,6 +29,7 @@ function makeKey(over: Partial<ApiKey> = {}): ApiKey {
     lastUsedAt: '2026-01-03T11:30:00Z',
     lastUsedIp: '203.0.113.7',
     revokedAt: null,
+    createdBy: { id: 3, name: 'Grace Hopper', email: 'grace@example.com' },
     ...over,
   };
 }
@@ -53,7 +54,7 @@ function server(initial: ApiKey[] = [makeKey()]) {
 const page = () => screen.findByRole('heading', { name: 'API keys', level: 2 });
 
 describe('Settings → API keys', () => {
-  it('lists the keys: name, mode, prefix, scopes, last use, status; only active ones can be revoked', async () => {
+  it('lists the keys: name, mode, prefix, scopes, creator, last use, status; only active ones can be revoked', async () => {
     const s = server([
       makeKey(),
       makeKey({
@@ -65,6 +66,7 @@ describe('Settings → API keys', () => {
         lastUsedAt: null,
         lastUsedIp: null,
         revokedAt: '2026-01-05T09:00:00Z',
+        createdBy: null,
       }),
     ]);
     renderApp('/settings/api-keys', { initialData: signedIn(), server: s.fake });
@@ -78,6 +80,9 @@ describe('Settings → API keys', () => {
     expect(within(crm).getByText('forms:read')).toBeInTheDocument();
     expect(within(crm).getByText('203.0.113.7')).toBeInTheDocument();
     expect(within(crm).getByText('Active')).toBeInTheDocument();
+    // Created by: the name, else the address; "—" when unknown (ADR 30).
+    expect(within(crm).getByText('Grace Hopper')).toBeInTheDocument();
+    expect(within(old).getByText('—')).toBeInTheDocument();
     expect(within(crm).getByRole('button', { name: 'Revoke CRM sync' })).toBeInTheDocument();
 
     expect(within(old).getByText('Test')).toBeInTheDocument();

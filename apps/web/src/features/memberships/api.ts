@@ -1,8 +1,11 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import {
+  type KeepCredentials,
   listResponseSchema,
   type Membership,
   membershipSchema,
+  type OwnedCredentials,
+  ownedCredentialsSchema,
   type SelectMembershipResponse,
   selectMembershipResponseSchema,
   type TeamMembership,
@@ -17,6 +20,8 @@ import { z } from 'zod';
 import { accountKeys, accountScope } from '../../lib/account-keys';
 import { type ApiClient, noContent } from '../../lib/api-client';
 import { type Services, useServices } from '../../lib/services';
+import { apiKeyKeys } from '../api-keys/api';
+import { webhookKeys } from '../webhooks/api';
 
 /** One place per membership endpoint (SPEC §7): the fetcher, then its query options or mutation hook. */
 
@@ -157,6 +162,36 @@ function applyTeamMembership({ session, queryClient }: Services, accountId: numb
   if (user.id === session.get().user.id) session.updateMembership(membership);
 }
 
+// GET /api/memberships/{id}/owned-credentials (owners) — what removing or demoting them would revoke (ADR 30)
+export function fetchOwnedCredentials(
+  api: ApiClient,
+  membershipId: number,
+  signal?: AbortSignal,
+): Promise<OwnedCredentials> {
+  return api.get(`/api/memberships/${membershipId}/owned-credentials`, {
+    schema: ownedCredentialsSchema,
+    signal,
+  });
+}
+
+/** Read afresh each time the dialog opens: it must show what the change takes now. */
+export function ownedCredentialsQueryOptions(api: ApiClient, accountId: number, membershipId: number) {
+  return queryOptions({
+    queryKey: [...accountScope, accountId, 'owned-credentials', membershipId] as const,
+    queryFn: ({ signal }) => fetchOwnedCredentials(api, membershipId, signal),
+    staleTime: 0,
+    gcTime: 0,
+  });
+}
+
+/** Keys and endpoints a removal or demotion revoked or disabled: their lists are read again (ADR 30). */
+function invalidateCredentials({ queryClient }: Pick<Services, 'queryClient'>, accountId: number) {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: apiKeyKeys.list(accountId) }),
+    queryClient.invalidateQueries({ queryKey: webhookKeys.all(accountId) }),
+  ]);
+}
+
 // POST /api/memberships/{id}/update-role (owners; 400 nonFieldErrors for the last owner)
 export function updateMembershipRole(
   api: ApiClient,
@@ -199,7 +234,10 @@ export function useUpdateRoleMutation(accountId: number) {
   return useMutation({
     mutationFn: ({ membershipId, ...body }: Vars) => updateMembershipRole(services.api, membershipId, body),
     ...optimisticTeamUpdate<Vars>(services, accountId, (m, { role }) => ({ ...m, role })),
-    onSuccess: (updated) => applyTeamMembership(services, accountId, updated),
+    onSuccess: async (updated) => {
+      applyTeamMembership(services, accountId, updated);
+      await invalidateCredentials(services, accountId);
+    },
   });
 }
 
@@ -231,16 +269,26 @@ export function useUpdatePermissionsMutation(accountId: number) {
 }
 
 // DELETE /api/memberships/{id} → 204. Owners remove anyone; anyone may remove their own (leave); never the last owner.
-export function deleteMembership(api: ApiClient, membershipId: number): Promise<unknown> {
-  return api.delete(`/api/memberships/${membershipId}`, { schema: noContent });
+// The body names the person's keys and endpoints to keep (ADR 30); without it everything they created goes.
+export function deleteMembership(
+  api: ApiClient,
+  membershipId: number,
+  keep?: KeepCredentials,
+): Promise<unknown> {
+  return api.delete(`/api/memberships/${membershipId}`, {
+    schema: noContent,
+    ...(keep ? { body: keep } : {}),
+  });
 }
 
 /** Removes someone from the team (owners). Leaving is `useLeaveAccountMutation`. */
 export function useRemoveMembershipMutation(accountId: number) {
-  const { api, queryClient } = useServices();
+  const services = useServices();
+  const { api, queryClient } = services;
   return useMutation({
-    mutationFn: (membershipId: number) => deleteMembership(api, membershipId),
-    onSuccess: (_answer, membershipId) => {
+    mutationFn: ({ membershipId, ...keep }: KeepCredentials & { membershipId: number }) =>
+      deleteMembership(api, membershipId, keep),
+    onSuccess: async (_answer, { membershipId }) => {
       queryClient.setQueryData<TeamMembershipList>(accountKeys.team(accountId), (list) =>
         list
           ? {
@@ -250,6 +298,7 @@ export function useRemoveMembershipMutation(accountId: number) {
             }
           : list,
       );
+      await invalidateCredentials(services, accountId);
     },
   });
 }
@@ -258,8 +307,9 @@ export function useRemoveMembershipMutation(accountId: number) {
 export function useLeaveAccountMutation() {
   const services = useServices();
   return useMutation({
-    mutationFn: (membershipId: number) => deleteMembership(services.api, membershipId),
-    onSuccess: async (_answer, membershipId) => {
+    mutationFn: ({ membershipId, ...keep }: KeepCredentials & { membershipId: number }) =>
+      deleteMembership(services.api, membershipId, keep),
+    onSuccess: async (_answer, { membershipId }) => {
       await services.queryClient.cancelQueries({ queryKey: ownMembershipsQueryKey });
       const { session: next, currentChanged } = services.session.removeMembership(membershipId);
       services.queryClient.setQueryData(ownMembershipsQueryKey, next.memberships);

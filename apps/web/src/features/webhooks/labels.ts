@@ -78,3 +78,5 @@ export const overlapOptions = [
 ] as const;
 
 export const DISABLED_FOR_FAILING_TEXT = `Disabled after ${WEBHOOK_DISABLE_AFTER_DAYS} days of failed deliveries`;
+export const DISABLED_CREATOR_REMOVED_TEXT =
+  'Disabled when the owner who created it left the team or became a member';

@@ -19,6 +19,7 @@ export function makeEndpoint(over: Partial<WebhookEndpoint> = {}): WebhookEndpoi
     disabledAt: null,
     disabledReason: null,
     failingSince: null,
+    createdBy: { id: 3, name: 'Grace Hopper', email: 'grace@example.com' },
     ...over,
   };
 }

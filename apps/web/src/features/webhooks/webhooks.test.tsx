@@ -6,7 +6,7 @@ import { createFakeServer } from '../../test/fake-server';
 import { renderApp } from '../../test/render';
 import { EVENT_TYPES_REQUIRED } from './components/EndpointFormModal';
 import { EMPTY_TEXT } from './components/Webhooks';
-import { DISABLED_FOR_FAILING_TEXT } from './labels';
+import { DISABLED_CREATOR_REMOVED_TEXT, DISABLED_FOR_FAILING_TEXT } from './labels';
 import { makeEndpoint, member, signedIn } from './test-data';
 
 /** A server that keeps its list, so a refetch after a change shows the change. */
@@ -38,10 +38,24 @@ describe('Settings → Webhooks', () => {
         disabledReason: 'failing',
         failingSince: '2026-01-04T10:00:00Z',
         secretPreview: 'whsec_ZyXw…',
+        createdBy: null,
+      }),
+      makeEndpoint({
+        id: 7,
+        url: 'https://old.example.com/in',
+        enabled: false,
+        disabledAt: '2026-01-10T10:00:00Z',
+        disabledReason: 'creator_removed',
+        createdBy: { id: 4, name: '', email: 'former@example.com' },
       }),
     ]);
     renderApp('/settings/webhooks', { initialData: signedIn(), server: s.fake });
     const table = await screen.findByRole('table', { name: 'Webhook endpoints' });
+    const former = within(table).getAllByRole('row')[3];
+    if (!former) throw new Error('three rows expected');
+    // Created by: the name, else the address; "—" when unknown (ADR 30).
+    expect(within(former).getByText('former@example.com')).toBeInTheDocument();
+    expect(within(former).getByText(DISABLED_CREATOR_REMOVED_TEXT)).toBeInTheDocument();
     const [, crm, erp] = within(table).getAllByRole('row');
     if (!crm || !erp) throw new Error('two rows expected');
     expect(within(crm).getByRole('link', { name: 'https://crm.example.com/hooks/veriform' })).toHaveAttribute(
@@ -52,6 +66,7 @@ describe('Settings → Webhooks', () => {
     expect(within(crm).getByText('All events')).toBeInTheDocument();
     expect(within(crm).getByText('Enabled')).toBeInTheDocument();
     expect(within(crm).getByText('whsec_AbCd…')).toBeInTheDocument();
+    expect(within(crm).getByText('Grace Hopper')).toBeInTheDocument();
     expect(within(crm).queryByText(/^Failing since/)).not.toBeInTheDocument();
 
     expect(within(erp).getByText('No description')).toBeInTheDocument();
@@ -60,6 +75,7 @@ describe('Settings → Webhooks', () => {
     expect(within(erp).getByText('Disabled')).toBeInTheDocument();
     expect(within(erp).getByText(DISABLED_FOR_FAILING_TEXT)).toBeInTheDocument();
     expect(within(erp).getByText(/^Failing since/)).toBeInTheDocument();
+    expect(within(erp).getByText('—')).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Webhooks' })).toHaveAttribute('aria-selected', 'true');
     expect(document.title).toMatch(/^Webhooks/);
   });

@@ -13,6 +13,7 @@ import {
 import type { ApiKey, ApiKeyMode } from '@veriform/contracts';
 import { DetailField } from '../../../components/layout/DetailField';
 import { formatDateTime } from '../../../lib/format';
+import { creatorName } from '../../../lib/people';
 import { useCompactLayout } from '../../../lib/use-compact-layout';
 
 export const modeLabels: Record<ApiKeyMode, string> = { live: 'Live', test: 'Test' };
@@ -92,6 +93,15 @@ function Prefix({ apiKey }: { apiKey: ApiKey }) {
   );
 }
 
+/** The owner who created it (name, else address), or "—" when unknown (ADR 30). */
+function CreatedBy({ apiKey }: { apiKey: ApiKey }) {
+  return (
+    <Text span size="sm" style={{ overflowWrap: 'anywhere' }}>
+      {creatorName(apiKey.createdBy)}
+    </Text>
+  );
+}
+
 function RevokeButton({ apiKey, onRevoke }: { apiKey: ApiKey; onRevoke: (key: ApiKey) => void }) {
   if (apiKey.revokedAt) return null;
   return (
@@ -114,7 +124,7 @@ interface ApiKeyListProps {
 
 function ApiKeysTable({ keys, onRevoke }: ApiKeyListProps) {
   return (
-    <Table.ScrollContainer minWidth={900}>
+    <Table.ScrollContainer minWidth={1040}>
       <Table aria-label="API keys" verticalSpacing="sm">
         <Table.Thead>
           <Table.Tr>
@@ -123,6 +133,7 @@ function ApiKeysTable({ keys, onRevoke }: ApiKeyListProps) {
             <Table.Th scope="col">Key</Table.Th>
             <Table.Th scope="col">Scopes</Table.Th>
             <Table.Th scope="col">Created</Table.Th>
+            <Table.Th scope="col">Created by</Table.Th>
             <Table.Th scope="col">Last used</Table.Th>
             <Table.Th scope="col">Status</Table.Th>
             <Table.Th scope="col">
@@ -147,6 +158,9 @@ function ApiKeysTable({ keys, onRevoke }: ApiKeyListProps) {
               </Table.Td>
               <Table.Td style={{ whiteSpace: 'nowrap' }}>
                 <time dateTime={key.created}>{formatDateTime(key.created)}</time>
+              </Table.Td>
+              <Table.Td maw={200}>
+                <CreatedBy apiKey={key} />
               </Table.Td>
               <Table.Td style={{ whiteSpace: 'nowrap' }}>
                 <LastUsed apiKey={key} />
@@ -207,6 +221,9 @@ function ApiKeyCards({ keys, onRevoke }: ApiKeyListProps) {
             </DetailField>
             <DetailField label="Created">
               <time dateTime={key.created}>{formatDateTime(key.created)}</time>
+            </DetailField>
+            <DetailField label="Created by">
+              <CreatedBy apiKey={key} />
             </DetailField>
             <DetailField label="Last used">
               <LastUsed apiKey={key} />

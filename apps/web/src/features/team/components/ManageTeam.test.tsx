@@ -12,6 +12,7 @@ import {
   teamList,
 } from '../../../test/fake-server';
 import { renderApp } from '../../../test/render';
+import { ownedCredentialsTexts } from './OwnedCredentialsModal';
 
 const ada = makeUser();
 const owner = makeMembership();
@@ -126,6 +127,7 @@ describe('Manage Team (owner)', () => {
         400,
         { nonFieldErrors: [teamTexts.lastOwner], MainCode_: 'last_owner' },
       ],
+      'GET /api/memberships/11/owned-credentials': [200, { apiKeys: [], webhookEndpoints: [] }],
     });
     renderApp('/settings/manage-team', { initialData: signedIn(), server });
     await teamTable();
@@ -138,6 +140,10 @@ describe('Manage Team (owner)', () => {
 
     await user.click(screen.getByRole('combobox', { name: 'Role for Ada Lovelace' }));
     await user.click(await screen.findByRole('option', { name: 'Member' }));
+    // An owner made a member: first what it takes (here nothing), then the change.
+    const dialog = await screen.findByRole('dialog', { name: 'Make Ada Lovelace a member?' });
+    expect(await within(dialog).findByText(ownedCredentialsTexts.none('Ada Lovelace'))).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Make member' }));
     expect(await screen.findByText(teamTexts.lastOwner)).toBeInTheDocument();
     expect(screen.getByText('Failed to Update Role')).toBeInTheDocument();
     expect(screen.getByRole('combobox', { name: 'Role for Ada Lovelace' })).toHaveValue('Owner');
@@ -145,7 +151,10 @@ describe('Manage Team (owner)', () => {
 
   it('removes a member after confirming', async () => {
     const user = userEvent.setup();
-    const server = serverWith({ 'DELETE /api/memberships/12': [204] });
+    const server = serverWith({
+      'DELETE /api/memberships/12': [204],
+      'GET /api/memberships/12/owned-credentials': [200, { apiKeys: [], webhookEndpoints: [] }],
+    });
     renderApp('/settings/manage-team', { initialData: signedIn(), server });
     const table = await teamTable();
     await user.click(screen.getByRole('button', { name: 'Remove Bob Stone' }));
@@ -161,6 +170,93 @@ describe('Manage Team (owner)', () => {
     );
     await waitFor(() => expect(within(table).queryByText('bob@example.com')).not.toBeInTheDocument());
     expect(server.calls('DELETE /api/memberships/12')).toHaveLength(1);
+  });
+
+  it('removing or demoting an owner lists their keys and endpoints, each to keep (unticked); loading first', async () => {
+    const user = userEvent.setup();
+    const carolRow = makeTeamMembership({
+      id: 13,
+      role: 'owner',
+      user: { id: 3, name: 'Carol Byrne', email: 'carol@example.com' },
+    });
+    let answer: (value: [number, unknown]) => void = () => undefined;
+    const owned = {
+      apiKeys: [
+        { id: 71, name: 'CRM', prefix: 'vf_live_AbCd', mode: 'live' },
+        { id: 72, name: 'Billing', prefix: 'vf_live_EfGh', mode: 'live' },
+      ],
+      webhookEndpoints: [{ id: 81, url: 'https://crm.example.com/hooks', description: 'CRM' }],
+    };
+    const server = serverWith({
+      'GET /api/memberships': [200, teamList([adaRow, bobRow, carolRow])],
+      'GET /api/memberships/13/owned-credentials': () =>
+        new Promise<[number, unknown]>((resolve) => {
+          answer = resolve;
+        }),
+      'DELETE /api/memberships/13': [204],
+      'POST /api/memberships/13/update-role': [200, { ...carolRow, role: 'member' }],
+    });
+    renderApp('/settings/manage-team', { initialData: signedIn(), server });
+    await teamTable();
+
+    await user.click(screen.getByRole('button', { name: 'Remove Carol Byrne' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove Carol Byrne?' });
+    expect(within(dialog).getByLabelText(ownedCredentialsTexts.loading)).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Remove' })).toBeDisabled();
+    answer([200, owned]);
+    const keep = await within(dialog).findByRole('checkbox', { name: 'Keep CRM (vf_live_AbCd…)' });
+    expect(keep).not.toBeChecked();
+    expect(within(dialog).getByRole('checkbox', { name: 'Keep Billing (vf_live_EfGh…)' })).not.toBeChecked();
+    expect(
+      within(dialog).getByRole('checkbox', { name: 'Keep https://crm.example.com/hooks' }),
+    ).not.toBeChecked();
+    expect(within(dialog).getByText(ownedCredentialsTexts.some)).toBeInTheDocument();
+    await user.click(keep);
+    await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    await waitFor(() => expect(server.calls('DELETE /api/memberships/13')).toHaveLength(1));
+    expect(server.calls('DELETE /api/memberships/13')[0]?.body).toEqual({
+      keepApiKeyIds: [71],
+      keepWebhookEndpointIds: [],
+    });
+  });
+
+  it('making an owner a member keeps what is ticked and sends the role with it', async () => {
+    const user = userEvent.setup();
+    const carolRow = makeTeamMembership({
+      id: 13,
+      role: 'owner',
+      user: { id: 3, name: 'Carol Byrne', email: 'carol@example.com' },
+    });
+    const server = serverWith({
+      'GET /api/memberships': [200, teamList([adaRow, bobRow, carolRow])],
+      'GET /api/memberships/13/owned-credentials': [
+        200,
+        {
+          apiKeys: [{ id: 71, name: 'CRM', prefix: 'vf_live_AbCd', mode: 'live' }],
+          webhookEndpoints: [{ id: 81, url: 'https://crm.example.com/hooks', description: '' }],
+        },
+      ],
+      'POST /api/memberships/13/update-role': [200, { ...carolRow, role: 'member' }],
+    });
+    renderApp('/settings/manage-team', { initialData: signedIn(), server });
+    await teamTable();
+    await user.click(screen.getByRole('combobox', { name: 'Role for Carol Byrne' }));
+    await user.click(await screen.findByRole('option', { name: 'Member' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Make Carol Byrne a member?' });
+    expect(server.calls('POST /api/memberships/13/update-role')).toHaveLength(0);
+    await user.click(
+      await within(dialog).findByRole('checkbox', { name: 'Keep https://crm.example.com/hooks' }),
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Make member' }));
+    await waitFor(() => expect(server.calls('POST /api/memberships/13/update-role')).toHaveLength(1));
+    expect(server.calls('POST /api/memberships/13/update-role')[0]?.body).toEqual({
+      role: 'member',
+      keepApiKeyIds: [],
+      keepWebhookEndpointIds: [81],
+    });
+    await waitFor(() =>
+      expect(screen.getByRole('combobox', { name: 'Role for Carol Byrne' })).toHaveValue('Member'),
+    );
   });
 
   it('invites: field errors beside the fields, then success toast and the new pending row', async () => {
@@ -245,12 +341,39 @@ describe('Manage Team (owner)', () => {
     const user = userEvent.setup();
     const server = serverWith({
       'DELETE /api/memberships/11': [400, { nonFieldErrors: [teamTexts.lastOwner], MainCode_: 'last_owner' }],
+      'GET /api/memberships/11/owned-credentials': [200, { apiKeys: [], webhookEndpoints: [] }],
     });
     renderApp('/settings/manage-team', { initialData: signedIn(), server });
     await user.click(await screen.findByRole('button', { name: 'Leave account' }));
     const dialog = await screen.findByRole('dialog', { name: 'Leave Acme Corp?' });
+    expect(await within(dialog).findByText(ownedCredentialsTexts.noneOfYours)).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Leave' }));
     expect(await screen.findByText(teamTexts.lastOwner)).toBeInTheDocument();
+  });
+
+  it('an owner leaving is shown their keys and endpoints and may keep some', async () => {
+    const user = userEvent.setup();
+    const server = serverWith({
+      'DELETE /api/memberships/11': [204],
+      'GET /api/memberships/11/owned-credentials': [
+        200,
+        {
+          apiKeys: [{ id: 71, name: 'CRM', prefix: 'vf_live_AbCd', mode: 'live' }],
+          webhookEndpoints: [{ id: 81, url: 'https://crm.example.com/hooks', description: '' }],
+        },
+      ],
+    });
+    renderApp('/settings/manage-team', { initialData: signedIn(), server });
+    await user.click(await screen.findByRole('button', { name: 'Leave account' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Leave Acme Corp?' });
+    expect(await within(dialog).findByText(ownedCredentialsTexts.someOfYours)).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Keep CRM (vf_live_AbCd…)' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Leave' }));
+    await waitFor(() => expect(server.calls('DELETE /api/memberships/11')).toHaveLength(1));
+    expect(server.calls('DELETE /api/memberships/11')[0]?.body).toEqual({
+      keepApiKeyIds: [71],
+      keepWebhookEndpointIds: [],
+    });
   });
 });
 

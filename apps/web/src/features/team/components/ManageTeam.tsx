@@ -3,7 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconUserPlus, IconUsers } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { can, type Membership } from '@veriform/contracts';
+import { can, type KeepCredentials, type Membership } from '@veriform/contracts';
 import { type ReactNode, useEffect, useState } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { NoMembershipAlert } from '../../../components/errors/NoMembershipAlert';
@@ -14,46 +14,64 @@ import { notify } from '../../../lib/notify';
 import { useServices } from '../../../lib/services';
 import { useSession } from '../../../lib/session';
 import { teamQueryOptions, useLeaveAccountMutation, useRefreshOwnMemberships } from '../../memberships/api';
+import { OwnedCredentialsModal } from './OwnedCredentialsModal';
 import { TeamTable } from './TeamTable';
 
 /**
  * Anyone may leave; the server refuses the last owner (docs/roles.md) and the refusal is shown as an error toast
- * with its text.
+ * with its text. An owner leaving is shown their keys and endpoints, which go with them unless kept (ADR 30).
  */
 function LeaveAccount({ membership }: { membership: Membership }) {
   const [confirming, setConfirming] = useState(false);
   const leave = useLeaveAccountMutation();
   const navigate = useNavigate();
+  const { user } = useSession();
   const accountName = membership.account.displayName;
 
-  const leaveNow = () =>
-    leave.mutate(membership.id, {
-      onSuccess: () => {
-        setConfirming(false);
-        notify.success('You left the account', `You are no longer a member of ${accountName}.`);
-        void navigate({ to: '/', replace: true });
+  const leaveNow = (keep: KeepCredentials = {}) =>
+    leave.mutate(
+      { membershipId: membership.id, ...keep },
+      {
+        onSuccess: () => {
+          setConfirming(false);
+          notify.success('You left the account', `You are no longer a member of ${accountName}.`);
+          void navigate({ to: '/', replace: true });
+        },
+        onError: (error) => {
+          setConfirming(false);
+          notify.error('Failed to Leave Account', errorDisplayText(error));
+        },
       },
-      onError: (error) => {
-        setConfirming(false);
-        notify.error('Failed to Leave Account', errorDisplayText(error));
-      },
-    });
+    );
 
   return (
     <div>
       <Button variant="default" color="red" onClick={() => setConfirming(true)}>
         Leave account
       </Button>
-      <ConfirmModal
-        opened={confirming}
-        title={`Leave ${accountName}?`}
-        confirmLabel="Leave"
-        onConfirm={leaveNow}
-        onCancel={() => setConfirming(false)}
-        loading={leave.isPending}
-      >
-        You will lose access to {accountName}. An owner can invite you again.
-      </ConfirmModal>
+      {can(membership, 'manageCompany') ? (
+        <OwnedCredentialsModal
+          opened={confirming}
+          member={{ id: membership.id, user }}
+          accountId={membership.account.id}
+          accountName={accountName}
+          action="leave"
+          loading={leave.isPending}
+          onConfirm={leaveNow}
+          onCancel={() => setConfirming(false)}
+        />
+      ) : (
+        <ConfirmModal
+          opened={confirming}
+          title={`Leave ${accountName}?`}
+          confirmLabel="Leave"
+          onConfirm={() => leaveNow()}
+          onCancel={() => setConfirming(false)}
+          loading={leave.isPending}
+        >
+          You will lose access to {accountName}. An owner can invite you again.
+        </ConfirmModal>
+      )}
     </div>
   );
 }

@@ -10,9 +10,8 @@ import {
   Text,
   VisuallyHidden,
 } from '@mantine/core';
-import type { Membership, TeamMembership } from '@veriform/contracts';
+import type { KeepCredentials, Membership, Role, TeamMembership } from '@veriform/contracts';
 import { type ReactNode, useState } from 'react';
-import { ConfirmModal } from '../../../components/ConfirmModal';
 import { LabelledSelect } from '../../../components/form/LabelledSelect';
 import { initialsFor } from '../../../components/shell/nav';
 import { errorDisplayText } from '../../../lib/error-text';
@@ -24,6 +23,7 @@ import {
   useUpdatePermissionsMutation,
   useUpdateRoleMutation,
 } from '../../memberships/api';
+import { OwnedCredentialsModal } from './OwnedCredentialsModal';
 
 interface TeamTableProps {
   members: TeamMembership[];
@@ -42,24 +42,45 @@ function PermissionsText({ member }: { member: TeamMembership }) {
   return <Text size="sm">{granted.length ? granted.join(', ') : 'Forms only'}</Text>;
 }
 
-/** The owner's controls of one row: role, and the two permissions (owners have both, so theirs are fixed). */
-function useOwnerControls({ member, accountId }: { member: TeamMembership; accountId: number }) {
+/**
+ * The owner's controls of one row: role, and the two permissions (owners have both, so theirs are fixed). Making an
+ * owner a member first shows what it revokes (their keys and endpoints, ADR 30) in a dialog.
+ */
+function useOwnerControls({
+  member,
+  accountId,
+  accountName,
+}: {
+  member: TeamMembership;
+  accountId: number;
+  accountName: string;
+}) {
   const name = personName(member.user);
   const updateRole = useUpdateRoleMutation(accountId);
   const updatePermissions = useUpdatePermissionsMutation(accountId);
   const isOwner = member.role === 'owner';
+  const [confirmingDemotion, setConfirmingDemotion] = useState(false);
+
+  const changeRole = (role: Role, keep: KeepCredentials = {}) =>
+    updateRole.mutate(
+      { membershipId: member.id, role, ...keep },
+      {
+        onSuccess: () => {
+          setConfirmingDemotion(false);
+          notify.success('Role updated', `${name} is now ${role === 'owner' ? 'an owner' : 'a member'}.`);
+        },
+        onError: (error) => {
+          setConfirmingDemotion(false);
+          notify.error('Failed to Update Role', errorDisplayText(error));
+        },
+      },
+    );
 
   const setRole = (value: string | null) => {
     if (value !== 'owner' && value !== 'member') return;
     if (value === member.role) return;
-    updateRole.mutate(
-      { membershipId: member.id, role: value },
-      {
-        onSuccess: () =>
-          notify.success('Role updated', `${name} is now ${value === 'owner' ? 'an owner' : 'a member'}.`),
-        onError: (error) => notify.error('Failed to Update Role', errorDisplayText(error)),
-      },
-    );
+    if (isOwner) setConfirmingDemotion(true);
+    else changeRole(value);
   };
 
   const setPermission = (key: 'canSearchData' | 'canViewReports', checked: boolean) => {
@@ -78,6 +99,18 @@ function useOwnerControls({ member, accountId }: { member: TeamMembership; accou
   };
 
   return {
+    demotion: (
+      <OwnedCredentialsModal
+        opened={confirmingDemotion}
+        member={member}
+        accountId={accountId}
+        accountName={accountName}
+        action="demote"
+        loading={updateRole.isPending}
+        onConfirm={(keep) => changeRole('member', keep)}
+        onCancel={() => setConfirmingDemotion(false)}
+      />
+    ),
     role: (
       <LabelledSelect
         label={`Role for ${name}`}
@@ -170,21 +203,24 @@ function ManagedMember({
   layout: Layout;
 }) {
   const name = personName(member.user);
-  const controls = useOwnerControls({ member, accountId });
+  const controls = useOwnerControls({ member, accountId, accountName });
   const remove = useRemoveMembershipMutation(accountId);
   const [confirming, setConfirming] = useState(false);
 
-  const confirmRemove = () =>
-    remove.mutate(member.id, {
-      onSuccess: () => {
-        setConfirming(false);
-        notify.success('Member removed', `${name} was removed from ${accountName}.`);
+  const confirmRemove = (keep: KeepCredentials) =>
+    remove.mutate(
+      { membershipId: member.id, ...keep },
+      {
+        onSuccess: () => {
+          setConfirming(false);
+          notify.success('Member removed', `${name} was removed from ${accountName}.`);
+        },
+        onError: (error) => {
+          setConfirming(false);
+          notify.error('Failed to Remove Member', errorDisplayText(error));
+        },
       },
-      onError: (error) => {
-        setConfirming(false);
-        notify.error('Failed to Remove Member', errorDisplayText(error));
-      },
-    });
+    );
 
   const removeAction = !isViewer && (
     <>
@@ -197,16 +233,16 @@ function ManagedMember({
       >
         Remove
       </Button>
-      <ConfirmModal
+      <OwnedCredentialsModal
         opened={confirming}
-        title={`Remove ${name}?`}
-        confirmLabel="Remove"
+        member={member}
+        accountId={accountId}
+        accountName={accountName}
+        action="remove"
+        loading={remove.isPending}
         onConfirm={confirmRemove}
         onCancel={() => setConfirming(false)}
-        loading={remove.isPending}
-      >
-        {name} will lose access to {accountName}. You can invite them again later.
-      </ConfirmModal>
+      />
     </>
   );
 
@@ -217,7 +253,12 @@ function ManagedMember({
         isViewer={isViewer}
         role={controls.role}
         permissions={controls.permissions}
-        action={removeAction}
+        action={
+          <>
+            {removeAction}
+            {controls.demotion}
+          </>
+        }
       />
     );
   return (
@@ -226,7 +267,10 @@ function ManagedMember({
       <Table.Td>{member.user.email}</Table.Td>
       <Table.Td>{controls.role}</Table.Td>
       <Table.Td>{controls.permissions}</Table.Td>
-      <Table.Td>{removeAction}</Table.Td>
+      <Table.Td>
+        {removeAction}
+        {controls.demotion}
+      </Table.Td>
     </Table.Tr>
   );
 }

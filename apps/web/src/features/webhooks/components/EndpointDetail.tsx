@@ -35,7 +35,7 @@ import {
 import { eventTypeLabel } from '../labels';
 import { DeliveryList, DeliveryListSkeleton, LatestDeliveryStatus } from './DeliveryList';
 import { EndpointFormModal } from './EndpointFormModal';
-import { EndpointStatus, EventTypes, SecretPreview } from './EndpointParts';
+import { CreatedBy, EndpointStatus, EventTypes, SecretPreview } from './EndpointParts';
 import { ReplayFailedModal } from './ReplayFailedModal';
 import { RotateSecretModal } from './RotateSecretModal';
 import { SecretModal } from './SecretModal';
@@ -248,6 +248,9 @@ export function EndpointDetail({ membership, endpointId }: { membership: Members
               <Text span size="sm">
                 <time dateTime={endpoint.created}>{formatDateTime(endpoint.created)}</time>
               </Text>
+            </DetailField>
+            <DetailField label="Created by">
+              <CreatedBy endpoint={endpoint} />
             </DetailField>
             <DetailField label="Signing secret">
               <Stack gap={6} align="flex-start">

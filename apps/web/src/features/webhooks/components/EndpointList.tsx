@@ -3,7 +3,7 @@ import type { WebhookEndpoint } from '@veriform/contracts';
 import { DetailField } from '../../../components/layout/DetailField';
 import { AnchorLink } from '../../../components/links';
 import { useCompactLayout } from '../../../lib/use-compact-layout';
-import { EndpointStatus, EventTypes, SecretPreview } from './EndpointParts';
+import { CreatedBy, EndpointStatus, EventTypes, SecretPreview } from './EndpointParts';
 
 interface EndpointListProps {
   endpoints: WebhookEndpoint[];
@@ -41,7 +41,7 @@ function Description({ endpoint }: { endpoint: WebhookEndpoint }) {
 
 function EndpointsTable({ endpoints }: EndpointListProps) {
   return (
-    <Table.ScrollContainer minWidth={800}>
+    <Table.ScrollContainer minWidth={940}>
       <Table aria-label="Webhook endpoints" verticalSpacing="sm">
         <Table.Thead>
           <Table.Tr>
@@ -50,6 +50,7 @@ function EndpointsTable({ endpoints }: EndpointListProps) {
             <Table.Th scope="col">Events</Table.Th>
             <Table.Th scope="col">Status</Table.Th>
             <Table.Th scope="col">Secret</Table.Th>
+            <Table.Th scope="col">Created by</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -69,6 +70,9 @@ function EndpointsTable({ endpoints }: EndpointListProps) {
               </Table.Td>
               <Table.Td>
                 <SecretPreview endpoint={endpoint} />
+              </Table.Td>
+              <Table.Td maw={200}>
+                <CreatedBy endpoint={endpoint} />
               </Table.Td>
             </Table.Tr>
           ))}
@@ -107,6 +111,9 @@ function EndpointCards({ endpoints }: EndpointListProps) {
             </DetailField>
             <DetailField label="Secret">
               <SecretPreview endpoint={endpoint} />
+            </DetailField>
+            <DetailField label="Created by">
+              <CreatedBy endpoint={endpoint} />
             </DetailField>
           </Stack>
         </Paper>

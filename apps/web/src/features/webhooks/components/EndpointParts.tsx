@@ -2,7 +2,13 @@ import { Badge, Group, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { ALL_WEBHOOK_EVENTS, type WebhookEndpoint } from '@veriform/contracts';
 import { formatDateTime } from '../../../lib/format';
-import { ALL_EVENTS_LABEL, DISABLED_FOR_FAILING_TEXT, eventTypeLabel } from '../labels';
+import { creatorName } from '../../../lib/people';
+import {
+  ALL_EVENTS_LABEL,
+  DISABLED_CREATOR_REMOVED_TEXT,
+  DISABLED_FOR_FAILING_TEXT,
+  eventTypeLabel,
+} from '../labels';
 
 /** Enabled or disabled, and why an owner should look: disabled for failing, or failing since when. */
 export function EndpointStatus({ endpoint }: { endpoint: WebhookEndpoint }) {
@@ -22,6 +28,11 @@ export function EndpointStatus({ endpoint }: { endpoint: WebhookEndpoint }) {
           {DISABLED_FOR_FAILING_TEXT}
         </Text>
       )}
+      {!endpoint.enabled && endpoint.disabledReason === 'creator_removed' && (
+        <Text size="xs" c="dimmed">
+          {DISABLED_CREATOR_REMOVED_TEXT}
+        </Text>
+      )}
       {endpoint.failingSince && (
         <Group gap={4} wrap="nowrap" align="flex-start">
           <IconAlertTriangle size={14} color="var(--mantine-color-orange-8)" aria-hidden="true" />
@@ -32,6 +43,15 @@ export function EndpointStatus({ endpoint }: { endpoint: WebhookEndpoint }) {
         </Group>
       )}
     </Stack>
+  );
+}
+
+/** The owner who created it (name, else address), or "—" when unknown (ADR 30). */
+export function CreatedBy({ endpoint }: { endpoint: WebhookEndpoint }) {
+  return (
+    <Text span size="sm" style={{ overflowWrap: 'anywhere' }}>
+      {creatorName(endpoint.createdBy)}
+    </Text>
   );
 }
 
