@@ -97,7 +97,10 @@ describe('the audit log', () => {
       actorUserName: ownerName,
     });
     const [joined] = by(before, member.userId);
-    expect(joined).toMatchObject({ action: 'invitation.accepted', actorUserName: await nameOf(member.userId) });
+    expect(joined).toMatchObject({
+      action: 'invitation.accepted',
+      actorUserName: await nameOf(member.userId),
+    });
 
     // A rename shows at once; the stored event (and so the chain) is untouched.
     await t.db.db.update(schema.users).set({ name: 'Ada Lovelace' }).where(eq(schema.users.id, owner.userId));
@@ -112,7 +115,6 @@ describe('the audit log', () => {
     });
     expect(by(after, member.userId)[0]).toMatchObject({ actor: { name: member.email }, actorUserName: null });
     expect(await verifyChain(await storedChain(owner.accountId))).toMatchObject({ ok: true });
-
   });
 
   it('is for owners: a member gets 403, another account’s owner 404, an audit:read key reads it through API v1', async () => {

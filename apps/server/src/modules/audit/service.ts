@@ -119,7 +119,10 @@ export function createAuditReader(deps: { db: Db; clock: Clock }) {
     const ids = [
       ...new Set(
         events.flatMap((e) =>
-          e.actor.type === 'user' && e.actor.id !== null && /^\d{1,10}$/.test(e.actor.id) && Number(e.actor.id) <= 2147483647
+          e.actor.type === 'user' &&
+          e.actor.id !== null &&
+          /^\d{1,10}$/.test(e.actor.id) &&
+          Number(e.actor.id) <= 2147483647
             ? [Number(e.actor.id)]
             : [],
         ),

@@ -1,8 +1,8 @@
 import {
   type AuditActor,
   type AuditActorType,
-  type AuditEventListItem,
   type AuditChanges,
+  type AuditEventListItem,
   type AuditTargetType,
   auditActionLabels,
   auditActions,

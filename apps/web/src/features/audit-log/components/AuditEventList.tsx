@@ -26,7 +26,13 @@ function dimmedDash() {
  * The action in words is the row's button: reachable by Tab, named by what happened, and it opens the drawer. A click
  * anywhere else on the row does the same for the mouse, unless text is being selected (an IP to copy).
  */
-function OpenButton({ event, onOpen }: { event: AuditEventListItem; onOpen: (event: AuditEventListItem) => void }) {
+function OpenButton({
+  event,
+  onOpen,
+}: {
+  event: AuditEventListItem;
+  onOpen: (event: AuditEventListItem) => void;
+}) {
   return (
     <Anchor
       component="button"
@@ -42,10 +48,11 @@ function OpenButton({ event, onOpen }: { event: AuditEventListItem; onOpen: (eve
   );
 }
 
-const openOnClick = (event: AuditEventListItem, onOpen: (event: AuditEventListItem) => void) => (click: MouseEvent) => {
-  if ((click.target as Element).closest('button') || window.getSelection()?.toString()) return;
-  onOpen(event);
-};
+const openOnClick =
+  (event: AuditEventListItem, onOpen: (event: AuditEventListItem) => void) => (click: MouseEvent) => {
+    if ((click.target as Element).closest('button') || window.getSelection()?.toString()) return;
+    onOpen(event);
+  };
 
 function Time({ event }: { event: AuditEventListItem }) {
   return <time dateTime={event.occurredAt}>{formatEventTime(event.occurredAt)}</time>;
@@ -74,7 +81,7 @@ export function Actor({ event }: { event: AuditEventListItem }) {
   if (event.actor.type !== 'user' || !event.actorUserName) return <>{actorText(event.actor)}</>;
   return (
     <>
-      <span>{event.actorUserName}</span>
+      <span>{event.actorUserName}</span>{' '}
       <Text span display="block" size="xs" c="dimmed">
         {event.actor.name}
       </Text>

@@ -45,9 +45,7 @@ export function CertificateActions({
   const { data: standing } = useQuery({
     ...certificateStandingQueryOptions(api, accountId, verification.id),
     refetchInterval: (query) =>
-      downloadedAt !== null &&
-      !query.state.data?.certificateId &&
-      Date.now() - downloadedAt < ISSUE_WATCH_MS
+      downloadedAt !== null && !query.state.data?.certificateId && Date.now() - downloadedAt < ISSUE_WATCH_MS
         ? ISSUE_POLL_MS
         : false,
   });
