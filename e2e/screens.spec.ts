@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { startWebhookReceiver } from '../apps/server/src/test-support/webhook-receiver.ts';
 import {
@@ -184,7 +184,7 @@ test('the attempts table shows every delivery status badge in full at 1280 px, a
   const { account } = await createCompany(page.request, `Attempts ${user.lastName}`);
   const form = await createLiveForm(page.request, { account: account.id, name: 'Alta' });
   // A test number that simulates "Unreachable (30003)": its code is never delivered.
-  const line = `01${String(randomBytes(1)[0] % 100).padStart(2, '0')}`;
+  const line = `01${String(randomInt(100)).padStart(2, '0')}`;
   const added = await page.request.post('/api/test-phone-numbers', {
     headers: { 'X-CSRFToken': await csrfToken(page.request) },
     data: { account: account.id, cellPhone: `+1415555${line}`, code: '246810', simulatedErrorCode: '30003' },

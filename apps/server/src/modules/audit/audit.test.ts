@@ -3,7 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join as joinPath } from 'node:path';
 import { promisify } from 'node:util';
-import type { AuditEvent, AuditEventList, AuditEventListItem, CreatedApiKey } from '@veriform/contracts';
+import type { AuditEventList, AuditEventListItem, CreatedApiKey } from '@veriform/contracts';
 import { schema } from '@veriform/db';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
@@ -20,7 +20,7 @@ import { chainFromDatabase } from './sources.ts';
 const t = useTestApp();
 const run = promisify(execFile);
 
-async function eventsOf(owner: Owner, query = ''): Promise<AuditEvent[]> {
+async function eventsOf(owner: Owner, query = ''): Promise<AuditEventListItem[]> {
   const response = await owner.c.get(`/api/audit-events?account=${owner.accountId}${query}`);
   expect(response.statusCode, response.body).toBe(200);
   return response.json<AuditEventList>().results;
