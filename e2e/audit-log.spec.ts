@@ -108,12 +108,12 @@ test('an owner changes a member’s permission, exports CSV, and finds both even
   const change = drawer.getByRole('table', { name: 'Changes' }).getByRole('row', { name: /canSearchData/ });
   await expect(change.getByRole('cell')).toHaveText(['false', 'true']);
 
-  // "Show all by this actor" adds the owner as a chip, beside the action filter.
+  // "Show all by this actor" adds the owner as a chip (by name, with the e-mail), beside the action filter.
   await drawer.getByRole('button', { name: 'Show all by this actor' }).click();
   await expect(drawer).toBeHidden();
   await expect(page).toHaveURL(/actorType=user/);
   await expect(page.getByRole('list', { name: 'Chosen actor and target' })).toContainText(
-    `Actor: ${user.email}`,
+    `Actor: ${user.firstName} ${user.lastName} (${user.email})`,
   );
   await expect(rows).toHaveCount(1);
 

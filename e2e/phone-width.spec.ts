@@ -10,7 +10,7 @@ import {
 
 /**
  * Issue 13 items 15 and 16: at phone width the activity log and the team are lists of cards (nothing cut off, nothing
- * to scroll sideways), the settings tabs stay on one line; the search placeholder is read in full; the activity log's
+ * to scroll sideways), the settings tabs all in sight; the search placeholder is read in full; the activity log's
  * filters and Export stay in place while the rows load.
  */
 
@@ -121,16 +121,11 @@ test('the team and the settings tabs at phone width', async ({ page, user }) => 
 
   await page.goto('/settings/manage-team');
   const tabs = page.getByRole('tab');
-  // An owner's six (API keys, webhooks and the audit log too): wider than a phone, so the list scrolls sideways to the
-  // last one.
+  // An owner's six (API keys, webhooks and the audit log too): wider than a phone, so they wrap onto a second row,
+  // every one in sight (issue #33 item 14: a sideways scroll hid the last ones).
   await expect(tabs).toHaveCount(6);
-  const tops = await tabs.evaluateAll((elements) =>
-    elements.map((e) => Math.round(e.getBoundingClientRect().top)),
-  );
-  expect(new Set(tops).size, 'the tabs stand on one line').toBe(1);
   await expectWithinWindow(page, page.getByRole('tablist'));
-  await tabs.last().scrollIntoViewIfNeeded();
-  await expect(tabs.last()).toBeInViewport();
+  for (const tab of await tabs.all()) await expect(tab).toBeInViewport({ ratio: 1 });
 
   const team = page.getByRole('list', { name: 'Team members' });
   await expect(team).toBeVisible();

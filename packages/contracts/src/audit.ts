@@ -196,7 +196,14 @@ const accountParam = { account: z.coerce.number().int().positive().max(MAX_INT_I
 
 /** GET /api/audit-events?account=…&…filters → newest first (owners: capability readAuditLog). */
 export const auditEventListQuerySchema = auditSearchSchema.extend(accountParam);
-export const auditEventListSchema = listResponseSchema(auditEventSchema);
+/**
+ * An event as the screen lists it: the stored event (what the chain's hash covers, so the actor's name is the e-mail
+ * at the time) and, read at request time, the acting person's name as it is now. Null for an API key, Veriform, a user
+ * since deleted, or one with no name: the screen shows the stored e-mail alone then.
+ */
+export const auditEventListItemSchema = auditEventSchema.extend({ actorUserName: z.string().nullable() });
+export type AuditEventListItem = z.infer<typeof auditEventListItemSchema>;
+export const auditEventListSchema = listResponseSchema(auditEventListItemSchema);
 export type AuditEventList = z.infer<typeof auditEventListSchema>;
 
 /** GET /api/audit-events/export?account=…&format=csv|jsonl&…filters → every matching event, streamed, oldest first. */

@@ -3,7 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join as joinPath } from 'node:path';
 import { promisify } from 'node:util';
-import type { AuditEvent, AuditEventList, CreatedApiKey } from '@veriform/contracts';
+import type { AuditEventList, AuditEventListItem, CreatedApiKey } from '@veriform/contracts';
 import { schema } from '@veriform/db';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
@@ -20,7 +20,7 @@ import { chainFromDatabase } from './sources.ts';
 const t = useTestApp();
 const run = promisify(execFile);
 
-async function eventsOf(owner: Owner, query = ''): Promise<AuditEvent[]> {
+async function eventsOf(owner: Owner, query = ''): Promise<AuditEventListItem[]> {
   const response = await owner.c.get(`/api/audit-events?account=${owner.accountId}${query}`);
   expect(response.statusCode, response.body).toBe(200);
   return response.json<AuditEventList>().results;
@@ -76,6 +76,45 @@ describe('the audit log', () => {
     expect(await eventsOf(owner, `&targetType=api_key&targetId=${key.id}`)).toHaveLength(2);
     expect(await eventsOf(owner, '&targetType=form')).toHaveLength(0);
     expect(await eventsOf(owner, '&created__date__preset=yesterday&tz=UTC')).toHaveLength(0);
+  });
+
+  it('names each acting person as they are now, beside the stored e-mail; a deleted user keeps the e-mail alone', async () => {
+    const owner = await newOwner(t.app);
+    const member = await join(t.app, owner);
+    await newApiKey(owner, ['forms:read'], 'test', 'Reports');
+    const nameOf = async (id: number) =>
+      (await t.db.db.select().from(schema.users).where(eq(schema.users.id, id)))[0]?.name;
+    const ownerName = await nameOf(owner.userId);
+    expect(ownerName).toMatch(/\S/);
+
+    const before = await eventsOf(owner);
+    const by = (events: AuditEventListItem[], userId: number) =>
+      events.filter((e) => e.actor.type === 'user' && e.actor.id === String(userId));
+    const [madeKey] = by(before, owner.userId);
+    expect(madeKey).toMatchObject({
+      action: 'api_key.created',
+      actor: { type: 'user', id: String(owner.userId), name: owner.email },
+      actorUserName: ownerName,
+    });
+    const [joined] = by(before, member.userId);
+    expect(joined).toMatchObject({
+      action: 'invitation.accepted',
+      actorUserName: await nameOf(member.userId),
+    });
+
+    // A rename shows at once; the stored event (and so the chain) is untouched.
+    await t.db.db.update(schema.users).set({ name: 'Ada Lovelace' }).where(eq(schema.users.id, owner.userId));
+    // The member's user is deleted: the e-mail recorded at the time is all there is.
+    await t.db.db.delete(schema.memberships).where(eq(schema.memberships.userId, member.userId));
+    await t.db.db.delete(schema.users).where(eq(schema.users.id, member.userId));
+    const after = await eventsOf(owner);
+    expect(by(after, owner.userId)[0]).toMatchObject({
+      actor: { name: owner.email },
+      actorUserName: 'Ada Lovelace',
+      hash: madeKey?.hash,
+    });
+    expect(by(after, member.userId)[0]).toMatchObject({ actor: { name: member.email }, actorUserName: null });
+    expect(await verifyChain(await storedChain(owner.accountId))).toMatchObject({ ok: true });
   });
 
   it('is for owners: a member gets 403, another account’s owner 404, an audit:read key reads it through API v1', async () => {

@@ -16,7 +16,7 @@ import type { AccountContext } from '../../plugins/account-context.ts';
 import { createdWithin, resolveDateRange } from '../verifications/filters.ts';
 import type { ChainedEvent } from './chain.ts';
 
-const { auditEvents } = schema;
+const { auditEvents, users } = schema;
 
 type AuditRow = typeof auditEvents.$inferSelect;
 
@@ -111,6 +111,31 @@ export function createAuditReader(deps: { db: Db; clock: Clock }) {
     return total?.n ?? 0;
   }
 
+  /**
+   * The current names of the people who acted in `events`, by user id: the stored actor name is the e-mail at the time
+   * (hashed into the chain, so never rewritten); the screen shows who that is now. A deleted user has no row here.
+   */
+  async function actorUserNames(events: readonly AuditEvent[]): Promise<Map<string, string>> {
+    const ids = [
+      ...new Set(
+        events.flatMap((e) =>
+          e.actor.type === 'user' &&
+          e.actor.id !== null &&
+          /^\d{1,10}$/.test(e.actor.id) &&
+          Number(e.actor.id) <= 2147483647
+            ? [Number(e.actor.id)]
+            : [],
+        ),
+      ),
+    ];
+    if (ids.length === 0) return new Map();
+    const found = await db
+      .select({ id: users.id, name: users.name })
+      .from(users)
+      .where(inArray(users.id, ids));
+    return new Map(found.filter((u) => u.name.trim() !== '').map((u) => [String(u.id), u.name.trim()]));
+  }
+
   /** Newest first, by page number; the page is a deferred join (ids from the index, then their rows). */
   async function list(ctx: AccountContext, search: AuditSearch): Promise<AuditEventList> {
     const where = whereOf(ctx, search);
@@ -137,11 +162,17 @@ export function createAuditReader(deps: { db: Db; clock: Clock }) {
               ),
             )
             .orderBy(...newestFirst);
+    const events = rows.map(toAuditEvent);
+    const names = await actorUserNames(events);
     return {
       count: total,
       pageNumber: search.pageNumber,
       pageSize: search.pageSize,
-      results: rows.map(toAuditEvent),
+      results: events.map((event) => ({
+        ...event,
+        actorUserName:
+          event.actor.type === 'user' && event.actor.id !== null ? (names.get(event.actor.id) ?? null) : null,
+      })),
     };
   }
 

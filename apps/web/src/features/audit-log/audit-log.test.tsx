@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { AuditEvent } from '@veriform/contracts';
+import type { AuditEventListItem } from '@veriform/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import { createFakeServer, makeInitialData, makeMembership, makeUser } from '../../test/fake-server';
 import { renderApp } from '../../test/render';
@@ -15,12 +15,13 @@ const signedIn = (membership = owner) =>
 const HASH = `a1b2c3d4e5${'0'.repeat(48)}f6e5d4`;
 const PREV = 'f'.repeat(64);
 
-function makeEvent(id: number, over: Partial<AuditEvent> = {}): AuditEvent {
+function makeEvent(id: number, over: Partial<AuditEventListItem> = {}): AuditEventListItem {
   return {
     id,
     sequence: id,
     occurredAt: '2026-01-05T10:00:07Z',
     actor: { type: 'user', id: '1', name: 'ada@example.com' },
+    actorUserName: 'Ada Lovelace',
     action: 'membership.permissions_changed',
     targets: [{ type: 'membership', id: '12', name: 'bob@example.com' }],
     changes: { canSearchData: [false, true] },
@@ -33,16 +34,18 @@ function makeEvent(id: number, over: Partial<AuditEvent> = {}): AuditEvent {
   };
 }
 
-const events: AuditEvent[] = [
+const events: AuditEventListItem[] = [
   makeEvent(3),
   makeEvent(2, {
     actor: { type: 'api_key', id: '7', name: 'vf_live_AbCd' },
+    actorUserName: null,
     action: 'verifications.exported',
     targets: [],
     changes: { filters: { created__date__preset: 'last7d' }, rowCount: 12 },
   }),
   makeEvent(1, {
     actor: { type: 'system', id: null, name: 'Veriform' },
+    actorUserName: null,
     action: 'audit.pruned',
     targets: [{ type: 'audit_event', id: '900', name: 'Event 900' }],
     changes: null,
@@ -97,9 +100,10 @@ describe('Settings → Audit log', () => {
       timeStyle: 'medium',
       timeZone: viewerZone,
     }).format(new Date('2026-01-05T10:00:07Z'));
+    // A person by name, the e-mail recorded at the time beside it.
     expect(cells(person)).toEqual([
       local,
-      'ada@example.com',
+      'Ada Lovelace ada@example.com',
       'Changed permissions',
       'bob@example.com Member',
       '203.0.113.7',
@@ -156,6 +160,7 @@ describe('Settings → Audit log', () => {
     expect(screen.queryByRole('table', { name: 'Audit events' })).not.toBeInTheDocument();
     const [card] = within(list).getAllByRole('listitem');
     if (!card) throw new Error('a card expected');
+    expect(within(card).getByText('Ada Lovelace')).toBeInTheDocument();
     expect(within(card).getByText('ada@example.com')).toBeInTheDocument();
     expect(within(card).getByText('bob@example.com')).toBeInTheDocument();
     expect(within(card).getByText('203.0.113.7')).toBeInTheDocument();
@@ -281,6 +286,7 @@ describe('Settings → Audit log', () => {
     await user.click(within(table).getAllByRole('button', { name: 'Changed permissions' })[0] as HTMLElement);
     const drawer = await screen.findByRole('dialog', { name: 'Changed permissions' });
     expect(within(drawer).getByText('membership.permissions_changed')).toBeInTheDocument();
+    expect(within(drawer).getByText('Ada Lovelace')).toBeInTheDocument();
     expect(within(drawer).getByText('ada@example.com')).toBeInTheDocument();
     expect(within(drawer).getByText('bob@example.com')).toBeInTheDocument();
     expect(within(drawer).getByText('Member · ID 12')).toBeInTheDocument();
@@ -301,7 +307,7 @@ describe('Settings → Audit log', () => {
     await waitFor(() => expect(lastListParams(fake)).toMatchObject({ actorType: 'user', actorId: '1' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     const chips = screen.getByRole('list', { name: 'Chosen actor and target' });
-    expect(within(chips).getByText('Actor: ada@example.com')).toBeInTheDocument();
+    expect(within(chips).getByText('Actor: Ada Lovelace (ada@example.com)')).toBeInTheDocument();
 
     await user.click(within(table).getAllByRole('button', { name: 'Changed permissions' })[0] as HTMLElement);
     await user.click(
@@ -318,7 +324,9 @@ describe('Settings → Audit log', () => {
       }),
     );
     expect(await within(chips).findByText('Member: bob@example.com')).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Remove filter Actor: ada@example.com' }));
+    await user.click(
+      screen.getByRole('button', { name: 'Remove filter Actor: Ada Lovelace (ada@example.com)' }),
+    );
     await waitFor(() =>
       expect(router.state.location.search).toEqual({ targetType: 'membership', targetId: '12' }),
     );

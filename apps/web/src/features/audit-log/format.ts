@@ -2,6 +2,7 @@ import {
   type AuditActor,
   type AuditActorType,
   type AuditChanges,
+  type AuditEventListItem,
   type AuditTargetType,
   auditActionLabels,
   auditActions,
@@ -19,6 +20,16 @@ export function actorText(actor: AuditActor): string {
     case 'system':
       return 'Veriform';
   }
+}
+
+/**
+ * The actor in words, a person by name where they have one: "Ada Lovelace (ada@example.com)". The e-mail is the one
+ * recorded at the time (what the chain holds); the name is the person's now.
+ */
+export function actorLabel(event: AuditEventListItem): string {
+  return event.actor.type === 'user' && event.actorUserName
+    ? `${event.actorUserName} (${event.actor.name})`
+    : actorText(event.actor);
 }
 
 export const actorTypeLabels: Record<AuditActorType, string> = {

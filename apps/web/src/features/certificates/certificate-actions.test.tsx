@@ -79,6 +79,31 @@ describe('/activity-log/{id}: the Certificate menu', { timeout: 20_000 }, () => 
     );
   });
 
+  it('the first download issues it: the menu offers the check page without a reload (issue #33 item 14)', async () => {
+    const user = userEvent.setup();
+    // Issued by the download itself, which the browser makes (a plain link): the server has it a moment later.
+    let current: VerificationCertificateStanding = { ...issued, certificateId: null, issuedAt: null };
+    const fake = server({ [STANDING]: () => [200, current] });
+    renderApp('/activity-log/42', { initialData: signedIn(member), server: fake });
+    const menu = await openMenu(user);
+    expect(within(menu).queryByRole('menuitem', { name: 'Open its public check page' })).toBeNull();
+    const pdf = within(menu).getByRole('menuitem', { name: 'Download certificate (PDF)' });
+    // jsdom does not download: the click is what the page sees, as in a browser.
+    pdf.addEventListener('click', (event) => event.preventDefault());
+    await user.click(pdf);
+    const readsBefore = fake.calls(STANDING).length;
+    current = issued;
+    await waitFor(() => expect(fake.calls(STANDING).length).toBeGreaterThan(readsBefore), { timeout: 3000 });
+    const reopened = await openMenu(user);
+    expect(
+      await within(reopened).findByRole('menuitem', { name: 'Open its public check page' }),
+    ).toHaveAttribute('href', '/certificates/cert_AbCdEfGhIjKlMnOpQrStUv');
+    // Once issued, the standing is not read again.
+    const reads = fake.calls(STANDING).length;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(fake.calls(STANDING)).toHaveLength(reads);
+  });
+
   it('a member sees no revoke or redact', async () => {
     const user = userEvent.setup();
     renderApp('/activity-log/42', { initialData: signedIn(member), server: server() });

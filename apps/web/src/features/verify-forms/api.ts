@@ -35,8 +35,8 @@ export const verifyFormKeys = {
 };
 
 /**
- * Every change of one form (details, live switch, banner) runs under this mutation key, so the page can tell when the
- * server has applied it (the form page's preview reloads then, not at the optimistic update).
+ * Every change of one form (details, live switch, banner, consent text) runs under this mutation key, so the page can
+ * tell when the server has applied it (the form page's preview reloads then, not at the optimistic update).
  */
 export const verifyFormChangeKey = (formId: number) => ['verify-form-change', formId] as const;
 
@@ -277,6 +277,8 @@ export function consentVersionsQueryOptions(api: ApiClient, accountId: number, f
 export function usePublishConsentMutation(accountId: number, formId: number) {
   const services = useServices();
   return useMutation({
+    // A change of what the public page shows: the form page's preview reloads once it is saved and read back.
+    mutationKey: verifyFormChangeKey(formId),
     mutationFn: async (body: PublishConsentVersionRequest) => {
       const before = services.queryClient.getQueryData<ConsentVersionList>(
         consentVersionKeys.list(accountId, formId),

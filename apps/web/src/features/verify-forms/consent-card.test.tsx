@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { type ConsentVersion, defaultConsentTexts, type VerifyForm } from '@veriform/contracts';
 import { describe, expect, it } from 'vitest';
@@ -97,6 +97,40 @@ describe('/forms/$verifyFormId: consent text', () => {
       text: 'Our own words.',
       requireCheckbox: false,
     });
+  });
+
+  it('the preview of the public page reloads once a new version is published, not when the versions are first read', async () => {
+    const user = userEvent.setup();
+    let versions = [version({})];
+    const v2 = version({ id: 'cv_2', version: 2, text: 'Version two.', created: '2026-03-01T10:00:00Z' });
+    const fake = createFakeServer({
+      'GET /api/verify-forms/7': [200, form],
+      'GET /api/verify-forms/categories': [200, { results: [] }],
+      'GET /api/verify-forms/7/stats': [
+        200,
+        { verifications: 0, verificationsLast30Days: 0, codesSentLast30Days: 0, lastVerifiedAt: null },
+      ],
+      'GET /api/verifications': [200, { count: 0, pageNumber: 1, pageSize: 5, results: [] }],
+      'GET /api/verify-forms/7/consent-versions': () => [200, { results: versions }],
+      'POST /api/verify-forms/7/consent-versions': () => {
+        versions = [v2, ...versions];
+        return [201, v2];
+      },
+    });
+    renderApp('/forms/7', { initialData: signedIn(), server: fake });
+    const share = await screen.findByRole('region', { name: 'Share' });
+    const frame = () => within(share).getByTitle('Preview of Onboarding check');
+    const first = frame();
+    const card = await screen.findByRole('region', { name: 'Consent text' });
+    expect(await within(card).findByText('Current: version 1')).toBeInTheDocument();
+    // Reading the versions is not a change: the frame already shows version 1.
+    expect(frame()).toBe(first);
+
+    await user.type(within(card).getByRole('textbox', { name: /New version/ }), ' More.');
+    await user.click(within(card).getByRole('button', { name: 'Publish version 2' }));
+    expect(await screen.findByText('Consent version 2 published')).toBeInTheDocument();
+    await waitFor(() => expect(frame()).not.toBe(first));
+    expect(within(card).getByText('Current: version 2')).toBeInTheDocument();
   });
 
   it('shows the current version with its link, the history per language, and a diff of two versions', async () => {

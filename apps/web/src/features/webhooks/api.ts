@@ -65,6 +65,13 @@ export function webhookEndpointQueryOptions(api: ApiClient, accountId: number, i
 
 export const DELIVERIES_PAGE_SIZE = 20;
 
+/**
+ * Deliveries change on the server while no one watches (events, retries, replays from elsewhere), so they are never
+ * taken as current: every visit to the endpoint's page reads them again (the app's 30 s default showed the list from
+ * the last visit). Only a read this recent (the route loader's, just before the page mounts) is not repeated.
+ */
+export const DELIVERIES_JUST_READ_MS = 1000;
+
 // GET /api/webhook-endpoints/{id}/deliveries — newest first; the next page starts after the last event id shown
 export function fetchWebhookDeliveries(
   api: ApiClient,
@@ -83,6 +90,8 @@ export function webhookDeliveriesQueryOptions(api: ApiClient, accountId: number,
   return infiniteQueryOptions({
     queryKey: webhookKeys.deliveries(accountId, id),
     queryFn: ({ signal, pageParam }) => fetchWebhookDeliveries(api, id, pageParam, signal),
+    staleTime: 0,
+    refetchOnMount: (query) => Date.now() - query.state.dataUpdatedAt >= DELIVERIES_JUST_READ_MS,
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last: WebhookDeliveryList) =>
       last.hasMore ? last.results[last.results.length - 1]?.eventId : undefined,

@@ -4,6 +4,7 @@ import type { WebhookDelivery, WebhookEndpoint } from '@veriform/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import { createFakeServer } from '../../test/fake-server';
 import { renderApp } from '../../test/render';
+import { DELIVERIES_JUST_READ_MS } from './api';
 import { DELIVERY_POLL_MS, NO_DELIVERIES_TEXT } from './components/EndpointDetail';
 import { makeDelivery, makeEndpoint, signedIn } from './test-data';
 
@@ -92,6 +93,34 @@ describe('a webhook endpoint’s page', () => {
     expect(within(done).getByText('200')).toBeInTheDocument();
     expect(within(done).getByText('{"ok":true}')).toBeInTheDocument();
     expect(screen.getByText('Latest delivery: Form updated, Retrying')).toBeInTheDocument();
+  });
+
+  it('Refresh reads the deliveries again; coming back to the page does too (issue #33 item 14)', async () => {
+    const user = userEvent.setup();
+    const s = server({ deliveries: [] });
+    const { router } = await open(s);
+    expect(await screen.findByText(NO_DELIVERIES_TEXT)).toBeInTheDocument();
+
+    // A delivery made elsewhere, nothing pending on the page (so it is not polling): Refresh shows it.
+    s.setDeliveries([makeDelivery({ eventId: 'evt_new' })]);
+    await user.click(screen.getByRole('button', { name: 'Refresh deliveries' }));
+    const list = await screen.findByRole('list', { name: 'Deliveries' });
+    expect(within(list).getByRole('listitem', { name: /evt_new/ })).toBeInTheDocument();
+
+    // Away to the list and back within seconds: read again, not the list of the last visit.
+    s.setDeliveries([makeDelivery({ eventId: 'evt_newer' }), makeDelivery({ eventId: 'evt_new' })]);
+    await router.navigate({ to: '/settings/webhooks' });
+    await screen.findByRole('heading', { name: 'Webhooks' });
+    const reads = s.fake.calls('GET /api/webhook-endpoints/5/deliveries').length;
+    await new Promise((resolve) => setTimeout(resolve, DELIVERIES_JUST_READ_MS));
+    await router.navigate({ to: '/settings/webhooks/$endpointId', params: { endpointId: '5' } });
+    expect(
+      await within(await screen.findByRole('list', { name: 'Deliveries' })).findByRole('listitem', {
+        name: /evt_newer/,
+      }),
+    ).toBeInTheDocument();
+    // One read for the visit (the route's), not one more as the page mounts.
+    expect(s.fake.calls('GET /api/webhook-endpoints/5/deliveries')).toHaveLength(reads + 1);
   });
 
   it('with no deliveries, suggests a test event; sending one says so and shows it', async () => {

@@ -16,9 +16,9 @@ function SettingsLayout() {
         Settings
       </Title>
       <Tabs value={activeSettingsTab(pathname)} keepMounted={false} mb="lg">
-        {/* One line at any width: narrower tabs on phones, and a sideways scroll rather than a second row. The
-            focus ring is drawn inside each tab, where the scrolling list cannot clip it. */}
-        <Tabs.List style={{ flexWrap: 'nowrap', overflowX: 'auto' }}>
+        {/* Every tab in sight at any width: one row where they fit, more rows where they do not (a phone), never a
+            sideways scroll that hides the last ones. The focus ring is drawn inside each tab. */}
+        <Tabs.List style={{ flexWrap: 'wrap' }}>
           {visibleSettingsTabs(currentMembership).map((tab) => (
             <Tabs.Tab
               key={tab.id}

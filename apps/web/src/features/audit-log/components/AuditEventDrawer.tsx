@@ -13,10 +13,9 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { IconCheck, IconCopy, IconFilter } from '@tabler/icons-react';
-import { type AuditEvent, type AuditTarget, auditActionLabels } from '@veriform/contracts';
+import { type AuditEventListItem, type AuditTarget, auditActionLabels } from '@veriform/contracts';
 import { DetailField } from '../../../components/layout/DetailField';
 import {
-  actorText,
   actorTypeLabels,
   formatEventTimeFull,
   shortHash,
@@ -24,6 +23,7 @@ import {
   targetTypeLabels,
   valueText,
 } from '../format';
+import { Actor } from './AuditEventList';
 
 function NotRecorded() {
   return (
@@ -77,7 +77,7 @@ function Hash({ label, value }: { label: string; value: string }) {
   );
 }
 
-function Changes({ event }: { event: AuditEvent }) {
+function Changes({ event }: { event: AuditEventListItem }) {
   const { pairs, details } = splitChanges(event.changes);
   if (pairs.length === 0 && details.length === 0) return null;
   return (
@@ -138,10 +138,10 @@ function Target({ target }: { target: AuditTarget }) {
 }
 
 export interface AuditEventDrawerProps {
-  event: AuditEvent | null;
+  event: AuditEventListItem | null;
   onClose: () => void;
   /** "Show all by this actor": the page filters by the actor's type and id and closes the drawer. */
-  onShowActor: (event: AuditEvent) => void;
+  onShowActor: (event: AuditEventListItem) => void;
   /** "Show all for this target": the same for the first target (the one the filters read). */
   onShowTarget: (target: AuditTarget) => void;
 }
@@ -169,7 +169,7 @@ export function AuditEventDrawer({ event, onClose, onShowActor, onShowTarget }: 
               </Text>
             </DetailField>
             <DetailField label="Actor">
-              {actorText(event.actor)}{' '}
+              <Actor event={event} />{' '}
               <Text span size="xs" c="dimmed">
                 {actorTypeLabels[event.actor.type]}
                 {event.actor.id !== null && ` · ID ${event.actor.id}`}

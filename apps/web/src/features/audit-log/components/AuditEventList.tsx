@@ -1,13 +1,13 @@
 import { Anchor, Box, Group, Paper, Skeleton, Stack, Table, Text } from '@mantine/core';
-import { type AuditEvent, auditActionLabels } from '@veriform/contracts';
+import { type AuditEventListItem, auditActionLabels } from '@veriform/contracts';
 import type { MouseEvent } from 'react';
 import { DetailField } from '../../../components/layout/DetailField';
 import { useCompactLayout } from '../../../lib/use-compact-layout';
 import { actorText, formatEventTime, targetTypeLabels } from '../format';
 
 export interface AuditEventRowsProps {
-  events: readonly AuditEvent[];
-  onOpen: (event: AuditEvent) => void;
+  events: readonly AuditEventListItem[];
+  onOpen: (event: AuditEventListItem) => void;
   /** The next page is loading while this one stays on screen. */
   busy?: boolean;
 }
@@ -26,7 +26,13 @@ function dimmedDash() {
  * The action in words is the row's button: reachable by Tab, named by what happened, and it opens the drawer. A click
  * anywhere else on the row does the same for the mouse, unless text is being selected (an IP to copy).
  */
-function OpenButton({ event, onOpen }: { event: AuditEvent; onOpen: (event: AuditEvent) => void }) {
+function OpenButton({
+  event,
+  onOpen,
+}: {
+  event: AuditEventListItem;
+  onOpen: (event: AuditEventListItem) => void;
+}) {
   return (
     <Anchor
       component="button"
@@ -42,17 +48,18 @@ function OpenButton({ event, onOpen }: { event: AuditEvent; onOpen: (event: Audi
   );
 }
 
-const openOnClick = (event: AuditEvent, onOpen: (event: AuditEvent) => void) => (click: MouseEvent) => {
-  if ((click.target as Element).closest('button') || window.getSelection()?.toString()) return;
-  onOpen(event);
-};
+const openOnClick =
+  (event: AuditEventListItem, onOpen: (event: AuditEventListItem) => void) => (click: MouseEvent) => {
+    if ((click.target as Element).closest('button') || window.getSelection()?.toString()) return;
+    onOpen(event);
+  };
 
-function Time({ event }: { event: AuditEvent }) {
+function Time({ event }: { event: AuditEventListItem }) {
   return <time dateTime={event.occurredAt}>{formatEventTime(event.occurredAt)}</time>;
 }
 
 /** The first target (what the filters read), by name with its kind; more targets are counted. */
-function Target({ event }: { event: AuditEvent }) {
+function Target({ event }: { event: AuditEventListItem }) {
   const [first, ...others] = event.targets;
   if (!first) return dimmedDash();
   return (
@@ -66,7 +73,23 @@ function Target({ event }: { event: AuditEvent }) {
   );
 }
 
-function Ip({ event }: { event: AuditEvent }) {
+/**
+ * Who acted: a person by name, with the e-mail recorded at the time under it (a deleted user, or one without a name,
+ * by that e-mail alone); an API key by its prefix; Veriform.
+ */
+export function Actor({ event }: { event: AuditEventListItem }) {
+  if (event.actor.type !== 'user' || !event.actorUserName) return <>{actorText(event.actor)}</>;
+  return (
+    <>
+      <span>{event.actorUserName}</span>{' '}
+      <Text span display="block" size="xs" c="dimmed">
+        {event.actor.name}
+      </Text>
+    </>
+  );
+}
+
+function Ip({ event }: { event: AuditEventListItem }) {
   return event.ip ? (
     <Text span size="sm" ff="monospace">
       {event.ip}
@@ -101,7 +124,9 @@ function AuditEventsTable({ events, onOpen, busy = false }: AuditEventRowsProps)
               <Table.Td style={{ whiteSpace: 'nowrap' }}>
                 <Time event={event} />
               </Table.Td>
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>{actorText(event.actor)}</Table.Td>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                <Actor event={event} />
+              </Table.Td>
               <Table.Td>
                 <OpenButton event={event} onOpen={onOpen} />
               </Table.Td>
@@ -159,7 +184,9 @@ function AuditEventCards({ events, onOpen, busy = false }: AuditEventRowsProps) 
             </Text>
           </Group>
           <Box component="dl" style={fieldGrid}>
-            <DetailField label="Actor">{actorText(event.actor)}</DetailField>
+            <DetailField label="Actor">
+              <Actor event={event} />
+            </DetailField>
             <DetailField label="Target">
               <Target event={event} />
             </DetailField>

@@ -3,7 +3,7 @@ import { IconAlertCircle, IconDownload, IconFilterOff, IconHistory } from '@tabl
 import { useQuery } from '@tanstack/react-query';
 import {
   AUDIT_PAGE_SIZE_MAX,
-  type AuditEvent,
+  type AuditEventListItem,
   type AuditSearch,
   type AuditTarget,
   type Membership,
@@ -19,7 +19,7 @@ import { usePageTitle } from '../../../lib/page-title';
 import { useServices } from '../../../lib/services';
 import { browserTimeZone } from '../../../lib/time-zone';
 import { auditEventListQueryOptions, auditExportUrl, auditKeys, auditListParams } from '../api';
-import { actorText, actorTypeLabels, targetTypeLabels } from '../format';
+import { actorLabel, actorTypeLabels, targetTypeLabels } from '../format';
 import { AuditEventDrawer } from './AuditEventDrawer';
 import { AuditEventList, AuditEventListSkeleton } from './AuditEventList';
 import {
@@ -36,16 +36,16 @@ export const NO_MATCH = 'No audit events match these filters';
 const pageSizes = [10, 25, 50, AUDIT_PAGE_SIZE_MAX] as const;
 
 /** The chip of an actor id: the actor as the rows name it, else by kind and id (a link shared from another page). */
-function actorChip(search: AuditSearch, events: readonly AuditEvent[]): string | null {
+function actorChip(search: AuditSearch, events: readonly AuditEventListItem[]): string | null {
   if (!search.actorId) return null;
-  const actor = events.find(
+  const byActor = events.find(
     (e) => e.actor.id === search.actorId && (!search.actorType || e.actor.type === search.actorType),
-  )?.actor;
-  if (actor) return `Actor: ${actorText(actor)}`;
+  );
+  if (byActor) return `Actor: ${actorLabel(byActor)}`;
   return `Actor: ${search.actorType ? actorTypeLabels[search.actorType] : 'ID'} ${search.actorId}`;
 }
 
-function targetChip(search: AuditSearch, events: readonly AuditEvent[]): string | null {
+function targetChip(search: AuditSearch, events: readonly AuditEventListItem[]): string | null {
   if (!search.targetId) return null;
   const target = events
     .flatMap((e) => e.targets.slice(0, 1))
@@ -74,7 +74,7 @@ export function AuditLog({ membership, search, onSearch }: AuditLogProps) {
     placeholderData: (previous, previousQuery) =>
       previousQuery?.queryKey[1] === auditKeys.all(accountId)[1] ? previous : undefined,
   });
-  const [opened, setOpened] = useState<AuditEvent | null>(null);
+  const [opened, setOpened] = useState<AuditEventListItem | null>(null);
   const forbidden = isError && error instanceof PermissionDeniedError;
   usePageTitle(forbidden ? 'Access denied' : 'Audit log');
   // A role changed meanwhile (no longer an owner): the page says so as other pages do.
@@ -84,7 +84,7 @@ export function AuditLog({ membership, search, onSearch }: AuditLogProps) {
   const filter = (patch: AuditFilterPatch) => onSearch({ ...patch, pageNumber: 1 }, { replace: true });
   const goToPage = (pageNumber: number) => onSearch({ pageNumber });
   const setPageSize = (pageSize: number) => onSearch({ pageSize, pageNumber: 1 });
-  const showActor = (event: AuditEvent) => {
+  const showActor = (event: AuditEventListItem) => {
     setOpened(null);
     filter({ actorType: event.actor.type, actorId: event.actor.id ?? undefined });
   };

@@ -17,6 +17,14 @@ import { formatDate, standingSentence } from '../standing';
 import { RevokeCertificateModal } from './RevokeCertificateModal';
 
 /**
+ * The first download issues the certificate, but in the browser's own download (a plain link), which the page cannot
+ * see finish: after a download of a certificate not yet issued, its standing is read again this often until the
+ * server has it (so "Open its public check page" shows without a reload), for at most ISSUE_WATCH_MS.
+ */
+export const ISSUE_POLL_MS = 1000;
+export const ISSUE_WATCH_MS = 30_000;
+
+/**
  * The verification detail page's "Certificate" menu (issue #19): download the certificate as PDF or signed JSON (plain
  * links: the server answers attachments, and the first download issues it), open its public check page once issued,
  * and for owners (manageEvidence) revoke it or redact the consumer's personal data. A revoked certificate is marked
@@ -32,12 +40,23 @@ export function CertificateActions({
   canManageEvidence: boolean;
 }) {
   const { api } = useServices();
-  const { data: standing } = useQuery(certificateStandingQueryOptions(api, accountId, verification.id));
+  // When a download of a certificate not yet issued was started (null: none).
+  const [downloadedAt, setDownloadedAt] = useState<number | null>(null);
+  const { data: standing } = useQuery({
+    ...certificateStandingQueryOptions(api, accountId, verification.id),
+    refetchInterval: (query) =>
+      downloadedAt !== null && !query.state.data?.certificateId && Date.now() - downloadedAt < ISSUE_WATCH_MS
+        ? ISSUE_POLL_MS
+        : false,
+  });
   const redact = useRedactVerificationMutation(accountId, verification.id);
   const [revoking, setRevoking] = useState(false);
   const [redacting, setRedacting] = useState(false);
   const revoked = standing?.revokedAt != null;
   const sentence = standing ? standingSentence(standing) : null;
+  const watchIssue = () => {
+    if (!standing?.certificateId) setDownloadedAt(Date.now());
+  };
 
   const confirmRedact = () =>
     redact.mutate(undefined, {
@@ -67,6 +86,7 @@ export function CertificateActions({
             component="a"
             href={certificateDownloadUrl(accountId, verification.id, 'pdf')}
             download
+            onClick={watchIssue}
             leftSection={<IconDownload size={16} aria-hidden="true" />}
           >
             Download certificate (PDF)
@@ -75,6 +95,7 @@ export function CertificateActions({
             component="a"
             href={certificateDownloadUrl(accountId, verification.id, 'json')}
             download
+            onClick={watchIssue}
             leftSection={<IconDownload size={16} aria-hidden="true" />}
           >
             Download certificate (JSON)

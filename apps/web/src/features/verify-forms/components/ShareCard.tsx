@@ -10,12 +10,13 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { IconCopy, IconDownload, IconExternalLink } from '@tabler/icons-react';
-import { useIsMutating } from '@tanstack/react-query';
+import { useIsMutating, useQuery } from '@tanstack/react-query';
 import type { VerifyForm } from '@veriform/contracts';
 import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useRef, useState } from 'react';
 import { SectionCard } from '../../../components/layout/SectionCard';
-import { verifyFormChangeKey } from '../api';
+import { useServices } from '../../../lib/services';
+import { consentVersionsQueryOptions, verifyFormChangeKey } from '../api';
 
 export const QR_CODE_LABEL = 'QR code of the public link';
 /** On screen; the downloaded SVG is a vector and carries a larger nominal size for print layouts. */
@@ -99,12 +100,28 @@ function publicFace(form: VerifyForm): string {
 }
 
 /**
- * Changes when what the public page shows has changed on the server: once a change of the form is saved, not at its
- * optimistic update (the live switch flips before the server has it, and a reload then would show the old page).
+ * How many consent versions were published since the page read them: the public page shows the newest, so each one
+ * published here (or by a teammate, once the list is read again) is a new face. The first read of the list is what the
+ * frame already shows, so it counts nothing.
+ */
+function useConsentRevision(form: VerifyForm): number {
+  const { api } = useServices();
+  const { data: versions } = useQuery(consentVersionsQueryOptions(api, form.account, form.id));
+  const newest = versions === undefined ? undefined : (versions[0]?.id ?? null);
+  const [seen, setSeen] = useState({ newest, published: 0 });
+  if (newest !== undefined && newest !== seen.newest)
+    setSeen({ newest, published: seen.newest === undefined ? seen.published : seen.published + 1 });
+  return seen.published;
+}
+
+/**
+ * Changes when what the public page shows has changed on the server: once a change of the form or a new consent
+ * version is saved, not at its optimistic update (the live switch flips before the server has it, and a reload then
+ * would show the old page).
  */
 export function usePreviewRevision(form: VerifyForm): string {
   const saving = useIsMutating({ mutationKey: verifyFormChangeKey(form.id) }) > 0;
-  const face = publicFace(form);
+  const face = `${publicFace(form)}#${useConsentRevision(form)}`;
   const [revision, setRevision] = useState(face);
   useEffect(() => {
     if (!saving) setRevision(face);
@@ -115,7 +132,7 @@ export function usePreviewRevision(form: VerifyForm): string {
 /**
  * The public page in a phone-sized frame. The server shows an inactive form to the account's members as a preview
  * (sending refused), so the frame works before the form goes live. It loads again whenever the form's public face
- * changes (activated, banner uploaded, renamed…).
+ * changes (activated, banner uploaded, renamed, consent text published…).
  */
 function Preview({ url, form }: { url: string; form: VerifyForm }) {
   const { width, height } = PREVIEW_VIEWPORT;

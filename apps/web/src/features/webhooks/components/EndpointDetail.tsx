@@ -6,6 +6,7 @@ import {
   IconHistory,
   IconKey,
   IconPencil,
+  IconReload,
   IconSend,
   IconTrash,
   IconWebhook,
@@ -76,6 +77,8 @@ export function EndpointDetail({ membership, endpointId }: { membership: Members
   const replay = useReplayWebhookEventMutation(accountId, endpointId);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [replaying, setReplaying] = useState<string | null>(null);
+  // Only a read the person asked for spins the button (not the polling of a pending delivery).
+  const [refreshing, setRefreshing] = useState(false);
   usePageTitle('Webhook endpoint');
   // Arriving from the list or from Add endpoint (whose button is gone), the keyboard starts at the endpoint.
   const headingRef = useFocusOnMount<HTMLHeadingElement>();
@@ -124,6 +127,17 @@ export function EndpointDetail({ membership, endpointId }: { membership: Members
       onError: (failure) => notify.error('Failed to replay the event', errorDisplayText(failure)),
       onSettled: () => setReplaying(null),
     });
+  };
+
+  const refresh = () => {
+    setRefreshing(true);
+    void deliveries
+      .refetch()
+      .then((result) => {
+        if (result.isError)
+          notify.error('The deliveries could not be refreshed', errorDisplayText(result.error));
+      })
+      .finally(() => setRefreshing(false));
   };
 
   const all = deliveries.data?.pages.flatMap((page) => page.results) ?? [];
@@ -297,6 +311,16 @@ export function EndpointDetail({ membership, endpointId }: { membership: Members
               </Text>
             </div>
             <Group gap="xs" wrap="wrap">
+              <Button
+                variant="default"
+                leftSection={<IconReload size={16} aria-hidden="true" />}
+                aria-label="Refresh deliveries"
+                onClick={refresh}
+                loading={refreshing}
+                disabled={deliveries.isPending}
+              >
+                Refresh
+              </Button>
               <Button
                 leftSection={<IconSend size={16} aria-hidden="true" />}
                 onClick={test}
