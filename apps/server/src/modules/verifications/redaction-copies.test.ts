@@ -18,9 +18,6 @@ import { startWebhookReceiver, type WebhookReceiver } from '../../test-support/w
  */
 
 const t = useTestApp({ env: { WEBHOOKS_ALLOW_PRIVATE_URLS: 'true' } });
-    },
-  },
-});
 const { verificationAttempts, webhookDeliveries, webhookEvents } = schema;
 const sqlText = (text: string) => sql.raw(text);
 
