@@ -48,6 +48,10 @@ export const auditActions = [
   'verification.certificate_revoked',
   'verification.redacted',
   'verification.certificate_unlocked',
+  'verification.list_read',
+  'event.list_read',
+  'audit_log.list_read',
+  'audit_log.exported',
 ] as const;
 export const auditActionSchema = z.enum(auditActions);
 export type AuditAction = z.infer<typeof auditActionSchema>;
@@ -94,6 +98,10 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'verification.certificate_revoked': 'Revoked a verification certificate',
   'verification.redacted': "Redacted a consumer's personal data",
   'verification.certificate_unlocked': 'Unlocked a certificate on the public check page',
+  'verification.list_read': 'Read a page of verifications through the API',
+  'event.list_read': 'Read a page of events through the API',
+  'audit_log.list_read': 'Read a page of the audit log through the API',
+  'audit_log.exported': 'Exported the audit log',
 };
 
 export const auditActorTypes = ['user', 'api_key', 'system'] as const;

@@ -166,6 +166,24 @@ export function createAuditLog(deps: { clock: Clock }) {
 
 export type AuditLog = ReturnType<typeof createAuditLog>;
 
+/**
+ * A read of many records at once (issue #33 item 8: an API v1 page, an export of the audit log): one event per page
+ * or export, no target, `changes` saying how many records it gave and which filters chose them (those given, as the
+ * request named them). Recorded before the answer is sent, as one verification's view is: an answer that was given is
+ * in the log.
+ */
+export function readEntry(
+  action: Extract<
+    AuditAction,
+    'verification.list_read' | 'event.list_read' | 'audit_log.list_read' | 'audit_log.exported'
+  >,
+  count: number,
+  filters: Record<string, unknown>,
+): AuditEntry {
+  const given = Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined));
+  return { action, targets: [], changes: { count, filters: given } };
+}
+
 /** Targets as the log names them (id as text, a human name). */
 export const auditTarget = {
   user: (user: { id: number; email: string }): AuditTarget => ({
