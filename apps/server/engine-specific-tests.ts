@@ -36,4 +36,8 @@ export const engineSpecificTests = [
   'src/modules/invitations/invitation-email.test.ts',
   'src/modules/auth/change-email.test.ts',
   'src/modules/auth/auth-email-jobs.test.ts',
+  // Redaction's reach (issue #33): byte-string matching in stored API answers, regexp masking, an information_schema
+  // sweep of every row, webhook deliveries through the jobs; and reads recorded under bursts (one chain).
+  'src/modules/verifications/redaction-copies.test.ts',
+  'src/modules/audit/read-recording.test.ts',
 ];
