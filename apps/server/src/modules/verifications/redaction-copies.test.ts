@@ -18,7 +18,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../../test-support/w
  */
 
 const t = useTestApp({ env: { WEBHOOKS_ALLOW_PRIVATE_URLS: 'true' } });
-const { verificationAttempts, webhookDeliveries, webhookEvents } = schema;
+const { verificationAttempts, webhookDeliveries, webhookDeliveryAttempts, webhookEvents } = schema;
 const sqlText = (text: string) => sql.raw(text);
 
 /** Where the consumer's codes were asked from: the caller's server (API v1 keeps it as the evidence). */
@@ -171,6 +171,25 @@ describe('a redacted verification started through API v1', () => {
     );
     expect(redacted.statusCode, redacted.body).toBe(200);
 
+    // An owner replays an event afterwards: what is sent is masked, but the receiver answers from its own records.
+    const [approvedEvent] = events.filter((e) => e.type === 'verification.approved');
+    const replayed = await owner.c.post(`/api/webhook-events/${approvedEvent?.id}/replay`, {
+      endpointId: endpoint.id,
+    });
+    expect(replayed.statusCode, replayed.body).toBe(202);
+    const sentBefore = receiver.received.length;
+    await receiver.waitFor(sentBefore + 1);
+    for (const deadline = Date.now() + 10_000; ; ) {
+      const tries = await t.db.db
+        .select({ trigger: webhookDeliveryAttempts.trigger })
+        .from(webhookDeliveryAttempts)
+        .where(eq(webhookDeliveryAttempts.trigger, 'replay'));
+      if (tries.length > 0) break;
+      if (Date.now() > deadline) throw new Error('the replay was not recorded');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(receiver.received.at(-1)?.body).not.toContain(phone.e164);
+
     // Every read path, after.
     const answers: [string, string][] = [];
     const keep = (label: string, response: { statusCode: number; body: string }) => {
@@ -233,7 +252,9 @@ describe('a redacted verification started through API v1', () => {
       'replay check',
     ])
       expect(answers.find(([l]) => l === label)?.[1], label).toContain(masked);
-    expect(answers.find(([l]) => l === 'deliveries')?.[1]).toContain('"responseSnippet":"[redacted]"');
+    const deliveries = answers.find(([l]) => l === 'deliveries')?.[1] ?? '';
+    expect(deliveries).toContain('"responseSnippet":"[redacted]"');
+    expect(deliveries).toContain('"trigger":"replay"');
 
     // And no row anywhere: every table's rows as text, every bytea column (stored API answers) as text too.
     const tables = (
