@@ -166,6 +166,18 @@ describe('a redacted verification started through API v1', () => {
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
 
+    // The owner finds the person's records as an erasure request names them, exporting what the search finds: the
+    // audit log records those exports with their filters, and is never rewritten (issue #33: the search is masked).
+    for (const q of [phone.typed, phone.e164.slice(2), email]) {
+      const search = `account=${owner.accountId}&q=${encodeURIComponent(q)}`;
+      const activity = await owner.c.get(`/api/verifications/export-csv?${search}`);
+      expect(activity.statusCode, activity.body).toBe(200);
+      // The search by number found it: a header and the verification (the log's search does not read addresses).
+      if (q !== email) expect(activity.body.trim().split('\n'), q).toHaveLength(2);
+      const attempts = await owner.c.get(`/api/verification-attempts/export-csv?${search}`);
+      expect(attempts.statusCode, attempts.body).toBe(200);
+    }
+
     const redacted = await owner.c.post(
       `/api/verifications/${verificationId}/redact?account=${owner.accountId}`,
     );
@@ -225,6 +237,9 @@ describe('a redacted verification started through API v1', () => {
     }
     keep('attempts CSV', await owner.c.get(`/api/verification-attempts/export-csv?${account}`));
     keep('activity CSV', await owner.c.get(`/api/verifications/export-csv?${account}`));
+    const typed = `${account}&q=${encodeURIComponent(phone.typed)}`;
+    keep('activity CSV q', await owner.c.get(`/api/verifications/export-csv?${typed}`));
+    keep('attempts CSV q', await owner.c.get(`/api/verification-attempts/export-csv?${typed}`));
     keep(
       'deliveries',
       await owner.c.get(`/api/webhook-endpoints/${endpoint.id}/deliveries?${account}&limit=100`),
