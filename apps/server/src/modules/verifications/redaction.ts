@@ -92,8 +92,10 @@ function masking(column: AnyPgColumn, found: Person): SQL {
  * once exactly one redacts (and records `verification.redacted`), and the others see `redacted_at` and answer 400.
  *
  * The attempts redacted are the verification's evidence as its timeline and certificate show it: the verifying
- * attempt, and the codes asked for from the same page view up to the verification. Attempts from other visits are
- * other records (see the ADR).
+ * attempt, the codes asked for from the same page view up to the verification, and the codes its resends replaced.
+ * Attempts from other visits are other records (see the ADR). Every copy of them goes in the same transaction (issue
+ * #33): their webhook events and the receivers' answers, Idempotency-Key answers, code-send limit buckets, the
+ * development outbox.
  */
 export async function redactVerification(
   deps: { db: Db; clock: Clock; audit: AuditLog },
@@ -257,8 +259,10 @@ async function redactAttempts(tx: Db, verification: VerificationRow) {
 /**
  * The account's stored webhook events about those attempts (kept 30 days, listed by GET /api/v1/events, replayable)
  * hold the number, address and evidence in full, as owners' endpoints receive them: they are masked the same way, so
- * neither the list nor a replay gives them out again; so are the receivers' answers kept with their deliveries, which
- * may echo them. Copies already delivered are the receiver's (ADR 25).
+ * neither the list nor a replay gives them out again. The receivers' answers kept with their deliveries may echo
+ * anything in any spelling (the number, their own IP and user agent, a name from their CRM): each is replaced whole by
+ * `[redacted]` (issue #33), as the sender stores answers to such events from now on. Copies already delivered are the
+ * receiver's (ADR 25).
  */
 async function redactWebhookEvents(
   tx: Db,
