@@ -1,6 +1,6 @@
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { and, eq, gt, lt, lte, or, sql } from 'drizzle-orm';
+import { and, eq, gt, gte, lt, lte, or, sql } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
 
 /**
@@ -133,14 +133,17 @@ export async function redactIdempotentAnswers(
     needles: string[];
     /** Masks every spelling of the person in a text. */
     mask: (text: string) => string;
+    /** When the first of the attempts was made: no answer about them is older (the created_at index bounds the scan). */
+    since: Date;
   },
 ): Promise<number> {
-  const { attempts, needles, mask } = redaction;
+  const { attempts, needles, mask, since } = redaction;
   const found = await tx
     .select({ apiKeyId: rows.apiKeyId, key: rows.key, body: rows.body })
     .from(rows)
     .where(
       and(
+        gte(rows.createdAt, since),
         sql`${rows.apiKeyId} in (select ${apiKeys.id} from ${apiKeys} where ${apiKeys.accountId} = ${accountId})`,
         or(...needles.map((needle) => sql`position(convert_to(${needle}, 'UTF8') in ${rows.body}) > 0`)),
       ),

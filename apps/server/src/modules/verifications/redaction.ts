@@ -143,6 +143,7 @@ export async function redactVerification(
         attempts,
         needles: [...attemptIds, found.cellPhone],
         mask: (text) => maskPerson(text, found),
+        since: firstOf(attempts, found.createdAt),
       });
     }
     await redactCopies(tx, found, attempts);
@@ -174,6 +175,10 @@ export async function redactVerification(
 }
 
 type VerificationRow = typeof verifications.$inferSelect;
+
+/** The earliest of the attempts' times (or `fallback`): no copy about them is older. */
+const firstOf = (attempts: { createdAt: Date }[], fallback: Date): Date =>
+  attempts.reduce((earliest, a) => (a.createdAt < earliest ? a.createdAt : earliest), fallback);
 
 /**
  * The codes the verification's resends replaced (issue #33): a resend (API v1's, or the page's "send again") issues a
@@ -322,10 +327,7 @@ async function redactCopies(
   const buckets = [`code-send:phone:${verification.cellPhone}`];
   if (verification.email) buckets.push(`code-send:email:${verification.email.toLowerCase()}`);
   await tx.delete(rateLimitEvents).where(inArray(rateLimitEvents.bucket, buckets));
-  const first = attempts.reduce<Date>(
-    (earliest, a) => (a.createdAt < earliest ? a.createdAt : earliest),
-    verification.createdAt,
-  );
+  const first = firstOf(attempts, verification.createdAt);
   const recipients = [verification.cellPhone];
   if (verification.email) recipients.push(verification.email.toLowerCase());
   await tx
