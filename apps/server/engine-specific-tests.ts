@@ -43,4 +43,8 @@ export const engineSpecificTests = [
   // Company domains: many adds at once (the per-account cap under the account row's lock, the unique index), many
   // checks at once (the per-domain limit, one verification and one audit event).
   'src/modules/domains/domains.test.ts',
+  // Redaction's reach (issue #33): byte-string matching in stored API answers, regexp masking, an information_schema
+  // sweep of every row, webhook deliveries through the jobs; and reads recorded under bursts (one chain).
+  'src/modules/verifications/redaction-copies.test.ts',
+  'src/modules/audit/read-recording.test.ts',
 ];

@@ -53,6 +53,10 @@ export const auditActions = [
   'domain.removed',
   'api_key.kept',
   'webhook_endpoint.kept',
+  'verification.list_read',
+  'event.list_read',
+  'audit_log.list_read',
+  'audit_log.exported',
 ] as const;
 export const auditActionSchema = z.enum(auditActions);
 export type AuditAction = z.infer<typeof auditActionSchema>;
@@ -104,6 +108,10 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'domain.removed': 'Removed a company domain',
   'api_key.kept': 'Kept an API key of a removed or demoted owner',
   'webhook_endpoint.kept': 'Kept a webhook endpoint of a removed or demoted owner',
+  'verification.list_read': 'Read a page of verifications through the API',
+  'event.list_read': 'Read a page of events through the API',
+  'audit_log.list_read': 'Read a page of the audit log through the API',
+  'audit_log.exported': 'Exported the audit log',
 };
 
 export const auditActorTypes = ['user', 'api_key', 'system'] as const;

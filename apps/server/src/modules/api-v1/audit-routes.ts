@@ -2,12 +2,13 @@ import { apiAuditEventListQuerySchema, apiAuditEventListSchema, MAX_BIGINT_ID } 
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountContext } from '../../plugins/tenancy.ts';
+import { readEntry } from '../audit/log.ts';
 import { cursorPage, parseIdCursor } from './cursor.ts';
 import { problemResponses } from './responses.ts';
 
 export async function auditEventRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { auditReader } = app.services;
+  const { auditReader, audit, db } = app.services;
 
   r.get(
     '/api/v1/audit-events',
@@ -25,11 +26,14 @@ JSON), so a removed or edited event is detectable. Needs \`audit:read\`.`,
       },
     },
     async (request) => {
+      const ctx = accountContext(request);
       const { limit, startingAfter } = request.query;
-      const { rows, hasMore } = await auditReader.page(accountContext(request), {
+      const { rows, hasMore } = await auditReader.page(ctx, {
         limit,
         startingAfter: parseIdCursor(startingAfter, MAX_BIGINT_ID),
       });
+      // Read after the page, so the page does not hold its own event (issue #33 item 8).
+      await audit.record(db, ctx, readEntry('audit_log.list_read', rows.length, request.query));
       return cursorPage(rows, hasMore);
     },
   );

@@ -8,11 +8,12 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountContext } from '../../plugins/tenancy.ts';
+import { readEntry } from '../audit/log.ts';
 import { problem, problemResponses } from './responses.ts';
 
 export async function eventRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const events = app.services.apiEvents;
+  const { apiEvents: events, audit, db } = app.services;
 
   r.get(
     '/api/v1/events',
@@ -29,7 +30,13 @@ its webhook deliveries send it (see Webhooks), so a receiver that was down can c
         response: { 200: apiEventListSchema, ...problemResponses },
       },
     },
-    async (request) => events.list(accountContext(request), request.query),
+    async (request) => {
+      const ctx = accountContext(request);
+      const page = await events.list(ctx, request.query);
+      // Events carry full numbers and evidence (issue #33 item 8): one event per page, with its count.
+      await audit.record(db, ctx, readEntry('event.list_read', page.data.length, request.query));
+      return page;
+    },
   );
 
   r.get(

@@ -1,6 +1,6 @@
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { and, eq, gt, lt, lte, or, sql } from 'drizzle-orm';
+import { and, eq, gt, gte, lt, lte, or, sql } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
 
 /**
@@ -112,4 +112,71 @@ export async function pruneIdempotencyKeys(db: Db, clock: Clock): Promise<number
   const cutoff = new Date(clock.now().getTime() - IDEMPOTENCY_KEY_TTL_MS);
   const deleted = await db.delete(rows).where(lt(rows.createdAt, cutoff)).returning({ key: rows.key });
   return deleted.length;
+}
+
+const { apiKeys } = schema;
+
+/**
+ * A redaction's reach into the answers kept for replays (issue #33, ADR 25): an Idempotency-Key replay of a start,
+ * resend, check or cancel would answer the full number, address and evidence for 24 hours after they were redacted.
+ * The account's stored answers naming one of the redacted attempts (or the number) are rewritten in place: each
+ * Verification object of those attempts gets the masked `to` and `email` and no `evidence`, as a GET now answers it,
+ * and any other spelling left in the body is masked. The row stays (`done`, same status): a retry still replays
+ * instead of running again — deleting it would send a second code.
+ */
+export async function redactIdempotentAnswers(
+  tx: Db,
+  accountId: number,
+  redaction: {
+    attempts: { id: string; cellPhone: string; email: string | null }[];
+    /** Byte strings whose presence marks a stored answer as about the person (the attempt ids, the number). */
+    needles: string[];
+    /** Masks every spelling of the person in a text. */
+    mask: (text: string) => string;
+    /** When the first of the attempts was made: no answer about them is older (the created_at index bounds the scan). */
+    since: Date;
+  },
+): Promise<number> {
+  const { attempts, needles, mask, since } = redaction;
+  const found = await tx
+    .select({ apiKeyId: rows.apiKeyId, key: rows.key, body: rows.body })
+    .from(rows)
+    .where(
+      and(
+        gte(rows.createdAt, since),
+        sql`${rows.apiKeyId} in (select ${apiKeys.id} from ${apiKeys} where ${apiKeys.accountId} = ${accountId})`,
+        or(...needles.map((needle) => sql`position(convert_to(${needle}, 'UTF8') in ${rows.body}) > 0`)),
+      ),
+    )
+    .for('update');
+  const byId = new Map(attempts.map((a) => [a.id, a]));
+  const redactObjects = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(redactObjects);
+    if (value === null || typeof value !== 'object') return value;
+    const object: Record<string, unknown> = Object.fromEntries(
+      Object.entries(value).map(([name, inner]) => [name, redactObjects(inner)]),
+    );
+    const attempt = typeof object.id === 'string' ? byId.get(object.id) : undefined;
+    if (attempt && 'to' in object) {
+      object.to = attempt.cellPhone;
+      if ('email' in object) object.email = attempt.email;
+      if ('evidence' in object) object.evidence = null;
+    }
+    return object;
+  };
+  for (const row of found) {
+    if (row.body === null) continue;
+    const text = Buffer.from(row.body).toString('utf8');
+    let rewritten: string;
+    try {
+      rewritten = JSON.stringify(redactObjects(JSON.parse(text)));
+    } catch {
+      rewritten = text;
+    }
+    await tx
+      .update(rows)
+      .set({ body: Buffer.from(mask(rewritten), 'utf8') })
+      .where(and(eq(rows.apiKeyId, row.apiKeyId), eq(rows.key, row.key)));
+  }
+  return found.length;
 }

@@ -12,6 +12,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountContext } from '../../plugins/tenancy.ts';
+import { readEntry } from '../audit/log.ts';
 import {
   certificatePdfResponse,
   sendCertificate,
@@ -27,7 +28,7 @@ const notFound = { 404: problem('No such verification in this key’s account: `
 
 export async function verificationRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { apiVerifications, certificates } = app.services;
+  const { apiVerifications, certificates, audit, db } = app.services;
 
   r.post(
     '/api/v1/verifications',
@@ -72,7 +73,14 @@ Numbers are masked unless the key has \`verifications:read\`. Needs \`verificati
         response: { 200: apiVerificationListSchema, ...problemResponses },
       },
     },
-    async (request) => apiVerifications.list(accountContext(request), request.query),
+    async (request) => {
+      const ctx = accountContext(request);
+      const page = await apiVerifications.list(ctx, request.query);
+      // Up to 100 full numbers at once (issue #33 item 8): recorded as one GET is, once per page; masked pages are not.
+      if (ctx.can('searchData'))
+        await audit.record(db, ctx, readEntry('verification.list_read', page.data.length, request.query));
+      return page;
+    },
   );
 
   r.get(

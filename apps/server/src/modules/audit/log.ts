@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
 import { statement } from '../../lib/statement.ts';
 import type { AccountContext, RequestOrigin } from '../../plugins/account-context.ts';
+import { maskEmail, maskPhone, parseCellPhone } from '../public-verify/phone.ts';
 import { chainTemplate } from './chain.ts';
 
 const { memberships } = schema;
@@ -165,6 +166,44 @@ export function createAuditLog(deps: { clock: Clock }) {
 }
 
 export type AuditLog = ReturnType<typeof createAuditLog>;
+
+/**
+ * A read of many records at once (issue #33 item 8: an API v1 page, an export of the audit log): one event per page
+ * or export, no target, `changes` saying how many records it gave and which filters chose them (those given, as the
+ * request named them). Recorded before the answer is sent, as one verification's view is: an answer that was given is
+ * in the log.
+ */
+export function readEntry(
+  action: Extract<
+    AuditAction,
+    'verification.list_read' | 'event.list_read' | 'audit_log.list_read' | 'audit_log.exported'
+  >,
+  count: number,
+  filters: Record<string, unknown>,
+): AuditEntry {
+  const given = Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined));
+  return { action, targets: [], changes: { count, filters: given } };
+}
+
+/**
+ * A list's filters as the log keeps them (issue #33): a search `q` that names a person — an address, or a number in
+ * any spelling — is masked as the log names verifications (`+1 ••• ••• 0123`, `a•••@example.com`; a partial number
+ * keeps its last four digits). The log is append-only and hash-chained, so a number written into it could never be
+ * redacted; the rest of the filters, and a search for a reference, are kept as given.
+ */
+export function filtersForTheLog<T extends Record<string, unknown>>(filters: T): T {
+  const q = typeof filters.q === 'string' ? filters.q.trim() : '';
+  if (!q) return filters;
+  let masked = q;
+  if (q.includes('@')) masked = maskEmail(q);
+  else if (/^[+\d\s().-]+$/.test(q)) {
+    const phone = parseCellPhone(q);
+    const digits = q.replace(/\D/g, '');
+    if (phone.ok) masked = maskPhone(phone.e164);
+    else if (digits.length > 4) masked = `•••${digits.slice(-4)}`;
+  }
+  return { ...filters, q: masked };
+}
 
 /** Targets as the log names them (id as text, a human name). */
 export const auditTarget = {

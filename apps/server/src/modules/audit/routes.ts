@@ -3,6 +3,7 @@ import { auditEventListQuerySchema, auditEventListSchema, auditExportQuerySchema
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountContext } from '../../plugins/tenancy.ts';
+import { readEntry } from './log.ts';
 import { csvHeader, csvLine, jsonLine } from './service.ts';
 
 /**
@@ -11,7 +12,7 @@ import { csvHeader, csvLine, jsonLine } from './service.ts';
  */
 export async function auditRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { auditReader, clock } = app.services;
+  const { auditReader, audit, db, clock } = app.services;
 
   r.get(
     '/api/audit-events',
@@ -30,8 +31,11 @@ export async function auditRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const ctx = accountContext(request);
-      const { format } = request.query;
-      const events = auditReader.exportEvents(ctx, request.query);
+      const { format, account: _account, ...filters } = request.query;
+      // The export is a read of the whole log (issue #33 item 8): recorded, with its count, before a line is sent.
+      const { count, upTo } = await auditReader.exportSnapshot(ctx, request.query);
+      await audit.record(db, ctx, readEntry('audit_log.exported', count, { ...filters, format }));
+      const events = auditReader.exportEvents(ctx, request.query, upTo);
       async function* lines() {
         if (format === 'csv') yield csvHeader();
         for await (const event of events)

@@ -9,7 +9,7 @@ import {
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { and, count, eq, gt, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Clock } from '../../lib/clock.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
@@ -195,9 +195,34 @@ export function createAuditReader(deps: { db: Db; clock: Clock }) {
     return { rows: rows.slice(0, query.limit).map(toAuditEvent), hasMore: rows.length > query.limit };
   }
 
-  /** Every matching event, oldest first (the chain's order), in keyset batches by sequence. */
-  async function* exportEvents(ctx: AccountContext, filter: AuditFilter): AsyncGenerator<AuditEvent> {
-    const where = whereOf(ctx, filter);
+  /**
+   * What an export will give (issue #33 item 8): the chain's last sequence now, and how many matching events there are
+   * up to it. The export is recorded with that count before it streams, and streams exactly those: its own event and
+   * any appended meanwhile come after `upTo`, in the next export.
+   */
+  async function exportSnapshot(
+    ctx: AccountContext,
+    filter: AuditFilter,
+  ): Promise<{ count: number; upTo: number }> {
+    const [head] = await db
+      .select({ upTo: sql<number>`coalesce(max(${auditEvents.sequence}), 0)`.mapWith(Number) })
+      .from(auditEvents)
+      .where(eq(auditEvents.accountId, ctx.accountId));
+    const upTo = head?.upTo ?? 0;
+    const [total] = await db
+      .select({ n: count() })
+      .from(auditEvents)
+      .where(and(whereOf(ctx, filter), lte(auditEvents.sequence, upTo)));
+    return { count: total?.n ?? 0, upTo };
+  }
+
+  /** Every matching event up to sequence `upTo`, oldest first (the chain's order), in keyset batches by sequence. */
+  async function* exportEvents(
+    ctx: AccountContext,
+    filter: AuditFilter,
+    upTo: number,
+  ): AsyncGenerator<AuditEvent> {
+    const where = and(whereOf(ctx, filter), lte(auditEvents.sequence, upTo));
     let after = 0;
     for (;;) {
       const rows = await db
@@ -215,7 +240,7 @@ export function createAuditReader(deps: { db: Db; clock: Clock }) {
     }
   }
 
-  return { list, page, exportEvents };
+  return { list, page, exportSnapshot, exportEvents };
 }
 
 export type AuditReader = ReturnType<typeof createAuditReader>;

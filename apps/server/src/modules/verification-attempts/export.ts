@@ -11,7 +11,7 @@ import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
-import { type AuditLog, auditTarget } from '../audit/log.ts';
+import { type AuditLog, auditTarget, filtersForTheLog } from '../audit/log.ts';
 import {
   accountSlug,
   createLocalTimeFormatter,
@@ -143,7 +143,7 @@ export function createAttemptExport(deps: { db: Db; clock: Clock; audit: AuditLo
       audit.record(tx, ctx, {
         action: 'verifications.exported',
         targets: [auditTarget.account({ id: ctx.accountId, displayName: account?.displayName ?? '' })],
-        changes: { view: 'attempts', filters: definedOnly(filters), rowCount: total },
+        changes: { view: 'attempts', filters: definedOnly(filtersForTheLog(filters)), rowCount: total },
       }),
     );
 

@@ -11,7 +11,7 @@ import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
-import { type AuditLog, auditTarget } from '../audit/log.ts';
+import { type AuditLog, auditTarget, filtersForTheLog } from '../audit/log.ts';
 import { countVerifications } from './count.ts';
 import { resolveDateRange, resolveForms, verificationOrderBy, verificationWhere } from './filters.ts';
 
@@ -323,7 +323,7 @@ export function createVerificationExport(deps: {
       audit.record(tx, ctx, {
         action: 'verifications.exported',
         targets: [auditTarget.account({ id: ctx.accountId, displayName: account?.displayName ?? '' })],
-        changes: { filters: definedOnly(filters), rowCount: total },
+        changes: { filters: definedOnly(filtersForTheLog(filters)), rowCount: total },
       }),
     );
 

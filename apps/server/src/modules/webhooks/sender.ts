@@ -18,6 +18,19 @@ import { signingSecrets } from './secrets.ts';
 
 const { memberships, webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints, webhookEvents } = schema;
 
+/**
+ * The receiver's answer as stored with the attempt (issue #33, ADR 25): `[redacted]` instead when the delivery's event
+ * is about a verification whose personal data was redacted (its `evidence` is then null; unredacted it is an object),
+ * for a receiver may echo the number from its own records whatever we sent. The event row is read `for share`, so an
+ * answer recorded while a redaction runs waits for it and is stored as it decided, and a redaction after this attempt
+ * commits finds the row and replaces it.
+ */
+const storedAnswer = (deliveryId: number, snippet: string) => sql`(CASE WHEN EXISTS (
+    SELECT 1 FROM ${webhookEvents} e
+    WHERE e.id = (SELECT d.event_id FROM ${webhookDeliveries} d WHERE d.id = ${deliveryId})
+      AND e.type LIKE 'verification.%' AND e.data->'evidence' = 'null'::jsonb
+    FOR SHARE) THEN '[redacted]' ELSE ${snippet}::text END)`;
+
 const DAY_MS = 86_400_000;
 
 export type AttemptTrigger = 'scheduled' | 'replay' | 'test';
@@ -167,7 +180,7 @@ export function createWebhookSender(deps: {
         statusCode: result.statusCode,
         latencyMs: result.latencyMs,
         error: result.error,
-        responseSnippet: result.responseSnippet,
+        responseSnippet: storedAnswer(job.deliveryId, result.responseSnippet),
         trigger: job.trigger,
       });
       if (nextAttemptAt) {
@@ -223,7 +236,8 @@ export function createWebhookSender(deps: {
       ), attempt AS (
         INSERT INTO ${webhookDeliveryAttempts}
           (delivery_id, attempted_at, status_code, latency_ms, error, response_snippet, trigger)
-        SELECT id, ${attemptedAt}, ${result.statusCode}, ${result.latencyMs}, NULL, ${result.responseSnippet},
+        SELECT id, ${attemptedAt}, ${result.statusCode}, ${result.latencyMs}, NULL,
+          ${storedAnswer(job.deliveryId, result.responseSnippet)},
           ${job.trigger}
         FROM delivery
       ), streak AS (
