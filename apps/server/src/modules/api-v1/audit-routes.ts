@@ -1,6 +1,7 @@
 import { apiAuditEventListQuerySchema, apiAuditEventListSchema, MAX_BIGINT_ID } from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { keyLivemode } from '../../plugins/account-context.ts';
 import { accountContext } from '../../plugins/tenancy.ts';
 import { cursorPage, parseIdCursor } from './cursor.ts';
 import { problemResponses } from './responses.ts';
@@ -18,7 +19,8 @@ export async function auditEventRoutes(app: FastifyInstance): Promise<void> {
         summary: 'List audit events',
         description: `Who did what in the account, newest first, in cursor pages: sign-ins, team and form changes, exports,
 views of verifications, API keys. Each event is chained to the one before by \`prevHash\`/\`hash\` (SHA-256 of its canonical
-JSON), so a removed or edited event is detectable. Needs \`audit:read\`.`,
+JSON), so a removed or edited event is detectable. The audit log is live data (what members and keys did to the real
+account): a \`vf_test_\` key's list is always empty. Needs \`audit:read\`.`,
         tags: ['Audit log'],
         querystring: apiAuditEventListQuerySchema,
         response: { 200: apiAuditEventListSchema, ...problemResponses },
@@ -26,11 +28,15 @@ JSON), so a removed or edited event is detectable. Needs \`audit:read\`.`,
     },
     async (request) => {
       const { limit, startingAfter } = request.query;
-      const { rows, hasMore } = await auditReader.page(accountContext(request), {
-        limit,
-        startingAfter: parseIdCursor(startingAfter, MAX_BIGINT_ID),
-      });
-      return cursorPage(rows, hasMore);
+      const cursor = parseIdCursor(startingAfter, MAX_BIGINT_ID);
+      const ctx = accountContext(request);
+      // Test mode never reaches live data (issue #33, ADR 29), and every audit event is live.
+      if (keyLivemode(ctx) === false) return cursorPage([], false);
+      const { rows, hasMore } = await auditReader.page(ctx, { limit, startingAfter: cursor });
+      return cursorPage(
+        rows.map((row) => ({ ...row, livemode: true })),
+        hasMore,
+      );
     },
   );
 }
