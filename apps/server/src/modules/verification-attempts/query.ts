@@ -4,6 +4,7 @@ import {
   deliveryReasonOf,
   type VerificationAttempt,
   type VerificationAttemptSearch,
+  type VerificationMode,
 } from '@veriform/contracts';
 import { type Db, schema } from '@veriform/db';
 import { and, asc, count, eq, inArray, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
@@ -29,7 +30,10 @@ const {
  * log's filters (filters.ts `attemptWhere`) plus the delivery status, newest first, one row per attempt.
  */
 
-export type AttemptFilter = Omit<VerificationAttemptSearch, 'pageNumber' | 'pageSize'>;
+export type AttemptFilter = Omit<VerificationAttemptSearch, 'pageNumber' | 'pageSize' | 'mode'> & {
+  /** Live or test attempts (issue #33); none: both, as the report's funnel reads them. */
+  mode?: VerificationMode | undefined;
+};
 
 /**
  * The delivery status as shown, in SQL: messaging/delivery-status.ts `shownDeliveryStatus` (an SMS still queued or
@@ -84,9 +88,25 @@ export async function countAttempts(
   now: Date,
   { where, forms }: { where: SQL; forms: ResolvedForms },
 ): Promise<number> {
-  if (filter.q?.trim() || (filter.deliveryStatus ?? []).length > 0) {
+  if (filter.q?.trim() || (filter.deliveryStatus ?? []).length > 0 || filter.mode === 'test') {
     const [row] = await db.select({ n: count() }).from(a).where(where);
     return row?.n ?? 0;
+  }
+  if (filter.mode === 'live') {
+    // The daily counts are of every attempt, test ones included (issue #33, ADR 29): the live total is their sum less
+    // the few test attempts, counted from their partial index.
+    const allModes = { ...filter, mode: undefined };
+    const [all, [test]] = await Promise.all([
+      countAttempts(db, accountId, allModes, now, {
+        where: attemptWhere(accountId, allModes, now, forms),
+        forms,
+      }),
+      db
+        .select({ n: count() })
+        .from(a)
+        .where(attemptWhere(accountId, { ...filter, mode: 'test' }, now, forms)),
+    ]);
+    return all - (test?.n ?? 0);
   }
   const c = verificationAttemptDailyCounts;
   const keys: SQL[] = [eq(c.accountId, accountId)];

@@ -1,8 +1,8 @@
-import type { VerificationFilter } from '@veriform/contracts';
 import { type Db, schema } from '@veriform/db';
 import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import {
+  type ModeFilter,
   type ResolvedDateRange,
   type ResolvedForms,
   rangeBounds,
@@ -29,6 +29,10 @@ import {
  * The source (hosted page or API v1, issue #15) is not a column of the daily counts (yet): with a source filter the rows
  * are counted as they are, an index range of the account's dates with a look at each row. Fine for the accounts of
  * today; at a million rows it wants `source` in the daily counts (a migration), which the sums above would then use.
+ *
+ * Live or test (issue #33, ADR 29): the counts are of every row, test verifications included. The test view's rows
+ * are few (made for the account's test numbers) and counted as they are, from their partial index; the live view's
+ * total is the counts' sum less that same count of test rows.
  */
 
 const { verifications, verificationDailyCounts, verificationTotalCounts } = schema;
@@ -37,7 +41,7 @@ const { verifications, verificationDailyCounts, verificationTotalCounts } = sche
 type CountKeys = typeof verificationDailyCounts | typeof verificationTotalCounts;
 
 /** The filters that the daily or all-time counts can answer, as in `verificationWhere` (the property test compares). */
-function countKeysWhere(counts: CountKeys, accountId: number, filter: VerificationFilter): SQL[] {
+function countKeysWhere(counts: CountKeys, accountId: number, filter: ModeFilter): SQL[] {
   const conditions: SQL[] = [eq(counts.accountId, accountId)];
   if (filter.verifyFormId__in && filter.verifyFormId__in.length > 0)
     conditions.push(inArray(counts.verifyFormId, filter.verifyFormId__in));
@@ -57,7 +61,7 @@ function countKeysWhere(counts: CountKeys, accountId: number, filter: Verificati
 export async function countVerifications(
   db: Db,
   accountId: number,
-  filter: VerificationFilter,
+  filter: ModeFilter,
   now: Date,
   forms: ResolvedForms,
 ): Promise<number> {
@@ -82,17 +86,33 @@ export async function countVerifications(
  * The total without a search: one statement of up to three sums (countByDays). A bound's UTC midnights are SQL over
  * the same expression as the WHERE's (createdWithin), so PostgreSQL's zone rules decide both.
  */
-async function countWithoutSearch(
+async function countWithoutSearch(db: Db, accountId: number, filter: ModeFilter, now: Date): Promise<number> {
+  const countRows = async (rows: ModeFilter) => {
+    const [row] = await db
+      .select({ n: count() })
+      .from(verifications)
+      .where(verificationWhere(accountId, rows, now));
+    return row?.n ?? 0;
+  };
+  if (filter.source || filter.mode === 'test') return countRows(filter);
+  if (filter.mode === 'live') {
+    const [all, test] = await Promise.all([
+      countAllModes(db, accountId, { ...filter, mode: undefined }, now),
+      countRows({ ...filter, mode: 'test' }),
+    ]);
+    return all - test;
+  }
+  return countAllModes(db, accountId, { ...filter, mode: undefined }, now);
+}
+
+/** Every row the filter (its mode aside) matches, from the counts: test and live alike, as the triggers keep them. */
+async function countAllModes(
   db: Db,
   accountId: number,
-  filter: VerificationFilter,
+  filter: ModeFilter & { mode: undefined },
   now: Date,
 ): Promise<number> {
   const where = verificationWhere(accountId, filter, now);
-  if (filter.source) {
-    const [row] = await db.select({ n: count() }).from(verifications).where(where);
-    return row?.n ?? 0;
-  }
   const range = resolveDateRange(filter, now);
   if (range.gte === null && range.lte === null) {
     const [row] = await db

@@ -3,6 +3,7 @@ import {
   localDateRange,
   localToday,
   type VerificationFilter,
+  type VerificationMode,
   type VerificationSort,
 } from '@veriform/contracts';
 import { type Db, schema } from '@veriform/db';
@@ -49,7 +50,15 @@ type FilterColumns = {
   source: AnyPgColumn;
   /** The category copied onto the row; without one, the form's current category. */
   category: AnyPgColumn | null;
+  /** Made for a test number: a test object (issue #33, ADR 29). */
+  isTest: AnyPgColumn;
 };
+
+/**
+ * A filter with the log's mode (issue #33): `live` or `test` objects only. The report passes none (its summaries are
+ * of every row; ADR 29 says why it stays so for now).
+ */
+export type ModeFilter = VerificationFilter & { mode?: VerificationMode | undefined };
 
 const verificationColumns: FilterColumns = {
   accountId: verifications.accountId,
@@ -60,6 +69,7 @@ const verificationColumns: FilterColumns = {
   createdAt: verifications.createdAt,
   source: verifications.source,
   category: verifications.verifyFormCategory,
+  isTest: verifications.isTest,
 };
 
 const attemptColumns: FilterColumns = {
@@ -71,6 +81,7 @@ const attemptColumns: FilterColumns = {
   createdAt: verificationAttempts.createdAt,
   source: verificationAttempts.source,
   category: null,
+  isTest: verificationAttempts.isTest,
 };
 
 export type ResolvedDateRange = { gte: string | null; lte: string | null; tz: string };
@@ -203,11 +214,11 @@ export async function resolveForms(
  * (a phone, a reference) apply to the rows outside those forms. As one OR it was a scan of every row of the named
  * forms. Null when the search names no form (its rows are a few, read as they are).
  */
-export function splitSearch(
-  filter: VerificationFilter,
+export function splitSearch<F extends VerificationFilter>(
+  filter: F,
   forms: ResolvedForms,
 ): {
-  byName: VerificationFilter | null;
+  byName: F | null;
   /** The WHERE of the other readings: `whereOf` built without the form-name reading, outside the named forms. */
   othersWhere: (whereOf: (forms: ResolvedForms) => SQL, formColumn: AnyPgColumn) => SQL;
 } | null {
@@ -266,13 +277,16 @@ function searchCondition(
 
 function filterWhere(
   accountId: number,
-  filter: VerificationFilter,
+  filter: ModeFilter,
   now: Date,
   columns: FilterColumns,
   forms: ResolvedForms,
 ): SQL {
   // The account always comes first: another account's form id in verifyFormId__in then simply matches nothing.
   const conditions: (SQL | undefined)[] = [eq(columns.accountId, accountId)];
+  // Live or test objects (issue #33): a plain column filter on the rows the account's indexes find; the test view has
+  // its own small partial indexes (migration 0031).
+  if (filter.mode) conditions.push(eq(columns.isTest, filter.mode === 'test'));
   if (filter.verifyFormId__in && filter.verifyFormId__in.length > 0)
     conditions.push(inArray(columns.verifyFormId, filter.verifyFormId__in));
   if (filter.verifyFormCategory__in && filter.verifyFormCategory__in.length > 0) {
@@ -307,7 +321,7 @@ function filterWhere(
  */
 export function verificationWhere(
   accountId: number,
-  filter: VerificationFilter,
+  filter: ModeFilter,
   now: Date,
   forms: ResolvedForms = {},
 ): SQL {
@@ -320,7 +334,7 @@ export function verificationWhere(
  */
 export function attemptWhere(
   accountId: number,
-  filter: VerificationFilter,
+  filter: ModeFilter,
   now: Date,
   forms: ResolvedForms = {},
 ): SQL {
