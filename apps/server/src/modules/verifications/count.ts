@@ -87,38 +87,27 @@ export async function countVerifications(
  * the same expression as the WHERE's (createdWithin), so PostgreSQL's zone rules decide both.
  */
 async function countWithoutSearch(db: Db, accountId: number, filter: ModeFilter, now: Date): Promise<number> {
-  const countRows = async (rows: ModeFilter) => {
+  if (filter.source || filter.mode === 'test') {
     const [row] = await db
       .select({ n: count() })
       .from(verifications)
-      .where(verificationWhere(accountId, rows, now));
+      .where(verificationWhere(accountId, filter, now));
     return row?.n ?? 0;
-  };
-  if (filter.source || filter.mode === 'test') return countRows(filter);
-  if (filter.mode === 'live') {
-    const [all, test] = await Promise.all([
-      countAllModes(db, accountId, { ...filter, mode: undefined }, now),
-      countRows({ ...filter, mode: 'test' }),
-    ]);
-    return all - test;
   }
-  return countAllModes(db, accountId, { ...filter, mode: undefined }, now);
-}
-
-/** Every row the filter (its mode aside) matches, from the counts: test and live alike, as the triggers keep them. */
-async function countAllModes(
-  db: Db,
-  accountId: number,
-  filter: ModeFilter & { mode: undefined },
-  now: Date,
-): Promise<number> {
-  const where = verificationWhere(accountId, filter, now);
-  const range = resolveDateRange(filter, now);
+  const allModes = { ...filter, mode: undefined };
+  // The live view: every row from the counts, less the test rows (their partial index), in the same statement.
+  const lessTest =
+    filter.mode === 'live'
+      ? sql`(select count(*) from ${verifications} where ${verificationWhere(accountId, { ...filter, mode: 'test' }, now)})`
+      : undefined;
+  const where = verificationWhere(accountId, allModes, now);
+  const range = resolveDateRange(allModes, now);
   if (range.gte === null && range.lte === null) {
+    const sum = sql`coalesce(sum(${verificationTotalCounts.n}), 0)`;
     const [row] = await db
-      .select({ n: sql`coalesce(sum(${verificationTotalCounts.n}), 0)`.mapWith(Number) })
+      .select({ n: (lessTest ? sql`${sum} - ${lessTest}` : sum).mapWith(Number) })
       .from(verificationTotalCounts)
-      .where(and(...countKeysWhere(verificationTotalCounts, accountId, filter)));
+      .where(and(...countKeysWhere(verificationTotalCounts, accountId, allModes)));
     return row?.n ?? 0;
   }
   return countByDays(db, {
@@ -126,10 +115,11 @@ async function countAllModes(
       table: verificationDailyCounts,
       day: verificationDailyCounts.day,
       n: verificationDailyCounts.n,
-      where: countKeysWhere(verificationDailyCounts, accountId, filter),
+      where: countKeysWhere(verificationDailyCounts, accountId, allModes),
     },
     rows: { table: verifications, createdAt: verifications.createdAt, where },
     range,
+    ...(lessTest ? { less: lessTest } : {}),
   });
 }
 
@@ -145,9 +135,12 @@ export async function countByDays(
     counts,
     rows,
     range,
+    less,
   }: {
     counts: { table: PgTable; day: AnyPgColumn; n: AnyPgColumn; where: SQL[] };
     rows: { table: PgTable; createdAt: AnyPgColumn; where: SQL };
+    /** A scalar subquery taken off the total (the live views' test rows, issue #33), in the same statement. */
+    less?: SQL;
     range: ResolvedDateRange;
   },
 ): Promise<number> {
@@ -173,8 +166,9 @@ export async function countByDays(
       ),
     );
   // An aggregate without GROUP BY answers one row even when no day matches.
+  const sum = sql.join(total, sql` + `);
   const [row] = await db
-    .select({ n: sql.join(total, sql` + `).mapWith(Number) })
+    .select({ n: (less ? sql`${sum} - ${less}` : sum).mapWith(Number) })
     .from(counts.table)
     .where(and(...days));
   return row?.n ?? 0;

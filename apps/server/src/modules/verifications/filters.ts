@@ -8,7 +8,7 @@ import {
 } from '@veriform/contracts';
 import { type Db, schema } from '@veriform/db';
 import { and, asc, desc, eq, ilike, inArray, notInArray, or, type SQL, sql } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { escapeLike } from '../verify-forms/service.ts';
 
@@ -52,6 +52,9 @@ type FilterColumns = {
   category: AnyPgColumn | null;
   /** Made for a test number: a test object (issue #33, ADR 29). */
   isTest: AnyPgColumn;
+  /** The table and its id, for the live view's exclusion of the test rows (filterWhere). */
+  table: PgTable;
+  id: AnyPgColumn;
 };
 
 /**
@@ -70,6 +73,8 @@ const verificationColumns: FilterColumns = {
   source: verifications.source,
   category: verifications.verifyFormCategory,
   isTest: verifications.isTest,
+  table: verifications,
+  id: verifications.id,
 };
 
 const attemptColumns: FilterColumns = {
@@ -82,6 +87,8 @@ const attemptColumns: FilterColumns = {
   source: verificationAttempts.source,
   category: null,
   isTest: verificationAttempts.isTest,
+  table: verificationAttempts,
+  id: verificationAttempts.id,
 };
 
 export type ResolvedDateRange = { gte: string | null; lte: string | null; tz: string };
@@ -284,9 +291,15 @@ function filterWhere(
 ): SQL {
   // The account always comes first: another account's form id in verifyFormId__in then simply matches nothing.
   const conditions: (SQL | undefined)[] = [eq(columns.accountId, accountId)];
-  // Live or test objects (issue #33): a plain column filter on the rows the account's indexes find; the test view has
-  // its own small partial indexes (migration 0031).
-  if (filter.mode) conditions.push(eq(columns.isTest, filter.mode === 'test'));
+  // Live or test objects (issue #33, ADR 29). The test view reads its own small partial index (migration 0031). The
+  // live view leaves out the account's test ids, read from that index into a hashed set: `NOT is_test` would be a
+  // look at every row's heap, where the sort indexes (each ending with the id) answer a deep page from the index
+  // alone (ADR 8, 27; 15,000 rows deep: 47 ms with the column, 14 ms with the set, 20,000 rows of which 312 test).
+  if (filter.mode === 'test') conditions.push(eq(columns.isTest, true));
+  if (filter.mode === 'live')
+    conditions.push(
+      sql`${columns.id} not in (select ${columns.id} from ${columns.table} where ${columns.accountId} = ${accountId} and ${columns.isTest})`,
+    );
   if (filter.verifyFormId__in && filter.verifyFormId__in.length > 0)
     conditions.push(inArray(columns.verifyFormId, filter.verifyFormId__in));
   if (filter.verifyFormCategory__in && filter.verifyFormCategory__in.length > 0) {
