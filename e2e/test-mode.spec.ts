@@ -58,16 +58,17 @@ test('the activity log hides test data by default and shows it, marked, when ask
   await page.getByRole('link', { name: 'Back to Activity Log' }).click();
   await expect(page).toHaveURL(/mode=test/);
 
-  // The attempts view keeps the mode: the test code only.
+  // The attempts view keeps the mode: the test code only, marked.
   await page.getByRole('link', { name: 'Attempts' }).click();
   await expect(page).toHaveURL(/attempts.*mode=test/);
   await expect(page.getByText('Viewing test data')).toBeVisible();
-  await expect(page.locator('main')).toContainText('TEST-1');
-  await expect(page.locator('main')).not.toContainText('LIVE-1');
+  await expect(page.getByText('Showing 1–1 of 1')).toBeVisible();
+  await expect(page.locator('main').getByText('Test', { exact: true })).toBeVisible();
 
-  // Back to live data.
+  // Back to live data: the real consumer's code, unmarked.
   await page.getByRole('switch', { name: 'View test data' }).uncheck();
   await expect(page).not.toHaveURL(/mode=test/);
-  await expect(page.locator('main')).toContainText('LIVE-1');
-  await expect(page.locator('main')).not.toContainText('TEST-1');
+  await expect(page.getByText('Viewing test data')).toHaveCount(0);
+  await expect(page.getByText('Showing 1–1 of 1')).toBeVisible();
+  await expect(page.locator('main').getByText('Test', { exact: true })).toHaveCount(0);
 });
