@@ -102,7 +102,10 @@ test('the activity log at phone width: a card per verification, sortable, each o
   await expect(page).toHaveURL(/o=created/);
   await expect(cards.first()).toContainText('CRM-000123');
 
-  await cards.first().getByRole('link', { name: /\+1 \(415\)/ }).click();
+  await cards
+    .first()
+    .getByRole('link', { name: /\+1 \(415\)/ })
+    .click();
   await expect(page).toHaveURL(new RegExp(`/activity-log/${made[0]?.verificationId}`));
   await expect(page.getByRole('heading', { name: 'Verification', level: 1 })).toBeVisible();
 });
