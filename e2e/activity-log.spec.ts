@@ -116,7 +116,8 @@ test('an owner filters, sorts and pages the activity log, opens a verification, 
   await expect(page.getByText(phoneOf('L-12'), { exact: true })).toBeVisible();
   await expect(page.getByText('L-12', { exact: true })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Loans' })).toBeVisible();
-  await expect(page.getByText('Test', { exact: true })).toBeVisible();
+  // A live verification (a real number): no Test badge (test data has its own journey, test-mode.spec.ts).
+  await expect(page.getByText('Test', { exact: true })).toHaveCount(0);
 
   // Back to the log: the same filters, sort and page.
   await page.getByRole('link', { name: 'Back to Activity Log' }).click();

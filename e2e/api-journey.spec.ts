@@ -23,8 +23,10 @@ test('a script verifies a test number with a copied test key, and the activity l
   // Making a live form in the page is forms.spec's journey; here it is only the ground the script stands on.
   const form = await createLiveForm(page.request, { account: account.id, name: 'Lead check' });
   // One made as a consumer does, on the hosted page: what the Source filter must tell apart.
+  // Test data, as the script's test-key verification is (issue #33): both show in the log's test view.
   const [hosted] = await createVerifications(page.request, {
     account: account.id,
+    mode: 'test',
     specs: [{ publicId: form.publicId, externalRefId: 'web-lead-1' }],
   });
   if (!hosted) throw new Error('no hosted verification');
@@ -73,8 +75,8 @@ test('a script verifies a test number with a copied test key, and the activity l
   expect(checked.status(), await checked.text()).toBe(200);
   expect(await checked.json()).toMatchObject({ status: 'approved', verification: { status: 'approved' } });
 
-  // Back in the browser: both verifications in the log, each with its source.
-  await page.goto('/activity-log/');
+  // Back in the browser: both verifications in the log's test data, each with its source.
+  await page.goto('/activity-log/?mode=test');
   const table = page.getByRole('table', { name: 'Verifications' });
   const apiRow = table.getByRole('row').filter({ hasText: 'crm-lead-42' });
   const hostedRow = table.getByRole('row').filter({ hasText: 'web-lead-1' });
@@ -98,7 +100,7 @@ test('a script verifies a test number with a copied test key, and the activity l
   await expect(apiRow).toHaveCount(0);
 
   // The detail of the script's verification says where it came from.
-  await page.goto('/activity-log/?source=api');
+  await page.goto('/activity-log/?source=api&mode=test');
   await apiRow.getByRole('link', { name: '+1 (415) 555-0177' }).click();
   await expect(page.getByRole('heading', { name: '+1 (415) 555-0177' })).toBeVisible();
   await expect(page.getByText('Source', { exact: true })).toBeVisible();

@@ -48,13 +48,14 @@ test('an unreachable number: the consumer is told in Spanish, the member sees th
   expect(await phone.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
   await consumer.close();
 
-  // The member: Activity log → Attempts, Delivery status = Undelivered.
-  await page.goto('/activity-log/');
+  // The member: Activity log (test data: the number is a test number, issue #33) → Attempts, Delivery status =
+  // Undelivered.
+  await page.goto('/activity-log/?mode=test');
   await page
     .getByRole('navigation', { name: 'Activity log views' })
     .getByRole('link', { name: 'Attempts' })
     .click();
-  await expect(page).toHaveURL(/\/activity-log\/attempts$/);
+  await expect(page).toHaveURL(/\/activity-log\/attempts\?mode=test$/);
   await expect(page.getByRole('link', { name: 'Attempts' })).toHaveAttribute('aria-current', 'page');
   const filters = page.getByRole('search', { name: 'Filter codes sent' });
   await filters.getByRole('combobox', { name: 'Delivery status' }).click();

@@ -164,6 +164,12 @@ function randomTestNumber(): string {
   return `+1${area}55501${String(b % 100).padStart(2, '0')}`;
 }
 
+/** A fresh real US mobile number (area code 415, exchanges 200–899 parse as mobile): a live verification's. */
+function randomLiveNumber(): string {
+  const [a = 0, b = 0, c = 0] = randomBytes(3);
+  return `+1415${200 + (a % 700)}${String(((b << 8) | c) % 10_000).padStart(4, '0')}`;
+}
+
 /** The CSRF token a consumer's page carries (the public page's initial data). */
 async function publicPageCsrf(request: APIRequestContext, publicId: string): Promise<string> {
   const page = await request.get(`/f/${publicId}`);
@@ -176,23 +182,29 @@ async function publicPageCsrf(request: APIRequestContext, publicId: string): Pro
 }
 
 /**
- * Real verifications for `account`, one per spec, made as consumers do: each through a fresh test number of the
- * account (added by the owner logged in on `request`; test numbers send nothing and verify with their fixed code, so
- * no outbox is read and no send limit but the per-IP one applies), from its own client address, by the public API
+ * Real verifications for `account`, one per spec, made as consumers do, from its own client address, by the public API
  * (`/f/{publicId}`'s CSRF token, send-code, check). Distinct numbers per verification keep the 30 s resend spacing
- * (per form and number) out of the way. The verifications are marked as tests (`isTest`). Made one after another, so
- * `created` follows the order of `specs`.
+ * (per form and number) out of the way. Made one after another, so `created` follows the order of `specs`.
+ *
+ * `mode: 'live'` (the default): a fresh real number, its code read from the development outbox: live data, what the
+ * activity log shows by default. `mode: 'test'`: a fresh test number of the account (added by the owner logged in on
+ * `request`; test numbers send nothing and verify with their fixed code): test data (`isTest`), which the activity
+ * log shows only with `mode=test` (issue #33).
  */
 export async function createVerifications(
   request: APIRequestContext,
-  { account, specs }: { account: number; specs: readonly VerificationSpec[] },
+  {
+    account,
+    specs,
+    mode = 'live',
+  }: { account: number; specs: readonly VerificationSpec[]; mode?: 'live' | 'test' },
 ): Promise<CreatedVerification[]> {
   const ownerHeaders = { 'X-CSRFToken': await csrfToken(request) };
   const csrfByForm = new Map<string, string>();
   const made: CreatedVerification[] = [];
   for (const spec of specs) {
-    const code = String(100_000 + (randomBytes(3).readUIntBE(0, 3) % 900_000));
-    let cellPhone = '';
+    let code = String(100_000 + (randomBytes(3).readUIntBE(0, 3) % 900_000));
+    let cellPhone = mode === 'live' ? randomLiveNumber() : '';
     for (let tries = 0; tries < 20 && !cellPhone; tries++) {
       const candidate = randomTestNumber();
       const added = await request.post('/api/test-phone-numbers', {
@@ -211,20 +223,20 @@ export async function createVerifications(
     }
     const method = spec.method ?? 'sms';
     const consumerHeaders = { 'X-CSRFToken': csrf, 'X-Forwarded-For': clientAddress() };
+    const sentTo =
+      method === 'email'
+        ? (spec.email ?? `consumer-${randomBytes(4).toString('hex')}@example.test`)
+        : undefined;
     const sent = await request.post(`/api/public/verify-forms/${spec.publicId}/send-code`, {
       headers: consumerHeaders,
-      data: {
-        cellPhone,
-        method,
-        email:
-          method === 'email'
-            ? (spec.email ?? `consumer-${randomBytes(4).toString('hex')}@example.test`)
-            : undefined,
-        externalRefId: spec.externalRefId,
-      },
+      data: { cellPhone, method, email: sentTo, externalRefId: spec.externalRefId },
     });
     expect(sent.status(), await sent.text()).toBe(201);
     const { attemptId } = (await sent.json()) as { attemptId: string };
+    if (mode === 'live') {
+      const message = await latestEmailTo(request, method === 'email' ? (sentTo ?? '') : cellPhone);
+      code = message.text.match(/\b(\d{6})\b/)?.[1] ?? '';
+    }
     const checked = await request.post(`/api/public/attempts/${attemptId}/check`, {
       headers: consumerHeaders,
       data: { code },

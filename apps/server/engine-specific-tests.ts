@@ -21,6 +21,10 @@ export const engineSpecificTests = [
   'src/modules/verifications/export.test.ts',
   'src/modules/verifications/count.test.ts',
   'src/modules/verifications/list.test.ts',
+  // Test mode (issue #33): the live totals less the test rows in the counts' statement, the CSV export of each mode
+  // (COPY or batches), and the events' mode stored by both emitters (TypeScript and emit_webhook_event in SQL).
+  'src/modules/verifications/test-mode.test.ts',
+  'src/modules/api-v1/test-mode.test.ts',
   'src/modules/verifications/report.test.ts',
   'src/security/limits-race.test.ts',
   'src/lib/rate-limit.test.ts',

@@ -53,6 +53,12 @@ export const apiProblems = {
     title: 'Test number required',
     description: 'A `vf_test_` key reaches only the account’s test numbers.',
   },
+  live_mode_test_number: {
+    status: 403,
+    title: 'Test number in live mode',
+    description:
+      'A `vf_live_` key sends real codes: start a test number’s verification with a `vf_test_` key.',
+  },
   not_found: {
     status: 404,
     title: 'Not found',
@@ -219,6 +225,10 @@ export const apiVerificationSchema = z
       .enum(['api', 'hosted'])
       .meta({ description: 'Started through the API, or on the hosted page.' }),
     test: z.boolean().meta({ description: 'Sent to one of the account’s test numbers: nothing was sent.' }),
+    livemode: z.boolean().meta({
+      description:
+        'False for a test object (made for one of the account’s test numbers, always with a `vf_test_` key or on the hosted page): a `vf_test_` key reads and acts only on these, a `vf_live_` key only on live ones.',
+    }),
     attemptsLeft: z
       .number()
       .int()
@@ -339,7 +349,16 @@ export type ApiVerificationList = z.infer<typeof apiVerificationListSchema>;
 // ---- Audit events ------------------------------------------------------------------------------------------------
 
 export const apiAuditEventListQuerySchema = apiPageQuerySchema;
-export const apiAuditEventListSchema = apiPageSchema(auditEventSchema);
+/** An audit event as API v1 shows it: member and key actions are live data (a `vf_test_` key lists none). */
+export const apiAuditEventSchema = auditEventSchema
+  .extend({
+    livemode: z.boolean().meta({
+      description: 'Always true: the audit log records live actions; a `vf_test_` key’s list is empty.',
+    }),
+  })
+  .meta({ id: 'AuditEvent' });
+export type ApiAuditEvent = z.infer<typeof apiAuditEventSchema>;
+export const apiAuditEventListSchema = apiPageSchema(apiAuditEventSchema);
 
 // ---- Events ------------------------------------------------------------------------------------------------------
 

@@ -168,7 +168,7 @@ export const auditEventSchema = z
     /** SHA-256 (hex) of the event's canonical JSON, prevHash included (docs/decisions/0019-audit-log-hash-chain.md). */
     hash: z.string(),
   })
-  .meta({ id: 'AuditEvent' });
+  .meta({ id: 'AuditEventBase' });
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 
 /** The screen's filters; a bad value falls back to none, as the activity log's do (a shared link always opens). */

@@ -3,7 +3,7 @@ import { csvList } from './date-filters.ts';
 import { apiDeliveryStatusSchema } from './delivery-status.ts';
 import { listResponseSchema } from './lists.ts';
 import { verificationMethodSchema } from './public-verify.ts';
-import { verificationFilterSchema, verificationSourceSchema } from './verifications.ts';
+import { modeFilter, verificationFilterSchema, verificationSourceSchema } from './verifications.ts';
 
 // Issue #18 items 5-6: every code send ("attempt"), verified or not, with what happened to its message; the
 // verification detail's timeline; and what the public page tells the consumer while they wait for the code.
@@ -68,6 +68,7 @@ export const ATTEMPT_PAGE_SIZE_MAX = 100;
  * delivery status; newest first. Every bad value falls back, as on the log.
  */
 export const verificationAttemptSearchSchema = verificationFilterSchema.extend({
+  ...modeFilter,
   deliveryStatus: deliveryStatusFilterSchema,
   pageNumber: z.coerce.number().int().min(1).catch(1).default(1),
   pageSize: z.coerce

@@ -95,8 +95,19 @@ export const verificationFilterSchema = z.object({
 });
 export type VerificationFilter = z.infer<typeof verificationFilterSchema>;
 
+/**
+ * Live or test data (issue #33, ADR 29), as Stripe's dashboard toggles it: the activity log and the attempts view show
+ * live objects unless `mode=test` is asked; test objects are those made for the account's test numbers (`isTest`).
+ * A bad value falls back to live. The dashboard's report has no such param: it is live data.
+ */
+export const verificationModes = ['live', 'test'] as const;
+export const verificationModeSchema = z.enum(verificationModes);
+export type VerificationMode = z.infer<typeof verificationModeSchema>;
+export const modeFilter = { mode: verificationModeSchema.catch('live').default('live') };
+
 /** /activity-log/ and /activity-log/{id} search params (SPEC §2). */
 export const verificationSearchSchema = verificationFilterSchema.extend({
+  ...modeFilter,
   o: z.enum(verificationSorts).catch('-created').default('-created'),
   pageNumber: z.coerce.number().int().min(1).catch(1).default(1),
   pageSize: z.coerce

@@ -191,6 +191,10 @@ export const webhookEventSchema = z
     id: z.string().meta({ description: '`evt_…`: the `webhook-id` of every delivery of this event.' }),
     type: z.string(),
     created: z.string(),
+    livemode: z.boolean().meta({
+      description:
+        'False for an event about a test object (a verification made for a test number; its `data.livemode` is false too). A `vf_test_` key lists only these, a `vf_live_` key only the others.',
+    }),
     data: z.record(z.string(), z.unknown()),
   })
   .meta({ id: 'Event' });

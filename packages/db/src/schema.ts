@@ -371,6 +371,11 @@ export const verifications = pgTable(
     // Every sort index ends with the id, so a page's ids come from an index-only scan (the list's deferred join reads
     // whole rows for the page only, however deep the offset).
     index('verifications_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
+    // The activity log's test view (issue #33, ADR 29): test verifications are few among the account's, so the view
+    // walks this small partial index instead of filtering the whole account's.
+    index('verifications_account_test_created_idx')
+      .on(t.accountId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.isTest}`),
     index('verifications_account_form_created_id_idx').on(
       t.accountId,
       t.verifyFormId,
@@ -604,6 +609,10 @@ export const verificationAttempts = pgTable(
     // API v1's list (issue #15): newest first with the id as tie-break, as a keyset page reads it; by form and by the
     // caller's reference likewise.
     index('verification_attempts_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
+    // A test key's list and the attempts view's test filter (issue #33, ADR 29): the few test attempts, in list order.
+    index('verification_attempts_account_test_created_idx')
+      .on(t.accountId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.isTest}`),
     index('verification_attempts_account_form_created_idx').on(
       t.accountId,
       t.verifyFormId,
@@ -954,9 +963,20 @@ export const webhookEvents = pgTable(
     data: jsonb('data').notNull(),
     createdAt: createdAt(),
     dedupeKey: text('dedupe_key'),
+    /**
+     * Stripe's `livemode` (issue #33, ADR 29): false for an event about a test object (a verification made for one of
+     * the account's test numbers); set once from its `data.livemode` by both emitters (modules/webhooks/events.ts and
+     * emit_webhook_event in SQL). A `vf_test_` key lists only the false ones, a `vf_live_` key only the true ones.
+     */
+    livemode: boolean('livemode').notNull().default(true),
   },
   (t) => [
     index('webhook_events_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
+    // A test key's events list (issue #33): test events are few, so a partial index keeps their page as fast as the
+    // live one's without a second copy of the account's whole index.
+    index('webhook_events_account_test_created_idx')
+      .on(t.accountId, t.createdAt.desc(), t.id.desc())
+      .where(sql`NOT ${t.livemode}`),
     index('webhook_events_account_type_created_idx').on(t.accountId, t.type, t.createdAt.desc(), t.id.desc()),
     uniqueIndex('webhook_events_account_dedupe_idx')
       .on(t.accountId, t.dedupeKey)

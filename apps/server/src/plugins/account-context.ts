@@ -67,6 +67,16 @@ export function assertCan(ctx: AccountContext, capability: Capability): void {
   if (!ctx.can(capability)) throw new AppError('permission_denied');
 }
 
+/**
+ * Stripe's test mode (issue #33, ADR 29): the objects a key's mode reaches. A `vf_test_` key reads and acts only on
+ * test objects (made for the account's test numbers: `is_test`, `livemode = false`), a `vf_live_` key only on live
+ * ones; an object of the other mode answers as an unknown id does. Null for a member: the activity log shows either
+ * mode, as its filter asks.
+ */
+export function keyLivemode(ctx: AccountContext): boolean | null {
+  return ctx.actor.type === 'api_key' ? ctx.actor.mode === 'live' : null;
+}
+
 /** The person acting; an API key gets 403 (what needs a person is not a key's to do). */
 export function memberOf(ctx: AccountContext): MemberActor {
   if (ctx.actor.type !== 'member') throw new AppError('permission_denied');

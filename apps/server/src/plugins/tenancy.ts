@@ -49,7 +49,8 @@ export type AccountDeclaration = {
   from: AccountSource;
   /**
    * Checked at once (403); a list means any one of them. Without it every member of the account passes (the service checks further, e.g. leaving
-   * one's own membership) and no API key does: a key acts only through the capabilities its scopes grant.
+   * one's own membership) and no API key does: a key acts only through the capabilities its scopes grant, and only
+   * on `from: 'apiKey'` routes (API v1); every other route answers a key 403 (issue #33, ADR 29).
    */
   can?: Capability | readonly Capability[];
   /** The account may be left out: then the route has no context (`optionalAccountContext` answers null). */
@@ -178,6 +179,10 @@ async function resolve(request: FastifyRequest): Promise<void> {
   const resolved = await callerAndAccount(request, declaration);
   if (!resolved) return;
   const ctx = await contextFor(request, resolved.caller, resolved.accountId);
+  // The session API is the dashboard's, for people (ADR 18's "one door per audience"); a key's door is /api/v1, where
+  // its mode decides what it reaches (issue #33, ADR 29). Before, a `vf_test_` key with `verifications:read` read
+  // the live activity log, its details, certificates and CSV export here.
+  if (declaration.from !== 'apiKey' && ctx.actor.type === 'api_key') throw new AppError('permission_denied');
   if (declaration.can) assertCanAny(ctx, [declaration.can].flat());
   else memberOf(ctx);
   contexts.set(request, ctx);

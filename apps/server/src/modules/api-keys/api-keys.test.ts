@@ -250,16 +250,21 @@ describe('a key in Authorization: Bearer', () => {
     const owner = await newOwner(t.app);
     const form = await owner.c.post('/api/verify-forms', { name: 'Keyed form', account: owner.accountId });
     const { key, id } = await createKey(owner, { scopes: ['forms:read'] });
-    const url = `/api/verify-forms?account=${owner.accountId}`;
+    // A key's door is API v1 (the session API answers it 403: issue #33, ADR 29).
+    const url = '/api/v1/forms';
 
     const forms = await withKey(key, url);
     expect(forms.statusCode, forms.body).toBe(200);
-    expect(forms.json().results.map((f: { id: number }) => f.id)).toEqual([form.json().id]);
+    expect(forms.json().data.map((f: { id: number }) => f.id)).toEqual([form.json().id]);
+    expect((await withKey(key, `/api/verify-forms?account=${owner.accountId}`)).statusCode).toBe(403);
 
     expect((await revoke(owner, id)).statusCode).toBe(204);
     const after = await withKey(key, url);
     expect(after.statusCode).toBe(401);
-    expect(after.json()).toEqual(notAuthenticated);
+    expect(after.json()).toMatchObject({ status: 401, code: 'unauthenticated' });
+    expect((await withKey(key, `/api/verify-forms?account=${owner.accountId}`)).json()).toEqual(
+      notAuthenticated,
+    );
   });
 
   it('another account named: 404; a capability its scopes lack: 403; managing keys is never a key’s', async () => {

@@ -1,6 +1,7 @@
 import { apiAuditEventListQuerySchema, apiAuditEventListSchema, MAX_BIGINT_ID } from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { keyLivemode } from '../../plugins/account-context.ts';
 import { accountContext } from '../../plugins/tenancy.ts';
 import { readEntry } from '../audit/log.ts';
 import { cursorPage, parseIdCursor } from './cursor.ts';
@@ -19,7 +20,8 @@ export async function auditEventRoutes(app: FastifyInstance): Promise<void> {
         summary: 'List audit events',
         description: `Who did what in the account, newest first, in cursor pages: sign-ins, team and form changes, exports,
 views of verifications, API keys. Each event is chained to the one before by \`prevHash\`/\`hash\` (SHA-256 of its canonical
-JSON), so a removed or edited event is detectable. Needs \`audit:read\`.`,
+JSON), so a removed or edited event is detectable. The audit log is live data (what members and keys did to the real
+account): a \`vf_test_\` key's list is always empty. Needs \`audit:read\`.`,
         tags: ['Audit log'],
         querystring: apiAuditEventListQuerySchema,
         response: { 200: apiAuditEventListSchema, ...problemResponses },
@@ -28,13 +30,16 @@ JSON), so a removed or edited event is detectable. Needs \`audit:read\`.`,
     async (request) => {
       const ctx = accountContext(request);
       const { limit, startingAfter } = request.query;
-      const { rows, hasMore } = await auditReader.page(ctx, {
-        limit,
-        startingAfter: parseIdCursor(startingAfter, MAX_BIGINT_ID),
-      });
+      const cursor = parseIdCursor(startingAfter, MAX_BIGINT_ID);
+      // Test mode never reaches live data (issue #33, ADR 29), and every audit event is live.
+      if (keyLivemode(ctx) === false) return cursorPage([], false);
+      const { rows, hasMore } = await auditReader.page(ctx, { limit, startingAfter: cursor });
       // Read after the page, so the page does not hold its own event (issue #33 item 8).
       await audit.record(db, ctx, readEntry('audit_log.list_read', rows.length, request.query));
-      return cursorPage(rows, hasMore);
+      return cursorPage(
+        rows.map((row) => ({ ...row, livemode: true })),
+        hasMore,
+      );
     },
   );
 }

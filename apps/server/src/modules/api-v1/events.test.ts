@@ -51,7 +51,7 @@ async function eventsOf(owner: Owner): Promise<string[]> {
 /** `existing`: the events that making the account and its key emitted (if those emit any), before a test's own. */
 async function setUp() {
   const owner = await newOwner(t.app);
-  const { key } = await newApiKey(owner, ['events:read']);
+  const { key } = await newApiKey(owner, ['events:read'], 'live');
   return { owner, api: apiV1(t.app, key), existing: await eventsOf(owner) };
 }
 
@@ -108,6 +108,8 @@ describe('GET /api/v1/events', () => {
       id: expect.stringMatching(/^evt_[A-Za-z0-9_-]{22}$/),
       type: 'verification.approved',
       created: expect.any(String),
+      // Its data says no `livemode: false`: a live event (issue #33).
+      livemode: true,
       data: { id: 'a1', status: 'approved', to: '+12015550123' },
     });
     const one = await api.GET('/api/v1/events/{id}', { params: { path: { id: emitted[0] ?? '' } } });
@@ -218,7 +220,7 @@ describe('GET /api/v1/events', () => {
     const bad = async (query: Record<string, string>) => {
       const response = await t.app.inject({
         url: `/api/v1/events?${new URLSearchParams(query)}`,
-        headers: { authorization: `Bearer ${(await newApiKey(owner, ['events:read'])).key}` },
+        headers: { authorization: `Bearer ${(await newApiKey(owner, ['events:read'], 'live')).key}` },
       });
       return { status: response.statusCode, type: response.headers['content-type'], body: response.json() };
     };

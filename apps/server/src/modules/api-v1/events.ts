@@ -10,7 +10,7 @@ import { and, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { AccountContext } from '../../plugins/account-context.ts';
+import { type AccountContext, keyLivemode } from '../../plugins/account-context.ts';
 import { EVENT_ID_PATTERN } from '../webhooks/events.ts';
 import { notACursor } from './cursor.ts';
 
@@ -28,8 +28,18 @@ const columns = {
   type: webhookEvents.type,
   createdAt: webhookEvents.createdAt,
   data: webhookEvents.data,
+  livemode: webhookEvents.livemode,
 };
-type EventRow = { id: string; type: string; createdAt: Date; data: unknown };
+type EventRow = { id: string; type: string; createdAt: Date; data: unknown; livemode: boolean };
+
+/**
+ * The key's own mode only (issue #33, ADR 29): a `vf_test_` key's events are those about test objects, a `vf_live_`
+ * key's all others; another mode's event answers as an unknown id does.
+ */
+const ofKeyMode = (ctx: AccountContext): SQL | undefined => {
+  const livemode = keyLivemode(ctx);
+  return livemode === null ? undefined : eq(webhookEvents.livemode, livemode);
+};
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -39,6 +49,7 @@ const toApi = (row: EventRow): WebhookEvent => ({
   id: row.id,
   type: row.type,
   created: row.createdAt.toISOString(),
+  livemode: row.livemode,
   data: isRecord(row.data) ? row.data : {},
 });
 
@@ -58,10 +69,14 @@ export function createApiEvents(deps: { db: Db; clock: Clock }) {
    * Rows after the cursor's event in (created, id) order, as one row comparison the account's index (or the type's)
    * serves directly, as the verifications list does. The cursor's instant is read in SQL, keeping its microseconds.
    */
-  const afterCursor = (ctx: AccountContext, startingAfter: string): SQL =>
-    sql`(${webhookEvents.createdAt}, ${webhookEvents.id}) < (
+  const afterCursor = (ctx: AccountContext, startingAfter: string): SQL => {
+    // A cursor of the other mode is no cursor of this list (none found: an empty page, then the 400 below).
+    const livemode = keyLivemode(ctx);
+    const sameMode = livemode === null ? sql`` : sql` and c.livemode = ${livemode}`;
+    return sql`(${webhookEvents.createdAt}, ${webhookEvents.id}) < (
       select c.created_at, c.id from ${webhookEvents} c where c.id = ${startingAfter}
-        and c.account_id = ${ctx.accountId})`;
+        and c.account_id = ${ctx.accountId}${sameMode})`;
+  };
 
   /** An empty page after a cursor: fine for a real one (the list's end), a 400 for one that is not of this list. */
   async function assertCursor(ctx: AccountContext, startingAfter: string): Promise<void> {
@@ -69,7 +84,13 @@ export function createApiEvents(deps: { db: Db; clock: Clock }) {
       ? await db
           .select({ id: webhookEvents.id })
           .from(webhookEvents)
-          .where(and(eq(webhookEvents.id, startingAfter), eq(webhookEvents.accountId, ctx.accountId)))
+          .where(
+            and(
+              eq(webhookEvents.id, startingAfter),
+              eq(webhookEvents.accountId, ctx.accountId),
+              ofKeyMode(ctx),
+            ),
+          )
           .limit(1)
       : [];
     if (!cursor) throw notACursor();
@@ -89,6 +110,7 @@ export function createApiEvents(deps: { db: Db; clock: Clock }) {
       .where(
         and(
           eq(webhookEvents.accountId, ctx.accountId),
+          ofKeyMode(ctx),
           query.type === undefined ? undefined : eq(webhookEvents.type, query.type),
           gte(webhookEvents.createdAt, from === undefined ? oldest : maxDate(oldest, new Date(from))),
           until === undefined ? undefined : lt(webhookEvents.createdAt, new Date(until)),
@@ -120,6 +142,7 @@ export function createApiEvents(deps: { db: Db; clock: Clock }) {
         and(
           eq(webhookEvents.id, id),
           eq(webhookEvents.accountId, ctx.accountId),
+          ofKeyMode(ctx),
           gte(webhookEvents.createdAt, oldestKeptEvent(clock.now())),
         ),
       )

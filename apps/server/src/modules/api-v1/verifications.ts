@@ -13,7 +13,7 @@ import { z } from 'zod';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { AccountContext } from '../../plugins/account-context.ts';
+import { type AccountContext, keyLivemode } from '../../plugins/account-context.ts';
 import type { AuditLog } from '../audit/log.ts';
 import { ATTEMPT_ID_PATTERN, CODE_PATTERN } from '../public-verify/codes.ts';
 import { countryName, maskPhone, parseCellPhone } from '../public-verify/phone.ts';
@@ -35,6 +35,15 @@ import { notACursor } from './cursor.ts';
 const { verificationAttempts } = schema;
 const columns = apiVerificationColumns;
 type AttemptRow = ApiVerificationRow;
+
+/**
+ * The key's own mode only (issue #33, ADR 29): a `vf_test_` key's verifications are the test ones, a `vf_live_` key's
+ * the live ones; the other mode's answer as unknown ids do (404, never 403, so nothing can be probed).
+ */
+const ofKeyMode = (ctx: AccountContext): SQL | undefined => {
+  const livemode = keyLivemode(ctx);
+  return livemode === null ? undefined : eq(verificationAttempts.isTest, !livemode);
+};
 
 /**
  * API v1's verifications: the hosted page's rules (public-verify's issueCode and judgeCode: the same limits, spacing,
@@ -78,7 +87,13 @@ export function createApiVerifications(deps: {
     const [row] = await tx
       .select(columns)
       .from(verificationAttempts)
-      .where(and(eq(verificationAttempts.id, id), eq(verificationAttempts.accountId, ctx.accountId)))
+      .where(
+        and(
+          eq(verificationAttempts.id, id),
+          eq(verificationAttempts.accountId, ctx.accountId),
+          ofKeyMode(ctx),
+        ),
+      )
       .limit(1);
     if (!row) throw new AppError('not_found');
     return row;
@@ -114,6 +129,8 @@ export function createApiVerifications(deps: {
         externalRefId: externalRefId || null,
         source: 'hosted',
         test: false,
+        // The key's mode: no code was sent yet (the one the page sends is test only for a test number).
+        livemode: keyLivemode(ctx) !== false,
         attemptsLeft: null,
         expiresAt: null,
         resendAfter: null,
@@ -165,6 +182,7 @@ export function createApiVerifications(deps: {
       apiKeyId: key?.keyId ?? null,
       perIpLimit: false,
       testNumbersOnly: key?.mode === 'test',
+      liveNumbersOnly: key?.mode === 'live',
     });
     // The row as committed (issue #20: a send is 3 round trips): the send job may have moved it on since, as a GET shows.
     return toApi(ctx, issued.stored);
@@ -212,6 +230,7 @@ export function createApiVerifications(deps: {
           and(
             eq(verificationAttempts.id, row.id),
             eq(verificationAttempts.accountId, ctx.accountId),
+            ofKeyMode(ctx),
             eq(verificationAttempts.status, 'pending'),
           ),
         )
@@ -252,10 +271,14 @@ export function createApiVerifications(deps: {
    * OR of the two columns made PostgreSQL walk the account from the top: 18 ms at row 10,000, 0.1 ms this way). The
    * cursor's instant is read in SQL, never through a JavaScript Date, which would drop its microseconds.
    */
-  const afterCursor = (ctx: AccountContext, startingAfter: string): SQL =>
-    sql`(${verificationAttempts.createdAt}, ${verificationAttempts.id}) < (
+  const afterCursor = (ctx: AccountContext, startingAfter: string): SQL => {
+    // A cursor of the other mode is no cursor of this list (none found: an empty page, then the 400 below).
+    const livemode = keyLivemode(ctx);
+    const sameMode = livemode === null ? sql`` : sql` and c.is_test = ${!livemode}`;
+    return sql`(${verificationAttempts.createdAt}, ${verificationAttempts.id}) < (
       select c.created_at, c.id from ${verificationAttempts} c where c.id = ${startingAfter}
-        and c.account_id = ${ctx.accountId})`;
+        and c.account_id = ${ctx.accountId}${sameMode})`;
+  };
 
   /** An empty page after a cursor: fine for a real one (the list's end), a 400 for one that is not of this list. */
   async function assertCursor(ctx: AccountContext, startingAfter: string): Promise<void> {
@@ -267,6 +290,7 @@ export function createApiVerifications(deps: {
             and(
               eq(verificationAttempts.id, startingAfter),
               eq(verificationAttempts.accountId, ctx.accountId),
+              ofKeyMode(ctx),
             ),
           )
           .limit(1)
@@ -293,6 +317,7 @@ export function createApiVerifications(deps: {
       .where(
         and(
           eq(verificationAttempts.accountId, ctx.accountId),
+          ofKeyMode(ctx),
           query.formId === undefined ? undefined : eq(verificationAttempts.verifyFormId, query.formId),
           query.externalRefId === undefined
             ? undefined
@@ -356,7 +381,7 @@ export function createApiVerifications(deps: {
   ): Promise<ApiCheckResult> {
     if (!ATTEMPT_ID_PATTERN.test(id)) throw new AppError('not_found');
     const attempt = await attemptToJudge(
-      and(eq(verificationAttempts.id, id), eq(verificationAttempts.accountId, ctx.accountId)),
+      and(eq(verificationAttempts.id, id), eq(verificationAttempts.accountId, ctx.accountId), ofKeyMode(ctx)),
     );
     if (!attempt) throw new AppError('not_found');
     // As on the hosted page: a form taken offline stops approving at once, codes already sent included.

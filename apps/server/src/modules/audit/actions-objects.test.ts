@@ -319,6 +319,8 @@ describe('reading verifications', () => {
         targets: target,
         changes: {
           filters: {
+            // Live data unless `mode=test` was asked (issue #33): the log records which.
+            mode: 'live',
             verifyFormId__in: [form.id],
             source: 'hosted',
             created__date__preset: 'last7d',
@@ -332,11 +334,14 @@ describe('reading verifications', () => {
       expect.objectContaining({
         ...byOwner(owner),
         targets: target,
-        changes: { filters: { created__date__preset: 'all', o: '-created' }, rowCount: 3 },
+        changes: { filters: { mode: 'live', created__date__preset: 'all', o: '-created' }, rowCount: 3 },
       }),
       expect.objectContaining({
         ...byOwner(owner),
-        changes: { filters: { created__date__preset: 'yesterday', tz: 'UTC', o: '-created' }, rowCount: 0 },
+        changes: {
+          filters: { mode: 'live', created__date__preset: 'yesterday', tz: 'UTC', o: '-created' },
+          rowCount: 0,
+        },
       }),
     ]);
     await expectChainOk(owner);

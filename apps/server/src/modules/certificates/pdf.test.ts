@@ -372,8 +372,8 @@ describe('GET /api/v1/verifications/{id}/certificate.pdf', () => {
       .from(verificationAttempts)
       .where(eq(verificationAttempts.verificationId, verification.id));
     if (!attempt) throw new Error('no attempt');
-    const reader = (await newApiKey(owner, ['verifications:read'])).key;
-    const writer = (await newApiKey(owner, ['verifications:write'])).key;
+    const reader = (await newApiKey(owner, ['verifications:read'], 'live')).key;
+    const writer = (await newApiKey(owner, ['verifications:write'], 'live')).key;
     const v1 = (key: string, id: string, suffix = '.pdf') =>
       t.app.inject({
         method: 'GET',
@@ -420,9 +420,9 @@ describe('GET /api/v1/verifications/{id}/certificate.pdf', () => {
     });
     expect((await v1(reader, pending)).json()).toMatchObject({ status: 404, code: 'not_found' });
     const stranger = await newOwner(t.app);
-    expect((await v1((await newApiKey(stranger, ['verifications:read'])).key, attempt.id)).statusCode).toBe(
-      404,
-    );
+    expect(
+      (await v1((await newApiKey(stranger, ['verifications:read'], 'live')).key, attempt.id)).statusCode,
+    ).toBe(404);
   });
 });
 

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { AccountContext } from '../../plugins/account-context.ts';
+import { type AccountContext, keyLivemode } from '../../plugins/account-context.ts';
 import type { AuditLog } from '../audit/log.ts';
 import { certificateFacts } from './content.ts';
 import { deriveSigningKey, publishedKeys, registerSigningKey } from './keys.ts';
@@ -197,10 +197,18 @@ export function createCertificateService(deps: { db: Db; clock: Clock; config: C
    * account's.
    */
   async function approvedBy(ctx: AccountContext, attemptId: string): Promise<number> {
+    const livemode = keyLivemode(ctx);
     const [attempt] = await db
       .select({ verificationId: verificationAttempts.verificationId })
       .from(verificationAttempts)
-      .where(and(eq(verificationAttempts.id, attemptId), eq(verificationAttempts.accountId, ctx.accountId)))
+      .where(
+        and(
+          eq(verificationAttempts.id, attemptId),
+          eq(verificationAttempts.accountId, ctx.accountId),
+          // The key's own mode only (issue #33, ADR 29): another mode's verification is as unknown.
+          ...(livemode === null ? [] : [eq(verificationAttempts.isTest, !livemode)]),
+        ),
+      )
       .limit(1);
     if (!attempt) throw new AppError('not_found');
     if (attempt.verificationId === null)

@@ -70,6 +70,11 @@ export type IssueOptions = {
   perIpLimit: boolean;
   /** A `vf_test_` key: only the account's test numbers (403 `test_mode_number_required` otherwise). */
   testNumbersOnly: boolean;
+  /**
+   * A `vf_live_` key: never a test number (403 `live_mode_test_number`), as Stripe's live mode declines its test cards:
+   * what it made would be a test object, which a live key cannot read (issue #33, ADR 29).
+   */
+  liveNumbersOnly?: boolean;
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -544,6 +549,13 @@ export function createPublicVerifyService(deps: {
       throw new AppError('permission_denied', {
         detail: 'A test key sends codes only to the account’s test numbers (Settings → Company Info).',
         problem: 'test_mode_number_required',
+      });
+    }
+    if (options.liveNumbersOnly && testNumber) {
+      throw new AppError('permission_denied', {
+        detail:
+          'This is one of the account’s test numbers: start its verifications with a `vf_test_` key (a live key sends real codes).',
+        problem: 'live_mode_test_number',
       });
     }
     const sendRules = sendLimits(

@@ -65,7 +65,8 @@ describe('GET /api/verification-attempts/export-csv', () => {
       method: 'email',
       email: 'ana@example.com',
       source: 'api',
-      isTest: true,
+      // Live (issue #33: the export shows live data unless mode=test).
+      isTest: false,
       deliveryStatus: 'sent',
       sentAt: new Date('2026-06-10T11:45:01Z'),
       expiresAt: new Date('2026-06-10T12:30:00Z'),
@@ -88,7 +89,7 @@ describe('GET /api/verification-attempts/export-csv', () => {
         'Loans, personal',
         'E-mail',
         'API',
-        'Yes',
+        'No',
         'Pending',
         'Sent',
         '',
@@ -272,6 +273,7 @@ describe('GET /api/verification-attempts/export-csv', () => {
         changes: {
           view: 'attempts',
           filters: {
+            mode: 'live',
             deliveryStatus: ['failed'],
             verificationMethod__in: ['sms'],
             created__date__preset: 'all',

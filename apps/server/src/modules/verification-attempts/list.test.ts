@@ -41,7 +41,8 @@ describe('the list', () => {
       method: 'email',
       email: 'ana@example.com',
       source: 'api',
-      isTest: true,
+      // Live (issue #33: the view shows live data unless mode=test).
+      isTest: false,
     });
 
     const list = await listAttempts(owner);
@@ -60,7 +61,7 @@ describe('the list', () => {
           verifyFormName: 'Loans',
           channel: 'email',
           source: 'api',
-          isTest: true,
+          isTest: false,
           // Its ten minutes ran out at 11:40.
           status: 'expired',
           deliveryStatus: 'queued',

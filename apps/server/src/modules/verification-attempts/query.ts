@@ -4,6 +4,7 @@ import {
   deliveryReasonOf,
   type VerificationAttempt,
   type VerificationAttemptSearch,
+  type VerificationMode,
 } from '@veriform/contracts';
 import { type Db, schema } from '@veriform/db';
 import { and, asc, count, eq, inArray, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
@@ -29,7 +30,10 @@ const {
  * log's filters (filters.ts `attemptWhere`) plus the delivery status, newest first, one row per attempt.
  */
 
-export type AttemptFilter = Omit<VerificationAttemptSearch, 'pageNumber' | 'pageSize'>;
+export type AttemptFilter = Omit<VerificationAttemptSearch, 'pageNumber' | 'pageSize' | 'mode'> & {
+  /** Live or test attempts (issue #33); none: both, as the report's funnel reads them. */
+  mode?: VerificationMode | undefined;
+};
 
 /**
  * The delivery status as shown, in SQL: messaging/delivery-status.ts `shownDeliveryStatus` (an SMS still queued or
@@ -82,12 +86,21 @@ export async function countAttempts(
   accountId: number,
   filter: AttemptFilter,
   now: Date,
-  { where, forms }: { where: SQL; forms: ResolvedForms },
+  { where: filtered, forms }: { where: SQL; forms: ResolvedForms },
 ): Promise<number> {
-  if (filter.q?.trim() || (filter.deliveryStatus ?? []).length > 0) {
+  let where = filtered;
+  if (filter.q?.trim() || (filter.deliveryStatus ?? []).length > 0 || filter.mode === 'test') {
     const [row] = await db.select({ n: count() }).from(a).where(where);
     return row?.n ?? 0;
   }
+  // The daily counts are of every attempt, test ones included (issue #33, ADR 29): the live total is their sum less
+  // the few test attempts, counted from their partial index in the same statement.
+  const allModes = { ...filter, mode: undefined };
+  const lessTest =
+    filter.mode === 'live'
+      ? sql`(select count(*) from ${a} where ${attemptWhere(accountId, { ...filter, mode: 'test' }, now, forms)})`
+      : undefined;
+  if (filter.mode === 'live') where = attemptWhere(accountId, allModes, now, forms);
   const c = verificationAttemptDailyCounts;
   const keys: SQL[] = [eq(c.accountId, accountId)];
   if (filter.verifyFormId__in && filter.verifyFormId__in.length > 0)
@@ -109,6 +122,7 @@ export async function countAttempts(
     counts: { table: c, day: c.day, n: c.n, where: keys },
     rows: { table: a, createdAt: a.createdAt, where },
     range: resolveDateRange(filter, now),
+    ...(lessTest ? { less: lessTest } : {}),
   });
 }
 

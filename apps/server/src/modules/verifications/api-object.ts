@@ -96,6 +96,8 @@ export function toApiVerification(row: ApiVerificationRow, now: Date, full: bool
     externalRefId: row.externalRefId === '' ? null : row.externalRefId,
     source: row.source,
     test: row.isTest,
+    // Test objects are exactly those made for test numbers (issue #33, ADR 29).
+    livemode: !row.isTest,
     attemptsLeft: Math.max(0, MAX_WRONG_TRIES - row.wrongTries),
     expiresAt: row.expiresAt.toISOString(),
     resendAfter: new Date(row.createdAt.getTime() + RESEND_AFTER_SECONDS * 1000).toISOString(),

@@ -1,8 +1,8 @@
-import type { VerificationFilter } from '@veriform/contracts';
 import { type Db, schema } from '@veriform/db';
 import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import {
+  type ModeFilter,
   type ResolvedDateRange,
   type ResolvedForms,
   rangeBounds,
@@ -29,6 +29,10 @@ import {
  * The source (hosted page or API v1, issue #15) is not a column of the daily counts (yet): with a source filter the rows
  * are counted as they are, an index range of the account's dates with a look at each row. Fine for the accounts of
  * today; at a million rows it wants `source` in the daily counts (a migration), which the sums above would then use.
+ *
+ * Live or test (issue #33, ADR 29): the counts are of every row, test verifications included. The test view's rows
+ * are few (made for the account's test numbers) and counted as they are, from their partial index; the live view's
+ * total is the counts' sum less that same count of test rows.
  */
 
 const { verifications, verificationDailyCounts, verificationTotalCounts } = schema;
@@ -37,7 +41,7 @@ const { verifications, verificationDailyCounts, verificationTotalCounts } = sche
 type CountKeys = typeof verificationDailyCounts | typeof verificationTotalCounts;
 
 /** The filters that the daily or all-time counts can answer, as in `verificationWhere` (the property test compares). */
-function countKeysWhere(counts: CountKeys, accountId: number, filter: VerificationFilter): SQL[] {
+function countKeysWhere(counts: CountKeys, accountId: number, filter: ModeFilter): SQL[] {
   const conditions: SQL[] = [eq(counts.accountId, accountId)];
   if (filter.verifyFormId__in && filter.verifyFormId__in.length > 0)
     conditions.push(inArray(counts.verifyFormId, filter.verifyFormId__in));
@@ -57,7 +61,7 @@ function countKeysWhere(counts: CountKeys, accountId: number, filter: Verificati
 export async function countVerifications(
   db: Db,
   accountId: number,
-  filter: VerificationFilter,
+  filter: ModeFilter,
   now: Date,
   forms: ResolvedForms,
 ): Promise<number> {
@@ -82,23 +86,28 @@ export async function countVerifications(
  * The total without a search: one statement of up to three sums (countByDays). A bound's UTC midnights are SQL over
  * the same expression as the WHERE's (createdWithin), so PostgreSQL's zone rules decide both.
  */
-async function countWithoutSearch(
-  db: Db,
-  accountId: number,
-  filter: VerificationFilter,
-  now: Date,
-): Promise<number> {
-  const where = verificationWhere(accountId, filter, now);
-  if (filter.source) {
-    const [row] = await db.select({ n: count() }).from(verifications).where(where);
+async function countWithoutSearch(db: Db, accountId: number, filter: ModeFilter, now: Date): Promise<number> {
+  if (filter.source || filter.mode === 'test') {
+    const [row] = await db
+      .select({ n: count() })
+      .from(verifications)
+      .where(verificationWhere(accountId, filter, now));
     return row?.n ?? 0;
   }
-  const range = resolveDateRange(filter, now);
+  const allModes = { ...filter, mode: undefined };
+  // The live view: every row from the counts, less the test rows (their partial index), in the same statement.
+  const lessTest =
+    filter.mode === 'live'
+      ? sql`(select count(*) from ${verifications} where ${verificationWhere(accountId, { ...filter, mode: 'test' }, now)})`
+      : undefined;
+  const where = verificationWhere(accountId, allModes, now);
+  const range = resolveDateRange(allModes, now);
   if (range.gte === null && range.lte === null) {
+    const sum = sql`coalesce(sum(${verificationTotalCounts.n}), 0)`;
     const [row] = await db
-      .select({ n: sql`coalesce(sum(${verificationTotalCounts.n}), 0)`.mapWith(Number) })
+      .select({ n: (lessTest ? sql`${sum} - ${lessTest}` : sum).mapWith(Number) })
       .from(verificationTotalCounts)
-      .where(and(...countKeysWhere(verificationTotalCounts, accountId, filter)));
+      .where(and(...countKeysWhere(verificationTotalCounts, accountId, allModes)));
     return row?.n ?? 0;
   }
   return countByDays(db, {
@@ -106,10 +115,11 @@ async function countWithoutSearch(
       table: verificationDailyCounts,
       day: verificationDailyCounts.day,
       n: verificationDailyCounts.n,
-      where: countKeysWhere(verificationDailyCounts, accountId, filter),
+      where: countKeysWhere(verificationDailyCounts, accountId, allModes),
     },
     rows: { table: verifications, createdAt: verifications.createdAt, where },
     range,
+    ...(lessTest ? { less: lessTest } : {}),
   });
 }
 
@@ -125,9 +135,12 @@ export async function countByDays(
     counts,
     rows,
     range,
+    less,
   }: {
     counts: { table: PgTable; day: AnyPgColumn; n: AnyPgColumn; where: SQL[] };
     rows: { table: PgTable; createdAt: AnyPgColumn; where: SQL };
+    /** A scalar subquery taken off the total (the live views' test rows, issue #33), in the same statement. */
+    less?: SQL;
     range: ResolvedDateRange;
   },
 ): Promise<number> {
@@ -153,8 +166,9 @@ export async function countByDays(
       ),
     );
   // An aggregate without GROUP BY answers one row even when no day matches.
+  const sum = sql.join(total, sql` + `);
   const [row] = await db
-    .select({ n: sql.join(total, sql` + `).mapWith(Number) })
+    .select({ n: (less ? sql`${sum} - ${less}` : sum).mapWith(Number) })
     .from(counts.table)
     .where(and(...days));
   return row?.n ?? 0;

@@ -85,7 +85,8 @@ describe('GET /api/verifications/{id}', () => {
     expect(apiDetail.statusCode, apiDetail.body).toBe(200);
     expect(apiDetail.json<VerificationDetail>()).toMatchObject({
       source: 'api',
-      isTest: true,
+      // A live key's (issue #33).
+      isTest: false,
       externalRefId: 'crm-9',
       verifyFormName: 'Loans',
       attempts: 1,

@@ -231,7 +231,8 @@ describe('GET /api/verifications/export-csv', () => {
         await insertVerification(form, {
           externalRefId: ref,
           cellPhone: `+1201555010${i}`,
-          isTest: i === 0,
+          // Live (issue #33: the export shows live data unless mode=test).
+          isTest: false,
           createdAt: new Date(Date.UTC(2026, 10, 22, 11, 8, 12) + i * 1000),
         }),
       );
@@ -252,7 +253,7 @@ describe('GET /api/verifications/export-csv', () => {
       'Loan, "big"\nsecond line',
       'Lending',
       'SMS',
-      'Yes',
+      'No',
       '2026-11-22 06:08:12 -05:00',
       'Hosted page',
       // No consent text was shown (issue #18): version and hash empty.
@@ -273,7 +274,7 @@ describe('GET /api/verifications/export-csv', () => {
     ]);
     expect(rows[1]?.[7]).toBe('No');
     // The raw text: fields with a comma, a quote or a newline are quoted, quotes doubled.
-    expect(response.body).toContain(`,"Loan, ""big""\nsecond line",Lending,SMS,Yes,`);
+    expect(response.body).toContain(`,"Loan, ""big""\nsecond line",Lending,SMS,No,`);
     expect(response.body).toContain(',"plain,comma",');
   });
 
@@ -287,7 +288,8 @@ describe('GET /api/verifications/export-csv', () => {
     const all = await exportCsv(owner, `account=${owner.accountId}&o=created`);
     expect(all.rows.map((r) => [Number(r[0]), r[7], r[9]])).toEqual([
       [hosted.id, 'No', 'Hosted page'],
-      [api.id, 'Yes', 'API'],
+      // A live key's (issue #33), so not a test.
+      [api.id, 'No', 'API'],
     ]);
     for (const [source, id] of [
       ['api', api.id],

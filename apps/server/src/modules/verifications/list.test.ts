@@ -92,7 +92,10 @@ describe('source: the hosted page or API v1 (issue #15)', () => {
         [older.id, 'hosted'],
       ]),
     );
-    expect(all.results.find((v) => v.id === api.id)).toMatchObject({ externalRefId: 'crm-77', isTest: true });
+    expect(all.results.find((v) => v.id === api.id)).toMatchObject({
+      externalRefId: 'crm-77',
+      isTest: false,
+    });
 
     const onlyApi = await list(owner, 'source=api');
     expect(onlyApi).toMatchObject({ count: 1, results: [{ id: api.id, source: 'api' }] });

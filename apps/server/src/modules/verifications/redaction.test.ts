@@ -401,7 +401,7 @@ describe('POST /api/verifications/{id}/redact', () => {
   it('API v1 shows the attempts redacted: masked whatever the scope, no evidence, with redactedAt; its events too', async () => {
     const owner = await newOwner(t.app);
     const { phone, verificationId, attemptIds, later } = await verifiedWithHistory(owner);
-    const { key } = await newApiKey(owner, ['verifications:read', 'events:read']);
+    const { key } = await newApiKey(owner, ['verifications:read', 'events:read'], 'live');
     const api = apiV1(t.app, key);
     const redactedAt = t.clock.now().toISOString();
     expect((await owner.c.post(redactUrl(owner, verificationId))).statusCode).toBe(200);
@@ -484,7 +484,7 @@ describe('a redacted verification’s certificate', () => {
       .from(verificationAttempts)
       .where(eq(verificationAttempts.verificationId, middle.verification.id));
     if (!attempt) throw new Error('no attempt');
-    const { key } = await newApiKey(owner, ['verifications:read']);
+    const { key } = await newApiKey(owner, ['verifications:read'], 'live');
     const v1 = await t.app.inject({
       method: 'GET',
       url: `/api/v1/verifications/${attempt.id}/certificate`,

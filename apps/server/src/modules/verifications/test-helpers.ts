@@ -3,6 +3,7 @@ import { schema } from '@veriform/db';
 import { and, eq } from 'drizzle-orm';
 import { apiV1, newApiKey } from '../../test-support/api-v1/client.ts';
 import type { TestContext } from '../../test-support/app.ts';
+import { latestCodeTo } from '../../test-support/codes.ts';
 import { newCellPhone, verifyPhone } from '../../test-support/public-verify.ts';
 import type { Owner } from '../../test-support/teams.ts';
 
@@ -101,14 +102,44 @@ export async function verifyOnHostedPage(t: TestContext, form: VerifyForm): Prom
 }
 
 /**
- * The customer's own system verifies a fresh number through API v1: a test number of the account, a `vf_test_` key
- * allowed to write verifications, start, then check with the number's fixed code.
+ * The customer's own system verifies a fresh number through API v1: a `vf_live_` key allowed to write verifications
+ * starts one to a real number, then checks the code the consumer received. A live object, shown in the activity log's
+ * default view (a test key's, on a test number, is test data since issue #33: see verifyTestThroughApi).
  */
 export async function verifyThroughApi(
   t: TestContext,
   owner: Owner,
   form: VerifyForm,
   externalRefId = 'api-lead',
+): Promise<VerificationRow> {
+  const phone = newCellPhone();
+  const { key } = await newApiKey(owner, ['verifications:write'], 'live');
+  const api = apiV1(t.app, key);
+  const started = await api.POST('/api/v1/verifications', {
+    body: { formId: form.id, to: phone.e164, externalRefId },
+  });
+  const id = started.data?.id;
+  if (started.response.status !== 201 || !id)
+    throw new Error(`API start: ${started.response.status} ${JSON.stringify(started.error)}`);
+  const code = await latestCodeTo(t.app, phone.e164);
+  const checked = await api.POST('/api/v1/verifications/{id}/check', {
+    params: { path: { id } },
+    body: { code },
+  });
+  if (checked.data?.status !== 'approved')
+    throw new Error(`API check: ${checked.response.status} ${JSON.stringify(checked.data ?? checked.error)}`);
+  return verificationOf(t, owner.accountId, phone.e164);
+}
+
+/**
+ * A test verification through API v1: a test number of the account, a `vf_test_` key, start, then check with the
+ * number's fixed code (issue #33: test data, shown in the activity log with `mode=test` only).
+ */
+export async function verifyTestThroughApi(
+  t: TestContext,
+  owner: Owner,
+  form: VerifyForm,
+  externalRefId = 'api-test-lead',
 ): Promise<VerificationRow> {
   const phone = newCellPhone();
   const code = '246810';
@@ -118,7 +149,7 @@ export async function verifyThroughApi(
     code,
   });
   if (added.statusCode !== 201) throw new Error(`add test number: ${added.statusCode} ${added.body}`);
-  const { key } = await newApiKey(owner, ['verifications:write']);
+  const { key } = await newApiKey(owner, ['verifications:write'], 'test');
   const api = apiV1(t.app, key);
   const started = await api.POST('/api/v1/verifications', {
     body: { formId: form.id, to: phone.e164, externalRefId },

@@ -56,7 +56,8 @@ describe('GET /api/verifications', () => {
     });
     // Two at the same instant: the higher id comes first.
     const sameA = await insertVerification(form, { createdAt: new Date(base), verificationMethod: 'email' });
-    const sameB = await insertVerification(form, { createdAt: new Date(base), isTest: true });
+    // Live, as the log's default view shows (issue #33).
+    const sameB = await insertVerification(form, { createdAt: new Date(base) });
 
     const page = await get(owner, `account=${owner.accountId}`);
     expect(page.count).toBe(3);
@@ -75,7 +76,7 @@ describe('GET /api/verifications', () => {
       source: 'hosted',
       created: new Date(base - 60_000).toISOString(),
     });
-    expect(page.results[0]?.isTest).toBe(true);
+    expect(page.results[0]?.isTest).toBe(false);
 
     const second = await get(owner, `account=${owner.accountId}&pageSize=2&pageNumber=2`);
     expect(second).toMatchObject({ count: 3, pageNumber: 2, pageSize: 2 });

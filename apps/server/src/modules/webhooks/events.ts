@@ -30,7 +30,8 @@ export type EmittedEvent = {
  * so an event exists if and only if its change committed, and its deliveries' jobs commit with both. One statement
  * stores the event and a delivery for every enabled endpoint of the account that wants its type; then one job per
  * delivery (usually none or one) is queued in the same transaction. The code send emits through the same statement in
- * SQL (migration 0022, emit_webhook_event; ADR 26): a change here is a change there.
+ * SQL (migration 0022, emit_webhook_event; ADR 26): a change here is a change there. The event's `livemode` (issue #33,
+ * ADR 29) is its data's: false for a verification made for a test number, true for everything else.
  */
 export function createWebhookEvents(deps: { clock: Clock; jobs: JobQueue }) {
   const { clock, jobs } = deps;
@@ -40,8 +41,8 @@ export function createWebhookEvents(deps: { clock: Clock; jobs: JobQueue }) {
     const only = event.endpointId ?? null;
     const { rows } = await executeSqlIn(tx)(
       `WITH event AS (
-         INSERT INTO webhook_events (id, account_id, type, data, created_at, dedupe_key)
-         VALUES ($1, $2, $3, $4::jsonb, $5, $6)
+         INSERT INTO webhook_events (id, account_id, type, data, created_at, dedupe_key, livemode)
+         VALUES ($1, $2, $3, $4::jsonb, $5, $6, COALESCE(($4::jsonb->>'livemode')::boolean, true))
          ON CONFLICT (account_id, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
          RETURNING id, account_id, type, created_at
        ), delivery AS (

@@ -193,7 +193,8 @@ export interface paths {
          * List audit events
          * @description Who did what in the account, newest first, in cursor pages: sign-ins, team and form changes, exports,
          *     views of verifications, API keys. Each event is chained to the one before by `prevHash`/`hash` (SHA-256 of its canonical
-         *     JSON), so a removed or edited event is detectable. Needs `audit:read`.
+         *     JSON), so a removed or edited event is detectable. The audit log is live data (what members and keys did to the real
+         *     account): a `vf_test_` key's list is always empty. Needs `audit:read`.
          */
         get: operations["listAuditEvents"];
         put?: never;
@@ -268,7 +269,7 @@ export interface components {
             /** @description When the person joined (ISO 8601). */
             created: string;
         };
-        AuditEventInput: {
+        AuditEventBaseInput: {
             id: number;
             sequence: number;
             occurredAt: string;
@@ -300,6 +301,8 @@ export interface components {
             id: string;
             type: string;
             created: string;
+            /** @description False for an event about a test object (a verification made for a test number; its `data.livemode` is false too). A `vf_test_` key lists only these, a `vf_live_` key only the others. */
+            livemode: boolean;
             data: {
                 [key: string]: unknown;
             };
@@ -310,7 +313,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "invalid_request" | "invalid_phone" | "phone_country_not_allowed" | "unauthenticated" | "insufficient_scope" | "test_mode_number_required" | "not_found" | "form_not_live" | "verification_not_pending" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "server_error";
+            code: "invalid_request" | "invalid_phone" | "phone_country_not_allowed" | "unauthenticated" | "insufficient_scope" | "test_mode_number_required" | "live_mode_test_number" | "not_found" | "form_not_live" | "verification_not_pending" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "server_error";
             errors?: {
                 pointer: string;
                 detail: string;
@@ -360,6 +363,8 @@ export interface components {
             source: "api" | "hosted";
             /** @description Sent to one of the account’s test numbers: nothing was sent. */
             test: boolean;
+            /** @description False for a test object (made for one of the account’s test numbers, always with a `vf_test_` key or on the hosted page): a `vf_test_` key reads and acts only on these, a `vf_live_` key only on live ones. */
+            livemode: boolean;
             /** @description Wrong codes still allowed before the lock. */
             attemptsLeft: number | null;
             expiresAt: string | null;
@@ -412,6 +417,35 @@ export interface components {
             status: "approved" | "incorrect" | "expired" | "max_attempts" | "already_approved" | "replaced" | "canceled";
             attemptsLeft: number;
             verification: components["schemas"]["VerificationInput"];
+        };
+        AuditEventInput: {
+            id: number;
+            sequence: number;
+            occurredAt: string;
+            actor: {
+                /** @enum {string} */
+                type: "user" | "api_key" | "system";
+                id: string | null;
+                name: string;
+            };
+            /** @enum {string} */
+            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published" | "verification.certificate_viewed" | "verification.certificate_downloaded" | "verification.certificate_revoked" | "verification.redacted" | "verification.certificate_unlocked";
+            targets: {
+                /** @enum {string} */
+                type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event" | "webhook_endpoint" | "webhook_event";
+                id: string;
+                name: string;
+            }[];
+            changes: {
+                [key: string]: unknown;
+            } | null;
+            ip: string | null;
+            userAgent: string | null;
+            requestId: string | null;
+            prevHash: string;
+            hash: string;
+            /** @description Always true: the audit log records live actions; a `vf_test_` key’s list is empty. */
+            livemode: boolean;
         };
         CertificateInput: {
             /** @description The certificate id: `cert_` and 128 random bits. */
@@ -659,7 +693,7 @@ export interface components {
             /** @description When the person joined (ISO 8601). */
             created: string;
         };
-        AuditEvent: {
+        AuditEventBase: {
             id: number;
             sequence: number;
             occurredAt: string;
@@ -691,6 +725,8 @@ export interface components {
             id: string;
             type: string;
             created: string;
+            /** @description False for an event about a test object (a verification made for a test number; its `data.livemode` is false too). A `vf_test_` key lists only these, a `vf_live_` key only the others. */
+            livemode: boolean;
             data: {
                 [key: string]: unknown;
             };
@@ -701,7 +737,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "invalid_request" | "invalid_phone" | "phone_country_not_allowed" | "unauthenticated" | "insufficient_scope" | "test_mode_number_required" | "not_found" | "form_not_live" | "verification_not_pending" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "server_error";
+            code: "invalid_request" | "invalid_phone" | "phone_country_not_allowed" | "unauthenticated" | "insufficient_scope" | "test_mode_number_required" | "live_mode_test_number" | "not_found" | "form_not_live" | "verification_not_pending" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "server_error";
             errors?: {
                 pointer: string;
                 detail: string;
@@ -751,6 +787,8 @@ export interface components {
             source: "api" | "hosted";
             /** @description Sent to one of the account’s test numbers: nothing was sent. */
             test: boolean;
+            /** @description False for a test object (made for one of the account’s test numbers, always with a `vf_test_` key or on the hosted page): a `vf_test_` key reads and acts only on these, a `vf_live_` key only on live ones. */
+            livemode: boolean;
             /** @description Wrong codes still allowed before the lock. */
             attemptsLeft: number | null;
             expiresAt: string | null;
@@ -803,6 +841,35 @@ export interface components {
             status: "approved" | "incorrect" | "expired" | "max_attempts" | "already_approved" | "replaced" | "canceled";
             attemptsLeft: number;
             verification: components["schemas"]["Verification"];
+        };
+        AuditEvent: {
+            id: number;
+            sequence: number;
+            occurredAt: string;
+            actor: {
+                /** @enum {string} */
+                type: "user" | "api_key" | "system";
+                id: string | null;
+                name: string;
+            };
+            /** @enum {string} */
+            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published" | "verification.certificate_viewed" | "verification.certificate_downloaded" | "verification.certificate_revoked" | "verification.redacted" | "verification.certificate_unlocked";
+            targets: {
+                /** @enum {string} */
+                type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event" | "webhook_endpoint" | "webhook_event";
+                id: string;
+                name: string;
+            }[];
+            changes: {
+                [key: string]: unknown;
+            } | null;
+            ip: string | null;
+            userAgent: string | null;
+            requestId: string | null;
+            prevHash: string;
+            hash: string;
+            /** @description Always true: the audit log records live actions; a `vf_test_` key’s list is empty. */
+            livemode: boolean;
         };
         Certificate: {
             /** @description The certificate id: `cert_` and 128 random bits. */

@@ -9,7 +9,8 @@ import { ButtonLink } from '../links';
 
 export type ActivityLogView = 'verifications' | 'attempts';
 
-const filterKeys = Object.keys(verificationFilterSchema.shape);
+// The mode (live or test data, issue #33) carries over too: switching views never flips test data to live.
+const filterKeys = [...Object.keys(verificationFilterSchema.shape), 'mode'];
 
 /** The log's filters of a view's search (forms, categories, method, source, dates, zone, search text), nothing else. */
 function filterOf(search: VerificationFilter): Partial<VerificationFilter> {

@@ -55,6 +55,27 @@ afterEach(() => {
 });
 
 describe('/activity-log/', { timeout: 20_000 }, () => {
+  it('asks for live data by default; "View test data" asks for test data, keeps it in the link and says so', async () => {
+    const fake = server(3);
+    const { router } = renderApp('/activity-log/', { initialData: signedIn(), server: fake });
+    await screen.findByText('CRM-2');
+    // Live is the server's default: the list call names no mode, and no banner shows.
+    expect(lastListParams(fake).mode).toBeUndefined();
+    expect(screen.queryByText('Viewing test data')).toBeNull();
+
+    await userEvent.click(screen.getByRole('switch', { name: 'View test data' }));
+    await waitFor(() => expect(lastListParams(fake).mode).toBe('test'));
+    expect(router.state.location.search).toMatchObject({ mode: 'test' });
+    expect(await screen.findByText('Viewing test data')).toBeVisible();
+    expect(screen.getByRole('switch', { name: 'View test data' })).toBeChecked();
+
+    // Back to live data (its page is still cached: no new call), the link without the mode.
+    await userEvent.click(screen.getByRole('switch', { name: 'View test data' }));
+    await waitFor(() => expect(screen.queryByText('Viewing test data')).toBeNull());
+    expect(router.state.location.href).not.toContain('mode=');
+    expect(screen.getByRole('switch', { name: 'View test data' })).not.toBeChecked();
+  });
+
   it('lists verifications with the spec’s columns, rows linking to the detail with the same search', async () => {
     const fake = server();
     renderApp('/activity-log/?q=CRM&pageNumber=2', { initialData: signedIn(), server: fake });

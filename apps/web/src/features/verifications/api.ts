@@ -4,6 +4,7 @@ import {
   type VerificationFilter,
   type VerificationList,
   type VerificationMethod,
+  type VerificationMode,
   type VerificationSearch,
   type VerificationSort,
   type VerificationSource,
@@ -33,6 +34,8 @@ export const verificationKeys = {
 
 /** The filters exactly as sent (undefined values are left out of the URL). */
 export type VerificationFilterParams = {
+  /** Test data only when asked (issue #33); live is the server's default, kept out of the URL. */
+  mode?: VerificationMode | undefined;
   verifyFormId__in?: readonly number[] | undefined;
   verifyFormCategory__in?: readonly string[] | undefined;
   verificationMethod__in?: readonly VerificationMethod[] | undefined;
@@ -56,12 +59,15 @@ export type VerificationListParams = VerificationFilterParams & {
  * preset (a link may keep them from an earlier custom range); `tz` is the browser's zone unless the link carries one
  * (DESIGN §5: presets are the user's local days), and is left out for "all time", where it changes nothing.
  */
-export function verificationFilterParams(filter: VerificationFilter): VerificationFilterParams {
+export function verificationFilterParams(
+  filter: VerificationFilter & { mode?: VerificationMode | undefined },
+): VerificationFilterParams {
   const custom = filter.created__date__preset === 'custom';
   const methods = [
     ...new Set(filter.verificationMethod__in?.filter((m): m is VerificationMethod => m !== 'all')),
   ];
   return {
+    mode: filter.mode === 'test' ? 'test' : undefined,
     verifyFormId__in: filter.verifyFormId__in?.length ? filter.verifyFormId__in : undefined,
     verifyFormCategory__in: filter.verifyFormCategory__in?.length ? filter.verifyFormCategory__in : undefined,
     verificationMethod__in: methods.length === 1 ? methods : undefined,

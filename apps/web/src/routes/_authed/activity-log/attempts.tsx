@@ -26,6 +26,7 @@ import {
   ExportProgressPanel,
   useCsvExport,
 } from '../../../features/verifications/components/ExportCsv';
+import { TestModeSwitch } from '../../../features/verifications/components/TestModeSwitch';
 import {
   clearedVerificationFilters,
   hasActiveVerificationFilters,
@@ -38,7 +39,8 @@ import { formatCount } from '../../../lib/format';
 import { useServices } from '../../../lib/services';
 import { useSession } from '../../../lib/session';
 
-type AttemptPatch = VerificationFilterPatch & Partial<Pick<VerificationAttemptSearch, 'deliveryStatus'>>;
+type AttemptPatch = VerificationFilterPatch &
+  Partial<Pick<VerificationAttemptSearch, 'deliveryStatus' | 'mode'>>;
 
 export const Route = createFileRoute('/_authed/activity-log/attempts')({
   // Every bad value in a shared link falls back to its default, as on the log.
@@ -192,6 +194,7 @@ function Attempts({ accountId }: { accountId: number }) {
         }
       />
       <ActivityLogTabs current="attempts" search={search} />
+      <TestModeSwitch mode={search.mode} onChange={(mode) => update({ mode })} />
       {exporter.state.status === 'running' && (
         <ExportProgressPanel progress={exporter.state} onCancel={exporter.cancel} />
       )}

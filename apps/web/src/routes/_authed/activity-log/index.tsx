@@ -26,6 +26,7 @@ import {
   ExportProgressPanel,
   useCsvExport,
 } from '../../../features/verifications/components/ExportCsv';
+import { TestModeSwitch } from '../../../features/verifications/components/TestModeSwitch';
 import {
   clearedVerificationFilters,
   hasActiveVerificationFilters,
@@ -135,7 +136,10 @@ function ActivityLog({ accountId }: { accountId: number }) {
     );
   else if (neverVerified)
     body = (
-      <EmptyState icon={<IconActivity />} title="No verifications yet">
+      <EmptyState
+        icon={<IconActivity />}
+        title={search.mode === 'test' ? 'No test verifications yet' : 'No verifications yet'}
+      >
         Every successful verification from your forms will be listed here: the cell phone, the reference, the
         form, the method and when. Share a live form's link to collect the first one.
       </EmptyState>
@@ -200,6 +204,12 @@ function ActivityLog({ accountId }: { accountId: number }) {
         }
       />
       <ActivityLogTabs current="verifications" search={search} />
+      <TestModeSwitch
+        mode={search.mode}
+        onChange={(mode) =>
+          void navigate({ search: (previous: VerificationSearch) => ({ ...previous, mode, pageNumber: 1 }) })
+        }
+      />
       {exporter.state.status === 'running' && (
         <ExportProgressPanel progress={exporter.state} onCancel={exporter.cancel} />
       )}
