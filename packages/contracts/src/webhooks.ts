@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoDateTimeSchema } from './date-filters.ts';
 import { MAX_INT_ID } from './lists.ts';
 import { hasLineBreakOrControl, singleLineTexts } from './names.ts';
 
@@ -257,7 +258,7 @@ export const webhookReplayTexts = {
  * should have received and did not: its delivery failed for good, or it happened while the endpoint was disabled.
  */
 export const replayFailedWebhooksRequestSchema = z
-  .object({ since: z.iso.datetime({ offset: true }), until: z.iso.datetime({ offset: true }) })
+  .object({ since: isoDateTimeSchema, until: isoDateTimeSchema })
   .strict()
   .refine((range) => Date.parse(range.since) < Date.parse(range.until), {
     message: webhookReplayTexts.rangeOrder,
