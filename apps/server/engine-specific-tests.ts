@@ -27,6 +27,8 @@ export const engineSpecificTests = [
   'src/modules/api-v1/test-mode.test.ts',
   'src/modules/verifications/report.test.ts',
   'src/security/limits-race.test.ts',
+  // Which time zones the database knows is the engine's own zone data.
+  'src/security/time-zones.test.ts',
   'src/lib/rate-limit.test.ts',
   // The audit chain (one event at a time per account, hashed in SQL) and the summaries' triggers (30 code entries at
   // once count one attempt entered): "only once" rules under bursts.

@@ -96,8 +96,8 @@ export type Config = {
   /** API v1: requests per API key and window, per process (DEFAULT_API_KEY_RATE_LIMIT). */
   apiKeyRateLimit: ApiKeyRateLimit;
   /**
-   * WEBHOOKS_ALLOW_PRIVATE_URLS: webhook URLs may point to loopback and private addresses (tests and development;
-   * refused in production), see lib/webhook-url.ts.
+   * WEBHOOKS_ALLOW_PRIVATE_URLS: webhook URLs may point to loopback (tests and development; refused in production);
+   * link-local, private and other internal addresses stay refused, see lib/webhook-url.ts.
    */
   webhooksAllowPrivateUrls: boolean;
   /**

@@ -4,8 +4,8 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { bootstrap } from './bootstrap';
 import { startErrorReporting } from './lib/error-reporting';
-import { safeNextPath } from './lib/gate';
 import { getInitialData } from './lib/initial-data';
+import { safeNext } from './lib/safe-next';
 
 /**
  * The whole app, started by main.tsx on every page but the login page's first paint. A function, not the module's
@@ -20,7 +20,11 @@ export function startApp(): void {
 
   // The server can ask for an immediate redirect with the page data (SPEC §3 extra.signaling).
   const redirectTo = initialData.extra.signaling?.immediatelyRedirectTo;
-  if (redirectTo && safeNextPath(redirectTo) === redirectTo && redirectTo !== window.location.pathname) {
+  if (
+    redirectTo &&
+    safeNext(redirectTo, window.location.origin) === redirectTo &&
+    redirectTo !== window.location.pathname
+  ) {
     window.history.replaceState(null, '', redirectTo);
   }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { auditEventSchema } from './audit.ts';
 import { consentEvidenceSchema } from './consent.ts';
+import { isoDateTimeSchema } from './date-filters.ts';
 import { apiDeliveryStatusSchema } from './delivery-status.ts';
 import { MAX_INT_ID } from './lists.ts';
 import { languageSchema } from './verify-forms.ts';
@@ -334,14 +335,10 @@ export const apiVerificationListQuerySchema = apiPageQuerySchema.extend({
   status: apiVerificationStatusSchema.optional(),
   formId: z.coerce.number().int().positive().max(MAX_INT_ID).optional(),
   externalRefId: z.string().max(200).optional(),
-  'created[gte]': z.iso
-    .datetime({ offset: true })
+  'created[gte]': isoDateTimeSchema
     .optional()
     .meta({ description: 'Created at or after this time (ISO 8601).' }),
-  'created[lt]': z.iso
-    .datetime({ offset: true })
-    .optional()
-    .meta({ description: 'Created before this time.' }),
+  'created[lt]': isoDateTimeSchema.optional().meta({ description: 'Created before this time.' }),
 });
 export const apiVerificationListSchema = apiPageSchema(apiVerificationSchema);
 export type ApiVerificationList = z.infer<typeof apiVerificationListSchema>;
@@ -372,14 +369,10 @@ export const apiEventListQuerySchema = apiPageQuerySchema.extend({
     description:
       '`true`: only events with a delivery that failed (still being retried, or given up); `false`: only events none of whose deliveries failed.',
   }),
-  'created[gte]': z.iso
-    .datetime({ offset: true })
+  'created[gte]': isoDateTimeSchema
     .optional()
     .meta({ description: 'Created at or after this time (ISO 8601).' }),
-  'created[lt]': z.iso
-    .datetime({ offset: true })
-    .optional()
-    .meta({ description: 'Created before this time.' }),
+  'created[lt]': isoDateTimeSchema.optional().meta({ description: 'Created before this time.' }),
 });
 export const apiEventListSchema = apiPageSchema(webhookEventSchema);
 export type ApiEventList = z.infer<typeof apiEventListSchema>;

@@ -32,6 +32,23 @@ export const localDateSchema = z
     },
   );
 
+/**
+ * An ISO 8601 date-time with an offset (`2026-01-31T09:00:00Z`, `…+05:30`) in the years 0001 to 9999 once read as
+ * UTC (issue #33 item 6). Year 0000 exists for JavaScript but not for PostgreSQL, and an offset moves
+ * `9999-12-31T23:59:59-14:00` into year 10000 or `0001-01-01T00:00:00+14:00` into year 0: passed on, the database
+ * refused the query (a 500 on API v1's `created[gte]`). Refused here as what it is, a date out of range.
+ */
+export const isoDateTimeSchema = z.iso.datetime({ offset: true }).refine(
+  (value) => {
+    const time = new Date(value);
+    // Not a date-time at all: the format's own message says so, alone.
+    if (Number.isNaN(time.getTime())) return true;
+    const year = time.getUTCFullYear();
+    return year >= 1 && year <= 9999;
+  },
+  { message: 'Dates must fall within the years 0001 to 9999 (UTC).' },
+);
+
 /** `UTC` and the fixed offsets `Etc/GMT±N`. */
 const FIXED_ZONE = /^(UTC|Etc\/(UTC|GMT([+-]\d{1,2})?))$/;
 /** A zone of one of IANA's geographic areas (`Asia/Kolkata`, `America/Argentina/Salta`). */

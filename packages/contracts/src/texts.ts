@@ -4,6 +4,11 @@ export const serverTexts = {
   malformedJson: 'The request body is not valid JSON.',
   /** U+0000 in a JSON body or a query string: PostgreSQL text cannot hold it (Django REST framework's wording). */
   nullCharacter: 'Null characters are not allowed.',
+  /**
+   * A lone UTF-16 surrogate (`"\ud800"` in a JSON body): no UTF-8 text holds one; PostgreSQL, encodeURIComponent
+   * and hashing refuse or mangle it (issue #33 item 6).
+   */
+  loneSurrogate: 'Unpaired surrogate characters are not allowed.',
   resetPasswordSent: 'If an account uses that address, a link to reset the password is on its way.',
   wrongCurrentPassword: 'Your current password was entered incorrectly.',
   sameEmail: 'That is already your e-mail address.',

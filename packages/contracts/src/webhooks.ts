@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { createdBySchema } from './created-by.ts';
+import { isoDateTimeSchema } from './date-filters.ts';
 import { MAX_INT_ID } from './lists.ts';
 import { hasLineBreakOrControl, singleLineTexts } from './names.ts';
 
@@ -274,7 +275,7 @@ export const webhookReplayTexts = {
  * should have received and did not: its delivery failed for good, or it happened while the endpoint was disabled.
  */
 export const replayFailedWebhooksRequestSchema = z
-  .object({ since: z.iso.datetime({ offset: true }), until: z.iso.datetime({ offset: true }) })
+  .object({ since: isoDateTimeSchema, until: isoDateTimeSchema })
   .strict()
   .refine((range) => Date.parse(range.since) < Date.parse(range.until), {
     message: webhookReplayTexts.rangeOrder,

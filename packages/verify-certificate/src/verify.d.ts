@@ -9,6 +9,11 @@ export declare function keyIdOf(rawPublicKey: Uint8Array): string;
 /** A PDF certificate's last line: this, the key id, a space, the base64 Ed25519 signature of every byte before it. */
 export declare const PDF_SEAL_PREFIX: '%VERIFORM-SEAL ';
 
+/** A JSON certificate larger, nested deeper or with more values than this is refused before it is parsed. */
+export declare const MAX_CERTIFICATE_JSON_BYTES: number;
+export declare const MAX_CERTIFICATE_JSON_DEPTH: number;
+export declare const MAX_CERTIFICATE_JSON_VALUES: number;
+
 export type PublishedKey = { keyId: string; publicKey: KeyObject };
 export declare function parseKeys(json: unknown): PublishedKey[];
 

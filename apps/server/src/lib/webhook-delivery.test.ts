@@ -216,6 +216,49 @@ describe('deliverWebhook', () => {
     expect(receiver.connections()).toBe(0);
   });
 
+  it('with private URLs allowed, still refuses link-local, private and mapped addresses without connecting', async () => {
+    // Issue #33 item 11: WEBHOOKS_ALLOW_PRIVATE_URLS opens loopback only; the check is made again at send time.
+    const receiver = await startReceiver((response) => response.end('should not be reached'));
+    const never = vi.fn<ResolveHost>();
+    for (const host of [
+      '169.254.169.254',
+      '10.0.0.1',
+      '192.168.0.1',
+      '[fe80::1]',
+      '[::ffff:169.254.169.254]',
+    ]) {
+      const result = await deliverWebhook({
+        url: `http://${host}:${receiver.port}/`,
+        headers: signed,
+        body,
+        resolve: never,
+        allowPrivate: true,
+      });
+      expect(result, host).toMatchObject({ ok: false, statusCode: null, error: 'blocked_address' });
+    }
+    for (const address of [
+      '169.254.169.254',
+      '172.16.0.1',
+      '100.64.0.1',
+      '0.0.0.0',
+      'fd00:ec2::254',
+      'fe80::1',
+    ]) {
+      const resolve = vi
+        .fn<ResolveHost>()
+        .mockResolvedValue({ address, family: address.includes(':') ? 6 : 4 });
+      const result = await deliverWebhook({
+        url: `http://hooks.example.test:${receiver.port}/`,
+        headers: signed,
+        body,
+        resolve,
+        allowPrivate: true,
+      });
+      expect(result, address).toMatchObject({ ok: false, error: 'blocked_address' });
+    }
+    expect(receiver.connections()).toBe(0);
+  });
+
   it('resolves once and connects to that address, keeping the name as Host (DNS rebinding)', async () => {
     const receiver = await startReceiver((response) => response.writeHead(204).end());
     // The first answer is the receiver; any later one points where nothing listens. The name itself is reserved and

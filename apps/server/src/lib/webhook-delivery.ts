@@ -3,7 +3,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { isPublicAddress } from './webhook-url.ts';
+import { isAllowedAddress } from './webhook-url.ts';
 
 export type ResolvedAddress = { address: string; family: number };
 
@@ -34,7 +34,7 @@ export type DeliverWebhookInput = {
   headers: Record<string, string>;
   body: string;
   resolve?: ResolveHost;
-  /** Lets tests and local development deliver to loopback and private addresses. */
+  /** Lets tests and local development deliver to loopback (only: never link-local or private ranges). */
   allowPrivate: boolean;
   timeoutMs?: number;
 };
@@ -73,7 +73,7 @@ export async function deliverWebhook(input: DeliverWebhookInput): Promise<Delive
   try {
     const url = parseUrl(input.url);
     const target = await untilAborted(resolveTarget(url, input.resolve ?? systemResolve), controller.signal);
-    if (!input.allowPrivate && !isPublicAddress(target.address)) throw new AttemptFailure('blocked_address');
+    if (!isAllowedAddress(target.address, input.allowPrivate)) throw new AttemptFailure('blocked_address');
     const answer = await post(url, target, input, controller.signal, elapsed);
     const redirect = answer.statusCode >= 300 && answer.statusCode < 400;
     return {

@@ -24,6 +24,10 @@ const names: Record<string, string[]> = {
   'mapped.example.com': ['::ffff:169.254.169.254'],
   'v6-local.example.com': ['fd00:ec2::254'],
   'cgnat.example.com': ['100.100.100.200'],
+  'loopback.example.com': ['127.0.0.1', '::1'],
+  'rebind-private.example.com': ['127.0.0.1', '10.0.0.1'],
+  'link-local-v6.example.com': ['fe80::1'],
+  'unspecified.example.com': ['0.0.0.0'],
 };
 const lookups: string[] = [];
 const resolver: HostResolver = async (hostname) => {
@@ -207,10 +211,70 @@ describe('resolveWebhookTarget', () => {
     expect(lookups).toEqual(['nowhere.example.com']);
   });
 
-  it('with private URLs allowed, a private name resolves and is answered', async () => {
-    expect(await resolveWebhookTarget('http://internal.example.com/', allowPrivate, resolver)).toMatchObject({
+  it('with private URLs allowed, a loopback name resolves and is answered; other private names stay refused', async () => {
+    expect(await resolveWebhookTarget('http://loopback.example.com/', allowPrivate, resolver)).toMatchObject({
       ok: true,
-      addresses: ['10.1.2.3'],
+      addresses: ['127.0.0.1', '::1'],
+    });
+    for (const host of [
+      'internal.example.com',
+      'rebind-private.example.com',
+      'metadata.example.com',
+      'mapped.example.com',
+      'v6-local.example.com',
+      'cgnat.example.com',
+      'link-local-v6.example.com',
+      'unspecified.example.com',
+    ]) {
+      expect(await resolveWebhookTarget(`http://${host}/`, allowPrivate, resolver), host).toEqual({
+        ok: false,
+        reason: 'private_address',
+        message: webhookTexts.privateAddress,
+      });
+    }
+  });
+});
+
+// Issue #33 item 11: WEBHOOKS_ALLOW_PRIVATE_URLS opens loopback only.
+describe('with private URLs allowed (tests, development)', () => {
+  it.each(['127.0.0.1', '127.255.255.254', '[::1]', '[::ffff:127.0.0.1]', 'localhost', 'hooks.localhost'])(
+    'opens loopback %s',
+    (host) => {
+      expect(checkWebhookUrl(`http://${host}:4010/hook`, allowPrivate).ok).toBe(true);
+    },
+  );
+
+  it.each([
+    ['metadata (link-local)', '169.254.169.254'],
+    ['link-local', '169.254.0.1'],
+    ['10/8', '10.0.0.1'],
+    ['10/8 (top)', '10.255.255.255'],
+    ['172.16/12', '172.16.0.1'],
+    ['172.16/12 (top)', '172.31.255.254'],
+    ['192.168/16', '192.168.1.1'],
+    ['100.64/10 (CGNAT)', '100.64.0.1'],
+    ['100.64/10 (Alibaba metadata)', '100.100.100.200'],
+    ['0.0.0.0', '0.0.0.0'],
+    ['0/8', '0.1.2.3'],
+    ['fe80::/10', '[fe80::1]'],
+    ['fc00::/7', '[fc00::1]'],
+    ['fd00::/8 (AWS metadata v6)', '[fd00:ec2::254]'],
+    ['::', '[::]'],
+    ['IPv4-mapped metadata', '[::ffff:169.254.169.254]'],
+    ['IPv4-mapped metadata (hex)', '[::ffff:a9fe:a9fe]'],
+    ['IPv4-mapped 10/8', '[::ffff:10.0.0.1]'],
+    ['IPv4-mapped 192.168/16', '[::ffff:192.168.0.1]'],
+    ['IPv4-mapped 0.0.0.0', '[::ffff:0.0.0.0]'],
+    ['metadata as a decimal number', '2852039166'],
+    ['metadata in hex', '0xa9.0xfe.0xa9.0xfe'],
+    ['10/8 in octal', '012.0.0.1'],
+    ['metadata name', 'metadata.google.internal'],
+    ['.internal', 'ip-10-0-0-1.ec2.internal'],
+    ['.local', 'printer.local'],
+  ])('keeps %s refused (%s)', (_range, host) => {
+    expect(checkWebhookUrl(`http://${host}/latest/meta-data/`, allowPrivate)).toMatchObject({
+      ok: false,
+      reason: 'private_address',
     });
   });
 });

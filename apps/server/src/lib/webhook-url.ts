@@ -21,11 +21,16 @@ export const systemResolver: HostResolver = async (hostname) =>
 export type WebhookUrlPolicy = {
   /** Production: only `https:`. */
   requireHttps: boolean;
-  /** WEBHOOKS_ALLOW_PRIVATE_URLS (tests and local development; refused in production): no address or name checks. */
+  /**
+   * WEBHOOKS_ALLOW_PRIVATE_URLS (tests and local development; refused in production): loopback opens (127.0.0.0/8,
+   * ::1, `localhost`), so a receiver on the developer's own machine can be reached. Nothing else does: link-local
+   * (the metadata service at 169.254.169.254), private, carrier-grade NAT and unspecified addresses, in any form, and
+   * names that resolve to them stay refused (issue #33 item 11).
+   */
   allowPrivate: boolean;
 };
 
-/** The policy the configuration sets: https only in production; WEBHOOKS_ALLOW_PRIVATE_URLS lifts the address checks. */
+/** The policy the configuration sets: https only in production; WEBHOOKS_ALLOW_PRIVATE_URLS opens loopback. */
 export function webhookUrlPolicy(config: {
   isProduction: boolean;
   webhooksAllowPrivateUrls: boolean;
@@ -66,7 +71,13 @@ const refuse = (reason: WebhookUrlRefusal) => ({ ok: false, reason, message: ref
 const BLOCKED_NAMES = new Set(['localhost', 'metadata', 'metadata.goog', 'instance-data']);
 const BLOCKED_SUFFIXES = ['.localhost', '.internal', '.local', '.metadata.goog'];
 
-function isBlockedName(hostname: string): boolean {
+/** The names of loopback (RFC 6761), opened with private URLs allowed; still resolved and checked. */
+const LOOPBACK_NAMES = new Set(['localhost']);
+const LOOPBACK_SUFFIXES = ['.localhost'];
+
+function isBlockedName(hostname: string, allowPrivate: boolean): boolean {
+  if (allowPrivate && (LOOPBACK_NAMES.has(hostname) || LOOPBACK_SUFFIXES.some((s) => hostname.endsWith(s))))
+    return false;
   return BLOCKED_NAMES.has(hostname) || BLOCKED_SUFFIXES.some((suffix) => hostname.endsWith(suffix));
 }
 
@@ -86,6 +97,19 @@ export function isPublicAddress(text: string): boolean {
   return address.kind() === 'ipv4' || address.match(GLOBAL_UNICAST_V6);
 }
 
+/** Loopback: 127.0.0.0/8, ::1, and the IPv4-mapped IPv6 form of 127.0.0.0/8. */
+function isLoopbackAddress(text: string): boolean {
+  return ipaddr.isValid(text) && ipaddr.process(text).range() === 'loopback';
+}
+
+/**
+ * Whether a webhook may connect to an address: a public one, or, with private URLs allowed (tests, development),
+ * loopback. The one rule for save time and send time (lib/webhook-delivery.ts).
+ */
+export function isAllowedAddress(text: string, allowPrivate: boolean): boolean {
+  return isPublicAddress(text) || (allowPrivate && isLoopbackAddress(text));
+}
+
 /** The host as an address or a lower-case name: IPv6 literals lose their brackets, names their trailing dot. */
 function hostOf(url: URL): string {
   const host = url.hostname.toLowerCase();
@@ -94,8 +118,8 @@ function hostOf(url: URL): string {
 }
 
 /**
- * The checks that need no network: the scheme (https only in production), no user name or password, a host, and,
- * unless private URLs are allowed, not a blocked name nor a literal address that is not public.
+ * The checks that need no network: the scheme (https only in production), no user name or password, a host, not a
+ * blocked name nor a literal address that may not be reached (`isAllowedAddress`).
  */
 export function checkWebhookUrl(raw: string, policy: WebhookUrlPolicy): WebhookUrlVerdict {
   if (!URL.canParse(raw)) return refuse('bad_url');
@@ -105,10 +129,12 @@ export function checkWebhookUrl(raw: string, policy: WebhookUrlPolicy): WebhookU
   if (url.username !== '' || url.password !== '') return refuse('credentials');
   const hostname = hostOf(url);
   if (hostname === '') return refuse('bad_url');
-  if (!policy.allowPrivate) {
-    if (ipaddr.isValid(hostname) ? !isPublicAddress(hostname) : isBlockedName(hostname))
-      return refuse('private_address');
-  }
+  if (
+    ipaddr.isValid(hostname)
+      ? !isAllowedAddress(hostname, policy.allowPrivate)
+      : isBlockedName(hostname, policy.allowPrivate)
+  )
+    return refuse('private_address');
   return { ok: true, url, hostname };
 }
 
@@ -128,8 +154,8 @@ async function resolveWithin(resolver: HostResolver, hostname: string): Promise<
 }
 
 /**
- * `checkWebhookUrl`, then the host resolved: refused when it does not resolve, or when ANY of its addresses is not
- * public (a name with one public and one private address could be steered to the private one). A literal address is
+ * `checkWebhookUrl`, then the host resolved: refused when it does not resolve, or when ANY of its addresses may not be
+ * reached (a name with one public and one private address could be steered to the private one). A literal address is
  * not looked up. The answer's `addresses` are what the sender connects to.
  */
 export async function resolveWebhookTarget(
@@ -142,6 +168,7 @@ export async function resolveWebhookTarget(
   const { url, hostname } = verdict;
   const addresses = ipaddr.isValid(hostname) ? [hostname] : await resolveWithin(resolver, hostname);
   if (!addresses || addresses.length === 0) return refuse('unresolvable');
-  if (!policy.allowPrivate && !addresses.every(isPublicAddress)) return refuse('private_address');
+  if (!addresses.every((address) => isAllowedAddress(address, policy.allowPrivate)))
+    return refuse('private_address');
   return { ok: true, url, addresses };
 }

@@ -1,19 +1,25 @@
-import { usableTimeZone } from '@veriform/contracts';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { insertVerification } from '../modules/verifications/test-helpers.ts';
 import { nullCharacterPath } from '../plugins/null-characters.ts';
+import { newApiKey } from '../test-support/api-v1/client.ts';
 import { useTestApp } from '../test-support/app.ts';
 import { TestClient } from '../test-support/client.ts';
 import { createPublicForm } from '../test-support/public-verify.ts';
 import { newOwner } from '../test-support/teams.ts';
 import {
+  extremeDateValues,
+  fieldPaths,
   hostileBody,
   hostileValue,
   isRecord,
+  loneSurrogateValues,
   nastyStrings,
   type Overrides,
   plausible,
+  withField,
 } from './arbitraries-from-zod.ts';
 import { errorContractViolation } from './response-checks.ts';
 import { fillPath, handParsedBodies, type RouteInfo, routeInventory } from './route-inventory.ts';
@@ -472,6 +478,121 @@ describe('fuzz: pages', () => {
   });
 });
 
+/**
+ * Issue #33 item 6: classes of input that once gave 500s, sent to EVERY field of their kind of every route, not left
+ * to the random draw: a lone surrogate in each string of each JSON body, and each extreme year (0000, 9999 moved over
+ * the edge by an offset, 10000, negative) in each date of each body and query. A new route or field meets them at
+ * once. Before the routes' fuzz (whose last route, logout, ends the callers' sessions).
+ */
+describe('input classes: every field of its kind', () => {
+  type Probe = { route: RouteInfo; url: string; payload?: string; what: string };
+
+  /**
+   * Bodies the route accepts as far as a generator can tell: the required fields only (values that exist where an id
+   * is asked for), so that the one field under test is what the route meets. Two, for the values to vary.
+   */
+  function baseSamples(schema: z.ZodType, seed: number): unknown[] {
+    const overrides: Overrides = {
+      account: fc.constant(world.accountId),
+      accountId: fc.constant(world.accountId),
+      formId: fc.constant(world.formId),
+      cellPhone: fc.constant('2015550123'),
+      to: fc.constant('+12015550123'),
+      method: fc.constant('sms'),
+      channel: fc.constant('sms'),
+      code: fc.constant('123456'),
+    };
+    const required = new Set(
+      schema instanceof z.ZodObject
+        ? Object.entries(schema.shape)
+            .filter(([, value]) => value instanceof z.ZodType && value._zod.optin !== 'optional')
+            .map(([key]) => key)
+        : [],
+    );
+    return fc
+      .sample(plausible(schema, overrides), { seed, numRuns: 2 })
+      .map((sample) =>
+        isRecord(sample) && schema instanceof z.ZodObject
+          ? Object.fromEntries(Object.entries(sample).filter(([key]) => required.has(key)))
+          : sample,
+      );
+  }
+
+  function pathFor(route: RouteInfo): string {
+    return fillPath(
+      route.url,
+      Object.fromEntries(route.paramNames.map((name) => [name, String(worldParam(world, route, name) ?? 1)])),
+    );
+  }
+
+  function probes(): Probe[] {
+    const found: Probe[] = [];
+    let seed = SEED;
+    for (const route of routes().filter((r) => lastness(r) === 0)) {
+      const path = pathFor(route);
+      const declared = route.body ?? handParsedBodies[route.key];
+      const body = declared instanceof z.ZodType ? declared : undefined;
+      seed += 1;
+      if (body) {
+        const bases = baseSamples(body, seed);
+        for (const [kind, values] of [
+          ['string', loneSurrogateValues],
+          ['date', extremeDateValues],
+        ] as const) {
+          for (const field of fieldPaths(body, kind)) {
+            for (const [i, value] of values.entries()) {
+              const base = bases[i % bases.length];
+              const payload = JSON.stringify(withField(base, field, value));
+              found.push({ route, url: path, payload, what: `${field.join('.')}=${JSON.stringify(value)}` });
+            }
+          }
+        }
+      }
+      if (route.querystring) {
+        // Query fields are optional: the date alone, so nothing else in the query is refused first.
+        for (const field of fieldPaths(route.querystring, 'date')) {
+          for (const value of extremeDateValues) {
+            const query = serializeQuery(withField({ account: world.accountId }, field, value));
+            found.push({ route, url: `${path}?${query}`, what: `?${field.join('.')}=${value}` });
+          }
+        }
+      }
+    }
+    return found;
+  }
+
+  it('a lone surrogate in any string, an extreme year in any date: never a 5xx', {
+    timeout: 300_000,
+  }, async () => {
+    const all = probes();
+    // The classes reach the routes that once failed: bodies with strings, API v1's and the session API's dates.
+    const keys = new Set(all.map((p) => p.route.key));
+    for (const key of [
+      'POST /api/public/verify-forms/:publicId/send-code',
+      'POST /api/v1/verifications',
+      'GET /api/v1/verifications',
+      'GET /api/v1/events',
+      'GET /api/verifications',
+    ]) {
+      expect(keys, key).toContain(key);
+    }
+    const failures: string[] = [];
+    for (const probe of all) {
+      const caller: Caller = probe.route.url.startsWith('/api/v1') ? 'apiKey' : 'owner';
+      const response = await send(probe.route, {
+        caller,
+        csrf: true,
+        extraHeaders: {},
+        url: probe.url,
+        ...(probe.payload !== undefined ? { payload: probe.payload, contentType: 'application/json' } : {}),
+      });
+      const violation = errorContractViolation(response);
+      if (violation) failures.push(`${probe.route.key} ${probe.what}: ${violation.slice(0, 300)}`);
+    }
+    expect(failures, failures.join('\n')).toEqual([]);
+  });
+});
+
 describe('fuzz: never a 5xx, always the spec error format', () => {
   // One property per route, with its own seed; every route runs even when one fails, and all failures are listed.
   it('every route, logged out, as an owner and as a member', { timeout: 300_000 }, async () => {
@@ -557,34 +678,68 @@ describe('what the fuzzer and the probes around it found (regressions)', () => {
     expect(invitation.statusCode).toBe(404);
   });
 
-  it('year 0000 and time zones the runtime knows but PostgreSQL does not: the filters fall back, never a 500', async () => {
+  it('a lone surrogate is a 400 on its field; a date-time beyond the years 0001–9999 (UTC) a 400 on API v1 (issue #33 item 6)', async () => {
+    const surrogate = { MainCode_: 'validation_error' };
+    const message = 'Unpaired surrogate characters are not allowed.';
+    // Callers of their own: the routes' fuzz ends with the world owner's logout, and spends the limits of its key
+    // and its visitors' address.
     const owner = await newOwner(t.app);
-    const account = `account=${owner.accountId}`;
-    for (const query of [
-      'created__date__preset=custom&created__date__gte=0000-01-01',
-      'created__date__preset=custom&created__date__lte=0000-02-29',
-      'tz=US/Pacific-New&created__date__preset=last7d',
-      'tz=SystemV/AST4&created__date__preset=today',
-      'tz=EST5EDT&created__date__preset=thisMonth',
-    ]) {
-      for (const path of [
-        '/api/verify-forms',
-        '/api/verifications',
-        '/api/verifications/report',
-        '/api/verifications/export-csv',
-      ]) {
-        const response = await owner.c.get(`${path}?${account}&${query}`);
-        expect(response.statusCode, `${path}?${query}`).toBe(200);
-      }
+    const form = await createPublicForm(owner);
+    const visitor = new TestClient(t.app, '10.66.33.6');
+    await visitor.fetchCsrf();
+    const sendCode = await visitor.post(`/api/public/verify-forms/${form.publicId}/send-code`, {
+      cellPhone: '2015550123',
+      method: 'sms',
+      externalRefId: 'ref\uD800',
+    });
+    expect(sendCode.statusCode).toBe(400);
+    expect(sendCode.json()).toEqual({ externalRefId: [message], ...surrogate });
+    const verification = await insertVerification(t, form);
+    const revoke = await owner.c.post(
+      `/api/verifications/${verification.id}/certificate/revoke?account=${owner.accountId}`,
+      { reason: 'mistake \uDFFF' },
+    );
+    expect(revoke.statusCode).toBe(400);
+    expect(revoke.json()).toEqual({ reason: [message], ...surrogate });
+    expect(nullCharacterPath({ a: [{ b: 'x\uDBFF' }] })).toEqual(['a', '0', 'b']);
+    expect(nullCharacterPath({ 'k\uD800': 1 })).toEqual([]);
+    expect(nullCharacterPath({ a: 'paired \uD83D\uDE00 is fine' })).toBeNull();
+
+    const key = await newApiKey(owner, ['verifications:write', 'verifications:read', 'events:read']);
+    const bearer = { authorization: `Bearer ${key.key}` };
+    const start = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/verifications',
+      headers: { ...bearer, 'content-type': 'application/json' },
+      payload: JSON.stringify({ formId: form.id, to: '+12015550123', externalRefId: 'lead-\uD800' }),
+    });
+    expect(start.statusCode).toBe(400);
+    expect(start.json()).toMatchObject({
+      code: 'invalid_request',
+      errors: [{ pointer: '/externalRefId', detail: message }],
+    });
+    for (const [path, value] of [
+      ['/api/v1/verifications', '0000-01-01T00:00:00Z'],
+      ['/api/v1/verifications', '9999-12-31T23:59:59-14:00'],
+      ['/api/v1/events', '0001-01-01T00:00:00%2B14:00'],
+    ] as const) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `${path}?created[lt]=${value}`,
+        headers: bearer,
+      });
+      expect(response.statusCode, `${path} ${value}`).toBe(400);
+      expect(response.json(), `${path} ${value}`).toMatchObject({
+        code: 'invalid_request',
+        errors: [{ pointer: '/created[lt]', detail: 'Dates must fall within the years 0001 to 9999 (UTC).' }],
+      });
     }
-    const report = await owner.c.get(`/api/verifications/report?${account}&tz=US/Pacific-New`);
-    expect(report.json().range.tz).toBe('America/Los_Angeles');
-    expect(usableTimeZone('EST5EDT')).toBe('America/New_York');
-    expect(usableTimeZone('SystemV/AST4')).toBeUndefined();
-    expect(usableTimeZone('Etc/GMT+5')).toBe('Etc/GMT+5');
-    expect(usableTimeZone('Asia/Kolkata')).toBe('Asia/Kolkata');
-    expect(usableTimeZone('UTC')).toBe('UTC');
-    expect(usableTimeZone('Nowhere/Special')).toBeUndefined();
+    const edges = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/verifications?created[gte]=0001-01-01T00:00:00Z&created[lt]=9999-12-31T23:59:59.999Z',
+      headers: bearer,
+    });
+    expect(edges.statusCode, edges.body).toBe(200);
   });
 
   it('a NUL character in a JSON body or a query string is a 400 on its field; in a path id a 404; nothing stored', async () => {

@@ -13,18 +13,6 @@ export function gateTarget(user: User): GateTarget | null {
   return null;
 }
 
-const NO_RETURN_PREFIXES = ['/auth/login', '/auth/signup', '/settings/logout'];
-
-/**
- * Where to go after logging in: the `next` search param when it is a same-origin path (no open redirect through
- * `//host` or `/\host`), else the root.
- */
-export function safeNextPath(next: string | undefined): string {
-  if (!next?.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
-  if (NO_RETURN_PREFIXES.some((prefix) => next.startsWith(prefix))) return '/';
-  return next;
-}
-
 /**
  * A signed-in user without any membership: the root sends them to create a company; the pages that work in an
  * account show "No membership found" (SPEC §6) instead.

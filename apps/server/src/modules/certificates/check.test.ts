@@ -1,6 +1,13 @@
 import { deflateSync } from 'node:zlib';
 import { CERTIFICATE_UPLOAD_MAX_BYTES, type CertificateCheck, type VerifyForm } from '@veriform/contracts';
 import { schema } from '@veriform/db';
+import {
+  MAX_CERTIFICATE_JSON_BYTES,
+  MAX_CERTIFICATE_JSON_DEPTH,
+  MAX_CERTIFICATE_JSON_VALUES,
+  parseKeys,
+  verifyCertificateFile,
+} from '@veriform/verify-certificate';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { htmlPage, svgWithScript, zipBomb } from '../../security/hostile-images.ts';
@@ -150,6 +157,128 @@ describe('POST /api/public/certificates/verify', () => {
         certificateId: null,
         standing: null,
       });
+    }
+  });
+
+  it('every byte of the file must be the signed one: a byte order mark or any byte put before or after is altered', async () => {
+    const owner = await newOwner(t.app, 'Byte Co');
+    const form = await createPublicForm(owner);
+    const { row, bytes } = await issuedFile(owner, form);
+    const c = await visitor();
+    // Issue #33 item 7: an editor's UTF-8 byte order mark before the JSON left it "authentic".
+    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes]);
+    expect((await check([filePart(bom)], c)).json()).toEqual({
+      verdict: 'altered',
+      certificateId: row.id,
+      issuedAt: row.createdAt.toISOString(),
+      company: 'Byte Co',
+      format: 'json',
+      reason: 'a byte order mark was put before the JSON: the file was changed',
+      standing: null,
+    } satisfies CertificateCheck);
+
+    // The offline checker (packages/verify-certificate) reads the same bytes the same way.
+    const keys = parseKeys(await t.app.services.certificates.keys());
+    expect(verifyCertificateFile(bytes, keys).verdict).toBe('authentic');
+    for (const [name, changed] of [
+      ['BOM', bom],
+      ['BOM after the trailing newline', Buffer.concat([bytes, Buffer.from('\n\ufeff')])],
+      ['UTF-16 BOM', Buffer.concat([Buffer.from([0xfe, 0xff]), bytes])],
+      ['space before', Buffer.concat([Buffer.from(' '), bytes])],
+      ['newline before', Buffer.concat([Buffer.from('\n'), bytes])],
+      ['space after', Buffer.concat([bytes, Buffer.from(' ')])],
+      ['two newlines after', Buffer.concat([bytes, Buffer.from('\n\n')])],
+      ['CRLF after', Buffer.concat([bytes, Buffer.from('\r\n')])],
+      ['NUL after', Buffer.concat([bytes, Buffer.from([0])])],
+    ] as const) {
+      expect(verifyCertificateFile(changed, keys).verdict, name).toBe('altered');
+    }
+    // The one change tolerated (an editor's trailing newline) still is.
+    expect(verifyCertificateFile(Buffer.concat([bytes, Buffer.from('\n')]), keys).verdict).toBe('authentic');
+  });
+
+  it('a JSON upload beyond what any certificate is (size, nesting, number of values) is refused before parsing', async () => {
+    const c = await visitor();
+    const signature = ',"signature":{"alg":"Ed25519","keyId":"vfk_0000000000000000","value":"x"}}';
+    const nested = (levels: number) =>
+      Buffer.from(`{"certificate":{"a":${'['.repeat(levels)}${']'.repeat(levels)}}${signature}`);
+    const cases: [string, Buffer, string][] = [
+      [
+        'the issue: 2 MB nested a million levels deep in a certificate',
+        nested(CERTIFICATE_UPLOAD_MAX_BYTES / 2 - 200),
+        `larger than ${MAX_CERTIFICATE_JSON_BYTES / 1024} KB: no certificate is this large`,
+      ],
+      [
+        'nested deeper than any certificate, within the size',
+        nested(MAX_CERTIFICATE_JSON_DEPTH),
+        `nested deeper than ${MAX_CERTIFICATE_JSON_DEPTH} levels: no certificate is`,
+      ],
+      [
+        'more values than any certificate, within the size',
+        Buffer.from(`{"certificate":{"a":[${'1,'.repeat(MAX_CERTIFICATE_JSON_VALUES)}1]}${signature}`),
+        `more than ${MAX_CERTIFICATE_JSON_VALUES} values: no certificate has as many`,
+      ],
+    ];
+    for (const [name, bytes, reason] of cases) {
+      const answer = await check([filePart(bytes)], c);
+      expect(answer.statusCode, name).toBe(200);
+      expect(answer.json(), name).toMatchObject({
+        verdict: 'altered',
+        format: 'json',
+        reason,
+        standing: null,
+      });
+    }
+    // Brackets and commas inside strings are text, not nesting: a certificate's own strings may hold them.
+    const inStrings = Buffer.from(`{"certificate":{"a":"${'[{,'.repeat(20_000)}\\""}${signature}`);
+    expect(verifyCertificateFile(inStrings, []).reason).toBe('not a 64-byte base64 signature');
+    // At the bounds exactly, the file is read (and is no certificate).
+    expect(verifyCertificateFile(nested(MAX_CERTIFICATE_JSON_DEPTH - 2), []).reason).toBe(
+      'not a 64-byte base64 signature',
+    );
+  });
+
+  it("the checker's work on the worst files is bounded: a few milliseconds of CPU, not seconds", () => {
+    // CPU time of this thread (not wall time, which a shared machine stretches): what a check holds the event loop
+    // for. Before the bounds the first file took 1–6 s; ten checks at once must leave /healthz its 100 ms
+    // (check-event-loop.test.ts), and check.ts runs them one per turn of the event loop.
+    const signature = ',"signature":{"alg":"Ed25519","keyId":"vfk_0000000000000000","value":"x"}}';
+    const levels = (CERTIFICATE_UPLOAD_MAX_BYTES - 1024) / 2;
+    const count = MAX_CERTIFICATE_JSON_VALUES - 10;
+    const keyLength = Math.floor((MAX_CERTIFICATE_JSON_BYTES - 200) / count) - 6;
+    const files: [string, Buffer][] = [
+      [
+        'the issue: 2 MB nested in a certificate',
+        Buffer.from(`{"certificate":{"a":${'['.repeat(levels)}${']'.repeat(levels)}}${signature}`),
+      ],
+      ['2 MB of nesting', Buffer.from(`${'['.repeat(levels)}${']'.repeat(levels)}`)],
+      [
+        'the most distinct keys within the bounds',
+        Buffer.from(
+          `{"certificate":{${Array.from({ length: count }, (_, i) => `"${String(count - i).padStart(keyLength, 'k')}":1`).join(',')}}${signature}`,
+        ),
+      ],
+      [
+        'the most long strings within the bounds',
+        Buffer.from(
+          `{"certificate":{"a":[${Array.from({ length: count }, () => `"${'\\u00e9'.repeat(Math.floor(keyLength / 6))}"`).join(',')}]}${signature}`,
+        ),
+      ],
+      [
+        '2 MB that looks like a PDF',
+        Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(levels * 2, 0x5b)]),
+      ],
+    ];
+    for (const [name, bytes] of files) {
+      expect(bytes.length, name).toBeLessThanOrEqual(CERTIFICATE_UPLOAD_MAX_BYTES);
+      const cpuMs: number[] = [];
+      for (let run = 0; run < 3; run++) {
+        const before = process.threadCpuUsage();
+        verifyCertificateFile(bytes, []);
+        const used = process.threadCpuUsage(before);
+        cpuMs.push((used.user + used.system) / 1000);
+      }
+      expect(Math.min(...cpuMs), `${name}: ${cpuMs.map(Math.round).join(', ')} ms`).toBeLessThan(25);
     }
   });
 

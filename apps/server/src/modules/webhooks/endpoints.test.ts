@@ -463,15 +463,24 @@ describe('URL rules by configuration', () => {
     );
   });
 
-  it('with WEBHOOKS_ALLOW_PRIVATE_URLS (tests, development) http://127.0.0.1 is saved', async () => {
+  it('with WEBHOOKS_ALLOW_PRIVATE_URLS (tests, development) loopback is saved, nothing else private', async () => {
     const owner = await newOwner(local.app);
-    for (const url of [
-      'http://127.0.0.1:4010/hook',
-      'http://localhost:4010/hook',
-      'http://internal.example.com/',
-    ]) {
+    for (const url of ['http://127.0.0.1:4010/hook', 'http://localhost:4010/hook']) {
       const response = await create(owner, owner.accountId, { url, enabled: false });
       expect(response.statusCode, url).toBe(201);
+    }
+    for (const url of [
+      'http://internal.example.com/',
+      'http://metadata.example.com/',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::ffff:a9fe:a9fe]/',
+    ]) {
+      const response = await create(owner, owner.accountId, { url, enabled: false });
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json(), url).toEqual({
+        url: [webhookTexts.privateAddress],
+        MainCode_: 'validation_error',
+      });
     }
   });
 });

@@ -1,6 +1,6 @@
 import { ApiClient } from '../../lib/api-client';
-import { safeNextPath } from '../../lib/gate';
 import { createQueryClient } from '../../lib/query-client';
+import { safeNext } from '../../lib/safe-next';
 import { SessionStore } from '../../lib/session';
 import { login } from './api';
 import type { LoginValues } from './components/LoginForm';
@@ -18,5 +18,5 @@ export async function logIn(
   // As the app's login does (SPEC §4: the current membership is reset from the answer and remembered), so the next
   // page, whose data comes with the new session, starts in that membership.
   new SessionStore(createQueryClient()).applyAuthResponse(response, 'reset');
-  return safeNextPath(next);
+  return safeNext(next, window.location.origin);
 }

@@ -5,7 +5,7 @@ import { AnchorLink } from '../../../../../components/links';
 import { ForgotPasswordLink } from '../../../../../features/auth/components/ForgotPasswordLink';
 import { LoginForm } from '../../../../../features/auth/components/LoginForm';
 import { useLoginSubmit } from '../../../../../features/auth/components/use-login-submit';
-import { safeNextPath } from '../../../../../lib/gate';
+import { safeNext } from '../../../../../lib/safe-next';
 
 const loginSearchSchema = z.object({ next: z.string().optional().catch(undefined) });
 
@@ -17,7 +17,9 @@ export const Route = createFileRoute('/_public/_guest/auth/login/')({
 function LoginPage() {
   const { next } = Route.useSearch();
   const router = useRouter();
-  const submit = useLoginSubmit(() => void router.navigate({ href: safeNextPath(next), replace: true }));
+  const submit = useLoginSubmit(
+    () => void router.navigate({ href: safeNext(next, window.location.origin), replace: true }),
+  );
   return (
     <AuthPage
       title="Log in"
