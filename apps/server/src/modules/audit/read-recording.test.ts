@@ -53,7 +53,7 @@ const emitEvents = (accountId: number, n: number) =>
   });
 
 async function keyed(owner: Owner, scopes: Parameters<typeof newApiKey>[1]) {
-  const { key } = await newApiKey(owner, scopes);
+  const { key } = await newApiKey(owner, scopes, 'live');
   return (url: string) =>
     t.app.inject({
       method: 'GET',

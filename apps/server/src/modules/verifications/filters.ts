@@ -291,7 +291,7 @@ function filterWhere(
 ): SQL {
   // The account always comes first: another account's form id in verifyFormId__in then simply matches nothing.
   const conditions: (SQL | undefined)[] = [eq(columns.accountId, accountId)];
-  // Live or test objects (issue #33, ADR 29). The test view reads its own small partial index (migration 0031). The
+  // Live or test objects (issue #33, ADR 29). The test view reads its own small partial index (migration 0033). The
   // live view leaves out the account's test ids, read from that index into a hashed set: `NOT is_test` would be a
   // look at every row's heap, where the sort indexes (each ending with the id) answer a deep page from the index
   // alone (ADR 8, 27; 15,000 rows deep: 47 ms with the column, 14 ms with the set, 20,000 rows of which 312 test).

@@ -555,4 +555,6 @@ const eventShape = {
   requestId: expect.any(String),
   prevHash: expect.any(String),
   hash: expect.any(String),
+  // The screen's list names the acting person as they are now (the test client signs up as Ada Lovelace).
+  actorUserName: 'Ada Lovelace',
 };
