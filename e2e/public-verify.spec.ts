@@ -295,7 +295,10 @@ test('an owner previews an inactive form, adds a test number and verifies it wit
   // Nothing was sent to a test number, and the verification is marked as a test.
   const outbox = await page.request.get(`/api/dev/outbox?to=${encodeURIComponent('+14155550142')}`);
   expect(((await outbox.json()) as { results: unknown[] }).results).toEqual([]);
-  await page.goto(`/forms/${form.id}`);
-  const recent = page.getByRole('table', { name: 'Recent verifications' });
-  await expect(recent.getByText('Test', { exact: true })).toBeVisible();
+  // A hosted-page code to a test number is test data (issue #33, ADR 29): the activity log shows it in its test view,
+  // marked.
+  await page.goto('/activity-log/?mode=test');
+  await expect(page.getByRole('status').filter({ hasText: 'Viewing test data' })).toBeVisible();
+  const rows = page.getByRole('table', { name: 'Verifications' }).getByRole('row');
+  await expect(rows.nth(1).getByText('Test', { exact: true })).toBeVisible();
 });
