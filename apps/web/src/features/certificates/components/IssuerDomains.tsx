@@ -2,6 +2,9 @@ import { Text } from '@mantine/core';
 import { IconAlertTriangle, IconWorldCheck } from '@tabler/icons-react';
 
 /**
+ * The words keep the page's text colour (orange 9 and green 9 on white are 4.3:1, under WCAG AA's 4.5:1 for text this
+ * size); the icon carries the colour.
+ *
  * Beside the issuing company's name (issue #33 item 10, ADR 31): the domains it had proven it controls when the
  * certificate was issued, or plainly that its name is not verified — any account may call itself anything. The same
  * words as the PDF: "— verified domain acme.com" or "— name not verified".
@@ -9,14 +12,24 @@ import { IconAlertTriangle, IconWorldCheck } from '@tabler/icons-react';
 export function IssuerDomains({ domains }: { domains: readonly string[] }) {
   if (domains.length === 0)
     return (
-      <Text span inherit fw={600} c="orange.9" data-testid="issuer-domains">
-        <IconAlertTriangle size={16} aria-hidden="true" style={{ verticalAlign: '-2px', marginRight: 4 }} />
+      <Text span inherit fw={600} data-testid="issuer-domains">
+        <IconAlertTriangle
+          size={16}
+          aria-hidden="true"
+          color="var(--mantine-color-orange-9)"
+          style={{ verticalAlign: '-2px', marginRight: 4 }}
+        />
         name not verified
       </Text>
     );
   return (
-    <Text span inherit fw={600} c="green.9" data-testid="issuer-domains">
-      <IconWorldCheck size={16} aria-hidden="true" style={{ verticalAlign: '-2px', marginRight: 4 }} />
+    <Text span inherit fw={600} data-testid="issuer-domains">
+      <IconWorldCheck
+        size={16}
+        aria-hidden="true"
+        color="var(--mantine-color-green-9)"
+        style={{ verticalAlign: '-2px', marginRight: 4 }}
+      />
       {domains.length === 1 ? 'verified domain' : 'verified domains'}{' '}
       <Text span inherit ff="monospace" style={{ overflowWrap: 'anywhere' }}>
         {domains.join(', ')}

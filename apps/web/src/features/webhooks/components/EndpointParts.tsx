@@ -36,7 +36,7 @@ export function EndpointStatus({ endpoint }: { endpoint: WebhookEndpoint }) {
       {endpoint.failingSince && (
         <Group gap={4} wrap="nowrap" align="flex-start">
           <IconAlertTriangle size={14} color="var(--mantine-color-orange-8)" aria-hidden="true" />
-          <Text size="xs" c="orange.9">
+          <Text size="xs" c="red.9">
             Failing since{' '}
             <time dateTime={endpoint.failingSince}>{formatDateTime(endpoint.failingSince)}</time>
           </Text>
