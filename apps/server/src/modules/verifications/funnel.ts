@@ -42,11 +42,10 @@ const channels: readonly Channel[] = ['sms', 'email'];
  *    minutes at either end (report-hours.ts); with one, a scan of the matching attempts (a search that names forms
  *    reads those forms as a form filter, splitSearch). Live attempts only (issue #33): the summaries count every
  *    row, so the range's test attempts (their partial index, few) are read beside them with their steps negated; a
- *    scan reads the live attempts. The
- *    totals, channels and forms are its sums. "Code entered" is `code_entered`, which the first code entry sets (the
- *    attempts the export counts under "Codes entered", so both say the same);
- * 2. the failures per (channel, error code) over the live undelivered and failed attempts of the range, top 5, from the
- *    partial index of failed messages (only they are read);
+ *    scan reads the live attempts. The totals, channels and forms are its sums. "Code entered" is `code_entered`,
+ *    which the first code entry sets (the attempts the export counts under "Codes entered", so both say the same);
+ * 2. the failures per (channel, error code) over the live undelivered and failed attempts of the range, top 5, from
+ *    the partial index of failed messages (only they are read);
  * 3. the page views per form, from form_page_views' (account_id, created_at, verify_form_id) index alone — skipped
  *    when the filters say something views cannot know (pageOpenedUnavailable).
  *
