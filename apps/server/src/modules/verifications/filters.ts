@@ -58,8 +58,8 @@ type FilterColumns = {
 };
 
 /**
- * A filter with the log's mode (issue #33): `live` or `test` objects only. The report passes none (its summaries are
- * of every row; ADR 29 says why it stays so for now).
+ * A filter with the log's mode (issue #33): `live` or `test` objects only; none: every row. The report is live data:
+ * it reads its summaries (of every row) with no mode and takes off the rows of the test mode (report-counts.ts).
  */
 export type ModeFilter = VerificationFilter & { mode?: VerificationMode | undefined };
 

@@ -40,11 +40,12 @@ const channels: readonly Channel[] = ['sms', 'email'];
  * 1. the steps per (form, channel) (funnelSteps): without a search, from the summaries the attempts' triggers keep
  *    (ADR 28): the daily counts for the range's whole UTC days, the hourly funnel around them and the rows of the
  *    minutes at either end (report-hours.ts); with one, a scan of the matching attempts (a search that names forms
- *    reads those forms as a form filter, splitSearch). The
- *    totals, channels and forms are its sums. "Code entered" is `code_entered`, which the first code entry sets (the
- *    attempts the export counts under "Codes entered", so both say the same);
- * 2. the failures per (channel, error code) over the undelivered and failed attempts of the range, top 5, from the
- *    partial index of failed messages (only they are read);
+ *    reads those forms as a form filter, splitSearch). Live attempts only (issue #33): the summaries count every
+ *    row, so the range's test attempts (their partial index, few) are read beside them with their steps negated; a
+ *    scan reads the live attempts. The totals, channels and forms are its sums. "Code entered" is `code_entered`,
+ *    which the first code entry sets (the attempts the export counts under "Codes entered", so both say the same);
+ * 2. the failures per (channel, error code) over the live undelivered and failed attempts of the range, top 5, from
+ *    the partial index of failed messages (only they are read);
  * 3. the page views per form, from form_page_views' (account_id, created_at, verify_form_id) index alone — skipped
  *    when the filters say something views cannot know (pageOpenedUnavailable).
  *
@@ -69,7 +70,8 @@ export async function funnelCounts(
       .select({ channel: a.method, errorCode: a.deliveryErrorCode, count: failureCount })
       .from(a)
       // Literal statuses, so the partial index's predicate is provably implied whatever the driver does with values.
-      .where(and(where, sql`${a.deliveryStatus} in ('undelivered', 'failed')`))
+      // Live attempts only (issue #33): `not is_test` on rows the index finds, whose heap is read anyway.
+      .where(and(where, eq(a.isTest, false), sql`${a.deliveryStatus} in ('undelivered', 'failed')`))
       .groupBy(a.method, a.deliveryErrorCode)
       .orderBy(desc(failureCount), asc(a.method), sql`${a.deliveryErrorCode} asc nulls last`)
       .limit(FUNNEL_TOP_FAILURES),
@@ -100,18 +102,20 @@ async function funnelSteps(
   const a = verificationAttempts;
   if (needsRows(filter)) {
     // A search that names forms: those forms from the summaries, its other readings from the rows outside them.
+    const live = { ...filter, mode: 'live' as const };
     const split = splitSearch(filter, forms);
-    if (!split) return scanSteps(db, attemptWhere(accountId, filter, now, forms));
+    if (!split) return scanSteps(db, attemptWhere(accountId, live, now, forms));
     const [byName, byOthers] = await Promise.all([
       split.byName ? funnelSteps(db, accountId, split.byName, range, now, forms) : [],
       scanSteps(
         db,
-        split.othersWhere((f) => attemptWhere(accountId, filter, now, f), a.verifyFormId),
+        split.othersWhere((f) => attemptWhere(accountId, live, now, f), a.verifyFormId),
       ),
     ]);
     return [...byName, ...byOthers];
   }
   const where = attemptWhere(accountId, filter, now, forms);
+  const testRows = attemptWhere(accountId, { ...filter, mode: 'test' }, now, forms);
   const f = verificationAttemptHourlyFunnel;
   const d = verificationAttemptDailyCounts;
   const answer = await db.execute(sql`
@@ -129,8 +133,13 @@ async function funnelSteps(
       select ${a.verifyFormId}, ${a.method}, 1, (${delivered})::int, ${a.codeEntered}::int,
         (${a.status} = 'verified')::int
       from ${a} where ${where} and ${minutesAtEnds(a.createdAt, range)}
+      union all
+      select ${a.verifyFormId}, ${a.method}, -1, -(${delivered})::int, -(${a.codeEntered}::int),
+        -((${a.status} = 'verified')::int)
+      from ${a} where ${testRows}
     ) as s (form_id, channel, requested, delivered, entered, verified)
-    group by form_id, channel`);
+    group by form_id, channel
+    having sum(requested) <> 0`);
   return rowsOf(answer).map((row) => ({
     formId: Number(row.form_id),
     channel: channelOf(row.channel),

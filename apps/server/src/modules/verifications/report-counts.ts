@@ -42,6 +42,12 @@ export type FormAndCategory = { formId: number; category: string; n: number };
  * With a search, two scans of the matching rows; when it names forms, those forms' rows are read as a form filter
  * (summaries) and only its other readings from the rows outside them (splitSearch).
  *
+ * Live data only (issue #33, ADR 29): the summaries count every row, so each statement also reads the range's test
+ * rows that match the filters (their partial index `verifications_account_test_created_idx`: test rows are few) and
+ * counts each as -1 under the same key (local day and method; form and category). The summaries, the cut hours and
+ * the minutes at the ends cover the range exactly once, so what is left is exactly the live rows. A scan (a search)
+ * reads the live rows directly.
+ *
  * A row finds its local day by a binary search among the day starts (width_bucket): half the cost of converting each
  * instant to a local date, and an hour of the summary finds its day the same way.
  */
@@ -54,15 +60,17 @@ export async function verificationReportCounts(
   forms: ResolvedForms,
 ): Promise<{ byDayAndMethod: DayAndMethod[]; pairs: FormAndCategory[] }> {
   if (needsRows(filter)) {
+    // The rows read as they are: the live ones only (the log's live view, issue #33).
+    const live = { ...filter, mode: 'live' as const };
     const split = splitSearch(filter, forms);
-    if (!split) return scanRows(db, verificationWhere(accountId, filter, now, forms), range);
+    if (!split) return scanRows(db, verificationWhere(accountId, live, now, forms), range);
     const [byName, byOthers] = await Promise.all([
       split.byName
         ? verificationReportCounts(db, accountId, split.byName, range, now, forms)
         : { byDayAndMethod: [], pairs: [] },
       scanRows(
         db,
-        split.othersWhere((f) => verificationWhere(accountId, filter, now, f), verifications.verifyFormId),
+        split.othersWhere((f) => verificationWhere(accountId, live, now, f), verifications.verifyFormId),
         range,
       ),
     ]);
@@ -71,7 +79,9 @@ export async function verificationReportCounts(
       pairs: [...byName.pairs, ...byOthers.pairs],
     };
   }
+  // The summaries and the rows read beside them are of every row; the range's test rows are then taken off.
   const where = verificationWhere(accountId, filter, now, forms);
+  const testRows = verificationWhere(accountId, { ...filter, mode: 'test' }, now, forms);
 
   const starts = localDayStarts(range);
   const [series, pairs] = await Promise.all([
@@ -86,8 +96,12 @@ export async function verificationReportCounts(
           sql`select ${verifications.createdAt}, ${verifications.verificationMethod}
             from ${verifications} where ${where} and ${withinCutHour(verifications.createdAt)}`,
         )}
+        union all
+        select width_bucket(${verifications.createdAt}, ${starts}), ${verifications.verificationMethod}, -1
+        from ${verifications} where ${testRows}
       ) as s (bucket, method, n)
-      group by bucket, method`),
+      group by bucket, method
+      having sum(n) <> 0`),
     db.execute(sql`
       select form_id, category, sum(n)::int as n
       from (
@@ -95,8 +109,12 @@ export async function verificationReportCounts(
         union all
         select ${verifications.verifyFormId}, ${verifications.verifyFormCategory}, 1
         from ${verifications} where ${where} and ${minutesAtEnds(verifications.createdAt, range)}
+        union all
+        select ${verifications.verifyFormId}, ${verifications.verifyFormCategory}, -1
+        from ${verifications} where ${testRows}
       ) as s (form_id, category, n)
-      group by form_id, category`),
+      group by form_id, category
+      having sum(n) <> 0`),
   ]);
   return {
     byDayAndMethod: rowsOf(series).map((row) => ({

@@ -1,4 +1,4 @@
-import { errorTexts, type VerificationReport } from '@veriform/contracts';
+import { errorTexts, type VerificationList, type VerificationReport } from '@veriform/contracts';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test-support/app.ts';
 import { createPublicForm } from '../../test-support/public-verify.ts';
@@ -9,6 +9,8 @@ import {
   insertVerification,
   setClock,
   verifyOnHostedPage,
+  verifyTestOnHostedPage,
+  verifyTestThroughApi,
   verifyThroughApi,
 } from './test-helpers.ts';
 
@@ -135,6 +137,66 @@ describe('GET /api/verifications/report', () => {
     const hosted = await report(owner, 'source=hosted');
     expect(hosted.funnel).toMatchObject({ codesSent: 1, verified: 1, conversionRate: 1 });
     expect(await report(owner, 'source=nope')).toEqual(both);
+  });
+
+  it('live data only: test numbers’ verifications and codes (hosted page, test key) are left out of every number', async () => {
+    setClock(t, NOW);
+    const owner = await newOwner(t.app);
+    const form = await createPublicForm(owner, { name: 'Leads' });
+    await verifyOnHostedPage(t, form);
+    await verifyThroughApi(t, owner, form);
+    await insertAttempt(t, form, { deliveryStatus: 'failed', deliveryErrorCode: '30007' });
+    const queries = [
+      '',
+      'tz=Asia/Kolkata',
+      'tz=Asia/Kolkata&created__date__preset=custom&created__date__gte=2026-03-10&created__date__lte=2026-03-14',
+      'created__date__preset=last30d',
+      'verificationMethod__in=sms',
+      'source=api',
+      'q=leads',
+      'q=api',
+    ];
+    const before = [];
+    for (const query of queries) before.push(await report(owner, query));
+    expect(before[0]).toMatchObject({
+      totals: { verifications: 2, sms: 2, email: 0 },
+      byForm: [{ verifyFormId: form.id, verifyFormName: 'Leads', verifications: 2 }],
+      funnel: {
+        codeRequested: 3,
+        verified: 2,
+        topFailureReasons: [{ errorCode: '30007', channel: 'sms', count: 1, reason: expect.anything() }],
+      },
+    });
+
+    // Test data: test numbers on the hosted page and through a test key (each with its code), and test rows on a
+    // Kolkata midnight's cut hour (Mar 14 18:40Z = Mar 15 00:10 IST) and in the minutes before it, at a range's
+    // first minutes, by e-mail, failed with another error code.
+    await verifyTestOnHostedPage(t, owner, form);
+    await verifyTestOnHostedPage(t, owner, form);
+    await verifyTestThroughApi(t, owner, form);
+    for (const iso of ['2026-03-14T18:40:00Z', '2026-03-14T18:20:00Z', '2026-03-09T18:31:00Z']) {
+      const at = { createdAt: new Date(iso), isTest: true };
+      await insertVerification(t, form, { ...at, verificationMethod: 'email' });
+      await insertVerification(t, form, at);
+      await insertAttempt(t, form, { ...at, deliveryStatus: 'failed', deliveryErrorCode: '30003' });
+      await insertAttempt(t, form, { ...at, method: 'email', status: 'verified', deliveryStatus: 'sent' });
+    }
+    const tested = await owner.c.get(
+      `/api/verifications?account=${owner.accountId}&mode=test&created__date__preset=last30d`,
+    );
+    expect(tested.json<VerificationList>().count).toBe(9);
+    for (const [i, query] of queries.entries()) {
+      const { funnel, ...counts } = await report(owner, query);
+      const { funnel: funnelBefore, ...countsBefore } = before[i] as VerificationReport;
+      expect(counts, query).toEqual(countsBefore);
+      // Page views are the page's, whoever opened it (a view knows no number yet): the test consumers' are counted.
+      const withoutViews = (f: VerificationReport['funnel']) => ({
+        ...f,
+        pageOpened: null,
+        byForm: f.byForm.map((form) => ({ ...form, pageOpened: null })),
+      });
+      expect(withoutViews(funnel), query).toEqual(withoutViews(funnelBefore));
+    }
   });
 
   it('custom ranges: inclusive ends; open ends and reversed or overlong ranges are resolved and echoed', async () => {

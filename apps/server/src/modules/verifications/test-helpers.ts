@@ -4,7 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import { apiV1, newApiKey } from '../../test-support/api-v1/client.ts';
 import type { TestContext } from '../../test-support/app.ts';
 import { latestCodeTo } from '../../test-support/codes.ts';
-import { newCellPhone, verifyPhone } from '../../test-support/public-verify.ts';
+import { newCellPhone, newConsumer, verifyPhone } from '../../test-support/public-verify.ts';
 import type { Owner } from '../../test-support/teams.ts';
 
 /**
@@ -164,6 +164,38 @@ export async function verifyTestThroughApi(
   if (checked.data?.status !== 'approved')
     throw new Error(`API check: ${checked.response.status} ${JSON.stringify(checked.data ?? checked.error)}`);
   return verificationOf(t, owner.accountId, phone.e164);
+}
+
+/**
+ * A test verification on the hosted page: a consumer (the integrator trying their page) types one of the account's
+ * test numbers and its fixed code. Test data (`is_test`, issue #33), like a test key's.
+ */
+export async function verifyTestOnHostedPage(
+  t: TestContext,
+  owner: Owner,
+  form: VerifyForm,
+): Promise<VerificationRow> {
+  const phone = newCellPhone();
+  const code = '135790';
+  const added = await owner.c.post('/api/test-phone-numbers', {
+    account: owner.accountId,
+    cellPhone: phone.e164,
+    code,
+  });
+  if (added.statusCode !== 201) throw new Error(`add test number: ${added.statusCode} ${added.body}`);
+  const consumer = await newConsumer(t.app, form.publicId);
+  const sent = await consumer.sendCode(form.publicId, {
+    cellPhone: phone.typed,
+    method: 'sms',
+    ...consumer.consentFields(),
+    ...consumer.pageFields(),
+  });
+  if (sent.statusCode !== 201) throw new Error(`send-code: ${sent.statusCode} ${sent.body}`);
+  const checked = await consumer.check(sent.json<{ attemptId: string }>().attemptId, code);
+  if (checked.statusCode !== 200) throw new Error(`check: ${checked.statusCode} ${checked.body}`);
+  const row = await verificationOf(t, owner.accountId, phone.e164);
+  if (!row.isTest) throw new Error('a test number’s verification on the hosted page is test data');
+  return row;
 }
 
 /** A small deterministic generator (mulberry32): the same cases on every run and engine. */
