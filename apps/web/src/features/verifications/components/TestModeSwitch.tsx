@@ -1,6 +1,7 @@
 import { Alert, Group, Switch } from '@mantine/core';
 import { IconFlask } from '@tabler/icons-react';
 import type { VerificationMode } from '@veriform/contracts';
+import { useState } from 'react';
 
 /**
  * Live or test data in the activity log (issue #33, ADR 29), as Stripe's dashboard toggles it: the log shows live
@@ -16,14 +17,22 @@ export function TestModeSwitch({
   onChange: (mode: VerificationMode) => void;
 }) {
   const test = mode === 'test';
+  // The switch moves at once; the page follows when the navigation (and its data) lands. What was asked holds only
+  // while the URL still says the mode it was asked from.
+  const [asked, setAsked] = useState<{ from: VerificationMode; to: VerificationMode } | null>(null);
+  const shown = asked !== null && asked.from === mode ? asked.to : mode;
   return (
     <>
       <Group justify="flex-end" mb="xs">
         <Switch
           label="View test data"
           color="orange"
-          checked={test}
-          onChange={(event) => onChange(event.currentTarget.checked ? 'test' : 'live')}
+          checked={shown === 'test'}
+          onChange={(event) => {
+            const next = event.currentTarget.checked ? 'test' : 'live';
+            setAsked({ from: mode, to: next });
+            onChange(next);
+          }}
         />
       </Group>
       {test && (
