@@ -1,0 +1,47 @@
+-- RateLimiter.consume (apps/server/src/lib/rate-limit.ts) in one call: it was a transaction of five round trips (begin,
+-- the locks, a check per rule, the insert, commit) that held a pooled connection idle while Node worked between them
+-- (the load mix sampled ~3 such connections at every instant). Same rules as before (ADR 12): the buckets' advisory
+-- locks in the order given (the caller sorts them, as `locked()` does, so the two never deadlock); each rule's
+-- limit-th newest event in its window decides; a refusal writes nothing and answers the longest wait of the rules
+-- refused; else one event per rule is recorded and their ids answered (a right code gives its unit back by them).
+-- Each statement of a plpgsql function takes a new snapshot, so the checks see what the lock holders before committed.
+CREATE OR REPLACE FUNCTION public.consume_rate_limits(p_locks text[], p_buckets text[], p_limits integer[], p_window_ms bigint[], p_now timestamp with time zone)
+ RETURNS TABLE(retry_ms bigint, event_ids bigint[])
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  v_lock text;
+  v_limiting timestamptz;
+  v_worst bigint;
+  v_wait bigint;
+  v_ids bigint[];
+BEGIN
+  FOREACH v_lock IN ARRAY p_locks LOOP
+    PERFORM pg_advisory_xact_lock(hashtextextended(v_lock, 0));
+  END LOOP;
+  FOR i IN 1 .. coalesce(array_length(p_buckets, 1), 0) LOOP
+    SELECT e.created_at INTO v_limiting
+    FROM rate_limit_events e
+    WHERE e.bucket = p_buckets[i] AND e.created_at > p_now - p_window_ms[i] * interval '1 millisecond'
+    ORDER BY e.created_at DESC
+    OFFSET greatest(0, p_limits[i] - 1)
+    LIMIT 1;
+    IF p_limits[i] <= 0 OR v_limiting IS NOT NULL THEN
+      v_wait := CASE WHEN v_limiting IS NULL THEN p_window_ms[i]
+        ELSE ceil(extract(epoch FROM v_limiting - p_now) * 1000)::bigint + p_window_ms[i] END;
+      v_worst := greatest(v_worst, v_wait);
+    END IF;
+  END LOOP;
+  IF v_worst IS NOT NULL THEN
+    RETURN QUERY SELECT v_worst, NULL::bigint[];
+    RETURN;
+  END IF;
+  WITH inserted AS (
+    INSERT INTO rate_limit_events (bucket, created_at)
+    SELECT b, p_now FROM unnest(p_buckets) WITH ORDINALITY AS t(b, n) ORDER BY n
+    RETURNING id
+  )
+  SELECT array_agg(id) INTO v_ids FROM inserted;
+  RETURN QUERY SELECT NULL::bigint, v_ids;
+END
+$function$;
