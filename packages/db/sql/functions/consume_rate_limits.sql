@@ -11,26 +11,15 @@ CREATE OR REPLACE FUNCTION public.consume_rate_limits(p_locks text[], p_buckets 
 AS $function$
 DECLARE
   v_lock text;
-  v_limiting timestamptz;
   v_worst bigint;
-  v_wait bigint;
   v_ids bigint[];
 BEGIN
   FOREACH v_lock IN ARRAY p_locks LOOP
     PERFORM pg_advisory_xact_lock(hashtextextended(v_lock, 0));
   END LOOP;
   FOR i IN 1 .. coalesce(array_length(p_buckets, 1), 0) LOOP
-    SELECT e.created_at INTO v_limiting
-    FROM rate_limit_events e
-    WHERE e.bucket = p_buckets[i] AND e.created_at > p_now - p_window_ms[i] * interval '1 millisecond'
-    ORDER BY e.created_at DESC
-    OFFSET greatest(0, p_limits[i] - 1)
-    LIMIT 1;
-    IF p_limits[i] <= 0 OR v_limiting IS NOT NULL THEN
-      v_wait := CASE WHEN v_limiting IS NULL THEN p_window_ms[i]
-        ELSE ceil(extract(epoch FROM v_limiting - p_now) * 1000)::bigint + p_window_ms[i] END;
-      v_worst := greatest(v_worst, v_wait);
-    END IF;
+    -- greatest() skips NULL (allowed): the longest wait of the rules refused.
+    v_worst := greatest(v_worst, rate_limit_wait(p_buckets[i], p_limits[i], p_window_ms[i], p_now));
   END LOOP;
   IF v_worst IS NOT NULL THEN
     RETURN QUERY SELECT v_worst, NULL::bigint[];

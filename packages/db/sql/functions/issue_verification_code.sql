@@ -24,7 +24,7 @@ DECLARE
   v_bucket text;
   v_latest timestamptz;
   v_rule record;
-  v_limiting timestamptz;
+  v_wait bigint;
   v_event jsonb;
   v_deliveries integer := 0;
   v_test boolean := p_test_delivery IS NOT NULL;
@@ -55,18 +55,10 @@ BEGIN
     FROM jsonb_array_elements(p_limits) WITH ORDINALITY AS rules(r, n)
     ORDER BY n
   LOOP
-    -- Only the limit-th newest event in the window decides (lib/rate-limit.ts, checkWith).
-    SELECT e.created_at INTO v_limiting
-    FROM rate_limit_events e
-    WHERE e.bucket = v_rule.bucket AND e.created_at > p_now - v_rule.window_ms * interval '1 millisecond'
-    ORDER BY e.created_at DESC
-    OFFSET greatest(0, v_rule.max_events - 1)
-    LIMIT 1;
-    IF v_rule.max_events <= 0 OR v_limiting IS NOT NULL THEN
-      RETURN QUERY SELECT 'limited'::text,
-        CASE WHEN v_limiting IS NULL THEN v_rule.window_ms
-          ELSE ceil(extract(epoch FROM v_limiting - p_now) * 1000)::bigint + v_rule.window_ms END,
-        v_rule.n, 0;
+    -- The first rule refused answers (rate_limit_wait, the one decision).
+    v_wait := rate_limit_wait(v_rule.bucket, v_rule.max_events, v_rule.window_ms, p_now);
+    IF v_wait IS NOT NULL THEN
+      RETURN QUERY SELECT 'limited'::text, v_wait, v_rule.n, 0;
       RETURN;
     END IF;
   END LOOP;

@@ -6,7 +6,7 @@
 --
 -- The rules are the ones the statements kept (ADR 12, issue #18):
 --   1. The guess limit (p_bucket; none through API v1, whose key has its own request limit): the bucket's advisory
---      lock, then its limit-th newest event in the window decides, as consume_rate_limits. The lock is held to the
+--      lock, then its limit-th newest event in the window decides (rate_limit_wait). The lock is held to the
 --      commit, so a burst of guesses from one network is compared one at a time and exactly the limit is compared.
 --      Only a wrong code records an event; a right one, or one that found the attempt closed, records none.
 --   2. The attempt's guarded update: still pending, unexpired, and with a try left (a wrong code takes one; a right
@@ -26,7 +26,7 @@ CREATE OR REPLACE FUNCTION public.judge_verification_code(p_attempt_id text, p_c
 AS $function$
 #variable_conflict use_column
 DECLARE
-  v_limiting timestamptz;
+  v_wait bigint;
   v_account_id integer;
   v_verification_id bigint;
   v_wrong_tries integer;
@@ -35,17 +35,9 @@ DECLARE
 BEGIN
   IF p_bucket IS NOT NULL THEN
     PERFORM pg_advisory_xact_lock(hashtextextended(p_bucket, 0));
-    SELECT e.created_at INTO v_limiting
-    FROM rate_limit_events e
-    WHERE e.bucket = p_bucket AND e.created_at > p_now - p_window_ms * interval '1 millisecond'
-    ORDER BY e.created_at DESC
-    OFFSET greatest(0, p_limit - 1)
-    LIMIT 1;
-    IF p_limit <= 0 OR v_limiting IS NOT NULL THEN
-      RETURN QUERY SELECT 'limited'::text,
-        CASE WHEN v_limiting IS NULL THEN p_window_ms
-          ELSE ceil(extract(epoch FROM v_limiting - p_now) * 1000)::bigint + p_window_ms END,
-        NULL::text, NULL::integer, NULL::bigint, 0;
+    v_wait := rate_limit_wait(p_bucket, p_limit, p_window_ms, p_now);
+    IF v_wait IS NOT NULL THEN
+      RETURN QUERY SELECT 'limited'::text, v_wait, NULL::text, NULL::integer, NULL::bigint, 0;
       RETURN;
     END IF;
   END IF;
