@@ -80,7 +80,11 @@ export async function readCatalog(execute: ExecuteScript): Promise<Catalog> {
   }
   const triggers = new Map<string, TriggerDef>();
   for (const row of (await execute(TRIGGERS_QUERY)).rows) {
-    const trigger = { name: text(row, 'name'), table: text(row, 'table'), definition: text(row, 'definition') };
+    const trigger = {
+      name: text(row, 'name'),
+      table: text(row, 'table'),
+      definition: text(row, 'definition'),
+    };
     triggers.set(triggerKey(trigger), trigger);
   }
   return { functions, triggers };
@@ -108,7 +112,8 @@ export async function applySqlSource(execute: ExecuteScript, source: SqlSource):
   const current = await readCatalog(execute);
   for (const trigger of current.triggers.values())
     await execute(`DROP TRIGGER ${quoted(trigger.name)} ON ${quoted(trigger.table)}`);
-  for (const fn of current.functions.values()) await execute(`DROP FUNCTION ${quoted(fn.name)}(${fn.identity})`);
+  for (const fn of current.functions.values())
+    await execute(`DROP FUNCTION ${quoted(fn.name)}(${fn.identity})`);
   for (const file of source.functions) await run(execute, file);
   for (const file of source.triggers) await run(execute, file);
 }
@@ -145,7 +150,13 @@ function compareMaps<T extends { definition: string }>(
     if (!inSource) drift.push({ kind, key, state: 'only-in-database', database: inDatabase?.definition });
     else if (!inDatabase) drift.push({ kind, key, state: 'only-in-source', source: inSource.definition });
     else if (normaliseWhitespace(inDatabase.definition) !== normaliseWhitespace(inSource.definition))
-      drift.push({ kind, key, state: 'different', database: inDatabase.definition, source: inSource.definition });
+      drift.push({
+        kind,
+        key,
+        state: 'different',
+        database: inDatabase.definition,
+        source: inSource.definition,
+      });
   }
   return drift;
 }
