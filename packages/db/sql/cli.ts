@@ -172,6 +172,12 @@ async function extract(names: string[]): Promise<number> {
       writeFileSync(path, `${leadingComments(path)}${triggers.map(createTrigger).join('\n')}\n`);
       console.log(`Wrote ${path}`);
     }
+    // A file whose function or table the migrations no longer make: say so (deleting it is the author's call).
+    const stale = [
+      ...readSqlSource().functions.filter((file) => !catalog.functions.has(file.name)),
+      ...readSqlSource().triggers.filter((file) => !byTable.has(file.name)),
+    ];
+    for (const file of stale) console.warn(`Nothing in the migrated database for ${file.path}: delete it?`);
     return 0;
   } finally {
     await db.close();
