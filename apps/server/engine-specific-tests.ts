@@ -36,6 +36,19 @@ export const engineSpecificTests = [
   'src/modules/verifications/report-summaries.test.ts',
   'src/modules/public-verify/public-verify.test.ts',
   'src/modules/public-verify/sms-cap.test.ts',
+  // Issue #34 (ADR 32): every PL/pgSQL path on both engines, as ADR 26 says. The code send (issue_verification_code,
+  // emit_webhook_event, rate_limit_wait) and the judge (judge_verification_code) under limits, toll-fraud caps, test
+  // numbers' delivery, page views and API v1; the webhook emit of both emitters; the immutable tables' triggers; and
+  // the functions and triggers a freshly migrated database holds, against their source files (packages/db/sql).
+  'src/modules/public-verify/limits.test.ts',
+  'src/modules/public-verify/toll-fraud.test.ts',
+  'src/modules/public-verify/delivery.test.ts',
+  'src/modules/public-verify/page-views.test.ts',
+  'src/modules/webhooks/events.test.ts',
+  'src/modules/api-v1/verifications.test.ts',
+  'src/modules/consent/immutable.test.ts',
+  'src/modules/certificates/revocation.test.ts',
+  'src/sql-source.test.ts',
   'src/modules/memberships/memberships.test.ts',
   // Issue #33 (ADR 30): an owner removed or demoted while creating keys and endpoints (none of theirs survives), and
   // keys, endpoints, the company and forms changed at once (one lock order: no deadlock).

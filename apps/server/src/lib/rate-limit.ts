@@ -1,6 +1,6 @@
-import type { Db } from '@veriform/db';
+import type { Db, Tx } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { and, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Clock } from './clock.ts';
 import { AppError } from './errors.ts';
 import { statement } from './statement.ts';
@@ -38,37 +38,46 @@ const consumeStatement = statement<{
 );
 
 /**
+ * The decision of one rule, in SQL once (rate_limit_wait, packages/db/sql/functions/rate_limit_wait.sql; ADR 32): the
+ * limit-th newest event in the window decides, and the wait is until it leaves the window. `consume_rate_limits`,
+ * `issue_verification_code` and `judge_verification_code` call the same function. Null: allowed.
+ */
+const waitStatement = statement<{ wait_ms: string | number | null }>(
+  'rate_limit_wait',
+  'SELECT rate_limit_wait($1::text, $2::integer, $3::bigint, $4::timestamptz) AS wait_ms',
+);
+
+/** A wait in milliseconds (null: none) as a decision; Retry-After is whole seconds, at least one. */
+function decisionOf(waitMs: string | number | null): RateLimitDecision {
+  if (waitMs === null) return { allowed: true, retryAfterSeconds: 0 };
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(Number(waitMs) / 1000)) };
+}
+
+/**
  * Limits that protect accounts and money, counted from rows in PostgreSQL so they hold across any number of server
  * processes (DESIGN §7). A bucket is a string such as `login-fail:pair:<address>:<ip>`.
  *
  * Counting then recording is made atomic by a transaction-scoped advisory lock per bucket (ADR 12): requests for the
  * same bucket queue for each other, in every process, and each counts what the ones before it recorded. Locks are
  * taken in sorted order, so two requests sharing several buckets cannot deadlock. `consume` is one call of the SQL
- * function `consume_rate_limits` (migration 0025); `locked()` is a transaction of a few short statements for callers
+ * function `consume_rate_limits`; `locked()` is a transaction of a few short statements for callers
  * that decide between checks. Neither holds row locks; on PGlite (one connection) each serialises like every other
  * query.
  */
 export function createRateLimiter(db: Db, clock: Clock) {
-  async function checkWith(executor: Db, rule: RateLimitRule): Promise<RateLimitDecision> {
-    const { bucket, limit, windowMs } = rule;
-    const now = clock.now().getTime();
-    // The code send checks its limits the same way in SQL (migration 0022, issue_verification_code; ADR 26).
-    // Only the limit-th newest event decides; reading just that row keeps large limits (10,000 sends a day per
-    // account) cheap — the index on (bucket, created_at) walks to it without returning the rows before it.
-    const [limiting] = await executor
-      .select({ createdAt: rateLimitEvents.createdAt })
-      .from(rateLimitEvents)
-      .where(and(eq(rateLimitEvents.bucket, bucket), gt(rateLimitEvents.createdAt, new Date(now - windowMs))))
-      .orderBy(desc(rateLimitEvents.createdAt))
-      .offset(Math.max(0, limit - 1))
-      .limit(1);
-    if (limit > 0 && !limiting) return { allowed: true, retryAfterSeconds: 0 };
-    // The count drops below the limit when the limit-th newest event leaves the window.
-    const retryAfterMs = limiting ? limiting.createdAt.getTime() + windowMs - now : windowMs;
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
+  /** One rule's decision is the SQL function's (rate_limit_wait): the same one the code send and judge take. */
+  async function checkWith(executor: Db | Tx, rule: RateLimitRule): Promise<RateLimitDecision> {
+    const [answer] = await waitStatement(executor, [
+      rule.bucket,
+      rule.limit,
+      rule.windowMs,
+      clock.now().toISOString(),
+    ]);
+    if (!answer) throw new Error('rate_limit_wait answered no row');
+    return decisionOf(answer.wait_ms);
   }
 
-  async function checkAllWith(executor: Db, rules: RateLimitRule[]): Promise<RateLimitDecision> {
+  async function checkAllWith(executor: Db | Tx, rules: RateLimitRule[]): Promise<RateLimitDecision> {
     let worst: RateLimitDecision = { allowed: true, retryAfterSeconds: 0 };
     for (const rule of rules) {
       const decision = await checkWith(executor, rule);
@@ -77,7 +86,7 @@ export function createRateLimiter(db: Db, clock: Clock) {
     return worst;
   }
 
-  async function recordWith(executor: Db, buckets: string[]): Promise<Reservation> {
+  async function recordWith(executor: Db | Tx, buckets: string[]): Promise<Reservation> {
     if (buckets.length === 0) return { eventIds: [] };
     const createdAt = clock.now();
     const rows = await executor
@@ -133,10 +142,8 @@ export function createRateLimiter(db: Db, clock: Clock) {
       clock.now().toISOString(),
     ]);
     if (!answer) throw new Error('consume_rate_limits answered no row');
-    if (answer.retry_ms !== null) {
-      const retryAfterSeconds = Math.max(1, Math.ceil(Number(answer.retry_ms) / 1000));
-      throw tooMany({ allowed: false, retryAfterSeconds }, text);
-    }
+    const decision = decisionOf(answer.retry_ms);
+    if (!decision.allowed) throw tooMany(decision, text);
     return { eventIds: (answer.event_ids ?? []).map(Number) };
   }
 

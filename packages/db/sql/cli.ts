@@ -1,0 +1,200 @@
+/**
+ * The SQL source's tools (packages/db/sql/README.md, ADR 32), run from packages/db:
+ *   npm run sql:check                      exits 1 when the source files and the migrations disagree
+ *   npm run sql:migration -- --name <x>    writes a drizzle-kit custom migration for exactly what changed
+ *   npm run sql:extract [-- <name> …]      rewrites source files from a freshly migrated database
+ * Each migrates a fresh in-memory PGlite with the repo's own migrator; nothing needs a server.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { PGlite } from '@electric-sql/pglite';
+import { createDb, migrationsFolder } from '../src/client.ts';
+import {
+  type Catalog,
+  compareWithSource,
+  describeDrift,
+  type ExecuteScript,
+  readCatalog,
+  readSqlSource,
+  sqlSourceFolder,
+  type TriggerDef,
+  triggerKey,
+} from './source.ts';
+
+const BREAKPOINT = '\n--> statement-breakpoint\n';
+
+async function migrated(): Promise<{ execute: ExecuteScript; close(): Promise<void> }> {
+  const handle = createDb({ kind: 'pglite', pglite: new PGlite() });
+  await handle.migrate();
+  return { execute: (text) => handle.executeSql(text), close: () => handle.close() };
+}
+
+function quoted(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** A source file as a migration statement: its comments kept, one statement ending in `;`. */
+function statementOf(text: string): string {
+  const trimmed = text.trim();
+  return trimmed.endsWith(';') ? trimmed : `${trimmed};`;
+}
+
+function createTrigger(trigger: TriggerDef): string {
+  return `${trigger.definition.replace(/^CREATE TRIGGER/, 'CREATE OR REPLACE TRIGGER')};`;
+}
+
+/** The statements that take a database from `database` to `source`, for the differences found. */
+function migrationStatements(
+  database: Catalog,
+  source: Catalog,
+  drift: Awaited<ReturnType<typeof compareWithSource>>['drift'],
+): string[] {
+  const files = new Map(readSqlSource().functions.map((file) => [file.name, file.text]));
+  const dropTriggers: string[] = [];
+  const dropFunctions: string[] = [];
+  const createFunctions: string[] = [];
+  const createTriggers: string[] = [];
+  for (const d of drift) {
+    if (d.kind === 'trigger') {
+      const before = database.triggers.get(d.key);
+      const after = source.triggers.get(d.key);
+      if (after) createTriggers.push(createTrigger(after));
+      else if (before) dropTriggers.push(`DROP TRIGGER ${quoted(before.name)} ON ${quoted(before.table)};`);
+      continue;
+    }
+    const before = database.functions.get(d.key);
+    const after = source.functions.get(d.key);
+    const file = files.get(d.key);
+    // CREATE OR REPLACE cannot change the arguments (it would add an overload) or the result type: drop first.
+    if (before && (!after || before.identity !== after.identity || before.result !== after.result))
+      dropFunctions.push(`DROP FUNCTION ${quoted(before.name)}(${before.identity});`);
+    if (after && file !== undefined) createFunctions.push(statementOf(file));
+  }
+  return [...dropTriggers, ...dropFunctions, ...createFunctions, ...createTriggers];
+}
+
+async function check(): Promise<number> {
+  const db = await migrated();
+  try {
+    const { drift } = await compareWithSource(db.execute);
+    if (drift.length === 0) {
+      console.log('The SQL source files and the migrations agree.');
+      return 0;
+    }
+    console.error(describeDrift(drift));
+    console.error('Make a migration from the source files: npm run sql:migration -- --name <name>');
+    return 1;
+  } finally {
+    await db.close();
+  }
+}
+
+async function migration(name: string): Promise<number> {
+  const db = await migrated();
+  let statements: string[];
+  let summary: string;
+  try {
+    const { database, source, drift } = await compareWithSource(db.execute);
+    if (drift.length === 0) {
+      console.log('Nothing changed: the SQL source files and the migrations agree. No migration written.');
+      return 0;
+    }
+    statements = migrationStatements(database, source, drift);
+    summary = describeDrift(drift);
+  } finally {
+    await db.close();
+  }
+  const packageDir = join(migrationsFolder, '..');
+  // drizzle-kit numbers the file and records it in its journal (and snapshot), as for a hand-written migration.
+  execFileSync('npx', ['drizzle-kit', 'generate', '--custom', '--name', name], {
+    cwd: packageDir,
+    stdio: 'inherit',
+  });
+  const journal: { entries: { tag: string }[] } = JSON.parse(
+    readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8'),
+  );
+  const tag = journal.entries.at(-1)?.tag;
+  const file = tag ? join(migrationsFolder, `${tag}.sql`) : undefined;
+  if (!file || !existsSync(file)) throw new Error('drizzle-kit wrote no migration file');
+  const header = [
+    `-- Generated by \`npm run -w @veriform/db sql:migration -- --name ${name}\` from packages/db/sql (ADR 32): the`,
+    '-- functions and triggers whose source files changed. Edit the source files, not this migration.',
+    '',
+  ].join('\n');
+  writeFileSync(file, `${header}${statements.join(BREAKPOINT)}\n`);
+  console.log(`${summary}\nWrote ${file}`);
+
+  // The new migration must bring a fresh database in step with the files.
+  const after = await migrated();
+  try {
+    const { drift } = await compareWithSource(after.execute);
+    if (drift.length > 0) {
+      console.error(`Still out of step after the new migration:\n${describeDrift(drift)}`);
+      return 1;
+    }
+  } finally {
+    await after.close();
+  }
+  console.log('Checked: a freshly migrated database now agrees with the source files.');
+  return 0;
+}
+
+/** The comment lines that open a source file: kept when the file is extracted again. */
+function leadingComments(path: string): string {
+  if (!existsSync(path)) return '';
+  const lines: string[] = [];
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (!line.startsWith('--')) break;
+    lines.push(line);
+  }
+  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+}
+
+async function extract(names: string[]): Promise<number> {
+  const db = await migrated();
+  try {
+    const catalog = await readCatalog(db.execute);
+    const wanted = (name: string) => names.length === 0 || names.includes(name);
+    for (const fn of catalog.functions.values()) {
+      if (!wanted(fn.name)) continue;
+      const path = join(sqlSourceFolder, 'functions', `${fn.name}.sql`);
+      writeFileSync(path, `${leadingComments(path)}${fn.definition.trimEnd()};\n`);
+      console.log(`Wrote ${path}`);
+    }
+    const byTable = new Map<string, TriggerDef[]>();
+    for (const trigger of catalog.triggers.values())
+      byTable.set(trigger.table, [...(byTable.get(trigger.table) ?? []), trigger]);
+    for (const [table, triggers] of byTable) {
+      if (!wanted(table) && !triggers.some((t) => wanted(t.name) || wanted(triggerKey(t)))) continue;
+      const path = join(sqlSourceFolder, 'triggers', `${table}.sql`);
+      writeFileSync(path, `${leadingComments(path)}${triggers.map(createTrigger).join('\n')}\n`);
+      console.log(`Wrote ${path}`);
+    }
+    // A file whose function or table the migrations no longer make: say so (deleting it is the author's call).
+    const stale = [
+      ...readSqlSource().functions.filter((file) => !catalog.functions.has(file.name)),
+      ...readSqlSource().triggers.filter((file) => !byTable.has(file.name)),
+    ];
+    for (const file of stale) console.warn(`Nothing in the migrated database for ${file.path}: delete it?`);
+    return 0;
+  } finally {
+    await db.close();
+  }
+}
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { name: { type: 'string' } },
+});
+const [command, ...rest] = positionals;
+let code: number;
+if (command === 'check') code = await check();
+else if (command === 'migration') {
+  if (!values.name || !/^[a-z0-9_]+$/.test(values.name))
+    throw new Error('Name the migration: --name <lower_snake_case>');
+  code = await migration(values.name);
+} else if (command === 'extract') code = await extract(rest);
+else throw new Error('Usage: node sql/cli.ts check | migration --name <name> | extract [<name> …]');
+process.exitCode = code;
