@@ -1,16 +1,7 @@
-import {
-  Alert,
-  Button,
-  CopyButton,
-  Group,
-  Modal,
-  Stack,
-  Text,
-  Textarea,
-  VisuallyHidden,
-} from '@mantine/core';
-import { IconAlertCircle, IconCheck, IconCopy } from '@tabler/icons-react';
+import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
 import { useEffect } from 'react';
+import { SecretField } from '../../../components/form/SecretField';
 import { errorDisplayText } from '../../../lib/error-text';
 import { useRevealWebhookSecretMutation } from '../api';
 
@@ -53,50 +44,14 @@ export function SecretModal({ endpointId, onClose }: { endpointId: number; onClo
             </Group>
           </Alert>
         )}
-        <Textarea
+        <SecretField
           label="Secret"
-          value={secret ?? ''}
-          placeholder={reveal.isPending ? 'Loading…' : undefined}
-          aria-busy={reveal.isPending}
-          readOnly
-          rows={2}
-          onFocus={(event) => event.currentTarget.select()}
-          styles={{
-            input: {
-              fontFamily: 'var(--mantine-font-family-monospace)',
-              wordBreak: 'break-all',
-              resize: 'none',
-            },
-          }}
+          secret={secret ?? ''}
+          loading={reveal.isPending}
+          copyLabel="Copy secret"
+          copiedStatus="Secret copied"
+          onDone={onClose}
         />
-        <Group justify="space-between" gap="sm">
-          <CopyButton value={secret ?? ''} timeout={2000}>
-            {({ copied, copy }) => (
-              <>
-                <Button
-                  variant="light"
-                  color={copied ? 'teal' : undefined}
-                  leftSection={
-                    copied ? (
-                      <IconCheck size={16} aria-hidden="true" />
-                    ) : (
-                      <IconCopy size={16} aria-hidden="true" />
-                    )
-                  }
-                  onClick={copy}
-                  disabled={!secret}
-                  data-autofocus
-                >
-                  {copied ? 'Copied' : 'Copy secret'}
-                </Button>
-                <VisuallyHidden role="status" aria-live="polite">
-                  {copied ? 'Secret copied' : ''}
-                </VisuallyHidden>
-              </>
-            )}
-          </CopyButton>
-          <Button onClick={onClose}>Done</Button>
-        </Group>
       </Stack>
     </Modal>
   );
