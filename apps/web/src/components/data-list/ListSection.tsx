@@ -1,7 +1,6 @@
-import { Alert, Box, Button, Group, Stack, Text, Title } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Box, Group, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { errorDisplayText } from '../../lib/error-text';
+import { RetryAlert } from '../errors/RetryAlert';
 import { EmptyState } from '../layout/EmptyState';
 
 /** What ListSection reads of the list's query (a TanStack Query result fits). */
@@ -51,16 +50,7 @@ export function ListSection<Row>({
   let body: ReactNode;
   if (isPending) body = skeleton;
   else if (!rows)
-    body = (
-      <Alert color="red" icon={<IconAlertCircle aria-hidden="true" />} role="alert" title={errorTitle}>
-        <Group gap="sm" wrap="wrap">
-          <span>{errorDisplayText(error)}</span>
-          <Button variant="default" size="compact-sm" onClick={() => void refetch()} loading={isFetching}>
-            Try again
-          </Button>
-        </Group>
-      </Alert>
-    );
+    body = <RetryAlert title={errorTitle} error={error} onRetry={refetch} retrying={isFetching} />;
   else if (rows.length === 0)
     body = (
       <EmptyState icon={empty.icon} title={empty.title}>

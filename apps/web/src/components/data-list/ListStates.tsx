@@ -1,4 +1,4 @@
-import { Button, Group } from '@mantine/core';
+import { Box, Button } from '@mantine/core';
 import { IconAlertCircle, IconFilterOff } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { errorDisplayText } from '../../lib/error-text';
@@ -32,6 +32,8 @@ export interface ListStatesProps<Row> {
   icon: ReactNode;
   /** "The codes sent could not be loaded". */
   errorTitle: string;
+  /** Try again is busy while the new read runs. */
+  retrying?: boolean;
   /** Shown when there is nothing at all yet (no filter chosen): what will be listed here. Undefined: never. */
   never?: { title: string; text: ReactNode };
   /** Shown when the filters match nothing, with a Clear filters button. */
@@ -59,6 +61,7 @@ export function ListStates<Row>({
   skeleton,
   icon,
   errorTitle,
+  retrying,
   never,
   noMatch,
   rowsNoun,
@@ -71,7 +74,7 @@ export function ListStates<Row>({
     return (
       <EmptyState icon={<IconAlertCircle />} title={errorTitle}>
         {errorDisplayText(error)}{' '}
-        <Button variant="subtle" size="compact-sm" onClick={() => void refetch()}>
+        <Button variant="subtle" size="compact-sm" onClick={() => void refetch()} loading={retrying}>
           Try again
         </Button>
       </EmptyState>
@@ -86,11 +89,12 @@ export function ListStates<Row>({
     return (
       <EmptyState icon={<IconFilterOff />} title={noMatch.title}>
         {noMatch.text}
-        <Group justify="center" mt="md">
+        {/* A span: the empty state's words are a paragraph, which holds no block elements. */}
+        <Box component="span" display="block" mt="md">
           <Button variant="default" onClick={noMatch.onClear}>
             Clear filters
           </Button>
-        </Group>
+        </Box>
       </EmptyState>
     );
   if (data.results.length === 0)
@@ -98,11 +102,12 @@ export function ListStates<Row>({
     return (
       <EmptyState icon={icon} title="This page is empty">
         There are {formatCount(data.count)} matching {rowsNoun}, on fewer pages.
-        <Group justify="center" mt="md">
+        {/* A span: the empty state's words are a paragraph, which holds no block elements. */}
+        <Box component="span" display="block" mt="md">
           <Button variant="default" onClick={() => pager.onPage(1)}>
             Go to the first page
           </Button>
-        </Group>
+        </Box>
       </EmptyState>
     );
   return (

@@ -1,8 +1,7 @@
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Modal, Stack, Text } from '@mantine/core';
 import { useEffect } from 'react';
+import { RetryAlert } from '../../../components/errors/RetryAlert';
 import { SecretField } from '../../../components/form/SecretField';
-import { errorDisplayText } from '../../../lib/error-text';
 import { useRevealWebhookSecretMutation } from '../api';
 
 /**
@@ -30,19 +29,11 @@ export function SecretModal({ endpointId, onClose }: { endpointId: number; onClo
           server, out of browsers and source code.
         </Text>
         {reveal.isError && (
-          <Alert
-            color="red"
-            icon={<IconAlertCircle aria-hidden="true" />}
-            role="alert"
+          <RetryAlert
             title="The secret could not be read"
-          >
-            <Group gap="sm" wrap="wrap">
-              <span>{errorDisplayText(reveal.error)}</span>
-              <Button variant="default" size="compact-sm" onClick={() => mutate(endpointId)}>
-                Try again
-              </Button>
-            </Group>
-          </Alert>
+            error={reveal.error}
+            onRetry={() => mutate(endpointId)}
+          />
         )}
         <SecretField
           label="Secret"
