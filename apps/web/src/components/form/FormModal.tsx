@@ -1,9 +1,9 @@
 import { Button, Group, type MantineSize, Modal, Stack } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
-import { type ReactNode, useRef } from 'react';
+import type { ReactNode } from 'react';
 import type { FieldLabels } from '../../lib/error-text';
 import { FormErrorAlert } from './FormErrorAlert';
-import { focusFirstInvalid, showServerFieldErrors } from './server-errors';
+import { useFormSubmit } from './use-form-submit';
 
 /** What the modal reads of the mutation that saves it (a TanStack Query mutation fits). */
 export interface FormModalMutation {
@@ -62,7 +62,7 @@ export function FormModal<Values extends Record<string, unknown>, Result>({
   intro,
   children,
 }: FormModalProps<Values, Result>) {
-  const formRef = useRef<HTMLFormElement>(null);
+  const { formRef, onSubmit } = useFormSubmit(form, { isPending: mutation.isPending, inlineFields });
 
   const close = () => {
     if (mutation.isPending) return;
@@ -71,20 +71,12 @@ export function FormModal<Values extends Record<string, unknown>, Result>({
     onClose();
   };
 
-  const handleSubmit = form.onSubmit(
-    async (values) => {
-      if (mutation.isPending) return;
-      try {
-        const result = await submit(values);
-        form.reset();
-        mutation.reset();
-        onDone(result);
-      } catch (error) {
-        showServerFieldErrors(form, error, inlineFields, formRef.current);
-      }
-    },
-    () => focusFirstInvalid(formRef.current),
-  );
+  const handleSubmit = onSubmit(async (values) => {
+    const result = await submit(values);
+    form.reset();
+    mutation.reset();
+    onDone(result);
+  });
 
   return (
     <Modal

@@ -1,20 +1,20 @@
-import { TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { createVerifyFormRequestSchema, type Language } from '@veriform/contracts';
+import { createVerifyFormRequestSchema } from '@veriform/contracts';
 import { FormModal } from '../../../components/form/FormModal';
-import { LabelledAutocomplete } from '../../../components/form/LabelledFields';
-import { LabelledSelect } from '../../../components/form/LabelledSelect';
 import { notify } from '../../../lib/notify';
 import { useServices } from '../../../lib/services';
 import { formCategoriesQueryOptions, useCreateVerifyFormMutation } from '../api';
-import { languageOptions } from '../languages';
+import {
+  detailsErrors,
+  detailsInlineFields,
+  detailsLabels,
+  FormDetailsFields,
+  type FormDetailsValues,
+} from './FormDetailsFields';
 
-const labels = { name: 'Name', language: 'Language', category: 'Category' };
-
-type NewFormValues = { name: string; language: Language; category: string };
-const emptyValues: NewFormValues = { name: '', language: 'en', category: '' };
+const emptyValues: FormDetailsValues = { name: '', language: 'en', category: '' };
 
 /** "New form": name, language and category; Create form opens the new form's page. */
 export function NewFormModal({
@@ -33,14 +33,10 @@ export function NewFormModal({
     ...formCategoriesQueryOptions(api, accountId),
     enabled: opened,
   });
-  const form = useForm<NewFormValues>({
+  const form = useForm<FormDetailsValues>({
     initialValues: emptyValues,
-    validate: (values) => {
-      const parsed = createVerifyFormRequestSchema.safeParse({ ...values, account: accountId });
-      if (parsed.success) return {};
-      const issue = parsed.error.issues[0];
-      return { name: issue?.path[0] === 'name' ? 'Required' : (issue?.message ?? 'Invalid') };
-    },
+    validate: (values) =>
+      detailsErrors(createVerifyFormRequestSchema.safeParse({ ...values, account: accountId })),
   });
 
   return (
@@ -50,8 +46,8 @@ export function NewFormModal({
       title="New form"
       form={form}
       mutation={create}
-      labels={labels}
-      inlineFields={['name']}
+      labels={detailsLabels}
+      inlineFields={detailsInlineFields}
       submit={(values) =>
         create.mutateAsync(createVerifyFormRequestSchema.parse({ ...values, account: accountId }))
       }
@@ -65,20 +61,7 @@ export function NewFormModal({
       }}
       submitLabel="Create form"
     >
-      <TextInput label="Name" required maxLength={120} data-autofocus {...form.getInputProps('name')} />
-      <LabelledSelect
-        label="Language"
-        data={languageOptions}
-        allowDeselect={false}
-        {...form.getInputProps('language')}
-      />
-      <LabelledAutocomplete
-        label="Category"
-        data={categories}
-        maxLength={60}
-        placeholder="For example Onboarding"
-        {...form.getInputProps('category')}
-      />
+      <FormDetailsFields form={form} categories={categories} autoFocus placeholder="For example Onboarding" />
     </FormModal>
   );
 }
