@@ -7,18 +7,20 @@ import { LabelledAutocomplete } from '../../../components/form/LabelledFields';
 import { LabelledSelect } from '../../../components/form/LabelledSelect';
 import { languageOptions } from '../languages';
 
-export const detailsLabels = { name: 'Name', language: 'Language', category: 'Category' };
-/** Only the name can be wrong (the language is chosen from a list, the category is cut to its length). */
-export const detailsInlineFields = ['name'];
+const labels = { name: 'Name', language: 'Language', category: 'Category' };
 
 export type FormDetailsValues = { name: string; language: Language; category: string };
 
 /** The contract's verdict on the details, said beside the name: "Required" for any name that is not one. */
-export function detailsErrors(result: z.ZodSafeParseResult<unknown>): Record<string, string> {
+function errors(result: z.ZodSafeParseResult<unknown>): Record<string, string> {
   if (result.success) return {};
   const issue = result.error.issues[0];
   return { name: issue?.path[0] === 'name' ? 'Required' : (issue?.message ?? 'Invalid') };
 }
+
+/** The labels of the details, the fields whose errors show inline (only the name can be wrong: the language is
+ * chosen from a list, the category cut to its length), and the contract's verdict as the form's errors. */
+export const formDetails = { labels, inlineFields: ['name'], errors };
 
 /** A form's name, language and category, as "New form" and its Details card ask them. */
 export function FormDetailsFields({
@@ -38,7 +40,7 @@ export function FormDetailsFields({
   return (
     <>
       <TextInput
-        label={detailsLabels.name}
+        label={labels.name}
         required
         maxLength={120}
         data-autofocus={autoFocus || undefined}
@@ -47,13 +49,13 @@ export function FormDetailsFields({
       {row(
         <>
           <LabelledSelect
-            label={detailsLabels.language}
+            label={labels.language}
             data={languageOptions}
             allowDeselect={false}
             {...form.getInputProps('language')}
           />
           <LabelledAutocomplete
-            label={detailsLabels.category}
+            label={labels.category}
             data={categories}
             maxLength={60}
             placeholder={placeholder}

@@ -6,13 +6,7 @@ import { FormModal } from '../../../components/form/FormModal';
 import { notify } from '../../../lib/notify';
 import { useServices } from '../../../lib/services';
 import { formCategoriesQueryOptions, useCreateVerifyFormMutation } from '../api';
-import {
-  detailsErrors,
-  detailsInlineFields,
-  detailsLabels,
-  FormDetailsFields,
-  type FormDetailsValues,
-} from './FormDetailsFields';
+import { FormDetailsFields, type FormDetailsValues, formDetails } from './FormDetailsFields';
 
 const emptyValues: FormDetailsValues = { name: '', language: 'en', category: '' };
 
@@ -36,7 +30,7 @@ export function NewFormModal({
   const form = useForm<FormDetailsValues>({
     initialValues: emptyValues,
     validate: (values) =>
-      detailsErrors(createVerifyFormRequestSchema.safeParse({ ...values, account: accountId })),
+      formDetails.errors(createVerifyFormRequestSchema.safeParse({ ...values, account: accountId })),
   });
 
   return (
@@ -46,8 +40,8 @@ export function NewFormModal({
       title="New form"
       form={form}
       mutation={create}
-      labels={detailsLabels}
-      inlineFields={detailsInlineFields}
+      labels={formDetails.labels}
+      inlineFields={formDetails.inlineFields}
       submit={(values) =>
         create.mutateAsync(createVerifyFormRequestSchema.parse({ ...values, account: accountId }))
       }

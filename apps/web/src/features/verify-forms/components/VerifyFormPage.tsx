@@ -31,18 +31,12 @@ import {
 } from '../api';
 import { ConsentCard } from './ConsentCard';
 import { RecentVerificationsCard, StatsCard } from './FormActivity';
-import {
-  detailsErrors,
-  detailsInlineFields,
-  detailsLabels,
-  FormDetailsFields,
-  type FormDetailsValues,
-} from './FormDetailsFields';
+import { FormDetailsFields, type FormDetailsValues, formDetails } from './FormDetailsFields';
 import { LiveSwitch } from './FormsTable';
 import { ShareCard } from './ShareCard';
 
 const validateDetails = (values: FormDetailsValues) =>
-  detailsErrors(updateVerifyFormRequestSchema.safeParse(values));
+  formDetails.errors(updateVerifyFormRequestSchema.safeParse(values));
 
 function EditCard({ form }: { form: VerifyForm }) {
   const { api } = useServices();
@@ -54,7 +48,7 @@ function EditCard({ form }: { form: VerifyForm }) {
   });
   const { formRef, onSubmit } = useFormSubmit(details, {
     isPending: update.isPending,
-    inlineFields: detailsInlineFields,
+    inlineFields: formDetails.inlineFields,
   });
 
   // A fresher read of the form shows here (setFieldValue is a new function at every render: it is not a dependency).
@@ -74,7 +68,11 @@ function EditCard({ form }: { form: VerifyForm }) {
     <SectionCard title="Details">
       <form ref={formRef} onSubmit={submit} noValidate>
         <Stack gap="md">
-          <FormErrorAlert error={update.error} labels={detailsLabels} inlineFields={detailsInlineFields} />
+          <FormErrorAlert
+            error={update.error}
+            labels={formDetails.labels}
+            inlineFields={formDetails.inlineFields}
+          />
           <FormDetailsFields
             form={details}
             categories={categories}
