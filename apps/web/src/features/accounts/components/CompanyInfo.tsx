@@ -1,9 +1,11 @@
 import { Avatar, Badge, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { type Account, can, type Membership, updateAccountRequestSchema } from '@veriform/contracts';
-import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { NoMembershipAlert } from '../../../components/errors/NoMembershipAlert';
+import { useFormSubmit } from '../../../components/form/use-form-submit';
 import { ImageUploadModal } from '../../../components/ImageUploadModal';
 import { initialsFor } from '../../../components/shell/nav';
 import { ApiValidationError } from '../../../lib/api-client';
@@ -40,45 +42,43 @@ function CompanyLogo({ account }: { account: Account }) {
 /** Owners: rename the company. */
 function CompanyNameForm({ account }: { account: Account }) {
   const update = useUpdateAccountMutation(account.id);
-  const [value, setValue] = useState(account.displayName);
-  const [error, setError] = useState<string | null>(null);
-
-  // Another change (a fresh read, a rename in the account menu's list) shows here unless the owner is typing.
-  useEffect(() => setValue(account.displayName), [account.displayName]);
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (update.isPending) return;
-    const parsed = updateAccountRequestSchema.safeParse({ displayName: value });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Required');
-      return;
-    }
-    setError(null);
-    try {
-      await update.mutateAsync(parsed.data);
-      notify.success('Company updated', `The company is now called ${parsed.data.displayName}.`);
-    } catch (failure) {
-      setError(
+  const form = useForm({
+    initialValues: { displayName: account.displayName },
+    validate: schemaResolver(updateAccountRequestSchema, { sync: true }),
+  });
+  // Any failure shows beside the field: the form has no error block.
+  const { formRef, onSubmit } = useFormSubmit(form, {
+    isPending: update.isPending,
+    inlineFields: ['displayName'],
+    onError: (failure) =>
+      form.setFieldError(
+        'displayName',
         failure instanceof ApiValidationError && failure.fieldErrors.displayName
           ? failure.fieldErrors.displayName
           : errorDisplayText(failure, { displayName: NAME_LABEL }),
-      );
-    }
-  };
+      ),
+  });
+
+  // Another change (a fresh read, a rename in the account menu's list) shows here unless the owner is typing.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the read's name alone sets the field
+  useEffect(() => form.setFieldValue('displayName', account.displayName), [account.displayName]);
+
+  const submit = onSubmit(async (values) => {
+    const parsed = updateAccountRequestSchema.parse(values);
+    await update.mutateAsync(parsed);
+    notify.success('Company updated', `The company is now called ${parsed.displayName}.`);
+  });
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form ref={formRef} onSubmit={submit} noValidate>
       <Group align="flex-start" gap="sm" wrap="wrap">
         <TextInput
           label={NAME_LABEL}
-          value={value}
-          onChange={(event) => setValue(event.currentTarget.value)}
-          error={error}
           required
           maxLength={100}
           autoComplete="organization"
           style={{ flex: '1 1 240px' }}
+          {...form.getInputProps('displayName')}
         />
         <Button type="submit" loading={update.isPending} mt={{ base: 0, xs: 25 }}>
           Save

@@ -1,20 +1,10 @@
-import {
-  Badge,
-  Box,
-  Button,
-  Group,
-  Paper,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Badge, Button, Group, Stack, Text, VisuallyHidden } from '@mantine/core';
 import type { ApiKey, ApiKeyMode } from '@veriform/contracts';
+import { CardFields, type DataColumn, DataList } from '../../../components/data-list/DataList';
+import { BarsSkeleton } from '../../../components/data-list/ListSkeleton';
 import { DetailField } from '../../../components/layout/DetailField';
 import { formatDateTime } from '../../../lib/format';
 import { creatorName } from '../../../lib/people';
-import { useCompactLayout } from '../../../lib/use-compact-layout';
 
 export const modeLabels: Record<ApiKeyMode, string> = { live: 'Live', test: 'Test' };
 
@@ -118,137 +108,82 @@ function RevokeButton({ apiKey, onRevoke }: { apiKey: ApiKey; onRevoke: (key: Ap
 }
 
 interface ApiKeyListProps {
-  keys: ApiKey[];
+  keys: readonly ApiKey[];
   onRevoke: (key: ApiKey) => void;
 }
 
-function ApiKeysTable({ keys, onRevoke }: ApiKeyListProps) {
-  return (
-    <Table.ScrollContainer minWidth={1040}>
-      <Table aria-label="API keys" verticalSpacing="sm">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">Name</Table.Th>
-            <Table.Th scope="col">Mode</Table.Th>
-            <Table.Th scope="col">Key</Table.Th>
-            <Table.Th scope="col">Scopes</Table.Th>
-            <Table.Th scope="col">Created</Table.Th>
-            <Table.Th scope="col">Created by</Table.Th>
-            <Table.Th scope="col">Last used</Table.Th>
-            <Table.Th scope="col">Status</Table.Th>
-            <Table.Th scope="col">
-              <VisuallyHidden>Actions</VisuallyHidden>
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {keys.map((key) => (
-            <Table.Tr key={key.id}>
-              <Table.Td fw={500} style={{ overflowWrap: 'anywhere' }}>
-                {key.name}
-              </Table.Td>
-              <Table.Td>
-                <ModeBadge mode={key.mode} />
-              </Table.Td>
-              <Table.Td>
-                <Prefix apiKey={key} />
-              </Table.Td>
-              <Table.Td>
-                <Scopes apiKey={key} />
-              </Table.Td>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                <time dateTime={key.created}>{formatDateTime(key.created)}</time>
-              </Table.Td>
-              <Table.Td maw={200}>
-                <CreatedBy apiKey={key} />
-              </Table.Td>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                <LastUsed apiKey={key} />
-              </Table.Td>
-              <Table.Td>
-                <Status apiKey={key} />
-              </Table.Td>
-              <Table.Td ta="right">
-                <RevokeButton apiKey={key} onRevoke={onRevoke} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
-  );
+const columns = (onRevoke: (key: ApiKey) => void): DataColumn<ApiKey>[] => [
+  { label: 'Name', cell: (key) => key.name, td: { fw: 500, style: { overflowWrap: 'anywhere' } } },
+  { label: 'Mode', cell: (key) => <ModeBadge mode={key.mode} /> },
+  { label: 'Key', cell: (key) => <Prefix apiKey={key} /> },
+  { label: 'Scopes', cell: (key) => <Scopes apiKey={key} /> },
+  { label: 'Created', cell: (key) => <Created apiKey={key} />, td: { style: { whiteSpace: 'nowrap' } } },
+  { label: 'Created by', cell: (key) => <CreatedBy apiKey={key} />, td: { maw: 200 } },
+  { label: 'Last used', cell: (key) => <LastUsed apiKey={key} />, td: { style: { whiteSpace: 'nowrap' } } },
+  { label: 'Status', cell: (key) => <Status apiKey={key} /> },
+  {
+    label: 'Actions',
+    header: <VisuallyHidden>Actions</VisuallyHidden>,
+    cell: (key) => <RevokeButton apiKey={key} onRevoke={onRevoke} />,
+    td: { ta: 'right' },
+  },
+];
+
+function Created({ apiKey }: { apiKey: ApiKey }) {
+  return <time dateTime={apiKey.created}>{formatDateTime(apiKey.created)}</time>;
 }
 
-/** One labelled value of a card (a definition list keeps each label with its value for screen readers). */
-
-const fieldGrid = {
-  display: 'grid',
-  gridTemplateColumns: 'repeat(2, minmax(0, 1fr))',
-  gap: 'var(--mantine-spacing-xs) var(--mantine-spacing-md)',
-  margin: 0,
-} as const;
-
 /** Small screens: one card per key with every column of the table, nothing to scroll sideways. */
-function ApiKeyCards({ keys, onRevoke }: ApiKeyListProps) {
+function ApiKeyCard({ apiKey: key, onRevoke }: { apiKey: ApiKey; onRevoke: (key: ApiKey) => void }) {
   return (
-    <Stack
-      component="ul"
-      // list-style none drops the list role in some browsers: say it.
-      role="list"
-      aria-label="API keys"
-      gap="sm"
-      p={0}
-      m={0}
-      style={{ listStyle: 'none' }}
-    >
-      {keys.map((key) => (
-        <Paper key={key.id} component="li" withBorder radius="md" p="sm">
-          <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start" mb="xs">
-            <Group gap="xs" wrap="wrap" style={{ minWidth: 0 }}>
-              <Text fw={500} size="sm" style={{ overflowWrap: 'anywhere' }}>
-                {key.name}
-              </Text>
-              <ModeBadge mode={key.mode} />
-            </Group>
-            <RevokeButton apiKey={key} onRevoke={onRevoke} />
-          </Group>
-          <Box component="dl" style={fieldGrid}>
-            <DetailField label="Key">
-              <Prefix apiKey={key} />
-            </DetailField>
-            <DetailField label="Status">
-              <Status apiKey={key} />
-            </DetailField>
-            <DetailField label="Created">
-              <time dateTime={key.created}>{formatDateTime(key.created)}</time>
-            </DetailField>
-            <DetailField label="Created by">
-              <CreatedBy apiKey={key} />
-            </DetailField>
-            <DetailField label="Last used">
-              <LastUsed apiKey={key} />
-            </DetailField>
-            <DetailField label="Scopes">
-              <Scopes apiKey={key} />
-            </DetailField>
-          </Box>
-        </Paper>
-      ))}
-    </Stack>
+    <>
+      <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start" mb="xs">
+        <Group gap="xs" wrap="wrap" style={{ minWidth: 0 }}>
+          <Text fw={500} size="sm" style={{ overflowWrap: 'anywhere' }}>
+            {key.name}
+          </Text>
+          <ModeBadge mode={key.mode} />
+        </Group>
+        <RevokeButton apiKey={key} onRevoke={onRevoke} />
+      </Group>
+      <CardFields>
+        <DetailField label="Key">
+          <Prefix apiKey={key} />
+        </DetailField>
+        <DetailField label="Status">
+          <Status apiKey={key} />
+        </DetailField>
+        <DetailField label="Created">
+          <Created apiKey={key} />
+        </DetailField>
+        <DetailField label="Created by">
+          <CreatedBy apiKey={key} />
+        </DetailField>
+        <DetailField label="Last used">
+          <LastUsed apiKey={key} />
+        </DetailField>
+        <DetailField label="Scopes">
+          <Scopes apiKey={key} />
+        </DetailField>
+      </CardFields>
+    </>
   );
 }
 
 /** The account's keys, newest first: a table on wide screens, cards on small ones (as the activity log does). */
-export function ApiKeyList(props: ApiKeyListProps) {
-  return useCompactLayout() ? <ApiKeyCards {...props} /> : <ApiKeysTable {...props} />;
+export function ApiKeyList({ keys, onRevoke }: ApiKeyListProps) {
+  return (
+    <DataList
+      label="API keys"
+      rows={keys}
+      rowKey={(key) => key.id}
+      columns={columns(onRevoke)}
+      minWidth={1040}
+      card={(key) => <ApiKeyCard apiKey={key} onRevoke={onRevoke} />}
+    />
+  );
 }
 
 export function ApiKeyListSkeleton() {
-  return (
-    <Stack gap="xs" aria-busy="true" aria-label="Loading API keys">
-      <Skeleton height={36} radius="sm" />
-      <Skeleton height={36} radius="sm" />
-      <Skeleton height={36} radius="sm" />
-    </Stack>
-  );
+  return <BarsSkeleton label="Loading API keys" />;
 }

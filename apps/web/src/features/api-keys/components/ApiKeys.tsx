@@ -1,12 +1,12 @@
-import { Alert, Anchor, Box, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconAlertCircle, IconKey, IconPlus } from '@tabler/icons-react';
+import { IconKey, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { ApiKey, CreatedApiKey, Membership } from '@veriform/contracts';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
+import { ListSection } from '../../../components/data-list/ListSection';
 import { ForbiddenScreen } from '../../../components/errors/ForbiddenScreen';
-import { EmptyState } from '../../../components/layout/EmptyState';
 import { PermissionDeniedError } from '../../../lib/api-client';
 import { errorDisplayText } from '../../../lib/error-text';
 import { notify } from '../../../lib/notify';
@@ -30,12 +30,12 @@ export const EMPTY_TEXT =
 export function ApiKeys({ membership }: { membership: Membership }) {
   const accountId = membership.account.id;
   const { api } = useServices();
-  const { data: keys, error, isPending, refetch, isFetching } = useQuery(apiKeysQueryOptions(api, accountId));
+  const query = useQuery(apiKeysQueryOptions(api, accountId));
   const [createOpened, createDialog] = useDisclosure(false);
   // The one place the secret lives, until Done.
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const revoke = useRevokeApiKeyMutation(accountId);
-  const forbidden = error instanceof PermissionDeniedError;
+  const forbidden = query.error instanceof PermissionDeniedError;
   usePageTitle(forbidden ? 'Access denied' : 'API keys');
   const [toRevoke, setToRevoke] = useState<ApiKey | null>(null);
 
@@ -58,53 +58,25 @@ export function ApiKeys({ membership }: { membership: Membership }) {
     </Button>
   );
 
-  let body: ReactNode;
-  if (isPending) body = <ApiKeyListSkeleton />;
-  else if (!keys)
-    body = (
-      <Alert
-        color="red"
-        icon={<IconAlertCircle aria-hidden="true" />}
-        role="alert"
-        title="The API keys could not be loaded"
-      >
-        <Group gap="sm" wrap="wrap">
-          <span>{errorDisplayText(error)}</span>
-          <Button variant="default" size="compact-sm" onClick={() => void refetch()} loading={isFetching}>
-            Try again
-          </Button>
-        </Group>
-      </Alert>
-    );
-  else if (keys.length === 0)
-    body = (
-      <EmptyState icon={<IconKey />} title="No API keys yet">
-        {EMPTY_TEXT}
-        <Box component="span" display="block" mt="md">
-          {createButton}
-        </Box>
-      </EmptyState>
-    );
-  else body = <ApiKeyList keys={keys} onRevoke={setToRevoke} />;
-
   return (
-    <Stack gap="md" maw={1100}>
-      <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
-        <div>
-          <Title order={2} size="h4">
-            API keys
-          </Title>
-          <Text size="sm" c="dimmed" maw={640}>
-            Keys act on {membership.account.displayName} only, with the scopes you give them. Read the{' '}
-            <Anchor href={API_DOCS_PATH} inherit underline="always">
-              API reference
-            </Anchor>{' '}
-            to start.
-          </Text>
-        </div>
-        {keys && keys.length > 0 && createButton}
-      </Group>
-      {body}
+    <ListSection
+      title="API keys"
+      description={
+        <>
+          Keys act on {membership.account.displayName} only, with the scopes you give them. Read the{' '}
+          <Anchor href={API_DOCS_PATH} inherit underline="always">
+            API reference
+          </Anchor>{' '}
+          to start.
+        </>
+      }
+      action={createButton}
+      query={query}
+      skeleton={<ApiKeyListSkeleton />}
+      errorTitle="The API keys could not be loaded"
+      empty={{ icon: <IconKey />, title: 'No API keys yet', text: EMPTY_TEXT }}
+      list={(keys) => <ApiKeyList keys={keys} onRevoke={setToRevoke} />}
+    >
       <CreateApiKeyModal
         accountId={accountId}
         opened={createOpened}
@@ -125,6 +97,6 @@ export function ApiKeys({ membership }: { membership: Membership }) {
       >
         Requests using it will fail at once. This can’t be undone.
       </ConfirmModal>
-    </Stack>
+    </ListSection>
   );
 }

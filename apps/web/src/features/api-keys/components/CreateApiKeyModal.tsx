@@ -1,14 +1,4 @@
-import {
-  Button,
-  Checkbox,
-  Group,
-  Input,
-  Modal,
-  SegmentedControl,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Checkbox, Input, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import {
   type ApiKeyMode,
@@ -19,14 +9,12 @@ import {
   type CreatedApiKey,
   createApiKeyRequestSchema,
 } from '@veriform/contracts';
-import { useId, useRef } from 'react';
+import { useId } from 'react';
 import { z } from 'zod';
-import { FormErrorAlert } from '../../../components/form/FormErrorAlert';
-import { focusFirstInvalid, showServerFieldErrors } from '../../../components/form/server-errors';
+import { FormModal } from '../../../components/form/FormModal';
 import { useCreateApiKeyMutation } from '../api';
 
 const labels = { name: 'Name', mode: 'Mode', scopes: 'Scopes' } as const;
-const fields = Object.keys(labels);
 
 export const modeTexts: Record<ApiKeyMode, string> = {
   live: 'Live keys verify real numbers: codes are sent and count against the same limits as your public forms.',
@@ -66,7 +54,6 @@ export function CreateApiKeyModal({
   onCreated: (key: CreatedApiKey) => void;
 }) {
   const create = useCreateApiKeyMutation(accountId);
-  const formRef = useRef<HTMLFormElement>(null);
   const modeLabelId = useId();
   const modeTextId = useId();
   const modeErrorId = useId();
@@ -77,97 +64,66 @@ export function CreateApiKeyModal({
 
   const modeError = form.errors.mode;
 
-  const close = () => {
-    if (create.isPending) return;
-    form.reset();
-    create.reset();
-    onClose();
-  };
-
-  const handleSubmit = form.onSubmit(
-    async (values) => {
-      if (create.isPending) return;
-      try {
-        const created = await create.mutateAsync(createSchema.parse(values));
-        form.reset();
-        // Lets go of the answer (and its secret) held by the mutation.
-        create.reset();
-        onCreated(created);
-      } catch (error) {
-        showServerFieldErrors(form, error, fields, formRef.current);
-      }
-    },
-    () => focusFirstInvalid(formRef.current),
-  );
-
   return (
-    <Modal
+    <FormModal
       opened={opened}
-      onClose={close}
+      onClose={onClose}
       title="Create API key"
-      centered
       size="lg"
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      form={form}
+      mutation={create}
+      labels={labels}
+      submit={(values) => create.mutateAsync(createSchema.parse(values))}
+      // The modal resets the mutation first: it lets go of the answer (and its secret).
+      onDone={onCreated}
+      submitLabel="Create key"
     >
-      <form ref={formRef} onSubmit={handleSubmit} noValidate>
-        <Stack gap="md">
-          <FormErrorAlert error={create.error} labels={labels} inlineFields={fields} />
-          <TextInput
-            label={labels.name}
-            description="Where it is used, to tell keys apart: “CRM sync”"
-            autoComplete="off"
-            required
-            maxLength={100}
-            data-autofocus
-            {...form.getInputProps('name')}
-          />
-          <Stack gap={4}>
-            <Text id={modeLabelId} size="sm" fw={500}>
-              {labels.mode}
-            </Text>
-            <SegmentedControl
-              aria-labelledby={modeLabelId}
-              aria-describedby={modeError ? `${modeTextId} ${modeErrorId}` : modeTextId}
-              data={modeOptions}
-              value={form.values.mode}
-              onChange={(value) => isMode(value) && form.setFieldValue('mode', value)}
-              style={{ alignSelf: 'flex-start' }}
+      <TextInput
+        label={labels.name}
+        description="Where it is used, to tell keys apart: “CRM sync”"
+        autoComplete="off"
+        required
+        maxLength={100}
+        data-autofocus
+        {...form.getInputProps('name')}
+      />
+      <Stack gap={4}>
+        <Text id={modeLabelId} size="sm" fw={500}>
+          {labels.mode}
+        </Text>
+        <SegmentedControl
+          aria-labelledby={modeLabelId}
+          aria-describedby={modeError ? `${modeTextId} ${modeErrorId}` : modeTextId}
+          data={modeOptions}
+          value={form.values.mode}
+          onChange={(value) => isMode(value) && form.setFieldValue('mode', value)}
+          style={{ alignSelf: 'flex-start' }}
+        />
+        <Text id={modeTextId} size="xs" c="dimmed">
+          {modeTexts[form.values.mode]}
+        </Text>
+        {modeError && <Input.Error id={modeErrorId}>{modeError}</Input.Error>}
+      </Stack>
+      <Checkbox.Group
+        label={labels.scopes}
+        description="What the key may do: one at least"
+        {...form.getInputProps('scopes')}
+      >
+        <Stack gap="xs" mt="xs">
+          {apiKeyScopes.map((scope) => (
+            <Checkbox
+              key={scope}
+              value={scope}
+              label={
+                <Text span size="sm" ff="monospace">
+                  {scope}
+                </Text>
+              }
+              description={apiKeyScopeDescriptions[scope]}
             />
-            <Text id={modeTextId} size="xs" c="dimmed">
-              {modeTexts[form.values.mode]}
-            </Text>
-            {modeError && <Input.Error id={modeErrorId}>{modeError}</Input.Error>}
-          </Stack>
-          <Checkbox.Group
-            label={labels.scopes}
-            description="What the key may do: one at least"
-            {...form.getInputProps('scopes')}
-          >
-            <Stack gap="xs" mt="xs">
-              {apiKeyScopes.map((scope) => (
-                <Checkbox
-                  key={scope}
-                  value={scope}
-                  label={
-                    <Text span size="sm" ff="monospace">
-                      {scope}
-                    </Text>
-                  }
-                  description={apiKeyScopeDescriptions[scope]}
-                />
-              ))}
-            </Stack>
-          </Checkbox.Group>
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={close} disabled={create.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              Create key
-            </Button>
-          </Group>
+          ))}
         </Stack>
-      </form>
-    </Modal>
+      </Checkbox.Group>
+    </FormModal>
   );
 }

@@ -1,16 +1,7 @@
-import {
-  Alert,
-  Button,
-  CopyButton,
-  Group,
-  Modal,
-  Stack,
-  Text,
-  Textarea,
-  VisuallyHidden,
-} from '@mantine/core';
-import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
+import { Alert, Modal, Stack, Text } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import type { CreatedApiKey } from '@veriform/contracts';
+import { SecretField } from '../../../components/form/SecretField';
 import { modeLabels } from './ApiKeyList';
 
 export const SHOWN_ONCE_TEXT = 'Copy this key now. You won’t be able to see it again.';
@@ -50,49 +41,13 @@ export function NewApiKeyModal({ created, onDone }: { created: CreatedApiKey | n
             </Text>
             ; keep it out of browsers and source code.
           </Text>
-          <Textarea
+          <SecretField
             label="Secret key"
-            value={created.key}
-            readOnly
-            // Two lines hold the whole key at phone width too (Mantine's autosize needs APIs jsdom lacks).
-            rows={2}
-            onFocus={(event) => event.currentTarget.select()}
-            styles={{
-              input: {
-                fontFamily: 'var(--mantine-font-family-monospace)',
-                wordBreak: 'break-all',
-                resize: 'none',
-              },
-            }}
+            secret={created.key}
+            copyLabel="Copy key"
+            copiedStatus="API key copied"
+            onDone={onDone}
           />
-          <Group justify="space-between" gap="sm">
-            <CopyButton value={created.key} timeout={2000}>
-              {({ copied, copy }) => (
-                <>
-                  <Button
-                    variant="light"
-                    color={copied ? 'teal' : undefined}
-                    leftSection={
-                      copied ? (
-                        <IconCheck size={16} aria-hidden="true" />
-                      ) : (
-                        <IconCopy size={16} aria-hidden="true" />
-                      )
-                    }
-                    onClick={copy}
-                    data-autofocus
-                  >
-                    {copied ? 'Copied' : 'Copy key'}
-                  </Button>
-                  {/* The button's new words are for the eyes; screen readers hear this (the region exists first). */}
-                  <VisuallyHidden role="status" aria-live="polite">
-                    {copied ? 'API key copied' : ''}
-                  </VisuallyHidden>
-                </>
-              )}
-            </CopyButton>
-            <Button onClick={onDone}>Done</Button>
-          </Group>
         </Stack>
       )}
     </Modal>

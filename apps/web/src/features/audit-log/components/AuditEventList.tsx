@@ -1,8 +1,9 @@
-import { Anchor, Box, Group, Paper, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Group, Text } from '@mantine/core';
 import { type AuditEventListItem, auditActionLabels } from '@veriform/contracts';
 import type { MouseEvent } from 'react';
+import { CardFields, type DataColumn, DataList } from '../../../components/data-list/DataList';
+import { ListSkeleton } from '../../../components/data-list/ListSkeleton';
 import { DetailField } from '../../../components/layout/DetailField';
-import { useCompactLayout } from '../../../lib/use-compact-layout';
 import { actorText, formatEventTime, targetTypeLabels } from '../format';
 
 export interface AuditEventRowsProps {
@@ -99,91 +100,41 @@ function Ip({ event }: { event: AuditEventListItem }) {
   );
 }
 
-function AuditEventsTable({ events, onOpen, busy = false }: AuditEventRowsProps) {
+const eventColumns = (onOpen: (event: AuditEventListItem) => void): DataColumn<AuditEventListItem>[] => [
+  { label: 'Time', cell: (event) => <Time event={event} />, td: { style: { whiteSpace: 'nowrap' } } },
+  { label: 'Actor', cell: (event) => <Actor event={event} />, td: { style: { overflowWrap: 'anywhere' } } },
+  { label: 'Action', cell: (event) => <OpenButton event={event} onOpen={onOpen} /> },
+  { label: 'Target', cell: (event) => <Target event={event} />, td: { style: { overflowWrap: 'anywhere' } } },
+  { label: 'IP', cell: (event) => <Ip event={event} />, td: { style: { overflowWrap: 'anywhere' } } },
+];
+
+/** The audit log's rows, newest first: a table on wide screens, cards on small ones (as the activity log does). */
+export function AuditEventList({ events, onOpen, busy = false }: AuditEventRowsProps) {
+  const opens = (event: AuditEventListItem) => ({
+    onClick: openOnClick(event, onOpen),
+    style: { cursor: 'pointer' },
+  });
   return (
-    <Table.ScrollContainer minWidth={720}>
-      <Table
-        aria-label="Audit events"
-        aria-busy={busy || undefined}
-        verticalSpacing="sm"
-        highlightOnHover
-        style={{ opacity: busy ? 0.6 : 1, transition: 'opacity 150ms' }}
-      >
-        <Table.Thead>
-          <Table.Tr>
-            {columns.map((label) => (
-              <Table.Th key={label} scope="col">
-                {label}
-              </Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {events.map((event) => (
-            <Table.Tr key={event.id} onClick={openOnClick(event, onOpen)} style={{ cursor: 'pointer' }}>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                <Time event={event} />
-              </Table.Td>
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                <Actor event={event} />
-              </Table.Td>
-              <Table.Td>
-                <OpenButton event={event} onOpen={onOpen} />
-              </Table.Td>
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                <Target event={event} />
-              </Table.Td>
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                <Ip event={event} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
-  );
-}
-
-/** One labelled value of a card (a definition list keeps each label with its value for screen readers). */
-
-const fieldGrid = {
-  display: 'grid',
-  gridTemplateColumns: 'repeat(2, minmax(0, 1fr))',
-  gap: 'var(--mantine-spacing-xs) var(--mantine-spacing-md)',
-  margin: 0,
-} as const;
-
-/** Small screens: one card per event with every column of the table, nothing to scroll sideways. */
-function AuditEventCards({ events, onOpen, busy = false }: AuditEventRowsProps) {
-  return (
-    <Stack
-      component="ul"
-      // list-style none drops the list role in some browsers: say it.
-      role="list"
-      aria-label="Audit events"
-      aria-busy={busy || undefined}
-      gap="sm"
-      p={0}
-      m={0}
-      style={{ listStyle: 'none', opacity: busy ? 0.6 : 1, transition: 'opacity 150ms' }}
-    >
-      {events.map((event) => (
-        <Paper
-          key={event.id}
-          component="li"
-          withBorder
-          radius="md"
-          p="sm"
-          onClick={openOnClick(event, onOpen)}
-          style={{ cursor: 'pointer' }}
-        >
+    <DataList
+      label="Audit events"
+      rows={events}
+      rowKey={(event) => event.id}
+      busy={busy}
+      columns={eventColumns(onOpen)}
+      minWidth={720}
+      highlightOnHover
+      rowProps={opens}
+      cardProps={opens}
+      card={(event) => (
+        // Small screens: every column of the table, nothing to scroll sideways.
+        <>
           <Group justify="space-between" gap="xs" wrap="wrap" mb="xs">
             <OpenButton event={event} onOpen={onOpen} />
             <Text size="sm" c="dimmed">
               <Time event={event} />
             </Text>
           </Group>
-          <Box component="dl" style={fieldGrid}>
+          <CardFields>
             <DetailField label="Actor">
               <Actor event={event} />
             </DetailField>
@@ -193,57 +144,14 @@ function AuditEventCards({ events, onOpen, busy = false }: AuditEventRowsProps) 
             <DetailField label="IP">
               <Ip event={event} />
             </DetailField>
-          </Box>
-        </Paper>
-      ))}
-    </Stack>
+          </CardFields>
+        </>
+      )}
+    />
   );
-}
-
-/** The audit log's rows, newest first: a table on wide screens, cards on small ones (as the activity log does). */
-export function AuditEventList(props: AuditEventRowsProps) {
-  return useCompactLayout() ? <AuditEventCards {...props} /> : <AuditEventsTable {...props} />;
 }
 
 /** The placeholder while a page of events loads, shaped as the rows will be so nothing moves when they arrive. */
 export function AuditEventListSkeleton({ rows = 5 }: { rows?: number }) {
-  const compact = useCompactLayout();
-  if (compact)
-    return (
-      <Stack gap="sm" aria-busy="true" aria-label="Loading audit events">
-        {Array.from({ length: rows }, (_, row) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: placeholders without identity
-          <Paper key={row} withBorder radius="md" p="sm">
-            <Skeleton height={16} width="55%" radius="sm" mb="sm" />
-            <Skeleton height={12} radius="sm" mb={6} />
-            <Skeleton height={12} width="80%" radius="sm" />
-          </Paper>
-        ))}
-      </Stack>
-    );
-  return (
-    <Table aria-label="Loading audit events" aria-busy="true">
-      <Table.Thead>
-        <Table.Tr>
-          {columns.map((label) => (
-            <Table.Th key={label} scope="col">
-              {label}
-            </Table.Th>
-          ))}
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {Array.from({ length: rows }, (_, row) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: placeholders without identity
-          <Table.Tr key={row}>
-            {columns.map((label) => (
-              <Table.Td key={label}>
-                <Skeleton height={14} radius="sm" />
-              </Table.Td>
-            ))}
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
-  );
+  return <ListSkeleton label="Loading audit events" columns={columns} rows={rows} />;
 }

@@ -1,5 +1,5 @@
 import { Box, Button, Group, Stack, Text, Title } from '@mantine/core';
-import { IconAlertCircle, IconDownload, IconFilterOff, IconHistory } from '@tabler/icons-react';
+import { IconDownload, IconHistory } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import {
   AUDIT_PAGE_SIZE_MAX,
@@ -8,13 +8,10 @@ import {
   type AuditTarget,
   type Membership,
 } from '@veriform/contracts';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
+import { ListStates } from '../../../components/data-list/ListStates';
 import { ForbiddenScreen } from '../../../components/errors/ForbiddenScreen';
-import { EmptyState } from '../../../components/layout/EmptyState';
-import { ListPager } from '../../../components/layout/ListPager';
 import { PermissionDeniedError } from '../../../lib/api-client';
-import { errorDisplayText } from '../../../lib/error-text';
-import { formatCount } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/page-title';
 import { useServices } from '../../../lib/services';
 import { browserTimeZone } from '../../../lib/time-zone';
@@ -97,62 +94,39 @@ export function AuditLog({ membership, search, onSearch }: AuditLogProps) {
   const nothingRecorded = data !== undefined && data.count === 0 && !filtered && !isPlaceholderData;
   const events = data?.results ?? [];
 
-  let body: ReactNode;
-  if (isPending) body = <AuditEventListSkeleton />;
-  else if (isError)
-    body = (
-      <EmptyState icon={<IconAlertCircle />} title="The audit log could not be loaded">
-        {errorDisplayText(error)}{' '}
-        <Button variant="subtle" size="compact-sm" onClick={() => void refetch()} loading={isFetching}>
-          Try again
-        </Button>
-      </EmptyState>
-    );
-  else if (nothingRecorded)
-    body = (
-      <EmptyState icon={<IconHistory />} title={NOTHING_RECORDED}>
-        Sign-ins, changes to the team, the company and forms, exports and API keys will be listed here as they
-        happen.
-      </EmptyState>
-    );
-  else if (data.count === 0)
-    body = (
-      <EmptyState icon={<IconFilterOff />} title={NO_MATCH}>
-        Try another action or date range, or clear the filters to see every event.
-        {/* A span: the empty state's words are a paragraph, which holds no block elements. */}
-        <Box component="span" display="block" mt="md">
-          <Button variant="default" onClick={() => filter(clearedAuditFilters)}>
-            Clear filters
-          </Button>
-        </Box>
-      </EmptyState>
-    );
-  else if (events.length === 0)
-    // A bookmarked page past the end (the page size grew, or retention removed old events).
-    body = (
-      <EmptyState icon={<IconHistory />} title="This page is empty">
-        There are {formatCount(data.count)} matching events, on fewer pages.
-        <Box component="span" display="block" mt="md">
-          <Button variant="default" onClick={() => goToPage(1)}>
-            Go to the first page
-          </Button>
-        </Box>
-      </EmptyState>
-    );
-  else
-    body = (
-      <>
-        <AuditEventList events={events} onOpen={setOpened} busy={isPlaceholderData} />
-        <ListPager
-          page={{ ...data, shown: events.length }}
-          pageNumber={search.pageNumber}
-          pageSize={search.pageSize}
-          pageSizes={pageSizes}
-          onPage={goToPage}
-          onPageSize={setPageSize}
-        />
-      </>
-    );
+  const body = (
+    <ListStates
+      query={{ data, isPending, isError, error, refetch, isPlaceholderData }}
+      skeleton={<AuditEventListSkeleton />}
+      icon={<IconHistory />}
+      errorTitle="The audit log could not be loaded"
+      retrying={isFetching}
+      never={
+        nothingRecorded
+          ? {
+              title: NOTHING_RECORDED,
+              text: 'Sign-ins, changes to the team, the company and forms, exports and API keys will be listed here as they happen.',
+            }
+          : undefined
+      }
+      noMatch={{
+        title: NO_MATCH,
+        text: 'Try another action or date range, or clear the filters to see every event.',
+        onClear: () => filter(clearedAuditFilters),
+      }}
+      // A bookmarked page past the end (the page size grew, or retention removed old events).
+      rowsNoun="events"
+      pager={{
+        pageNumber: search.pageNumber,
+        pageSize: search.pageSize,
+        pageSizes,
+        onPage: goToPage,
+        onPageSize: setPageSize,
+      }}
+    >
+      {(rows, busy) => <AuditEventList events={rows} onOpen={setOpened} busy={busy} />}
+    </ListStates>
+  );
 
   return (
     <Stack gap={0}>

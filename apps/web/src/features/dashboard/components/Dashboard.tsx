@@ -1,10 +1,10 @@
-import { Alert, Button, Group, List, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconAlertCircle, IconChartBar } from '@tabler/icons-react';
+import { Group, List, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconChartBar } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { DashboardSearch, dashboardPresets, VerificationReport } from '@veriform/contracts';
 import { lazy, type ReactNode, Suspense } from 'react';
+import { RetryAlert } from '../../../components/errors/RetryAlert';
 import { AnchorLink, ButtonLink } from '../../../components/links';
-import { errorDisplayText } from '../../../lib/error-text';
 import { useServices } from '../../../lib/services';
 import { verificationSearchDefaults } from '../../../lib/verification-search';
 import { historyReportParams, reportKeys, reportParams, verificationReportQueryOptions } from '../api';
@@ -155,19 +155,12 @@ export function Dashboard({
     return (
       <>
         {filters}
-        <Alert
-          color="red"
-          icon={<IconAlertCircle aria-hidden="true" />}
+        <RetryAlert
           title="The report could not be loaded"
-          role="alert"
-        >
-          <Group gap="sm" wrap="wrap">
-            <span>{errorDisplayText(error)}</span>
-            <Button variant="default" size="compact-sm" onClick={() => void refetch()} loading={isFetching}>
-              Try again
-            </Button>
-          </Group>
-        </Alert>
+          error={error}
+          onRetry={refetch}
+          retrying={isFetching}
+        />
       </>
     );
 

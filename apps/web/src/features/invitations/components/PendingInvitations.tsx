@@ -5,7 +5,6 @@ import {
   Group,
   Loader,
   Paper,
-  Stack,
   Table,
   Text,
   Title,
@@ -15,11 +14,11 @@ import { useQuery } from '@tanstack/react-query';
 import type { Invitation } from '@veriform/contracts';
 import { type ReactNode, useState } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
+import { LayoutList } from '../../../components/data-list/DataList';
 import { errorDisplayText } from '../../../lib/error-text';
 import { notify } from '../../../lib/notify';
 import { formatDate, roleLabels } from '../../../lib/people';
 import { useServices } from '../../../lib/services';
-import { useCompactLayout } from '../../../lib/use-compact-layout';
 import { invitationsQueryOptions, useResendInvitationMutation, useRevokeInvitationMutation } from '../api';
 
 function PendingInvitation({
@@ -112,11 +111,17 @@ function PendingInvitation({
   );
 }
 
+const headers = [
+  { label: 'Email' },
+  { label: 'Role' },
+  { label: 'Expires' },
+  { label: 'Actions', header: <VisuallyHidden>Actions</VisuallyHidden> },
+];
+
 /** Owners: the account's pending invitations, each with Resend and Revoke. */
 export function PendingInvitations({ accountId }: { accountId: number }) {
   const { api } = useServices();
   const { data, error, isPending } = useQuery(invitationsQueryOptions(api, accountId));
-  const compact = useCompactLayout();
 
   let content: ReactNode;
   if (isPending) {
@@ -137,54 +142,20 @@ export function PendingInvitations({ accountId }: { accountId: number }) {
         No pending invitations.
       </Text>
     );
-  } else if (compact) {
-    content = (
-      // list-style none drops the list role in some browsers: say it.
-      <Stack
-        component="ul"
-        role="list"
-        aria-label="Pending invitations"
-        gap="sm"
-        p={0}
-        m={0}
-        style={{ listStyle: 'none' }}
-      >
-        {data.results.map((invitation) => (
-          <PendingInvitation
-            key={invitation.id}
-            invitation={invitation}
-            accountId={accountId}
-            layout="card"
-          />
-        ))}
-      </Stack>
-    );
   } else {
     content = (
-      <Table.ScrollContainer minWidth={520}>
-        <Table aria-label="Pending invitations" verticalSpacing="sm">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Email</Table.Th>
-              <Table.Th>Role</Table.Th>
-              <Table.Th>Expires</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {data.results.map((invitation) => (
-              <PendingInvitation
-                key={invitation.id}
-                invitation={invitation}
-                accountId={accountId}
-                layout="row"
-              />
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <LayoutList label="Pending invitations" headers={headers} minWidth={520}>
+        {(layout) =>
+          data.results.map((invitation) => (
+            <PendingInvitation
+              key={invitation.id}
+              invitation={invitation}
+              accountId={accountId}
+              layout={layout}
+            />
+          ))
+        }
+      </LayoutList>
     );
   }
 

@@ -12,12 +12,12 @@ import {
 } from '@mantine/core';
 import type { KeepCredentials, Membership, Role, TeamMembership } from '@veriform/contracts';
 import { type ReactNode, useState } from 'react';
+import { LayoutList, type RowLayout } from '../../../components/data-list/DataList';
 import { LabelledSelect } from '../../../components/form/LabelledSelect';
 import { initialsFor } from '../../../components/shell/nav';
 import { errorDisplayText } from '../../../lib/error-text';
 import { notify } from '../../../lib/notify';
 import { personName, roleLabels, roleOptions } from '../../../lib/people';
-import { useCompactLayout } from '../../../lib/use-compact-layout';
 import {
   useRemoveMembershipMutation,
   useUpdatePermissionsMutation,
@@ -148,7 +148,7 @@ function useOwnerControls({
   };
 }
 
-type Layout = 'row' | 'card';
+type Layout = RowLayout;
 
 /**
  * One member on a small screen: a card with the same facts and controls as the table's row, stacked so that nothing
@@ -342,7 +342,6 @@ function ReadOnlyMember({
 /** SPEC §2 manage-team: one row per membership of the account (avatar, name, e-mail, role, permissions). */
 export function TeamTable({ members, viewer, viewerUserId, canManage }: TeamTableProps) {
   const accountId = viewer.account.id;
-  const compact = useCompactLayout();
   const member = (m: TeamMembership, layout: Layout) => {
     const isViewer = m.user.id === viewerUserId;
     return canManage ? (
@@ -358,39 +357,16 @@ export function TeamTable({ members, viewer, viewerUserId, canManage }: TeamTabl
       <ReadOnlyMember key={m.id} member={m} isViewer={isViewer} layout={layout} />
     );
   };
-  if (compact)
-    return (
-      // list-style none drops the list role in some browsers: say it.
-      <Stack
-        component="ul"
-        role="list"
-        aria-label="Team members"
-        gap="sm"
-        p={0}
-        m={0}
-        style={{ listStyle: 'none' }}
-      >
-        {members.map((m) => member(m, 'card'))}
-      </Stack>
-    );
+  const headers = [
+    { label: 'Name' },
+    { label: 'Email' },
+    { label: 'Role' },
+    { label: 'Permissions' },
+    ...(canManage ? [{ label: 'Actions', header: <VisuallyHidden>Actions</VisuallyHidden> }] : []),
+  ];
   return (
-    <Table.ScrollContainer minWidth={canManage ? 760 : 560}>
-      <Table aria-label="Team members" verticalSpacing="sm" highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Email</Table.Th>
-            <Table.Th>Role</Table.Th>
-            <Table.Th>Permissions</Table.Th>
-            {canManage && (
-              <Table.Th>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
-            )}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>{members.map((m) => member(m, 'row'))}</Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <LayoutList label="Team members" headers={headers} minWidth={canManage ? 760 : 560} highlightOnHover>
+      {(layout) => members.map((m) => member(m, layout))}
+    </LayoutList>
   );
 }

@@ -1,14 +1,14 @@
-import { Badge, Box, Group, Paper, Stack, Text } from '@mantine/core';
+import { Badge, Group, Stack, Text } from '@mantine/core';
 import type { VerificationSort } from '@veriform/contracts';
 import { verificationSorts } from '@veriform/contracts';
+import { CardFields, DataCards } from '../../../components/data-list/DataList';
 import { LabelledSelect } from '../../../components/form/LabelledSelect';
 import { DetailField } from '../../../components/layout/DetailField';
-import { AnchorLink } from '../../../components/links';
-import { formatDateTime, formatPhoneForReading, methodLabels } from '../../../lib/format';
+import { formatDateTime, methodLabels } from '../../../lib/format';
 import { sourceLabels } from '../source';
 import {
   dimmedDash,
-  TestBadge,
+  PhoneLink,
   useOpenVerificationOnClick,
   type VerificationRowsProps,
 } from './VerificationsTable';
@@ -38,15 +38,6 @@ const sortOptions = [
 const isSort = (value: string | null): value is VerificationSort =>
   verificationSorts.some((o) => o === value);
 
-/** One labelled value of a card (a definition list keeps each label with its value for screen readers). */
-
-const fieldGrid = {
-  display: 'grid',
-  gridTemplateColumns: 'repeat(2, minmax(0, 1fr))',
-  gap: 'var(--mantine-spacing-xs) var(--mantine-spacing-md)',
-  margin: 0,
-} as const;
-
 /**
  * The activity log on small screens (VerificationList picks it): one card per verification with every column of the
  * table, nothing to scroll sideways, and a Sort by control in place of the clickable headers. The phone number is the
@@ -66,45 +57,21 @@ export function VerificationCards({ verifications, search, onSort, busy = false 
           w={220}
         />
       </Group>
-      <Stack
-        component="ul"
-        // list-style none drops the list role in some browsers: say it.
-        role="list"
-        aria-label="Verifications"
-        aria-busy={busy || undefined}
-        gap="sm"
-        p={0}
-        m={0}
-        style={{ listStyle: 'none', opacity: busy ? 0.6 : 1, transition: 'opacity 150ms' }}
-      >
-        {verifications.map((v) => (
-          <Paper
-            key={v.id}
-            component="li"
-            withBorder
-            radius="md"
-            p="sm"
-            onClick={open(v)}
-            style={{ cursor: 'pointer' }}
-          >
+      <DataCards
+        label="Verifications"
+        rows={verifications}
+        rowKey={(v) => v.id}
+        busy={busy}
+        cardProps={(v) => ({ onClick: open(v), style: { cursor: 'pointer' } })}
+        card={(v) => (
+          <>
             <Group justify="space-between" gap="xs" wrap="wrap" mb="xs">
-              <Group gap="xs" wrap="nowrap">
-                <AnchorLink
-                  to="/activity-log/$verificationId"
-                  params={{ verificationId: String(v.id) }}
-                  search={search}
-                  fw={500}
-                  style={{ whiteSpace: 'nowrap' }}
-                >
-                  {formatPhoneForReading(v.cellPhone)}
-                </AnchorLink>
-                {v.isTest && <TestBadge />}
-              </Group>
+              <PhoneLink verification={v} search={search} />
               <Text size="sm" c="dimmed">
                 <time dateTime={v.created}>{formatDateTime(v.created)}</time>
               </Text>
             </Group>
-            <Box component="dl" style={fieldGrid}>
+            <CardFields>
               <DetailField label="External ref">{v.externalRefId || dimmedDash()}</DetailField>
               <DetailField label="Method">{methodLabels[v.verificationMethod]}</DetailField>
               <DetailField label="Form">
@@ -123,10 +90,10 @@ export function VerificationCards({ verifications, search, onSort, busy = false 
                 )}
               </DetailField>
               <DetailField label="Source">{sourceLabels[v.source]}</DetailField>
-            </Box>
-          </Paper>
-        ))}
-      </Stack>
+            </CardFields>
+          </>
+        )}
+      />
     </Stack>
   );
 }

@@ -8,6 +8,7 @@ import type {
   VerificationSortKey,
 } from '@veriform/contracts';
 import type { MouseEvent } from 'react';
+import { type DataColumn, DataTable } from '../../../components/data-list/DataList';
 import { AnchorLink } from '../../../components/links';
 import { formatDateTime, formatPhoneForReading, methodLabels } from '../../../lib/format';
 import { sourceLabels } from '../source';
@@ -134,58 +135,78 @@ export type VerificationRowsProps = {
 export function VerificationsTable({ verifications, search, onSort, busy = false }: VerificationRowsProps) {
   const open = useOpenVerificationOnClick(search);
   return (
-    <Table.ScrollContainer minWidth={640}>
-      <Table
-        aria-label="Verifications"
-        aria-busy={busy || undefined}
-        verticalSpacing="sm"
-        highlightOnHover
-        style={{ opacity: busy ? 0.6 : 1, transition: 'opacity 150ms' }}
-      >
-        <Head sort={search.o} onSort={onSort} />
-        <Table.Tbody>
-          {verifications.map((v) => (
-            <Table.Tr key={v.id} onClick={open(v)} style={{ cursor: 'pointer' }}>
-              <Table.Td>
-                <Group gap="xs" wrap="nowrap">
-                  <AnchorLink
-                    to="/activity-log/$verificationId"
-                    params={{ verificationId: String(v.id) }}
-                    search={search}
-                    fw={500}
-                    style={{ whiteSpace: 'nowrap' }}
-                  >
-                    {formatPhoneForReading(v.cellPhone)}
-                  </AnchorLink>
-                  {v.isTest && <TestBadge />}
-                </Group>
-              </Table.Td>
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>{v.externalRefId || dimmedDash()}</Table.Td>
-              <Table.Td visibleFrom="md" style={{ fontVariantNumeric: 'tabular-nums' }}>
-                {v.verifyFormId}
-              </Table.Td>
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>{v.verifyFormName}</Table.Td>
-              <Table.Td visibleFrom="md">
-                {v.verifyFormCategory ? (
-                  <Badge variant="light" color="gray" tt="none">
-                    {v.verifyFormCategory}
-                  </Badge>
-                ) : (
-                  dimmedDash()
-                )}
-              </Table.Td>
-              <Table.Td>{methodLabels[v.verificationMethod]}</Table.Td>
-              <Table.Td>{sourceLabels[v.source]}</Table.Td>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                <time dateTime={v.created}>{formatDateTime(v.created)}</time>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <DataTable
+      label="Verifications"
+      rows={verifications}
+      rowKey={(v) => v.id}
+      busy={busy}
+      columns={cells(search)}
+      minWidth={640}
+      highlightOnHover
+      head={<Head sort={search.o} onSort={onSort} />}
+      rowProps={(v) => ({ onClick: open(v), style: { cursor: 'pointer' } })}
+    />
   );
 }
+
+/** The phone number, the link to the verification (it keeps the log's search), with a Test badge on test data. */
+export function PhoneLink({
+  verification: v,
+  search,
+}: {
+  verification: Verification;
+  search: VerificationSearch;
+}) {
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <AnchorLink
+        to="/activity-log/$verificationId"
+        params={{ verificationId: String(v.id) }}
+        search={search}
+        fw={500}
+        style={{ whiteSpace: 'nowrap' }}
+      >
+        {formatPhoneForReading(v.cellPhone)}
+      </AnchorLink>
+      {v.isTest && <TestBadge />}
+    </Group>
+  );
+}
+
+/** The cells of a row, in the order of `columns` (whose Head draws the header). */
+const cells = (search: VerificationSearch): DataColumn<Verification>[] => [
+  { label: 'Cell phone', cell: (v) => <PhoneLink verification={v} search={search} /> },
+  {
+    label: 'External ref',
+    cell: (v) => v.externalRefId || dimmedDash(),
+    td: { style: { overflowWrap: 'anywhere' } },
+  },
+  {
+    label: 'Form ID',
+    cell: (v) => v.verifyFormId,
+    td: { visibleFrom: 'md', style: { fontVariantNumeric: 'tabular-nums' } },
+  },
+  { label: 'Form', cell: (v) => v.verifyFormName, td: { style: { overflowWrap: 'anywhere' } } },
+  {
+    label: 'Category',
+    cell: (v) =>
+      v.verifyFormCategory ? (
+        <Badge variant="light" color="gray" tt="none">
+          {v.verifyFormCategory}
+        </Badge>
+      ) : (
+        dimmedDash()
+      ),
+    td: { visibleFrom: 'md' },
+  },
+  { label: 'Method', cell: (v) => methodLabels[v.verificationMethod] },
+  { label: 'Source', cell: (v) => sourceLabels[v.source] },
+  {
+    label: 'Created',
+    cell: (v) => <time dateTime={v.created}>{formatDateTime(v.created)}</time>,
+    td: { style: { whiteSpace: 'nowrap' } },
+  },
+];
 
 export function VerificationsTableSkeleton({ rows = 5 }: { rows?: number }) {
   return (

@@ -1,5 +1,7 @@
-import { Badge, Skeleton, Switch, Table, Text } from '@mantine/core';
+import { Badge, Switch, Text } from '@mantine/core';
 import { languageLabels, type VerifyForm } from '@veriform/contracts';
+import { type DataColumn, DataTable } from '../../../components/data-list/DataList';
+import { TableSkeleton } from '../../../components/data-list/ListSkeleton';
 import { AnchorLink } from '../../../components/links';
 import { errorDisplayText } from '../../../lib/error-text';
 import { notify } from '../../../lib/notify';
@@ -39,79 +41,70 @@ export function LiveSwitch({ form, label }: { form: VerifyForm; label: string })
   );
 }
 
-function Head() {
-  return (
-    <Table.Thead>
-      <Table.Tr>
-        <Table.Th>Name</Table.Th>
-        <Table.Th visibleFrom="sm">Category</Table.Th>
-        <Table.Th visibleFrom="sm">Language</Table.Th>
-        <Table.Th>Created</Table.Th>
-        <Table.Th>Active</Table.Th>
-      </Table.Tr>
-    </Table.Thead>
-  );
-}
+const columns: DataColumn<VerifyForm>[] = [
+  {
+    label: 'Name',
+    cell: (form) => (
+      <AnchorLink
+        to="/forms/$verifyFormId"
+        params={{ verifyFormId: String(form.id) }}
+        fw={500}
+        style={{ overflowWrap: 'anywhere' }}
+      >
+        {form.name}
+      </AnchorLink>
+    ),
+  },
+  {
+    label: 'Category',
+    cell: (form) =>
+      form.category ? (
+        <Badge variant="light" color="gray" tt="none">
+          {form.category}
+        </Badge>
+      ) : (
+        <Text c="dimmed" size="sm">
+          —
+        </Text>
+      ),
+    th: { visibleFrom: 'sm' },
+    td: { visibleFrom: 'sm' },
+  },
+  {
+    label: 'Language',
+    cell: (form) => languageLabels[form.language],
+    th: { visibleFrom: 'sm' },
+    td: { visibleFrom: 'sm' },
+  },
+  {
+    label: 'Created',
+    cell: (form) => <time dateTime={form.created}>{formatCreated(form.created)}</time>,
+  },
+  { label: 'Active', cell: (form) => <LiveSwitch form={form} label={`Active: ${form.name}`} /> },
+];
 
+/** The account's forms: a table at every width (its hidden columns make it fit a phone). */
 export function FormsTable({ forms }: { forms: readonly VerifyForm[] }) {
   return (
-    <Table.ScrollContainer minWidth={340}>
-      <Table aria-label="Forms" verticalSpacing="sm" highlightOnHover>
-        <Head />
-        <Table.Tbody>
-          {forms.map((form) => (
-            <Table.Tr key={form.id}>
-              <Table.Td>
-                <AnchorLink
-                  to="/forms/$verifyFormId"
-                  params={{ verifyFormId: String(form.id) }}
-                  fw={500}
-                  style={{ overflowWrap: 'anywhere' }}
-                >
-                  {form.name}
-                </AnchorLink>
-              </Table.Td>
-              <Table.Td visibleFrom="sm">
-                {form.category ? (
-                  <Badge variant="light" color="gray" tt="none">
-                    {form.category}
-                  </Badge>
-                ) : (
-                  <Text c="dimmed" size="sm">
-                    —
-                  </Text>
-                )}
-              </Table.Td>
-              <Table.Td visibleFrom="sm">{languageLabels[form.language]}</Table.Td>
-              <Table.Td>
-                <time dateTime={form.created}>{formatCreated(form.created)}</time>
-              </Table.Td>
-              <Table.Td>
-                <LiveSwitch form={form} label={`Active: ${form.name}`} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <DataTable
+      label="Forms"
+      rows={forms}
+      rowKey={(form) => form.id}
+      columns={columns}
+      minWidth={340}
+      highlightOnHover
+    />
   );
 }
 
 export function FormsTableSkeleton() {
   return (
-    <Table aria-label="Loading forms" aria-busy="true">
-      <Head />
-      <Table.Tbody>
-        {[1, 2, 3, 4, 5].map((row) => (
-          <Table.Tr key={row}>
-            {[1, 2, 3, 4, 5].map((cell) => (
-              <Table.Td key={cell} visibleFrom={cell === 2 || cell === 3 ? 'sm' : undefined}>
-                <Skeleton height={14} radius="sm" />
-              </Table.Td>
-            ))}
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+    <TableSkeleton
+      label="Loading forms"
+      columns={columns.map(({ label, th }) => ({
+        label,
+        visibleFrom: th?.visibleFrom === 'sm' ? 'sm' : undefined,
+      }))}
+    />
   );
 }

@@ -1,27 +1,21 @@
-import { Badge, Breadcrumbs, Button, Group, Image, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { Badge, Breadcrumbs, Button, Group, Image, Paper, Stack, Text } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { IconPhoto, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, useNavigate } from '@tanstack/react-router';
-import {
-  can,
-  type Language,
-  type Membership,
-  updateVerifyFormRequestSchema,
-  type VerifyForm,
-} from '@veriform/contracts';
-import { type FormEvent, useEffect, useState } from 'react';
+import { can, type Membership, updateVerifyFormRequestSchema, type VerifyForm } from '@veriform/contracts';
+import { useEffect } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { NoMembershipAlert } from '../../../components/errors/NoMembershipAlert';
 import { NotFoundScreen } from '../../../components/errors/NotFoundScreen';
 import { FormErrorAlert } from '../../../components/form/FormErrorAlert';
-import { LabelledAutocomplete } from '../../../components/form/LabelledFields';
-import { LabelledSelect } from '../../../components/form/LabelledSelect';
+import { useFormSubmit } from '../../../components/form/use-form-submit';
 import { ImageUploadModal } from '../../../components/ImageUploadModal';
 import { PageHeader } from '../../../components/layout/PageHeader';
 import { SectionCard } from '../../../components/layout/SectionCard';
 import { AnchorLink } from '../../../components/links';
-import { ApiValidationError, NotFoundError } from '../../../lib/api-client';
+import { NotFoundError } from '../../../lib/api-client';
 import { errorDisplayText } from '../../../lib/error-text';
 import { notify } from '../../../lib/notify';
 import { useServices } from '../../../lib/services';
@@ -35,76 +29,59 @@ import {
   useUploadBannerMutation,
   verifyFormQueryOptions,
 } from '../api';
-import { languageOptions } from '../languages';
 import { ConsentCard } from './ConsentCard';
 import { RecentVerificationsCard, StatsCard } from './FormActivity';
+import { FormDetailsFields, type FormDetailsValues, formDetails } from './FormDetailsFields';
 import { LiveSwitch } from './FormsTable';
 import { ShareCard } from './ShareCard';
 
-const labels = { name: 'Name', language: 'Language', category: 'Category' };
+const validateDetails = (values: FormDetailsValues) =>
+  formDetails.errors(updateVerifyFormRequestSchema.safeParse(values));
 
 function EditCard({ form }: { form: VerifyForm }) {
   const { api } = useServices();
   const update = useUpdateVerifyFormMutation(form.account, form.id);
   const { data: categories = [] } = useQuery(formCategoriesQueryOptions(api, form.account));
-  const [name, setName] = useState(form.name);
-  const [language, setLanguage] = useState<Language>(form.language);
-  const [category, setCategory] = useState(form.category);
-  const [nameError, setNameError] = useState<string | null>(null);
+  const details = useForm<FormDetailsValues>({
+    initialValues: { name: form.name, language: form.language, category: form.category },
+    validate: validateDetails,
+  });
+  const { formRef, onSubmit } = useFormSubmit(details, {
+    isPending: update.isPending,
+    inlineFields: formDetails.inlineFields,
+  });
 
-  // A fresher read of the form shows here.
-  useEffect(() => setName(form.name), [form.name]);
-  useEffect(() => setLanguage(form.language), [form.language]);
-  useEffect(() => setCategory(form.category), [form.category]);
+  // A fresher read of the form shows here (setFieldValue is a new function at every render: it is not a dependency).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the read's name alone sets the field
+  useEffect(() => details.setFieldValue('name', form.name), [form.name]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the read's language alone sets the field
+  useEffect(() => details.setFieldValue('language', form.language), [form.language]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the read's category alone sets the field
+  useEffect(() => details.setFieldValue('category', form.category), [form.category]);
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (update.isPending) return;
-    const parsed = updateVerifyFormRequestSchema.safeParse({ name, language, category });
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      setNameError(issue?.path[0] === 'name' ? 'Required' : (issue?.message ?? 'Invalid'));
-      return;
-    }
-    setNameError(null);
-    update.mutate(parsed.data, {
-      onSuccess: () => notify.success('Form saved'),
-      onError: (error) => {
-        if (error instanceof ApiValidationError && error.fieldErrors.name)
-          setNameError(error.fieldErrors.name);
-      },
-    });
-  };
+  const submit = onSubmit(async (values) => {
+    await update.mutateAsync(updateVerifyFormRequestSchema.parse(values));
+    notify.success('Form saved');
+  });
 
   return (
     <SectionCard title="Details">
-      <form onSubmit={submit} noValidate>
+      <form ref={formRef} onSubmit={submit} noValidate>
         <Stack gap="md">
-          <FormErrorAlert error={update.error} labels={labels} inlineFields={['name']} />
-          <TextInput
-            label="Name"
-            value={name}
-            onChange={(event) => setName(event.currentTarget.value)}
-            error={nameError}
-            required
-            maxLength={120}
+          <FormErrorAlert
+            error={update.error}
+            labels={formDetails.labels}
+            inlineFields={formDetails.inlineFields}
           />
-          <Group grow align="flex-start" wrap="wrap">
-            <LabelledSelect
-              label="Language"
-              data={languageOptions}
-              value={language}
-              onChange={(value) => value && setLanguage(value as Language)}
-              allowDeselect={false}
-            />
-            <LabelledAutocomplete
-              label="Category"
-              data={categories}
-              value={category}
-              onChange={setCategory}
-              maxLength={60}
-            />
-          </Group>
+          <FormDetailsFields
+            form={details}
+            categories={categories}
+            row={(fields) => (
+              <Group grow align="flex-start" wrap="wrap">
+                {fields}
+              </Group>
+            )}
+          />
           <Group justify="flex-end">
             <Button type="submit" loading={update.isPending}>
               Save changes

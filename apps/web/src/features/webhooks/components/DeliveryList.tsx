@@ -1,6 +1,8 @@
-import { Badge, Box, Button, Code, Group, Paper, Skeleton, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { Badge, Box, Button, Code, Group, Paper, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import type { WebhookDelivery, WebhookDeliveryAttempt } from '@veriform/contracts';
+import { CardList } from '../../../components/data-list/DataList';
+import { BarsSkeleton } from '../../../components/data-list/ListSkeleton';
 import { formatDateTime } from '../../../lib/format';
 import {
   attemptOutcome,
@@ -144,15 +146,7 @@ export function DeliveryList({
   replayingEventId: string | null;
 }) {
   return (
-    <Stack
-      component="ul"
-      role="list"
-      aria-label="Deliveries"
-      gap="sm"
-      p={0}
-      m={0}
-      style={{ listStyle: 'none' }}
-    >
+    <CardList label="Deliveries">
       {deliveries.map((delivery) => (
         <Delivery
           key={delivery.eventId}
@@ -161,7 +155,7 @@ export function DeliveryList({
           replaying={replayingEventId === delivery.eventId}
         />
       ))}
-    </Stack>
+    </CardList>
   );
 }
 
@@ -180,10 +174,5 @@ export function LatestDeliveryStatus({ latest }: { latest: WebhookDelivery | und
 }
 
 export function DeliveryListSkeleton() {
-  return (
-    <Stack gap="xs" aria-busy="true" aria-label="Loading deliveries">
-      <Skeleton height={72} radius="md" />
-      <Skeleton height={72} radius="md" />
-    </Stack>
-  );
+  return <BarsSkeleton label="Loading deliveries" rows={2} height={72} radius="md" />;
 }

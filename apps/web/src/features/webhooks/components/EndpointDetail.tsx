@@ -1,6 +1,5 @@
-import { Alert, Box, Button, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { Box, Button, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
 import {
-  IconAlertCircle,
   IconArrowLeft,
   IconEye,
   IconHistory,
@@ -16,6 +15,7 @@ import { useNavigate } from '@tanstack/react-router';
 import type { Membership, WebhookDelivery, WebhookDeliveryList } from '@veriform/contracts';
 import { type ReactNode, useState } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
+import { RetryAlert } from '../../../components/errors/RetryAlert';
 import { DetailField } from '../../../components/layout/DetailField';
 import { EmptyState } from '../../../components/layout/EmptyState';
 import { AnchorLink } from '../../../components/links';
@@ -145,24 +145,12 @@ export function EndpointDetail({ membership, endpointId }: { membership: Members
   if (deliveries.isPending) deliveryBody = <DeliveryListSkeleton />;
   else if (deliveries.isError && all.length === 0)
     deliveryBody = (
-      <Alert
-        color="red"
-        icon={<IconAlertCircle aria-hidden="true" />}
-        role="alert"
+      <RetryAlert
         title="The deliveries could not be loaded"
-      >
-        <Group gap="sm" wrap="wrap">
-          <span>{errorDisplayText(deliveries.error)}</span>
-          <Button
-            variant="default"
-            size="compact-sm"
-            onClick={() => void deliveries.refetch()}
-            loading={deliveries.isFetching}
-          >
-            Try again
-          </Button>
-        </Group>
-      </Alert>
+        error={deliveries.error}
+        onRetry={deliveries.refetch}
+        retrying={deliveries.isFetching}
+      />
     );
   else if (all.length === 0) deliveryBody = <EmptyState icon={<IconWebhook />} title={NO_DELIVERIES_TEXT} />;
   else

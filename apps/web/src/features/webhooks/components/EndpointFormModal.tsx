@@ -1,4 +1,4 @@
-import { Button, Checkbox, Group, Modal, Radio, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Checkbox, Radio, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import {
   ALL_WEBHOOK_EVENTS,
@@ -11,9 +11,7 @@ import {
   webhookEventTypeSchema,
   webhookEventTypes,
 } from '@veriform/contracts';
-import { useRef } from 'react';
-import { FormErrorAlert } from '../../../components/form/FormErrorAlert';
-import { focusFirstInvalid, showServerFieldErrors } from '../../../components/form/server-errors';
+import { FormModal } from '../../../components/form/FormModal';
 import { useCreateWebhookEndpointMutation, useUpdateWebhookEndpointMutation } from '../api';
 import { ALL_EVENTS_LABEL, eventTypeLabels } from '../labels';
 
@@ -95,19 +93,11 @@ export function EndpointFormModal({
   const create = useCreateWebhookEndpointMutation(accountId);
   const update = useUpdateWebhookEndpointMutation(accountId);
   const mutation = endpoint ? update : create;
-  const formRef = useRef<HTMLFormElement>(null);
   const form = useForm<EndpointValues>({
     initialValues: endpoint ? valuesOf(endpoint) : emptyValues,
     validate,
   });
   const fields = inlineFields(form.values.scope, endpoint !== undefined);
-
-  const close = () => {
-    if (mutation.isPending) return;
-    form.reset();
-    mutation.reset();
-    onClose();
-  };
 
   const save = async (values: EndpointValues): Promise<WebhookEndpoint> => {
     const eventTypes = selectionOf(values);
@@ -126,103 +116,76 @@ export function EndpointFormModal({
     return update.mutateAsync({ id: endpoint.id, body });
   };
 
-  const handleSubmit = form.onSubmit(
-    async (values) => {
-      if (mutation.isPending) return;
-      try {
-        const saved = await save(values);
-        form.reset();
-        mutation.reset();
-        onSaved(saved);
-      } catch (error) {
-        showServerFieldErrors(form, error, fields, formRef.current);
-      }
-    },
-    () => focusFirstInvalid(formRef.current),
-  );
-
   return (
-    <Modal
+    <FormModal
       opened={opened}
-      onClose={close}
+      onClose={onClose}
       title={endpoint ? 'Edit endpoint' : 'Add endpoint'}
-      centered
       size="lg"
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      form={form}
+      mutation={mutation}
+      labels={labels}
+      inlineFields={fields}
+      submit={save}
+      onDone={onSaved}
+      submitLabel={endpoint ? 'Save changes' : 'Add endpoint'}
     >
-      <form ref={formRef} onSubmit={handleSubmit} noValidate>
-        <Stack gap="md">
-          <FormErrorAlert error={mutation.error} labels={labels} inlineFields={fields} />
-          <TextInput
-            label={labels.url}
-            description="Where events are sent, as a POST: https://example.com/webhooks/veriform"
-            type="url"
-            inputMode="url"
-            autoComplete="off"
-            spellCheck={false}
-            required
-            maxLength={MAX_WEBHOOK_URL_LENGTH}
-            data-autofocus
-            {...form.getInputProps('url')}
-          />
-          <TextInput
-            label={labels.description}
-            description="What receives them, to tell endpoints apart: “CRM lead sync”"
-            autoComplete="off"
-            maxLength={500}
-            {...form.getInputProps('description')}
-          />
-          <Radio.Group
-            label={labels.eventTypes}
-            value={form.values.scope}
-            onChange={(value) => form.setFieldValue('scope', value === 'some' ? 'some' : 'all')}
-          >
-            <Stack gap="xs" mt="xs">
-              <Radio value="all" label={ALL_EVENTS_LABEL} description="Types added later are sent too." />
-              <Radio value="some" label="Only the events I choose" />
-            </Stack>
-          </Radio.Group>
-          {form.values.scope === 'some' && (
-            <Checkbox.Group
-              label="Event types"
-              description="One at least"
-              {...form.getInputProps('eventTypes')}
-            >
-              <Stack gap="xs" mt="xs">
-                {webhookEventTypes.map((type) => (
-                  <Checkbox
-                    key={type}
-                    value={type}
-                    label={
-                      <>
-                        {eventTypeLabels[type]}{' '}
-                        <Text span size="xs" c="dimmed" ff="monospace">
-                          {type}
-                        </Text>
-                      </>
-                    }
-                  />
-                ))}
-              </Stack>
-            </Checkbox.Group>
-          )}
-          {!endpoint && (
-            <Switch
-              label={labels.enabled}
-              description="A disabled endpoint is sent nothing until it is enabled."
-              {...form.getInputProps('enabled', { type: 'checkbox' })}
-            />
-          )}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={close} disabled={mutation.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={mutation.isPending}>
-              {endpoint ? 'Save changes' : 'Add endpoint'}
-            </Button>
-          </Group>
+      <TextInput
+        label={labels.url}
+        description="Where events are sent, as a POST: https://example.com/webhooks/veriform"
+        type="url"
+        inputMode="url"
+        autoComplete="off"
+        spellCheck={false}
+        required
+        maxLength={MAX_WEBHOOK_URL_LENGTH}
+        data-autofocus
+        {...form.getInputProps('url')}
+      />
+      <TextInput
+        label={labels.description}
+        description="What receives them, to tell endpoints apart: “CRM lead sync”"
+        autoComplete="off"
+        maxLength={500}
+        {...form.getInputProps('description')}
+      />
+      <Radio.Group
+        label={labels.eventTypes}
+        value={form.values.scope}
+        onChange={(value) => form.setFieldValue('scope', value === 'some' ? 'some' : 'all')}
+      >
+        <Stack gap="xs" mt="xs">
+          <Radio value="all" label={ALL_EVENTS_LABEL} description="Types added later are sent too." />
+          <Radio value="some" label="Only the events I choose" />
         </Stack>
-      </form>
-    </Modal>
+      </Radio.Group>
+      {form.values.scope === 'some' && (
+        <Checkbox.Group label="Event types" description="One at least" {...form.getInputProps('eventTypes')}>
+          <Stack gap="xs" mt="xs">
+            {webhookEventTypes.map((type) => (
+              <Checkbox
+                key={type}
+                value={type}
+                label={
+                  <>
+                    {eventTypeLabels[type]}{' '}
+                    <Text span size="xs" c="dimmed" ff="monospace">
+                      {type}
+                    </Text>
+                  </>
+                }
+              />
+            ))}
+          </Stack>
+        </Checkbox.Group>
+      )}
+      {!endpoint && (
+        <Switch
+          label={labels.enabled}
+          description="A disabled endpoint is sent nothing until it is enabled."
+          {...form.getInputProps('enabled', { type: 'checkbox' })}
+        />
+      )}
+    </FormModal>
   );
 }

@@ -1,12 +1,13 @@
-import { Box, Paper, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { Box, Stack, Text } from '@mantine/core';
 import type { WebhookEndpoint } from '@veriform/contracts';
+import { type DataColumn, DataList } from '../../../components/data-list/DataList';
+import { BarsSkeleton } from '../../../components/data-list/ListSkeleton';
 import { DetailField } from '../../../components/layout/DetailField';
 import { AnchorLink } from '../../../components/links';
-import { useCompactLayout } from '../../../lib/use-compact-layout';
 import { CreatedBy, EndpointStatus, EventTypes, SecretPreview } from './EndpointParts';
 
 interface EndpointListProps {
-  endpoints: WebhookEndpoint[];
+  endpoints: readonly WebhookEndpoint[];
 }
 
 /** The URL, as the link to the endpoint's page (its settings, secret and deliveries). */
@@ -39,99 +40,57 @@ function Description({ endpoint }: { endpoint: WebhookEndpoint }) {
   );
 }
 
-function EndpointsTable({ endpoints }: EndpointListProps) {
-  return (
-    <Table.ScrollContainer minWidth={940}>
-      <Table aria-label="Webhook endpoints" verticalSpacing="sm">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">URL</Table.Th>
-            <Table.Th scope="col">Description</Table.Th>
-            <Table.Th scope="col">Events</Table.Th>
-            <Table.Th scope="col">Status</Table.Th>
-            <Table.Th scope="col">Secret</Table.Th>
-            <Table.Th scope="col">Created by</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {endpoints.map((endpoint) => (
-            <Table.Tr key={endpoint.id}>
-              <Table.Td maw={320}>
-                <EndpointLink endpoint={endpoint} />
-              </Table.Td>
-              <Table.Td maw={240}>
-                <Description endpoint={endpoint} />
-              </Table.Td>
-              <Table.Td maw={280}>
-                <EventTypes types={endpoint.eventTypes} />
-              </Table.Td>
-              <Table.Td>
-                <EndpointStatus endpoint={endpoint} />
-              </Table.Td>
-              <Table.Td>
-                <SecretPreview endpoint={endpoint} />
-              </Table.Td>
-              <Table.Td maw={200}>
-                <CreatedBy endpoint={endpoint} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
-  );
-}
+const columns: DataColumn<WebhookEndpoint>[] = [
+  { label: 'URL', cell: (endpoint) => <EndpointLink endpoint={endpoint} />, td: { maw: 320 } },
+  { label: 'Description', cell: (endpoint) => <Description endpoint={endpoint} />, td: { maw: 240 } },
+  { label: 'Events', cell: (endpoint) => <EventTypes types={endpoint.eventTypes} />, td: { maw: 280 } },
+  { label: 'Status', cell: (endpoint) => <EndpointStatus endpoint={endpoint} /> },
+  { label: 'Secret', cell: (endpoint) => <SecretPreview endpoint={endpoint} /> },
+  { label: 'Created by', cell: (endpoint) => <CreatedBy endpoint={endpoint} />, td: { maw: 200 } },
+];
 
 /** Small screens: one card per endpoint, nothing to scroll sideways. */
-function EndpointCards({ endpoints }: EndpointListProps) {
+function EndpointCard({ endpoint }: { endpoint: WebhookEndpoint }) {
   return (
-    <Stack
-      component="ul"
-      role="list"
-      aria-label="Webhook endpoints"
-      gap="sm"
-      p={0}
-      m={0}
-      style={{ listStyle: 'none' }}
-    >
-      {endpoints.map((endpoint) => (
-        <Paper key={endpoint.id} component="li" withBorder radius="md" p="sm">
-          <Box mb="xs">
-            <EndpointLink endpoint={endpoint} />
-          </Box>
-          <Stack component="dl" gap="xs" m={0}>
-            <DetailField label="Description">
-              <Description endpoint={endpoint} />
-            </DetailField>
-            <DetailField label="Events">
-              <EventTypes types={endpoint.eventTypes} />
-            </DetailField>
-            <DetailField label="Status">
-              <EndpointStatus endpoint={endpoint} />
-            </DetailField>
-            <DetailField label="Secret">
-              <SecretPreview endpoint={endpoint} />
-            </DetailField>
-            <DetailField label="Created by">
-              <CreatedBy endpoint={endpoint} />
-            </DetailField>
-          </Stack>
-        </Paper>
-      ))}
-    </Stack>
+    <>
+      <Box mb="xs">
+        <EndpointLink endpoint={endpoint} />
+      </Box>
+      <Stack component="dl" gap="xs" m={0}>
+        <DetailField label="Description">
+          <Description endpoint={endpoint} />
+        </DetailField>
+        <DetailField label="Events">
+          <EventTypes types={endpoint.eventTypes} />
+        </DetailField>
+        <DetailField label="Status">
+          <EndpointStatus endpoint={endpoint} />
+        </DetailField>
+        <DetailField label="Secret">
+          <SecretPreview endpoint={endpoint} />
+        </DetailField>
+        <DetailField label="Created by">
+          <CreatedBy endpoint={endpoint} />
+        </DetailField>
+      </Stack>
+    </>
   );
 }
 
 /** The account's endpoints, oldest first: a table on wide screens, cards on small ones (as API keys do). */
-export function EndpointList(props: EndpointListProps) {
-  return useCompactLayout() ? <EndpointCards {...props} /> : <EndpointsTable {...props} />;
+export function EndpointList({ endpoints }: EndpointListProps) {
+  return (
+    <DataList
+      label="Webhook endpoints"
+      rows={endpoints}
+      rowKey={(endpoint) => endpoint.id}
+      columns={columns}
+      minWidth={940}
+      card={(endpoint) => <EndpointCard endpoint={endpoint} />}
+    />
+  );
 }
 
 export function EndpointListSkeleton() {
-  return (
-    <Stack gap="xs" aria-busy="true" aria-label="Loading webhook endpoints">
-      <Skeleton height={36} radius="sm" />
-      <Skeleton height={36} radius="sm" />
-    </Stack>
-  );
+  return <BarsSkeleton label="Loading webhook endpoints" rows={2} />;
 }

@@ -1,14 +1,11 @@
-import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Group, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { WEBHOOK_EVENT_RETENTION_DAYS, webhookReplayTexts } from '@veriform/contracts';
-import { useRef } from 'react';
-import { FormErrorAlert } from '../../../components/form/FormErrorAlert';
-import { focusFirstInvalid, showServerFieldErrors } from '../../../components/form/server-errors';
+import { FormModal } from '../../../components/form/FormModal';
 import { notify } from '../../../lib/notify';
 import { useReplayFailedWebhooksMutation } from '../api';
 
 const labels = { since: 'From', until: 'To' } as const;
-const fields = Object.keys(labels);
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -42,7 +39,6 @@ export function ReplayFailedModal({
   onClose: () => void;
 }) {
   const replay = useReplayFailedWebhooksMutation(accountId, endpointId);
-  const formRef = useRef<HTMLFormElement>(null);
   const now = new Date();
   const form = useForm({
     initialValues: {
@@ -59,67 +55,50 @@ export function ReplayFailedModal({
       },
     },
   });
-  const close = () => !replay.isPending && onClose();
 
-  const handleSubmit = form.onSubmit(
-    async (values) => {
-      const since = toIso(values.since);
-      const until = toIso(values.until);
-      if (!since || !until || replay.isPending) return;
-      try {
-        const { queued } = await replay.mutateAsync({ since, until });
-        notify.success('Replay of failed events', queuedText(queued));
-        onClose();
-      } catch (error) {
-        showServerFieldErrors(form, error, fields, formRef.current);
-      }
-    },
-    () => focusFirstInvalid(formRef.current),
-  );
+  const send = (values: typeof form.values) => {
+    const since = toIso(values.since);
+    const until = toIso(values.until);
+    // Validation has checked both: this only narrows them.
+    if (!since || !until) return Promise.reject(new Error(webhookReplayTexts.rangeOrder));
+    return replay.mutateAsync({ since, until });
+  };
 
   return (
-    <Modal
-      opened
-      onClose={close}
+    <FormModal
+      onClose={onClose}
       title="Replay failed events"
-      centered
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      form={form}
+      mutation={replay}
+      labels={labels}
+      submit={send}
+      onDone={({ queued }) => {
+        notify.success('Replay of failed events', queuedText(queued));
+        onClose();
+      }}
+      submitLabel="Replay failed events"
     >
-      <form ref={formRef} onSubmit={handleSubmit} noValidate>
-        <Stack gap="md">
-          <FormErrorAlert error={replay.error} labels={labels} inlineFields={fields} />
-          <Text size="sm">
-            Events of the range that failed for good, or happened while the endpoint was disabled, are sent
-            again with their own <code>webhook-id</code>. Events are kept for {WEBHOOK_EVENT_RETENTION_DAYS}{' '}
-            days.
-          </Text>
-          <Group grow gap="sm" wrap="wrap">
-            <TextInput
-              type="datetime-local"
-              label={labels.since}
-              required
-              data-autofocus
-              miw={200}
-              {...form.getInputProps('since')}
-            />
-            <TextInput
-              type="datetime-local"
-              label={labels.until}
-              required
-              miw={200}
-              {...form.getInputProps('until')}
-            />
-          </Group>
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={close} disabled={replay.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={replay.isPending}>
-              Replay failed events
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      <Text size="sm">
+        Events of the range that failed for good, or happened while the endpoint was disabled, are sent again
+        with their own <code>webhook-id</code>. Events are kept for {WEBHOOK_EVENT_RETENTION_DAYS} days.
+      </Text>
+      <Group grow gap="sm" wrap="wrap">
+        <TextInput
+          type="datetime-local"
+          label={labels.since}
+          required
+          data-autofocus
+          miw={200}
+          {...form.getInputProps('since')}
+        />
+        <TextInput
+          type="datetime-local"
+          label={labels.until}
+          required
+          miw={200}
+          {...form.getInputProps('until')}
+        />
+      </Group>
+    </FormModal>
   );
 }

@@ -1,17 +1,7 @@
-import {
-  Alert,
-  Button,
-  CopyButton,
-  Group,
-  Modal,
-  Stack,
-  Text,
-  Textarea,
-  VisuallyHidden,
-} from '@mantine/core';
-import { IconAlertCircle, IconCheck, IconCopy } from '@tabler/icons-react';
+import { Modal, Stack, Text } from '@mantine/core';
 import { useEffect } from 'react';
-import { errorDisplayText } from '../../../lib/error-text';
+import { RetryAlert } from '../../../components/errors/RetryAlert';
+import { SecretField } from '../../../components/form/SecretField';
 import { useRevealWebhookSecretMutation } from '../api';
 
 /**
@@ -39,64 +29,20 @@ export function SecretModal({ endpointId, onClose }: { endpointId: number; onClo
           server, out of browsers and source code.
         </Text>
         {reveal.isError && (
-          <Alert
-            color="red"
-            icon={<IconAlertCircle aria-hidden="true" />}
-            role="alert"
+          <RetryAlert
             title="The secret could not be read"
-          >
-            <Group gap="sm" wrap="wrap">
-              <span>{errorDisplayText(reveal.error)}</span>
-              <Button variant="default" size="compact-sm" onClick={() => mutate(endpointId)}>
-                Try again
-              </Button>
-            </Group>
-          </Alert>
+            error={reveal.error}
+            onRetry={() => mutate(endpointId)}
+          />
         )}
-        <Textarea
+        <SecretField
           label="Secret"
-          value={secret ?? ''}
-          placeholder={reveal.isPending ? 'Loading…' : undefined}
-          aria-busy={reveal.isPending}
-          readOnly
-          rows={2}
-          onFocus={(event) => event.currentTarget.select()}
-          styles={{
-            input: {
-              fontFamily: 'var(--mantine-font-family-monospace)',
-              wordBreak: 'break-all',
-              resize: 'none',
-            },
-          }}
+          secret={secret ?? ''}
+          loading={reveal.isPending}
+          copyLabel="Copy secret"
+          copiedStatus="Secret copied"
+          onDone={onClose}
         />
-        <Group justify="space-between" gap="sm">
-          <CopyButton value={secret ?? ''} timeout={2000}>
-            {({ copied, copy }) => (
-              <>
-                <Button
-                  variant="light"
-                  color={copied ? 'teal' : undefined}
-                  leftSection={
-                    copied ? (
-                      <IconCheck size={16} aria-hidden="true" />
-                    ) : (
-                      <IconCopy size={16} aria-hidden="true" />
-                    )
-                  }
-                  onClick={copy}
-                  disabled={!secret}
-                  data-autofocus
-                >
-                  {copied ? 'Copied' : 'Copy secret'}
-                </Button>
-                <VisuallyHidden role="status" aria-live="polite">
-                  {copied ? 'Secret copied' : ''}
-                </VisuallyHidden>
-              </>
-            )}
-          </CopyButton>
-          <Button onClick={onClose}>Done</Button>
-        </Group>
       </Stack>
     </Modal>
   );

@@ -1,13 +1,12 @@
-import { Alert, Anchor, Box, Button, Group, Stack, Text, Title } from '@mantine/core';
-import { IconAlertCircle, IconPlus, IconWebhook } from '@tabler/icons-react';
+import { Anchor, Button, Text } from '@mantine/core';
+import { IconPlus, IconWebhook } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { MAX_WEBHOOK_ENDPOINTS, type Membership } from '@veriform/contracts';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
+import { ListSection } from '../../../components/data-list/ListSection';
 import { ForbiddenScreen } from '../../../components/errors/ForbiddenScreen';
-import { EmptyState } from '../../../components/layout/EmptyState';
 import { PermissionDeniedError } from '../../../lib/api-client';
-import { errorDisplayText } from '../../../lib/error-text';
 import { notify } from '../../../lib/notify';
 import { usePageTitle } from '../../../lib/page-title';
 import { useServices } from '../../../lib/services';
@@ -29,15 +28,10 @@ export function Webhooks({ membership }: { membership: Membership }) {
   const accountId = membership.account.id;
   const { api } = useServices();
   const navigate = useNavigate();
-  const {
-    data: endpoints,
-    error,
-    isPending,
-    refetch,
-    isFetching,
-  } = useQuery(webhookEndpointsQueryOptions(api, accountId));
+  const query = useQuery(webhookEndpointsQueryOptions(api, accountId));
+  const endpoints = query.data;
   const [adding, setAdding] = useState(false);
-  const forbidden = error instanceof PermissionDeniedError;
+  const forbidden = query.error instanceof PermissionDeniedError;
   usePageTitle(forbidden ? 'Access denied' : 'Webhooks');
 
   if (forbidden) return <ForbiddenScreen />;
@@ -53,59 +47,33 @@ export function Webhooks({ membership }: { membership: Membership }) {
     </Button>
   );
 
-  let body: ReactNode;
-  if (isPending) body = <EndpointListSkeleton />;
-  else if (!endpoints)
-    body = (
-      <Alert
-        color="red"
-        icon={<IconAlertCircle aria-hidden="true" />}
-        role="alert"
-        title="The webhook endpoints could not be loaded"
-      >
-        <Group gap="sm" wrap="wrap">
-          <span>{errorDisplayText(error)}</span>
-          <Button variant="default" size="compact-sm" onClick={() => void refetch()} loading={isFetching}>
-            Try again
-          </Button>
-        </Group>
-      </Alert>
-    );
-  else if (endpoints.length === 0)
-    body = (
-      <EmptyState icon={<IconWebhook />} title="No endpoints yet">
-        {EMPTY_TEXT}
-        <Box component="span" display="block" mt="md">
-          {addButton}
-        </Box>
-      </EmptyState>
-    );
-  else body = <EndpointList endpoints={endpoints} />;
-
   return (
-    <Stack gap="md" maw={1100}>
-      <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
-        <div>
-          <Title order={2} size="h4">
-            Webhooks
-          </Title>
-          <Text size="sm" c="dimmed" maw={640}>
-            Events of {membership.account.displayName}, sent to your endpoints as they happen and signed the
-            Standard Webhooks way. The{' '}
-            <Anchor href={API_DOCS_PATH} inherit underline="always">
-              API reference
-            </Anchor>{' '}
-            shows how to verify them.
+    <ListSection
+      title="Webhooks"
+      description={
+        <>
+          Events of {membership.account.displayName}, sent to your endpoints as they happen and signed the
+          Standard Webhooks way. The{' '}
+          <Anchor href={API_DOCS_PATH} inherit underline="always">
+            API reference
+          </Anchor>{' '}
+          shows how to verify them.
+        </>
+      }
+      action={addButton}
+      notice={
+        full && (
+          <Text size="sm" c="dimmed">
+            An account can have at most {MAX_WEBHOOK_ENDPOINTS} endpoints; delete one to add another.
           </Text>
-        </div>
-        {endpoints && endpoints.length > 0 && addButton}
-      </Group>
-      {full && (
-        <Text size="sm" c="dimmed">
-          An account can have at most {MAX_WEBHOOK_ENDPOINTS} endpoints; delete one to add another.
-        </Text>
-      )}
-      {body}
+        )
+      }
+      query={query}
+      skeleton={<EndpointListSkeleton />}
+      errorTitle="The webhook endpoints could not be loaded"
+      empty={{ icon: <IconWebhook />, title: 'No endpoints yet', text: EMPTY_TEXT }}
+      list={(rows) => <EndpointList endpoints={rows} />}
+    >
       {adding && (
         <EndpointFormModal
           accountId={accountId}
@@ -121,6 +89,6 @@ export function Webhooks({ membership }: { membership: Membership }) {
           }}
         />
       )}
-    </Stack>
+    </ListSection>
   );
 }

@@ -1,0 +1,119 @@
+import { Box, Button } from '@mantine/core';
+import { IconAlertCircle, IconFilterOff } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { errorDisplayText } from '../../lib/error-text';
+import { formatCount } from '../../lib/format';
+import { EmptyState } from '../layout/EmptyState';
+import { ListPager } from '../layout/ListPager';
+
+/** A page of a paged list, as the server answers it. */
+export interface ListPage<Row> {
+  count: number;
+  pageNumber: number;
+  pageSize: number;
+  results: readonly Row[];
+}
+
+/** What ListStates reads of the list's query (a TanStack Query result fits). */
+export interface ListQuery<Row> {
+  data: ListPage<Row> | undefined;
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  refetch: () => unknown;
+  isPlaceholderData: boolean;
+}
+
+export interface ListStatesProps<Row> {
+  query: ListQuery<Row>;
+  /** The placeholder while the first page loads. */
+  skeleton: ReactNode;
+  /** The icon of the empty states: what the list holds. */
+  icon: ReactNode;
+  /** "The codes sent could not be loaded". */
+  errorTitle: string;
+  /** Try again is busy while the new read runs. */
+  retrying?: boolean;
+  /** Shown when there is nothing at all yet (no filter chosen): what will be listed here. Undefined: never. */
+  never?: { title: string; text: ReactNode };
+  /** Shown when the filters match nothing, with a Clear filters button. */
+  noMatch: { title: string; text: ReactNode; onClear: () => void };
+  /** "codes sent": the words of "There are 12 matching codes sent, on fewer pages." */
+  rowsNoun: string;
+  pager: {
+    pageNumber: number;
+    pageSize: number;
+    pageSizes: readonly number[];
+    onPage: (pageNumber: number) => void;
+    onPageSize: (pageSize: number) => void;
+  };
+  /** The rows, dimmed (`busy`) while the next page loads. */
+  children: (rows: readonly Row[], busy: boolean) => ReactNode;
+}
+
+/**
+ * A paged list's body, in one order for every list: the skeleton while the first page loads; the error with Try
+ * again; "nothing yet"; "nothing matches" with Clear filters; a bookmarked page past the end with a way back to the
+ * first; else the rows and the pager under them.
+ */
+export function ListStates<Row>({
+  query,
+  skeleton,
+  icon,
+  errorTitle,
+  retrying,
+  never,
+  noMatch,
+  rowsNoun,
+  pager,
+  children,
+}: ListStatesProps<Row>) {
+  const { data, isPending, isError, error, refetch, isPlaceholderData } = query;
+  if (isPending) return skeleton;
+  if (isError || data === undefined)
+    return (
+      <EmptyState icon={<IconAlertCircle />} title={errorTitle}>
+        {errorDisplayText(error)}{' '}
+        <Button variant="subtle" size="compact-sm" onClick={() => void refetch()} loading={retrying}>
+          Try again
+        </Button>
+      </EmptyState>
+    );
+  if (never && data.count === 0)
+    return (
+      <EmptyState icon={icon} title={never.title}>
+        {never.text}
+      </EmptyState>
+    );
+  if (data.count === 0)
+    return (
+      <EmptyState icon={<IconFilterOff />} title={noMatch.title}>
+        {noMatch.text}
+        {/* A span: the empty state's words are a paragraph, which holds no block elements. */}
+        <Box component="span" display="block" mt="md">
+          <Button variant="default" onClick={noMatch.onClear}>
+            Clear filters
+          </Button>
+        </Box>
+      </EmptyState>
+    );
+  if (data.results.length === 0)
+    // A bookmarked page past the end (rows were deleted, or the page size grew).
+    return (
+      <EmptyState icon={icon} title="This page is empty">
+        There are {formatCount(data.count)} matching {rowsNoun}, on fewer pages.
+        {/* A span: the empty state's words are a paragraph, which holds no block elements. */}
+        <Box component="span" display="block" mt="md">
+          <Button variant="default" onClick={() => pager.onPage(1)}>
+            Go to the first page
+          </Button>
+        </Box>
+      </EmptyState>
+    );
+  return (
+    <>
+      {children(data.results, isPlaceholderData)}
+      <ListPager page={{ ...data, shown: data.results.length }} {...pager} />
+    </>
+  );
+}
