@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every test of Veriform, in the order a failure is cheapest to find. Fails loudly; never skips a stage.
-#   1. at once: format + lint (Biome) and web feature boundaries (dependency-cruiser), type check (tsc), production
-#      build of the web app
+#   1. at once: format + lint (Biome) and the web's and the server's boundaries (dependency-cruiser), type check (tsc),
+#      production build of the web app
 #   2. Vitest, one run: unit and component tests (web, jsdom); every API test file on PostgreSQL, and those whose
 #      behaviour differs by engine (apps/server/engine-specific-tests.ts) on PGlite too
 #   3. browser tests (Playwright, Debian's Chromium, one worker); beside them, front-end budgets (JavaScript per page,
@@ -62,7 +62,7 @@ in_parallel() {
   [ "${#failed[@]}" -eq 0 ] || fail "${failed[*]}"
 }
 
-step "1/3 At once: format and lint (Biome) + web feature boundaries (dependency-cruiser), type check (tsc), web build"
+step "1/3 At once: format and lint (Biome) + web and server boundaries (dependency-cruiser), type check (tsc), web build"
 # Independent of one another; tsc works on one core, the other two are short.
 in_parallel \
   "Biome, dependency-cruiser" "npx biome ci . && npm run --silent lint:deps" \

@@ -8,7 +8,7 @@ import { schema } from '@veriform/db';
 import { and, eq, inArray } from 'drizzle-orm';
 import { systemClock } from '../../apps/server/src/lib/clock.ts';
 import { hashPassword } from '../../apps/server/src/lib/passwords.ts';
-import { createSessionStore } from '../../apps/server/src/modules/auth/session-store.ts';
+import { createSessionStore } from '../../apps/server/src/lib/session-store.ts';
 import { parseCellPhone } from '../../apps/server/src/modules/public-verify/phone.ts';
 import { createOwnerAccount, ensureForms, seedVerifications } from '../seed-verifications.ts';
 

@@ -13,34 +13,35 @@ import { REQUEST_ID_HEADER, requestIdGenerator } from './lib/request-id.ts';
 import type { HostResolver } from './lib/webhook-url.ts';
 import { createMailer, type Mailer } from './messaging/email.ts';
 import { createSmsSender, type SmsSender } from './messaging/sms.ts';
-import { accountRoutes } from './modules/accounts/routes.ts';
-import { apiKeyRoutes } from './modules/api-keys/routes.ts';
+import { accountRoutes } from './modules/accounts/index.ts';
+import { apiKeyRoutes } from './modules/api-keys/index.ts';
 import { apiDocsRoutes, registerOpenApi } from './modules/api-v1/openapi.ts';
+import {
+  isApiV1,
+  PROBLEM_CONTENT_TYPE,
+  problemOfAppError,
+  problemOfStatus,
+} from './modules/api-v1/problems.ts';
 import { apiV1Routes } from './modules/api-v1/routes.ts';
-import { auditRoutes } from './modules/audit/routes.ts';
-import { authRoutes } from './modules/auth/routes.ts';
-import { certificateCheckRoutes } from './modules/certificates/check-routes.ts';
-import { publicCertificateRoutes } from './modules/certificates/public-routes.ts';
-import { certificateRoutes } from './modules/certificates/routes.ts';
-import { certificateStandingRoutes } from './modules/certificates/standing-routes.ts';
-import { twilioStatusRoutes } from './modules/code-delivery/twilio-status-routes.ts';
-import { consentRoutes } from './modules/consent/routes.ts';
-import { devRoutes } from './modules/dev/routes.ts';
-import type { TxtLookup } from './modules/domains/proof.ts';
-import { domainRoutes } from './modules/domains/routes.ts';
-import { invitationRoutes } from './modules/invitations/routes.ts';
-import { mediaRoutes } from './modules/media/routes.ts';
-import { membershipRoutes } from './modules/memberships/routes.ts';
+import { auditRoutes } from './modules/audit/index.ts';
+import { authRoutes, viewerState } from './modules/auth/index.ts';
+import { certificateRoutes } from './modules/certificates/index.ts';
+import { twilioStatusRoutes } from './modules/code-delivery/index.ts';
+import { consentRoutes } from './modules/consent/index.ts';
+import { devRoutes } from './modules/dev/index.ts';
+import { domainRoutes, type TxtLookup } from './modules/domains/index.ts';
+import { invitationRoutes } from './modules/invitations/index.ts';
+import { mediaRoutes } from './modules/media/index.ts';
+import { membershipRoutes } from './modules/memberships/index.ts';
 import { publicVerifyRoutes } from './modules/public-verify/routes.ts';
-import { testNumberRoutes } from './modules/test-numbers/routes.ts';
-import { userRoutes } from './modules/users/routes.ts';
+import { testNumberRoutes } from './modules/test-numbers/index.ts';
+import { userRoutes } from './modules/users/index.ts';
 import { verificationAttemptRoutes } from './modules/verification-attempts/routes.ts';
 import { verificationDetailReportRoutes } from './modules/verifications/detail-report-routes.ts';
 import { verificationRedactionRoutes } from './modules/verifications/redaction-routes.ts';
 import { verificationRoutes } from './modules/verifications/routes.ts';
-import { verifyFormRoutes } from './modules/verify-forms/routes.ts';
-import { webhookOperationRoutes } from './modules/webhooks/operations-routes.ts';
-import { webhookEndpointRoutes } from './modules/webhooks/routes.ts';
+import { verifyFormRoutes } from './modules/verify-forms/index.ts';
+import { webhookEndpointRoutes } from './modules/webhooks/index.ts';
 import { registerCsrf } from './plugins/csrf.ts';
 import { answerFrameworkError, registerErrorHandler } from './plugins/error-handler.ts';
 import { registerHealth } from './plugins/health.ts';
@@ -130,7 +131,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandler(app);
+  registerErrorHandler(app, {
+    applies: isApiV1,
+    contentType: PROBLEM_CONTENT_TYPE,
+    ofAppError: problemOfAppError,
+    ofStatus: problemOfStatus,
+  });
   // Every answer names its request id, as every log line of the request does (lib/request-id.ts).
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
@@ -203,15 +209,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(testNumberRoutes);
   await app.register(apiKeyRoutes);
   await app.register(webhookEndpointRoutes);
-  await app.register(webhookOperationRoutes);
   await app.register(auditRoutes);
   await app.register(verificationRoutes);
   await app.register(verificationDetailReportRoutes);
   await app.register(verificationRedactionRoutes);
   await app.register(certificateRoutes);
-  await app.register(certificateStandingRoutes);
-  await app.register(publicCertificateRoutes);
-  await app.register(certificateCheckRoutes);
   await app.register(verificationAttemptRoutes);
   await app.register(publicVerifyRoutes);
   await app.register(twilioStatusRoutes);
@@ -219,6 +221,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(apiDocsRoutes);
   if (outboxActive(config)) await app.register(devRoutes);
 
-  await registerSpa(app, devTemplate);
+  await registerSpa(app, devTemplate, viewerState);
   return app;
 }

@@ -4,43 +4,68 @@ import type { JobQueue } from './jobs/queue.ts';
 import type { Clock } from './lib/clock.ts';
 import { createRateLimiter, type RateLimiter } from './lib/rate-limit.ts';
 import { createSealer, type Sealer } from './lib/sealed.ts';
+import { createSessionStore, type SessionStore } from './lib/session-store.ts';
 import { createTokenSigner, type TokenSigner } from './lib/tokens.ts';
 import { type HostResolver, systemResolver } from './lib/webhook-url.ts';
 import { type CodeDelivery, createCodeDelivery } from './messaging/code-delivery.ts';
 import type { Mailer } from './messaging/email.ts';
 import type { SmsSender } from './messaging/sms.ts';
-import { type AccountService, createAccountService } from './modules/accounts/service.ts';
-import { type ApiKeyService, createApiKeyService } from './modules/api-keys/service.ts';
+import { type AccountService, createAccountService } from './modules/accounts/index.ts';
+import { type ApiKeyService, createApiKeyService } from './modules/api-keys/index.ts';
 import { type ApiEvents, createApiEvents } from './modules/api-v1/events.ts';
 import { type ApiVerifications, createApiVerifications } from './modules/api-v1/verifications.ts';
-import { type AuditLog, createAuditLog } from './modules/audit/log.ts';
-import { type AuditReader, createAuditReader } from './modules/audit/service.ts';
-import { createEmailChange, type EmailChange } from './modules/auth/email-change.ts';
-import { createEmailVerification, type EmailVerification } from './modules/auth/email-verification.ts';
-import { createPasswordReset, type PasswordReset } from './modules/auth/password-reset.ts';
-import { type AuthService, createAuthService } from './modules/auth/service.ts';
-import { createSessionStore, type SessionStore } from './modules/auth/session-store.ts';
-import { type CertificateService, createCertificateService } from './modules/certificates/service.ts';
-import { type ConsentService, createConsentService } from './modules/consent/service.ts';
-import { createTxtLookup, type TxtLookup } from './modules/domains/proof.ts';
-import { createDomainService, type DomainService } from './modules/domains/service.ts';
-import { createInvitationService, type InvitationService } from './modules/invitations/service.ts';
-import { createMediaService, type MediaService } from './modules/media/service.ts';
-import { createMembershipService, type MembershipService } from './modules/memberships/service.ts';
+import { type AuditLog, type AuditReader, createAuditLog, createAuditReader } from './modules/audit/index.ts';
+import {
+  type AuthService,
+  createAuthService,
+  createEmailChange,
+  createEmailVerification,
+  createPasswordReset,
+  type EmailChange,
+  type EmailVerification,
+  type PasswordReset,
+} from './modules/auth/index.ts';
+import {
+  type CertificateChecker,
+  type CertificateRevocation,
+  type CertificateService,
+  createCertificateCheck,
+  createCertificateRevocation,
+  createCertificateService,
+  createPublicCertificates,
+  type PublicCertificates,
+} from './modules/certificates/index.ts';
+import { createTwilioStatus, type TwilioStatus } from './modules/code-delivery/index.ts';
+import { type ConsentService, createConsentService } from './modules/consent/index.ts';
+import {
+  createDomainService,
+  createTxtLookup,
+  type DomainService,
+  type TxtLookup,
+} from './modules/domains/index.ts';
+import { createInvitationService, type InvitationService } from './modules/invitations/index.ts';
+import { createMediaService, type MediaService } from './modules/media/index.ts';
+import { createMembershipService, type MembershipService } from './modules/memberships/index.ts';
 import { createPublicVerifyService, type PublicVerifyService } from './modules/public-verify/service.ts';
-import { createTestNumberService, type TestNumberService } from './modules/test-numbers/service.ts';
-import { createUserService, type UserService } from './modules/users/service.ts';
+import { createTestNumberService, type TestNumberService } from './modules/test-numbers/index.ts';
+import { createUserService, type UserService } from './modules/users/index.ts';
 import {
   createVerificationAttemptService,
   type VerificationAttemptService,
 } from './modules/verification-attempts/service.ts';
 import { createVerificationExport, type VerificationExportService } from './modules/verifications/export.ts';
 import { createVerificationService, type VerificationService } from './modules/verifications/service.ts';
-import { createVerifyFormService, type VerifyFormService } from './modules/verify-forms/service.ts';
-import { createWebhookEvents, type WebhookEvents } from './modules/webhooks/events.ts';
-import { createWebhookOperations, type WebhookOperations } from './modules/webhooks/operations.ts';
-import { createWebhookSender, type WebhookSender } from './modules/webhooks/sender.ts';
-import { createWebhookEndpointService, type WebhookEndpointService } from './modules/webhooks/service.ts';
+import { createVerifyFormService, type VerifyFormService } from './modules/verify-forms/index.ts';
+import {
+  createWebhookEndpointService,
+  createWebhookEvents,
+  createWebhookOperations,
+  createWebhookSender,
+  type WebhookEndpointService,
+  type WebhookEvents,
+  type WebhookOperations,
+  type WebhookSender,
+} from './modules/webhooks/index.ts';
 
 /** Everything routes and plugins need, built once per app from the config and the injected dependencies. */
 export type Services = {
@@ -79,12 +104,20 @@ export type Services = {
   verificationExport: VerificationExportService;
   /** Verification certificates (issue #19): signed once, chained per account; the public keys. */
   certificates: CertificateService;
+  /** The public check of a dropped certificate file (issue #19 item 4). */
+  certificateCheck: CertificateChecker;
+  /** The public check page's API: a certificate's standing, and unlocking its number (ADR 24). */
+  publicCertificates: PublicCertificates;
+  /** Where a verification's certificate stands, and revoking it. */
+  certificateRevocation: CertificateRevocation;
   /** The activity log's attempts view (issue #18): every code sent, its delivery; the list and its CSV. */
   verificationAttempts: VerificationAttemptService;
   /** API keys: owners manage them; `authenticate` is the app's bearer lookup (plugins/caller.ts). */
   apiKeys: ApiKeyService;
   /** Queues verification codes for sending (public verification). */
   codeDelivery: CodeDelivery;
+  /** Twilio's delivery reports, recorded on their attempts. */
+  twilioStatus: TwilioStatus;
   /** The public verification page's API (read a live form, send a code, check it). */
   publicVerify: PublicVerifyService;
   /** API v1's verifications: the public page's rules through an account's API key. */
@@ -152,9 +185,13 @@ export function createServices(deps: {
   const verifications = createVerificationService({ db, clock, audit });
   const verificationExport = createVerificationExport({ db, clock, streamCsv, audit });
   const certificates = createCertificateService({ db, clock, config, audit });
+  const certificateCheck = createCertificateCheck({ db, rateLimit, certificates });
+  const publicCertificates = createPublicCertificates({ db, clock, rateLimit, audit });
+  const certificateRevocation = createCertificateRevocation({ db, clock, audit, certificates });
   const verificationAttempts = createVerificationAttemptService({ db, clock, audit });
   const apiKeys = createApiKeyService({ db, clock, audit });
   const codeDelivery = createCodeDelivery({ jobs, sealer });
+  const twilioStatus = createTwilioStatus({ db, clock, webhookEvents });
   const publicVerify = createPublicVerifyService({
     config,
     db,
@@ -212,9 +249,13 @@ export function createServices(deps: {
     verifications,
     verificationExport,
     certificates,
+    certificateCheck,
+    publicCertificates,
+    certificateRevocation,
     verificationAttempts,
     apiKeys,
     codeDelivery,
+    twilioStatus,
     publicVerify,
     apiVerifications,
     apiEvents,

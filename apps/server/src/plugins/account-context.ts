@@ -3,8 +3,7 @@ import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { and, eq } from 'drizzle-orm';
 import { AppError } from '../lib/errors.ts';
-import type { MembershipRow } from '../modules/memberships/repository.ts';
-import type { UserRow } from '../modules/users/repository.ts';
+import type { MembershipRow, UserRow } from '../lib/rows.ts';
 
 /**
  * The account a request acts on and who acts on it (ADR 15). Every account-scoped service function takes an

@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
-import type { SessionRow } from '../modules/auth/session-store.ts';
-import type { UserRow } from '../modules/users/repository.ts';
+import type { SessionRow, UserRow } from '../lib/rows.ts';
 
 /**
  * The logged-in user of the request, or 401 `{detail: "Authentication credentials were not provided."}` (SPEC §6, §8:

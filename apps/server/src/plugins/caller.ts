@@ -1,6 +1,6 @@
 import type { ApiKeyMode, ApiKeyScope } from '@veriform/contracts';
 import type { FastifyRequest } from 'fastify';
-import type { UserRow } from '../modules/users/repository.ts';
+import type { UserRow } from '../lib/rows.ts';
 
 /**
  * Who is calling: the logged-in person of the session cookie, or an API key named by `Authorization: Bearer …`.

@@ -10,17 +10,36 @@ import {
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { reportError } from '../lib/error-reporting.ts';
 import { AppError, type AppErrorCode, type FieldErrors } from '../lib/errors.ts';
-import {
-  isApiV1,
-  PROBLEM_CONTENT_TYPE,
-  problemOfAppError,
-  problemOfStatus,
-} from '../modules/api-v1/problems.ts';
 
 /**
  * The one error handler (SPEC §8, DESIGN §5): 400 `{<field>: [msgs], nonFieldErrors: [msgs], MainCode_}`, every
  * other status `{detail, MainCode_}`. 5xx never say what went wrong inside; the log does.
  */
+
+/**
+ * A part of the app that answers its errors in a format of its own: API v1's RFC 9457 problem details
+ * (modules/api-v1/problems.ts). app.ts passes it in, so this plugin, below the modules, names none of them (ADR 0036).
+ */
+export type ProblemFormat = {
+  /** Whether the request is answered in this format. */
+  applies: (request: FastifyRequest) => boolean;
+  contentType: string;
+  ofAppError: (publicUrl: string, error: AppError) => ApiProblem;
+  /** Fastify's own client errors (4xx) by status. */
+  ofStatus: (publicUrl: string, status: number, message: string) => ApiProblem;
+};
+
+/** Without a problem format (a test's small app), every request is answered in the spec's format. */
+const noProblemFormat: ProblemFormat = {
+  applies: () => false,
+  contentType: '',
+  ofAppError: () => {
+    throw new Error('no problem format');
+  },
+  ofStatus: () => {
+    throw new Error('no problem format');
+  },
+};
 
 const MALFORMED_BODY_CODES = new Set(['FST_ERR_CTP_INVALID_JSON_BODY', 'FST_ERR_CTP_EMPTY_JSON_BODY']);
 
@@ -53,9 +72,15 @@ function fromValidation(issues: NonNullable<FastifyError['validation']>): AppErr
   );
 }
 
-function sendAppError(request: FastifyRequest, reply: FastifyReply, error: AppError) {
+function sendAppError(
+  problems: ProblemFormat,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: AppError,
+) {
   reply.headers(error.headers).code(error.statusCode);
-  if (isApiV1(request)) return sendProblem(reply, problemOfAppError(publicUrlOf(request), error));
+  if (problems.applies(request))
+    return sendProblem(problems, reply, problems.ofAppError(publicUrlOf(request), error));
   if (error.statusCode === 400) {
     return reply.send(validationBody(error.code, error.fields, error.nonFieldErrors));
   }
@@ -66,8 +91,8 @@ function sendAppError(request: FastifyRequest, reply: FastifyReply, error: AppEr
 const publicUrlOf = (request: FastifyRequest) => request.server.services.config.publicUrl;
 
 /** API v1's errors: RFC 9457 problem details (modules/api-v1/problems.ts), serialized here whatever the route's schemas. */
-function sendProblem(reply: FastifyReply, problem: ApiProblem) {
-  return reply.code(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
+function sendProblem(problems: ProblemFormat, reply: FastifyReply, problem: ApiProblem) {
+  return reply.code(problem.status).type(problems.contentType).send(JSON.stringify(problem));
 }
 
 /** What ties a reported error to the request's log lines; the route pattern, never the path (it may hold a token). */
@@ -75,18 +100,20 @@ function requestContext(request: FastifyRequest) {
   return { requestId: request.id, method: request.method, route: request.routeOptions.url };
 }
 
-export function registerErrorHandler(app: FastifyInstance): void {
+export function registerErrorHandler(app: FastifyInstance, problems: ProblemFormat = noProblemFormat): void {
+  const sendError = (request: FastifyRequest, reply: FastifyReply, error: AppError) =>
+    sendAppError(problems, request, reply, error);
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    if (error instanceof AppError) return sendAppError(request, reply, error);
-    if (error.validation) return sendAppError(request, reply, fromValidation(error.validation));
+    if (error instanceof AppError) return sendError(request, reply, error);
+    if (error.validation) return sendError(request, reply, fromValidation(error.validation));
     if (error.code && MALFORMED_BODY_CODES.has(error.code)) {
-      if (isApiV1(request))
-        return sendAppError(request, reply, AppError.nonField('validation_error', serverTexts.malformedJson));
+      if (problems.applies(request))
+        return sendError(request, reply, AppError.nonField('validation_error', serverTexts.malformedJson));
       return reply.code(400).send(validationBody('validation_error', {}, [serverTexts.malformedJson]));
     }
     const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500 && isApiV1(request)) {
-      return sendProblem(reply, problemOfStatus(publicUrlOf(request), status, error.message));
+    if (status >= 400 && status < 500 && problems.applies(request)) {
+      return sendProblem(problems, reply, problems.ofStatus(publicUrlOf(request), status, error.message));
     }
     if (status === 400) {
       return reply.code(400).send(validationBody('validation_error', {}, [error.message]));
@@ -100,7 +127,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     request.log.error({ err: error }, 'request failed');
     reportError(error, requestContext(request));
-    if (isApiV1(request)) return sendAppError(request, reply, new AppError('server_error'));
+    if (problems.applies(request)) return sendError(request, reply, new AppError('server_error'));
     const body: DetailErrorBody = { detail: errorTexts.serverError, [MAIN_CODE_KEY]: 'server_error' };
     return reply.code(500).send(body);
   });

@@ -1,4 +1,5 @@
 import {
+  type AuthResponse,
   CLIENT_CONFIG_ELEMENT_ID,
   type ClientConfig,
   INITIAL_DATA_ELEMENT_ID,
@@ -11,14 +12,23 @@ import {
   parseTokenLinkPath,
 } from '@veriform/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { viewerState } from '../modules/auth/viewer.ts';
-import { contextOf } from '../modules/public-verify/routes.ts';
 import { ensureCsrfToken } from './csrf.ts';
+import { originOf } from './tenancy.ts';
 
 /**
  * The initial page data (SPEC §3, DESIGN §4) embedded in every page: who is asking, a CSRF token, and `extra`
  * computed from the path (token links are checked here, never consumed: that happens on the page's POST).
  */
+
+/**
+ * Who is asking, as the auth module answers it (modules/auth/viewer.ts): app.ts passes it to registerSpa, so this
+ * plugin names no module (ADR 0036).
+ */
+export type ViewerState = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: { loadedMemberships: true },
+) => Promise<AuthResponse>;
 
 /** Pages whose URL holds a secret (contracts' page paths): they must not leak it to other sites through the Referer. */
 export const isTokenPage = isSecretPage;
@@ -52,6 +62,7 @@ export async function initialDataFor(
   request: FastifyRequest,
   reply: FastifyReply,
   path: string,
+  viewerState: ViewerState,
 ): Promise<InitialData> {
   const [viewer, extra] = await Promise.all([
     viewerState(request, reply, { loadedMemberships: true }),
@@ -71,10 +82,11 @@ export async function publicPageDataFor(
   reply: FastifyReply,
   publicId: string,
 ): Promise<PublicPageData> {
+  // Who asks, kept as evidence of a page view: the address as TRUST_PROXY reads it and the agent cut to a sane length.
   const { form, language } = await request.server.services.publicVerify.publicPage(
     publicId,
     request.user?.id ?? null,
-    contextOf(request),
+    { ip: request.ip, userAgent: originOf(request).userAgent },
   );
   const ref = queryParam(request.url, 'ref')?.trim();
   return { csrfToken: ensureCsrfToken(request, reply), form, externalRefId: ref || null, language };

@@ -1,8 +1,7 @@
 import { API_V1_PREFIX, MEDIA_PATH_PREFIX } from '@veriform/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SESSION_TTL_MS, type SessionRow } from '../modules/auth/session-store.ts';
-import type { AccountRow, MembershipRow } from '../modules/memberships/repository.ts';
-import type { UserRow } from '../modules/users/repository.ts';
+import type { AccountRow, MembershipRow, SessionRow, UserRow } from '../lib/rows.ts';
+import { SESSION_TTL_MS } from '../lib/session-store.ts';
 import { baseCookieOptions, cookieNames } from './cookies.ts';
 
 declare module 'fastify' {

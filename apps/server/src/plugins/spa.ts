@@ -14,6 +14,7 @@ import {
   injectInitialData,
   isTokenPage,
   publicPageDataFor,
+  type ViewerState,
 } from './initial-data.ts';
 
 /**
@@ -129,6 +130,7 @@ function allowSameOriginFraming(reply: FastifyReply): void {
 export async function registerSpa(
   app: FastifyInstance,
   devTemplate: RenderTemplate | undefined,
+  viewerState: ViewerState,
 ): Promise<void> {
   const { config } = app.services;
   const clientConfig = { errorReporting: clientErrorReporting(config) };
@@ -174,7 +176,7 @@ export async function registerSpa(
 
     const [html, data] = await Promise.all([
       render(request.url, 'index'),
-      initialDataFor(request, reply, path),
+      initialDataFor(request, reply, path, viewerState),
     ]);
     if (isTokenPage(path)) reply.header('Referrer-Policy', 'no-referrer');
     // The page carries the user's data and CSRF token: private, and revalidated every time.

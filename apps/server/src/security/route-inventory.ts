@@ -1,7 +1,7 @@
 import { checkCodeRequestSchema, sendCodeRequestSchema } from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { twilioStatusCallbackSchema } from '../modules/code-delivery/twilio-status-routes.ts';
+import { twilioStatusCallbackSchema } from '../modules/code-delivery/index.ts';
 import type { AccountDeclaration } from '../plugins/tenancy.ts';
 
 /**

@@ -10,9 +10,9 @@ import { eq } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
 import type { RateLimiter } from '../../lib/rate-limit.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
-import { type AuditLog, auditTarget, changesOf } from '../audit/log.ts';
-import { type AccountRow, toAccountDto, toMembershipDto } from '../memberships/repository.ts';
-import type { UserRow } from '../users/repository.ts';
+import { type AuditLog, auditTarget, changesOf } from '../audit/index.ts';
+import { type AccountRow, toAccountDto, toMembershipDto } from '../memberships/index.ts';
+import type { UserRow } from '../users/index.ts';
 
 const { accounts, memberships } = schema;
 

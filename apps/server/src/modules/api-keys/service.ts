@@ -11,11 +11,11 @@ import {
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
+import { lockAccount } from '../../lib/account-lock.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { type AccountContext, assertStillCan, memberOf } from '../../plugins/account-context.ts';
-import { lockAccount } from '../accounts/lock.ts';
-import type { AuditLog } from '../audit/log.ts';
+import type { AuditLog } from '../audit/index.ts';
 import { createApiKeyAuthenticator, isApiKeyScope } from './authenticator.ts';
 import { API_KEY_PREFIX_LENGTH, generateApiKey, hashApiKey } from './key-format.ts';
 

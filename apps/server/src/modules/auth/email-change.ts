@@ -32,8 +32,8 @@ import type { Mailer } from '../../messaging/email.ts';
 import { changeEmailMessage, emailChangedMessage } from '../../messaging/templates/change-email.ts';
 import { emailChangeRequestedMessage } from '../../messaging/templates/change-email-requested.ts';
 import type { RequestOrigin } from '../../plugins/account-context.ts';
-import { type AuditLog, auditTarget } from '../audit/log.ts';
-import { findUserByEmail, findUserById, type UserRow } from '../users/repository.ts';
+import { type AuditLog, auditTarget } from '../audit/index.ts';
+import { findUserByEmail, findUserById, type UserRow } from '../users/index.ts';
 import { invalidTokenError } from './errors.ts';
 
 const { emailChangeRequests, users } = schema;

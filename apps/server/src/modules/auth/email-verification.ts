@@ -12,7 +12,7 @@ import { signedLink } from '../../lib/signed-links.ts';
 import type { TokenSigner } from '../../lib/tokens.ts';
 import type { Mailer } from '../../messaging/email.ts';
 import { verifyEmailMessage } from '../../messaging/templates/verify-email.ts';
-import { findUserByEmail, findUserById, type UserRow } from '../users/repository.ts';
+import { findUserByEmail, findUserById, type UserRow } from '../users/index.ts';
 import { reserveAddressMail } from './address-mail-limits.ts';
 import { invalidTokenError } from './errors.ts';
 

@@ -16,16 +16,16 @@ import type { Clock } from '../../lib/clock.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import type { RateLimiter } from '../../lib/rate-limit.ts';
 import type { Sealer } from '../../lib/sealed.ts';
+import type { SessionStore } from '../../lib/session-store.ts';
 import { signedLink } from '../../lib/signed-links.ts';
 import type { TokenSigner } from '../../lib/tokens.ts';
 import type { Mailer } from '../../messaging/email.ts';
 import { resetPasswordMessage } from '../../messaging/templates/reset-password.ts';
 import type { RequestOrigin } from '../../plugins/account-context.ts';
-import { type AuditLog, auditTarget } from '../audit/log.ts';
-import { findUserByEmail, findUserById, type UserRow } from '../users/repository.ts';
+import { type AuditLog, auditTarget } from '../audit/index.ts';
+import { findUserByEmail, findUserById, type UserRow } from '../users/index.ts';
 import { reserveAddressMail } from './address-mail-limits.ts';
 import { invalidTokenError } from './errors.ts';
-import type { SessionStore } from './session-store.ts';
 
 const { users } = schema;
 

@@ -15,12 +15,12 @@ import { AppError } from '../../lib/errors.ts';
 import { ipKey } from '../../lib/ip-key.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
 import { type RateLimiter, type RateLimitRule, type Reservation, tooMany } from '../../lib/rate-limit.ts';
+import type { SessionStore } from '../../lib/session-store.ts';
 import type { RequestOrigin } from '../../plugins/account-context.ts';
-import { type AuditLog, auditTarget } from '../audit/log.ts';
-import { findUserByEmail, type UserRow } from '../users/repository.ts';
+import { type AuditLog, auditTarget } from '../audit/index.ts';
+import { findUserByEmail, type UserRow } from '../users/index.ts';
 import type { EmailVerification } from './email-verification.ts';
 import { emailTakenError, invalidCredentialsError } from './errors.ts';
-import type { SessionStore } from './session-store.ts';
 
 const { users } = schema;
 

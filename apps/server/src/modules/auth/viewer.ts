@@ -1,8 +1,8 @@
 import { type AuthResponse, anonymousUser, type Membership } from '@veriform/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ensureCsrfToken, rotateCsrfToken } from '../../plugins/csrf.ts';
-import { listMembershipsOfUser, pickCurrentMembership, toMembershipDto } from '../memberships/repository.ts';
-import { toUserDto } from '../users/repository.ts';
+import { listMembershipsOfUser, pickCurrentMembership, toMembershipDto } from '../memberships/index.ts';
+import { toUserDto } from '../users/index.ts';
 
 /**
  * The memberships the session lookup brought with their accounts (plugins/session.ts), newest first as

@@ -1,7 +1,7 @@
 import { certificateCheckSchema } from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { createCertificateCheck, readCertificateUpload } from './check.ts';
+import { readCertificateUpload } from './check.ts';
 
 /**
  * POST /api/public/certificates/verify (issue #19 item 4): a visitor drops a certificate's PDF or JSON on the public
@@ -10,8 +10,7 @@ import { createCertificateCheck, readCertificateUpload } from './check.ts';
  */
 export async function certificateCheckRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { db, rateLimit, certificates } = app.services;
-  const checker = createCertificateCheck({ db, rateLimit, certificates });
+  const { certificateCheck: checker } = app.services;
 
   r.post(
     '/api/public/certificates/verify',

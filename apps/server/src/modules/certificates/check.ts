@@ -126,3 +126,5 @@ export function createCertificateCheck(deps: {
 
   return { admit, check };
 }
+
+export type CertificateChecker = ReturnType<typeof createCertificateCheck>;

@@ -3,7 +3,7 @@ import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { canonicalJson, sha256Hex } from '@veriform/verify-certificate';
 import { and, eq } from 'drizzle-orm';
-import { verifiedDomainsOf } from '../domains/verified.ts';
+import { verifiedDomainsOf } from '../domains/index.ts';
 import { maskEmail, maskPhone } from '../public-verify/phone.ts';
 import { consentEvidenceOf } from '../verifications/api-object.ts';
 import { verificationTimeline } from '../verifications/timeline.ts';

@@ -7,7 +7,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { originOf } from '../../plugins/tenancy.ts';
-import { createPublicCertificates } from './public.ts';
 
 /** Any string: the service answers 404 alike for a malformed and an unknown id. */
 const params = z.object({ certId: z.string() });
@@ -19,8 +18,7 @@ const params = z.object({ certId: z.string() });
  */
 export async function publicCertificateRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { db, clock, rateLimit, audit } = app.services;
-  const publicCertificates = createPublicCertificates({ db, clock, rateLimit, audit });
+  const { publicCertificates } = app.services;
 
   r.get(
     '/api/public/certificates/:certId',

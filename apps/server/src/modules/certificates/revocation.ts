@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
-import type { AuditLog } from '../audit/log.ts';
+import type { AuditLog } from '../audit/index.ts';
 import type { CertificateRow, CertificateService } from './service.ts';
 import { standingOf } from './standing.ts';
 
@@ -109,3 +109,5 @@ export function createCertificateRevocation(deps: {
 
   return { revoke, standing };
 }
+
+export type CertificateRevocation = ReturnType<typeof createCertificateRevocation>;

@@ -9,8 +9,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { parsePathId } from '../../plugins/account-objects.ts';
 import { accountContext } from '../../plugins/tenancy.ts';
+import { certificateCheckRoutes } from './check-routes.ts';
 import { certificateFileName } from './file-name.ts';
+import { publicCertificateRoutes } from './public-routes.ts';
 import type { CertificateDownload } from './service.ts';
+import { certificateStandingRoutes } from './standing-routes.ts';
 
 /**
  * The answer is the stored text as signed, never re-serialised (a changed byte is a broken signature): the schema
@@ -47,7 +50,9 @@ const params = z.object({ id: z.string() });
 
 /**
  * Verification certificates (issue #19, ADR 24): the signed JSON and the sealed PDF of one verification (members with
- * canSearchData), and the public keys anyone checks them with. API v1's route is in api-v1/verifications-routes.ts.
+ * canSearchData), and the public keys anyone checks them with; then the module's other route files (where a
+ * certificate stands and its revocation, the public check page's API, the check of a dropped file), so that app.ts
+ * registers this one plugin (ADR 0036). API v1's route is in api-v1/verifications-routes.ts.
  */
 export async function certificateRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -100,4 +105,8 @@ export async function certificateRoutes(app: FastifyInstance): Promise<void> {
       return certificates.keys();
     },
   );
+
+  await app.register(certificateStandingRoutes);
+  await app.register(publicCertificateRoutes);
+  await app.register(certificateCheckRoutes);
 }

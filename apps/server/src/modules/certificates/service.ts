@@ -14,7 +14,7 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { type AccountContext, keyLivemode } from '../../plugins/account-context.ts';
-import type { AuditLog } from '../audit/log.ts';
+import type { AuditLog } from '../audit/index.ts';
 import { certificateFacts } from './content.ts';
 import { deriveSigningKey, publishedKeys, registerSigningKey } from './keys.ts';
 import type { SignedCertificateText } from './pdf.ts';

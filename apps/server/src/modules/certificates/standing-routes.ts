@@ -8,7 +8,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { parsePathId } from '../../plugins/account-objects.ts';
 import { accountContext } from '../../plugins/tenancy.ts';
-import { createCertificateRevocation } from './revocation.ts';
 
 /** As the detail's: the tenancy hook already answered 404 for anything but an id that fits. */
 const params = z.object({ id: z.string() });
@@ -19,8 +18,7 @@ const params = z.object({ id: z.string() });
  */
 export async function certificateStandingRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { db, clock, audit, certificates } = app.services;
-  const revocation = createCertificateRevocation({ db, clock, audit, certificates });
+  const { certificateRevocation: revocation } = app.services;
 
   r.get(
     '/api/verifications/:id/certificate/standing',

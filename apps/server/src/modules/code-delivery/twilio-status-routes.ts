@@ -1,19 +1,8 @@
-import { schema } from '@veriform/db';
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.ts';
-import { emitDeliveryOutcome } from '../../messaging/delivery-outcome.ts';
-import {
-  fromTwilioStatus,
-  isFinalDeliveryStatus,
-  lockProviderMessage,
-  recordDeliveryEvent,
-  recordOrphanEvent,
-} from '../../messaging/delivery-status.ts';
+import { fromTwilioStatus } from '../../messaging/delivery-status.ts';
 import { TWILIO_STATUS_CALLBACK_PATH } from '../../messaging/sms.ts';
-
-const { verificationAttempts } = schema;
 
 /** The fields of Twilio's status callback that we read; Twilio sends more (To, From, AccountSid…), all signed. */
 export const twilioStatusCallbackSchema = z.object({
@@ -54,7 +43,7 @@ function formFields(body: unknown): Record<string, string> {
  * (they carry phone numbers).
  */
 export async function twilioStatusRoutes(app: FastifyInstance): Promise<void> {
-  const { config, db, clock, webhookEvents } = app.services;
+  const { config, twilioStatus } = app.services;
 
   // Only this plugin's routes read forms: everything else in the app takes JSON.
   app.addContentTypeParser(
@@ -89,31 +78,7 @@ export async function twilioStatusRoutes(app: FastifyInstance): Promise<void> {
     if (!status) return reply.code(204).send();
     const messageSid = callback.data.MessageSid;
     const errorCode = callback.data.ErrorCode?.trim() || null;
-    const at = clock.now();
-    const adopted = await db.transaction(async (tx) => {
-      // The send job saves the SID under the same lock: either it has committed (the attempt is found) or it will
-      // adopt what is stored here.
-      await lockProviderMessage(tx, messageSid);
-      const [attempt] = await tx
-        .select({ id: verificationAttempts.id })
-        .from(verificationAttempts)
-        .where(eq(verificationAttempts.providerMessageId, messageSid))
-        .limit(1);
-      if (!attempt) {
-        await recordOrphanEvent(tx, { status, at, errorCode, providerMessageId: messageSid });
-        return false;
-      }
-      const moved = await recordDeliveryEvent(tx, {
-        attemptId: attempt.id,
-        status,
-        at,
-        errorCode,
-        providerMessageId: messageSid,
-      });
-      if (moved && isFinalDeliveryStatus(status))
-        await emitDeliveryOutcome(tx, webhookEvents, attempt.id, at);
-      return true;
-    });
+    const adopted = await twilioStatus.record({ messageSid, status, errorCode });
     if (!adopted)
       request.log.info({ messageSid }, 'Twilio status ahead of its message (or not ours): kept aside');
     return reply.code(204).send();

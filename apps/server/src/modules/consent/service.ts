@@ -13,7 +13,7 @@ import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { type AccountContext, memberOf } from '../../plugins/account-context.ts';
-import { type AuditLog, auditTarget } from '../audit/log.ts';
+import { type AuditLog, auditTarget } from '../audit/index.ts';
 
 const { consentVersions, verifyForms, users } = schema;
 

@@ -19,7 +19,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { RateLimiter, RateLimitRule } from '../../lib/rate-limit.ts';
 import type { HostResolver } from '../../lib/webhook-url.ts';
 import { type AccountContext, assertStillCan, memberOf } from '../../plugins/account-context.ts';
-import type { AuditLog } from '../audit/log.ts';
+import type { AuditLog } from '../audit/index.ts';
 import { checkDomainProof, fileUrlOf, type TxtLookup, txtRecordNameOf } from './proof.ts';
 
 const { accounts, accountDomains } = schema;

@@ -1,11 +1,5 @@
 import { can, type Role } from '@veriform/contracts';
-import type { Db } from '@veriform/db';
-import { schema } from '@veriform/db';
-import { and, eq, isNull } from 'drizzle-orm';
 
-const { invitations } = schema;
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type InviterMembership = { role: Role; canSearchData: boolean; canViewReports: boolean };
 
 /**
@@ -16,27 +10,4 @@ type InviterMembership = { role: Role; canSearchData: boolean; canViewReports: b
  */
 export function inviterMayInvite(inviter: InviterMembership | null | undefined): boolean {
   return Boolean(inviter && can(inviter, 'manageTeam'));
-}
-
-/**
- * Revokes the open invitations `userId` sent for `accountId`, in the caller's transaction: run with the membership
- * change that takes their right to invite away (removal, leaving, demotion), under the same account lock.
- */
-export async function revokeOpenInvitationsBy(
-  tx: Tx,
-  accountId: number,
-  userId: number,
-  now: Date,
-): Promise<void> {
-  await tx
-    .update(invitations)
-    .set({ revokedAt: now })
-    .where(
-      and(
-        eq(invitations.accountId, accountId),
-        eq(invitations.invitedByUserId, userId),
-        isNull(invitations.acceptedAt),
-        isNull(invitations.revokedAt),
-      ),
-    );
 }

@@ -8,8 +8,8 @@ import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { and, desc, eq, isNull, notInArray, type SQL } from 'drizzle-orm';
 import { AppError } from '../../lib/errors.ts';
-import type { AuditEntry } from '../audit/log.ts';
-import { endpointTarget } from '../webhooks/replay.ts';
+import type { AuditEntry } from '../audit/index.ts';
+import { endpointTarget } from '../webhooks/index.ts';
 
 const { apiKeys, webhookEndpoints } = schema;
 
@@ -69,7 +69,7 @@ export function checkKept(owned: OwnedCredentials, keep: KeepCredentials): void 
  * transaction (a removal or demotion, under the account's lock, which key and endpoint creation take too: none is made
  * by them after this, none made before it escapes). Answers the audit entries to record: one per key revoked, endpoint
  * disabled, and key or endpoint kept, each naming the person (`personTargets`) after the object. The caller records
- * them after its own event, so every row is changed before the audit chain's head is taken (accounts/lock.ts).
+ * them after its own event, so every row is changed before the audit chain's head is taken (lib/account-lock.ts).
  */
 export async function revokeCredentialsOf(
   tx: Db,

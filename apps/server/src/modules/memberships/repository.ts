@@ -2,11 +2,11 @@ import type { Account, Membership, TeamMembership } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { and, asc, desc, eq, type SQL } from 'drizzle-orm';
+import type { AccountRow, MembershipRow } from '../../lib/rows.ts';
 
 const { accounts, memberships, users } = schema;
 
-export type AccountRow = typeof accounts.$inferSelect;
-export type MembershipRow = typeof memberships.$inferSelect;
+export type { AccountRow, MembershipRow };
 
 export function toAccountDto(account: AccountRow): Account {
   return {

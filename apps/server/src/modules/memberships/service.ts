@@ -14,18 +14,18 @@ import {
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { and, count, eq, type SQL } from 'drizzle-orm';
+import { lockAccount } from '../../lib/account-lock.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
+import type { SessionRow, SessionStore } from '../../lib/session-store.ts';
 import { type AccountContext, assertCan, assertStillCan, memberOf } from '../../plugins/account-context.ts';
-import { lockAccount } from '../accounts/lock.ts';
-import { type AuditEntry, type AuditLog, auditTarget, changesOf } from '../audit/log.ts';
-import type { SessionRow, SessionStore } from '../auth/session-store.ts';
-import { revokeOpenInvitationsBy } from '../invitations/inviter.ts';
-import type { UserRow } from '../users/repository.ts';
-import type { WebhookEvents } from '../webhooks/events.ts';
+import { type AuditEntry, type AuditLog, auditTarget, changesOf } from '../audit/index.ts';
+import type { UserRow } from '../users/index.ts';
+import type { WebhookEvents } from '../webhooks/index.ts';
 import { toApiMembership } from './api-object.ts';
 import { type CredentialsCause, checkKept, ownedCredentials, revokeCredentialsOf } from './credentials.ts';
 import { findMembershipOfUser, type MembershipRow, selectTeamMemberships } from './repository.ts';
+import { revokeOpenInvitationsBy } from './revoke-invitations.ts';
 
 const { memberships, users } = schema;
 
@@ -41,7 +41,7 @@ function onePage<T>(results: T[]): ListResponse<T> {
 /**
  * Memberships (SPEC §7): the team of an account, role and permission changes, removal (and leaving), and the session's
  * current membership. An account always keeps at least one owner: every change that could take an owner away runs
- * in a short transaction that first locks the account's row (accounts/lock.ts), so two owners demoting or
+ * in a short transaction that first locks the account's row (lib/account-lock.ts), so two owners demoting or
  * removing each other at the same moment are serialised and the second one sees that it would leave none.
  * A change that takes someone's right to invite away (removal, leaving, demotion to member) revokes the invitations
  * they sent that are still open, in the same transaction; accepting takes the same lock and checks the inviter again.

@@ -13,7 +13,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
-import type { AuditLog } from '../audit/log.ts';
+import type { AuditLog } from '../audit/index.ts';
 
 const { testPhoneNumbers } = schema;
 

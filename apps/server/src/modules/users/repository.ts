@@ -2,10 +2,11 @@ import type { User } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { eq, sql } from 'drizzle-orm';
+import type { UserRow } from '../../lib/rows.ts';
 
 const { users } = schema;
 
-export type UserRow = typeof users.$inferSelect;
+export type { UserRow };
 
 /** The user as every API answer and the initial page data show it (SPEC §3). */
 export function toUserDto(row: UserRow): User {

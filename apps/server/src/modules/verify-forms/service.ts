@@ -20,8 +20,8 @@ import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { RateLimiter } from '../../lib/rate-limit.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
-import { type AuditLog, auditTarget, changesOf } from '../audit/log.ts';
-import type { WebhookEvents } from '../webhooks/events.ts';
+import { type AuditLog, auditTarget, changesOf } from '../audit/index.ts';
+import type { WebhookEvents } from '../webhooks/index.ts';
 import { toApiForm } from './api-object.ts';
 
 const { verifyForms, verifications, verificationAttempts } = schema;
@@ -243,7 +243,7 @@ export function createVerifyFormService(deps: {
     values: UpdateVerifyFormRequest & { bannerImage?: string | null },
   ): Promise<VerifyForm> {
     const row = await db.transaction(async (tx) => {
-      // FOR NO KEY UPDATE, as every lock of the app's rows (accounts/lock.ts: the lock order).
+      // FOR NO KEY UPDATE, as every lock of the app's rows (lib/account-lock.ts: the lock order).
       const [before] = await tx.select().from(verifyForms).where(ownForm(ctx, id)).for('no key update');
       if (!before) throw new AppError('not_found');
       const [after] = await tx

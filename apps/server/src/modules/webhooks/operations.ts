@@ -17,7 +17,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { RateLimiter } from '../../lib/rate-limit.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
-import type { AuditLog } from '../audit/log.ts';
+import type { AuditLog } from '../audit/index.ts';
 import { type DeliveryListQuery, listDeliveries } from './deliveries.ts';
 import type { WebhookEvents } from './events.ts';
 import { createWebhookReplay, endpointTarget, eventTarget, replayableSince } from './replay.ts';

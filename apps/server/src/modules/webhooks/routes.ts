@@ -12,6 +12,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { parsePathId } from '../../plugins/account-objects.ts';
 import { accountContext } from '../../plugins/tenancy.ts';
+import { webhookOperationRoutes } from './operations-routes.ts';
 
 /** Any string: the tenancy hook answers 404 for anything that is not an endpoint of the caller's accounts. */
 const params = z.object({ id: z.string() });
@@ -85,4 +86,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance): Promise<void>
     (request) =>
       webhookEndpoints.rotateSecret(accountContext(request), parsePathId(request.params.id), request.body),
   );
+
+  // The endpoints' deliveries, test events and replays: registered here, so app.ts registers one plugin per module.
+  await app.register(webhookOperationRoutes);
 }

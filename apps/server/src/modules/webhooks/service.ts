@@ -14,13 +14,13 @@ import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { and, count, desc, eq } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
+import { lockAccount } from '../../lib/account-lock.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Sealer } from '../../lib/sealed.ts';
 import { type HostResolver, resolveWebhookTarget, webhookUrlPolicy } from '../../lib/webhook-url.ts';
 import { type AccountContext, assertStillCan, memberOf } from '../../plugins/account-context.ts';
-import { lockAccount } from '../accounts/lock.ts';
-import { type AuditLog, changesOf } from '../audit/log.ts';
+import { type AuditLog, changesOf } from '../audit/index.ts';
 import { generateWebhookSecret, webhookSecretContext, webhookSecretPreview } from './secrets.ts';
 
 const { users, webhookEndpoints } = schema;
@@ -228,7 +228,7 @@ export function createWebhookEndpointService(deps: {
   }
 
   /**
-   * The audit event first, then the DELETE (accounts/lock.ts: a deleted row is the lock order's one exception): a
+   * The audit event first, then the DELETE (lib/account-lock.ts: a deleted row is the lock order's one exception): a
    * DELETE's lock blocks the share locks of deliveries made under the chain head (a form rename's event), so the
    * head is taken before it. Two DELETEs at once: the second deletes nothing, answers 404 and records nothing.
    */

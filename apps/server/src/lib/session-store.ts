@@ -1,14 +1,13 @@
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { and, eq, gt, lt, ne, sql } from 'drizzle-orm';
-import type { Clock } from '../../lib/clock.ts';
-import { randomToken, sha256Hex } from '../../lib/crypto.ts';
-import type { AccountRow, MembershipRow } from '../memberships/repository.ts';
-import type { UserRow } from '../users/repository.ts';
+import type { Clock } from './clock.ts';
+import { randomToken, sha256Hex } from './crypto.ts';
+import type { AccountRow, MembershipRow, SessionRow, UserRow } from './rows.ts';
 
 const { sessions, users, memberships, accounts } = schema;
 
-export type SessionRow = typeof sessions.$inferSelect;
+export type { SessionRow };
 export type FoundSession = {
   session: SessionRow;
   user: UserRow;

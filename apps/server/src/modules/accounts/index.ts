@@ -1,0 +1,6 @@
+/**
+ * The accounts module's public entry: what app.ts, services.ts and other modules may use (ADR 0036). Everything else in
+ * the folder is the module's own.
+ */
+export { accountRoutes } from './routes.ts';
+export { type AccountService, createAccountService } from './service.ts';

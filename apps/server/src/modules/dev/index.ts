@@ -1,0 +1,5 @@
+/**
+ * The dev module's public entry: what app.ts, services.ts and other modules may use (ADR 0036). Everything else in
+ * the folder is the module's own.
+ */
+export { devRoutes } from './routes.ts';

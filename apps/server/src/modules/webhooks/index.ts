@@ -1,0 +1,16 @@
+/**
+ * The webhooks module's public entry: what app.ts, services.ts and other modules may use (ADR 0036). Everything else in
+ * the folder is the module's own.
+ */
+export {
+  createWebhookEvents,
+  EVENT_ID_PATTERN,
+  newEventId,
+  type WebhookEventInput,
+  type WebhookEvents,
+} from './events.ts';
+export { createWebhookOperations, type WebhookOperations } from './operations.ts';
+export { endpointTarget } from './replay.ts';
+export { webhookEndpointRoutes } from './routes.ts';
+export { createWebhookSender, type WebhookSender } from './sender.ts';
+export { createWebhookEndpointService, type WebhookEndpointService } from './service.ts';
