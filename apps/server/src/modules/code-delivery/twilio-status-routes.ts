@@ -1,4 +1,4 @@
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -90,7 +90,7 @@ export async function twilioStatusRoutes(app: FastifyInstance): Promise<void> {
     const messageSid = callback.data.MessageSid;
     const errorCode = callback.data.ErrorCode?.trim() || null;
     const at = clock.now();
-    const adopted = await db.transaction(async (tx) => {
+    const adopted = await transaction(db, async (tx) => {
       // The send job saves the SID under the same lock: either it has committed (the attempt is found) or it will
       // adopt what is stored here.
       await lockProviderMessage(tx, messageSid);

@@ -1,11 +1,10 @@
 import { can, type Role } from '@veriform/contracts';
-import type { Db } from '@veriform/db';
+import type { Tx } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { and, eq, isNull } from 'drizzle-orm';
 
 const { invitations } = schema;
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type InviterMembership = { role: Role; canSearchData: boolean; canViewReports: boolean };
 
 /**
