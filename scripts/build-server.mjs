@@ -8,11 +8,11 @@
  * it is on (pg), what only development or a rare path loads. The bundle is written beside a stamp of its sources'
  * SHA-256 (their files and the lockfile) and moved into place whole, so a running server never sees half a file.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { build } from 'esbuild';
+import { sourcesHash } from './build-stamp.mjs';
 
 const root = join(import.meta.dirname, '..');
 const server = join(root, 'apps', 'server');
@@ -49,23 +49,6 @@ const external = [
   'vite',
   'twilio',
 ];
-
-function files(path) {
-  if (!existsSync(path)) return [];
-  if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path).flatMap((name) => {
-    const child = join(path, name);
-    return skipped.test(relative(root, child)) ? [] : files(child);
-  });
-}
-
-function sourcesHash() {
-  const hash = createHash('sha256');
-  for (const file of inputs.flatMap(files).sort()) {
-    hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
-  }
-  return hash.digest('hex');
-}
 
 /**
  * The URL of `file` at run time, from the bundle's own URL (the bundle can move with the checkout), through a helper of
@@ -125,7 +108,7 @@ async function bundleServer(outfile) {
 }
 
 const ifChanged = process.argv.includes('--if-changed');
-const hash = sourcesHash();
+const hash = sourcesHash(root, inputs, skipped);
 const stamp = join(dist, stampName);
 if (ifChanged && existsSync(bundle) && existsSync(stamp) && readFileSync(stamp, 'utf8') === hash) {
   console.log('The server bundle is up to date (apps/server/dist).');

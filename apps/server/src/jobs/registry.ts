@@ -16,7 +16,7 @@ async function load(): Promise<JobDefinition[]> {
   const definitions: JobDefinition[] = [];
   for (const file of files) {
     // A template literal, so that a bundler (scripts/build-server.mjs) takes every file of the directory in.
-    const module: Record<string, unknown> = await import(`./definitions/${file}`);
+    const module: Record<string, unknown> = await import(/* @vite-ignore */ `./definitions/${file}`);
     const found = Object.values(module).filter(isJobDefinition);
     const [definition] = found;
     if (!definition || found.length > 1) {
