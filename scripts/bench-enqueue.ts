@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { createDb, schema, type Tx } from '@veriform/db';
+import { createDb, schema, type Tx, transaction } from '@veriform/db';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { sendVerificationCode } from '../apps/server/src/jobs/definitions/send-verification-code.ts';
@@ -57,7 +57,7 @@ async function sendCode(inside: boolean): Promise<void> {
   const now = new Date();
   const enqueue = (tx?: Tx) =>
     jobs.enqueue(sendVerificationCode, { attemptId, sealedCode: sealer.seal('123456', attemptId) }, { tx });
-  await db.transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`code-send:${form?.id}:${cellPhone}`}))`);
     await tx
       .select({ createdAt: verificationAttempts.createdAt })

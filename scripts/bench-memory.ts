@@ -1,5 +1,5 @@
 /**
- * Idle memory and start of the production server (issue #20 item 5): spawns `node [flags] apps/server/src/server.ts`
+ * Idle memory and start of the production server (issue #20 item 5): spawns `node [flags] apps/server/dist/server.mjs`
  * with NODE_ENV=production, times spawn → first 200 from `/readyz`, and reads the process's resident set (VmRSS, and
  * its anonymous and file-backed parts) from /proc at ready and again after `--idle` seconds without requests.
  * PostgreSQL runs on a database of its own (`--database-name`, created, migrated by an unmeasured first start, and
@@ -28,6 +28,8 @@ const { values } = parseArgs({
     engines: { type: 'string', default: 'postgres,pglite' },
     port: { type: 'string', default: '4591' },
     requests: { type: 'string', default: '0' },
+    // What `npm start` runs (built by `npm run build`); `--entry apps/server/src/server.ts` for the sources.
+    entry: { type: 'string', default: join('apps', 'server', 'dist', 'server.mjs') },
   },
 });
 const runs = Number(values.runs);
@@ -36,14 +38,14 @@ const port = Number(values.port);
 const requests = Number(values.requests);
 const engines = (values.engines ?? '').split(',');
 const repoRoot = join(import.meta.dirname, '..');
-const server = join('apps', 'server', 'src', 'server.ts');
+const server = values.entry;
 
 /** The node flags of apps/server's `start` script: whatever stands between `node` and the entry point. */
 function productionFlags(): string {
   const manifest: { scripts: { start: string } } = JSON.parse(
     readFileSync(join(repoRoot, 'apps', 'server', 'package.json'), 'utf8'),
   );
-  const match = /\bnode\s+(.*?)\s*src\/server\.ts/.exec(manifest.scripts.start);
+  const match = /\bnode\s+(.*?)\s*(src\/server\.ts|dist\/server\.mjs)/.exec(manifest.scripts.start);
   return match?.[1] ?? '';
 }
 

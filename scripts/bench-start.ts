@@ -1,5 +1,5 @@
 /**
- * Start-to-ready of a built app (issue #14): how long from spawning `node apps/server/src/server.ts` until `/readyz`
+ * Start-to-ready of a built app (issue #14): how long from spawning `node apps/server/dist/server.mjs` until `/readyz`
  * answers 200, on PostgreSQL (`--database-url`, migrated before the runs) and on PGlite (a data directory migrated by
  * the first, unmeasured start). The floor is a bare `node:http` server spawned the same way: what Node alone costs.
  *   npm run build && node scripts/bench-start.ts [--database-url postgres://…] [--runs 5] [--engines postgres,pglite]
@@ -16,6 +16,8 @@ const { values } = parseArgs({
     'database-url': { type: 'string' },
     runs: { type: 'string', default: '5' },
     engines: { type: 'string', default: 'postgres,pglite' },
+    // What `npm start` runs (built by `npm run build`); `--entry apps/server/src/server.ts` for the sources.
+    entry: { type: 'string', default: join('apps', 'server', 'dist', 'server.mjs') },
   },
 });
 const runs = Number(values.runs);
@@ -63,7 +65,7 @@ async function series(name: string, args: string[], env: Record<string, string>,
   return median(times);
 }
 
-const server = [join('apps', 'server', 'src', 'server.ts')];
+const server = [values.entry];
 const production = { SECRET_KEY: 'x'.repeat(48), PUBLIC_URL: `http://localhost:${port}` };
 const bare = `require('node:http').createServer((q, s) => s.end('ok')).listen(${port})`;
 const floor = await series('bare node:http', ['-e', bare], {}, '/');

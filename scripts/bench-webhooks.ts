@@ -22,7 +22,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createDb, schema } from '@veriform/db';
+import { createDb, schema, transaction } from '@veriform/db';
 import { eq, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { createBoss } from '../apps/server/src/jobs/boss.ts';
@@ -180,17 +180,17 @@ try {
       return times;
     };
     const bareInsert = await timed(() =>
-      db.transaction((tx) =>
+      transaction(db, (tx) =>
         tx
           .insert(schema.webhookEvents)
           .values({ id: newEventId(), accountId: quiet.id, type: sample.type, data: sample.data }),
       ),
     );
     const emitNone = await timed(() =>
-      db.transaction((tx) => emit(tx, quiet.id, { type: 'verification.approved', data: sample.data })),
+      transaction(db, (tx) => emit(tx, quiet.id, { type: 'verification.approved', data: sample.data })),
     );
     const emitOne = await timed(() =>
-      db.transaction((tx) => emit(tx, account.id, { type: 'verification.approved', data: sample.data })),
+      transaction(db, (tx) => emit(tx, account.id, { type: 'verification.approved', data: sample.data })),
     );
     const line = (name: string, xs: number[]) =>
       `${name.padEnd(40)} p50 ${ms(quantile(xs, 0.5))} ms  p95 ${ms(quantile(xs, 0.95))} ms  (×${(quantile(xs, 0.5) / quantile(bareInsert, 0.5)).toFixed(2)} the bare insert)`;

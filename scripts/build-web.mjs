@@ -7,19 +7,10 @@
  * over when its holder died), and a build that waited finds the other's fresh dist and skips.
  */
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
+import { sourcesHash } from './build-stamp.mjs';
 
 const root = join(import.meta.dirname, '..');
 const web = join(root, 'apps', 'web');
@@ -30,23 +21,6 @@ const stampName = '.sources-sha256';
 /** What the build reads: the web app's own files and the shared contracts, tests and outputs aside. */
 const inputs = [web, join(root, 'packages', 'contracts', 'src'), join(root, 'package-lock.json')];
 const skipped = /(^|\/)(node_modules|dist|\.build|\.vite)(\/|$)|\.test\.tsx?$|routeTree\.gen\.ts$/;
-
-function files(path) {
-  if (!existsSync(path)) return [];
-  if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path).flatMap((name) => {
-    const child = join(path, name);
-    return skipped.test(relative(root, child)) ? [] : files(child);
-  });
-}
-
-function sourcesHash() {
-  const hash = createHash('sha256');
-  for (const file of inputs.flatMap(files).sort()) {
-    hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
-  }
-  return hash.digest('hex');
-}
 
 function run(command, args, cwd) {
   const result = spawnSync(command, args, { cwd, stdio: 'inherit' });
@@ -61,7 +35,7 @@ const release = await lockfile.lock(web, {
   retries: { retries: 300, minTimeout: 500, maxTimeout: 1000 },
 });
 try {
-  const hash = sourcesHash();
+  const hash = sourcesHash(root, inputs, skipped);
   const stamp = join(dist, stampName);
   const fresh =
     existsSync(join(dist, 'index.html')) && existsSync(stamp) && readFileSync(stamp, 'utf8') === hash;

@@ -66,4 +66,6 @@ export const engineSpecificTests = [
   // sweep of every row, webhook deliveries through the jobs; and reads recorded under bursts (one chain).
   'src/modules/verifications/redaction-copies.test.ts',
   'src/modules/audit/read-recording.test.ts',
+  // @veriform/db's transaction(), query() and afterCommit on each driver's own connection API (ADR 0034).
+  'src/lib/transaction.test.ts',
 ];

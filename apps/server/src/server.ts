@@ -1,13 +1,10 @@
 import closeWithGrace from 'close-with-grace';
 import { ConfigError, loadConfig } from './config.ts';
-import { shortcutDrizzleResolution } from './lib/drizzle-resolution.ts';
 import { flushErrorReports, initErrorReporting, reportError } from './lib/error-reporting.ts';
-import { releaseStartMemory } from './lib/start-memory.ts';
 
 /** Entry point: config, error reporting, database, migrations, listen; graceful shutdown. Everything else is in buildApp. */
 
 async function main(): Promise<void> {
-  shortcutDrizzleResolution();
   const config = loadConfig();
   // Before the app's modules load (imported below), so Sentry's instrumentation sees HTTP, Fastify and pg load.
   await initErrorReporting(config);
@@ -27,7 +24,6 @@ async function main(): Promise<void> {
   });
 
   await app.ready();
-  releaseStartMemory();
   await app.listen({ port: config.port, host: config.host });
   const port = app.server.address();
   const actualPort = typeof port === 'object' && port ? port.port : config.port;

@@ -4,17 +4,15 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { type StreamCsv, streamCsvFrom } from './copy.ts';
 import * as schema from './schema.ts';
-import { trackCommits } from './transaction.ts';
+import { type Db, registerDatabase } from './transaction.ts';
 
 export type Schema = typeof schema;
-/** The one database type the app codes against, whichever driver is underneath. */
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type { Db };
 
 export const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
 
@@ -95,8 +93,8 @@ export function createDb(config: DbConfig): DatabaseHandle {
       'error',
       config.onIdleError ?? ((error) => console.error('PostgreSQL idle connection error:', error.message)),
     );
-    const db = drizzleNodePg(pool, { schema });
-    trackCommits(db);
+    const db: Db = drizzleNodePg(pool, { schema });
+    registerDatabase(db, { kind: 'postgres', client: pool });
     return {
       db,
       kind: 'postgres',
@@ -121,8 +119,9 @@ export function createDb(config: DbConfig): DatabaseHandle {
     client = new PGlite(config.dataDir);
   }
   const pglite = client;
-  const db = drizzlePglite(pglite, { schema });
-  trackCommits(db);
+  const pgliteDb = drizzlePglite(pglite, { schema });
+  const db: Db = pgliteDb;
+  registerDatabase(db, { kind: 'pglite', client: pglite });
   return {
     db,
     kind: 'pglite',
@@ -132,7 +131,7 @@ export function createDb(config: DbConfig): DatabaseHandle {
       const results = await pglite.exec(text);
       return { rows: results.at(-1)?.rows ?? [] };
     },
-    migrate: () => migratePglite(db, { migrationsFolder }),
+    migrate: () => migratePglite(pgliteDb, { migrationsFolder }),
     // One process owns a PGlite database.
     exclusively: (work) => work(),
     close: () => pglite.close(),

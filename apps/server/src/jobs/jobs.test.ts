@@ -1,5 +1,5 @@
 import { readdir } from 'node:fs/promises';
-import { type DatabaseHandle, schema } from '@veriform/db';
+import { type DatabaseHandle, schema, transaction } from '@veriform/db';
 import { eq, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,7 +102,7 @@ describe('enqueue in the caller’s transaction', () => {
     const invitationId = 900_000_001;
     const marker = 'rolled-back@example.com';
     await expect(
-      t.db.db.transaction(async (tx) => {
+      transaction(t.db.db, async (tx) => {
         await tx.insert(schema.outboxMessages).values({
           channel: 'email',
           to: marker,
@@ -137,7 +137,7 @@ describe('enqueue in the caller’s transaction', () => {
         [sendInvitationEmail.name, base, base + 9_999],
       );
     await expect(
-      t.db.db.transaction(async (tx) => {
+      transaction(t.db.db, async (tx) => {
         await t.app.services.jobs.enqueueMany(sendInvitationEmail, payloads(910_000_000, 10), { tx });
         throw new Error('rolled back');
       }),
@@ -146,7 +146,7 @@ describe('enqueue in the caller’s transaction', () => {
 
     // Far in the future, so that no worker runs them during the test.
     const startAfter = new Date(Date.now() + 3_600_000);
-    await t.db.db.transaction((tx) =>
+    await transaction(t.db.db, (tx) =>
       t.app.services.jobs.enqueueMany(sendInvitationEmail, payloads(920_000_000, 2_500), { tx, startAfter }),
     );
     expect(await count(920_000_000)).toEqual([{ n: 2_500 }]);
@@ -191,7 +191,7 @@ describe('enqueue in the caller’s transaction', () => {
       // The worker's first poll is at its start; from then on it sleeps 30 s unless woken.
       await delay(200);
       let id = '';
-      await other.db.transaction(async (tx) => {
+      await transaction(other.db, async (tx) => {
         await tx.execute(sql`select 1`);
         id = await jobs.enqueue(probe, { n: 1 }, { tx });
         if (other.kind === 'postgres') {

@@ -15,7 +15,8 @@ async function load(): Promise<JobDefinition[]> {
   const files = (await readdir(DIRECTORY)).filter((file) => SOURCE.test(file)).sort();
   const definitions: JobDefinition[] = [];
   for (const file of files) {
-    const module: Record<string, unknown> = await import(new URL(file, DIRECTORY).href);
+    // A template literal, so that a bundler (scripts/build-server.mjs) takes every file of the directory in.
+    const module: Record<string, unknown> = await import(/* @vite-ignore */ `./definitions/${file}`);
     const found = Object.values(module).filter(isJobDefinition);
     const [definition] = found;
     if (!definition || found.length > 1) {

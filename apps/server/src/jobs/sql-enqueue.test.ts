@@ -1,3 +1,4 @@
+import { transaction } from '@veriform/db';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
@@ -23,22 +24,20 @@ async function storedByBoth<Payload extends z.ZodType>(
   data: z.input<Payload>,
 ): Promise<Record<string, unknown>[]> {
   let rows: Record<string, unknown>[] = [];
-  await t.db.db
-    .transaction(async (tx) => {
-      const byBoss = await t.app.services.jobs.enqueue(definition, data, { tx });
-      const bySql = await tx.execute(
-        sql`select enqueue_job(${definition.name}, ${JSON.stringify(data)}::jsonb)::text as id`,
-      );
-      const [stored] = (bySql as unknown as { rows: { id: string }[] }).rows;
-      const read = await tx.execute(
-        sql`select * from pgboss.job where id in (${byBoss}::uuid, ${stored?.id ?? null}::uuid) order by id = ${byBoss}::uuid`,
-      );
-      rows = (read as unknown as { rows: Record<string, unknown>[] }).rows;
-      throw new RolledBack();
-    })
-    .catch((error: unknown) => {
-      if (!(error instanceof RolledBack)) throw error;
-    });
+  await transaction(t.db.db, async (tx) => {
+    const byBoss = await t.app.services.jobs.enqueue(definition, data, { tx });
+    const bySql = await tx.execute(
+      sql`select enqueue_job(${definition.name}, ${JSON.stringify(data)}::jsonb)::text as id`,
+    );
+    const [stored] = (bySql as unknown as { rows: { id: string }[] }).rows;
+    const read = await tx.execute(
+      sql`select * from pgboss.job where id in (${byBoss}::uuid, ${stored?.id ?? null}::uuid) order by id = ${byBoss}::uuid`,
+    );
+    rows = (read as unknown as { rows: Record<string, unknown>[] }).rows;
+    throw new RolledBack();
+  }).catch((error: unknown) => {
+    if (!(error instanceof RolledBack)) throw error;
+  });
   return rows.map(({ id: _id, ...columns }) => columns);
 }
 

@@ -1,5 +1,5 @@
 import type { Db, Tx } from '@veriform/db';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Clock } from './clock.ts';
 import { AppError } from './errors.ts';
@@ -102,7 +102,7 @@ export function createRateLimiter(db: Db, clock: Clock) {
    */
   async function locked<T>(buckets: string[], work: (scope: LockedBuckets) => Promise<T>): Promise<T> {
     const ordered = lockOrder(buckets);
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       // One statement takes every lock, in the array's (sorted) order.
       const names = sql.join(
         ordered.map((bucket) => sql`${bucket}`),

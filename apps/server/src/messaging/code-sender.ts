@@ -1,5 +1,5 @@
 import { publicVerifyTexts } from '@veriform/contracts';
-import { type Db, schema } from '@veriform/db';
+import { type Db, schema, transaction } from '@veriform/db';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
@@ -151,7 +151,7 @@ export async function sendVerificationCode(
     const permanent = error instanceof SmsSendError ? error.permanent : isPermanentEmailError(error);
     if (permanent) {
       // A refusal for good is the message's final delivery status, with the provider's code as its reason.
-      await db.transaction(async (tx) => {
+      await transaction(db, async (tx) => {
         await tx
           .update(verificationAttempts)
           .set({ sendError: errorText(error) })
@@ -173,7 +173,7 @@ export async function sendVerificationCode(
   }
 
   const sentAt = clock.now();
-  await db.transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     // Twilio may report before this commits: such callbacks wait for this lock, or came first and are adopted here.
     if (row.method === 'sms') await lockProviderMessage(tx, providerMessageId);
     await tx

@@ -1,5 +1,5 @@
 import type { Invitation } from '@veriform/contracts';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -584,7 +584,7 @@ async function worldOf(owner: Owner, member: Joined): Promise<World> {
     eventTypes: ['*'],
     enabled: false,
   });
-  const event = await t.db.db.transaction((tx) =>
+  const event = await transaction(t.db.db, (tx) =>
     t.app.services.webhookEvents.emit(tx, owner.accountId, { type: 'form.updated', data: {} }),
   );
   if (!event.eventId) throw new Error('emit stored no event');

@@ -7,7 +7,7 @@ import type {
   User,
   WebhookEndpoint,
 } from '@veriform/contracts';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { eq } from 'drizzle-orm';
 import type { TestContext } from '../test-support/app.ts';
 import { solidImage } from '../test-support/images.ts';
@@ -91,7 +91,7 @@ export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<Wo
     .update(schema.webhookEndpoints)
     .set({ url: 'http://127.0.0.1:9/fuzzed' })
     .where(eq(schema.webhookEndpoints.id, webhookEndpointId));
-  const emitted = await t.db.db.transaction((tx) =>
+  const emitted = await transaction(t.db.db, (tx) =>
     t.app.services.webhookEvents.emit(tx, owner.accountId, { type: 'form.updated', data: { id: form.id } }),
   );
   if (!emitted.eventId) throw new Error('emit stored no event');

@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../database.ts';
@@ -34,7 +34,7 @@ const [owner] = await db
 if (!account || !owner) throw new Error('seed rows not inserted');
 await db.insert(schema.memberships).values({ userId: owner.id, accountId: account.id, role: 'owner' });
 
-const jobId = await db.transaction(async (tx) => {
+const jobId = await transaction(db, async (tx) => {
   const key = randomToken(32);
   const now = clock.now();
   const [invitation] = await tx

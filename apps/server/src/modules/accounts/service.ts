@@ -5,7 +5,7 @@ import {
   type UpdateAccountRequest,
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { eq } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
 import type { RateLimiter } from '../../lib/rate-limit.ts';
@@ -48,7 +48,7 @@ export function createAccountService(deps: {
       tooManyRequestsText,
     );
     const now = clock.now();
-    const { account, membership } = await db.transaction(async (tx) => {
+    const { account, membership } = await transaction(db, async (tx) => {
       const [account] = await tx.insert(accounts).values({ displayName, createdAt: now }).returning();
       if (!account) throw new Error('Account insert returned no row');
       const [membership] = await tx
@@ -102,7 +102,7 @@ export function createAccountService(deps: {
       Pick<AccountRow, 'displayName' | 'uploadedProfileImage' | 'phoneCountries' | 'auditRetentionYears'>
     >,
   ): Promise<CompanyInfo> {
-    const row = await db.transaction(async (tx) => {
+    const row = await transaction(db, async (tx) => {
       // The account's lock (lock.ts), read under it.
       const [before] = await tx
         .select()

@@ -9,7 +9,7 @@ import {
   MAX_ACTIVE_API_KEYS,
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import { lockAccount } from '../../lib/account-lock.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -90,7 +90,7 @@ export function createApiKeyService(deps: {
     const { user } = memberOf(ctx);
     const createdBy = user.id;
     const key = generateApiKey(body.mode);
-    const row = await db.transaction(async (tx) => {
+    const row = await transaction(db, async (tx) => {
       await lockAccount(tx, ctx.accountId);
       // The owner's rights were checked before the lock; one demoted or removed meanwhile loses them here.
       await assertStillCan(tx, ctx, 'manageCompany');
@@ -129,7 +129,7 @@ export function createApiKeyService(deps: {
    * revocation time. 404 for an id that is not the account's.
    */
   async function revoke(ctx: AccountContext, id: number): Promise<void> {
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       // Only a revocation that happens is recorded: a second DELETE changes nothing and says nothing.
       const [revoked] = await tx
         .update(apiKeys)

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { transaction } from '@veriform/db';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { apiV1, newApiKey } from '../../test-support/api-v1/client.ts';
@@ -134,7 +135,7 @@ describe('the curl examples', () => {
     };
     // An event of the approval the examples made, whether or not approvals emit one yet.
     const anEvent = async () => {
-      await app.services.db.transaction((tx) =>
+      await transaction(app.services.db, (tx) =>
         app.services.webhookEvents.emit(tx, owner.accountId, {
           type: 'verification.approved',
           data: { id: env.VERIFICATION_ID },

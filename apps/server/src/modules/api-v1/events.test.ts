@@ -1,5 +1,5 @@
 import type { WebhookDeliveryStatus, WebhookEvent } from '@veriform/contracts';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { eq, inArray, lt } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { pruneWebhookEvents } from '../../jobs/definitions/prune-webhook-events.ts';
@@ -18,7 +18,7 @@ const { webhookEvents, webhookDeliveries, webhookDeliveryAttempts, webhookEndpoi
 
 /** Emits in one transaction, as a change does; events of one transaction share its instant. */
 async function emit(owner: Owner, ...events: WebhookEventInput[]): Promise<string[]> {
-  return t.app.services.db.transaction(async (tx) => {
+  return transaction(t.app.services.db, async (tx) => {
     const ids: string[] = [];
     for (const event of events) {
       const { eventId } = await t.app.services.webhookEvents.emit(tx, owner.accountId, event);

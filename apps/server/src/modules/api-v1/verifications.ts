@@ -7,7 +7,7 @@ import {
   publicVerifyTexts,
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { and, eq, gt, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
@@ -222,7 +222,7 @@ export function createApiVerifications(deps: {
   /** Its code stops working at once. Canceling a canceled one answers it again; any other state is a 409. */
   async function cancel(ctx: AccountContext, id: string): Promise<ApiVerification> {
     const row = await rowOf(ctx, id);
-    const canceled = await db.transaction(async (tx) => {
+    const canceled = await transaction(db, async (tx) => {
       const [changed] = await tx
         .update(verificationAttempts)
         .set({ status: 'canceled' })
@@ -348,7 +348,7 @@ export function createApiVerifications(deps: {
    */
   async function get(ctx: AccountContext, id: string): Promise<ApiVerification> {
     if (!ctx.can('searchData')) return toApi(ctx, await rowOf(ctx, id));
-    const row = await db.transaction(async (tx) => {
+    const row = await transaction(db, async (tx) => {
       const found = await rowOf(ctx, id, tx);
       await audit.record(tx, ctx, {
         action: 'verification.viewed',

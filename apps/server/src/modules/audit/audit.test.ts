@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join as joinPath } from 'node:path';
 import { promisify } from 'node:util';
 import type { AuditEventList, AuditEventListItem, CreatedApiKey } from '@veriform/contracts';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../config.ts';
@@ -168,7 +168,7 @@ describe('the audit log', () => {
     });
 
     // Someone with the database's keys edits a row behind the application's back: the check names it.
-    await t.db.db.transaction(async (tx) => {
+    await transaction(t.db.db, async (tx) => {
       await tx.execute(sql`alter table audit_events disable trigger audit_events_append_only`);
       await tx.execute(
         sql`update audit_events set ip = '198.51.100.1' where account_id = ${owner.accountId} and sequence = 2`,

@@ -14,7 +14,7 @@ const { memberships } = schema;
  * Writing the audit log (issue #16, ADR 19). Call it with the transaction of the change it records, so the event
  * commits with the change or not at all:
  *
- *     await db.transaction(async (tx) => {
+ *     await transaction(db, async (tx) => {
  *       …the change…
  *       await audit.record(tx, ctx, { action: 'form.updated', targets: [formTarget(form)], changes });
  *     });

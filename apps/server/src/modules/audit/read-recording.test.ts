@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AuditEvent } from '@veriform/contracts';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { newApiKey } from '../../test-support/api-v1/client.ts';
@@ -47,7 +47,7 @@ async function codes(owner: Owner, n: number): Promise<void> {
 }
 
 const emitEvents = (accountId: number, n: number) =>
-  t.db.db.transaction(async (tx) => {
+  transaction(t.db.db, async (tx) => {
     for (let i = 0; i < n; i += 1)
       await t.app.services.webhookEvents.emit(tx, accountId, { type: 'form.created', data: { id: i } });
   });

@@ -1,5 +1,5 @@
 import type { Db } from '@veriform/db';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { and, eq, inArray, lt, lte, max, sql } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
 import type { AuditLog } from './log.ts';
@@ -34,7 +34,7 @@ export async function pruneAuditEvents(deps: { db: Db; clock: Clock; audit: Audi
   let removed = 0;
   for (const { accountId, through } of due) {
     if (through === null) continue;
-    removed += await db.transaction(async (tx) => {
+    removed += await transaction(db, async (tx) => {
       const [last] = await tx
         .select({ hash: auditEvents.hash, sequence: auditEvents.sequence })
         .from(auditEvents)

@@ -10,7 +10,7 @@ import {
   tooManyRequestsText,
 } from '@veriform/contracts';
 import type { Db, Tx } from '@veriform/db';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { and, eq } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import { sendEmailChangeLink } from '../../jobs/definitions/send-email-change-link.ts';
@@ -271,7 +271,7 @@ export function createEmailChange(deps: {
       status: 'pending' as const,
       ...(newFromOrTo ? { lastRequestedANewFromOrToEmailAt: now } : {}),
     };
-    const row = await db.transaction(async (tx) => {
+    const row = await transaction(db, async (tx) => {
       const [upserted] = await tx
         .insert(emailChangeRequests)
         .values({ userId: user.id, ...values })
@@ -296,7 +296,7 @@ export function createEmailChange(deps: {
     if (holder && holder.id !== user.id) throw takenError();
     await consumeSend(user);
     const now = clock.now();
-    const updated = await db.transaction(async (tx) => {
+    const updated = await transaction(db, async (tx) => {
       const [rearmed] = await tx
         .update(emailChangeRequests)
         .set({ lastSentAChangeEmailAt: now, ...(status === 'expired' ? { requestedAt: now } : {}) })
@@ -352,7 +352,7 @@ export function createEmailChange(deps: {
 
     const now = clock.now();
     try {
-      return await db.transaction(async (tx) => {
+      return await transaction(db, async (tx) => {
         // Conditional on the state the token was checked against: of two concurrent confirmations one succeeds.
         const [claimed] = await tx
           .update(emailChangeRequests)

@@ -4,7 +4,7 @@ import {
   serverTexts,
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { and, eq, isNull, type SQL } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import {
@@ -102,7 +102,7 @@ export function createPasswordReset(deps: {
       eq(users.email, user.email),
       user.lastLoginAt ? eq(users.lastLoginAt, user.lastLoginAt) : isNull(users.lastLoginAt),
     ];
-    const updated = await db.transaction(async (tx) => {
+    const updated = await transaction(db, async (tx) => {
       // Conditional on the state the token was checked against: of two concurrent uses only one succeeds.
       const [row] = await tx
         .update(users)

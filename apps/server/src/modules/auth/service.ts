@@ -7,7 +7,7 @@ import {
   tooManyRequestsText,
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { eq } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
@@ -106,7 +106,7 @@ export function createAuthService(deps: {
     if (await findUserByEmail(db, email)) throw emailTakenError();
     const passwordHash = await hashPassword(input.password);
     try {
-      return await db.transaction(async (tx) => {
+      return await transaction(db, async (tx) => {
         const [user] = await tx
           .insert(users)
           .values({
@@ -166,13 +166,13 @@ export function createAuthService(deps: {
     if (!user) throw invalidCredentialsError();
     const target = [auditTarget.user(user)];
     if (!ok) {
-      await db.transaction((tx) =>
+      await transaction(db, (tx) =>
         audit.recordForUser(tx, user, origin, { action: 'auth.login_failed', targets: target }),
       );
       throw invalidCredentialsError();
     }
     await forgiveGuess(guess, email, ip);
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       await tx.update(users).set({ lastLoginAt: clock.now() }).where(eq(users.id, user.id));
       await audit.recordForUser(tx, user, origin, { action: 'auth.login_succeeded', targets: target });
     });
@@ -184,7 +184,7 @@ export function createAuthService(deps: {
    * sign-out at once, from another tab) records nothing.
    */
   async function logout(user: UserRow, sessionIdHash: string, origin: RequestOrigin): Promise<void> {
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       if (!(await sessions.remove(sessionIdHash, tx))) return;
       await audit.recordForUser(tx, user, origin, {
         action: 'auth.logout',
@@ -208,7 +208,7 @@ export function createAuthService(deps: {
   ): Promise<UserRow> {
     await checkCurrentPassword(user, input.previousPassword, origin.ip, 'previousPassword');
     const passwordHash = await hashPassword(input.newPassword);
-    const updated = await db.transaction(async (tx) => {
+    const updated = await transaction(db, async (tx) => {
       const [row] = await tx
         .update(users)
         .set({ passwordHash, passwordChangedAt: clock.now() })

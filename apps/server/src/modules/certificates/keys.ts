@@ -1,7 +1,7 @@
 import { createPrivateKey, createPublicKey, hkdfSync, type KeyObject, sign } from 'node:crypto';
 import { CERTIFICATE_ALG, type CertificateKeys } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { keyIdOf } from '@veriform/verify-certificate';
 import { and, asc, isNull, ne } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
@@ -50,7 +50,7 @@ export function deriveSigningKey(secretKey: string, generation: number): Signing
  * keeps signing with its own, and both keys stay published.
  */
 export async function registerSigningKey(db: Db, clock: Clock, key: SigningKey): Promise<void> {
-  await db.transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     await tx
       .insert(certificateSigningKeys)
       .values({ keyId: key.keyId, publicKey: key.publicKey, createdAt: clock.now() })

@@ -7,7 +7,7 @@ import {
   type PublicCertificate,
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { eq } from 'drizzle-orm';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { z } from 'zod';
@@ -165,7 +165,7 @@ export function createPublicCertificates(deps: {
       .limit(1);
     const email = verification?.method === 'email' ? verification.email : null;
     const salt = row.unlockSalt;
-    await db.transaction((tx) =>
+    await transaction(db, (tx) =>
       audit.recordForVisitor(tx, row.accountId, origin, {
         action: 'verification.certificate_unlocked',
         targets: [{ type: 'verification', id: String(row.verificationId), name: signed.cellPhone }],

@@ -1,6 +1,6 @@
 import type { VerificationCertificateStanding } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { and, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Clock } from '../../lib/clock.ts';
@@ -55,7 +55,7 @@ export function createCertificateRevocation(deps: {
     reason: string,
   ): Promise<VerificationCertificateStanding> {
     const issued = await certificates.issue(ctx.accountId, verificationId);
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const [row] = await tx
         .update(verificationCertificates)
         .set({ revokedAt: clock.now(), revocationReason: reason })

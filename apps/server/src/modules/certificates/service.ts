@@ -6,7 +6,7 @@ import {
   certificateSchema,
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { canonicalJson, sha256Hex } from '@veriform/verify-certificate';
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -109,7 +109,7 @@ export function createCertificateService(deps: { db: Db; clock: Clock; config: C
     const salt = randomBytes(16).toString('hex');
     const facts = await certificateFacts(db, accountId, verificationId, clock.now(), salt, config.publicUrl);
     if (!facts) throw new AppError('not_found');
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const [head] = await tx
         .insert(certificateChainHeads)
         .values({ accountId, seq: 0, sha256: null })
@@ -160,7 +160,7 @@ export function createCertificateService(deps: { db: Db; clock: Clock; config: C
    * masked, as views do.
    */
   async function recorded(ctx: AccountContext, row: CertificateRow, format: 'json' | 'pdf'): Promise<void> {
-    await db.transaction((tx) =>
+    await transaction(db, (tx) =>
       audit.record(tx, ctx, {
         action: format === 'json' ? 'verification.certificate_viewed' : 'verification.certificate_downloaded',
         targets: [

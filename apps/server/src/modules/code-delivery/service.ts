@@ -1,5 +1,5 @@
 import type { Db } from '@veriform/db';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { eq } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
 import { emitDeliveryOutcome } from '../../messaging/delivery-outcome.ts';
@@ -31,7 +31,7 @@ export function createTwilioStatus(deps: { db: Db; clock: Clock; webhookEvents: 
   /** Records the report; false when no attempt has the message yet (kept aside for the send job to adopt). */
   async function record({ messageSid, status, errorCode }: ProviderStatusReport): Promise<boolean> {
     const at = clock.now();
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       // The send job saves the SID under the same lock: either it has committed (the attempt is found) or it will
       // adopt what is stored here.
       await lockProviderMessage(tx, messageSid);

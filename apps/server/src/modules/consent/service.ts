@@ -7,7 +7,7 @@ import type {
   publishConsentVersionRequestSchema,
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { and, desc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.ts';
@@ -77,7 +77,7 @@ export function createConsentService(deps: { db: Db; clock: Clock; audit: AuditL
     body: PublishRequest,
   ): Promise<{ created: boolean; version: ConsentVersion }> {
     const author = memberOf(ctx).user;
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       // The form row's lock numbers this form's versions one at a time (in every process); the unique index
       // (form, language, version) would refuse a duplicate number if anything ever skipped the lock.
       const [form] = await tx

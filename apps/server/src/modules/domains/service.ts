@@ -10,7 +10,7 @@ import {
   normalizeDomain,
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { and, asc, count, eq, isNull } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -109,7 +109,7 @@ export function createDomainService(deps: {
     if (!verdict.ok) throw AppError.field('validation_error', 'domain', verdict.message);
     const { domain } = verdict;
     try {
-      const row = await db.transaction(async (tx) => {
+      const row = await transaction(db, async (tx) => {
         await tx
           .select({ id: accounts.id })
           .from(accounts)
@@ -176,7 +176,7 @@ export function createDomainService(deps: {
       throw new AppError('validation_error', { nonFieldErrors: result.findings });
     }
     const how = result.by === 'dns' ? 'the DNS TXT record' : 'the file';
-    const verified = await db.transaction(async (tx) => {
+    const verified = await transaction(db, async (tx) => {
       const [updated] = await tx
         .update(accountDomains)
         .set({
@@ -200,7 +200,7 @@ export function createDomainService(deps: {
   }
 
   async function remove(ctx: AccountContext, id: number): Promise<void> {
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       const [deleted] = await tx.delete(accountDomains).where(own(ctx, id)).returning({
         id: accountDomains.id,
         domain: accountDomains.domain,

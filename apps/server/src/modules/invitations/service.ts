@@ -16,7 +16,7 @@ import {
   tooManyRequestsText,
 } from '@veriform/contracts';
 import type { Db, Tx } from '@veriform/db';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
@@ -245,7 +245,7 @@ export function createInvitationService(deps: {
     const { key, keyHash } = newKey();
     let row: InvitationRow | undefined;
     try {
-      row = await db.transaction(async (tx) => {
+      row = await transaction(db, async (tx) => {
         const [inserted] = await tx
           .insert(invitations)
           .values({
@@ -300,7 +300,7 @@ export function createInvitationService(deps: {
     await consumeSend(ctx);
     const { key, keyHash } = newKey();
     // Conditional on the send time read above: of two concurrent resends only one goes out.
-    const row = await db.transaction(async (tx) => {
+    const row = await transaction(db, async (tx) => {
       const [updated] = await tx
         .update(invitations)
         .set({
@@ -334,7 +334,7 @@ export function createInvitationService(deps: {
    * in the log through the event that caused them, not as revocations of their own.)
    */
   async function revoke(ctx: AccountContext, id: number): Promise<void> {
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       const [row] = await tx
         .update(invitations)
         .set({ revokedAt: clock.now() })
@@ -423,7 +423,7 @@ export function createInvitationService(deps: {
     }
 
     const now = clock.now();
-    const outcome = await db.transaction(async (tx) => {
+    const outcome = await transaction(db, async (tx) => {
       // The account's lock, shared: accepts run side by side, while a membership change (removal, demotion) that
       // holds it exclusively runs wholly before or after. Under it the inviter must still be one who may invite.
       await tx

@@ -1,10 +1,8 @@
-import type { Db } from '@veriform/db';
+import type { Tx } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { and, eq, isNull } from 'drizzle-orm';
 
 const { invitations } = schema;
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /**
  * Revokes the open invitations `userId` sent for `accountId`, in the caller's transaction: run with the membership

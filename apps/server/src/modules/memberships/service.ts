@@ -11,8 +11,8 @@ import {
   teamTexts,
   type UpdatePermissionsRequest,
 } from '@veriform/contracts';
-import type { Db } from '@veriform/db';
-import { schema } from '@veriform/db';
+import type { Db, Tx } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { and, count, eq, type SQL } from 'drizzle-orm';
 import { lockAccount } from '../../lib/account-lock.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -28,8 +28,6 @@ import { findMembershipOfUser, type MembershipRow, selectTeamMemberships } from 
 import { revokeOpenInvitationsBy } from './revoke-invitations.ts';
 
 const { memberships, users } = schema;
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export const lastOwnerError = () => AppError.nonField('last_owner', teamTexts.lastOwner);
 
@@ -149,7 +147,7 @@ export function createMembershipService(deps: {
     losesOwner: (target: MembershipRow) => boolean,
     change: (tx: Tx, target: MembershipRow) => Promise<void>,
   ): Promise<void> {
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       await lockAccount(tx, ctx.accountId);
       // The caller's rights were checked before the lock; an owner demoted or removed meanwhile loses them here.
       if (requires) await assertStillCan(tx, ctx, requires);
@@ -224,7 +222,7 @@ export function createMembershipService(deps: {
     id: number,
     values: UpdatePermissionsRequest,
   ): Promise<TeamMembership> {
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       const [before] = await tx
         .select()
         .from(memberships)

@@ -7,7 +7,7 @@ import {
   testNumberTexts,
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { and, asc, eq } from 'drizzle-orm';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
@@ -80,7 +80,7 @@ export function createTestNumberService(deps: {
     const cellPhone = toE164(body.cellPhone);
     if (!cellPhone) throw AppError.field('validation_error', 'cellPhone', testNumberTexts.invalidPhone);
     try {
-      const row = await db.transaction(async (tx) => {
+      const row = await transaction(db, async (tx) => {
         const [inserted] = await tx
           .insert(testPhoneNumbers)
           .values({
@@ -105,7 +105,7 @@ export function createTestNumberService(deps: {
   }
 
   async function remove(ctx: AccountContext, id: number): Promise<void> {
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       const [deleted] = await tx
         .delete(testPhoneNumbers)
         .where(and(eq(testPhoneNumbers.accountId, ctx.accountId), eq(testPhoneNumbers.id, id)))

@@ -6,7 +6,7 @@ import {
   type VerificationAttempt,
   type verificationAttemptExportQuerySchema,
 } from '@veriform/contracts';
-import { type Db, schema } from '@veriform/db';
+import { type Db, schema, transaction } from '@veriform/db';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.ts';
@@ -139,7 +139,7 @@ export function createAttemptExport(deps: { db: Db; clock: Clock; audit: AuditLo
     // On record before any row is read, as the verifications' export (which explains why). Same action: it is the
     // activity log exported, numbers included; `view` tells which of its lists.
     const { account: _account, ...filters } = query;
-    await db.transaction((tx) =>
+    await transaction(db, (tx) =>
       audit.record(tx, ctx, {
         action: 'verifications.exported',
         targets: [auditTarget.account({ id: ctx.accountId, displayName: account?.displayName ?? '' })],

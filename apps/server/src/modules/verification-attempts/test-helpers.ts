@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { VerificationAttemptList, VerifyForm } from '@veriform/contracts';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { expect } from 'vitest';
 import { type CodeDeliveryStatus, recordDeliveryEvent } from '../../messaging/delivery-status.ts';
 import type { TestContext } from '../../test-support/app.ts';
@@ -40,7 +40,7 @@ export async function deliver(
   events: { status: CodeDeliveryStatus; at: Date; errorCode?: string }[],
 ): Promise<void> {
   for (const event of events)
-    await t.db.db.transaction((tx) => recordDeliveryEvent(tx, { attemptId, ...event }));
+    await transaction(t.db.db, (tx) => recordDeliveryEvent(tx, { attemptId, ...event }));
 }
 
 /** Codes typed for an attempt (right or wrong). */

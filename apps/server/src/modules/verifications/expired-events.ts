@@ -1,5 +1,5 @@
 import type { Db } from '@veriform/db';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
 import type { WebhookEvents } from '../webhooks/events.ts';
@@ -34,7 +34,7 @@ export async function emitExpiredVerifications(deps: {
   const since = new Date(now.getTime() - EXPIRED_SWEEP.lookBackMs);
   let stored = 0;
   for (let batch = 0; batch < EXPIRED_SWEEP.maxBatches; batch++) {
-    const { found, emitted } = await db.transaction(async (tx) => {
+    const { found, emitted } = await transaction(db, async (tx) => {
       // The partial index on expires_at of pending codes serves the range; the dedupe key's unique index the
       // anti-join, so codes already emitted (by an earlier run) are skipped rather than found again every batch.
       const rows = await tx

@@ -6,7 +6,7 @@ import {
   type VerificationSortKey,
   type verificationExportQuerySchema,
 } from '@veriform/contracts';
-import { type Db, type StreamCsv, schema } from '@veriform/db';
+import { type Db, type StreamCsv, schema, transaction } from '@veriform/db';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.ts';
@@ -319,7 +319,7 @@ export function createVerificationExport(deps: {
     // take minutes or be cancelled. So an export asked for is on record even when the client stops it halfway. The
     // filters as the request gave them (the account is the event's own) and the count X-Total-Count announces.
     const { account: _account, ...filters } = query;
-    await db.transaction((tx) =>
+    await transaction(db, (tx) =>
       audit.record(tx, ctx, {
         action: 'verifications.exported',
         targets: [auditTarget.account({ id: ctx.accountId, displayName: account?.displayName ?? '' })],
@@ -334,7 +334,7 @@ export function createVerificationExport(deps: {
       // until the export ended. Waiting for the event loop's check phase first lets pending I/O through.
       await yieldToEventLoop();
       // The zone is set for this transaction only (PGlite's one connection serves every request).
-      const [batch] = await db.transaction(async (tx) => {
+      const [batch] = await transaction(db, async (tx) => {
         await tx.execute(sql`SELECT set_config('TimeZone', ${range.tz}, true)`);
         return exportBatchQuery(tx, where, query.o, last, batchSize).execute();
       });

@@ -1,6 +1,6 @@
 import type { VerificationDetail } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { and, eq, gte, inArray, isNotNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
@@ -103,7 +103,7 @@ export async function redactVerification(
   id: number,
 ): Promise<VerificationDetail> {
   const { db, clock, audit } = deps;
-  const row = await db.transaction(async (tx) => {
+  const row = await transaction(db, async (tx) => {
     const [found] = await tx
       .select()
       .from(verifications)

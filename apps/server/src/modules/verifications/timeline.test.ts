@@ -1,4 +1,5 @@
 import { errorTexts, type SendCodeResponse, type VerificationTimeline } from '@veriform/contracts';
+import { transaction } from '@veriform/db';
 import { describe, expect, it } from 'vitest';
 import { recordDeliveryEvent } from '../../messaging/delivery-status.ts';
 import { useTestApp } from '../../test-support/app.ts';
@@ -46,7 +47,7 @@ async function askCode(consumer: Consumer, publicId: string, phone: { typed: str
 }
 
 const report = (attemptId: string, status: 'delivered' | 'undelivered', errorCode: string | null = null) =>
-  t.db.db.transaction((tx) => recordDeliveryEvent(tx, { attemptId, status, at: t.clock.now(), errorCode }));
+  transaction(t.db.db, (tx) => recordDeliveryEvent(tx, { attemptId, status, at: t.clock.now(), errorCode }));
 
 const line = (over: Record<string, unknown>) => ({
   attemptId: null,

@@ -12,7 +12,7 @@ import {
   type VerifyFormStats,
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { and, asc, count, desc, eq, gte, ilike, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -90,7 +90,7 @@ export function createVerifyFormService(deps: {
     const now = clock.now();
     for (let attempt = 0; ; attempt++) {
       try {
-        const row = await db.transaction(async (tx) => {
+        const row = await transaction(db, async (tx) => {
           const [inserted] = await tx
             .insert(verifyForms)
             .values({
@@ -242,7 +242,7 @@ export function createVerifyFormService(deps: {
     id: number,
     values: UpdateVerifyFormRequest & { bannerImage?: string | null },
   ): Promise<VerifyForm> {
-    const row = await db.transaction(async (tx) => {
+    const row = await transaction(db, async (tx) => {
       // FOR NO KEY UPDATE, as every lock of the app's rows (lib/account-lock.ts: the lock order).
       const [before] = await tx.select().from(verifyForms).where(ownForm(ctx, id)).for('no key update');
       if (!before) throw new AppError('not_found');
@@ -281,7 +281,7 @@ export function createVerifyFormService(deps: {
       .limit(1);
     if (used) throw AppError.nonField('validation_error', formHasVerificationsText);
     try {
-      await db.transaction(async (tx) => {
+      await transaction(db, async (tx) => {
         // Only a delete that removed the row is recorded (two DELETEs at once: the second removes nothing).
         const [deleted] = await tx
           .delete(verifyForms)

@@ -4,7 +4,7 @@ import {
   WEBHOOKS_SETTINGS_PATH,
   type WebhookEndpoint,
 } from '@veriform/contracts';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_PUBLIC_URL, useTestApp } from '../../test-support/app.ts';
@@ -56,7 +56,7 @@ afterAll(async () => {
 async function failingEvents(count = 1): Promise<void> {
   await Promise.all(
     Array.from({ length: count }, () =>
-      t.db.db.transaction((tx) =>
+      transaction(t.db.db, (tx) =>
         t.app.services.webhookEvents.emit(tx, owner.accountId, { type: 'form.updated', data: {} }),
       ),
     ),

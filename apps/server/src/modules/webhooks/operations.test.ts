@@ -9,7 +9,7 @@ import {
   type WebhookEventType,
   webhookReplayTexts,
 } from '@veriform/contracts';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { Webhook } from 'standardwebhooks';
@@ -68,7 +68,7 @@ async function createEndpoint(
 }
 
 async function emit(accountId: number, type: WebhookEventType = 'form.updated'): Promise<string> {
-  const { eventId } = await t.db.db.transaction((tx) =>
+  const { eventId } = await transaction(t.db.db, (tx) =>
     t.app.services.webhookEvents.emit(tx, accountId, { type, data: { id: 1 } }),
   );
   if (!eventId) throw new Error('no event stored');

@@ -10,7 +10,7 @@ import {
   webhookReplayTexts,
 } from '@veriform/contracts';
 import type { Db, Tx } from '@veriform/db';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { and, eq, gte } from 'drizzle-orm';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -76,7 +76,7 @@ export function createWebhookOperations(deps: {
       ],
       tooManyRequestsText,
     );
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const endpoint = await ownEndpoint(tx, ctx, endpointId);
       const emitted = await deps.webhookEvents.emit(tx, ctx.accountId, {
         type: WEBHOOK_TEST_EVENT_TYPE,
@@ -136,7 +136,7 @@ export function createWebhookOperations(deps: {
       ],
       tooManyRequestsText,
     );
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const now = clock.now();
       const [event] = await tx
         .select({ id: webhookEvents.id, type: webhookEvents.type })
@@ -179,7 +179,7 @@ export function createWebhookOperations(deps: {
     endpointId: number,
     range: ReplayFailedWebhooksRequest,
   ): Promise<WebhookReplayQueued> {
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const endpoint = await ownEndpoint(tx, ctx, endpointId);
       if (!endpoint.enabled) throw AppError.nonField('validation_error', webhookReplayTexts.endpointDisabled);
       const queued = await replay.replayFailed(tx, {

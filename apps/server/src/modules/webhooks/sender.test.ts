@@ -1,5 +1,5 @@
 import { WEBHOOK_RETRY_DELAYS_SECONDS, type WebhookEndpoint } from '@veriform/contracts';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,7 +32,7 @@ async function secretOf(owner: Owner, id: number): Promise<string> {
 }
 
 const emit = (t: TestContext, accountId: number, data: Record<string, unknown>) =>
-  t.db.db.transaction((tx) =>
+  transaction(t.db.db, (tx) =>
     t.app.services.webhookEvents.emit(tx, accountId, { type: 'form.created', data }),
   );
 

@@ -1,6 +1,6 @@
 import { WEBHOOK_DISABLE_AFTER_DAYS, WEBHOOK_WARN_AFTER_DAYS } from '@veriform/contracts';
 import type { Db, Tx } from '@veriform/db';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
@@ -167,7 +167,7 @@ export function createWebhookSender(deps: {
     const status = result.ok ? 'succeeded' : delay === null ? 'failed' : 'retrying';
     const nextAttemptAt = delay === null ? null : new Date(attemptedAt.getTime() + delay);
     if (result.ok) return recordSuccess(job, endpointId, attemptedAt, result);
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const [updated] = await tx
         .update(webhookDeliveries)
         .set({ attemptCount: made, lastAttemptAt: attemptedAt, status, nextAttemptAt })

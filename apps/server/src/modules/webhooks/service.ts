@@ -11,7 +11,7 @@ import {
   webhookTexts,
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { and, count, desc, eq } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import { lockAccount } from '../../lib/account-lock.ts';
@@ -132,7 +132,7 @@ export function createWebhookEndpointService(deps: {
     const url = await checkedUrl(body.url);
     const { user } = memberOf(ctx);
     const secret = generateWebhookSecret();
-    const row = await db.transaction(async (tx) => {
+    const row = await transaction(db, async (tx) => {
       await lockAccount(tx, ctx.accountId);
       // The owner's rights were checked before the lock; one demoted or removed meanwhile loses them here.
       await assertStillCan(tx, ctx, 'manageCompany');
@@ -185,7 +185,7 @@ export function createWebhookEndpointService(deps: {
     body: UpdateWebhookEndpointRequest,
   ): Promise<WebhookEndpoint> {
     const url = body.url === undefined ? undefined : await checkedUrl(body.url);
-    const row = await db.transaction(async (tx) => {
+    const row = await transaction(db, async (tx) => {
       const [before] = await tx.select().from(webhookEndpoints).where(own(ctx, id)).for('no key update');
       if (!before) throw new AppError('not_found');
       const changes = {
@@ -233,7 +233,7 @@ export function createWebhookEndpointService(deps: {
    * head is taken before it. Two DELETEs at once: the second deletes nothing, answers 404 and records nothing.
    */
   async function remove(ctx: AccountContext, id: number): Promise<void> {
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       const [found] = await tx
         .select({ id: webhookEndpoints.id, url: webhookEndpoints.url })
         .from(webhookEndpoints)
@@ -254,7 +254,7 @@ export function createWebhookEndpointService(deps: {
    * who saw a secret is what a security review asks first.
    */
   async function secret(ctx: AccountContext, id: number): Promise<WebhookSecret> {
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const [row] = await tx
         .select({
           id: webhookEndpoints.id,
@@ -283,7 +283,7 @@ export function createWebhookEndpointService(deps: {
     body: RotateWebhookSecretRequest,
   ): Promise<WebhookEndpoint> {
     const next = sealer.seal(generateWebhookSecret(), webhookSecretContext(id));
-    const row = await db.transaction(async (tx) => {
+    const row = await transaction(db, async (tx) => {
       const [before] = await tx
         .select({ secretSealed: webhookEndpoints.secretSealed })
         .from(webhookEndpoints)
