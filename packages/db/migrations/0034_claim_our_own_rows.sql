@@ -1,0 +1,188 @@
+ALTER TABLE "verification_attempts" ADD COLUMN "sealed_code" text;--> statement-breakpoint
+ALTER TABLE "verification_attempts" ADD COLUMN "send_state" text;--> statement-breakpoint
+ALTER TABLE "verification_attempts" ADD COLUMN "send_after" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "verification_attempts" ADD COLUMN "send_tries" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "webhook_deliveries" ADD COLUMN "due_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "webhook_deliveries" ADD COLUMN "next_trigger" text DEFAULT 'scheduled' NOT NULL;--> statement-breakpoint
+ALTER TABLE "webhook_deliveries" ADD COLUMN "claims" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+CREATE INDEX "verification_attempts_send_due_idx" ON "verification_attempts" USING btree ("send_after") WHERE "verification_attempts"."send_after" is not null;--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_due_idx" ON "webhook_deliveries" USING btree ("due_at") WHERE "webhook_deliveries"."due_at" is not null;--> statement-breakpoint
+-- Issue #34 item 4 (ADR 33): nothing of ours writes pg-boss's tables. The two jobs SQL enqueued (a code's send, a
+-- webhook delivery's attempt) are claimed from their own rows instead: an attempt owes its send while `send_after` is
+-- set (the code sealed in `sealed_code`), a delivery its next attempt while `due_at` is set. enqueue_job goes.
+-- Item 2: emit_webhook_event is the one home of the emit rule; WebhookEvents.emit calls its 7-argument form (the
+-- endpoint for "Send test event"), which answers the event id and the deliveries; the 6-argument form the code send
+-- and judge_verification_code call counts the deliveries.
+
+-- Work queued through pg-boss before this version (a send or an attempt still owed at the upgrade) moves onto its
+-- own rows: the one read of pg-boss's table that remains, here, once, and only where its schema exists (a database
+-- migrated before its first start has none). The old jobs are left to pg-boss, which drops them with their queues'
+-- retention: no worker asks for them any more.
+DO $$
+BEGIN
+  IF to_regclass('pgboss.job') IS NOT NULL THEN
+    UPDATE verification_attempts a
+    SET sealed_code = j.data->>'sealedCode', send_state = 'queued', send_after = now()
+    FROM pgboss.job j
+    WHERE j.name = 'send-verification-code' AND j.state IN ('created', 'retry', 'active')
+      AND a.id = j.data->>'attemptId' AND a.sent_at IS NULL;
+    UPDATE webhook_deliveries d SET due_at = COALESCE(d.next_attempt_at, now())
+    FROM pgboss.job j
+    WHERE j.name = 'deliver-webhook' AND j.state IN ('created', 'retry', 'active')
+      AND d.id = (j.data->>'deliveryId')::bigint AND d.status IN ('pending', 'retrying');
+  END IF;
+END
+$$;--> statement-breakpoint
+
+-- The emit (modules/webhooks/events.ts calls it; so do the two functions below): the event (once per account and
+-- dedupe key, its mode from its data), and a delivery, due now, for every enabled endpoint of the account that wants
+-- its type, or only for p_endpoint_id ("Send test event": whatever types it wants, even while disabled; its attempt
+-- recorded as a test). Answers the event's id (null when the dedupe key was used: nothing stored) and the deliveries.
+CREATE FUNCTION "emit_webhook_event"(p_id text, p_account_id integer, p_type text, p_data jsonb,
+  p_created_at timestamptz, p_dedupe_key text, p_endpoint_id integer)
+RETURNS TABLE (emitted_event_id text, delivery_ids bigint[]) LANGUAGE sql AS $$
+  WITH event AS (
+    INSERT INTO webhook_events (id, account_id, type, data, created_at, dedupe_key, livemode)
+    VALUES (p_id, p_account_id, p_type, p_data, p_created_at, p_dedupe_key,
+      COALESCE((p_data->>'livemode')::boolean, true))
+    ON CONFLICT (account_id, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
+    RETURNING id, account_id, type, created_at
+  ), delivery AS (
+    INSERT INTO webhook_deliveries (account_id, event_id, endpoint_id, event_created_at, due_at, next_trigger)
+    SELECT event.account_id, event.id, endpoint.id, event.created_at, now(),
+      CASE WHEN p_endpoint_id IS NULL THEN 'scheduled' ELSE 'test' END
+    FROM event JOIN webhook_endpoints endpoint ON endpoint.account_id = event.account_id
+    WHERE CASE WHEN p_endpoint_id IS NULL
+            THEN endpoint.enabled AND endpoint.event_types && ARRAY[event.type, '*']
+            ELSE endpoint.id = p_endpoint_id END
+    RETURNING id
+  )
+  SELECT (SELECT id FROM event), COALESCE((SELECT array_agg(id) FROM delivery), '{}'::bigint[])
+$$;--> statement-breakpoint
+
+-- The form issue_verification_code and judge_verification_code call: the same emit to the account's endpoints,
+-- answering how many deliveries it made (the caller wakes the delivery worker after the commit when any).
+CREATE OR REPLACE FUNCTION "emit_webhook_event"(p_id text, p_account_id integer, p_type text, p_data jsonb,
+  p_created_at timestamptz, p_dedupe_key text) RETURNS integer LANGUAGE sql AS $$
+  SELECT cardinality(e.delivery_ids)
+  FROM emit_webhook_event(p_id, p_account_id, p_type, p_data, p_created_at, p_dedupe_key, NULL::integer) e
+$$;--> statement-breakpoint
+
+-- A code send (modules/public-verify/service.ts, issueCode), by the rules of ADR 12, in one transaction:
+--   1. The locks: the form-and-number's (spacing; hashtext, the key it always had), then every limit's bucket
+--      (hashtextextended, as lib/rate-limit.ts) in byte order. Only the spacing lock is ever held while waiting for
+--      another, and nobody waits for it while holding a bucket, so no two sends can deadlock.
+--   2. The spacing (p_resend_after_ms between codes to one number through one form), checked first: an early retry,
+--      or the losers of a burst for one number, cost no limit.
+--   3. The limits in p_limits' order ([{bucket, limit, windowMs}]): the first exhausted one refuses (its index and
+--      retry time answered, its text chosen by the caller); else this send is counted in every bucket.
+--   4. Older pending codes of the form and number replaced; the attempt inserted, its page view kept only when it is
+--      a view of this form (another form's or an unknown id becomes null, so a stale tab still gets its code).
+--   5. Its delivery history: `queued`, or for a test number (p_test_delivery {status, errorCode}) the simulated one,
+--      queued → sent → the number's outcome, with the message id `test:<attempt>`; the row shows where it ended.
+--   6. The webhook events (p_events [{id, type, data, dedupeKey}], built by the caller from the row it knows this
+--      inserts), their deliveries due at once, and the code's send (p_job_data's sealedCode; none for a test
+--      number) owed by the attempt itself: the code-send worker claims it from the row (ADR 33). p_job_name is kept
+--      for the caller's signature and no longer read.
+-- Refusals write nothing. Answers one row: outcome 'sent' | 'too_soon' | 'limited', wait_ms (too soon: until the
+-- spacing has passed; limited: until the limit-th newest event leaves its window), refused (1-based index into
+-- p_limits) and deliveries (webhook deliveries made).
+CREATE OR REPLACE FUNCTION "issue_verification_code"(
+  p_attempt_id text, p_account_id integer, p_form_id integer, p_cell_phone text, p_method text, p_email text,
+  p_external_ref_id text, p_code_hash text, p_ip text, p_user_agent text, p_source text, p_api_key_id integer,
+  p_consent_version_id text, p_consent_version integer, p_consent_language text, p_consent_sha256 text,
+  p_page_view_id text, p_now timestamptz, p_expires_at timestamptz, p_resend_after_ms bigint, p_limits jsonb,
+  p_test_delivery jsonb, p_events jsonb, p_job_name text, p_job_data jsonb
+) RETURNS TABLE (outcome text, wait_ms bigint, refused integer, deliveries integer) LANGUAGE plpgsql AS $$
+#variable_conflict use_column
+DECLARE
+  v_bucket text;
+  v_latest timestamptz;
+  v_rule record;
+  v_limiting timestamptz;
+  v_event jsonb;
+  v_deliveries integer := 0;
+  v_test boolean := p_test_delivery IS NOT NULL;
+  v_message_id text := CASE WHEN p_test_delivery IS NOT NULL THEN 'test:' || p_attempt_id END;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtext('code-send:' || p_form_id || ':' || p_cell_phone));
+  FOR v_bucket IN
+    SELECT b FROM (SELECT DISTINCT r->>'bucket' AS b FROM jsonb_array_elements(p_limits) r) buckets
+    ORDER BY b COLLATE "C"
+  LOOP
+    PERFORM pg_advisory_xact_lock(hashtextextended(v_bucket, 0));
+  END LOOP;
+
+  SELECT a.created_at INTO v_latest
+  FROM verification_attempts a
+  WHERE a.verify_form_id = p_form_id AND a.cell_phone = p_cell_phone
+  ORDER BY a.created_at DESC
+  LIMIT 1;
+  IF v_latest IS NOT NULL AND v_latest + p_resend_after_ms * interval '1 millisecond' > p_now THEN
+    RETURN QUERY SELECT 'too_soon'::text,
+      ceil(extract(epoch FROM v_latest - p_now) * 1000)::bigint + p_resend_after_ms, NULL::integer, 0;
+    RETURN;
+  END IF;
+
+  FOR v_rule IN
+    SELECT r->>'bucket' AS bucket, (r->>'limit')::integer AS max_events, (r->>'windowMs')::bigint AS window_ms,
+      n::integer AS n
+    FROM jsonb_array_elements(p_limits) WITH ORDINALITY AS rules(r, n)
+    ORDER BY n
+  LOOP
+    -- Only the limit-th newest event in the window decides (lib/rate-limit.ts, checkWith).
+    SELECT e.created_at INTO v_limiting
+    FROM rate_limit_events e
+    WHERE e.bucket = v_rule.bucket AND e.created_at > p_now - v_rule.window_ms * interval '1 millisecond'
+    ORDER BY e.created_at DESC
+    OFFSET greatest(0, v_rule.max_events - 1)
+    LIMIT 1;
+    IF v_rule.max_events <= 0 OR v_limiting IS NOT NULL THEN
+      RETURN QUERY SELECT 'limited'::text,
+        CASE WHEN v_limiting IS NULL THEN v_rule.window_ms
+          ELSE ceil(extract(epoch FROM v_limiting - p_now) * 1000)::bigint + v_rule.window_ms END,
+        v_rule.n, 0;
+      RETURN;
+    END IF;
+  END LOOP;
+  INSERT INTO rate_limit_events (bucket, created_at)
+  SELECT r->>'bucket', p_now FROM jsonb_array_elements(p_limits) WITH ORDINALITY AS rules(r, n) ORDER BY n;
+
+  UPDATE verification_attempts SET status = 'replaced'
+  WHERE verify_form_id = p_form_id AND cell_phone = p_cell_phone AND status = 'pending';
+  INSERT INTO verification_attempts (id, account_id, verify_form_id, cell_phone, method, email, external_ref_id,
+    code_hash, is_test, ip, user_agent, source, api_key_id, consent_version_id, consent_version, consent_language,
+    consent_sha256, page_view_id, created_at, expires_at, sent_at, provider_message_id, delivery_status,
+    delivery_error_code, sealed_code, send_state, send_after)
+  VALUES (p_attempt_id, p_account_id, p_form_id, p_cell_phone, p_method, p_email, p_external_ref_id, p_code_hash,
+    v_test, p_ip, p_user_agent, p_source, p_api_key_id, p_consent_version_id, p_consent_version, p_consent_language,
+    p_consent_sha256,
+    (SELECT v.id FROM form_page_views v WHERE v.id = p_page_view_id AND v.verify_form_id = p_form_id),
+    p_now, p_expires_at, CASE WHEN v_test THEN p_now END, v_message_id,
+    COALESCE(p_test_delivery->>'status', 'queued'), p_test_delivery->>'errorCode',
+    p_job_data->>'sealedCode', CASE WHEN p_job_data IS NOT NULL THEN 'queued' END,
+    CASE WHEN p_job_data IS NOT NULL THEN now() END);
+
+  INSERT INTO code_delivery_events (attempt_id, status, at, error_code, provider_message_id)
+  VALUES (p_attempt_id, 'queued', p_now, NULL, NULL);
+  IF v_test THEN
+    INSERT INTO code_delivery_events (attempt_id, status, at, error_code, provider_message_id)
+    VALUES (p_attempt_id, 'sent', p_now, NULL, v_message_id);
+    IF p_test_delivery->>'status' <> 'sent' THEN
+      INSERT INTO code_delivery_events (attempt_id, status, at, error_code, provider_message_id)
+      VALUES (p_attempt_id, p_test_delivery->>'status', p_now, p_test_delivery->>'errorCode', v_message_id);
+    END IF;
+  END IF;
+
+  FOR v_event IN
+    SELECT e FROM jsonb_array_elements(p_events) WITH ORDINALITY AS events(e, n) ORDER BY n
+  LOOP
+    v_deliveries := v_deliveries + emit_webhook_event(v_event->>'id', p_account_id, v_event->>'type',
+      v_event->'data', p_now, v_event->>'dedupeKey');
+  END LOOP;
+
+  RETURN QUERY SELECT 'sent'::text, 0::bigint, NULL::integer, v_deliveries;
+END
+$$;--> statement-breakpoint
+
+DROP FUNCTION "enqueue_job"(text, jsonb);
