@@ -1,3 +1,4 @@
+import type { ExecuteSql } from '@veriform/db';
 import { handleJob, type JobHandler, openSealed } from './jobs/define.ts';
 import { deliverWebhook } from './jobs/definitions/deliver-webhook.ts';
 import { emitExpiredVerifications } from './jobs/definitions/emit-expired-verifications.ts';
@@ -40,10 +41,11 @@ import type { Services } from './services.ts';
  * module; here each gets its handler, with the services it needs picked out of the app's, and each row job its rows.
  * The app hands this to `jobs.start` when it is ready.
  */
-export function createJobWork(services: Services): JobWork {
+export function createJobWork(services: Services, executeSql: ExecuteSql): JobWork {
   const { config, db, clock, mailer, sms, sealer, webhookEvents } = services;
   return {
-    rowStores: [createCodeSendStore(db), createWebhookDeliveryStore(db)],
+    // The row jobs' own statements go through the driver, as pg-boss's do.
+    rowStores: [createCodeSendStore(executeSql), createWebhookDeliveryStore(executeSql)],
     handlers: [
       handleJob(sendVerificationCode, async ({ attemptId, sealedCode }, { log }) => {
         let code: string;

@@ -113,8 +113,12 @@ async function claimAll(store: RowStore): Promise<ClaimedRow[]> {
 }
 
 const kinds = [
-  { name: 'code sends', store: () => createCodeSendStore(database.db), make: owedSends },
-  { name: 'webhook deliveries', store: () => createWebhookDeliveryStore(database.db), make: dueDeliveries },
+  { name: 'code sends', store: () => createCodeSendStore(database.executeSql), make: owedSends },
+  {
+    name: 'webhook deliveries',
+    store: () => createWebhookDeliveryStore(database.executeSql),
+    make: dueDeliveries,
+  },
 ];
 
 describe.each(kinds)('claiming $name', ({ store, make }) => {
@@ -149,7 +153,12 @@ describe('the claim loop', () => {
       seen.push(payload);
       return { outcome: 'skipped' };
     });
-    const loop = createClaimLoop(sendVerificationCode, createCodeSendStore(database.db), handler, log);
+    const loop = createClaimLoop(
+      sendVerificationCode,
+      createCodeSendStore(database.executeSql),
+      handler,
+      log,
+    );
     loop.start();
     const deadline = Date.now() + 15_000;
     while (seen.length < ids.length && Date.now() < deadline) await delay(20);
@@ -167,7 +176,7 @@ describe('the claim loop', () => {
 
   it('retries a failing try after its back-off, and gives the row up past the retry limit', async () => {
     const [id] = await owedSends(1);
-    const store = createCodeSendStore(database.db);
+    const store = createCodeSendStore(database.executeSql);
     const failing = handleJob(sendVerificationCode, async () => {
       throw new Error('provider hiccup');
     });
@@ -179,7 +188,8 @@ describe('the claim loop', () => {
         'SELECT send_state, send_tries, sealed_code FROM verification_attempts WHERE id = $1',
         [id],
       );
-      return rows[0];
+      const [row] = rows as ({ send_state: string } | undefined)[];
+      return row;
     };
     const deadline = Date.now() + 15_000;
     while ((await state())?.send_state !== 'failed' && Date.now() < deadline) await delay(50);

@@ -43,14 +43,6 @@ export type ClaimLoop = {
   running(): number;
 };
 
-/** A claim's rows: both drivers answer `{ rows }`; the Db type leaves the result untyped. */
-export function rowsOf(answer: unknown): unknown[] {
-  if (typeof answer !== 'object' || answer === null || !('rows' in answer) || !Array.isArray(answer.rows)) {
-    throw new Error('the driver answered without rows');
-  }
-  return answer.rows;
-}
-
 /** pg-boss's exponential backoff with jitter: `delaySeconds × 2^(tries−1)`, times 1 to 2. */
 export function retryDelayMs(policy: RetryPolicy, tries: number, random = Math.random): number {
   return Math.round(policy.delaySeconds * 1000 * 2 ** Math.max(0, tries - 1) * (1 + random()));

@@ -1,7 +1,7 @@
-import { afterCommit, type Db, type Tx } from '@veriform/db';
+import { afterCommit, type Db, type ExecuteSql, type Tx } from '@veriform/db';
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { type ClaimedRow, ROW_JOB_MARK, type RowStore, rowsOf } from '../jobs/claims.ts';
+import { type ClaimedRow, ROW_JOB_MARK, type RowStore } from '../jobs/claims.ts';
 import type { JobOutput } from '../jobs/define.ts';
 import { sendVerificationCode } from '../jobs/definitions/send-verification-code.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -58,43 +58,52 @@ export function createCodeDelivery(deps: { db: Db; jobs: JobQueue; sealer: Seale
 /**
  * The code sends' rows (ADR 33): an attempt whose send is owed has `send_after` set (its start, an active try's
  * lease, or a retry's back-off); the claim takes due ones, oldest first, and counts the try. The outcome stays in
- * `send_state`; the sealed code goes once the send is done or given up.
+ * `send_state`; the sealed code goes once the send is done or given up. Through the driver (`executeSql`), as pg-boss
+ * works, not through the app's Drizzle instance.
  */
-export function createCodeSendStore(db: Db): RowStore {
-  const run = (statement: ReturnType<typeof sql>) => db.execute(statement);
+export function createCodeSendStore(executeSql: ExecuteSql): RowStore {
+  const run = (text: string, values: unknown[]) => executeSql(`${ROW_JOB_MARK} ${text}`, values);
   return {
     name: sendVerificationCode.name,
     async claim(limit, leaseSeconds) {
-      const answer = await run(sql`${sql.raw(ROW_JOB_MARK)}
-        UPDATE verification_attempts a
-        SET send_state = 'active', send_tries = a.send_tries + 1,
-          send_after = now() + ${leaseSeconds} * interval '1 second'
-        FROM (
-          SELECT id FROM verification_attempts
-          WHERE send_after <= now() AND sealed_code IS NOT NULL
-          ORDER BY send_after
-          LIMIT ${limit}
-          FOR UPDATE SKIP LOCKED
-        ) due
-        WHERE a.id = due.id
-        RETURNING a.id, a.sealed_code, a.send_tries`);
-      return rowsOf(answer).map(readClaimed);
+      const { rows } = await run(
+        `UPDATE verification_attempts a
+         SET send_state = 'active', send_tries = a.send_tries + 1,
+           send_after = now() + $2::integer * interval '1 second'
+         FROM (
+           SELECT id FROM verification_attempts
+           WHERE send_after <= now() AND sealed_code IS NOT NULL
+           ORDER BY send_after
+           LIMIT $1::integer
+           FOR UPDATE SKIP LOCKED
+         ) due
+         WHERE a.id = due.id
+         RETURNING a.id, a.sealed_code, a.send_tries`,
+        [limit, leaseSeconds],
+      );
+      return rows.map(readClaimed);
     },
     async done(row: ClaimedRow, output: JobOutput) {
-      await run(sql`${sql.raw(ROW_JOB_MARK)}
-        UPDATE verification_attempts SET send_state = ${output.outcome}, send_after = NULL, sealed_code = NULL
-        WHERE id = ${row.id}`);
+      await run(
+        `UPDATE verification_attempts SET send_state = $2::text, send_after = NULL, sealed_code = NULL
+         WHERE id = $1::text`,
+        [row.id, output.outcome],
+      );
     },
     async retry(row, delayMs) {
-      await run(sql`${sql.raw(ROW_JOB_MARK)}
-        UPDATE verification_attempts
-        SET send_state = 'retry', send_after = now() + ${delayMs} * interval '1 millisecond'
-        WHERE id = ${row.id}`);
+      await run(
+        `UPDATE verification_attempts
+         SET send_state = 'retry', send_after = now() + $2::integer * interval '1 millisecond'
+         WHERE id = $1::text`,
+        [row.id, delayMs],
+      );
     },
     async giveUp(row) {
-      await run(sql`${sql.raw(ROW_JOB_MARK)}
-        UPDATE verification_attempts SET send_state = 'failed', send_after = NULL, sealed_code = NULL
-        WHERE id = ${row.id}`);
+      await run(
+        `UPDATE verification_attempts SET send_state = 'failed', send_after = NULL, sealed_code = NULL
+         WHERE id = $1::text`,
+        [row.id],
+      );
     },
   };
 }

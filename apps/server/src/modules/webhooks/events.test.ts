@@ -379,7 +379,7 @@ async function expireNow(attemptId: string, agoMs = 1000): Promise<void> {
 }
 
 const sweep = () =>
-  handlerOf(createJobWork(t.app.services), emitExpiredVerifications.name).run(
+  handlerOf(createJobWork(t.app.services, t.db.executeSql), emitExpiredVerifications.name).run(
     {},
     {
       log: t.app.log,

@@ -1,10 +1,10 @@
 import { WEBHOOK_DISABLE_AFTER_DAYS, WEBHOOK_WARN_AFTER_DAYS } from '@veriform/contracts';
-import type { Db, Tx } from '@veriform/db';
+import type { Db, ExecuteSql, Tx } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
-import { type ClaimedRow, ROW_JOB_MARK, type RowStore, rowsOf } from '../../jobs/claims.ts';
+import { type ClaimedRow, ROW_JOB_MARK, type RowStore } from '../../jobs/claims.ts';
 import { deliverWebhook as deliverWebhookJob } from '../../jobs/definitions/deliver-webhook.ts';
 import { sendWebhookFailingEmailJob } from '../../jobs/definitions/send-webhook-failing-email.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
@@ -319,35 +319,41 @@ export type WebhookSender = ReturnType<typeof createWebhookSender>;
  * claim; recording an attempt (`attempt` above) sets `due_at` for the next one or clears it, so a finished run needs
  * no statement of its own.
  */
-export function createWebhookDeliveryStore(db: Db): RowStore {
+export function createWebhookDeliveryStore(executeSql: ExecuteSql): RowStore {
+  const run = (text: string, values: unknown[]) => executeSql(`${ROW_JOB_MARK} ${text}`, values);
   return {
     name: deliverWebhookJob.name,
     async claim(limit, leaseSeconds) {
-      const answer: unknown = await db.execute(sql`${sql.raw(ROW_JOB_MARK)}
-        UPDATE ${webhookDeliveries} d
-        SET due_at = now() + ${leaseSeconds} * interval '1 second', claims = d.claims + 1
-        FROM (
-          SELECT id FROM ${webhookDeliveries}
-          WHERE due_at <= now() AND status IN ('pending', 'retrying')
-          ORDER BY due_at
-          LIMIT ${limit}
-          FOR UPDATE SKIP LOCKED
-        ) due
-        WHERE d.id = due.id
-        RETURNING d.id, d.attempt_count, d.next_trigger, d.claims`);
-      return rowsOf(answer).map(readClaimed);
+      const { rows } = await run(
+        `UPDATE webhook_deliveries d
+         SET due_at = now() + $2::integer * interval '1 second', claims = d.claims + 1
+         FROM (
+           SELECT id FROM webhook_deliveries
+           WHERE due_at <= now() AND status IN ('pending', 'retrying')
+           ORDER BY due_at
+           LIMIT $1::integer
+           FOR UPDATE SKIP LOCKED
+         ) due
+         WHERE d.id = due.id
+         RETURNING d.id, d.attempt_count, d.next_trigger, d.claims`,
+        [limit, leaseSeconds],
+      );
+      return rows.map(readClaimed);
     },
     // The attempt recorded its outcome (and the next due time) itself; a stale or vanished delivery owes nothing.
     async done() {},
     async retry(row: ClaimedRow, delayMs: number) {
-      await db.execute(sql`${sql.raw(ROW_JOB_MARK)}
-        UPDATE ${webhookDeliveries} SET due_at = now() + ${delayMs} * interval '1 millisecond'
-        WHERE id = ${Number(row.id)}`);
+      await run(
+        `UPDATE webhook_deliveries SET due_at = now() + $2::integer * interval '1 millisecond' WHERE id = $1::bigint`,
+        [row.id, delayMs],
+      );
     },
     async giveUp(row: ClaimedRow) {
-      await db.execute(sql`${sql.raw(ROW_JOB_MARK)}
-        UPDATE ${webhookDeliveries} SET status = 'failed', next_attempt_at = NULL, due_at = NULL, claims = 0
-        WHERE id = ${Number(row.id)}`);
+      await run(
+        `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, due_at = NULL, claims = 0
+         WHERE id = $1::bigint`,
+        [row.id],
+      );
     },
   };
 }
