@@ -10,9 +10,9 @@ CREATE INDEX "webhook_deliveries_due_idx" ON "webhook_deliveries" USING btree ("
 -- Issue #34 item 4 (ADR 33): nothing of ours writes pg-boss's tables. The two jobs SQL enqueued (a code's send, a
 -- webhook delivery's attempt) are claimed from their own rows instead: an attempt owes its send while `send_after` is
 -- set (the code sealed in `sealed_code`), a delivery its next attempt while `due_at` is set. enqueue_job goes.
--- Item 2: emit_webhook_event is the one home of the emit rule; WebhookEvents.emit calls its 7-argument form (the
--- endpoint for "Send test event"), which answers the event id and the deliveries; the 6-argument form the code send
--- and judge_verification_code call counts the deliveries.
+-- Item 2: emit_webhook_event is the one home of the emit rule, one function (no overload): WebhookEvents.emit calls
+-- it (with the endpoint for "Send test event"), and so do issue_verification_code and judge_verification_code,
+-- counting the deliveries it answers.
 
 -- Work queued through pg-boss before this version (a send or an attempt still owed at the upgrade) moves onto its
 -- own rows: the one read of pg-boss's table that remains, here, once, and only where its schema exists (a database
@@ -60,13 +60,9 @@ RETURNS TABLE (emitted_event_id text, delivery_ids bigint[]) LANGUAGE sql AS $$
   SELECT (SELECT id FROM event), COALESCE((SELECT array_agg(id) FROM delivery), '{}'::bigint[])
 $$;--> statement-breakpoint
 
--- The form issue_verification_code and judge_verification_code call: the same emit to the account's endpoints,
--- answering how many deliveries it made (the caller wakes the delivery worker after the commit when any).
-CREATE OR REPLACE FUNCTION "emit_webhook_event"(p_id text, p_account_id integer, p_type text, p_data jsonb,
-  p_created_at timestamptz, p_dedupe_key text) RETURNS integer LANGUAGE sql AS $$
-  SELECT cardinality(e.delivery_ids)
-  FROM emit_webhook_event(p_id, p_account_id, p_type, p_data, p_created_at, p_dedupe_key, NULL::integer) e
-$$;--> statement-breakpoint
+-- One function per name: the 6-argument form goes; issue_verification_code and judge_verification_code (below) call
+-- the one above, counting its deliveries.
+DROP FUNCTION "emit_webhook_event"(text, integer, text, jsonb, timestamptz, text);--> statement-breakpoint
 
 -- A code send (modules/public-verify/service.ts, issueCode), by the rules of ADR 12, in one transaction:
 --   1. The locks: the form-and-number's (spacing; hashtext, the key it always had), then every limit's bucket
@@ -177,12 +173,109 @@ BEGIN
   FOR v_event IN
     SELECT e FROM jsonb_array_elements(p_events) WITH ORDINALITY AS events(e, n) ORDER BY n
   LOOP
-    v_deliveries := v_deliveries + emit_webhook_event(v_event->>'id', p_account_id, v_event->>'type',
-      v_event->'data', p_now, v_event->>'dedupeKey');
+    v_deliveries := v_deliveries + (SELECT cardinality(e.delivery_ids) FROM emit_webhook_event(v_event->>'id',
+      p_account_id, v_event->>'type', v_event->'data', p_now, v_event->>'dedupeKey', NULL::integer) e);
   END LOOP;
 
   RETURN QUERY SELECT 'sent'::text, 0::bigint, NULL::integer, v_deliveries;
 END
 $$;--> statement-breakpoint
+
+-- judge_verification_code (migration 0029) unchanged but for its emits, which call the 7-argument emit_webhook_event.
+CREATE OR REPLACE FUNCTION "judge_verification_code"(
+  p_attempt_id text, p_correct boolean, p_now timestamptz, p_ip text, p_user_agent text, p_bucket text,
+  p_limit integer, p_window_ms bigint, p_max_tries integer, p_form_name text, p_form_category text,
+  p_event_id text, p_event_data jsonb
+) RETURNS TABLE (outcome text, retry_ms bigint, state text, tries_left integer, verification_id bigint,
+  deliveries integer) LANGUAGE plpgsql AS $$
+#variable_conflict use_column
+DECLARE
+  v_limiting timestamptz;
+  v_account_id integer;
+  v_verification_id bigint;
+  v_wrong_tries integer;
+  v_status text;
+  v_deliveries integer := 0;
+BEGIN
+  IF p_bucket IS NOT NULL THEN
+    PERFORM pg_advisory_xact_lock(hashtextextended(p_bucket, 0));
+    SELECT e.created_at INTO v_limiting
+    FROM rate_limit_events e
+    WHERE e.bucket = p_bucket AND e.created_at > p_now - p_window_ms * interval '1 millisecond'
+    ORDER BY e.created_at DESC
+    OFFSET greatest(0, p_limit - 1)
+    LIMIT 1;
+    IF p_limit <= 0 OR v_limiting IS NOT NULL THEN
+      RETURN QUERY SELECT 'limited'::text,
+        CASE WHEN v_limiting IS NULL THEN p_window_ms
+          ELSE ceil(extract(epoch FROM v_limiting - p_now) * 1000)::bigint + p_window_ms END,
+        NULL::text, NULL::integer, NULL::bigint, 0;
+      RETURN;
+    END IF;
+  END IF;
+
+  IF p_correct THEN
+    -- One SQL statement: the attempt's foreign key to its verification is checked at its end, once both exist.
+    WITH won AS (
+      UPDATE verification_attempts
+      SET status = 'verified', verified_at = p_now, code_entered = true,
+          verification_id = nextval(pg_get_serial_sequence('verifications', 'id'))
+      WHERE id = p_attempt_id AND status = 'pending' AND expires_at > p_now AND wrong_tries < p_max_tries
+      RETURNING *
+    ), entry AS (
+      INSERT INTO code_entries (attempt_id, at, correct, ip, user_agent)
+      SELECT p_attempt_id, p_now, true, p_ip, p_user_agent FROM won
+    ), verification AS (
+      INSERT INTO verifications (id, account_id, verify_form_id, cell_phone, external_ref_id, verify_form_name,
+        verify_form_category, verification_method, email, is_test, code_sent_at, verified_at, attempts, ip,
+        user_agent, created_at, source, consent_version_id, consent_version, consent_language, consent_sha256)
+      OVERRIDING SYSTEM VALUE
+      SELECT won.verification_id, won.account_id, won.verify_form_id, won.cell_phone, won.external_ref_id,
+        p_form_name, p_form_category, won.method, won.email, won.is_test,
+        -- The job sets sent_at once the provider took the message; before that (or for a test number, which sends
+        -- nothing) the request time stands in.
+        coalesce(won.sent_at, won.created_at), p_now, won.wrong_tries + 1, p_ip, p_user_agent, p_now, won.source,
+        won.consent_version_id, won.consent_version, won.consent_language, won.consent_sha256
+      FROM won
+      RETURNING id, account_id
+    )
+    SELECT v.id, v.account_id INTO v_verification_id, v_account_id FROM verification v;
+  ELSE
+    UPDATE verification_attempts
+    SET wrong_tries = wrong_tries + 1, code_entered = true,
+        status = CASE WHEN wrong_tries + 1 >= p_max_tries THEN 'locked' ELSE status END
+    WHERE id = p_attempt_id AND status = 'pending' AND expires_at > p_now AND wrong_tries < p_max_tries
+    RETURNING account_id, wrong_tries, status INTO v_account_id, v_wrong_tries, v_status;
+  END IF;
+  IF v_account_id IS NULL THEN
+    -- Nothing was judged: why the attempt takes no code (a fifth try held by another request counts as locked).
+    RETURN QUERY SELECT 'closed'::text, NULL::bigint,
+      coalesce((SELECT CASE WHEN a.status <> 'pending' THEN a.status WHEN a.expires_at <= p_now THEN 'expired' END
+        FROM verification_attempts a WHERE a.id = p_attempt_id), 'locked'),
+      NULL::integer, NULL::bigint, 0;
+    RETURN;
+  END IF;
+
+  IF p_correct THEN
+    v_deliveries := (SELECT cardinality(e.delivery_ids) FROM emit_webhook_event(p_event_id, v_account_id,
+      'verification.approved', p_event_data, p_now, NULL, NULL::integer) e);
+    RETURN QUERY SELECT 'approved'::text, NULL::bigint, NULL::text, NULL::integer, v_verification_id, v_deliveries;
+    RETURN;
+  END IF;
+
+  INSERT INTO code_entries (attempt_id, at, correct, ip, user_agent)
+  VALUES (p_attempt_id, p_now, false, p_ip, p_user_agent);
+  IF p_bucket IS NOT NULL THEN
+    INSERT INTO rate_limit_events (bucket, created_at) VALUES (p_bucket, p_now);
+  END IF;
+  IF v_status = 'locked' THEN
+    v_deliveries := (SELECT cardinality(e.delivery_ids) FROM emit_webhook_event(p_event_id, v_account_id,
+      'verification.failed', p_event_data, p_now, NULL, NULL::integer) e);
+  END IF;
+  RETURN QUERY SELECT 'incorrect'::text, NULL::bigint, NULL::text, p_max_tries - v_wrong_tries, NULL::bigint,
+    v_deliveries;
+END
+$$;
+--> statement-breakpoint
 
 DROP FUNCTION "enqueue_job"(text, jsonb);
