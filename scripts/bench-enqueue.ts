@@ -1,7 +1,8 @@
 /**
  * What enqueueing in the caller's transaction costs (ADR 14), on the public send-code write path: the attempt's
  * transaction (the per-form-and-number advisory lock, the resend check, "replace the older codes", the insert) with
- * the code's job enqueued after the commit (its own transaction, as before) or inside it (`{ tx }`). Sequentially
+ * a pg-boss job enqueued after the commit (its own transaction, as before) or inside it (`{ tx }`): the invitation
+ * e-mail's, since the code's send is claimed from the attempt itself (ADR 33). Sequentially
  * (latency) and 50 at once on distinct numbers (throughput), on PostgreSQL (DATABASE_URL) or PGlite (a data
  * directory in a temporary folder when DATABASE_URL is unset). No worker runs: only the writes are measured.
  *   node scripts/bench-enqueue.ts [--rounds 400]
@@ -15,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { createDb, schema, type Tx, transaction } from '@veriform/db';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import pino from 'pino';
-import { sendVerificationCode } from '../apps/server/src/jobs/definitions/send-verification-code.ts';
+import { sendInvitationEmail } from '../apps/server/src/jobs/definitions/send-invitation-email.ts';
 import { createJobs, installJobs } from '../apps/server/src/jobs/queue.ts';
 import { loadJobDefinitions } from '../apps/server/src/jobs/registry.ts';
 import { createSealer } from '../apps/server/src/lib/sealed.ts';
@@ -56,7 +57,11 @@ async function sendCode(inside: boolean): Promise<void> {
   const attemptId = randomBytes(16).toString('base64url');
   const now = new Date();
   const enqueue = (tx?: Tx) =>
-    jobs.enqueue(sendVerificationCode, { attemptId, sealedCode: sealer.seal('123456', attemptId) }, { tx });
+    jobs.enqueue(
+      sendInvitationEmail,
+      { invitationId: 1, sealedKey: sealer.seal('123456', attemptId) },
+      { tx },
+    );
   await transaction(db, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`code-send:${form?.id}:${cellPhone}`}))`);
     await tx

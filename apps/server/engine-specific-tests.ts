@@ -11,6 +11,8 @@
 export const engineSpecificTests = [
   'src/crash-safety.test.ts',
   'src/jobs/jobs.test.ts',
+  // Row jobs (ADR 33): many claimers at once take each code send and webhook delivery once, on each engine's locking.
+  'src/jobs/claims.test.ts',
   'src/jobs/durability.test.ts',
   'src/jobs/maintenance.test.ts',
   'src/plugins/health.test.ts',

@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { openDatabase } from './database.ts';
+import { createJobWork } from './job-handlers.ts';
 import { createJobs } from './jobs/queue.ts';
 import { loadJobDefinitions } from './jobs/registry.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
@@ -170,7 +171,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   });
   // Workers start with the app and stop before the database closes, letting jobs in progress finish. Maintenance
   // (expired sessions, old rate-limit events and outbox rows) is scheduled jobs (jobs/definitions/prune-*.ts).
-  app.addHook('onReady', () => jobs.start(services));
+  app.addHook('onReady', () => jobs.start(createJobWork(services, database.executeSql)));
   // Draining (SIGTERM): requests in flight finish, but their keep-alive connections must not keep the server open
   // until the client lets go (Fastify's keep-alive timeout is 72 s): answers sent while closing say Connection: close.
   let closing = false;

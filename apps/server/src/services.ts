@@ -76,7 +76,7 @@ export type Services = {
   sms: SmsSender;
   /** Seals short-lived secrets (codes and invitation keys in queued jobs) with SECRET_KEY. */
   sealer: Sealer;
-  /** Enqueues jobs (jobs/definitions/), in the caller's transaction when given one. */
+  /** Enqueues jobs (jobs/definitions/), in the caller's transaction when given one; wakes row jobs' workers. */
   jobs: JobQueue;
   rateLimit: RateLimiter;
   tokens: TokenSigner;
@@ -130,7 +130,7 @@ export type Services = {
   domains: DomainService;
   /** Webhook events (issue #17): `emit` in the change's transaction stores the event and queues its deliveries. */
   webhookEvents: WebhookEvents;
-  /** One attempt of a webhook delivery (the deliver-webhook job). */
+  /** One attempt of a webhook delivery (the deliver-webhook row job). */
   webhookSender: WebhookSender;
   /** An endpoint's deliveries, "Send test event" and replays (issue #17 item 5). */
   webhookOperations: WebhookOperations;
@@ -190,7 +190,7 @@ export function createServices(deps: {
   const certificateRevocation = createCertificateRevocation({ db, clock, audit, certificates });
   const verificationAttempts = createVerificationAttemptService({ db, clock, audit });
   const apiKeys = createApiKeyService({ db, clock, audit });
-  const codeDelivery = createCodeDelivery({ jobs, sealer });
+  const codeDelivery = createCodeDelivery({ db, jobs, sealer });
   const twilioStatus = createTwilioStatus({ db, clock, webhookEvents });
   const publicVerify = createPublicVerifyService({
     config,

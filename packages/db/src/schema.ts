@@ -599,8 +599,22 @@ export const verificationAttempts = pgTable(
      * code_entries (migration 0024), so the report's hourly funnel can count it once, whatever the race of entries.
      */
     codeEntered: boolean('code_entered').notNull().default(false),
+    /**
+     * The code's send, claimed from this row by the code-send worker (ADR 33; messaging/code-delivery.ts): the code
+     * sealed with SECRET_KEY under the attempt id while a send is owed (cleared once it is done), where the send is
+     * (queued, active, retry, then its outcome: sent, skipped, rejected, unreadable, failed), when it may next be
+     * taken (its start, an active try's lease, a retry's back-off; null once done) and how many tries were taken.
+     */
+    sealedCode: text('sealed_code'),
+    sendState: text('send_state', {
+      enum: ['queued', 'active', 'retry', 'sent', 'skipped', 'rejected', 'unreadable', 'malformed', 'failed'],
+    }),
+    sendAfter: timestamp('send_after', { withTimezone: true, mode: 'date' }),
+    sendTries: integer('send_tries').notNull().default(0),
   },
   (t) => [
+    // The code-send worker's claim: the few attempts whose send is owed, by when it may be taken.
+    index('verification_attempts_send_due_idx').on(t.sendAfter).where(sql`${t.sendAfter} is not null`),
     // Twilio's status callbacks name the message only by its SID.
     index('verification_attempts_provider_message_idx')
       .on(t.providerMessageId)
@@ -1013,9 +1027,21 @@ export const webhookDeliveries = pgTable(
     /** When the event happened (copied, so an endpoint's deliveries page and replay ranges read one index). */
     eventCreatedAt: timestamp('event_created_at', { withTimezone: true, mode: 'date' }).notNull(),
     createdAt: createdAt(),
+    /**
+     * The delivery worker's claim (ADR 33; modules/webhooks/sender.ts): when the row may next be taken (now for a new
+     * or replayed delivery, the retry's time, an attempt's lease while one runs; null when nothing is owed), the
+     * trigger its next attempt records, and how many claims ran since the last recorded attempt (a crash or a
+     * database error in between; the delivery fails for good past the deliver-webhook job's retry limit).
+     */
+    dueAt: timestamp('due_at', { withTimezone: true, mode: 'date' }),
+    nextTrigger: text('next_trigger', { enum: ['scheduled', 'replay', 'test'] })
+      .notNull()
+      .default('scheduled'),
+    claims: integer('claims').notNull().default(0),
   },
   (t) => [
     uniqueIndex('webhook_deliveries_endpoint_event_idx').on(t.endpointId, t.eventId),
+    index('webhook_deliveries_due_idx').on(t.dueAt).where(sql`${t.dueAt} is not null`),
     index('webhook_deliveries_endpoint_created_idx').on(
       t.endpointId,
       t.eventCreatedAt.desc(),

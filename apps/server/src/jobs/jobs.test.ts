@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { openTestDb, useTestApp } from '../test-support/app.ts';
 import { jobsOf } from '../test-support/jobs.ts';
 import { createBoss } from './boss.ts';
-import { defineJob, type JobContext } from './define.ts';
+import { defineJob, handleJob, isJobDefinition, type JobContext } from './define.ts';
 import { sendInvitationEmail } from './definitions/send-invitation-email.ts';
 import { createJobs, type Jobs } from './queue.ts';
 import { loadJobDefinitions } from './registry.ts';
@@ -63,7 +63,7 @@ describe('job definitions', () => {
       t.db,
       'SELECT name, retry_limit, expire_seconds FROM pgboss.queue',
     );
-    for (const { name, queue } of definitions) {
+    for (const { name, queue } of definitions.filter(isJobDefinition)) {
       expect(queues).toContainEqual({
         name,
         retry_limit: queue.retryLimit,
@@ -75,7 +75,9 @@ describe('job definitions', () => {
       'SELECT name, cron FROM pgboss.schedule',
     );
     expect(schedules.sort((a, b) => a.name.localeCompare(b.name))).toEqual(
-      definitions.flatMap(({ name, schedule }) => (schedule ? [{ name, cron: schedule.cron }] : [])),
+      definitions
+        .filter(isJobDefinition)
+        .flatMap(({ name, schedule }) => (schedule ? [{ name, cron: schedule.cron }] : [])),
     );
   });
 
@@ -88,9 +90,6 @@ describe('job definitions', () => {
       name: 'stray',
       payload: z.object({}),
       queue: { retryLimit: 0 },
-      async handler() {
-        return { outcome: 'ran' };
-      },
     });
     await expect(t.app.services.jobs.enqueue(stray, {})).rejects.toThrow("job 'stray' is not one of");
     expect(await jobsOf(t.app, sendInvitationEmail.name)).toEqual(before);
@@ -167,19 +166,18 @@ describe('enqueue in the caller’s transaction', () => {
       queue: { retryLimit: 0, expireInSeconds: 30 },
       // Only a wake-up after the commit can run a job before the next poll.
       worker: { batchSize: 2, pollingIntervalSeconds: 30 },
-      async handler(payload, context) {
-        ran.push({ payload, context, at: Date.now() });
-        context.log.info('probe ran');
-        return { outcome: 'ran', n: payload.n };
-      },
+    });
+    const handler = handleJob(probe, async (payload, context) => {
+      ran.push({ payload, context, at: Date.now() });
+      context.log.info('probe ran');
+      return { outcome: 'ran', n: payload.n };
     });
 
     beforeAll(async () => {
       // A database of its own: a job system with other definitions than the app's would unschedule the app's jobs.
       other = await openTestDb();
       jobs = createJobs(other, log, [probe]);
-      // The probe does not use the services; the app's satisfy the handler's context.
-      await jobs.start(t.app.services);
+      await jobs.start({ handlers: [handler], rowStores: [] });
     });
 
     afterAll(async () => {

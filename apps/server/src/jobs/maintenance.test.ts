@@ -9,7 +9,7 @@ import { openTestDb, useTestApp } from '../test-support/app.ts';
 import { DAY, HOUR } from '../test-support/clock.ts';
 import { jobsOf } from '../test-support/jobs.ts';
 import { newOwner } from '../test-support/teams.ts';
-import { defineJob, type JobDefinition } from './define.ts';
+import { defineJob, handleJob, type JobDefinition } from './define.ts';
 import { pruneIdempotencyKeys } from './definitions/prune-idempotency-keys.ts';
 import { pruneOutbox } from './definitions/prune-outbox.ts';
 import { pruneRateLimitEvents } from './definitions/prune-rate-limit-events.ts';
@@ -168,18 +168,17 @@ describe('a schedule’s tick', () => {
       schedule: { cron: `${minute} * * * *` },
       queue: { retryLimit: 0 },
       worker: { pollingIntervalSeconds: 1 },
-      async handler(_payload, { job }) {
-        runs.push(job.id);
-        return { outcome: 'ran' };
-      },
+    });
+    const handler = handleJob(ticking, async (_payload, { job }) => {
+      runs.push(job.id);
+      return { outcome: 'ran' };
     });
     const log: FastifyBaseLogger = t.app.log;
     for (const handle of [database, second]) {
       // The cron checked every second by each (pg-boss's lower bound; 30 s in the app).
       const jobs = createJobs(handle, log, [ticking], { cronIntervalSeconds: 1 });
       started.push(jobs);
-      // The handler uses no services; the app's satisfy its context.
-      await jobs.start(t.app.services);
+      await jobs.start({ handlers: [handler], rowStores: [] });
     }
 
     const deadline = Date.now() + 15_000;

@@ -3,15 +3,24 @@ import type { FastifyBaseLogger } from 'fastify';
 import type PgBoss from 'pg-boss';
 import type { z } from 'zod';
 import { reportError } from '../lib/error-reporting.ts';
-import type { Services } from '../services.ts';
 import { type BossOptions, createBoss, installJobSchema } from './boss.ts';
-import type { JobDefinition, JobOutput } from './define.ts';
+import { type ClaimLoop, createClaimLoop, type RowStore } from './claims.ts';
+import {
+  type AnyJobDefinition,
+  isJobDefinition,
+  isRowJobDefinition,
+  type JobDefinition,
+  type JobHandler,
+  type JobOutput,
+} from './define.ts';
 import { loadJobDefinitions } from './registry.ts';
 
 /**
- * The app's background jobs (pg-boss): every server process enqueues and works. `start` runs when the app is ready,
- * `stop` when it closes: no new jobs are fetched, jobs in progress finish (up to STOP_TIMEOUT_MS), then the database
- * may close. A job cut off by a crash is retried by any process once it expires (see its queue's expireInSeconds).
+ * The app's background jobs: every server process enqueues and works. pg-boss jobs (e-mails, maintenance) through
+ * pg-boss's public API; row jobs (code sends, webhook deliveries) claimed from rows of ours (jobs/claims.ts, ADR 33).
+ * `start` runs when the app is ready, with the handlers the app registers; `stop` when it closes: no new jobs are
+ * fetched, jobs in progress finish (up to STOP_TIMEOUT_MS), then the database may close. A job cut off by a crash is
+ * retried by any process once it expires (a queue's expireInSeconds, a row job's lease).
  */
 
 /** Inside close-with-grace's 10 s in server.ts; a job still running then is failed and retried by any process. */
@@ -50,23 +59,31 @@ export type JobQueue = {
     options?: EnqueueOptions,
   ): Promise<void>;
   /**
-   * For SQL that stored jobs itself (migration 0022's `enqueue_job`, in a statement of its own transaction): wakes
-   * this process's worker of `definition`, as `enqueue` does, once that statement has committed.
+   * Wakes this process's worker of `definition` (a row job's claimer, or a pg-boss worker): call it once the rows
+   * (or jobs) it should find are committed, e.g. through `afterCommit`.
    */
-  wake(definition: JobDefinition): void;
+  wake(definition: AnyJobDefinition): void;
+  /** Row jobs in hand in this process (tests wait for them as for pg-boss's active jobs). */
+  running(): number;
 };
 
+/** What the app registers at start: one handler per job, and the rows of each row job. */
+export type JobWork = { handlers: JobHandler[]; rowStores: RowStore[] };
+
 export type Jobs = JobQueue & {
-  start(services: Services): Promise<void>;
+  start(work: JobWork): Promise<void>;
   stop(): Promise<void>;
 };
 
 export function createJobs(
   database: DatabaseHandle,
   log: FastifyBaseLogger,
-  definitions: JobDefinition[],
+  allDefinitions: AnyJobDefinition[],
   options: Pick<BossOptions, 'cronIntervalSeconds'> = {},
 ): Jobs {
+  const definitions = allDefinitions.filter(isJobDefinition);
+  const rowDefinitions = allDefinitions.filter(isRowJobDefinition);
+  const loops = new Map<string, ClaimLoop>();
   const { boss, idle, track } = createBoss(database, { supervise: true, schedule: true, ...options });
   // pg-boss reports failed polls and maintenance here; without a listener an EventEmitter 'error' would throw.
   boss.on('error', (error) => {
@@ -80,6 +97,7 @@ export function createJobs(
   const wake = (name: string) => {
     const worker = workers.get(name);
     if (worker) boss.notifyWorker(worker);
+    loops.get(name)?.wake();
   };
 
   /** Schedules follow the definitions: a job that lost its `schedule` (or its file) is unscheduled. */
@@ -92,21 +110,12 @@ export function createJobs(
     }
   }
 
-  function runner(definition: JobDefinition, services: Services) {
+  function runner(definition: JobDefinition, handler: JobHandler) {
     const run = async (job: PgBoss.JobWithMetadata<unknown>): Promise<JobOutput> => {
       // Every line this job writes, its handler's included, names the job (the job's own "request id").
       const jobLog = log.child({ jobId: job.id, queue: definition.name });
-      const payload = definition.payload.safeParse(job.data);
-      if (!payload.success) {
-        jobLog.error(`${definition.name}: malformed job data; dropped`);
-        return { outcome: 'malformed' };
-      }
       const { id, name, retryCount, retryLimit, createdOn } = job;
-      return definition.handler(payload.data, {
-        services,
-        log: jobLog,
-        job: { id, name, retryCount, retryLimit, createdOn },
-      });
+      return handler.run(job.data, { log: jobLog, job: { id, name, retryCount, retryLimit, createdOn } });
     };
     // Each job of a batch is completed or failed on its own, so one failure does not fail (and rerun) the others;
     // pg-boss's own completion of the batch afterwards touches only jobs still active, that is none.
@@ -137,7 +146,9 @@ export function createJobs(
   }
 
   return {
-    async start(services) {
+    async start({ handlers, rowStores }) {
+      const handlerOf = one(handlers, allDefinitions, 'handler');
+      const storeOf = one(rowStores, rowDefinitions, 'row store');
       // Processes starting together on an empty database would race on pg-boss's CREATE SCHEMA (found by
       // multi-process.test.ts): they take turns, as with the migrations.
       await database.exclusively(async () => {
@@ -154,9 +165,14 @@ export function createJobs(
         const worker = await boss.work(
           definition.name,
           { batchSize, pollingIntervalSeconds, includeMetadata: true },
-          runner(definition, services),
+          runner(definition, handlerOf(definition.name)),
         );
         workers.set(definition.name, worker);
+      }
+      for (const definition of rowDefinitions) {
+        const loop = createClaimLoop(definition, storeOf(definition.name), handlerOf(definition.name), log);
+        loops.set(definition.name, loop);
+        loop.start();
       }
     },
     async enqueue(definition, payload, options = {}) {
@@ -203,8 +219,16 @@ export function createJobs(
     wake(definition) {
       wake(definition.name);
     },
+    running() {
+      let inHand = 0;
+      for (const loop of loops.values()) inHand += loop.running();
+      return inHand;
+    },
     async stop() {
-      await boss.stop({ graceful: true, wait: true, close: false, timeout: STOP_TIMEOUT_MS });
+      await Promise.all([
+        boss.stop({ graceful: true, wait: true, close: false, timeout: STOP_TIMEOUT_MS }),
+        ...[...loops.values()].map((loop) => loop.stop(STOP_TIMEOUT_MS)),
+      ]);
       // Normally immediate; bounded, so a hung provider call cannot hold the shutdown forever.
       await idle(IDLE_TIMEOUT_MS);
     },
@@ -213,9 +237,31 @@ export function createJobs(
 
 /** pg-boss's schema and this app's queues, installed into a database ahead of time (the test template). */
 export async function installJobs(database: DatabaseHandle): Promise<void> {
-  const definitions = await loadJobDefinitions();
+  const definitions = (await loadJobDefinitions()).filter(isJobDefinition);
   await installJobSchema(
     database,
     definitions.map(({ name, queue }) => ({ name, ...queue })),
   );
+}
+
+/** Each job's one registered item (handler or row store), refusing a job without one, or with two, or an unknown name. */
+function one<T extends { name: string }>(
+  items: T[],
+  definitions: AnyJobDefinition[],
+  what: string,
+): (name: string) => T {
+  const byName = new Map<string, T>();
+  const known = new Set(definitions.map(({ name }) => name));
+  for (const item of items) {
+    if (!known.has(item.name))
+      throw new Error(`${what} for '${item.name}', which is not one of jobs/definitions/`);
+    if (byName.has(item.name)) throw new Error(`two of the ${what}s of job '${item.name}'`);
+    byName.set(item.name, item);
+  }
+  for (const name of known) if (!byName.has(name)) throw new Error(`job '${name}' has no ${what}`);
+  return (name) => {
+    const item = byName.get(name);
+    if (!item) throw new Error(`job '${name}' has no ${what}`);
+    return item;
+  };
 }

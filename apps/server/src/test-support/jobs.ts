@@ -1,21 +1,32 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { JOB_SCHEMA } from '../jobs/boss.ts';
-import { sendVerificationCode } from '../jobs/definitions/send-verification-code.ts';
 
-/** Reading pg-boss's job table in tests: jobs run in the app's workers, so tests wait on what the database says. */
+/**
+ * Reading the jobs in tests: jobs run in the app's workers, so tests wait on what the database says. pg-boss's job
+ * table for its jobs; for a code's send (a row job, ADR 33) the attempt's own row, read as the job it stands for.
+ */
 
 export type JobRow = { id: string; state: string; retryCount: number; data: unknown; output: unknown };
 
-const QUEUE = sendVerificationCode.name;
+/** A code send's outcomes (`send_state` once done), which pg-boss would show as a completed job's output. */
+const OUTCOMES = ['sent', 'skipped', 'rejected', 'unreadable', 'malformed'];
 
-/** The code-sending jobs for one attempt (any state), oldest first. */
+/** The code-sending job of one attempt (none until its send is owed), as pg-boss would show it. */
 export async function codeJobsFor(app: FastifyInstance, attemptId: string): Promise<JobRow[]> {
   const result = await app.services.db.execute(
-    sql`SELECT id, state::text AS state, retry_count AS "retryCount", data, output
-        FROM ${sql.identifier(JOB_SCHEMA)}.job
-        WHERE name = ${QUEUE} AND data->>'attemptId' = ${attemptId}
-        ORDER BY created_on`,
+    sql`SELECT id,
+          CASE WHEN send_state = 'queued' THEN 'created'
+               WHEN send_state IN ('active', 'retry', 'failed') THEN send_state
+               ELSE 'completed' END AS state,
+          greatest(send_tries - 1, 0) AS "retryCount",
+          jsonb_build_object('attemptId', id, 'sealedCode', sealed_code) AS data,
+          CASE WHEN send_state IN (${sql.join(
+            OUTCOMES.map((outcome) => sql`${outcome}`),
+            sql`, `,
+          )}) THEN jsonb_build_object('outcome', send_state) END AS output
+        FROM verification_attempts
+        WHERE id = ${attemptId} AND send_state IS NOT NULL`,
   );
   // Both drivers answer `{ rows }`; the Db type leaves the result untyped.
   return (result as { rows: JobRow[] }).rows;
@@ -46,17 +57,24 @@ export async function waitForCodeJobs(
 
 /**
  * Jobs enqueued on demand that are due or running (retries waiting for a later time are not). Scheduled jobs and
- * pg-boss's cron queue are left out: their workers poll every half minute, and no request waits for them.
+ * pg-boss's cron queue are left out: their workers poll every half minute, and no request waits for them. Row jobs
+ * (ADR 33): code sends queued or active or whose retry is due, and webhook deliveries due; those in this app's hands
+ * are counted by `jobs.running()`.
  */
-async function unfinishedJobs(app: FastifyInstance): Promise<(JobRow & { name: string })[]> {
+async function unfinishedJobs(app: FastifyInstance): Promise<unknown[]> {
   const schema = sql.identifier(JOB_SCHEMA);
   const result = await app.services.db.execute(
-    sql`SELECT id, name, state::text AS state, retry_count AS "retryCount", data, output
-        FROM ${schema}.job
+    sql`SELECT id::text, name, state::text AS state FROM ${schema}.job
         WHERE (state = 'active' OR (state IN ('created', 'retry') AND start_after <= now()))
-          AND NOT starts_with(name, '__pgboss__') AND name NOT IN (SELECT name FROM ${schema}.schedule)`,
+          AND NOT starts_with(name, '__pgboss__') AND name NOT IN (SELECT name FROM ${schema}.schedule)
+        UNION ALL
+        SELECT id, 'send-verification-code', send_state FROM verification_attempts
+        WHERE send_state IN ('queued', 'active') OR (send_state = 'retry' AND send_after <= now())
+        UNION ALL
+        SELECT id::text, 'deliver-webhook', status FROM webhook_deliveries WHERE due_at <= now()`,
   );
-  return (result as { rows: (JobRow & { name: string })[] }).rows;
+  const running = app.services.jobs.running();
+  return [...(result as { rows: unknown[] }).rows, ...(running > 0 ? [{ running }] : [])];
 }
 
 /**

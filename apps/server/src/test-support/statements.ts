@@ -1,9 +1,10 @@
 import type { Db } from '@veriform/db';
 import { vi } from 'vitest';
+import { ROW_JOB_MARK } from '../jobs/claims.ts';
 
 /**
  * The SQL statements the app sends while `call` runs, counted at the driver (node-postgres' pool or the PGlite
- * instance), pg-boss's polling left out: what tests of a route's statement cost assert on.
+ * instance), pg-boss's polling and the row jobs' claims left out: what tests of a route's statement cost assert on.
  */
 
 type Queryable = { query: (...args: never[]) => unknown };
@@ -27,7 +28,9 @@ export async function statementsOf(db: Db, call: () => Promise<unknown>): Promis
   const spy = vi.spyOn(client, 'query');
   try {
     await call();
-    return spy.mock.calls.map((args) => textOf(args[0])).filter((text) => !text.includes('pgboss'));
+    return spy.mock.calls
+      .map((args) => textOf(args[0]))
+      .filter((text) => !text.includes('pgboss') && !text.includes(ROW_JOB_MARK));
   } finally {
     spy.mockRestore();
   }

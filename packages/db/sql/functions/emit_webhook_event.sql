@@ -1,30 +1,25 @@
--- emit_webhook_event (migration 0022) stores the event's mode from its data, as WebhookEvents.emit does.
-CREATE OR REPLACE FUNCTION public.emit_webhook_event(p_id text, p_account_id integer, p_type text, p_data jsonb, p_created_at timestamp with time zone, p_dedupe_key text)
- RETURNS integer
- LANGUAGE plpgsql
-AS $function$
-DECLARE
-  v_delivery bigint;
-  v_count integer := 0;
-BEGIN
-  FOR v_delivery IN
-    WITH event AS (
-      INSERT INTO webhook_events (id, account_id, type, data, created_at, dedupe_key, livemode)
-      VALUES (p_id, p_account_id, p_type, p_data, p_created_at, p_dedupe_key,
-        COALESCE((p_data->>'livemode')::boolean, true))
-      ON CONFLICT (account_id, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
-      RETURNING id, account_id, type, created_at
-    )
-    INSERT INTO webhook_deliveries (account_id, event_id, endpoint_id, event_created_at)
-    SELECT event.account_id, event.id, endpoint.id, event.created_at
+-- The emit (modules/webhooks/events.ts calls it; so do the two functions below): the event (once per account and
+-- dedupe key, its mode from its data), and a delivery, due now, for every enabled endpoint of the account that wants
+-- its type, or only for p_endpoint_id ("Send test event": whatever types it wants, even while disabled; its attempt
+-- recorded as a test). Answers the event's id (null when the dedupe key was used: nothing stored) and the deliveries.
+CREATE OR REPLACE FUNCTION "emit_webhook_event"(p_id text, p_account_id integer, p_type text, p_data jsonb,
+  p_created_at timestamptz, p_dedupe_key text, p_endpoint_id integer)
+RETURNS TABLE (emitted_event_id text, delivery_ids bigint[]) LANGUAGE sql AS $$
+  WITH event AS (
+    INSERT INTO webhook_events (id, account_id, type, data, created_at, dedupe_key, livemode)
+    VALUES (p_id, p_account_id, p_type, p_data, p_created_at, p_dedupe_key,
+      COALESCE((p_data->>'livemode')::boolean, true))
+    ON CONFLICT (account_id, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
+    RETURNING id, account_id, type, created_at
+  ), delivery AS (
+    INSERT INTO webhook_deliveries (account_id, event_id, endpoint_id, event_created_at, due_at, next_trigger)
+    SELECT event.account_id, event.id, endpoint.id, event.created_at, now(),
+      CASE WHEN p_endpoint_id IS NULL THEN 'scheduled' ELSE 'test' END
     FROM event JOIN webhook_endpoints endpoint ON endpoint.account_id = event.account_id
-    WHERE endpoint.enabled AND endpoint.event_types && ARRAY[event.type, '*']
+    WHERE CASE WHEN p_endpoint_id IS NULL
+            THEN endpoint.enabled AND endpoint.event_types && ARRAY[event.type, '*']
+            ELSE endpoint.id = p_endpoint_id END
     RETURNING id
-  LOOP
-    PERFORM enqueue_job('deliver-webhook',
-      jsonb_build_object('deliveryId', v_delivery, 'attempt', 0, 'trigger', 'scheduled'));
-    v_count := v_count + 1;
-  END LOOP;
-  RETURN v_count;
-END
-$function$;
+  )
+  SELECT (SELECT id FROM event), COALESCE((SELECT array_agg(id) FROM delivery), '{}'::bigint[])
+$$;

@@ -11,7 +11,9 @@
 --   5. Its delivery history: `queued`, or for a test number (p_test_delivery {status, errorCode}) the simulated one,
 --      queued → sent → the number's outcome, with the message id `test:<attempt>`; the row shows where it ended.
 --   6. The webhook events (p_events [{id, type, data, dedupeKey}], built by the caller from the row it knows this
---      inserts) and the send job (p_job_name, p_job_data; none for a test number), committing with the attempt.
+--      inserts), their deliveries due at once, and the code's send (p_job_data's sealedCode; none for a test
+--      number) owed by the attempt itself: the code-send worker claims it from the row (ADR 33). p_job_name is kept
+--      for the caller's signature and no longer read.
 -- Refusals write nothing. Answers one row: outcome 'sent' | 'too_soon' | 'limited', wait_ms (too soon: until the
 -- spacing has passed; limited: until the limit-th newest event leaves its window), refused (1-based index into
 -- p_limits) and deliveries (webhook deliveries made).
@@ -70,13 +72,15 @@ BEGIN
   INSERT INTO verification_attempts (id, account_id, verify_form_id, cell_phone, method, email, external_ref_id,
     code_hash, is_test, ip, user_agent, source, api_key_id, consent_version_id, consent_version, consent_language,
     consent_sha256, page_view_id, created_at, expires_at, sent_at, provider_message_id, delivery_status,
-    delivery_error_code)
+    delivery_error_code, sealed_code, send_state, send_after)
   VALUES (p_attempt_id, p_account_id, p_form_id, p_cell_phone, p_method, p_email, p_external_ref_id, p_code_hash,
     v_test, p_ip, p_user_agent, p_source, p_api_key_id, p_consent_version_id, p_consent_version, p_consent_language,
     p_consent_sha256,
     (SELECT v.id FROM form_page_views v WHERE v.id = p_page_view_id AND v.verify_form_id = p_form_id),
     p_now, p_expires_at, CASE WHEN v_test THEN p_now END, v_message_id,
-    COALESCE(p_test_delivery->>'status', 'queued'), p_test_delivery->>'errorCode');
+    COALESCE(p_test_delivery->>'status', 'queued'), p_test_delivery->>'errorCode',
+    p_job_data->>'sealedCode', CASE WHEN p_job_data IS NOT NULL THEN 'queued' END,
+    CASE WHEN p_job_data IS NOT NULL THEN now() END);
 
   INSERT INTO code_delivery_events (attempt_id, status, at, error_code, provider_message_id)
   VALUES (p_attempt_id, 'queued', p_now, NULL, NULL);
@@ -92,12 +96,9 @@ BEGIN
   FOR v_event IN
     SELECT e FROM jsonb_array_elements(p_events) WITH ORDINALITY AS events(e, n) ORDER BY n
   LOOP
-    v_deliveries := v_deliveries + emit_webhook_event(v_event->>'id', p_account_id, v_event->>'type',
-      v_event->'data', p_now, v_event->>'dedupeKey');
+    v_deliveries := v_deliveries + (SELECT cardinality(e.delivery_ids) FROM emit_webhook_event(v_event->>'id',
+      p_account_id, v_event->>'type', v_event->'data', p_now, v_event->>'dedupeKey', NULL::integer) e);
   END LOOP;
-  IF p_job_name IS NOT NULL THEN
-    PERFORM enqueue_job(p_job_name, p_job_data);
-  END IF;
 
   RETURN QUERY SELECT 'sent'::text, 0::bigint, NULL::integer, v_deliveries;
 END

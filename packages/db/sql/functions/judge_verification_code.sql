@@ -48,7 +48,7 @@ BEGIN
       UPDATE verification_attempts
       SET status = 'verified', verified_at = p_now, code_entered = true,
           verification_id = nextval(pg_get_serial_sequence('verifications', 'id'))
-      WHERE id = p_attempt_id AND status = 'pending' AND expires_at > p_now AND wrong_tries < p_max_tries
+      WHERE id = p_attempt_id AND attempt_is_open(status, expires_at, p_now) AND wrong_tries < p_max_tries
       RETURNING *
     ), entry AS (
       INSERT INTO code_entries (attempt_id, at, correct, ip, user_agent)
@@ -72,20 +72,21 @@ BEGIN
     UPDATE verification_attempts
     SET wrong_tries = wrong_tries + 1, code_entered = true,
         status = CASE WHEN wrong_tries + 1 >= p_max_tries THEN 'locked' ELSE status END
-    WHERE id = p_attempt_id AND status = 'pending' AND expires_at > p_now AND wrong_tries < p_max_tries
+    WHERE id = p_attempt_id AND attempt_is_open(status, expires_at, p_now) AND wrong_tries < p_max_tries
     RETURNING account_id, wrong_tries, status INTO v_account_id, v_wrong_tries, v_status;
   END IF;
   IF v_account_id IS NULL THEN
     -- Nothing was judged: why the attempt takes no code (a fifth try held by another request counts as locked).
     RETURN QUERY SELECT 'closed'::text, NULL::bigint,
-      coalesce((SELECT CASE WHEN a.status <> 'pending' THEN a.status WHEN a.expires_at <= p_now THEN 'expired' END
+      coalesce((SELECT nullif(attempt_status_at(a.status, a.expires_at, p_now), 'pending')
         FROM verification_attempts a WHERE a.id = p_attempt_id), 'locked'),
       NULL::integer, NULL::bigint, 0;
     RETURN;
   END IF;
 
   IF p_correct THEN
-    v_deliveries := emit_webhook_event(p_event_id, v_account_id, 'verification.approved', p_event_data, p_now, NULL);
+    v_deliveries := (SELECT cardinality(e.delivery_ids) FROM emit_webhook_event(p_event_id, v_account_id,
+      'verification.approved', p_event_data, p_now, NULL, NULL::integer) e);
     RETURN QUERY SELECT 'approved'::text, NULL::bigint, NULL::text, NULL::integer, v_verification_id, v_deliveries;
     RETURN;
   END IF;
@@ -96,7 +97,8 @@ BEGIN
     INSERT INTO rate_limit_events (bucket, created_at) VALUES (p_bucket, p_now);
   END IF;
   IF v_status = 'locked' THEN
-    v_deliveries := emit_webhook_event(p_event_id, v_account_id, 'verification.failed', p_event_data, p_now, NULL);
+    v_deliveries := (SELECT cardinality(e.delivery_ids) FROM emit_webhook_event(p_event_id, v_account_id,
+      'verification.failed', p_event_data, p_now, NULL, NULL::integer) e);
   END IF;
   RETURN QUERY SELECT 'incorrect'::text, NULL::bigint, NULL::text, p_max_tries - v_wrong_tries, NULL::bigint,
     v_deliveries;

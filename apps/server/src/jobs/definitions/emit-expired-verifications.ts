@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { emitExpiredVerifications as sweep } from '../../modules/verifications/expired-events.ts';
 import { defineJob } from '../define.ts';
 
 /** Every minute: `verification.expired` for the codes whose time ran out since (modules/verifications/expired-events.ts). */
@@ -9,8 +8,4 @@ export const emitExpiredVerifications = defineJob({
   schedule: { cron: '* * * * *' },
   // Short expiry and retention: a run that fails or is lost is made good by the next minute's.
   queue: { policy: 'standard', retryLimit: 1, retryDelay: 10, expireInSeconds: 120, retentionMinutes: 60 },
-  async handler(_payload, { services }) {
-    const { db, clock, webhookEvents } = services;
-    return { outcome: 'emitted', events: await sweep({ db, clock, webhookEvents }) };
-  },
 });

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { pruneAuditEvents as prune } from '../../modules/audit/retention.ts';
 import { defineJob } from '../define.ts';
 
 /** Daily at 03:47 UTC: audit events past their account's retention go, and an `audit.pruned` event says so. */
@@ -8,7 +7,4 @@ export const pruneAuditEvents = defineJob({
   payload: z.object({}),
   schedule: { cron: '47 3 * * *' },
   queue: { policy: 'standard', retryLimit: 2, retryDelay: 300, expireInSeconds: 1800, retentionMinutes: 60 },
-  async handler(_payload, { services }) {
-    return { outcome: 'pruned', deleted: await prune(services) };
-  },
 });

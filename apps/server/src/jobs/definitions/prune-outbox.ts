@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { pruneOutbox as prune } from '../../messaging/outbox.ts';
 import { defineJob } from '../define.ts';
 
 /** A day: end-to-end tests and a developer read the messages of the last minutes, never older ones. */
@@ -11,7 +10,4 @@ export const pruneOutbox = defineJob({
   payload: z.object({}),
   schedule: { cron: '27 * * * *' },
   queue: { policy: 'standard', retryLimit: 2, retryDelay: 60, expireInSeconds: 300, retentionMinutes: 60 },
-  async handler(_payload, { services }) {
-    return { outcome: 'pruned', deleted: await prune(services.db, OUTBOX_MAX_AGE_MS) };
-  },
 });

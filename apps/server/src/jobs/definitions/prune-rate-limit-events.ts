@@ -7,8 +7,4 @@ export const pruneRateLimitEvents = defineJob({
   payload: z.object({}),
   schedule: { cron: '17 * * * *' },
   queue: { policy: 'standard', retryLimit: 2, retryDelay: 60, expireInSeconds: 300, retentionMinutes: 60 },
-  async handler(_payload, { services }) {
-    await services.rateLimit.prune();
-    return { outcome: 'pruned' };
-  },
 });

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { pruneWebhookEvents as prune } from '../../modules/api-v1/events.ts';
 import { defineJob } from '../define.ts';
 
 /**
@@ -11,7 +10,4 @@ export const pruneWebhookEvents = defineJob({
   payload: z.object({}),
   schedule: { cron: '52 4 * * *' },
   queue: { policy: 'standard', retryLimit: 2, retryDelay: 300, expireInSeconds: 1800, retentionMinutes: 60 },
-  async handler(_payload, { services }) {
-    return { outcome: 'pruned', deleted: await prune(services.db, services.clock) };
-  },
 });

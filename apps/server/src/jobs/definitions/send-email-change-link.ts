@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { authEmailQueue } from '../../modules/auth/email-jobs.ts';
-import { defineJob } from '../define.ts';
+import { defineJob, emailQueue } from '../define.ts';
 
 /**
  * The link that confirms an e-mail change, to the NEW address (modules/auth/email-change.ts: the request's and the
@@ -11,8 +10,5 @@ import { defineJob } from '../define.ts';
 export const sendEmailChangeLink = defineJob({
   name: 'send-email-change-link',
   payload: z.object({ userId: z.number().int().positive(), requestedAt: z.iso.datetime() }),
-  queue: authEmailQueue({ retryLimit: 10, retentionMinutes: 24 * 60 }),
-  async handler({ userId, requestedAt }, { services }) {
-    return { outcome: await services.emailChange.deliverLink(userId, requestedAt) };
-  },
+  queue: emailQueue({ retryLimit: 10, retentionMinutes: 24 * 60 }),
 });

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { authEmailQueue } from '../../modules/auth/email-jobs.ts';
-import { defineJob } from '../define.ts';
+import { defineJob, emailQueue } from '../define.ts';
 
 /**
  * The notice to the OLD address that a change was asked for, with the link that cancels it
@@ -11,8 +10,5 @@ import { defineJob } from '../define.ts';
 export const sendEmailChangeRequestedNotice = defineJob({
   name: 'send-email-change-requested-notice',
   payload: z.object({ userId: z.number().int().positive(), requestedAt: z.iso.datetime() }),
-  queue: authEmailQueue({ retryLimit: 10, retentionMinutes: 24 * 60 }),
-  async handler({ userId, requestedAt }, { services }) {
-    return { outcome: await services.emailChange.deliverRequestedNotice(userId, requestedAt) };
-  },
+  queue: emailQueue({ retryLimit: 10, retentionMinutes: 24 * 60 }),
 });

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { authEmailQueue, openSealed } from '../../modules/auth/email-jobs.ts';
-import { defineJob } from '../define.ts';
+import { defineJob, emailQueue } from '../define.ts';
 
 /** What a changed notice's addresses are sealed to: this kind of job and this user. */
 export const emailChangedAddressesSeal = (userId: number) => `send-email-changed-notice:${userId}`;
@@ -16,11 +15,5 @@ export const changedAddresses = z.object({ from: z.string(), to: z.string() });
 export const sendEmailChangedNotice = defineJob({
   name: 'send-email-changed-notice',
   payload: z.object({ userId: z.number().int().positive(), sealedAddresses: z.string().min(1) }),
-  queue: authEmailQueue({ retryLimit: 10, retentionMinutes: 24 * 60 }),
-  async handler({ userId, sealedAddresses }, context) {
-    const opened = openSealed(context, sealedAddresses, emailChangedAddressesSeal(userId));
-    if (opened === undefined) return { outcome: 'unreadable' };
-    const addresses = changedAddresses.parse(JSON.parse(opened));
-    return { outcome: await context.services.emailChange.deliverChangedNotice(userId, addresses) };
-  },
+  queue: emailQueue({ retryLimit: 10, retentionMinutes: 24 * 60 }),
 });

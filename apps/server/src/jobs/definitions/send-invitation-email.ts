@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { SealedValueError } from '../../lib/sealed.ts';
 import { defineJob } from '../define.ts';
 
 /** What an invitation's key is sealed to inside its e-mail's job: that invitation, and nothing else. */
@@ -24,17 +23,5 @@ export const sendInvitationEmail = defineJob({
     retryBackoff: true,
     expireInSeconds: 60,
     retentionMinutes: 24 * 60,
-  },
-  async handler({ invitationId, sealedKey }, { services, log }) {
-    let key: string;
-    try {
-      key = services.sealer.open(sealedKey, invitationKeyContext(invitationId));
-    } catch (error) {
-      // SECRET_KEY changed since the job was queued: no retry can open it; the owner can resend the invitation.
-      if (!(error instanceof SealedValueError)) throw error;
-      log.error({ invitationId }, 'send-invitation-email: cannot open the sealed key; dropped');
-      return { outcome: 'unreadable' };
-    }
-    return { outcome: await services.invitations.deliverEmail(invitationId, key) };
   },
 });

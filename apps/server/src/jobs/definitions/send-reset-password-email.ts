@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { authEmailQueue, openSealed } from '../../modules/auth/email-jobs.ts';
-import { defineJob } from '../define.ts';
+import { defineJob, emailQueue } from '../define.ts';
 
 /** What a reset-password job's address is sealed to: this kind of job, and nothing else. */
 export const resetPasswordAddressSeal = 'send-reset-password-email:address';
@@ -15,10 +14,5 @@ export const sendResetPasswordEmail = defineJob({
   name: 'send-reset-password-email',
   /** The address only sealed: typed by anyone, it need not be anyone's. */
   payload: z.object({ sealedEmail: z.string().min(1) }),
-  queue: authEmailQueue({ retryLimit: 5, retentionMinutes: 60 }),
-  async handler({ sealedEmail }, context) {
-    const email = openSealed(context, sealedEmail, resetPasswordAddressSeal);
-    if (email === undefined) return { outcome: 'unreadable' };
-    return { outcome: await context.services.passwordReset.deliver(email) };
-  },
+  queue: emailQueue({ retryLimit: 5, retentionMinutes: 60 }),
 });

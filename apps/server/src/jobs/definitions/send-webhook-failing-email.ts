@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { sendWebhookFailingEmail } from '../../modules/webhooks/failing-email.ts';
 import { defineJob } from '../define.ts';
 
 /**
@@ -21,8 +20,5 @@ export const sendWebhookFailingEmailJob = defineJob({
     retryBackoff: true,
     expireInSeconds: 60,
     retentionMinutes: 24 * 60,
-  },
-  async handler(payload, { services }) {
-    return { outcome: await sendWebhookFailingEmail(services, payload) };
   },
 });

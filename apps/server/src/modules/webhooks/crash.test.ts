@@ -9,8 +9,6 @@ import { createProcessDatabase } from '@veriform/db/testing';
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createBoss } from '../../jobs/boss.ts';
-import { deliverWebhook } from '../../jobs/definitions/deliver-webhook.ts';
 import { installJobs } from '../../jobs/queue.ts';
 import { createSealer } from '../../lib/sealed.ts';
 import { type ServerProcess, serverEnv, startServer, stopServer } from '../../test-support/server-process.ts';
@@ -20,10 +18,10 @@ import { generateWebhookSecret, webhookSecretContext } from './secrets.ts';
 /**
  * A crash of the delivering process mid-request loses no event (issue #17, Proof), on the engine of this run. The
  * server (its own process, as production runs it) starts a delivery; the receiver holds the request open, and the
- * server is killed with SIGKILL while it waits. Its attempt was never recorded; the job, cut off, expires and is
- * retried by the next process, which delivers the same event (same `webhook-id`, valid signature) once the receiver
- * answers. pg-boss expires jobs in its maintenance pass, once a minute; the test moves the cut-off job's start an
- * hour back and runs that pass itself rather than waiting.
+ * server is killed with SIGKILL while it waits. Its attempt was never recorded; the delivery's claim, cut off, lapses
+ * and the next process claims it, delivering the same event (same `webhook-id`, valid signature) once the receiver
+ * answers. A claim's lease is 30 s (ADR 33); the test moves the cut-off claim's lease an hour back rather than
+ * waiting.
  */
 
 const serverUrl = process.env.TEST_DATABASE_URL;
@@ -81,7 +79,7 @@ describe(`a webhook delivery survives a crash on ${engine}`, () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  /** An endpoint, an event and its delivery, and the delivery's first job, as a change would have left them. */
+  /** An endpoint, an event and its delivery, due now, as a change would have left them. */
   async function seed(): Promise<{ eventId: string; deliveryId: number }> {
     const database = openDirectly();
     try {
@@ -118,43 +116,29 @@ describe(`a webhook delivery survives a crash on ${engine}`, () => {
       });
       const [delivery] = await database.db
         .insert(schema.webhookDeliveries)
-        .values({ accountId: account.id, eventId, endpointId: endpoint.id, eventCreatedAt: createdAt })
+        .values({
+          accountId: account.id,
+          eventId,
+          endpointId: endpoint.id,
+          eventCreatedAt: createdAt,
+          dueAt: createdAt,
+        })
         .returning();
       if (!delivery) throw new Error('no delivery');
-      const { boss } = createBoss(database, { supervise: false, schedule: false });
-      boss.on('error', () => {});
-      await boss.start();
-      try {
-        await boss.send(deliverWebhook.name, { deliveryId: delivery.id, attempt: 0, trigger: 'scheduled' });
-      } finally {
-        await boss.stop({ graceful: false, close: false });
-      }
       return { eventId, deliveryId: delivery.id };
     } finally {
       await database.close();
     }
   }
 
-  /** What pg-boss's maintenance does to a job whose process died, once its expiry has passed. */
+  /** What time does to a claim whose process died: its lease passes, and the delivery is due again. */
   async function expireCutOffJobs(): Promise<number> {
     const database = openDirectly();
     try {
       const moved = await database.executeSql(
-        `UPDATE pgboss.job SET started_on = started_on - interval '1 hour'
-         WHERE name = $1 AND state = 'active' RETURNING id`,
-        [deliverWebhook.name],
+        `UPDATE webhook_deliveries SET due_at = due_at - interval '1 hour'
+         WHERE claims > 0 AND due_at > now() RETURNING id`,
       );
-      const { boss } = createBoss(database, { supervise: false, schedule: false });
-      boss.on('error', () => {});
-      await boss.start();
-      try {
-        // pg-boss's own maintenance step (promoted onto the instance, not in its typings).
-        const expire: unknown = Reflect.get(boss, 'expire');
-        if (typeof expire !== 'function') throw new Error('pg-boss has no expire()');
-        await expire.call(boss);
-      } finally {
-        await boss.stop({ graceful: false, close: false });
-      }
       return moved.rows.length;
     } finally {
       await database.close();

@@ -3,6 +3,7 @@ import { schema } from '@veriform/db';
 import { and, eq, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createJobWork, handlerOf } from '../../job-handlers.ts';
 import { emitExpiredVerifications } from '../../jobs/definitions/emit-expired-verifications.ts';
 import { apiV1, newApiKey } from '../../test-support/api-v1/client.ts';
 import { useTestApp } from '../../test-support/app.ts';
@@ -378,10 +379,9 @@ async function expireNow(attemptId: string, agoMs = 1000): Promise<void> {
 }
 
 const sweep = () =>
-  emitExpiredVerifications.handler(
+  handlerOf(createJobWork(t.app.services, t.db.executeSql), emitExpiredVerifications.name).run(
     {},
     {
-      services: t.app.services,
       log: t.app.log,
       job: {
         id: 'test',

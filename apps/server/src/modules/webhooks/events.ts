@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { WEBHOOK_TEST_EVENT_TYPE, WebhookEventType } from '@veriform/contracts';
-import { executeSqlIn, type Tx } from '@veriform/db';
+import { afterCommit, executeSqlIn, type Tx } from '@veriform/db';
 import { deliverWebhook } from '../../jobs/definitions/deliver-webhook.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -20,53 +20,40 @@ export type WebhookEventInput = {
 };
 
 export type EmittedEvent = {
-  /** Null when `dedupeKey` had already been used: nothing was stored or queued. */
+  /** Null when `dedupeKey` had already been used: nothing was stored. */
   eventId: string | null;
   deliveryIds: number[];
 };
 
 /**
  * Emitting webhook events (issue #17 item 2): `emit(tx, accountId, event)` in the transaction of the change itself,
- * so an event exists if and only if its change committed, and its deliveries' jobs commit with both. One statement
- * stores the event and a delivery for every enabled endpoint of the account that wants its type; then one job per
- * delivery (usually none or one) is queued in the same transaction. The code send emits through the same statement in
- * SQL (migration 0022, emit_webhook_event; ADR 26): a change here is a change there. The event's `livemode` (issue #33,
- * ADR 29) is its data's: false for a verification made for a test number, true for everything else.
+ * so an event exists if and only if its change committed, and its deliveries commit with both. One statement calls
+ * `emit_webhook_event` (packages/db, ADR 33), the one home of the rule that the code send and the code check use in
+ * SQL too: it stores the event (its `livemode` is its data's, issue #33, ADR 29) and a delivery for every enabled
+ * endpoint of the account that wants its type, or for the one endpoint named, each due at once. The deliveries are
+ * rows the deliver-webhook worker claims (ADR 33), woken once they are committed.
  */
 export function createWebhookEvents(deps: { clock: Clock; jobs: JobQueue }) {
   const { clock, jobs } = deps;
 
   async function emit(tx: Tx, accountId: number, event: WebhookEventInput): Promise<EmittedEvent> {
-    const id = newEventId();
-    const only = event.endpointId ?? null;
     const { rows } = await executeSqlIn(tx)(
-      `WITH event AS (
-         INSERT INTO webhook_events (id, account_id, type, data, created_at, dedupe_key, livemode)
-         VALUES ($1, $2, $3, $4::jsonb, $5, $6, COALESCE(($4::jsonb->>'livemode')::boolean, true))
-         ON CONFLICT (account_id, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
-         RETURNING id, account_id, type, created_at
-       ), delivery AS (
-         INSERT INTO webhook_deliveries (account_id, event_id, endpoint_id, event_created_at)
-         SELECT event.account_id, event.id, endpoint.id, event.created_at
-         FROM event JOIN webhook_endpoints endpoint ON endpoint.account_id = event.account_id
-         WHERE CASE WHEN $7::integer IS NULL
-                 THEN endpoint.enabled AND endpoint.event_types && ARRAY[event.type, '*']
-                 ELSE endpoint.id = $7::integer END
-         RETURNING id
-       )
-       SELECT (SELECT id FROM event) AS event_id, COALESCE((SELECT array_agg(id) FROM delivery), '{}') AS delivery_ids`,
-      [id, accountId, event.type, JSON.stringify(event.data), clock.now(), event.dedupeKey ?? null, only],
+      `SELECT emitted_event_id AS event_id, delivery_ids
+       FROM emit_webhook_event($1::text, $2::integer, $3::text, $4::jsonb, $5::timestamptz, $6::text, $7::integer)`,
+      [
+        newEventId(),
+        accountId,
+        event.type,
+        JSON.stringify(event.data),
+        clock.now(),
+        event.dedupeKey ?? null,
+        event.endpointId ?? null,
+      ],
     );
     const [row] = rows;
     const eventId = readEventId(row);
     const deliveryIds = readIds(row);
-    for (const deliveryId of deliveryIds) {
-      await jobs.enqueue(
-        deliverWebhook,
-        { deliveryId, attempt: 0, trigger: only === null ? 'scheduled' : 'test' },
-        { tx },
-      );
-    }
+    if (deliveryIds.length > 0) afterCommit(tx, () => jobs.wake(deliverWebhook));
     return { eventId, deliveryIds };
   }
 

@@ -6,12 +6,16 @@ import {
   type WebhookReplayQueued,
   webhookReplayTexts,
 } from '@veriform/contracts';
-import { executeSqlIn, type Tx } from '@veriform/db';
+import { afterCommit, executeSqlIn, type Tx } from '@veriform/db';
 import { deliverWebhook } from '../../jobs/definitions/deliver-webhook.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { AppError } from '../../lib/errors.ts';
 
 const DAY_MS = 86_400_000;
+
+/** A delivery set back for a replay: pending, due now, its next attempt recorded as a replay. */
+const REPLAYED = `status = 'pending', next_attempt_at = excluded.next_attempt_at, due_at = excluded.due_at,
+  next_trigger = 'replay', claims = 0`;
 
 /** The oldest moment still replayable: events are kept WEBHOOK_EVENT_RETENTION_DAYS. */
 export const replayableSince = (now: Date): Date =>
@@ -29,37 +33,21 @@ export const eventTarget = (event: { id: string; type: string }): AuditTarget =>
   name: event.type,
 });
 
-type Queued = { id: number; attempt: number };
-
-/** `id` is bigint: a string from node-postgres, a number from PGlite. */
-function readQueued(rows: unknown[]): Queued[] {
-  return rows.map((row) => {
-    if (typeof row !== 'object' || row === null || !('id' in row) || !('attempt_count' in row)) {
-      throw new Error('replay: unexpected row');
-    }
-    return { id: Number(row.id), attempt: Number(row.attempt_count) };
-  });
-}
-
 /**
  * Replays (issue #17 item 5): the event is sent again with its own id (the receiver's `webhook-id`), through the
  * delivery of that event to that endpoint: made if there was none (the event happened while the endpoint was
- * disabled, or before it wanted the type), otherwise set back to `pending` and due now. Its job carries the delivery's
- * current attempt count, so a scheduled retry that is still queued becomes a no-op once the replay has tried (and the
- * other way round). A delivery already `pending` is left alone: its attempt is on the way, and two owners pressing
- * "Replay" at once send it once.
+ * disabled, or before it wanted the type), otherwise set back to `pending` and due now, its next attempt recorded as a
+ * replay. The row is the one schedule of its delivery (ADR 33), so a retry that was waiting is taken over by the
+ * replay rather than sent as well. A delivery already `pending` is left alone: its attempt is on the way, and two
+ * owners pressing "Replay" at once send it once.
  */
 export function createWebhookReplay(deps: { jobs: JobQueue }) {
   const { jobs } = deps;
 
-  async function enqueue(tx: Tx, queued: Queued[]): Promise<WebhookReplayQueued> {
-    // A range can hold thousands of events: their jobs go in by the thousand, not one statement each.
-    await jobs.enqueueMany(
-      deliverWebhook,
-      queued.map(({ id, attempt }) => ({ deliveryId: id, attempt, trigger: 'replay' as const })),
-      { tx },
-    );
-    return { queued: queued.length };
+  /** The deliveries made due are committed with the replay; this process's worker is woken then. */
+  function queued(tx: Tx, rows: unknown[]): WebhookReplayQueued {
+    if (rows.length > 0) afterCommit(tx, () => jobs.wake(deliverWebhook));
+    return { queued: rows.length };
   }
 
   /** One event to one enabled endpoint of its account (both checked by the caller). */
@@ -68,15 +56,16 @@ export function createWebhookReplay(deps: { jobs: JobQueue }) {
     input: { accountId: number; endpointId: number; eventId: string; now: Date },
   ): Promise<WebhookReplayQueued> {
     const { rows } = await executeSqlIn(tx)(
-      `INSERT INTO webhook_deliveries (account_id, event_id, endpoint_id, event_created_at, status, next_attempt_at)
-       SELECT event.account_id, event.id, $2, event.created_at, 'pending', $3::timestamptz
+      `INSERT INTO webhook_deliveries (account_id, event_id, endpoint_id, event_created_at, status, next_attempt_at,
+         due_at, next_trigger)
+       SELECT event.account_id, event.id, $2, event.created_at, 'pending', $3::timestamptz, now(), 'replay'
        FROM webhook_events event WHERE event.id = $1 AND event.account_id = $4
-       ON CONFLICT (endpoint_id, event_id) DO UPDATE SET status = 'pending', next_attempt_at = excluded.next_attempt_at
+       ON CONFLICT (endpoint_id, event_id) DO UPDATE SET ${REPLAYED}
          WHERE webhook_deliveries.status <> 'pending'
-       RETURNING id, attempt_count`,
+       RETURNING id`,
       [input.eventId, input.endpointId, input.now.toISOString(), input.accountId],
     );
-    return enqueue(tx, readQueued(rows));
+    return queued(tx, rows);
   }
 
   /**
@@ -98,8 +87,9 @@ export function createWebhookReplay(deps: { jobs: JobQueue }) {
       `WITH endpoint AS (
          SELECT id, account_id, event_types, created_at FROM webhook_endpoints WHERE id = $1 AND account_id = $2
        )
-       INSERT INTO webhook_deliveries (account_id, event_id, endpoint_id, event_created_at, status, next_attempt_at)
-       SELECT event.account_id, event.id, endpoint.id, event.created_at, 'pending', $5::timestamptz
+       INSERT INTO webhook_deliveries (account_id, event_id, endpoint_id, event_created_at, status, next_attempt_at,
+         due_at, next_trigger)
+       SELECT event.account_id, event.id, endpoint.id, event.created_at, 'pending', $5::timestamptz, now(), 'replay'
        FROM endpoint JOIN webhook_events event ON event.account_id = endpoint.account_id
        LEFT JOIN webhook_deliveries delivery ON delivery.endpoint_id = endpoint.id AND delivery.event_id = event.id
        WHERE event.created_at >= $3::timestamptz AND event.created_at < $4::timestamptz
@@ -107,9 +97,9 @@ export function createWebhookReplay(deps: { jobs: JobQueue }) {
          AND (delivery.status = 'failed'
            OR (delivery.id IS NULL AND event.created_at >= endpoint.created_at
              AND endpoint.event_types && ARRAY[event.type, '*']))
-       ON CONFLICT (endpoint_id, event_id) DO UPDATE SET status = 'pending', next_attempt_at = excluded.next_attempt_at
+       ON CONFLICT (endpoint_id, event_id) DO UPDATE SET ${REPLAYED}
          WHERE webhook_deliveries.status = 'failed'
-       RETURNING id, attempt_count`,
+       RETURNING id`,
       [
         input.endpointId,
         input.accountId,
@@ -119,7 +109,7 @@ export function createWebhookReplay(deps: { jobs: JobQueue }) {
         WEBHOOK_TEST_EVENT_TYPE,
       ],
     );
-    return enqueue(tx, readQueued(rows));
+    return queued(tx, rows);
   }
 
   return { replayEvent, replayFailed };

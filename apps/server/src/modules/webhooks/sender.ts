@@ -1,9 +1,10 @@
 import { WEBHOOK_DISABLE_AFTER_DAYS, WEBHOOK_WARN_AFTER_DAYS } from '@veriform/contracts';
-import type { Db, Tx } from '@veriform/db';
+import type { Db, ExecuteSql, Tx } from '@veriform/db';
 import { schema, transaction } from '@veriform/db';
 import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
+import { type ClaimedRow, ROW_JOB_MARK, type RowStore } from '../../jobs/claims.ts';
 import { deliverWebhook as deliverWebhookJob } from '../../jobs/definitions/deliver-webhook.ts';
 import { sendWebhookFailingEmailJob } from '../../jobs/definitions/send-webhook-failing-email.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
@@ -67,10 +68,10 @@ export function deliveryBody(event: { type: string; createdAt: Date; data: unkno
 }
 
 /**
- * Sends webhook deliveries (issue #17 item 3; ADR 21): one attempt per deliver-webhook job. The HTTP request runs
- * outside any transaction (up to 10 s); its outcome, the delivery's new state, the next attempt's job and the
- * endpoint's failing streak are then written in one transaction, guarded by the number of attempts made, so a job
- * run twice records one attempt.
+ * Sends webhook deliveries (issue #17 item 3; ADR 21): one attempt per claim of the delivery's row (the deliver-webhook
+ * row job, ADR 33). The HTTP request runs outside any transaction (up to 10 s); its outcome, the delivery's new state
+ * (with when it is due again, for a retry) and the endpoint's failing streak are then written in one transaction,
+ * guarded by the number of attempts made, so a claim run twice records one attempt.
  */
 export function createWebhookSender(deps: {
   db: Db;
@@ -120,7 +121,10 @@ export function createWebhookSender(deps: {
     const { delivery, event, endpoint } = found;
     if (delivery.attemptCount !== job.attempt) return 'stale';
     if (!endpoint.enabled && job.trigger !== 'test') {
-      await db.update(webhookDeliveries).set({ status: 'failed', nextAttemptAt: null }).where(unchanged(job));
+      await db
+        .update(webhookDeliveries)
+        .set({ status: 'failed', nextAttemptAt: null, dueAt: null, claims: 0 })
+        .where(unchanged(job));
       return 'endpoint_disabled';
     }
 
@@ -170,7 +174,16 @@ export function createWebhookSender(deps: {
     return transaction(db, async (tx) => {
       const [updated] = await tx
         .update(webhookDeliveries)
-        .set({ attemptCount: made, lastAttemptAt: attemptedAt, status, nextAttemptAt })
+        // The next attempt is this row coming due again: claimed then by any process's worker.
+        .set({
+          attemptCount: made,
+          lastAttemptAt: attemptedAt,
+          status,
+          nextAttemptAt,
+          dueAt: nextAttemptAt,
+          nextTrigger: 'scheduled',
+          claims: 0,
+        })
         .where(unchanged(job))
         .returning({ id: webhookDeliveries.id });
       if (!updated) return 'stale';
@@ -183,13 +196,6 @@ export function createWebhookSender(deps: {
         responseSnippet: storedAnswer(job.deliveryId, result.responseSnippet),
         trigger: job.trigger,
       });
-      if (nextAttemptAt) {
-        await jobs.enqueue(
-          deliverWebhookJob,
-          { deliveryId: job.deliveryId, attempt: made, trigger: 'scheduled' },
-          { tx, startAfter: nextAttemptAt },
-        );
-      }
       if (job.trigger !== 'test') {
         // Written only when the streak starts or ends: every delivery of a busy endpoint updating its one row would
         // queue them all on that row's lock (measured: scripts/bench-webhooks.ts).
@@ -230,7 +236,7 @@ export function createWebhookSender(deps: {
       WITH delivery AS (
         UPDATE ${webhookDeliveries}
         SET attempt_count = ${job.attempt + 1}, last_attempt_at = ${attemptedAt}, status = 'succeeded',
-            next_attempt_at = NULL
+            next_attempt_at = NULL, due_at = NULL, claims = 0
         WHERE id = ${job.deliveryId} AND attempt_count = ${job.attempt}
         RETURNING id
       ), attempt AS (
@@ -306,6 +312,70 @@ export function createWebhookSender(deps: {
 }
 
 export type WebhookSender = ReturnType<typeof createWebhookSender>;
+
+/**
+ * The deliveries' rows (ADR 33): a delivery is owed an attempt while `due_at` is set and has come (new or replayed:
+ * now; a retry: its time). The claim leases it (due again after the lease, should this process die) and counts the
+ * claim; recording an attempt (`attempt` above) sets `due_at` for the next one or clears it, so a finished run needs
+ * no statement of its own.
+ */
+export function createWebhookDeliveryStore(executeSql: ExecuteSql): RowStore {
+  const run = (text: string, values: unknown[]) => executeSql(`${ROW_JOB_MARK} ${text}`, values);
+  return {
+    name: deliverWebhookJob.name,
+    async claim(limit, leaseSeconds) {
+      const { rows } = await run(
+        `UPDATE webhook_deliveries d
+         SET due_at = now() + $2::integer * interval '1 second', claims = d.claims + 1
+         FROM (
+           SELECT id FROM webhook_deliveries
+           WHERE due_at <= now() AND status IN ('pending', 'retrying')
+           ORDER BY due_at
+           LIMIT $1::integer
+           FOR UPDATE SKIP LOCKED
+         ) due
+         WHERE d.id = due.id
+         RETURNING d.id, d.attempt_count, d.next_trigger, d.claims`,
+        [limit, leaseSeconds],
+      );
+      return rows.map(readClaimed);
+    },
+    // The attempt recorded its outcome (and the next due time) itself; a stale or vanished delivery owes nothing.
+    async done() {},
+    async retry(row: ClaimedRow, delayMs: number) {
+      await run(
+        `UPDATE webhook_deliveries SET due_at = now() + $2::integer * interval '1 millisecond' WHERE id = $1::bigint`,
+        [row.id, delayMs],
+      );
+    },
+    async giveUp(row: ClaimedRow) {
+      await run(
+        `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, due_at = NULL, claims = 0
+         WHERE id = $1::bigint`,
+        [row.id],
+      );
+    },
+  };
+}
+
+/** bigint arrives as a string (node-postgres) or a number (PGlite). */
+function readClaimed(row: unknown): ClaimedRow {
+  if (
+    typeof row !== 'object' ||
+    row === null ||
+    !('id' in row) ||
+    !('attempt_count' in row) ||
+    !('next_trigger' in row) ||
+    !('claims' in row)
+  ) {
+    throw new Error('delivery claim: unexpected row');
+  }
+  return {
+    id: String(row.id),
+    data: { deliveryId: Number(row.id), attempt: Number(row.attempt_count), trigger: row.next_trigger },
+    tries: Number(row.claims),
+  };
+}
 
 /** Whether the success statement's `recorded` column says 1 (node-postgres and PGlite both answer `{rows}`). */
 function recordedOne(answer: unknown): boolean {

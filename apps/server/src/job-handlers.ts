@@ -1,0 +1,140 @@
+import type { ExecuteSql } from '@veriform/db';
+import { handleJob, type JobHandler, openSealed } from './jobs/define.ts';
+import { deliverWebhook } from './jobs/definitions/deliver-webhook.ts';
+import { emitExpiredVerifications } from './jobs/definitions/emit-expired-verifications.ts';
+import { pruneAuditEvents } from './jobs/definitions/prune-audit-events.ts';
+import { pruneIdempotencyKeys } from './jobs/definitions/prune-idempotency-keys.ts';
+import { OUTBOX_MAX_AGE_MS, pruneOutbox } from './jobs/definitions/prune-outbox.ts';
+import { pruneRateLimitEvents } from './jobs/definitions/prune-rate-limit-events.ts';
+import { pruneSessions } from './jobs/definitions/prune-sessions.ts';
+import { pruneWebhookEvents } from './jobs/definitions/prune-webhook-events.ts';
+import { sendEmailChangeLink } from './jobs/definitions/send-email-change-link.ts';
+import { sendEmailChangeRequestedNotice } from './jobs/definitions/send-email-change-requested-notice.ts';
+import {
+  changedAddresses,
+  emailChangedAddressesSeal,
+  sendEmailChangedNotice,
+} from './jobs/definitions/send-email-changed-notice.ts';
+import { invitationKeyContext, sendInvitationEmail } from './jobs/definitions/send-invitation-email.ts';
+import {
+  resetPasswordAddressSeal,
+  sendResetPasswordEmail,
+} from './jobs/definitions/send-reset-password-email.ts';
+import { sendVerificationCode } from './jobs/definitions/send-verification-code.ts';
+import { sendVerifyEmail, verifyEmailAddressSeal } from './jobs/definitions/send-verify-email.ts';
+import { sendWebhookFailingEmailJob } from './jobs/definitions/send-webhook-failing-email.ts';
+import type { JobWork } from './jobs/queue.ts';
+import { SealedValueError } from './lib/sealed.ts';
+import { createCodeSendStore } from './messaging/code-delivery.ts';
+import { sendVerificationCode as sendCode } from './messaging/code-sender.ts';
+import { pruneOutbox as pruneOutboxRows } from './messaging/outbox.ts';
+import { pruneWebhookEvents as pruneEvents } from './modules/api-v1/events.ts';
+import { pruneIdempotencyKeys as pruneKeys } from './modules/api-v1/idempotency-store.ts';
+import { pruneAuditEvents as pruneAudit } from './modules/audit/retention.ts';
+import { emitExpiredVerifications as sweepExpired } from './modules/verifications/expired-events.ts';
+import { sendWebhookFailingEmail } from './modules/webhooks/failing-email.ts';
+import { createWebhookDeliveryStore } from './modules/webhooks/sender.ts';
+import type { Services } from './services.ts';
+
+/**
+ * The work of every job (ADR 33): jobs/definitions/ declares them (name, payload, policy, schedule) and knows no
+ * module; here each gets its handler, with the services it needs picked out of the app's, and each row job its rows.
+ * The app hands this to `jobs.start` when it is ready.
+ */
+export function createJobWork(services: Services, executeSql: ExecuteSql): JobWork {
+  const { config, db, clock, mailer, sms, sealer, webhookEvents } = services;
+  return {
+    // The row jobs' own statements go through the driver, as pg-boss's do.
+    rowStores: [createCodeSendStore(executeSql), createWebhookDeliveryStore(executeSql)],
+    handlers: [
+      handleJob(sendVerificationCode, async ({ attemptId, sealedCode }, { log }) => {
+        let code: string;
+        try {
+          code = sealer.open(sealedCode, attemptId);
+        } catch (error) {
+          // SECRET_KEY changed since the code was queued: no retry can open it; the consumer can ask for a new code.
+          if (!(error instanceof SealedValueError)) throw error;
+          log.error({ attemptId }, 'send-verification-code: cannot open the sealed code; dropped');
+          return { outcome: 'unreadable' };
+        }
+        const deps = { config, db, clock, mailer, sms, webhookEvents, log };
+        return { outcome: await sendCode(deps, { attemptId, code }) };
+      }),
+      handleJob(deliverWebhook, async (payload, { log }) => ({
+        outcome: await services.webhookSender.attempt(payload, log),
+      })),
+      handleJob(sendInvitationEmail, async ({ invitationId, sealedKey }, { log }) => {
+        let key: string;
+        try {
+          key = sealer.open(sealedKey, invitationKeyContext(invitationId));
+        } catch (error) {
+          // SECRET_KEY changed since the job was queued: no retry can open it; the owner can resend the invitation.
+          if (!(error instanceof SealedValueError)) throw error;
+          log.error({ invitationId }, 'send-invitation-email: cannot open the sealed key; dropped');
+          return { outcome: 'unreadable' };
+        }
+        return { outcome: await services.invitations.deliverEmail(invitationId, key) };
+      }),
+      handleJob(sendVerifyEmail, async ({ sealedEmail }, context) => {
+        const email = openSealed(sealer, context, sealedEmail, verifyEmailAddressSeal);
+        if (email === undefined) return { outcome: 'unreadable' };
+        return { outcome: await services.emailVerification.deliver(email) };
+      }),
+      handleJob(sendResetPasswordEmail, async ({ sealedEmail }, context) => {
+        const email = openSealed(sealer, context, sealedEmail, resetPasswordAddressSeal);
+        if (email === undefined) return { outcome: 'unreadable' };
+        return { outcome: await services.passwordReset.deliver(email) };
+      }),
+      handleJob(sendEmailChangeLink, async ({ userId, requestedAt }) => ({
+        outcome: await services.emailChange.deliverLink(userId, requestedAt),
+      })),
+      handleJob(sendEmailChangeRequestedNotice, async ({ userId, requestedAt }) => ({
+        outcome: await services.emailChange.deliverRequestedNotice(userId, requestedAt),
+      })),
+      handleJob(sendEmailChangedNotice, async ({ userId, sealedAddresses }, context) => {
+        const opened = openSealed(sealer, context, sealedAddresses, emailChangedAddressesSeal(userId));
+        if (opened === undefined) return { outcome: 'unreadable' };
+        const addresses = changedAddresses.parse(JSON.parse(opened));
+        return { outcome: await services.emailChange.deliverChangedNotice(userId, addresses) };
+      }),
+      handleJob(sendWebhookFailingEmailJob, async (payload) => ({
+        outcome: await sendWebhookFailingEmail({ db, mailer, config }, payload),
+      })),
+      handleJob(emitExpiredVerifications, async () => ({
+        outcome: 'emitted',
+        events: await sweepExpired({ db, clock, webhookEvents }),
+      })),
+      handleJob(pruneAuditEvents, async () => ({
+        outcome: 'pruned',
+        deleted: await pruneAudit({ db, clock, audit: services.audit }),
+      })),
+      handleJob(pruneIdempotencyKeys, async () => ({
+        outcome: 'pruned',
+        deleted: await pruneKeys(db, clock),
+      })),
+      handleJob(pruneOutbox, async () => ({
+        outcome: 'pruned',
+        deleted: await pruneOutboxRows(db, OUTBOX_MAX_AGE_MS),
+      })),
+      handleJob(pruneRateLimitEvents, async () => {
+        await services.rateLimit.prune();
+        return { outcome: 'pruned' };
+      }),
+      handleJob(pruneSessions, async () => {
+        await services.sessions.pruneExpired();
+        return { outcome: 'pruned' };
+      }),
+      handleJob(pruneWebhookEvents, async () => ({
+        outcome: 'pruned',
+        deleted: await pruneEvents(db, clock),
+      })),
+    ],
+  };
+}
+
+/** One job's registered handler (tests run a handler directly). */
+export function handlerOf(work: JobWork, name: string): JobHandler {
+  const handler = work.handlers.find((candidate) => candidate.name === name);
+  if (!handler) throw new Error(`no handler of job '${name}'`);
+  return handler;
+}
