@@ -13,6 +13,7 @@ import { type AccountService, createAccountService } from './modules/accounts/se
 import { type ApiKeyService, createApiKeyService } from './modules/api-keys/service.ts';
 import { type ApiEvents, createApiEvents } from './modules/api-v1/events.ts';
 import { type ApiVerifications, createApiVerifications } from './modules/api-v1/verifications.ts';
+import { createAttemptStore } from './modules/attempts/index.ts';
 import { type AuditLog, createAuditLog } from './modules/audit/log.ts';
 import { type AuditReader, createAuditReader } from './modules/audit/service.ts';
 import { createEmailChange, type EmailChange } from './modules/auth/email-change.ts';
@@ -155,21 +156,15 @@ export function createServices(deps: {
   const verificationAttempts = createVerificationAttemptService({ db, clock, audit });
   const apiKeys = createApiKeyService({ db, clock, audit });
   const codeDelivery = createCodeDelivery({ jobs, sealer });
-  const publicVerify = createPublicVerifyService({
-    config,
-    db,
-    clock,
-    codeDelivery,
-    jobs,
-  });
+  const attempts = createAttemptStore({ config, db, clock, codeDelivery, jobs, webhookEvents });
+  const publicVerify = createPublicVerifyService({ config, db, clock, attempts });
   const apiEvents = createApiEvents({ db, clock });
   const apiVerifications = createApiVerifications({
     config,
     db,
     clock,
-    publicVerify,
+    attempts,
     audit,
-    webhookEvents,
   });
   const resolveHost = deps.resolveHost ?? systemResolver;
   const webhookEndpoints = createWebhookEndpointService({ db, clock, config, sealer, resolveHost, audit });

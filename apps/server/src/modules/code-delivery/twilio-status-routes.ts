@@ -1,19 +1,9 @@
-import { schema } from '@veriform/db';
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.ts';
-import { emitDeliveryOutcome } from '../../messaging/delivery-outcome.ts';
-import {
-  fromTwilioStatus,
-  isFinalDeliveryStatus,
-  lockProviderMessage,
-  recordDeliveryEvent,
-  recordOrphanEvent,
-} from '../../messaging/delivery-status.ts';
+import { fromTwilioStatus } from '../../messaging/delivery-status.ts';
 import { TWILIO_STATUS_CALLBACK_PATH } from '../../messaging/sms.ts';
-
-const { verificationAttempts } = schema;
+import { recordProviderStatus } from '../attempts/index.ts';
 
 /** The fields of Twilio's status callback that we read; Twilio sends more (To, From, AccountSid…), all signed. */
 export const twilioStatusCallbackSchema = z.object({
@@ -90,29 +80,11 @@ export async function twilioStatusRoutes(app: FastifyInstance): Promise<void> {
     const messageSid = callback.data.MessageSid;
     const errorCode = callback.data.ErrorCode?.trim() || null;
     const at = clock.now();
-    const adopted = await db.transaction(async (tx) => {
-      // The send job saves the SID under the same lock: either it has committed (the attempt is found) or it will
-      // adopt what is stored here.
-      await lockProviderMessage(tx, messageSid);
-      const [attempt] = await tx
-        .select({ id: verificationAttempts.id })
-        .from(verificationAttempts)
-        .where(eq(verificationAttempts.providerMessageId, messageSid))
-        .limit(1);
-      if (!attempt) {
-        await recordOrphanEvent(tx, { status, at, errorCode, providerMessageId: messageSid });
-        return false;
-      }
-      const moved = await recordDeliveryEvent(tx, {
-        attemptId: attempt.id,
-        status,
-        at,
-        errorCode,
-        providerMessageId: messageSid,
-      });
-      if (moved && isFinalDeliveryStatus(status))
-        await emitDeliveryOutcome(tx, webhookEvents, attempt.id, at);
-      return true;
+    const adopted = await recordProviderStatus(db, webhookEvents, {
+      providerMessageId: messageSid,
+      status,
+      errorCode,
+      at,
     });
     if (!adopted)
       request.log.info({ messageSid }, 'Twilio status ahead of its message (or not ours): kept aside');

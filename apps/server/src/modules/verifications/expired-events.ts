@@ -1,9 +1,10 @@
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
+import { and, asc, gt, sql } from 'drizzle-orm';
+import { apiVerificationColumns, toApiVerification } from '../../domain/api-verification.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { expiredSql } from '../attempts/index.ts';
 import type { WebhookEvents } from '../webhooks/events.ts';
-import { apiVerificationColumns, toApiVerification } from './api-object.ts';
 
 const { verificationAttempts, webhookEvents: storedEvents } = schema;
 
@@ -42,9 +43,8 @@ export async function emitExpiredVerifications(deps: {
         .from(verificationAttempts)
         .where(
           and(
-            eq(verificationAttempts.status, 'pending'),
+            expiredSql(now),
             gt(verificationAttempts.expiresAt, since),
-            lte(verificationAttempts.expiresAt, now),
             sql`not exists (select 1 from ${storedEvents} e where e.account_id = ${verificationAttempts.accountId}
               and e.dedupe_key = ${'verification.expired:'}::text || ${verificationAttempts.id})`,
           ),

@@ -1,6 +1,5 @@
 import { errorTexts, type SendCodeResponse, type VerificationTimeline } from '@veriform/contracts';
 import { describe, expect, it } from 'vitest';
-import { recordDeliveryEvent } from '../../messaging/delivery-status.ts';
 import { useTestApp } from '../../test-support/app.ts';
 import { waitForSend } from '../../test-support/attempts.ts';
 import { MINUTE } from '../../test-support/clock.ts';
@@ -12,6 +11,7 @@ import {
   newConsumer,
 } from '../../test-support/public-verify.ts';
 import { join, newOwner, type Owner } from '../../test-support/teams.ts';
+import { recordDeliveryEvent } from '../attempts/index.ts';
 import { insertVerification, verifyOnHostedPage, verifyThroughApi } from './test-helpers.ts';
 import { verificationTimeline } from './timeline.ts';
 
