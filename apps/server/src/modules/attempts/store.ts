@@ -20,7 +20,7 @@ import type { CodeDelivery } from '../../messaging/code-delivery.ts';
 import type { CurrentConsent } from '../consent/service.ts';
 import { newEventId, type WebhookEvents } from '../webhooks/events.ts';
 import { codeMatches, hashCode, newAttemptId, newCode } from './codes.ts';
-import { deliveryOutcomeEvent, emitDeliveryOutcome } from './events.ts';
+import { ATTEMPT_EVENT_TYPES, attemptEvent, deliveryOutcomeEvent, emitDeliveryOutcome } from './events.ts';
 import {
   type CodeDeliveryStatus,
   DELIVERY_EARLIER,
@@ -573,7 +573,7 @@ export function createAttemptStore(deps: {
     };
     const outcomeEvent = simulated ? deliveryOutcomeEvent(stored, now) : null;
     const events = [
-      { type: 'verification.code_sent', data: toApiVerification(stored, now, true) },
+      attemptEvent(ATTEMPT_EVENT_TYPES.issued, stored, now),
       ...(outcomeEvent ? [outcomeEvent] : []),
     ].map((event) => ({ id: newEventId(), ...event }));
     const job = testNumber ? null : codeDelivery.job({ attemptId, code });
@@ -757,10 +757,11 @@ export function createAttemptStore(deps: {
         )
         .returning(apiVerificationColumns);
       if (changed) {
-        await webhookEvents.emit(tx, accountId, {
-          type: 'verification.canceled',
-          data: toApiVerification(changed, clock.now(), true),
-        });
+        await webhookEvents.emit(
+          tx,
+          accountId,
+          attemptEvent(ATTEMPT_EVENT_TYPES.canceled, changed, clock.now()),
+        );
       }
       return changed;
     });

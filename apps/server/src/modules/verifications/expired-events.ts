@@ -1,9 +1,9 @@
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { and, asc, gt, sql } from 'drizzle-orm';
-import { apiVerificationColumns, toApiVerification } from '../../domain/api-verification.ts';
+import { apiVerificationColumns } from '../../domain/api-verification.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { expiredSql } from '../attempts/index.ts';
+import { ATTEMPT_EVENT_TYPES, attemptEvent, expiredSql } from '../attempts/index.ts';
 import type { WebhookEvents } from '../webhooks/events.ts';
 
 const { verificationAttempts, webhookEvents: storedEvents } = schema;
@@ -55,11 +55,11 @@ export async function emitExpiredVerifications(deps: {
         .limit(EXPIRED_SWEEP.batchSize);
       let emittedHere = 0;
       for (const row of rows) {
-        const { eventId } = await webhookEvents.emit(tx, row.accountId, {
-          type: 'verification.expired',
-          data: toApiVerification(row, now, true),
-          dedupeKey: expiredDedupeKey(row.id),
-        });
+        const { eventId } = await webhookEvents.emit(
+          tx,
+          row.accountId,
+          attemptEvent(ATTEMPT_EVENT_TYPES.expired, row, now, expiredDedupeKey(row.id)),
+        );
         if (eventId !== null) emittedHere += 1;
       }
       return { found: rows.length, emitted: emittedHere };
