@@ -38,9 +38,9 @@ const { accounts, verifyForms, verificationAttempts, testPhoneNumbers, codeDeliv
 
 /**
  * The attempt's one writer (issue #34, ADR 35): the only code that writes `verification_attempts`, `verifications`
- * and `code_delivery_events` (the redaction's masking apart, redact.ts), and the only caller of the two PL/pgSQL
- * functions that issue and judge a code. The hosted page (public-verify) and API v1 are adapters over it; the
- * activity log, the attempts view and the report only read.
+ * and `code_delivery_events` (the redaction's masking apart: verifications/redaction.ts, see the ADR), and the only
+ * caller of the two PL/pgSQL functions that issue and judge a code. The hosted page (public-verify) and API v1 are
+ * adapters over it; the activity log, the attempts view and the report only read.
  */
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -656,9 +656,9 @@ export function createAttemptStore(deps: {
    * A code against an attempt, for the hosted page and API v1 alike. `wrongChecks` is the per-IP limit on guesses
    * (the hosted page's; an API key has its own request limit instead). An exhausted limit refuses, right or wrong
    * alike (nothing tells the two apart): judge_verification_code decides it first, under the limit's lock (the one
-   * rate-limit decision, in SQL). The comparison is made here, timing-safe, against
-   * the hash read with the attempt (it never changes); judge_verification_code then applies its outcome under the
-   * limit's lock and the attempt's row lock (ADR 12), so a burst of guesses from one IP gets exactly the limit
+   * rate-limit decision, in SQL). The comparison is made here, timing-safe, against the hash read with the attempt (it
+   * never changes); judge_verification_code then applies its outcome under the limit's lock and the attempt's row lock
+   * (ADR 12), so a burst of guesses from one IP gets exactly the limit
    * judged, and of a burst at one attempt nothing is judged after the fifth wrong code, a right code among them or not.
    */
   async function judgeCode(
