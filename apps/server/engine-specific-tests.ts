@@ -51,6 +51,8 @@ export const engineSpecificTests = [
   'src/modules/consent/immutable.test.ts',
   'src/modules/certificates/revocation.test.ts',
   'src/sql-source.test.ts',
+  // "Expired" in TypeScript and in SQL (attempt_is_open, attempt_status_at): one table of cases, both engines (ADR 35).
+  'src/domain/attempt-state.test.ts',
   'src/modules/memberships/memberships.test.ts',
   // Issue #33 (ADR 30): an owner removed or demoted while creating keys and endpoints (none of theirs survives), and
   // keys, endpoints, the company and forms changed at once (one lock order: no deadlock).

@@ -6,10 +6,10 @@
 import type { DatabaseHandle } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { and, eq, inArray } from 'drizzle-orm';
+import { parseCellPhone } from '../../apps/server/src/domain/phone.ts';
 import { systemClock } from '../../apps/server/src/lib/clock.ts';
 import { hashPassword } from '../../apps/server/src/lib/passwords.ts';
 import { createSessionStore } from '../../apps/server/src/lib/session-store.ts';
-import { parseCellPhone } from '../../apps/server/src/modules/public-verify/phone.ts';
 import { createOwnerAccount, ensureForms, seedVerifications } from '../seed-verifications.ts';
 
 /** Every load user's password: one argon2 hash is made and stored for all of them (hashing is slow by design). */

@@ -30,10 +30,9 @@ import { sendVerificationCode as sendCode } from './messaging/code-sender.ts';
 import { pruneOutbox as pruneOutboxRows } from './messaging/outbox.ts';
 import { pruneWebhookEvents as pruneEvents } from './modules/api-v1/events.ts';
 import { pruneIdempotencyKeys as pruneKeys } from './modules/api-v1/idempotency-store.ts';
-import { pruneAuditEvents as pruneAudit } from './modules/audit/retention.ts';
+import { pruneAuditEvents as pruneAudit } from './modules/audit/index.ts';
 import { emitExpiredVerifications as sweepExpired } from './modules/verifications/expired-events.ts';
-import { sendWebhookFailingEmail } from './modules/webhooks/failing-email.ts';
-import { createWebhookDeliveryStore } from './modules/webhooks/sender.ts';
+import { createWebhookDeliveryStore, sendWebhookFailingEmail } from './modules/webhooks/index.ts';
 import type { Services } from './services.ts';
 
 /**

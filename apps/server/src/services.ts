@@ -14,6 +14,7 @@ import { type AccountService, createAccountService } from './modules/accounts/in
 import { type ApiKeyService, createApiKeyService } from './modules/api-keys/index.ts';
 import { type ApiEvents, createApiEvents } from './modules/api-v1/events.ts';
 import { type ApiVerifications, createApiVerifications } from './modules/api-v1/verifications.ts';
+import { createAttemptStore } from './modules/attempts/index.ts';
 import { type AuditLog, type AuditReader, createAuditLog, createAuditReader } from './modules/audit/index.ts';
 import {
   type AuthService,
@@ -192,21 +193,15 @@ export function createServices(deps: {
   const apiKeys = createApiKeyService({ db, clock, audit });
   const codeDelivery = createCodeDelivery({ db, jobs, sealer });
   const twilioStatus = createTwilioStatus({ db, clock, webhookEvents });
-  const publicVerify = createPublicVerifyService({
-    config,
-    db,
-    clock,
-    codeDelivery,
-    jobs,
-  });
+  const attempts = createAttemptStore({ config, db, clock, codeDelivery, jobs, webhookEvents });
+  const publicVerify = createPublicVerifyService({ config, db, clock, attempts });
   const apiEvents = createApiEvents({ db, clock });
   const apiVerifications = createApiVerifications({
     config,
     db,
     clock,
-    publicVerify,
+    attempts,
     audit,
-    webhookEvents,
   });
   const resolveHost = deps.resolveHost ?? systemResolver;
   const webhookEndpoints = createWebhookEndpointService({ db, clock, config, sealer, resolveHost, audit });

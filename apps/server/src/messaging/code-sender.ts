@@ -4,15 +4,9 @@ import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
+import { recordSendError, recordSendRefused, recordSent, statusAt } from '../modules/attempts/index.ts';
 import type { WebhookEvents } from '../modules/webhooks/events.ts';
 import type { CodeMessage } from './code-delivery.ts';
-import { emitDeliveryOutcome } from './delivery-outcome.ts';
-import {
-  adoptOrphanEvents,
-  isFinalDeliveryStatus,
-  lockProviderMessage,
-  recordDeliveryEvent,
-} from './delivery-status.ts';
 import type { EmailMessage, Mailer } from './email.ts';
 import { SmsSendError, type SmsSender } from './sms.ts';
 import { oneLine, renderHtml } from './templates/layout.ts';
@@ -121,8 +115,8 @@ export async function sendVerificationCode(
   if (!row) return skip('attempt not found');
   if (row.sentAt) return skip('already sent');
   if (row.isTest) return skip('test number');
-  if (row.status !== 'pending') return skip(`attempt ${row.status}`);
-  if (row.expiresAt.getTime() <= clock.now().getTime()) return skip('attempt expired');
+  const status = statusAt(row, clock.now());
+  if (status !== 'pending') return skip(`attempt ${status}`);
 
   let providerMessageId: string;
   try {
@@ -136,7 +130,7 @@ export async function sendVerificationCode(
       ({ providerMessageId } = await deps.sms.send({ to: row.cellPhone, text }));
     } else {
       if (!row.email) {
-        await recordError(db, row.id, 'e-mail attempt without an address');
+        await recordSendError(db, row.id, 'e-mail attempt without an address');
         return 'rejected';
       }
       const email = composeCodeEmail({
@@ -151,41 +145,25 @@ export async function sendVerificationCode(
     const permanent = error instanceof SmsSendError ? error.permanent : isPermanentEmailError(error);
     if (permanent) {
       // A refusal for good is the message's final delivery status, with the provider's code as its reason.
-      await transaction(db, async (tx) => {
-        await tx
-          .update(verificationAttempts)
-          .set({ sendError: errorText(error) })
-          .where(eq(verificationAttempts.id, row.id));
-        const now = clock.now();
-        const moved = await recordDeliveryEvent(tx, {
-          attemptId: row.id,
-          status: 'failed',
-          at: now,
-          errorCode: providerErrorCode(error),
-        });
-        if (moved) await emitDeliveryOutcome(tx, deps.webhookEvents, row.id, now);
+      await recordSendRefused(db, deps.webhookEvents, {
+        attemptId: row.id,
+        sendError: errorText(error),
+        errorCode: providerErrorCode(error),
+        at: clock.now(),
       });
       log.warn({ attemptId: row.id, err: error }, 'verification code refused by the provider; not retried');
       return 'rejected';
     }
-    await recordError(db, row.id, errorText(error));
+    await recordSendError(db, row.id, errorText(error));
     throw error;
   }
 
-  const sentAt = clock.now();
-  await transaction(db, async (tx) => {
-    // Twilio may report before this commits: such callbacks wait for this lock, or came first and are adopted here.
-    if (row.method === 'sms') await lockProviderMessage(tx, providerMessageId);
-    await tx
-      .update(verificationAttempts)
-      .set({ sentAt, providerMessageId, sendError: null })
-      .where(eq(verificationAttempts.id, row.id));
-    await recordDeliveryEvent(tx, { attemptId: row.id, status: 'sent', at: sentAt, providerMessageId });
-    if (row.method !== 'sms') return;
-    const adopted = await adoptOrphanEvents(tx, row.id, providerMessageId, 'sent');
-    if (adopted && isFinalDeliveryStatus(adopted)) {
-      await emitDeliveryOutcome(tx, deps.webhookEvents, row.id, sentAt);
-    }
+  // The attempt's store records it (Twilio may report first: its callbacks are adopted there).
+  await recordSent(db, deps.webhookEvents, {
+    attemptId: row.id,
+    method: row.method,
+    providerMessageId,
+    at: clock.now(),
   });
   return 'sent';
 }
@@ -198,8 +176,4 @@ function providerErrorCode(error: unknown): string | null {
     if (typeof code === 'number') return String(code);
   }
   return null;
-}
-
-async function recordError(db: Db, attemptId: string, sendError: string): Promise<void> {
-  await db.update(verificationAttempts).set({ sendError }).where(eq(verificationAttempts.id, attemptId));
 }

@@ -1,11 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, describe, expect, it } from 'vitest';
+import { shownDeliveryStatus } from '../modules/attempts/index.ts';
 import { TEST_PUBLIC_URL, useTestApp } from '../test-support/app.ts';
 import { createAttempt, readAttempt, waitForSend } from '../test-support/attempts.ts';
 import { newSignup, TestClient } from '../test-support/client.ts';
 import { jobsSettled, waitForCodeJobs } from '../test-support/jobs.ts';
-import { shownDeliveryStatus } from './delivery-status.ts';
 
 type Received = { from: string; to: string[]; data: string };
 

@@ -8,28 +8,30 @@ import {
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema, transaction } from '@veriform/db';
-import { and, eq, gt, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
-import type { Clock } from '../../lib/clock.ts';
-import { AppError } from '../../lib/errors.ts';
-import { type AccountContext, keyLivemode } from '../../plugins/account-context.ts';
-import type { AuditLog } from '../audit/log.ts';
-import { ATTEMPT_ID_PATTERN, CODE_PATTERN } from '../public-verify/codes.ts';
-import { countryName, maskPhone, parseCellPhone } from '../public-verify/phone.ts';
-import type {
-  CodeOutcome,
-  FormRow,
-  PublicRequestContext,
-  PublicVerifyService,
-} from '../public-verify/service.ts';
 import {
   type ApiVerificationRow,
   apiVerificationColumns,
   apiVerificationStatus,
   toApiVerification,
-} from '../verifications/api-object.ts';
-import type { WebhookEvents } from '../webhooks/events.ts';
+} from '../../domain/api-verification.ts';
+import { checkCellPhone, countryName, maskPhone, parseCellPhone } from '../../domain/phone.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { AppError } from '../../lib/errors.ts';
+import { type AccountContext, keyLivemode } from '../../plugins/account-context.ts';
+import {
+  ATTEMPT_ID_PATTERN,
+  type AttemptStore,
+  CODE_PATTERN,
+  type CodeOutcome,
+  expiredSql,
+  type FormRow,
+  openSql,
+  type PublicRequestContext,
+} from '../attempts/index.ts';
+import type { AuditLog } from '../audit/log.ts';
 import { notACursor } from './cursor.ts';
 
 const { verificationAttempts } = schema;
@@ -69,13 +71,13 @@ export function createApiVerifications(deps: {
   config: Config;
   db: Db;
   clock: Clock;
-  publicVerify: PublicVerifyService;
+  /** The attempt's owner: API v1 is its adapter (English texts, a key's mode and limits). */
+  attempts: AttemptStore;
   /** The audit log (issue #16): a key reading a verification in full is recorded, as a person's view is. */
   audit: AuditLog;
-  webhookEvents: WebhookEvents;
 }) {
-  const { config, db, clock, publicVerify, audit, webhookEvents } = deps;
-  const { issueCode, judgeCode, attemptToJudge, formOfAccount } = publicVerify.internals;
+  const { config, db, clock, attempts, audit } = deps;
+  const { formOfAccount, attemptToJudge } = attempts;
 
   /** Full number and address with `verifications:read` (the activity log's right); masked without. */
   const toApi = (ctx: AccountContext, row: AttemptRow): ApiVerification =>
@@ -146,16 +148,16 @@ export function createApiVerifications(deps: {
       };
     }
 
-    const phone = parseCellPhone(input.to);
-    if (!phone.ok) {
-      const message = phone.reason === 'landline' ? texts.cellPhoneLandline : texts.cellPhoneInvalid;
-      throw new AppError('validation_error', { fields: { to: [message] }, problem: 'invalid_phone' });
-    }
-    if (!form.phoneCountries.includes(phone.country)) {
+    const phone = checkCellPhone(parseCellPhone(input.to), form.phoneCountries);
+    if (!phone.ok && phone.reason === 'country') {
       throw new AppError('validation_error', {
         fields: { to: [texts.cellPhoneCountry(countryName(phone.country, 'en'))] },
         problem: 'phone_country_not_allowed',
       });
+    }
+    if (!phone.ok) {
+      const message = phone.reason === 'landline' ? texts.cellPhoneLandline : texts.cellPhoneInvalid;
+      throw new AppError('validation_error', { fields: { to: [message] }, problem: 'invalid_phone' });
     }
     const channel = input.channel ?? 'sms';
     let email: string | null = null;
@@ -173,11 +175,11 @@ export function createApiVerifications(deps: {
   async function sendTo(
     ctx: AccountContext,
     form: FormRow,
-    target: Parameters<typeof issueCode>[1],
+    target: Parameters<AttemptStore['issue']>[1],
     context: PublicRequestContext,
   ): Promise<ApiVerification> {
     const key = ctx.actor.type === 'api_key' ? ctx.actor : null;
-    const issued = await issueCode(form, target, texts, context, {
+    const issued = await attempts.issue(form, target, texts, context, {
       source: 'api',
       apiKeyId: key?.keyId ?? null,
       perIpLimit: false,
@@ -222,27 +224,7 @@ export function createApiVerifications(deps: {
   /** Its code stops working at once. Canceling a canceled one answers it again; any other state is a 409. */
   async function cancel(ctx: AccountContext, id: string): Promise<ApiVerification> {
     const row = await rowOf(ctx, id);
-    const canceled = await transaction(db, async (tx) => {
-      const [changed] = await tx
-        .update(verificationAttempts)
-        .set({ status: 'canceled' })
-        .where(
-          and(
-            eq(verificationAttempts.id, row.id),
-            eq(verificationAttempts.accountId, ctx.accountId),
-            ofKeyMode(ctx),
-            eq(verificationAttempts.status, 'pending'),
-          ),
-        )
-        .returning(columns);
-      if (changed) {
-        await webhookEvents.emit(tx, ctx.accountId, {
-          type: 'verification.canceled',
-          data: toApiVerification(changed, clock.now(), true),
-        });
-      }
-      return changed;
-    });
+    const canceled = await attempts.cancel(row.id, ctx.accountId, ofKeyMode(ctx));
     if (canceled) return toApi(ctx, canceled);
     const current = await rowOf(ctx, id);
     if (current.status === 'canceled') return toApi(ctx, current);
@@ -260,9 +242,9 @@ export function createApiVerifications(deps: {
       case 'canceled':
         return eq(verificationAttempts.status, status);
       case 'pending':
-        return and(eq(verificationAttempts.status, 'pending'), gt(verificationAttempts.expiresAt, now));
+        return openSql(now);
       case 'expired':
-        return and(eq(verificationAttempts.status, 'pending'), lte(verificationAttempts.expiresAt, now));
+        return expiredSql(now);
     }
   }
 
@@ -387,7 +369,7 @@ export function createApiVerifications(deps: {
     // As on the hosted page: a form taken offline stops approving at once, codes already sent included.
     if (!attempt.formIsLive) throw formNotLive();
     if (!CODE_PATTERN.test(code)) throw AppError.field('validation_error', 'code', texts.codeFormat);
-    const outcome = await judgeCode(attempt, code, context, null);
+    const outcome = await attempts.judge(attempt, code, context, null);
     const status =
       outcome.kind === 'closed'
         ? resultOf[`closed:${outcome.state}`]

@@ -11,6 +11,7 @@ import { repoRoot } from '../../config.ts';
 import { apiV1, newApiKey } from '../../test-support/api-v1/client.ts';
 import { useTestApp } from '../../test-support/app.ts';
 import { storedChainOf } from '../../test-support/audit.ts';
+import { parseCsv } from '../../test-support/csv.ts';
 import { join, newOwner, type Owner } from '../../test-support/teams.ts';
 import { type ChainedEvent, GENESIS_HASH, verifyChain } from './chain.ts';
 import { auditTarget, NO_ORIGIN } from './log.ts';
@@ -225,6 +226,24 @@ describe('the audit log', () => {
     const chain = await storedChain(owner.accountId);
     expect(chain.map((e) => e.targets[0]?.name)).toEqual(awkward);
     expect(await verifyChain(chain)).toEqual({ ok: true, count: awkward.length });
+  });
+
+  it('the CSV guards every formula start as the activity log’s does, full-width ＝ ＋ － ＠ included', async () => {
+    // One guard for every export (lib/csv.ts): the audit CSV once let the full-width forms through (issue #34).
+    const owner = await newOwner(t.app);
+    const formulas = ['=SUM(1)', '+1', '-1', '@A1', '\tTAB', '＝SUM(1)', '＋1', '－1', '＠A1'];
+    for (const [i, name] of formulas.entries()) {
+      await t.app.services.audit.recordAsSystem(t.db.db, owner.accountId, {
+        action: 'api_key.created',
+        targets: [{ type: 'api_key', id: String(i), name }],
+      });
+    }
+    const rows = parseCsv((await exportLines(owner, 'csv')).body.replace(/^\uFEFF/, ''));
+    const targetColumn = rows[0]?.indexOf('Target') ?? -1;
+    expect(targetColumn).toBeGreaterThan(0);
+    const targets = rows.slice(1).map((row) => row[targetColumn]);
+    for (const name of formulas) expect(targets).toContain(`'${name}`);
+    for (const target of targets) expect(target ?? '').not.toMatch(/^[=+\-@＝＋－＠\t\r]/);
   });
 
   it('events of one account written at once from many requests keep one chain without gaps', async () => {

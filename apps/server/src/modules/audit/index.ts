@@ -11,5 +11,6 @@ export {
   filtersForTheLog,
   readEntry,
 } from './log.ts';
+export { pruneAuditEvents } from './retention.ts';
 export { auditRoutes } from './routes.ts';
 export { type AuditReader, createAuditReader } from './service.ts';

@@ -2,10 +2,10 @@ import type { AuditAction, AuditActor, AuditChanges, AuditTarget } from '@verifo
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { eq } from 'drizzle-orm';
+import { maskEmail, maskPhone, parseCellPhone } from '../../domain/phone.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { statement } from '../../lib/statement.ts';
 import type { AccountContext, RequestOrigin } from '../../plugins/account-context.ts';
-import { maskEmail, maskPhone, parseCellPhone } from '../public-verify/phone.ts';
 import { chainTemplate } from './chain.ts';
 
 const { memberships } = schema;

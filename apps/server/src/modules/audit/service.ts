@@ -11,9 +11,10 @@ import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { and, count, eq, gt, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { createdWithin, resolveDateRange } from '../../domain/date-range.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { csvTextCell } from '../../lib/csv.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
-import { createdWithin, resolveDateRange } from '../verifications/filters.ts';
 import type { ChainedEvent } from './chain.ts';
 
 const { auditEvents, users } = schema;
@@ -267,13 +268,11 @@ const CSV_COLUMNS = [
   'Hash',
 ] as const;
 
-/** RFC 4180 quoting, and formula escapes (a cell starting with = + - @ is prefixed with '), as the activity log's CSV. */
-function csvCell(value: string | number | null): string {
-  if (value === null) return '';
-  let text = String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
+/**
+ * A cell through lib/csv.ts, as the activity log's and the attempts' CSV write theirs: the formula guard (full-width
+ * ＝ ＋ － ＠ included) and RFC 4180 quoting.
+ */
+const csvCell = (value: string | number | null): string => csvTextCell(value === null ? null : String(value));
 
 export const csvHeader = () => `${CSV_COLUMNS.join(',')}\r\n`;
 

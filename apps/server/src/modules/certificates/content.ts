@@ -3,9 +3,9 @@ import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { canonicalJson, sha256Hex } from '@veriform/verify-certificate';
 import { and, eq } from 'drizzle-orm';
+import { consentEvidenceOf } from '../../domain/api-verification.ts';
+import { maskEmail, maskPhone } from '../../domain/phone.ts';
 import { verifiedDomainsOf } from '../domains/index.ts';
-import { maskEmail, maskPhone } from '../public-verify/phone.ts';
-import { consentEvidenceOf } from '../verifications/api-object.ts';
 import { verificationTimeline } from '../verifications/timeline.ts';
 
 const { verifications, accounts, verifyForms, consentVersions } = schema;

@@ -11,6 +11,7 @@ import { schema, transaction } from '@veriform/db';
 import { eq } from 'drizzle-orm';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { z } from 'zod';
+import { DEFAULT_COUNTRY } from '../../domain/phone.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { ipKey } from '../../lib/ip-key.ts';
@@ -18,7 +19,6 @@ import { type RateLimiter, type RateLimitRule, tooMany } from '../../lib/rate-li
 import type { RequestOrigin } from '../../plugins/account-context.ts';
 import type { AuditLog } from '../audit/index.ts';
 import { verifiedDomainsOf } from '../domains/index.ts';
-import { DEFAULT_COUNTRY } from '../public-verify/phone.ts';
 import { saltedSha256 } from './content.ts';
 import { isCertificateId, standingOf } from './standing.ts';
 

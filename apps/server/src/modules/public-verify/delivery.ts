@@ -3,8 +3,7 @@ import { type Db, schema } from '@veriform/db';
 import { eq } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
-import { shownDeliveryStatus } from '../../messaging/delivery-status.ts';
-import { ATTEMPT_ID_PATTERN } from './codes.ts';
+import { ATTEMPT_ID_PATTERN, isOpen, shownDeliveryStatus } from '../attempts/index.ts';
 
 const { verificationAttempts, verifyForms } = schema;
 
@@ -62,7 +61,7 @@ export async function publicDeliveryStatus(
     .where(eq(verificationAttempts.id, attemptId))
     .limit(1);
   const now = deps.clock.now();
-  if (!row?.formIsLive || row.status !== 'pending' || row.expiresAt.getTime() <= now.getTime()) {
+  if (!row?.formIsLive || !isOpen(row, now)) {
     throw new AppError('not_found');
   }
   const status = shownDeliveryStatus(row, now);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CODE_PATTERN, codeMatches, hashCode, newAttemptId, newCode } from './codes.ts';
-import { maskEmail, maskPhone, parseCellPhone } from './phone.ts';
+import { maskEmail, maskPhone, parseCellPhone } from '../../domain/phone.ts';
+import { CODE_PATTERN, codeMatches, hashCode, newAttemptId, newCode } from '../attempts/index.ts';
 
 describe('parseCellPhone', () => {
   it.each([

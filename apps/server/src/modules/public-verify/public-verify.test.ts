@@ -21,7 +21,7 @@ import {
   verifyPhone,
 } from '../../test-support/public-verify.ts';
 import { join, newOwner, nextIp } from '../../test-support/teams.ts';
-import { hashCode } from './codes.ts';
+import { hashCode } from '../attempts/index.ts';
 
 const t = useTestApp();
 const en = publicVerifyTexts.en;

@@ -9,17 +9,17 @@ import {
 import { type Db, schema, transaction } from '@veriform/db';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import { resolveDateRange } from '../../domain/date-range.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { csvTextCell } from '../../lib/csv.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
 import { type AuditLog, auditTarget, filtersForTheLog } from '../audit/log.ts';
 import {
   accountSlug,
   createLocalTimeFormatter,
-  csvTextCell,
   exportFilename,
   exportTuning,
 } from '../verifications/export.ts';
-import { resolveDateRange } from '../verifications/filters.ts';
 import {
   type AttemptRow,
   attemptFilter,

@@ -2,11 +2,11 @@ import { deliveryReasonOf, errorTexts } from '@veriform/contracts';
 import { schema } from '@veriform/db';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { shownDeliveryStatus } from '../../messaging/delivery-status.ts';
 import { useTestApp } from '../../test-support/app.ts';
 import { MINUTE } from '../../test-support/clock.ts';
 import { statementsOf } from '../../test-support/statements.ts';
 import { join, newOwner } from '../../test-support/teams.ts';
+import { shownDeliveryStatus } from '../attempts/index.ts';
 import { createForm, insertVerification, setClock } from '../verifications/test-helpers.ts';
 import { addAttempt, deliver, enterCodes, listAttempts } from './test-helpers.ts';
 

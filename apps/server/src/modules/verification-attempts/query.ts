@@ -8,14 +8,10 @@ import {
 } from '@veriform/contracts';
 import { type Db, schema } from '@veriform/db';
 import { and, asc, count, eq, inArray, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
-import { DELIVERY_UNKNOWN_AFTER_MS } from '../../messaging/delivery-status.ts';
+import { resolveDateRange } from '../../domain/date-range.ts';
+import { DELIVERY_UNKNOWN_AFTER_MS, statusAt } from '../attempts/index.ts';
 import { countByDays } from '../verifications/count.ts';
-import {
-  attemptWhere,
-  type ResolvedForms,
-  resolveDateRange,
-  resolveForms,
-} from '../verifications/filters.ts';
+import { attemptWhere, type ResolvedForms, resolveForms } from '../verifications/filters.ts';
 
 const {
   verificationAttempts: a,
@@ -36,7 +32,7 @@ export type AttemptFilter = Omit<VerificationAttemptSearch, 'pageNumber' | 'page
 };
 
 /**
- * The delivery status as shown, in SQL: messaging/delivery-status.ts `shownDeliveryStatus` (an SMS still queued or
+ * The delivery status as shown, in SQL: domain/attempt-state.ts `shownDeliveryStatus` (an SMS still queued or
  * sent DELIVERY_UNKNOWN_AFTER_MS after the provider took it is `unknown`), with `now` the app's clock. Computed by
  * PostgreSQL for the filter AND for the value shown, so the two agree to the microsecond (a JS Date of `sent_at` would
  * drop its microseconds, and a row at the boundary could show `unknown` yet be found under `sent`).
@@ -184,7 +180,7 @@ export function shownStatus(
   row: Pick<AttemptRow, 'status' | 'expiresAt'>,
   now: Date,
 ): VerificationAttempt['status'] {
-  return row.status === 'pending' && row.expiresAt.getTime() <= now.getTime() ? 'expired' : row.status;
+  return statusAt(row, now);
 }
 
 /** The delivery history of the given attempts, oldest first, in one query (callbacks not yet matched to one are not). */

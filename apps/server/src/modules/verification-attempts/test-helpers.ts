@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { VerificationAttemptList, VerifyForm } from '@veriform/contracts';
 import { schema, transaction } from '@veriform/db';
 import { expect } from 'vitest';
-import { type CodeDeliveryStatus, recordDeliveryEvent } from '../../messaging/delivery-status.ts';
 import type { TestContext } from '../../test-support/app.ts';
 import type { Owner } from '../../test-support/teams.ts';
+import { type CodeDeliveryStatus, recordDeliveryEvent } from '../attempts/index.ts';
 
 /** Test data for the attempts view: attempts, their delivery events and code entries straight in the database. */
 

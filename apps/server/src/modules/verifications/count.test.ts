@@ -7,9 +7,9 @@ import {
 import { schema } from '@veriform/db';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { resolveDateRange } from '../../domain/date-range.ts';
 import { useTestApp } from '../../test-support/app.ts';
 import { newOwner, type Owner } from '../../test-support/teams.ts';
-import { resolveDateRange } from './filters.ts';
 import { createForm, localDate, random, setClock, testZones } from './test-helpers.ts';
 
 /**

@@ -1,15 +1,8 @@
 import { type Db, schema } from '@veriform/db';
 import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
-import {
-  type ModeFilter,
-  type ResolvedDateRange,
-  type ResolvedForms,
-  rangeBounds,
-  resolveDateRange,
-  splitSearch,
-  verificationWhere,
-} from './filters.ts';
+import { type ResolvedDateRange, rangeBounds, resolveDateRange } from '../../domain/date-range.ts';
+import { type ModeFilter, type ResolvedForms, splitSearch, verificationWhere } from './filters.ts';
 
 /**
  * The activity log's total (`count` of the list), exact, without counting a million rows (docs/decisions/0008).

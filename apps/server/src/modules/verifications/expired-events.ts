@@ -1,9 +1,10 @@
 import type { Db } from '@veriform/db';
 import { schema, transaction } from '@veriform/db';
-import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
+import { and, asc, gt, sql } from 'drizzle-orm';
+import { apiVerificationColumns } from '../../domain/api-verification.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { ATTEMPT_EVENT_TYPES, attemptEvent, expiredSql } from '../attempts/index.ts';
 import type { WebhookEvents } from '../webhooks/events.ts';
-import { apiVerificationColumns, toApiVerification } from './api-object.ts';
 
 const { verificationAttempts, webhookEvents: storedEvents } = schema;
 
@@ -42,9 +43,8 @@ export async function emitExpiredVerifications(deps: {
         .from(verificationAttempts)
         .where(
           and(
-            eq(verificationAttempts.status, 'pending'),
+            expiredSql(now),
             gt(verificationAttempts.expiresAt, since),
-            lte(verificationAttempts.expiresAt, now),
             sql`not exists (select 1 from ${storedEvents} e where e.account_id = ${verificationAttempts.accountId}
               and e.dedupe_key = ${'verification.expired:'}::text || ${verificationAttempts.id})`,
           ),
@@ -55,11 +55,11 @@ export async function emitExpiredVerifications(deps: {
         .limit(EXPIRED_SWEEP.batchSize);
       let emittedHere = 0;
       for (const row of rows) {
-        const { eventId } = await webhookEvents.emit(tx, row.accountId, {
-          type: 'verification.expired',
-          data: toApiVerification(row, now, true),
-          dedupeKey: expiredDedupeKey(row.id),
-        });
+        const { eventId } = await webhookEvents.emit(
+          tx,
+          row.accountId,
+          attemptEvent(ATTEMPT_EVENT_TYPES.expired, row, now, expiredDedupeKey(row.id)),
+        );
         if (eventId !== null) emittedHere += 1;
       }
       return { found: rows.length, emitted: emittedHere };

@@ -9,11 +9,13 @@ import {
 import { type Db, type StreamCsv, schema, transaction } from '@veriform/db';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import { resolveDateRange } from '../../domain/date-range.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { csvQuotedSql, formulaSafeSql } from '../../lib/csv.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
 import { type AuditLog, auditTarget, filtersForTheLog } from '../audit/log.ts';
 import { countVerifications } from './count.ts';
-import { resolveDateRange, resolveForms, verificationOrderBy, verificationWhere } from './filters.ts';
+import { resolveForms, verificationOrderBy, verificationWhere } from './filters.ts';
 
 const { verifications, accounts } = schema;
 
@@ -153,31 +155,6 @@ const definedOnly = (values: Record<string, unknown>) =>
 /** Where the previous batch ended: its last row's sort value (as PostgreSQL prints it) and id. */
 export type ExportKeyset = { value: string; id: number };
 
-/** = + - @, tab, carriage return and the full-width = + - @: first characters a spreadsheet may run as a formula. */
-const FORMULA_STARTS: readonly number[] = [61, 43, 45, 64, 9, 13, 65309, 65291, 65293, 65312];
-
-/**
- * A text cell's value as csv-stringify's `escape_formulas` wrote it (so files stay byte-identical to before): a leading
- * apostrophe when the value starts with = + - @, a tab or a carriage return, or their full-width forms (so a
- * spreadsheet shows text instead of running a formula; E.164 phones included, else Excel reads "+1201…" as a number).
- * `ascii()` is the first character's code point (UTF-8 databases). An empty string becomes NULL, which both writers
- * below print as an empty field (COPY would print `""` for an empty string).
- */
-function formulaSafe(value: SQL): SQL {
-  return sql`(CASE WHEN ascii(${value}) IN (${sql.raw(FORMULA_STARTS.join(', '))}) THEN '''' || ${value} ELSE nullif(${value}, '') END)`;
-}
-
-/**
- * A text cell written in JavaScript, byte for byte as `formulaSafe` then `csvQuoted` write it in SQL: for exports
- * whose cells are made in JavaScript (the attempts' CSV, whose reasons come from contracts/delivery-reasons.ts).
- */
-export function csvTextCell(value: string | null): string {
-  if (value === null || value === '') return '';
-  const first = value.codePointAt(0);
-  const safe = first !== undefined && FORMULA_STARTS.includes(first) ? `'${value}` : value;
-  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
-
 /**
  * The CSV's cells, in `exportHeader`'s order, as SQL over `verifications` (ADR 0007), before quoting. Created is
  * written by `to_char(… TZH:TZM)` in the session's TimeZone, which the export sets to `tz` around its queries: one
@@ -188,11 +165,11 @@ function exportCells(): { value: SQL; text: boolean }[] {
   const v = verifications;
   return [
     { value: sql`${v.id}`, text: false },
-    { value: formulaSafe(sql`${v.cellPhone}`), text: true },
-    { value: formulaSafe(sql`${v.externalRefId}`), text: true },
+    { value: formulaSafeSql(sql`${v.cellPhone}`), text: true },
+    { value: formulaSafeSql(sql`${v.externalRefId}`), text: true },
     { value: sql`${v.verifyFormId}`, text: false },
-    { value: formulaSafe(sql`${v.verifyFormName}`), text: true },
-    { value: formulaSafe(sql`${v.verifyFormCategory}`), text: true },
+    { value: formulaSafeSql(sql`${v.verifyFormName}`), text: true },
+    { value: formulaSafeSql(sql`${v.verifyFormCategory}`), text: true },
     { value: sql`CASE WHEN ${v.verificationMethod} = 'sms' THEN 'SMS' ELSE 'E-mail' END`, text: false },
     { value: sql`CASE WHEN ${v.isTest} THEN 'Yes' ELSE 'No' END`, text: false },
     { value: sql`to_char(${v.createdAt}, 'YYYY-MM-DD HH24:MI:SS TZH:TZM')`, text: false },
@@ -204,14 +181,6 @@ function exportCells(): { value: SQL; text: boolean }[] {
     // Issue #19: when the number was masked and the rest of the consumer's data removed (ADR 25); empty when it was not.
     { value: sql`to_char(${v.redactedAt}, 'YYYY-MM-DD HH24:MI:SS TZH:TZM')`, text: false },
   ];
-}
-
-/**
- * A cell as COPY's CSV writer prints it (RFC 4180): in double quotes, inner quotes doubled, when it holds a quote, a
- * comma or a line break; NULL as empty. The keyset batches (PGlite) join their lines with it.
- */
-function csvQuoted(cell: SQL): SQL {
-  return sql`(CASE WHEN strpos(${cell}, '"') > 0 OR strpos(${cell}, ',') > 0 OR strpos(${cell}, chr(10)) > 0 OR strpos(${cell}, chr(13)) > 0 THEN '"' || replace(${cell}, '"', '""') || '"' ELSE coalesce(${cell}, '') END)`;
 }
 
 /**
@@ -256,11 +225,11 @@ export function exportBatchQuery(
     .limit(limit)
     .as('batch');
   // Each cell is computed once in the subquery, then quoted here (PostgreSQL evaluates every occurrence of an
-  // expression, and csvQuoted names its cell five times).
+  // expression, and csvQuotedSql names its cell five times).
   const line = sql.join(
     cells.map((cell, i) => {
       const name = sql.identifier(`cell_${i}`);
-      return cell.text ? csvQuoted(sql`${name}`) : sql`coalesce(${name}::text, '')`;
+      return cell.text ? csvQuotedSql(sql`${name}`) : sql`coalesce(${name}::text, '')`;
     }),
     sql`, `,
   );

@@ -6,7 +6,8 @@ import {
 } from '@veriform/contracts';
 import { type Db, schema } from '@veriform/db';
 import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import { attemptWhere, createdWithin, type ResolvedForms, resolveDateRange, splitSearch } from './filters.ts';
+import { createdWithin, resolveDateRange } from '../../domain/date-range.ts';
+import { attemptWhere, type ResolvedForms, splitSearch } from './filters.ts';
 import {
   type Channel,
   channelOf,

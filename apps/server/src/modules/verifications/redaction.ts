@@ -4,12 +4,12 @@ import { schema, transaction } from '@veriform/db';
 import { and, eq, gte, inArray, isNotNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { maskEmail, maskPhone } from '../../domain/phone.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
 import { redactIdempotentAnswers } from '../api-v1/idempotency-store.ts';
 import type { AuditLog } from '../audit/log.ts';
-import { maskEmail, maskPhone } from '../public-verify/phone.ts';
 import { toDetailDto } from './service.ts';
 
 const {

@@ -2,10 +2,10 @@ import type { VerificationReport, VerifyForm } from '@veriform/contracts';
 import { schema } from '@veriform/db';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { resolveReportRange } from '../../domain/date-range.ts';
 import { useTestApp } from '../../test-support/app.ts';
 import { createPublicForm } from '../../test-support/public-verify.ts';
 import { newOwner, type Owner } from '../../test-support/teams.ts';
-import { resolveReportRange } from './filters.ts';
 import {
   createForm,
   localDate,

@@ -10,20 +10,15 @@ import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
+import { consentEvidenceOf } from '../../domain/api-verification.ts';
+import { addDays, resolveReportRange } from '../../domain/date-range.ts';
+import { maskPhone } from '../../domain/phone.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
 import type { AuditLog } from '../audit/log.ts';
-import { maskPhone } from '../public-verify/phone.ts';
-import { consentEvidenceOf } from './api-object.ts';
 import { countVerifications } from './count.ts';
-import {
-  addDays,
-  resolveForms,
-  resolveReportRange,
-  verificationOrderBy,
-  verificationWhere,
-} from './filters.ts';
+import { resolveForms, verificationOrderBy, verificationWhere } from './filters.ts';
 import { buildFunnel, funnelCounts, funnelTopFormIds } from './funnel.ts';
 import { verificationReportCounts } from './report-counts.ts';
 

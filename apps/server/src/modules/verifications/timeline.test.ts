@@ -1,7 +1,6 @@
 import { errorTexts, type SendCodeResponse, type VerificationTimeline } from '@veriform/contracts';
 import { transaction } from '@veriform/db';
 import { describe, expect, it } from 'vitest';
-import { recordDeliveryEvent } from '../../messaging/delivery-status.ts';
 import { useTestApp } from '../../test-support/app.ts';
 import { waitForSend } from '../../test-support/attempts.ts';
 import { MINUTE } from '../../test-support/clock.ts';
@@ -13,6 +12,7 @@ import {
   newConsumer,
 } from '../../test-support/public-verify.ts';
 import { join, newOwner, type Owner } from '../../test-support/teams.ts';
+import { recordDeliveryEvent } from '../attempts/index.ts';
 import { insertVerification, verifyOnHostedPage, verifyThroughApi } from './test-helpers.ts';
 import { verificationTimeline } from './timeline.ts';
 

@@ -9,8 +9,9 @@ export {
   type WebhookEventInput,
   type WebhookEvents,
 } from './events.ts';
+export { sendWebhookFailingEmail } from './failing-email.ts';
 export { createWebhookOperations, type WebhookOperations } from './operations.ts';
 export { endpointTarget } from './replay.ts';
 export { webhookEndpointRoutes } from './routes.ts';
-export { createWebhookSender, type WebhookSender } from './sender.ts';
+export { createWebhookDeliveryStore, createWebhookSender, type WebhookSender } from './sender.ts';
 export { createWebhookEndpointService, type WebhookEndpointService } from './service.ts';

@@ -8,8 +8,8 @@ import {
 } from '@veriform/contracts';
 import { schema } from '@veriform/db';
 import { sql } from 'drizzle-orm';
-import { shownDeliveryStatus } from '../../messaging/delivery-status.ts';
-import { maskEmail, maskPhone } from '../public-verify/phone.ts';
+import { shownDeliveryStatus, statusAt } from './attempt-state.ts';
+import { maskEmail, maskPhone } from './phone.ts';
 
 const { verificationAttempts, verifications } = schema;
 
@@ -67,17 +67,14 @@ export function apiVerificationStatus(
   row: Pick<ApiVerificationRow, 'status' | 'expiresAt'>,
   now: Date,
 ): ApiVerificationStatus {
-  switch (row.status) {
+  const status = statusAt(row, now);
+  switch (status) {
     case 'verified':
       return 'approved';
     case 'locked':
       return 'max_attempts';
-    case 'replaced':
-      return 'replaced';
-    case 'canceled':
-      return 'canceled';
-    case 'pending':
-      return row.expiresAt.getTime() <= now.getTime() ? 'expired' : 'pending';
+    default:
+      return status;
   }
 }
 

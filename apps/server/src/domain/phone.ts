@@ -41,6 +41,28 @@ export function parseCellPhone(input: string): ParsedCellPhone {
   };
 }
 
+/** A number a code may not go to: not a cell phone (parseCellPhone's reasons), or of a country the account refuses. */
+export type CellPhoneRefusal = PhoneRefusal | 'country';
+
+export type CheckedCellPhone =
+  | Extract<ParsedCellPhone, { ok: true }>
+  | { ok: false; reason: PhoneRefusal }
+  | { ok: false; reason: 'country'; country: CountryCode };
+
+/**
+ * The one check of where a code may go (the hosted page and API v1 alike): a cell phone by parseCellPhone, of a
+ * country in the account's allow-list. Each adapter words the refusal in its own texts.
+ */
+export function checkCellPhone(
+  parsed: ParsedCellPhone,
+  allowedCountries: readonly string[],
+): CheckedCellPhone {
+  if (!parsed.ok) return parsed;
+  if (!allowedCountries.includes(parsed.country))
+    return { ok: false, reason: 'country', country: parsed.country };
+  return parsed;
+}
+
 const regionNames = new Map<string, Intl.DisplayNames>();
 
 /** "Canada" / "Canadá": a country's name in the form's language (Node's ICU), for refusals that name it. */

@@ -1,0 +1,48 @@
+/**
+ * The attempt and its verification, owned once (issue #34, ADR 35): other modules import this entry only.
+ * - state.ts (pure): statuses, transitions, the code's lifetime, tries and spacing, "expired", the delivery order;
+ * - store.ts: the only writer of `verification_attempts`, `verifications` and `code_delivery_events`, and the only
+ *   caller of issue_verification_code and judge_verification_code (the redaction's masking is still
+ *   verifications/redaction.ts's: see ADR 35);
+ * - events.ts: which webhook event each transition emits, its payload typed;
+ * - codes.ts: the attempt's id and its code (made, hashed, compared).
+ */
+
+export * from '../../domain/attempt-state.ts';
+export {
+  ATTEMPT_ID_PATTERN,
+  CODE_PATTERN,
+  codeMatches,
+  hashCode,
+  newAttemptId,
+  newCode,
+  newPageViewId,
+} from './codes.ts';
+export {
+  ATTEMPT_EVENT_TYPES,
+  type AttemptEvent,
+  type AttemptEventType,
+  attemptEvent,
+  deliveryOutcomeEvent,
+  emitDeliveryOutcome,
+  transitionEvent,
+} from './events.ts';
+export {
+  type AttemptStore,
+  adoptOrphanEvents,
+  type Closed,
+  type CodeOutcome,
+  createAttemptStore,
+  type DeliveryEvent,
+  type FormRow,
+  type IssueOptions,
+  lockProviderMessage,
+  type PublicRequestContext,
+  recordDeliveryEvent,
+  recordOrphanEvent,
+  recordProviderStatus,
+  recordSendError,
+  recordSendRefused,
+  recordSent,
+  type TestNumber,
+} from './store.ts';
