@@ -8,13 +8,7 @@ const server = require('./.dependency-cruiser.server.cjs');
 
 const MODULES = '^apps/server/src/modules/';
 
-/**
- * TEMPORARY (issue #34): the four modules another change of the issue restructures (modules/attempts, domain/) are
- * left out of the graph until it is merged; their cycles (public-verify <-> verifications, audit <-> verifications
- * through the date ranges, verifications -> verify-forms -> audit) are that change's. The lead deletes this after the
- * merge.
- */
-const knownViolations = [`${MODULES}(api-v1|public-verify|verifications|verification-attempts)/`];
+const knownViolations = [];
 
 module.exports = {
   forbidden: [

@@ -19,64 +19,7 @@ const TESTS = [
 ];
 const INFRASTRUCTURE = `${SRC}(lib|plugins|messaging|jobs)/`;
 
-/**
- * TEMPORARY (issue #34): violations that remain only because the files are being restructured by another change of
- * the same issue, in zones this change does not edit. Each entry exempts the importing files it names from one rule,
- * so the rule holds for every other file now. The lead deletes this list after merging those changes; whatever still
- * fails then is a real violation.
- */
-const knownViolations = [
-  {
-    rule: 'server-infrastructure-imports-module',
-    from: `${SRC}jobs/`,
-    reason:
-      'Job definitions import their handlers from the modules (auth e-mails, audit and webhook pruning, expired ' +
-      'verifications) and jobs/define.ts the Services type: the jobs change splits declarations from handlers and ' +
-      'drops the services context.',
-  },
-  {
-    rule: 'server-infrastructure-imports-module',
-    from: `${SRC}messaging/(code-sender|delivery-outcome)\\.ts$`,
-    reason:
-      'The code sender and the delivery outcome import webhooks/events.ts and verifications/api-object.ts: the core ' +
-      'change moves the attempt writes and the API objects to modules/attempts and domain/.',
-  },
-  {
-    rule: 'server-module-entry',
-    from: `${SRC}modules/(api-v1|public-verify|verifications|verification-attempts)/`,
-    reason:
-      'The core change restructures these four modules (modules/attempts, domain/): they and their importers move ' +
-      'to public entries there.',
-  },
-  {
-    rule: 'server-module-entry',
-    to: `${SRC}modules/(api-v1|public-verify|verifications|verification-attempts)/`,
-    reason:
-      'Nothing in those four modules has an index.ts until the core change gives them one; app.ts, services.ts and ' +
-      'the audit, certificates, domains and webhooks modules import them directly meanwhile (phone rules, date ' +
-      'ranges, API objects move to domain/).',
-  },
-  {
-    rule: 'server-module-entry',
-    from: `${SRC}(jobs/|messaging/(code-sender|delivery-outcome)\\.ts$|modules/webhooks/(events|sender|replay|deliveries)\\.ts$)`,
-    reason:
-      'Files of the jobs and core changes (job definitions, the code sender and delivery outcome, the webhook ' +
-      'delivery files): they import modules/<m>/*.ts directly until those changes re-point them.',
-  },
-  {
-    rule: 'server-no-circular',
-    via: `${SRC}(services\\.ts|jobs/)`,
-    reason:
-      "jobs/define.ts imports the Services type and services.ts imports every module: the jobs change's job context.",
-  },
-  {
-    rule: 'server-no-circular',
-    via: `${SRC}modules/(api-v1|public-verify|verifications|verification-attempts)/`,
-    reason:
-      'Cycles that run through the four modules the core change restructures (public-verify <-> verifications, ' +
-      'audit -> verifications/filters.ts -> verify-forms: date ranges move to domain/).',
-  },
-];
+const knownViolations = [];
 
 const exempt = (rule, key) =>
   knownViolations.filter((known) => known.rule === rule && known[key]).map((known) => known[key]);

@@ -16,14 +16,15 @@ import { createMailer, type Mailer } from './messaging/email.ts';
 import { createSmsSender, type SmsSender } from './messaging/sms.ts';
 import { accountRoutes } from './modules/accounts/index.ts';
 import { apiKeyRoutes } from './modules/api-keys/index.ts';
-import { apiDocsRoutes, registerOpenApi } from './modules/api-v1/openapi.ts';
 import {
+  apiDocsRoutes,
+  apiV1Routes,
   isApiV1,
   PROBLEM_CONTENT_TYPE,
   problemOfAppError,
   problemOfStatus,
-} from './modules/api-v1/problems.ts';
-import { apiV1Routes } from './modules/api-v1/routes.ts';
+  registerOpenApi,
+} from './modules/api-v1/index.ts';
 import { auditRoutes } from './modules/audit/index.ts';
 import { authRoutes, viewerState } from './modules/auth/index.ts';
 import { certificateRoutes } from './modules/certificates/index.ts';
@@ -34,13 +35,15 @@ import { domainRoutes, type TxtLookup } from './modules/domains/index.ts';
 import { invitationRoutes } from './modules/invitations/index.ts';
 import { mediaRoutes } from './modules/media/index.ts';
 import { membershipRoutes } from './modules/memberships/index.ts';
-import { publicVerifyRoutes } from './modules/public-verify/routes.ts';
+import { publicVerifyRoutes } from './modules/public-verify/index.ts';
 import { testNumberRoutes } from './modules/test-numbers/index.ts';
 import { userRoutes } from './modules/users/index.ts';
-import { verificationAttemptRoutes } from './modules/verification-attempts/routes.ts';
-import { verificationDetailReportRoutes } from './modules/verifications/detail-report-routes.ts';
-import { verificationRedactionRoutes } from './modules/verifications/redaction-routes.ts';
-import { verificationRoutes } from './modules/verifications/routes.ts';
+import { verificationAttemptRoutes } from './modules/verification-attempts/index.ts';
+import {
+  verificationDetailReportRoutes,
+  verificationRedactionRoutes,
+  verificationRoutes,
+} from './modules/verifications/index.ts';
 import { verifyFormRoutes } from './modules/verify-forms/index.ts';
 import { webhookEndpointRoutes } from './modules/webhooks/index.ts';
 import { registerCsrf } from './plugins/csrf.ts';

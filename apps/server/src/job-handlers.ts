@@ -26,12 +26,14 @@ import { sendWebhookFailingEmailJob } from './jobs/definitions/send-webhook-fail
 import type { JobWork } from './jobs/queue.ts';
 import { SealedValueError } from './lib/sealed.ts';
 import { createCodeSendStore } from './messaging/code-delivery.ts';
-import { sendVerificationCode as sendCode } from './messaging/code-sender.ts';
 import { pruneOutbox as pruneOutboxRows } from './messaging/outbox.ts';
-import { pruneWebhookEvents as pruneEvents } from './modules/api-v1/events.ts';
-import { pruneIdempotencyKeys as pruneKeys } from './modules/api-v1/idempotency-store.ts';
+import {
+  pruneWebhookEvents as pruneEvents,
+  pruneIdempotencyKeys as pruneKeys,
+} from './modules/api-v1/index.ts';
+import { sendVerificationCode as sendCode } from './modules/attempts/index.ts';
 import { pruneAuditEvents as pruneAudit } from './modules/audit/index.ts';
-import { emitExpiredVerifications as sweepExpired } from './modules/verifications/expired-events.ts';
+import { emitExpiredVerifications as sweepExpired } from './modules/verifications/index.ts';
 import { createWebhookDeliveryStore, sendWebhookFailingEmail } from './modules/webhooks/index.ts';
 import type { Services } from './services.ts';
 

@@ -12,8 +12,13 @@ import type { Mailer } from './messaging/email.ts';
 import type { SmsSender } from './messaging/sms.ts';
 import { type AccountService, createAccountService } from './modules/accounts/index.ts';
 import { type ApiKeyService, createApiKeyService } from './modules/api-keys/index.ts';
-import { type ApiEvents, createApiEvents } from './modules/api-v1/events.ts';
-import { type ApiVerifications, createApiVerifications } from './modules/api-v1/verifications.ts';
+import {
+  type ApiEvents,
+  type ApiVerifications,
+  createApiEvents,
+  createApiVerifications,
+  redactIdempotentAnswers,
+} from './modules/api-v1/index.ts';
 import { createAttemptStore } from './modules/attempts/index.ts';
 import { type AuditLog, type AuditReader, createAuditLog, createAuditReader } from './modules/audit/index.ts';
 import {
@@ -47,15 +52,21 @@ import {
 import { createInvitationService, type InvitationService } from './modules/invitations/index.ts';
 import { createMediaService, type MediaService } from './modules/media/index.ts';
 import { createMembershipService, type MembershipService } from './modules/memberships/index.ts';
-import { createPublicVerifyService, type PublicVerifyService } from './modules/public-verify/service.ts';
+import { createPublicVerifyService, type PublicVerifyService } from './modules/public-verify/index.ts';
 import { createTestNumberService, type TestNumberService } from './modules/test-numbers/index.ts';
 import { createUserService, type UserService } from './modules/users/index.ts';
 import {
   createVerificationAttemptService,
   type VerificationAttemptService,
-} from './modules/verification-attempts/service.ts';
-import { createVerificationExport, type VerificationExportService } from './modules/verifications/export.ts';
-import { createVerificationService, type VerificationService } from './modules/verifications/service.ts';
+} from './modules/verification-attempts/index.ts';
+import {
+  createVerificationExport,
+  createVerificationRedaction,
+  createVerificationService,
+  type VerificationExportService,
+  type VerificationRedaction,
+  type VerificationService,
+} from './modules/verifications/index.ts';
 import { createVerifyFormService, type VerifyFormService } from './modules/verify-forms/index.ts';
 import {
   createWebhookEndpointService,
@@ -103,6 +114,8 @@ export type Services = {
   verifications: VerificationService;
   /** The activity log's CSV export (COPY on PostgreSQL, keyset batches on PGlite). */
   verificationExport: VerificationExportService;
+  /** Removing a consumer's personal data from one verification and every copy of it (ADR 25). */
+  verificationRedaction: VerificationRedaction;
   /** Verification certificates (issue #19): signed once, chained per account; the public keys. */
   certificates: CertificateService;
   /** The public check of a dropped certificate file (issue #19 item 4). */
@@ -185,6 +198,12 @@ export function createServices(deps: {
   const testNumbers = createTestNumberService({ db, audit });
   const verifications = createVerificationService({ db, clock, audit });
   const verificationExport = createVerificationExport({ db, clock, streamCsv, audit });
+  const verificationRedaction = createVerificationRedaction({
+    db,
+    clock,
+    audit,
+    redactStoredAnswers: redactIdempotentAnswers,
+  });
   const certificates = createCertificateService({ db, clock, config, audit });
   const certificateCheck = createCertificateCheck({ db, rateLimit, certificates });
   const publicCertificates = createPublicCertificates({ db, clock, rateLimit, audit });
@@ -243,6 +262,7 @@ export function createServices(deps: {
     testNumbers,
     verifications,
     verificationExport,
+    verificationRedaction,
     certificates,
     certificateCheck,
     publicCertificates,

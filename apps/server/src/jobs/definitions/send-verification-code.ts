@@ -6,7 +6,7 @@ import { defineRowJob } from '../define.ts';
  * (ADR 33): its `send_after` has come while its send is owed. Retries: a provider hiccup (HTTP 5xx, 429, a timeout,
  * SMTP 4xx) is retried after 1–2, 2–4, 4–8 … 128–256 s (exponential backoff with jitter), 4¼ to 8½ minutes in all —
  * the code is valid for 10; an attempt past its expiry is skipped, not sent. Permanent refusals are not retried (see
- * code-sender.ts).
+ * modules/attempts/send-code.ts).
  */
 export const sendVerificationCode = defineRowJob({
   name: 'send-verification-code',

@@ -2,11 +2,11 @@ import { singleLineTexts } from '@veriform/contracts';
 import { schema } from '@veriform/db';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { composeCodeEmail, composeCodeSms } from '../../modules/attempts/index.ts';
 import { useTestApp } from '../../test-support/app.ts';
 import { newSignup, TestClient } from '../../test-support/client.ts';
 import { outboxFor } from '../../test-support/outbox.ts';
 import { invite, newOwner, newPerson, nextIp } from '../../test-support/teams.ts';
-import { composeCodeEmail, composeCodeSms } from '../code-sender.ts';
 
 const t = useTestApp();
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { keyLivemode } from '../../plugins/account-context.ts';
 import { accountContext } from '../../plugins/tenancy.ts';
-import { readEntry } from '../audit/log.ts';
+import { readEntry } from '../audit/index.ts';
 import { cursorPage, parseIdCursor } from './cursor.ts';
 import { problemResponses } from './responses.ts';
 

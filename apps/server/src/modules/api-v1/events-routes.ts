@@ -8,7 +8,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountContext } from '../../plugins/tenancy.ts';
-import { readEntry } from '../audit/log.ts';
+import { readEntry } from '../audit/index.ts';
 import { problem, problemResponses } from './responses.ts';
 
 export async function eventRoutes(app: FastifyInstance): Promise<void> {

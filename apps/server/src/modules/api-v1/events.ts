@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { type AccountContext, keyLivemode } from '../../plugins/account-context.ts';
-import { EVENT_ID_PATTERN } from '../webhooks/events.ts';
+import { EVENT_ID_PATTERN } from '../webhooks/index.ts';
 import { notACursor } from './cursor.ts';
 
 const { webhookEvents, webhookDeliveries } = schema;

@@ -2,7 +2,7 @@ import { apiFormListQuerySchema, apiFormListSchema } from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountContext } from '../../plugins/tenancy.ts';
-import { toApiForm } from '../verify-forms/api-object.ts';
+import { toApiForm } from '../verify-forms/index.ts';
 import { cursorPage, parseIdCursor } from './cursor.ts';
 import { problemResponses } from './responses.ts';
 

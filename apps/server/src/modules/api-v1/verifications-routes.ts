@@ -12,13 +12,9 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountContext } from '../../plugins/tenancy.ts';
-import { readEntry } from '../audit/log.ts';
-import {
-  certificatePdfResponse,
-  sendCertificate,
-  signedCertificateResponse,
-} from '../certificates/routes.ts';
-import { contextOf } from '../public-verify/routes.ts';
+import { readEntry } from '../audit/index.ts';
+import { certificatePdfResponse, sendCertificate, signedCertificateResponse } from '../certificates/index.ts';
+import { contextOf } from '../public-verify/index.ts';
 import { problem, problemResponses } from './responses.ts';
 
 /** Reading a verification: a key that starts them (masked numbers) or one that reads them (full numbers). */

@@ -31,7 +31,7 @@ import {
   openSql,
   type PublicRequestContext,
 } from '../attempts/index.ts';
-import type { AuditLog } from '../audit/log.ts';
+import type { AuditLog } from '../audit/index.ts';
 import { notACursor } from './cursor.ts';
 
 const { verificationAttempts } = schema;

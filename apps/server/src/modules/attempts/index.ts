@@ -28,6 +28,13 @@ export {
   transitionEvent,
 } from './events.ts';
 export {
+  type CodeSendOutcome,
+  composeCodeEmail,
+  composeCodeSms,
+  sendVerificationCode,
+  webOtpLine,
+} from './send-code.ts';
+export {
   type AttemptStore,
   adoptOrphanEvents,
   type Closed,

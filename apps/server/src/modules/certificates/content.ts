@@ -6,7 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import { consentEvidenceOf } from '../../domain/api-verification.ts';
 import { maskEmail, maskPhone } from '../../domain/phone.ts';
 import { verifiedDomainsOf } from '../domains/index.ts';
-import { verificationTimeline } from '../verifications/timeline.ts';
+import { verificationTimeline } from '../verifications/index.ts';
 
 const { verifications, accounts, verifyForms, consentVersions } = schema;
 

@@ -37,7 +37,7 @@ import {
   type PublicRequestContext,
   type TestNumber,
 } from '../attempts/index.ts';
-import { type CurrentConsent, consentRefusal } from '../consent/service.ts';
+import { type CurrentConsent, consentRefusal } from '../consent/index.ts';
 
 /**
  * The public verification (DESIGN §5): a consumer reads a live form, asks for a code and types it back. No login;

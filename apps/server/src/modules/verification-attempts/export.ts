@@ -13,13 +13,13 @@ import { resolveDateRange } from '../../domain/date-range.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { csvTextCell } from '../../lib/csv.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
-import { type AuditLog, auditTarget, filtersForTheLog } from '../audit/log.ts';
+import { type AuditLog, auditTarget, filtersForTheLog } from '../audit/index.ts';
 import {
   accountSlug,
   createLocalTimeFormatter,
   exportFilename,
   exportTuning,
-} from '../verifications/export.ts';
+} from '../verifications/index.ts';
 import {
   type AttemptRow,
   attemptFilter,

@@ -10,8 +10,7 @@ import { type Db, schema } from '@veriform/db';
 import { and, asc, count, eq, inArray, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { resolveDateRange } from '../../domain/date-range.ts';
 import { DELIVERY_UNKNOWN_AFTER_MS, statusAt } from '../attempts/index.ts';
-import { countByDays } from '../verifications/count.ts';
-import { attemptWhere, type ResolvedForms, resolveForms } from '../verifications/filters.ts';
+import { attemptWhere, countByDays, type ResolvedForms, resolveForms } from '../verifications/index.ts';
 
 const {
   verificationAttempts: a,

@@ -3,7 +3,7 @@ import { type Db, schema } from '@veriform/db';
 import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
-import type { AuditLog } from '../audit/log.ts';
+import type { AuditLog } from '../audit/index.ts';
 import { createAttemptExport } from './export.ts';
 import {
   attemptFilter,

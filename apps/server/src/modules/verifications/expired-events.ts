@@ -4,7 +4,7 @@ import { and, asc, gt, sql } from 'drizzle-orm';
 import { apiVerificationColumns } from '../../domain/api-verification.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { ATTEMPT_EVENT_TYPES, attemptEvent, expiredSql } from '../attempts/index.ts';
-import type { WebhookEvents } from '../webhooks/events.ts';
+import type { WebhookEvents } from '../webhooks/index.ts';
 
 const { verificationAttempts, webhookEvents: storedEvents } = schema;
 

@@ -13,7 +13,7 @@ import { resolveDateRange } from '../../domain/date-range.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { csvQuotedSql, formulaSafeSql } from '../../lib/csv.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
-import { type AuditLog, auditTarget, filtersForTheLog } from '../audit/log.ts';
+import { type AuditLog, auditTarget, filtersForTheLog } from '../audit/index.ts';
 import { countVerifications } from './count.ts';
 import { resolveForms, verificationOrderBy, verificationWhere } from './filters.ts';
 

@@ -4,7 +4,7 @@ import { and, asc, desc, eq, ilike, inArray, notInArray, or, type SQL, sql } fro
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { createdWithin, resolveDateRange } from '../../domain/date-range.ts';
-import { escapeLike } from '../verify-forms/service.ts';
+import { escapeLike } from '../verify-forms/index.ts';
 
 /**
  * The SQL of the activity log's filters and sorts (SPEC §2 /activity-log/), shared by the list, the report and the CSV

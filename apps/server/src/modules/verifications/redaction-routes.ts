@@ -4,7 +4,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { parsePathId } from '../../plugins/account-objects.ts';
 import { accountContext } from '../../plugins/tenancy.ts';
-import { redactVerification } from './redaction.ts';
 
 /** As the detail's: the tenancy hook already answered 404 for anything but a positive id that fits. */
 const params = z.object({ id: z.string() });
@@ -16,7 +15,7 @@ const params = z.object({ id: z.string() });
  */
 export async function verificationRedactionRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { db, clock, audit } = app.services;
+  const { verificationRedaction } = app.services;
 
   r.post(
     '/api/verifications/:id/redact',
@@ -37,10 +36,6 @@ export async function verificationRedactionRoutes(app: FastifyInstance): Promise
       },
     },
     (request) =>
-      redactVerification(
-        { db, clock, audit },
-        accountContext(request),
-        parsePathId(request.params.id, 'verifications'),
-      ),
+      verificationRedaction.redact(accountContext(request), parsePathId(request.params.id, 'verifications')),
   );
 }

@@ -8,8 +8,7 @@ import { maskEmail, maskPhone } from '../../domain/phone.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
-import { redactIdempotentAnswers } from '../api-v1/idempotency-store.ts';
-import type { AuditLog } from '../audit/log.ts';
+import type { AuditLog } from '../audit/index.ts';
 import { toDetailDto } from './service.ts';
 
 const {
@@ -97,12 +96,35 @@ function masking(column: AnyPgColumn, found: Person): SQL {
  * #33): their webhook events and the receivers' answers, Idempotency-Key answers, code-send limit buckets, the
  * development outbox.
  */
+/**
+ * Another module's copies of the person, redacted in the same transaction: API v1's stored Idempotency-Key answers
+ * (`redactIdempotentAnswers`), passed in by services.ts so this read model imports no module that imports it back
+ * (ADR 36).
+ */
+export type RedactStoredAnswers = (
+  tx: Db,
+  accountId: number,
+  redaction: {
+    attempts: { id: string; cellPhone: string; email: string | null }[];
+    needles: string[];
+    mask: (text: string) => string;
+    since: Date;
+  },
+) => Promise<number>;
+
+export type VerificationRedactionDeps = {
+  db: Db;
+  clock: Clock;
+  audit: AuditLog;
+  redactStoredAnswers: RedactStoredAnswers;
+};
+
 export async function redactVerification(
-  deps: { db: Db; clock: Clock; audit: AuditLog },
+  deps: VerificationRedactionDeps,
   ctx: AccountContext,
   id: number,
 ): Promise<VerificationDetail> {
-  const { db, clock, audit } = deps;
+  const { db, clock, audit, redactStoredAnswers } = deps;
   const row = await transaction(db, async (tx) => {
     const [found] = await tx
       .select()
@@ -139,7 +161,7 @@ export async function redactVerification(
         .set({ ip: null, userAgent: null })
         .where(inArray(codeEntries.attemptId, attemptIds));
       await redactWebhookEvents(tx, ctx.accountId, attempts);
-      await redactIdempotentAnswers(tx, ctx.accountId, {
+      await redactStoredAnswers(tx, ctx.accountId, {
         attempts,
         needles: [...attemptIds, found.cellPhone],
         mask: (text) => maskPerson(text, found),
@@ -344,3 +366,13 @@ async function redactCopies(
       ),
     );
 }
+
+/** The redaction with its dependencies bound (services.ts builds it; the route calls it). */
+export function createVerificationRedaction(deps: VerificationRedactionDeps) {
+  return {
+    redact: (ctx: AccountContext, id: number): Promise<VerificationDetail> =>
+      redactVerification(deps, ctx, id),
+  };
+}
+
+export type VerificationRedaction = ReturnType<typeof createVerificationRedaction>;

@@ -16,7 +16,7 @@ import { maskPhone } from '../../domain/phone.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
-import type { AuditLog } from '../audit/log.ts';
+import type { AuditLog } from '../audit/index.ts';
 import { countVerifications } from './count.ts';
 import { resolveForms, verificationOrderBy, verificationWhere } from './filters.ts';
 import { buildFunnel, funnelCounts, funnelTopFormIds } from './funnel.ts';

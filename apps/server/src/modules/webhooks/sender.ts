@@ -13,7 +13,7 @@ import type { Sealer } from '../../lib/sealed.ts';
 import { type DeliveryResult, deliverWebhook, type ResolveHost } from '../../lib/webhook-delivery.ts';
 import { signDelivery } from '../../lib/webhook-signing.ts';
 import type { HostResolver } from '../../lib/webhook-url.ts';
-import type { AuditLog } from '../audit/log.ts';
+import type { AuditLog } from '../audit/index.ts';
 import { endpointTarget } from './replay.ts';
 import { signingSecrets } from './secrets.ts';
 

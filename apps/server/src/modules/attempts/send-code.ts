@@ -2,14 +2,15 @@ import { publicVerifyTexts } from '@veriform/contracts';
 import { type Db, schema, transaction } from '@veriform/db';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../config.ts';
-import type { Clock } from '../lib/clock.ts';
-import { recordSendError, recordSendRefused, recordSent, statusAt } from '../modules/attempts/index.ts';
-import type { WebhookEvents } from '../modules/webhooks/events.ts';
-import type { CodeMessage } from './code-delivery.ts';
-import type { EmailMessage, Mailer } from './email.ts';
-import { SmsSendError, type SmsSender } from './sms.ts';
-import { oneLine, renderHtml } from './templates/layout.ts';
+import type { Config } from '../../config.ts';
+import { statusAt } from '../../domain/attempt-state.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { CodeMessage } from '../../messaging/code-delivery.ts';
+import type { EmailMessage, Mailer } from '../../messaging/email.ts';
+import { SmsSendError, type SmsSender } from '../../messaging/sms.ts';
+import { oneLine, renderHtml } from '../../messaging/templates/layout.ts';
+import type { WebhookEvents } from '../webhooks/index.ts';
+import { recordSendError, recordSendRefused, recordSent } from './store.ts';
 
 const { verificationAttempts, verifyForms, accounts } = schema;
 
