@@ -4,7 +4,7 @@ import { consentEvidenceSchema } from './consent.ts';
 import { isoDateTimeSchema } from './date-filters.ts';
 import { apiDeliveryStatusSchema } from './delivery-status.ts';
 import { MAX_INT_ID } from './lists.ts';
-import { languageSchema } from './verify-forms.ts';
+import { formSettingsSchema } from './verify-forms.ts';
 import { WEBHOOK_TEST_EVENT_TYPE, webhookEventSchema, webhookEventTypes } from './webhooks.ts';
 
 /**
@@ -150,10 +150,7 @@ export function apiPageSchema<T extends z.ZodType>(item: T) {
 export const apiFormSchema = z
   .object({
     id: z.number().int().meta({ description: 'Pass as `formId` when starting a verification.' }),
-    name: z.string(),
-    category: z.string(),
-    language: languageSchema,
-    isLive: z.boolean().meta({ description: 'Only live forms start verifications.' }),
+    ...formSettingsSchema.shape,
     hostedUrl: z
       .string()
       .meta({ description: 'The form’s hosted page, where a consumer verifies in the browser.' }),

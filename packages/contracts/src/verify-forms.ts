@@ -11,15 +11,24 @@ export const languageLabels: Record<Language, string> = { en: 'English', es: 'Sp
 export const formNameSchema = singleLineName(120);
 export const formCategorySchema = z.string().trim().max(60);
 
+/**
+ * A form's settings as every reader sees them: the session API's form, API v1's `Form` and the `form.*` webhook
+ * events all take these fields from here, so a new setting is added once (issue #34's newcomer test).
+ */
+export const formSettingsSchema = z.object({
+  name: z.string(),
+  category: z.string(),
+  language: languageSchema,
+  isLive: z.boolean().meta({ description: 'Only live forms start verifications.' }),
+});
+export type FormSettings = z.infer<typeof formSettingsSchema>;
+
 /** A verification form (DESIGN §5). `bannerImage` is a `/media/…` URL; `publicUrl` the consumer page. */
 export const verifyFormSchema = z.object({
   id: z.number().int(),
   publicId: z.string(),
-  name: z.string(),
   account: z.number().int(),
-  isLive: z.boolean(),
-  language: languageSchema,
-  category: z.string(),
+  ...formSettingsSchema.shape,
   created: z.string(),
   bannerImage: z.string().nullable(),
   publicUrl: z.string(),

@@ -1,5 +1,5 @@
 import { publicVerifyTexts } from '@veriform/contracts';
-import { type Db, schema, transaction } from '@veriform/db';
+import { type Db, schema } from '@veriform/db';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
