@@ -53,6 +53,8 @@ async function routeToLogin(page: Page, next: string) {
 }
 
 test('the first-paint login page follows `next` only within the app', async ({ page, request, baseURL }) => {
+  // A login per hostile `next` (argon2 each): ~35 s alone, over the 60 s default while Lighthouse shares the cores.
+  test.slow();
   const user = await signUpOwner(request);
   const reached = await refuseEvil(page);
   const appOrigin = new URL(baseURL ?? '').origin;
