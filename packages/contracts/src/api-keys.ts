@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { apiKeyScopeSchema } from './api-key-scopes.ts';
 import { createdBySchema } from './created-by.ts';
+import { anyIdParams, endpoint } from './endpoints.ts';
 import { MAX_INT_ID } from './lists.ts';
 import { singleLineName } from './names.ts';
 
@@ -72,3 +73,31 @@ export const apiKeyListQuerySchema = z.object({
 });
 export const apiKeyListSchema = z.object({ results: z.array(apiKeySchema) });
 export type ApiKeyList = z.infer<typeof apiKeyListSchema>;
+
+/** The session API's API-key routes (Settings → API keys): owners only (`manageCompany`); no key's scopes grant it. */
+export const apiKeyEndpoints = {
+  /** Newest first, revoked ones included; never the secret. */
+  list: endpoint({
+    method: 'GET',
+    path: '/api/api-keys',
+    query: apiKeyListQuerySchema,
+    response: { status: 200, body: apiKeyListSchema },
+    access: { account: { from: 'query.account', can: 'manageCompany' } },
+  }),
+  /** `{account, name, mode, scopes}` → 201 with the secret `key`, the only time it is sent. */
+  create: endpoint({
+    method: 'POST',
+    path: '/api/api-keys',
+    body: createApiKeyRequestSchema,
+    response: { status: 201, body: createdApiKeySchema },
+    access: { account: { from: 'body.account', can: 'manageCompany' } },
+  }),
+  /** 204; the key answers 401 at once. */
+  revoke: endpoint({
+    method: 'DELETE',
+    path: '/api/api-keys/:id',
+    params: anyIdParams,
+    response: { status: 204, body: null },
+    access: { account: { from: { pathObject: 'apiKeys' }, can: 'manageCompany' } },
+  }),
+};

@@ -1,4 +1,4 @@
-import { bigIdParamsSchema, idParamsSchema } from '@veriform/contracts';
+import { type AccountScopedKind, bigIdParamsSchema, idParamsSchema } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { eq } from 'drizzle-orm';
@@ -67,7 +67,12 @@ const accountOfByText = {
 type TextIdKind = keyof typeof accountOfByText;
 const TEXT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-export type AccountScopedKind = keyof typeof accountOf | TextIdKind;
+/** Every kind contracts name (`AccountScopedKind`) has its lookup here, and no other. */
+export type { AccountScopedKind };
+
+type Kinds = keyof typeof accountOf | TextIdKind;
+const sameKinds: [AccountScopedKind, Kinds] extends [Kinds, AccountScopedKind] ? true : never = true;
+void sameKinds;
 
 const hasTextIds = (kind: AccountScopedKind): kind is TextIdKind => Object.hasOwn(accountOfByText, kind);
 

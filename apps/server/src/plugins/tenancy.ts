@@ -1,4 +1,4 @@
-import type { Capability } from '@veriform/contracts';
+import type { AccountDeclaration, AccountSource, Capability } from '@veriform/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
 import {
@@ -9,7 +9,7 @@ import {
   memberOf,
   type RequestOrigin,
 } from './account-context.ts';
-import { type AccountScopedKind, accountOfObject, parsePathId } from './account-objects.ts';
+import { accountOfObject, parsePathId } from './account-objects.ts';
 import { requireVerifiedUser } from './auth-guard.ts';
 import { type ApiKeyAuthenticator, type Caller, callerOf, noApiKeys } from './caller.ts';
 
@@ -33,34 +33,8 @@ import { type ApiKeyAuthenticator, type Caller, callerOf, noApiKeys } from './ca
  * `authenticated` gave it.
  */
 
-export type AccountSource =
-  | 'query.account'
-  | 'query.accountId'
-  | 'body.account'
-  | 'body.accountId'
-  /** `/api/accounts/:id…`: the path id is the account. */
-  | 'path.account'
-  /** `/…/:id` of an account-scoped object: its row names the account (account-objects.ts). */
-  | { pathObject: AccountScopedKind }
-  /** API v1: the account is the bearer key's own; a session (a browser's cookie) is no caller there (401). */
-  | 'apiKey';
-
-export type AccountDeclaration = {
-  from: AccountSource;
-  /**
-   * Checked at once (403); a list means any one of them. Without it every member of the account passes (the service checks further, e.g. leaving
-   * one's own membership) and no API key does: a key acts only through the capabilities its scopes grant, and only
-   * on `from: 'apiKey'` routes (API v1); every other route answers a key 403 (issue #33, ADR 29).
-   */
-  can?: Capability | readonly Capability[];
-  /** The account may be left out: then the route has no context (`optionalAccountContext` answers null). */
-  optional?: true;
-  /**
-   * The query may name the account being looked at too (`?account=` of the page): the object must then be in that
-   * one, else 404 (a link must not show one company's data inside another's pages). Checked after validation.
-   */
-  alsoNamedBy?: 'query.account';
-};
+/** Declared in contracts (endpoints.ts), where each session-API route says where its account comes from. */
+export type { AccountDeclaration, AccountSource };
 
 declare module 'fastify' {
   interface FastifyContextConfig {

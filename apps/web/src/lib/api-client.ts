@@ -1,4 +1,14 @@
-import { csrfResponseSchema, errorTexts, MAIN_CODE_KEY, unexpectedStatusText } from '@veriform/contracts';
+import {
+  csrfResponseSchema,
+  type Endpoint,
+  type EndpointOutput,
+  errorTexts,
+  fillPath,
+  MAIN_CODE_KEY,
+  type PathParamNames,
+  type PathValues,
+  unexpectedStatusText,
+} from '@veriform/contracts';
 import { z } from 'zod';
 
 /**
@@ -130,6 +140,23 @@ export interface UploadOptions<T> {
 /** For calls whose answer is ignored (204, `{}`, `{detail}`). */
 export const noContent = z.unknown();
 
+/**
+ * What a call of a declared endpoint takes: its path's values, its query and its JSON body (their schemas' input
+ * types) or, for an upload, the form data.
+ */
+export type CallInput<E extends Endpoint> = (PathParamNames<E['path']> extends never
+  ? { params?: undefined }
+  : { params: PathValues<E['path']> }) &
+  (E['query'] extends z.ZodType ? { query: z.input<E['query']> } : { query?: undefined }) &
+  (E['body'] extends z.ZodType
+    ? { body: z.input<E['body']> }
+    : E['body'] extends 'multipart'
+      ? { formData: FormData }
+      : { body?: undefined }) & { signal?: AbortSignal };
+
+const isQueryParams = (value: unknown): value is QueryParams =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 export interface ApiClientOptions {
   /** The fetch implementation (a boundary; tests inject a fake). Defaults to the global fetch. */
   fetch?: FetchLike;
@@ -252,6 +279,25 @@ export class ApiClient {
 
   delete<T>(path: string, options: RequestOptions<T>): Promise<T> {
     return this.request('DELETE', path, options);
+  }
+
+  /**
+   * Calls a session-API endpoint as its contract declares it (packages/contracts/src/endpoints.ts): the method, the
+   * path filled with `params`, the query and body, and the answer parsed with the declared schema.
+   */
+  call<const E extends Endpoint>(endpoint: E, input: CallInput<E>): Promise<EndpointOutput<E>> {
+    const { method, path, response } = endpoint;
+    const url = fillPath(path, input.params);
+    const query = 'query' in input && isQueryParams(input.query) ? input.query : undefined;
+    const options = {
+      schema: response.body ?? noContent,
+      query,
+      body: 'body' in input ? input.body : undefined,
+      signal: input.signal,
+    };
+    const formData = 'formData' in input && input.formData instanceof FormData ? input.formData : undefined;
+    // The schema is the endpoint's own (`response.body`), so what it parses to is EndpointOutput<E>.
+    return this.request(method, url, options, formData) as Promise<EndpointOutput<E>>;
   }
 
   /** Multipart upload: the browser sets the content type (with its boundary), so none is given here. */

@@ -1,18 +1,18 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import {
-  apiKeyListSchema,
+  apiKeyEndpoints,
   type CreateApiKeyRequest,
   type CreatedApiKey,
   can,
-  createdApiKeySchema,
   type Membership,
 } from '@veriform/contracts';
 import { accountScope } from '../../lib/account-keys';
-import { type ApiClient, noContent } from '../../lib/api-client';
+import type { ApiClient } from '../../lib/api-client';
 import { useServices } from '../../lib/services';
 
 /**
  * One place per API-key endpoint (issue #15; owners only): the fetcher, then its query options or mutation hook. The
+ * endpoints themselves (method, path, schemas) are the contract's `apiKeyEndpoints`, which the server registers. The
  * key starts with the account scope, so switching accounts reloads it.
  */
 export const apiKeyKeys = {
@@ -24,9 +24,8 @@ export function canManageApiKeys(membership: Membership | null): boolean {
   return membership !== null && can(membership, 'manageCompany');
 }
 
-// GET /api/api-keys?account={id} — newest first, revoked ones included; never the secret
 export function fetchApiKeys(api: ApiClient, accountId: number, signal?: AbortSignal) {
-  return api.get('/api/api-keys', { schema: apiKeyListSchema, query: { account: accountId }, signal });
+  return api.call(apiKeyEndpoints.list, { query: { account: accountId }, signal });
 }
 
 export function apiKeysQueryOptions(api: ApiClient, accountId: number) {
@@ -37,9 +36,8 @@ export function apiKeysQueryOptions(api: ApiClient, accountId: number) {
   });
 }
 
-// POST /api/api-keys — {account, name, mode, scopes} → 201 with the secret `key`, the only time it is sent
 export function createApiKey(api: ApiClient, body: CreateApiKeyRequest): Promise<CreatedApiKey> {
-  return api.post('/api/api-keys', { schema: createdApiKeySchema, body });
+  return api.call(apiKeyEndpoints.create, { body });
 }
 
 export function useCreateApiKeyMutation(accountId: number) {
@@ -54,9 +52,8 @@ export function useCreateApiKeyMutation(accountId: number) {
   });
 }
 
-// DELETE /api/api-keys/{id} — 204; the key answers 401 at once
 export function revokeApiKey(api: ApiClient, id: number): Promise<unknown> {
-  return api.delete(`/api/api-keys/${id}`, { schema: noContent });
+  return api.call(apiKeyEndpoints.revoke, { params: { id } });
 }
 
 export function useRevokeApiKeyMutation(accountId: number) {

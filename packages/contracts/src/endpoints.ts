@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import type { Capability } from './teams.ts';
+
+/**
+ * The session API's routes, each declared ONCE (issue #34 item 6): method, path, path parameters, query, body, the
+ * success answer and who may call it. The server registers each route from its declaration
+ * (apps/server/src/plugins/endpoints.ts), the web client calls it through the same object (`ApiClient.call`), and the
+ * route inventory's test holds the app's routes to the catalog (`sessionEndpoints`), so a path, a schema or a
+ * capability cannot differ between the server, the web app and the tenancy checks.
+ *
+ * API v1 (`/api/v1`) is not here: its contract is the OpenAPI document.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Account-scoped objects whose id in a path names their account (the server's account-objects.ts finds it). */
+export type AccountScopedKind =
+  | 'memberships'
+  | 'invitations'
+  | 'verifyForms'
+  | 'verifications'
+  | 'testPhoneNumbers'
+  | 'apiKeys'
+  | 'webhookEndpoints'
+  | 'webhookEvents';
+
+export type AccountSource =
+  | 'query.account'
+  | 'query.accountId'
+  | 'body.account'
+  | 'body.accountId'
+  /** `/api/accounts/:id…`: the path id is the account. */
+  | 'path.account'
+  /** `/…/:id` of an account-scoped object: its row names the account. */
+  | { readonly pathObject: AccountScopedKind }
+  /** API v1: the account is the bearer key's own; a session (a browser's cookie) is no caller there (401). */
+  | 'apiKey';
+
+/** Where an account-scoped route's account comes from, and what the caller needs there (the server's tenancy.ts). */
+export type AccountDeclaration = {
+  readonly from: AccountSource;
+  /**
+   * Checked at once (403); a list means any one of them. Without it every member of the account passes (the service
+   * checks further, e.g. leaving one's own membership) and no API key does: a key acts only through the capabilities
+   * its scopes grant, and only on `from: 'apiKey'` routes (API v1); every other route answers a key 403.
+   */
+  readonly can?: Capability | readonly Capability[];
+  /** The account may be left out: then the route has no context. */
+  readonly optional?: true;
+  /**
+   * The query may name the account being looked at too (`?account=` of the page): the object must then be in that
+   * one, else 404 (a link must not show one company's data inside another's pages). Checked after validation.
+   */
+  readonly alsoNamedBy?: 'query.account';
+};
+
+/**
+ * Who may call a route:
+ * - `{ account }`: a member of the account the declaration names, with its capability (404 for another account's);
+ * - `self`: the signed-in person, on their own user (`/api/users/:id`, another id answers 404);
+ * - `signedIn`: any signed-in person (their own memberships, invitations to them, their e-mail change);
+ * - `public`: anyone (sign-in and sign-up, the hosted verification page, the certificate check).
+ */
+export type Access = { readonly account: AccountDeclaration } | 'self' | 'signedIn' | 'public';
+
+/** The success answer: its status and the schema of its body (`null`: nothing the caller reads, e.g. a 204). */
+export type EndpointResponse = { readonly status: 200 | 201 | 202 | 204; readonly body: z.ZodType | null };
+
+export type Endpoint = {
+  readonly method: HttpMethod;
+  /** Fastify's pattern: `/api/api-keys/:id`. */
+  readonly path: string;
+  readonly params?: z.ZodObject;
+  readonly query?: z.ZodType;
+  /** The JSON body's schema; `multipart` for uploads (the server reads the parts itself). */
+  readonly body?: z.ZodType | 'multipart';
+  readonly response: EndpointResponse;
+  readonly access: Access;
+};
+
+/** Declares an endpoint, keeping its literal types (the path's parameters, the schemas) for the server and the web. */
+export function endpoint<const E extends Endpoint>(declaration: E): E {
+  return declaration;
+}
+
+/** `/api/x/:id/y/:name` → `'id' | 'name'`. */
+export type PathParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | PathParamNames<`/${Rest}`>
+  : Path extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
+/** The values a caller fills a path with. */
+export type PathValues<Path extends string> = { readonly [Name in PathParamNames<Path>]: string | number };
+
+/** Fills a path pattern: `/api/api-keys/:id` with `{ id: 5 }` → `/api/api-keys/5` (each value URL-encoded). */
+export function fillPath(path: string, values: Readonly<Record<string, string | number>> = {}): string {
+  return path.replace(/:(\w+)/g, (_match, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`no value for :${name} in ${path}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+/** Any string as a path id: the tenancy hook answers 404 for anything that is not an object of the caller's accounts. */
+export const anyIdParams = z.object({ id: z.string() });
+
+/** The success body's type: what the schema parses to (nothing for `null`). */
+export type EndpointOutput<E extends Endpoint> = E['response']['body'] extends z.ZodType
+  ? z.output<E['response']['body']>
+  : unknown;
