@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { apiKeyScopeSchema } from './api-key-scopes.ts';
 import { createdBySchema } from './created-by.ts';
-import { anyIdParams, endpoint } from './endpoints.ts';
+import { anyIdParams, created, endpoint, noContent, ok } from './endpoints.ts';
 import { MAX_INT_ID } from './lists.ts';
 import { singleLineName } from './names.ts';
 
@@ -74,30 +74,28 @@ export const apiKeyListQuerySchema = z.object({
 export const apiKeyListSchema = z.object({ results: z.array(apiKeySchema) });
 export type ApiKeyList = z.infer<typeof apiKeyListSchema>;
 
-/** The session API's API-key routes (Settings → API keys): owners only (`manageCompany`); no key's scopes grant it. */
+/** Settings → API keys: owners only (`manageCompany`), which no key's scopes grant. */
+const owners = (from: 'query.account' | 'body.account') =>
+  ({ account: { from, can: 'manageCompany' } }) as const;
+
+/** The session API's API-key routes. */
 export const apiKeyEndpoints = {
   /** Newest first, revoked ones included; never the secret. */
-  list: endpoint({
-    method: 'GET',
-    path: '/api/api-keys',
+  list: endpoint('GET /api/api-keys', {
     query: apiKeyListQuerySchema,
-    response: { status: 200, body: apiKeyListSchema },
-    access: { account: { from: 'query.account', can: 'manageCompany' } },
+    response: ok(apiKeyListSchema),
+    access: owners('query.account'),
   }),
   /** `{account, name, mode, scopes}` → 201 with the secret `key`, the only time it is sent. */
-  create: endpoint({
-    method: 'POST',
-    path: '/api/api-keys',
+  create: endpoint('POST /api/api-keys', {
     body: createApiKeyRequestSchema,
-    response: { status: 201, body: createdApiKeySchema },
-    access: { account: { from: 'body.account', can: 'manageCompany' } },
+    response: created(createdApiKeySchema),
+    access: owners('body.account'),
   }),
-  /** 204; the key answers 401 at once. */
-  revoke: endpoint({
-    method: 'DELETE',
-    path: '/api/api-keys/:id',
+  /** The key answers 401 at once. */
+  revoke: endpoint('DELETE /api/api-keys/:id', {
     params: anyIdParams,
-    response: { status: 204, body: null },
+    response: noContent,
     access: { account: { from: { pathObject: 'apiKeys' }, can: 'manageCompany' } },
   }),
 };

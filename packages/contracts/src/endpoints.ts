@@ -66,10 +66,25 @@ export type Access = { readonly account: AccountDeclaration } | 'self' | 'signed
 /** The success answer: its status and the schema of its body (`null`: nothing the caller reads, e.g. a 204). */
 export type EndpointResponse = { readonly status: 200 | 201 | 202 | 204; readonly body: z.ZodType | null };
 
-export type Endpoint = {
-  readonly method: HttpMethod;
-  /** Fastify's pattern: `/api/api-keys/:id`. */
-  readonly path: string;
+/** 200 with this body (none the caller reads: a CSV, a PDF, a redirect). */
+export function ok(): { readonly status: 200; readonly body: null };
+export function ok<const Body extends z.ZodType>(body: Body): { readonly status: 200; readonly body: Body };
+export function ok(body: z.ZodType | null = null): EndpointResponse {
+  return { status: 200, body };
+}
+
+/** 201 with the object made. */
+export function created<const Body extends z.ZodType>(
+  body: Body,
+): { readonly status: 201; readonly body: Body } {
+  return { status: 201, body };
+}
+
+/** 204, nothing in the body. */
+export const noContent = { status: 204, body: null } as const;
+
+/** What a declaration says besides its method and path. */
+export type EndpointSpec = {
   readonly params?: z.ZodObject;
   readonly query?: z.ZodType;
   /** The JSON body's schema; `multipart` for uploads (the server reads the parts itself). */
@@ -78,9 +93,30 @@ export type Endpoint = {
   readonly access: Access;
 };
 
-/** Declares an endpoint, keeping its literal types (the path's parameters, the schemas) for the server and the web. */
-export function endpoint<const E extends Endpoint>(declaration: E): E {
-  return declaration;
+export type Endpoint = EndpointSpec & {
+  readonly method: HttpMethod;
+  /** Fastify's pattern: `/api/api-keys/:id`. */
+  readonly path: string;
+};
+
+/** `GET /api/api-keys/:id`: the method, a space, Fastify's path pattern. */
+type Route = `${HttpMethod} /${string}`;
+type MethodOf<R extends Route> = R extends `${infer Method extends HttpMethod} ${string}` ? Method : never;
+type PathOf<R extends Route> = R extends `${HttpMethod} ${infer Path}` ? Path : never;
+
+/**
+ * Declares an endpoint: `endpoint('DELETE /api/api-keys/:id', { params, response: noContent, access })`. The literal
+ * types (the path's parameters, the schemas) are kept for the server's handlers and the web client's calls.
+ */
+export function endpoint<const R extends Route, const S extends EndpointSpec>(
+  route: R,
+  spec: S,
+): S & { readonly method: MethodOf<R>; readonly path: PathOf<R> } {
+  const space = route.indexOf(' ');
+  // The template type above guarantees the shape; the runtime split follows it.
+  const method = route.slice(0, space) as MethodOf<R>;
+  const path = route.slice(space + 1) as PathOf<R>;
+  return { ...spec, method, path };
 }
 
 /** `/api/x/:id/y/:name` → `'id' | 'name'`. */
