@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { consentEvidenceSchema } from './consent.ts';
+import { anyIdParams, endpoint, ok } from './endpoints.ts';
 import { verificationMethodSchema } from './public-verify.ts';
-import { timelineEventSchema } from './verification-attempts.ts';
+import { onVerification, timelineEventSchema, verificationDetailQuerySchema } from './verifications.ts';
 import { languageSchema } from './verify-forms.ts';
 
 /**
@@ -225,3 +226,65 @@ export const certificateRevokeRequestSchema = z.object({
   reason: z.string().trim().min(1, 'Say why the certificate is revoked.').max(500),
 });
 export type CertificateRevokeRequest = z.infer<typeof certificateRevokeRequestSchema>;
+
+/** The public check page's path: any string, the service answers 404 alike for a malformed and an unknown id. */
+export const certIdParams = z.object({ certId: z.string() });
+
+/**
+ * Verification certificates (issue #19, ADR 24): one verification's certificate, signed JSON or sealed PDF, and where
+ * it stands (members with canSearchData), its revocation (owners), and the public check page's API (no login, CSRF
+ * like every unsafe call; every answer `no-store`).
+ */
+export const certificateEndpoints = {
+  /**
+   * The signed certificate as a download, the stored bytes as signed (never re-serialised: a changed byte is a broken
+   * signature); the first download issues it.
+   */
+  json: endpoint('GET /api/verifications/:id/certificate', {
+    params: anyIdParams,
+    query: verificationDetailQuerySchema,
+    response: ok(),
+    access: onVerification('searchData'),
+  }),
+  /** The certificate as a sealed PDF download; the first download issues it. */
+  pdf: endpoint('GET /api/verifications/:id/certificate.pdf', {
+    params: anyIdParams,
+    query: verificationDetailQuerySchema,
+    response: ok(),
+    access: onVerification('searchData'),
+  }),
+  /** The verification's certificate, if one was issued, and where it stands, without issuing one. */
+  standing: endpoint('GET /api/verifications/:id/certificate/standing', {
+    params: anyIdParams,
+    query: verificationDetailQuerySchema,
+    response: ok(verificationCertificateStandingSchema),
+    access: onVerification('searchData'),
+  }),
+  /** `{reason}`, owners only, once; the answer is the standing. */
+  revoke: endpoint('POST /api/verifications/:id/certificate/revoke', {
+    params: anyIdParams,
+    query: verificationDetailQuerySchema,
+    body: certificateRevokeRequestSchema,
+    response: ok(verificationCertificateStandingSchema),
+    access: onVerification('manageEvidence'),
+  }),
+  /** The public check page's certificate, no login. */
+  publicCertificate: endpoint('GET /api/public/certificates/:certId', {
+    params: certIdParams,
+    response: ok(publicCertificateSchema),
+    access: 'public',
+  }),
+  /** `{cellPhone}`, no login, limited per IP: 400 on `cellPhone` when it is not the certificate's number. */
+  unlock: endpoint('POST /api/public/certificates/:certId/unlock', {
+    params: certIdParams,
+    body: certificateUnlockRequestSchema,
+    response: ok(certificateUnlockSchema),
+    access: 'public',
+  }),
+  /** A dropped certificate's PDF or JSON (multipart, one `file`) checked, no login; its standing is of this moment. */
+  check: endpoint('POST /api/public/certificates/verify', {
+    body: 'multipart',
+    response: ok(certificateCheckSchema),
+    access: 'public',
+  }),
+};

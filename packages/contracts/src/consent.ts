@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CONSENT_TEXT_MAX, normalizeConsentText } from './consent-text.ts';
-import { languageSchema } from './verify-forms.ts';
+import { anyIdParams, created, endpoint, ok } from './endpoints.ts';
+import { languageSchema, onVerifyForm } from './verify-forms.ts';
 
 /**
  * Consent versions of a form (issue #18, ADR 22): POST /api/verify-forms/{id}/consent-versions publishes one (201; or
@@ -56,6 +57,30 @@ export const consentVersionListQuerySchema = z.object({ language: languageSchema
 export type ConsentVersionListQuery = z.infer<typeof consentVersionListQuerySchema>;
 export const consentVersionListSchema = z.object({ results: z.array(consentVersionSchema) });
 export type ConsentVersionList = z.infer<typeof consentVersionListSchema>;
+
+/**
+ * A form's consent versions (issue #18, ADR 22): members who manage forms publish them and members who read forms read
+ * them (the form page), as for the form itself. No PATCH or DELETE route exists: such a request finds nothing (404).
+ */
+export const consentEndpoints = {
+  /** Newest first, both languages unless `language` names one. */
+  list: endpoint('GET /api/verify-forms/:id/consent-versions', {
+    params: anyIdParams,
+    query: consentVersionListQuerySchema,
+    response: ok(consentVersionListSchema),
+    access: onVerifyForm('readForms'),
+  }),
+  /**
+   * 201 with a new version; 200 with the current one when nothing changed (the server's route declares that answer's
+   * schema too: one status is all a declaration holds).
+   */
+  publish: endpoint('POST /api/verify-forms/:id/consent-versions', {
+    params: anyIdParams,
+    body: publishConsentVersionRequestSchema,
+    response: created(consentVersionSchema),
+    access: onVerifyForm('manageForms'),
+  }),
+};
 
 /** On the public page: the current version of the form's language, or null when there is none. */
 export const publicConsentSchema = z.object({

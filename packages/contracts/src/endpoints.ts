@@ -89,6 +89,11 @@ export type EndpointSpec = {
   readonly query?: z.ZodType;
   /** The JSON body's schema; `multipart` for uploads (the server reads the parts itself). */
   readonly body?: z.ZodType | 'multipart';
+  /**
+   * The body's schema is declared for callers but validated by the handler, not by the route: e.g. so that its
+   * messages are in the form's language, which only the loaded form tells (the hosted verification page's calls).
+   */
+  readonly bodyCheckedBy?: 'handler';
   readonly response: EndpointResponse;
   readonly access: Access;
 };

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { publicConsentSchema } from './consent.ts';
+import { apiDeliveryStatusSchema } from './delivery-status.ts';
+import { created, endpoint, ok } from './endpoints.ts';
 import { languageSchema } from './verify-forms.ts';
 
 /**
@@ -107,6 +109,57 @@ export const checkCodeResponseSchema = z.object({
   verificationId: z.number().int(),
 });
 export type CheckCodeResponse = z.infer<typeof checkCodeResponseSchema>;
+
+/**
+ * GET /api/public/attempts/{attemptId}/delivery: what the public page shows while the consumer waits. `message` is in
+ * the form's language and set only when the message could not be delivered; `suggestEmail` when the form offers e-mail
+ * and the code went by SMS.
+ */
+export const publicDeliveryStatusSchema = z.object({
+  status: apiDeliveryStatusSchema,
+  message: z.string().nullable(),
+  suggestEmail: z.boolean(),
+});
+export type PublicDeliveryStatus = z.infer<typeof publicDeliveryStatusSchema>;
+
+/** Any string: the service answers 404 for anything that is not a live form (or a pending attempt's id). */
+const publicIdParams = z.object({ publicId: z.string() });
+const attemptIdParams = z.object({ attemptId: z.string() });
+
+/**
+ * The hosted verification page's API: no login, CSRF like every unsafe call. The bodies are checked by the service
+ * once the form is loaded (`bodyCheckedBy`), because every field message must be in the form's language.
+ */
+export const publicVerifyEndpoints = {
+  /** The live form's public face (or a member's preview of an inactive one); 404 for anything else. */
+  form: endpoint('GET /api/public/verify-forms/:publicId', {
+    params: publicIdParams,
+    response: ok(publicVerifyFormSchema),
+    access: 'public',
+  }),
+  /** Sends a code to the consumer: 201 with the attempt. */
+  sendCode: endpoint('POST /api/public/verify-forms/:publicId/send-code', {
+    params: publicIdParams,
+    body: sendCodeRequestSchema,
+    bodyCheckedBy: 'handler',
+    response: created(sendCodeResponseSchema),
+    access: 'public',
+  }),
+  /** Polled by the page while the consumer waits for the code (issue #18 item 5). */
+  delivery: endpoint('GET /api/public/attempts/:attemptId/delivery', {
+    params: attemptIdParams,
+    response: ok(publicDeliveryStatusSchema),
+    access: 'public',
+  }),
+  /** Checks the code typed: 400 on `code` when it is wrong, expired, used or locked. */
+  check: endpoint('POST /api/public/attempts/:attemptId/check', {
+    params: attemptIdParams,
+    body: checkCodeRequestSchema,
+    bodyCheckedBy: 'handler',
+    response: ok(checkCodeResponseSchema),
+    access: 'public',
+  }),
+};
 
 // ---- Test numbers (test mode; ours) ----------------------------------------------------------------------------
 // GET /api/test-phone-numbers?account={id} (any member) · POST /api/test-phone-numbers (owner) → 201 ·

@@ -1,5 +1,11 @@
 import { apiKeyEndpoints } from './api-keys.ts';
+import { certificateEndpoints } from './certificates.ts';
+import { consentEndpoints } from './consent.ts';
 import type { Endpoint } from './endpoints.ts';
+import { publicVerifyEndpoints } from './public-verify.ts';
+import { verificationAttemptEndpoints } from './verification-attempts.ts';
+import { verificationEndpoints } from './verifications.ts';
+import { verifyFormEndpoints } from './verify-forms.ts';
 
 /**
  * Every session-API endpoint, by area (the catalog the server's route inventory is held to: each of the app's `/api/`
@@ -7,6 +13,12 @@ import type { Endpoint } from './endpoints.ts';
  */
 export const sessionEndpoints = {
   apiKeys: apiKeyEndpoints,
+  certificates: certificateEndpoints,
+  consent: consentEndpoints,
+  publicVerify: publicVerifyEndpoints,
+  verificationAttempts: verificationAttemptEndpoints,
+  verifications: verificationEndpoints,
+  verifyForms: verifyFormEndpoints,
 } satisfies Record<string, Record<string, Endpoint>>;
 
 /** The catalog as one list, each endpoint with its area and name (`apiKeys.revoke`). */

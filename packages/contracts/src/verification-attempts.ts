@@ -1,12 +1,18 @@
 import { z } from 'zod';
 import { csvList } from './date-filters.ts';
 import { apiDeliveryStatusSchema } from './delivery-status.ts';
+import { endpoint, ok } from './endpoints.ts';
 import { listResponseSchema } from './lists.ts';
 import { verificationMethodSchema } from './public-verify.ts';
-import { modeFilter, verificationFilterSchema, verificationSourceSchema } from './verifications.ts';
+import {
+  modeFilter,
+  ofQueryAccount,
+  verificationFilterSchema,
+  verificationSourceSchema,
+} from './verifications.ts';
 
-// Issue #18 items 5-6: every code send ("attempt"), verified or not, with what happened to its message; the
-// verification detail's timeline; and what the public page tells the consumer while they wait for the code.
+// Issue #18 items 5-6: every code send ("attempt"), verified or not, with what happened to its message (the verification
+// detail's timeline is in verifications.ts, what the public page tells the consumer meanwhile in public-verify.ts).
 
 /** What is stored (queued → sent → delivered | undelivered | failed) plus `unknown`, derived when read (api-v1.ts). */
 export const deliveryStatusSchema = apiDeliveryStatusSchema;
@@ -94,43 +100,20 @@ export const verificationAttemptExportQuerySchema = verificationAttemptSearchSch
 export type VerificationAttemptExportQuery = z.input<typeof verificationAttemptExportQuerySchema>;
 
 /**
- * The verification detail's timeline (GET /api/verifications/{id}/timeline?account=N), oldest first. `attemptId`
- * names the code a line belongs to when the verification had several sends.
+ * The activity log's attempts view (issue #18 item 6): same right and scoping as the log (owners, or members with
+ * canSearchData); an account the caller is not a member of answers 404.
  */
-export const timelineEventKinds = [
-  'page_opened',
-  'consent_shown',
-  'code_requested',
-  'code_sent',
-  'code_delivered',
-  'code_undelivered',
-  'code_failed',
-  'code_entered',
-  'verified',
-] as const;
-export const timelineEventSchema = z.object({
-  kind: z.enum(timelineEventKinds),
-  at: z.string(),
-  attemptId: z.string().nullable(),
-  /** `code_entered`: whether the code was right. */
-  correct: z.boolean().nullable(),
-  /** Delivery lines: the provider's error code; consent_shown: null. */
-  errorCode: z.string().nullable(),
-  /** consent_shown: the version shown; code_sent: the provider's message id. A short fact for the line, or null. */
-  detail: z.string().nullable(),
-});
-export type TimelineEvent = z.infer<typeof timelineEventSchema>;
-export const verificationTimelineSchema = z.object({ events: z.array(timelineEventSchema) });
-export type VerificationTimeline = z.infer<typeof verificationTimelineSchema>;
-
-/**
- * GET /api/public/attempts/{attemptId}/delivery: what the public page shows while the consumer waits. `message` is in
- * the form's language and set only when the message could not be delivered; `suggestEmail` when the form offers e-mail
- * and the code went by SMS.
- */
-export const publicDeliveryStatusSchema = z.object({
-  status: deliveryStatusSchema,
-  message: z.string().nullable(),
-  suggestEmail: z.boolean(),
-});
-export type PublicDeliveryStatus = z.infer<typeof publicDeliveryStatusSchema>;
+export const verificationAttemptEndpoints = {
+  /** Every code sent, with its delivery, as the view's search params filter and page them. */
+  list: endpoint('GET /api/verification-attempts', {
+    query: verificationAttemptListQuerySchema,
+    response: ok(verificationAttemptListSchema),
+    access: ofQueryAccount('searchData'),
+  }),
+  /** Every matching attempt, newest first, as a CSV download. */
+  exportCsv: endpoint('GET /api/verification-attempts/export-csv', {
+    query: verificationAttemptExportQuerySchema,
+    response: ok(),
+    access: ofQueryAccount('searchData'),
+  }),
+};

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { consentEvidenceSchema } from './consent.ts';
 import { csvList, datePresets, localDateSchema, timeZoneSchema } from './date-filters.ts';
-import { listResponseSchema } from './lists.ts';
+import { anyIdParams, endpoint, ok } from './endpoints.ts';
+import { bigIdParamsSchema, listResponseSchema } from './lists.ts';
 import { verificationMethodSchema, verificationMethods } from './public-verify.ts';
+import type { Capability } from './teams.ts';
 import { formCategorySchema } from './verify-forms.ts';
 
 // Verifications: the activity log (SPEC §2 /activity-log/), its detail page, the dashboard report and the CSV export.
@@ -30,15 +32,6 @@ export const verificationSchema = z.object({
 export type Verification = z.infer<typeof verificationSchema>;
 export const verificationListSchema = listResponseSchema(verificationSchema);
 export type VerificationList = z.infer<typeof verificationListSchema>;
-
-/** GET /api/verify-forms/{id}/stats: the form page's counts. */
-export const verifyFormStatsSchema = z.object({
-  verifications: z.number().int(),
-  verificationsLast30Days: z.number().int(),
-  codesSentLast30Days: z.number().int(),
-  lastVerifiedAt: z.string().nullable(),
-});
-export type VerifyFormStats = z.infer<typeof verifyFormStatsSchema>;
 
 /** Sort keys of the activity log (SPEC §2); a minus means descending. Unknown values fall back to -created. */
 export const verificationSortKeys = [
@@ -153,6 +146,36 @@ export const verificationDetailSchema = verificationSchema.extend({
 });
 export type VerificationDetail = z.infer<typeof verificationDetailSchema>;
 
+/**
+ * The verification detail's timeline, oldest first. `attemptId`
+ * names the code a line belongs to when the verification had several sends.
+ */
+export const timelineEventKinds = [
+  'page_opened',
+  'consent_shown',
+  'code_requested',
+  'code_sent',
+  'code_delivered',
+  'code_undelivered',
+  'code_failed',
+  'code_entered',
+  'verified',
+] as const;
+export const timelineEventSchema = z.object({
+  kind: z.enum(timelineEventKinds),
+  at: z.string(),
+  attemptId: z.string().nullable(),
+  /** `code_entered`: whether the code was right. */
+  correct: z.boolean().nullable(),
+  /** Delivery lines: the provider's error code; consent_shown: null. */
+  errorCode: z.string().nullable(),
+  /** consent_shown: the version shown; code_sent: the provider's message id. A short fact for the line, or null. */
+  detail: z.string().nullable(),
+});
+export type TimelineEvent = z.infer<typeof timelineEventSchema>;
+export const verificationTimelineSchema = z.object({ events: z.array(timelineEventSchema) });
+export type VerificationTimeline = z.infer<typeof verificationTimelineSchema>;
+
 /** The dashboard's presets (SPEC §2 /dashboard/): last7d (default), last30d or custom. */
 export const dashboardPresets = ['last7d', 'last30d', 'custom'] as const;
 /** /dashboard/ search params: the log's filters without paging and sort. */
@@ -250,3 +273,73 @@ export type VerificationReport = z.infer<typeof verificationReportSchema>;
 export const verificationTexts = {
   noMembership: 'No membership found',
 } as const;
+
+/** POST /api/verifications/{id}/redact: nothing to choose, so no body, or `{}` (absent is null to the validator). */
+export const redactVerificationRequestSchema = z.object({}).strict().nullish();
+
+/** The account's verifications, named by `?account=`, where the caller needs `can`. */
+export const ofQueryAccount = (can: Capability) => ({ account: { from: 'query.account', can } }) as const;
+
+/**
+ * One verification's routes (its certificate's too): 404 for a malformed, unknown or other account's id, then 403
+ * without `can`. The page's `account` is the account being looked at: a verification of another of the caller's
+ * accounts is not found under it (the link would show one company's data inside another's pages).
+ */
+export const onVerification = (can: Capability) =>
+  ({ account: { from: { pathObject: 'verifications' }, can, alsoNamedBy: 'query.account' } }) as const;
+
+/**
+ * The session API's verification routes (SPEC §2 /activity-log/, /dashboard/, §7): owners, or members with
+ * canSearchData (the report: canViewReports). Static `report` and `export-csv` win over `:id` in the server's router.
+ */
+export const verificationEndpoints = {
+  /** The activity log: the account's verifications as its search params filter, sort and page them. */
+  list: endpoint('GET /api/verifications', {
+    query: verificationListQuerySchema,
+    response: ok(verificationListSchema),
+    access: ofQueryAccount('searchData'),
+  }),
+  /**
+   * Every matching row in the chosen sort, as a CSV download (issue #6): the log's filters and `o`, without paging.
+   * An account the caller is not a member of answers 404 before anything is read.
+   */
+  exportCsv: endpoint('GET /api/verifications/export-csv', {
+    query: verificationExportQuerySchema,
+    response: ok(),
+    access: ofQueryAccount('searchData'),
+  }),
+  /** The dashboard's report for its filters. */
+  report: endpoint('GET /api/verifications/report', {
+    query: verificationReportQuerySchema,
+    response: ok(verificationReportSchema),
+    access: ofQueryAccount('viewReports'),
+  }),
+  /** One verification with its evidence. */
+  get: endpoint('GET /api/verifications/:id', {
+    params: anyIdParams,
+    query: verificationDetailQuerySchema,
+    response: ok(verificationDetailSchema),
+    access: onVerification('searchData'),
+  }),
+  /**
+   * What happened from the page's opening to the verification (issue #18 item 6). The tenancy hook has answered 404
+   * for anything but an id of the account, so the path parses as a big id once the handler runs.
+   */
+  timeline: endpoint('GET /api/verifications/:id/timeline', {
+    params: bigIdParamsSchema,
+    query: verificationDetailQuerySchema,
+    response: ok(verificationTimelineSchema),
+    access: onVerification('searchData'),
+  }),
+  /**
+   * An owner removes a consumer's personal data from one verification, once (issue #19, ADR 25); the answer is the
+   * verification's detail as it now reads, `redactedAt` set.
+   */
+  redact: endpoint('POST /api/verifications/:id/redact', {
+    params: anyIdParams,
+    query: verificationDetailQuerySchema,
+    body: redactVerificationRequestSchema,
+    response: ok(verificationDetailSchema),
+    access: onVerification('manageEvidence'),
+  }),
+};

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { csvList, localDateSchema, timeZoneSchema } from './date-filters.ts';
+import { anyIdParams, created, endpoint, noContent, ok } from './endpoints.ts';
 import { listResponseSchema } from './lists.ts';
 import { singleLineName } from './names.ts';
+import type { Capability } from './teams.ts';
 
 export const languages = ['en', 'es'] as const;
 export const languageSchema = z.enum(languages);
@@ -56,8 +58,7 @@ export const updateVerifyFormRequestSchema = z
   .strict();
 export type UpdateVerifyFormRequest = z.infer<typeof updateVerifyFormRequestSchema>;
 
-// Banner: PATCH /api/verify-forms/{id}/update-banner-image (multipart `bannerImage`, the profile-picture rules and
-// refusal texts) and PATCH /api/verify-forms/{id}/delete-banner-image; both answer the form. DELETE → 204.
+/** The banner upload's one file field (`verifyFormEndpoints.uploadBanner`). */
 export const BANNER_IMAGE_FIELD = 'bannerImage';
 
 export const formStatuses = ['all', 'inactive', 'active'] as const;
@@ -110,3 +111,79 @@ export type VerifyFormList = z.infer<typeof verifyFormListSchema>;
 /** GET /api/verify-forms/categories?account={id}: the account's categories in use, for suggestions. */
 export const formCategoriesQuerySchema = z.object({ account: z.coerce.number().int().positive() });
 export const formCategoriesSchema = z.object({ results: z.array(z.string()) });
+
+/** GET /api/verify-forms/{id}/stats: the form page's counts. */
+export const verifyFormStatsSchema = z.object({
+  verifications: z.number().int(),
+  verificationsLast30Days: z.number().int(),
+  codesSentLast30Days: z.number().int(),
+  lastVerifiedAt: z.string().nullable(),
+});
+export type VerifyFormStats = z.infer<typeof verifyFormStatsSchema>;
+
+/**
+ * A form's routes (its consent versions' too): the path id names the form's account, where the caller needs `can`
+ * (docs/roles.md: every member reads and manages forms; the counts need `viewReports`).
+ */
+export const onVerifyForm = (can: Capability) =>
+  ({ account: { from: { pathObject: 'verifyForms' }, can } }) as const;
+
+/** The session API's form routes (SPEC §2 /forms/, §7). */
+export const verifyFormEndpoints = {
+  /** `{name, account, language?, category?}` → 201; new forms are not live. */
+  create: endpoint('POST /api/verify-forms', {
+    body: createVerifyFormRequestSchema,
+    response: created(verifyFormSchema),
+    access: { account: { from: 'body.account', can: 'manageForms' } },
+  }),
+  /** The account's forms, as the forms list's search params filter, sort and page them. */
+  list: endpoint('GET /api/verify-forms', {
+    query: formListQuerySchema,
+    response: ok(verifyFormListSchema),
+    access: { account: { from: 'query.account', can: 'readForms' } },
+  }),
+  /** The account's categories in use, for suggestions. */
+  categories: endpoint('GET /api/verify-forms/categories', {
+    query: formCategoriesQuerySchema,
+    response: ok(formCategoriesSchema),
+    access: { account: { from: 'query.account', can: 'readForms' } },
+  }),
+  /** One form. */
+  get: endpoint('GET /api/verify-forms/:id', {
+    params: anyIdParams,
+    response: ok(verifyFormSchema),
+    access: onVerifyForm('readForms'),
+  }),
+  /** The form page's counts: owners, or members with canViewReports (the same right as the dashboard). */
+  stats: endpoint('GET /api/verify-forms/:id/stats', {
+    params: anyIdParams,
+    response: ok(verifyFormStatsSchema),
+    access: onVerifyForm('viewReports'),
+  }),
+  /** Partial fields; the form as it now is. */
+  update: endpoint('PATCH /api/verify-forms/:id', {
+    params: anyIdParams,
+    body: updateVerifyFormRequestSchema,
+    response: ok(verifyFormSchema),
+    access: onVerifyForm('manageForms'),
+  }),
+  /** 204; 400 with a message when the form has verifications. */
+  remove: endpoint('DELETE /api/verify-forms/:id', {
+    params: anyIdParams,
+    response: noContent,
+    access: onVerifyForm('manageForms'),
+  }),
+  /** Multipart `bannerImage` (the profile-picture rules and refusal texts); the form with its new banner. */
+  uploadBanner: endpoint('PATCH /api/verify-forms/:id/update-banner-image', {
+    params: anyIdParams,
+    body: 'multipart',
+    response: ok(verifyFormSchema),
+    access: onVerifyForm('manageForms'),
+  }),
+  /** The form without its banner. */
+  deleteBanner: endpoint('PATCH /api/verify-forms/:id/delete-banner-image', {
+    params: anyIdParams,
+    response: ok(verifyFormSchema),
+    access: onVerifyForm('manageForms'),
+  }),
+};

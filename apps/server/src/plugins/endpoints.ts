@@ -13,7 +13,11 @@ declare module 'fastify' {
 type SchemaOf<E extends Endpoint> = {
   params: E['params'];
   querystring: E['query'];
-  body: E['body'] extends z.ZodType ? E['body'] : undefined;
+  body: E extends { bodyCheckedBy: 'handler' }
+    ? undefined
+    : E['body'] extends z.ZodType
+      ? E['body']
+      : undefined;
   response: E['response']['body'] extends z.ZodType
     ? { [Status in E['response']['status']]: E['response']['body'] }
     : undefined;
@@ -33,12 +37,13 @@ type RouteOf<E extends Endpoint> = {
  * handler still answers with the declared status (`reply.code(201)`); the route inventory's test holds both to it.
  */
 export function declared<const E extends Endpoint>(endpoint: E): RouteOf<E> {
-  const { method, path, params, query, body, response, access } = endpoint;
-  // Only the parts declared: Fastify warns of a schema key that is present but undefined.
+  const { method, path, params, query, body, bodyCheckedBy, response, access } = endpoint;
+  // Only the parts declared: Fastify warns of a schema key that is present but undefined. A body the handler checks
+  // (`bodyCheckedBy`) is left to it, so that the route answers no generic 400 before the handler can.
   const schema = {
     ...(params ? { params } : {}),
     ...(query ? { querystring: query } : {}),
-    ...(body && body !== 'multipart' ? { body } : {}),
+    ...(body && body !== 'multipart' && bodyCheckedBy !== 'handler' ? { body } : {}),
     ...(response.body ? { response: { [response.status]: response.body } } : {}),
   };
   return {

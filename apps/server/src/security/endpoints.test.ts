@@ -27,7 +27,6 @@ const notYetDeclared: readonly string[] = [
   'DELETE /api/invitations/:id',
   'DELETE /api/memberships/:id',
   'DELETE /api/test-phone-numbers/:id',
-  'DELETE /api/verify-forms/:id',
   'DELETE /api/webhook-endpoints/:id',
   'GET /api/accounts/:id',
   'GET /api/accounts/:id/domains',
@@ -39,25 +38,7 @@ const notYetDeclared: readonly string[] = [
   'GET /api/memberships',
   'GET /api/memberships/:id',
   'GET /api/memberships/:id/owned-credentials',
-  'GET /api/public/attempts/:attemptId/delivery',
-  'GET /api/public/certificates/:certId',
-  'GET /api/public/verify-forms/:publicId',
   'GET /api/test-phone-numbers',
-  'GET /api/verification-attempts',
-  'GET /api/verification-attempts/export-csv',
-  'GET /api/verifications',
-  'GET /api/verifications/:id',
-  'GET /api/verifications/:id/certificate',
-  'GET /api/verifications/:id/certificate.pdf',
-  'GET /api/verifications/:id/certificate/standing',
-  'GET /api/verifications/:id/timeline',
-  'GET /api/verifications/export-csv',
-  'GET /api/verifications/report',
-  'GET /api/verify-forms',
-  'GET /api/verify-forms/:id',
-  'GET /api/verify-forms/:id/consent-versions',
-  'GET /api/verify-forms/:id/stats',
-  'GET /api/verify-forms/categories',
   'GET /api/webhook-endpoints',
   'GET /api/webhook-endpoints/:id',
   'GET /api/webhook-endpoints/:id/deliveries',
@@ -67,9 +48,6 @@ const notYetDeclared: readonly string[] = [
   'PATCH /api/users/:id',
   'PATCH /api/users/:id/check-delete',
   'PATCH /api/users/:id/delete-uploaded-profile-image',
-  'PATCH /api/verify-forms/:id',
-  'PATCH /api/verify-forms/:id/delete-banner-image',
-  'PATCH /api/verify-forms/:id/update-banner-image',
   'PATCH /api/webhook-endpoints/:id',
   'POST /api/accounts',
   'POST /api/accounts/:id/domains',
@@ -95,16 +73,8 @@ const notYetDeclared: readonly string[] = [
   'POST /api/memberships/:id/select',
   'POST /api/memberships/:id/update-permissions',
   'POST /api/memberships/:id/update-role',
-  'POST /api/public/attempts/:attemptId/check',
-  'POST /api/public/certificates/:certId/unlock',
-  'POST /api/public/certificates/verify',
-  'POST /api/public/verify-forms/:publicId/send-code',
   'POST /api/test-phone-numbers',
   'POST /api/users/:id/update-uploaded-profile-image',
-  'POST /api/verifications/:id/certificate/revoke',
-  'POST /api/verifications/:id/redact',
-  'POST /api/verify-forms',
-  'POST /api/verify-forms/:id/consent-versions',
   'POST /api/webhook-endpoints',
   'POST /api/webhook-endpoints/:id/replay-failed',
   'POST /api/webhook-endpoints/:id/rotate-secret',
@@ -131,7 +101,10 @@ describe('the session API, declared once in contracts', () => {
       const schema = route?.schema;
       expect(schema?.params, `${name} params`).toBe(endpoint.params);
       expect(schema?.querystring, `${name} query`).toBe(endpoint.query);
-      expect(schema?.body, `${name} body`).toBe(endpoint.body === 'multipart' ? undefined : endpoint.body);
+      // An upload's parts and a body its handler checks are not the route's to validate.
+      const routeBody =
+        endpoint.body === 'multipart' || endpoint.bodyCheckedBy === 'handler' ? undefined : endpoint.body;
+      expect(schema?.body, `${name} body`).toBe(routeBody);
       const response = schema?.response;
       const answer =
         typeof response === 'object' && response !== null

@@ -1,4 +1,4 @@
-import { checkCodeRequestSchema, sendCodeRequestSchema } from '@veriform/contracts';
+import { listSessionEndpoints } from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { twilioStatusCallbackSchema } from '../modules/code-delivery/index.ts';
@@ -69,9 +69,14 @@ export function fillPath(url: string, values: Readonly<Record<string, string>>):
  * nothing here; a new route without one fails the completeness test until it is classified.
  */
 export const handParsedBodies: Readonly<Record<string, z.ZodType | 'multipart' | 'none'>> = {
-  // Validated by the service after the form is loaded, in the form's language.
-  'POST /api/public/verify-forms/:publicId/send-code': sendCodeRequestSchema,
-  'POST /api/public/attempts/:attemptId/check': checkCodeRequestSchema,
+  // Declared in the contract but validated by the handler (`bodyCheckedBy`), e.g. in the form's language.
+  ...Object.fromEntries(
+    listSessionEndpoints().flatMap(({ endpoint }) =>
+      endpoint.bodyCheckedBy === 'handler' && endpoint.body instanceof z.ZodType
+        ? [[`${endpoint.method} ${endpoint.path}`, endpoint.body]]
+        : [],
+    ),
+  ),
   'POST /api/users/:id/update-uploaded-profile-image': 'multipart',
   'POST /api/accounts/:id/update-uploaded-profile-image': 'multipart',
   'PATCH /api/verify-forms/:id/update-banner-image': 'multipart',

@@ -1,13 +1,14 @@
 import {
   CERTIFICATE_KEYS_PATH,
+  certificateEndpoints,
   certificateKeysSchema,
   signedCertificateSchema,
-  verificationDetailQuerySchema,
 } from '@veriform/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { parsePathId } from '../../plugins/account-objects.ts';
+import { declared } from '../../plugins/endpoints.ts';
 import { accountContext } from '../../plugins/tenancy.ts';
 import { certificateCheckRoutes } from './check-routes.ts';
 import { certificateFileName } from './file-name.ts';
@@ -45,9 +46,6 @@ export function sendCertificate(
     .send(download.body);
 }
 
-/** As the verification detail's: the tenancy hook already answered 404 for anything but an id that fits. */
-const params = z.object({ id: z.string() });
-
 /**
  * Verification certificates (issue #19, ADR 24): the signed JSON and the sealed PDF of one verification (members with
  * canSearchData), and the public keys anyone checks them with; then the module's other route files (where a
@@ -58,41 +56,22 @@ export async function certificateRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { certificates } = app.services;
 
-  // One verification's certificate in either format: the same access, only the answer's shape differs.
+  // One verification's certificate in either format: the same access, only the answer's shape differs. The answer is
+  // the stored bytes, sent as they are (API v1's routes describe them: signedCertificateResponse and the PDF's).
   const downloads = [
-    {
-      path: '/api/verifications/:id/certificate',
-      format: 'json',
-      response: signedCertificateResponse,
-      download: certificates.forVerification,
-    },
-    {
-      path: '/api/verifications/:id/certificate.pdf',
-      format: 'pdf',
-      response: certificatePdfResponse,
-      download: certificates.pdfForVerification,
-    },
+    { endpoint: certificateEndpoints.json, format: 'json', download: certificates.forVerification },
+    { endpoint: certificateEndpoints.pdf, format: 'pdf', download: certificates.pdfForVerification },
   ] as const;
-  for (const { path, format, response, download } of downloads) {
-    // Typed without the zod provider: its reply type is the parsed object, and the answer is the stored bytes.
-    app.get(
-      path,
-      {
-        config: {
-          account: { from: { pathObject: 'verifications' }, can: 'searchData', alsoNamedBy: 'query.account' },
-        },
-        schema: { params, querystring: verificationDetailQuerySchema, response: { 200: response } },
-      },
-      async (request, reply) =>
+  for (const { endpoint, format, download } of downloads) {
+    r.route({
+      ...declared(endpoint),
+      handler: async (request, reply) =>
         sendCertificate(
           reply,
-          await download(
-            accountContext(request),
-            parsePathId(params.parse(request.params).id, 'verifications'),
-          ),
+          await download(accountContext(request), parsePathId(request.params.id, 'verifications')),
           format,
         ),
-    );
+    });
   }
 
   r.get(

@@ -1,39 +1,22 @@
-import {
-  verificationAttemptExportQuerySchema,
-  verificationAttemptListQuerySchema,
-  verificationAttemptListSchema,
-} from '@veriform/contracts';
+import { verificationAttemptEndpoints as attempts } from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { declared } from '../../plugins/endpoints.ts';
 import { accountContext } from '../../plugins/tenancy.ts';
 
-/**
- * The activity log's attempts view (issue #18 item 6): every code sent, with its delivery. Same right and scoping as
- * the log (owners, or members with canSearchData); an account the caller is not a member of answers 404.
- */
+/** The activity log's attempts view (issue #18 item 6), as `verificationAttemptEndpoints` declares it. */
 export async function verificationAttemptRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { verificationAttempts } = app.services;
 
-  r.get(
-    '/api/verification-attempts',
-    {
-      config: { account: { from: 'query.account', can: 'searchData' } },
-      schema: {
-        querystring: verificationAttemptListQuerySchema,
-        response: { 200: verificationAttemptListSchema },
-      },
-    },
-    (request) => verificationAttempts.list(accountContext(request), request.query),
-  );
+  r.route({
+    ...declared(attempts.list),
+    handler: (request) => verificationAttempts.list(accountContext(request), request.query),
+  });
 
-  r.get(
-    '/api/verification-attempts/export-csv',
-    {
-      config: { account: { from: 'query.account', can: 'searchData' } },
-      schema: { querystring: verificationAttemptExportQuerySchema },
-    },
-    async (request, reply) => {
+  r.route({
+    ...declared(attempts.exportCsv),
+    handler: async (request, reply) => {
       // A client that goes away stops the reads: no further batch is queried.
       const aborted = new AbortController();
       reply.raw.on('close', () => {
@@ -51,5 +34,5 @@ export async function verificationAttemptRoutes(app: FastifyInstance): Promise<v
         .header('cache-control', 'no-store')
         .send(csv.body);
     },
-  );
+  });
 }

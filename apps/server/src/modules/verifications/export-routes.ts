@@ -1,24 +1,17 @@
-import { verificationExportQuerySchema } from '@veriform/contracts';
+import { verificationEndpoints } from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { declared } from '../../plugins/endpoints.ts';
 import { accountContext } from '../../plugins/tenancy.ts';
 
-/**
- * GET /api/verifications/export-csv?account=…&…the log's filters and `o` (SPEC §7; issue #6): every matching row, in
- * the chosen sort, as a CSV download. Same right and scoping as the list: owners, or members with canSearchData; an
- * account the caller is not a member of answers 404 before anything is read.
- */
+/** The activity log's CSV download (SPEC §7; issue #6), as `verificationEndpoints.exportCsv` declares it. */
 export async function verificationExportRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const exporter = app.services.verificationExport;
 
-  r.get(
-    '/api/verifications/export-csv',
-    {
-      config: { account: { from: 'query.account', can: 'searchData' } },
-      schema: { querystring: verificationExportQuerySchema },
-    },
-    async (request, reply) => {
+  r.route({
+    ...declared(verificationEndpoints.exportCsv),
+    handler: async (request, reply) => {
       // A client that goes away (closed tab, cancelled download) stops the reads: no further batch is queried.
       const aborted = new AbortController();
       reply.raw.on('close', () => {
@@ -35,5 +28,5 @@ export async function verificationExportRoutes(app: FastifyInstance): Promise<vo
           .send(csv.body)
       );
     },
-  );
+  });
 }

@@ -4,14 +4,19 @@ import {
   deliveryStatusSchema,
   type VerificationAttemptList,
   type VerificationAttemptSearch,
-  verificationAttemptListSchema,
+  verificationAttemptEndpoints,
   verificationAttemptSearchSchema,
 } from '@veriform/contracts';
 import { accountScope } from '../../lib/account-keys';
 import { type ApiClient, buildQueryString, type QueryParams } from '../../lib/api-client';
 import { browserTimeZone } from '../../lib/time-zone';
 import { searchValuesAsText } from '../../lib/verification-search';
-import { type VerificationFilterParams, verificationFilterParams } from '../verifications/api';
+import {
+  joined,
+  type VerificationFilterParams,
+  verificationFilterParams,
+  withJoinedLists,
+} from '../verifications/api';
 
 /**
  * The activity log's attempts (issue #18 item 6): every code sent, verified or not, with what became of its message.
@@ -57,17 +62,15 @@ export function attemptListParams(search: VerificationAttemptSearch): AttemptLis
   return { ...attemptFilterParams(search), pageNumber: search.pageNumber, pageSize: search.pageSize };
 }
 
-// GET /api/verification-attempts?account={id}&…search params (canSearchData)
 export function fetchAttempts(
   api: ApiClient,
   accountId: number,
   params: AttemptListParams,
   signal?: AbortSignal,
 ): Promise<VerificationAttemptList> {
-  return api.get('/api/verification-attempts', {
-    schema: verificationAttemptListSchema,
+  return api.call(verificationAttemptEndpoints.list, {
     signal,
-    query: { account: accountId, ...params },
+    query: { account: accountId, ...withJoinedLists(params), deliveryStatus: joined(params.deliveryStatus) },
   });
 }
 
@@ -79,8 +82,8 @@ export function attemptListQueryOptions(api: ApiClient, accountId: number, param
 }
 
 /**
- * GET /api/verification-attempts/export-csv?account={id}&…filters: the address of the CSV of every matching attempt,
- * newest first. Read by the page's export (a stream with progress), not through the api client.
+ * The address of the CSV of every matching attempt, newest first. Read by the page's export (a stream with progress),
+ * not through the api client.
  */
 export function attemptExportUrl(accountId: number, search: VerificationAttemptSearch): string {
   const query: QueryParams = {
@@ -89,5 +92,5 @@ export function attemptExportUrl(accountId: number, search: VerificationAttemptS
     // The file's Created column is written in this zone, so the export names it even for "all time".
     tz: search.tz ?? browserTimeZone(),
   };
-  return `/api/verification-attempts/export-csv${buildQueryString(query)}`;
+  return `${verificationAttemptEndpoints.exportCsv.path}${buildQueryString(query)}`;
 }

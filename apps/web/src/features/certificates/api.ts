@@ -2,14 +2,12 @@ import { queryOptions, useMutation } from '@tanstack/react-query';
 import {
   type CertificateCheck,
   type CertificateUnlock,
-  certificateCheckSchema,
-  certificateUnlockSchema,
+  certificateEndpoints,
+  fillPath,
   type PublicCertificate,
-  publicCertificateSchema,
   type VerificationCertificateStanding,
   type VerificationDetail,
-  verificationCertificateStandingSchema,
-  verificationDetailSchema,
+  verificationEndpoints,
 } from '@veriform/contracts';
 import { accountScope } from '../../lib/account-keys';
 import { type ApiClient, buildQueryString, NotFoundError } from '../../lib/api-client';
@@ -17,8 +15,9 @@ import { useServices } from '../../lib/services';
 import { verificationKeys } from '../verifications/api';
 
 /**
- * One place per certificate endpoint (issue #19): the public check page's (no login) and the verification detail
- * page's (account-scoped, so their keys start with the account scope and switching accounts reloads them).
+ * One place per certificate endpoint (issue #19; the endpoints themselves are the contract's `certificateEndpoints`):
+ * the public check page's (no login) and the verification detail page's (account-scoped, so their keys start with the
+ * account scope and switching accounts reloads them).
  */
 export const certificateKeys = {
   public: (certId: string) => ['public-certificates', certId] as const,
@@ -36,7 +35,7 @@ export function certificatePagePath(certId: string): string {
   return `/certificates/${encodeURIComponent(certId)}`;
 }
 
-// GET /api/public/certificates/{certId} — no login; null when there is no such certificate (404)
+/** Null when there is no such certificate (404). */
 export async function fetchPublicCertificate(
   api: ApiClient,
   certId: string,
@@ -44,10 +43,7 @@ export async function fetchPublicCertificate(
 ): Promise<PublicCertificate | null> {
   if (!isCertificateId(certId)) return null;
   try {
-    return await api.get(`/api/public/certificates/${encodeURIComponent(certId)}`, {
-      schema: publicCertificateSchema,
-      signal,
-    });
+    return await api.call(certificateEndpoints.publicCertificate, { params: { certId }, signal });
   } catch (error) {
     if (error instanceof NotFoundError) return null;
     throw error;
@@ -61,11 +57,10 @@ export function publicCertificateQueryOptions(api: ApiClient, certId: string) {
   });
 }
 
-// POST /api/public/certificates/verify — multipart `file` (the PDF or the JSON), no login
 export function checkCertificateFile(api: ApiClient, file: File): Promise<CertificateCheck> {
   const formData = new FormData();
   formData.append('file', file);
-  return api.upload('POST', '/api/public/certificates/verify', { schema: certificateCheckSchema, formData });
+  return api.call(certificateEndpoints.check, { formData });
 }
 
 export function useCheckCertificateMutation() {
@@ -73,16 +68,12 @@ export function useCheckCertificateMutation() {
   return useMutation({ mutationFn: (file: File) => checkCertificateFile(api, file) });
 }
 
-// POST /api/public/certificates/{certId}/unlock — {cellPhone}; 400 on cellPhone when wrong, 429 when limited (per IP)
 export function unlockCertificate(
   api: ApiClient,
   certId: string,
   cellPhone: string,
 ): Promise<CertificateUnlock> {
-  return api.post(`/api/public/certificates/${encodeURIComponent(certId)}/unlock`, {
-    schema: certificateUnlockSchema,
-    body: { cellPhone },
-  });
+  return api.call(certificateEndpoints.unlock, { params: { certId }, body: { cellPhone } });
 }
 
 export function useUnlockCertificateMutation(certId: string) {
@@ -93,29 +84,29 @@ export function useUnlockCertificateMutation(certId: string) {
 // ---- The verification detail page (session, account-scoped) -------------------------------------------------------
 
 /**
- * GET /api/verifications/{id}/certificate.pdf|certificate?account={id} (canSearchData): plain downloads (the server
- * answers them as attachments), so links rather than calls; the first download issues the certificate.
+ * The certificate's PDF or signed JSON: plain downloads (the server answers them as attachments), so links rather than
+ * calls; the first download issues the certificate.
  */
 export function certificateDownloadUrl(
   accountId: number,
   verificationId: number,
   format: 'pdf' | 'json',
 ): string {
-  const file = format === 'pdf' ? 'certificate.pdf' : 'certificate';
-  return `/api/verifications/${verificationId}/${file}${buildQueryString({ account: accountId })}`;
+  const { path } = format === 'pdf' ? certificateEndpoints.pdf : certificateEndpoints.json;
+  return `${fillPath(path, { id: verificationId })}${buildQueryString({ account: accountId })}`;
 }
 
-// GET /api/verifications/{id}/certificate/standing?account={id} (canSearchData) — issues nothing
+/** Issues nothing. */
 export function fetchCertificateStanding(
   api: ApiClient,
   accountId: number,
   verificationId: number,
   signal?: AbortSignal,
 ): Promise<VerificationCertificateStanding> {
-  return api.get(`/api/verifications/${verificationId}/certificate/standing`, {
-    schema: verificationCertificateStandingSchema,
-    signal,
+  return api.call(certificateEndpoints.standing, {
+    params: { id: verificationId },
     query: { account: accountId },
+    signal,
   });
 }
 
@@ -126,15 +117,14 @@ export function certificateStandingQueryOptions(api: ApiClient, accountId: numbe
   });
 }
 
-// POST /api/verifications/{id}/certificate/revoke?account={id} — {reason} (owners: manageEvidence) → the standing
 export function revokeCertificate(
   api: ApiClient,
   accountId: number,
   verificationId: number,
   reason: string,
 ): Promise<VerificationCertificateStanding> {
-  return api.post(`/api/verifications/${verificationId}/certificate/revoke`, {
-    schema: verificationCertificateStandingSchema,
+  return api.call(certificateEndpoints.revoke, {
+    params: { id: verificationId },
     query: { account: accountId },
     body: { reason },
   });
@@ -152,14 +142,13 @@ export function useRevokeCertificateMutation(accountId: number, verificationId: 
   });
 }
 
-// POST /api/verifications/{id}/redact?account={id} (owners: manageEvidence) → the verification, `redactedAt` set
 export function redactVerification(
   api: ApiClient,
   accountId: number,
   verificationId: number,
 ): Promise<VerificationDetail> {
-  return api.post(`/api/verifications/${verificationId}/redact`, {
-    schema: verificationDetailSchema,
+  return api.call(verificationEndpoints.redact, {
+    params: { id: verificationId },
     query: { account: accountId },
     body: {},
   });

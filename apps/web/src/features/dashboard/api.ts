@@ -5,7 +5,7 @@ import {
   formListSearchSchema,
   localToday,
   type VerificationReport,
-  verificationReportSchema,
+  verificationEndpoints,
 } from '@veriform/contracts';
 import type { ApiClient } from '../../lib/api-client';
 import { browserTimeZone } from '../../lib/time-zone';
@@ -13,6 +13,7 @@ import {
   type VerificationFilterParams,
   verificationFilterParams,
   verificationKeys,
+  withJoinedLists,
 } from '../verifications/api';
 import { verifyFormListQueryOptions } from '../verify-forms/api';
 
@@ -67,17 +68,15 @@ export function historyReportParams(tz: string, now: Date = new Date()): ReportP
   };
 }
 
-// GET /api/verifications/report?account={id}&…dashboard filters (canViewReports)
 export function fetchVerificationReport(
   api: ApiClient,
   accountId: number,
   params: ReportParams,
   signal?: AbortSignal,
 ): Promise<VerificationReport> {
-  return api.get('/api/verifications/report', {
-    schema: verificationReportSchema,
+  return api.call(verificationEndpoints.report, {
     signal,
-    query: { account: accountId, ...params },
+    query: { account: accountId, ...withJoinedLists(params) },
   });
 }
 
@@ -107,7 +106,7 @@ export function activeFormsSearch(search: DashboardSearch): FormListSearch {
   });
 }
 
-// GET /api/verify-forms?account={id}&isLive=true&status=active&… — the forms module's one place for that endpoint.
+// The live forms (isLive, status active), through the forms module's one place for the forms list.
 export function activeFormsQueryOptions(api: ApiClient, accountId: number, search: DashboardSearch) {
   return verifyFormListQueryOptions(api, accountId, activeFormsSearch(search));
 }

@@ -9,16 +9,15 @@ import {
   type VerificationSort,
   type VerificationSource,
   type VerificationTimeline,
-  verificationDetailSchema,
-  verificationListSchema,
-  verificationTimelineSchema,
+  verificationEndpoints,
 } from '@veriform/contracts';
 import { accountScope } from '../../lib/account-keys';
 import { type ApiClient, buildQueryString, type QueryParams } from '../../lib/api-client';
 import { browserTimeZone } from '../../lib/time-zone';
 
 /**
- * One place per verification endpoint (SPEC §7). Keys start with the account scope, so switching accounts reloads
+ * One place per verification endpoint (SPEC §7; the endpoints themselves are the contract's `verificationEndpoints`,
+ * the timeline among them). Keys start with the account scope, so switching accounts reloads
  * them. This module runs in route loaders (the main bundle): no UI imports here.
  */
 export const verificationKeys = {
@@ -80,6 +79,22 @@ export function verificationFilterParams(
   };
 }
 
+/** A list as the query string sends it (`1,2`: what buildQueryString makes of an array); the URL is the same. */
+export const joined = (list: readonly (string | number)[] | undefined) => list?.join(',');
+
+/**
+ * The filters with their lists joined: the contract's query schemas type a list as the text that arrives (csvList), so
+ * a call passes them that way.
+ */
+export function withJoinedLists<P extends VerificationFilterParams>(params: P) {
+  return {
+    ...params,
+    verifyFormId__in: joined(params.verifyFormId__in),
+    verifyFormCategory__in: joined(params.verifyFormCategory__in),
+    verificationMethod__in: joined(params.verificationMethod__in),
+  };
+}
+
 export function verificationListParams(search: VerificationSearch): VerificationListParams {
   return {
     ...verificationFilterParams(search),
@@ -89,17 +104,15 @@ export function verificationListParams(search: VerificationSearch): Verification
   };
 }
 
-// GET /api/verifications?account={id}&…search params (canSearchData)
 export function fetchVerifications(
   api: ApiClient,
   accountId: number,
   params: VerificationListParams,
   signal?: AbortSignal,
 ): Promise<VerificationList> {
-  return api.get('/api/verifications', {
-    schema: verificationListSchema,
+  return api.call(verificationEndpoints.list, {
     signal,
-    query: { account: accountId, ...params },
+    query: { account: accountId, ...withJoinedLists(params) },
   });
 }
 
@@ -114,17 +127,16 @@ export function verificationListQueryOptions(
   });
 }
 
-// GET /api/verifications/{id}?account={id} — one verification with its evidence (canSearchData)
 export function fetchVerification(
   api: ApiClient,
   accountId: number,
   verificationId: number,
   signal?: AbortSignal,
 ): Promise<VerificationDetail> {
-  return api.get(`/api/verifications/${verificationId}`, {
-    schema: verificationDetailSchema,
-    signal,
+  return api.call(verificationEndpoints.get, {
+    params: { id: verificationId },
     query: { account: accountId },
+    signal,
   });
 }
 
@@ -135,17 +147,16 @@ export function verificationQueryOptions(api: ApiClient, accountId: number, veri
   });
 }
 
-// GET /api/verifications/{id}/timeline?account={id} — from the page's opening to the verification (issue #18)
 export function fetchVerificationTimeline(
   api: ApiClient,
   accountId: number,
   verificationId: number,
   signal?: AbortSignal,
 ): Promise<VerificationTimeline> {
-  return api.get(`/api/verifications/${verificationId}/timeline`, {
-    schema: verificationTimelineSchema,
-    signal,
+  return api.call(verificationEndpoints.timeline, {
+    params: { id: verificationId },
     query: { account: accountId },
+    signal,
   });
 }
 
@@ -157,8 +168,8 @@ export function verificationTimelineQueryOptions(api: ApiClient, accountId: numb
 }
 
 /**
- * GET /api/verifications/export-csv?account={id}&…filters and o: the address of the CSV of every matching row, in the
- * log's order. Not a JSON call, so not through the api client: the page reads the stream itself to show progress.
+ * The address of the CSV of every matching row, in the log's order. Not a JSON call, so not through the api client:
+ * the page reads the stream itself to show progress.
  */
 export function verificationExportUrl(accountId: number, search: VerificationSearch): string {
   // The export takes the list's filters and sort without paging (verificationExportQuerySchema).
@@ -169,5 +180,5 @@ export function verificationExportUrl(accountId: number, search: VerificationSea
     tz: search.tz ?? browserTimeZone(),
     o: search.o,
   };
-  return `/api/verifications/export-csv${buildQueryString(query)}`;
+  return `${verificationEndpoints.exportCsv.path}${buildQueryString(query)}`;
 }

@@ -3,25 +3,22 @@ import {
   BANNER_IMAGE_FIELD,
   type ConsentVersionList,
   type CreateVerifyFormRequest,
-  consentVersionListSchema,
-  consentVersionSchema,
+  consentEndpoints,
   type FormListSearch,
-  formCategoriesSchema,
   type PublishConsentVersionRequest,
   type UpdateVerifyFormRequest,
   type VerifyForm,
   type VerifyFormList,
-  verifyFormListSchema,
-  verifyFormSchema,
-  verifyFormStatsSchema,
+  verifyFormEndpoints,
 } from '@veriform/contracts';
 import { accountScope } from '../../lib/account-keys';
-import { type ApiClient, noContent } from '../../lib/api-client';
+import type { ApiClient } from '../../lib/api-client';
 import { type Services, useServices } from '../../lib/services';
 import { browserTimeZone } from '../../lib/time-zone';
 
 /**
- * One place per verify-form endpoint (SPEC §7): the fetcher, then its query options or mutation hook. Keys start with
+ * One place per verify-form endpoint (SPEC §7): the fetcher, then its query options or mutation hook. The endpoints
+ * themselves (method, path, schemas) are the contract's `verifyFormEndpoints` and `consentEndpoints`. Keys start with
  * the account scope, so switching accounts reloads them; the account id keeps two accounts' forms apart.
  */
 export const verifyFormKeys = {
@@ -40,7 +37,6 @@ export const verifyFormKeys = {
  */
 export const verifyFormChangeKey = (formId: number) => ['verify-form-change', formId] as const;
 
-// GET /api/verify-forms?account={id}&…search params
 export function fetchVerifyForms(
   api: ApiClient,
   accountId: number,
@@ -48,8 +44,7 @@ export function fetchVerifyForms(
   signal?: AbortSignal,
 ): Promise<VerifyFormList> {
   const custom = search.created__date__preset === 'custom';
-  return api.get('/api/verify-forms', {
-    schema: verifyFormListSchema,
+  return api.call(verifyFormEndpoints.list, {
     signal,
     query: {
       account: accountId,
@@ -76,13 +71,8 @@ export function verifyFormListQueryOptions(api: ApiClient, accountId: number, se
   });
 }
 
-// GET /api/verify-forms/categories?account={id}
 export function fetchFormCategories(api: ApiClient, accountId: number, signal?: AbortSignal) {
-  return api.get('/api/verify-forms/categories', {
-    schema: formCategoriesSchema,
-    query: { account: accountId },
-    signal,
-  });
+  return api.call(verifyFormEndpoints.categories, { query: { account: accountId }, signal });
 }
 
 export function formCategoriesQueryOptions(api: ApiClient, accountId: number) {
@@ -93,9 +83,8 @@ export function formCategoriesQueryOptions(api: ApiClient, accountId: number) {
   });
 }
 
-// GET /api/verify-forms/{id}
 export function fetchVerifyForm(api: ApiClient, formId: number, signal?: AbortSignal): Promise<VerifyForm> {
-  return api.get(`/api/verify-forms/${formId}`, { schema: verifyFormSchema, signal });
+  return api.call(verifyFormEndpoints.get, { params: { id: formId }, signal });
 }
 
 export function verifyFormQueryOptions(api: ApiClient, accountId: number, formId: number) {
@@ -105,9 +94,8 @@ export function verifyFormQueryOptions(api: ApiClient, accountId: number, formId
   });
 }
 
-// GET /api/verify-forms/{id}/stats — the form page's counts (canViewReports)
 export function fetchVerifyFormStats(api: ApiClient, formId: number, signal?: AbortSignal) {
-  return api.get(`/api/verify-forms/${formId}/stats`, { schema: verifyFormStatsSchema, signal });
+  return api.call(verifyFormEndpoints.stats, { params: { id: formId }, signal });
 }
 
 export function verifyFormStatsQueryOptions(api: ApiClient, accountId: number, formId: number) {
@@ -126,9 +114,8 @@ async function applyForm({ queryClient }: Services, form: VerifyForm) {
   ]);
 }
 
-// POST /api/verify-forms — {name, account, language?, category?}; new forms are not live.
 export function createVerifyForm(api: ApiClient, body: CreateVerifyFormRequest): Promise<VerifyForm> {
-  return api.post('/api/verify-forms', { schema: verifyFormSchema, body });
+  return api.call(verifyFormEndpoints.create, { body });
 }
 
 export function useCreateVerifyFormMutation() {
@@ -139,13 +126,12 @@ export function useCreateVerifyFormMutation() {
   });
 }
 
-// PATCH /api/verify-forms/{id} — partial fields
 export function updateVerifyForm(
   api: ApiClient,
   formId: number,
   body: UpdateVerifyFormRequest,
 ): Promise<VerifyForm> {
-  return api.patch(`/api/verify-forms/${formId}`, { schema: verifyFormSchema, body });
+  return api.call(verifyFormEndpoints.update, { params: { id: formId }, body });
 }
 
 export function useUpdateVerifyFormMutation(accountId: number, formId: number) {
@@ -197,9 +183,8 @@ export function useToggleVerifyFormMutation(accountId: number, formId: number) {
   });
 }
 
-// DELETE /api/verify-forms/{id} — 204; 400 with a message when the form has verifications.
 export function deleteVerifyForm(api: ApiClient, formId: number): Promise<unknown> {
-  return api.delete(`/api/verify-forms/${formId}`, { schema: noContent });
+  return api.call(verifyFormEndpoints.remove, { params: { id: formId } });
 }
 
 export function useDeleteVerifyFormMutation(accountId: number, formId: number) {
@@ -218,14 +203,10 @@ export function useDeleteVerifyFormMutation(accountId: number, formId: number) {
 
 export { BANNER_IMAGE_FIELD };
 
-// PATCH /api/verify-forms/{id}/update-banner-image — multipart bannerImage (the profile-picture rules)
 export function uploadBannerImage(api: ApiClient, formId: number, file: File): Promise<VerifyForm> {
   const formData = new FormData();
   formData.append(BANNER_IMAGE_FIELD, file, file.name);
-  return api.upload('PATCH', `/api/verify-forms/${formId}/update-banner-image`, {
-    schema: verifyFormSchema,
-    formData,
-  });
+  return api.call(verifyFormEndpoints.uploadBanner, { params: { id: formId }, formData });
 }
 
 export function useUploadBannerMutation(formId: number) {
@@ -237,9 +218,8 @@ export function useUploadBannerMutation(formId: number) {
   });
 }
 
-// PATCH /api/verify-forms/{id}/delete-banner-image
 export function deleteBannerImage(api: ApiClient, formId: number): Promise<VerifyForm> {
-  return api.patch(`/api/verify-forms/${formId}/delete-banner-image`, { schema: verifyFormSchema });
+  return api.call(verifyFormEndpoints.deleteBanner, { params: { id: formId } });
 }
 
 export function useDeleteBannerMutation(formId: number) {
@@ -257,12 +237,9 @@ export const consentVersionKeys = {
   list: (accountId: number, formId: number) => [...verifyFormKeys.all(accountId), 'consent', formId] as const,
 };
 
-// GET /api/verify-forms/{id}/consent-versions — newest first, both languages
+/** Both languages: the page shows each one's history. */
 export function fetchConsentVersions(api: ApiClient, formId: number, signal?: AbortSignal) {
-  return api.get(`/api/verify-forms/${formId}/consent-versions`, {
-    schema: consentVersionListSchema,
-    signal,
-  });
+  return api.call(consentEndpoints.list, { params: { id: formId }, query: {}, signal });
 }
 
 export function consentVersionsQueryOptions(api: ApiClient, accountId: number, formId: number) {
@@ -273,7 +250,6 @@ export function consentVersionsQueryOptions(api: ApiClient, accountId: number, f
   });
 }
 
-// POST /api/verify-forms/{id}/consent-versions — 201 a new version; 200 the current one when nothing changed
 export function usePublishConsentMutation(accountId: number, formId: number) {
   const services = useServices();
   return useMutation({
@@ -283,10 +259,7 @@ export function usePublishConsentMutation(accountId: number, formId: number) {
       const before = services.queryClient.getQueryData<ConsentVersionList>(
         consentVersionKeys.list(accountId, formId),
       );
-      const version = await services.api.post(`/api/verify-forms/${formId}/consent-versions`, {
-        schema: consentVersionSchema,
-        body,
-      });
+      const version = await services.api.call(consentEndpoints.publish, { params: { id: formId }, body });
       return { version, created: !before?.results.some((v) => v.id === version.id) };
     },
     onSettled: () =>

@@ -49,7 +49,7 @@ function statValues(stats: VerifyFormStats): string[] {
   ];
 }
 
-/** The form's counts (GET /api/verify-forms/{id}/stats); the page shows this only with canViewReports. */
+/** The form's counts; the page shows this only with canViewReports, as the endpoint asks. */
 export function StatsCard({ form }: { form: VerifyForm }) {
   const { api } = useServices();
   const { data: stats, error, isPending } = useQuery(verifyFormStatsQueryOptions(api, form.account, form.id));
@@ -121,7 +121,7 @@ function VerificationRow({ verification }: { verification: Verification }) {
 const columns = ['Phone', 'External ref', 'Method', 'Created'];
 
 /**
- * The form's newest verifications (GET /api/verifications?verifyFormId__in={id}); the page shows this only with
+ * The form's newest verifications (the activity log's list filtered to the form); the page shows this only with
  * canSearchData.
  */
 export function RecentVerificationsCard({ form }: { form: VerifyForm }) {
