@@ -113,13 +113,14 @@ export default defineConfig({
         // their code. The app's whole static graph (app-main.tsx, an input of its own so that its graph can be named)
         // is one `app` chunk; React with what every entry shares (the verify page, the login page's first paint, the
         // app) one `react` chunk. Neither may take a module of main.tsx or of the verify page, or those would load the
-        // app (app shell 297.2 → 277.0 KB gzip, 2026-11-25). Route chunks stay automatic: merging them would make a page
-        // load the code of routes it does not show.
+        // app (app shell 297.2 → 277.0 KB gzip, 2026-11-25). So a small module both use goes to `react` (the hosted
+        // page's API paths: the app holds the declarations built from them). Route chunks stay automatic: merging them
+        // would make a page load the code of routes it does not show.
         codeSplitting: {
           groups: [
             {
               name: 'react',
-              test: /node_modules[\\/](react|react-dom|scheduler)[\\/]|src[\\/]lib[\\/](error-reporting|page-title-text)|contracts[\\/]src[\\/](consent-text|client-config|page-data-element)/,
+              test: /node_modules[\\/](react|react-dom|scheduler)[\\/]|src[\\/]lib[\\/](error-reporting|page-title-text)|contracts[\\/]src[\\/](consent-text|client-config|page-data-element|public-verify-paths)/,
               priority: 2,
             },
             {

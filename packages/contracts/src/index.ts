@@ -27,6 +27,7 @@ export * from './page-paths.ts';
 export * from './password.ts';
 export * from './phone-countries.ts';
 export * from './public-verify.ts';
+export * from './public-verify-paths.ts';
 export * from './public-verify-texts.ts';
 export * from './session-endpoints.ts';
 export * from './teams.ts';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { publicConsentSchema } from './consent.ts';
 import { apiDeliveryStatusSchema } from './delivery-status.ts';
 import { created, endpoint, ok } from './endpoints.ts';
+import { publicVerifyPaths } from './public-verify-paths.ts';
 import { languageSchema } from './verify-forms.ts';
 
 /**
@@ -128,17 +129,18 @@ const attemptIdParams = z.object({ attemptId: z.string() });
 
 /**
  * The hosted verification page's API: no login, CSRF like every unsafe call. The bodies are checked by the service
- * once the form is loaded (`bodyCheckedBy`), because every field message must be in the form's language.
+ * once the form is loaded (`bodyCheckedBy`), because every field message must be in the form's language. The paths
+ * are in a zod-free module of their own, which the page's small client imports (public-verify-paths.ts).
  */
 export const publicVerifyEndpoints = {
   /** The live form's public face (or a member's preview of an inactive one); 404 for anything else. */
-  form: endpoint('GET /api/public/verify-forms/:publicId', {
+  form: endpoint(`GET ${publicVerifyPaths.form}`, {
     params: publicIdParams,
     response: ok(publicVerifyFormSchema),
     access: 'public',
   }),
   /** Sends a code to the consumer: 201 with the attempt. */
-  sendCode: endpoint('POST /api/public/verify-forms/:publicId/send-code', {
+  sendCode: endpoint(`POST ${publicVerifyPaths.sendCode}`, {
     params: publicIdParams,
     body: sendCodeRequestSchema,
     bodyCheckedBy: 'handler',
@@ -146,13 +148,13 @@ export const publicVerifyEndpoints = {
     access: 'public',
   }),
   /** Polled by the page while the consumer waits for the code (issue #18 item 5). */
-  delivery: endpoint('GET /api/public/attempts/:attemptId/delivery', {
+  delivery: endpoint(`GET ${publicVerifyPaths.delivery}`, {
     params: attemptIdParams,
     response: ok(publicDeliveryStatusSchema),
     access: 'public',
   }),
   /** Checks the code typed: 400 on `code` when it is wrong, expired, used or locked. */
-  check: endpoint('POST /api/public/attempts/:attemptId/check', {
+  check: endpoint(`POST ${publicVerifyPaths.check}`, {
     params: attemptIdParams,
     body: checkCodeRequestSchema,
     bodyCheckedBy: 'handler',

@@ -5,11 +5,13 @@ import type {
   SendCodeRequest,
   SendCodeResponse,
 } from '@veriform/contracts';
+import { publicVerifyPaths } from '@veriform/contracts/public-verify-paths';
 
 /**
  * The public page's calls (DESIGN §5). A few lines of fetch instead of the app's api client, which brings zod
- * and the app's error texts: this page has a JavaScript budget. Every outcome is a value, never a thrown error, so the
- * page maps each one to what the consumer sees.
+ * and the app's error texts: this page has a JavaScript budget. For the same reason the paths come from the contract's
+ * zod-free module (the declarations with their schemas, `publicVerifyEndpoints`, use the same constants). Every
+ * outcome is a value, never a thrown error, so the page maps each one to what the consumer sees.
  */
 
 /** Same shape as the app's FetchLike, so tests can use the shared fake server. */
@@ -141,6 +143,9 @@ function narrow<T>(result: Result<unknown>, guard: (value: unknown) => value is 
   return guard(result.data) ? { ok: true, data: result.data } : { ok: false, failure: { kind: 'server' } };
 }
 
+/** A path of the contract with its one parameter filled, URL-encoded. */
+const pathWith = (path: string, value: string) => path.replace(/:\w+/, encodeURIComponent(value));
+
 export interface PublicApi {
   sendCode(publicId: string, request: SendCodeRequest): Promise<Result<SendCodeResponse>>;
   checkCode(attemptId: string, request: CheckCodeRequest): Promise<Result<CheckCodeResponse>>;
@@ -153,15 +158,15 @@ export function createPublicApi(csrfToken: string, fetchImpl?: FetchLike): Publi
   const doFetch: FetchLike = fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
   return {
     async sendCode(publicId, request) {
-      const url = `/api/public/verify-forms/${encodeURIComponent(publicId)}/send-code`;
+      const url = pathWith(publicVerifyPaths.sendCode, publicId);
       return narrow(await postJson(doFetch, url, request, csrfToken), isSendCodeResponse);
     },
     async checkCode(attemptId, request) {
-      const url = `/api/public/attempts/${encodeURIComponent(attemptId)}/check`;
+      const url = pathWith(publicVerifyPaths.check, attemptId);
       return narrow(await postJson(doFetch, url, request, csrfToken), isCheckCodeResponse);
     },
     async deliveryStatus(attemptId) {
-      const url = `/api/public/attempts/${encodeURIComponent(attemptId)}/delivery`;
+      const url = pathWith(publicVerifyPaths.delivery, attemptId);
       return narrow(await getJson(doFetch, url), isDeliveryStatus);
     },
   };
