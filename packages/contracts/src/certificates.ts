@@ -236,10 +236,7 @@ export const certIdParams = z.object({ certId: z.string() });
  * like every unsafe call; every answer `no-store`).
  */
 export const certificateEndpoints = {
-  /**
-   * The signed certificate as a download, the stored bytes as signed (never re-serialised: a changed byte is a broken
-   * signature); the first download issues it.
-   */
+  /** The signed certificate as a download, the bytes as signed (never re-serialised); the first download issues it. */
   json: endpoint('GET /api/verifications/:id/certificate', {
     params: anyIdParams,
     query: verificationDetailQuerySchema,

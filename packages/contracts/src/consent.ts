@@ -70,10 +70,7 @@ export const consentEndpoints = {
     response: ok(consentVersionListSchema),
     access: onVerifyForm('readForms'),
   }),
-  /**
-   * 201 with a new version; 200 with the current one when nothing changed (the server's route declares that answer's
-   * schema too: one status is all a declaration holds).
-   */
+  /** 201 with a new version; 200 with the current one when nothing changed (the server's route describes both). */
   publish: endpoint('POST /api/verify-forms/:id/consent-versions', {
     params: anyIdParams,
     body: publishConsentVersionRequestSchema,

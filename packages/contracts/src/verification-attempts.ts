@@ -11,8 +11,9 @@ import {
   verificationSourceSchema,
 } from './verifications.ts';
 
-// Issue #18 items 5-6: every code send ("attempt"), verified or not, with what happened to its message (the verification
-// detail's timeline is in verifications.ts, what the public page tells the consumer meanwhile in public-verify.ts).
+// Issue #18 items 5-6: every code send ("attempt"), verified or not, with what happened to its message (the
+// verification detail's timeline is in verifications.ts, what the public page tells the consumer meanwhile in
+// public-verify.ts).
 
 /** What is stored (queued → sent → delivered | undelivered | failed) plus `unknown`, derived when read (api-v1.ts). */
 export const deliveryStatusSchema = apiDeliveryStatusSchema;

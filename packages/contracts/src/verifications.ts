@@ -299,10 +299,7 @@ export const verificationEndpoints = {
     response: ok(verificationListSchema),
     access: ofQueryAccount('searchData'),
   }),
-  /**
-   * Every matching row in the chosen sort, as a CSV download (issue #6): the log's filters and `o`, without paging.
-   * An account the caller is not a member of answers 404 before anything is read.
-   */
+  /** Every matching row in the chosen sort as a CSV download (issue #6): the log's filters and `o`, no paging. */
   exportCsv: endpoint('GET /api/verifications/export-csv', {
     query: verificationExportQuerySchema,
     response: ok(),
@@ -321,20 +318,15 @@ export const verificationEndpoints = {
     response: ok(verificationDetailSchema),
     access: onVerification('searchData'),
   }),
-  /**
-   * What happened from the page's opening to the verification (issue #18 item 6). The tenancy hook has answered 404
-   * for anything but an id of the account, so the path parses as a big id once the handler runs.
-   */
+  /** What happened from the page's opening to the verification (issue #18 item 6). */
   timeline: endpoint('GET /api/verifications/:id/timeline', {
+    // The tenancy hook has answered 404 for anything but an id of the account: the path parses as a big id here.
     params: bigIdParamsSchema,
     query: verificationDetailQuerySchema,
     response: ok(verificationTimelineSchema),
     access: onVerification('searchData'),
   }),
-  /**
-   * An owner removes a consumer's personal data from one verification, once (issue #19, ADR 25); the answer is the
-   * verification's detail as it now reads, `redactedAt` set.
-   */
+  /** An owner removes a consumer's personal data from it, once (issue #19, ADR 25): the detail as it now reads. */
   redact: endpoint('POST /api/verifications/:id/redact', {
     params: anyIdParams,
     query: verificationDetailQuerySchema,
