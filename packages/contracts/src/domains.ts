@@ -127,7 +127,10 @@ export type AccountDomain = z.infer<typeof accountDomainSchema>;
 export const accountDomainListSchema = z.object({ results: z.array(accountDomainSchema) });
 export type AccountDomainList = z.infer<typeof accountDomainListSchema>;
 
-/** Any strings: the tenancy hook answers 404 for an account not the caller's, the service for a domain not the account's. */
+/**
+ * Any strings: the tenancy hook answers 404 for an account not the caller's, the service for a domain not the
+ * account's.
+ */
 export const accountDomainParams = z.object({ id: z.string(), domainId: z.string() });
 
 /** POST /api/accounts/{id}/domains/{domainId}/check: the SPA sends `{}`; the server reads no body, so any is taken. */
