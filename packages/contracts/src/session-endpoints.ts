@@ -1,5 +1,9 @@
 import { apiKeyEndpoints } from './api-keys.ts';
+import { domainEndpoints } from './domains.ts';
 import type { Endpoint } from './endpoints.ts';
+import { testPhoneNumberEndpoints } from './public-verify.ts';
+import { invitationEndpoints, membershipEndpoints } from './teams.ts';
+import { webhookEndpoints } from './webhooks.ts';
 
 /**
  * Every session-API endpoint, by area (the catalog the server's route inventory is held to: each of the app's `/api/`
@@ -7,6 +11,11 @@ import type { Endpoint } from './endpoints.ts';
  */
 export const sessionEndpoints = {
   apiKeys: apiKeyEndpoints,
+  domains: domainEndpoints,
+  invitations: invitationEndpoints,
+  memberships: membershipEndpoints,
+  testPhoneNumbers: testPhoneNumberEndpoints,
+  webhooks: webhookEndpoints,
 } satisfies Record<string, Record<string, Endpoint>>;
 
 /** The catalog as one list, each endpoint with its area and name (`apiKeys.revoke`). */
