@@ -1,12 +1,23 @@
+import { accountSelfServiceEndpoints, userEndpoints } from './account-self-service.ts';
 import { apiKeyEndpoints } from './api-keys.ts';
+import { auditEndpoints } from './audit.ts';
+import { authEndpoints } from './auth.ts';
+import { devOutboxEndpoints } from './dev-outbox.ts';
 import type { Endpoint } from './endpoints.ts';
+import { accountEndpoints } from './teams.ts';
 
 /**
  * Every session-API endpoint, by area (the catalog the server's route inventory is held to: each of the app's `/api/`
  * routes outside `/api/v1` is declared here, and each declaration is registered as it says).
  */
 export const sessionEndpoints = {
+  accountSelfService: accountSelfServiceEndpoints,
+  accounts: accountEndpoints,
   apiKeys: apiKeyEndpoints,
+  audit: auditEndpoints,
+  auth: authEndpoints,
+  devOutbox: devOutboxEndpoints,
+  users: userEndpoints,
 } satisfies Record<string, Record<string, Endpoint>>;
 
 /** The catalog as one list, each endpoint with its area and name (`apiKeys.revoke`). */
