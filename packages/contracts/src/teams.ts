@@ -105,6 +105,43 @@ export const updateAccountRequestSchema = z
   );
 export type UpdateAccountRequest = z.input<typeof updateAccountRequestSchema>;
 
+/** `/api/accounts/:id…`: the path id is the account (another one answers 404); any member may read it. */
+const accountMembers = { params: anyIdParams, access: { account: { from: 'path.account' } } } as const;
+/** Changing it is the owners'. */
+const accountOwners = {
+  params: anyIdParams,
+  access: { account: { from: 'path.account', can: 'manageCompany' } },
+} as const;
+
+/** The session API's account routes (DESIGN §5); all but the first answer the company info. */
+export const accountEndpoints = {
+  /** The new owner membership; it goes first and becomes current (SPEC §4). A verified address only. */
+  create: endpoint('POST /api/accounts', {
+    body: createAccountRequestSchema,
+    response: created(createAccountResponseSchema),
+    access: 'signedIn',
+  }),
+  /** The company info, to any member. */
+  get: endpoint('GET /api/accounts/:id', { ...accountMembers, response: ok(companyInfoSchema) }),
+  /** displayName, phoneCountries, auditRetentionYears. */
+  update: endpoint('PATCH /api/accounts/:id', {
+    ...accountOwners,
+    body: updateAccountRequestSchema,
+    response: ok(companyInfoSchema),
+  }),
+  /** The logo: multipart `uploadedProfileImage`, the profile picture's rules. */
+  uploadImage: endpoint('POST /api/accounts/:id/update-uploaded-profile-image', {
+    ...accountOwners,
+    body: 'multipart',
+    response: ok(companyInfoSchema),
+  }),
+  /** Removes the logo. */
+  deleteImage: endpoint('PATCH /api/accounts/:id/delete-uploaded-profile-image', {
+    ...accountOwners,
+    response: ok(companyInfoSchema),
+  }),
+};
+
 // ---- Memberships -------------------------------------------------------------------------------------------------
 
 export const teamUserSchema = z.object({
