@@ -1,11 +1,11 @@
 import { afterCommit, type Db, type ExecuteSql, type Tx } from '@veriform/db';
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { type ClaimedRow, ROW_JOB_MARK, type RowStore } from '../jobs/claims.ts';
-import type { JobOutput } from '../jobs/define.ts';
-import { sendVerificationCode } from '../jobs/definitions/send-verification-code.ts';
-import type { JobQueue } from '../jobs/queue.ts';
-import type { Sealer } from '../lib/sealed.ts';
+import { type ClaimedRow, ROW_JOB_MARK, type RowStore } from '../../jobs/claims.ts';
+import type { JobOutput } from '../../jobs/define.ts';
+import { sendVerificationCode } from '../../jobs/definitions/send-verification-code.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
+import type { Sealer } from '../../lib/sealed.ts';
 
 /**
  * Sending verification codes (issue #5 item 6): the public-verify service hands over an attempt and its plain code
