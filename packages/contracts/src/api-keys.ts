@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { apiKeyScopeSchema } from './api-key-scopes.ts';
 import { createdBySchema } from './created-by.ts';
-import { anyIdParams, created, endpoint, noContent, ok } from './endpoints.ts';
+import { anyIdParams, created, endpoint, inAccount, noContent, ok } from './endpoints.ts';
 import { MAX_INT_ID } from './lists.ts';
 import { singleLineName } from './names.ts';
 
@@ -74,23 +74,19 @@ export const apiKeyListQuerySchema = z.object({
 export const apiKeyListSchema = z.object({ results: z.array(apiKeySchema) });
 export type ApiKeyList = z.infer<typeof apiKeyListSchema>;
 
-/** Settings → API keys: owners only (`manageCompany`), which no key's scopes grant. */
-const owners = (from: 'query.account' | 'body.account') =>
-  ({ account: { from, can: 'manageCompany' } }) as const;
-
 /** The session API's API-key routes. */
 export const apiKeyEndpoints = {
   /** Newest first, revoked ones included; never the secret. */
   list: endpoint('GET /api/api-keys', {
     query: apiKeyListQuerySchema,
     response: ok(apiKeyListSchema),
-    access: owners('query.account'),
+    access: inAccount('query.account', 'manageCompany'),
   }),
   /** `{account, name, mode, scopes}` → 201 with the secret `key`, the only time it is sent. */
   create: endpoint('POST /api/api-keys', {
     body: createApiKeyRequestSchema,
     response: created(createdApiKeySchema),
-    access: owners('body.account'),
+    access: inAccount('body.account', 'manageCompany'),
   }),
   /** The key answers 401 at once. */
   revoke: endpoint('DELETE /api/api-keys/:id', {

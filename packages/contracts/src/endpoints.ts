@@ -63,10 +63,20 @@ export type AccountDeclaration = {
  */
 export type Access = { readonly account: AccountDeclaration } | 'self' | 'signedIn' | 'public';
 
+/** `{ account: { from, can } }`: where the request names its account, and the capability the caller needs there. */
+/* @__NO_SIDE_EFFECTS__ */
+export function inAccount<const From extends AccountSource, const Can extends Capability>(
+  from: From,
+  can: Can,
+): { readonly account: { readonly from: From; readonly can: Can } } {
+  return { account: { from, can } };
+}
+
 /** The success answer: its status and the schema of its body (`null`: nothing the caller reads, e.g. a 204). */
 export type EndpointResponse = { readonly status: 200 | 201 | 202 | 204; readonly body: z.ZodType | null };
 
 /** 200 with this body (none the caller reads: a CSV, a PDF, a redirect). */
+/* @__NO_SIDE_EFFECTS__ */
 export function ok(): { readonly status: 200; readonly body: null };
 export function ok<const Body extends z.ZodType>(body: Body): { readonly status: 200; readonly body: Body };
 export function ok(body: z.ZodType | null = null): EndpointResponse {
@@ -74,10 +84,19 @@ export function ok(body: z.ZodType | null = null): EndpointResponse {
 }
 
 /** 201 with the object made. */
+/* @__NO_SIDE_EFFECTS__ */
 export function created<const Body extends z.ZodType>(
   body: Body,
 ): { readonly status: 201; readonly body: Body } {
   return { status: 201, body };
+}
+
+/** 202: accepted, done later (a delivery queued). */
+/* @__NO_SIDE_EFFECTS__ */
+export function accepted<const Body extends z.ZodType>(
+  body: Body,
+): { readonly status: 202; readonly body: Body } {
+  return { status: 202, body };
 }
 
 /** 204, nothing in the body. */
@@ -113,6 +132,8 @@ type PathOf<R extends Route> = R extends `${HttpMethod} ${infer Path}` ? Path : 
  * Declares an endpoint: `endpoint('DELETE /api/api-keys/:id', { params, response: noContent, access })`. The literal
  * types (the path's parameters, the schemas) are kept for the server's handlers and the web client's calls.
  */
+// Pure: a bundle that never calls an area's endpoints (the hosted page, the login page) leaves their declarations out.
+/* @__NO_SIDE_EFFECTS__ */
 export function endpoint<const R extends Route, const S extends EndpointSpec>(
   route: R,
   spec: S,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createdBySchema } from './created-by.ts';
 import { isoDateTimeSchema } from './date-filters.ts';
-import { anyIdParams, created, endpoint, noContent, ok } from './endpoints.ts';
+import { accepted, anyIdParams, created, endpoint, inAccount, noContent, ok } from './endpoints.ts';
 import { MAX_INT_ID } from './lists.ts';
 import { hasLineBreakOrControl, singleLineTexts } from './names.ts';
 
@@ -288,14 +288,8 @@ export type WebhookReplayQueued = z.infer<typeof webhookReplayQueuedSchema>;
 
 // ---- Routes ------------------------------------------------------------------------------------------------------
 
-/** Owners only (`manageCompany`), which no API key's scopes grant. */
-const owners = (from: 'query.account' | 'body.account') =>
-  ({ account: { from, can: 'manageCompany' } }) as const;
 const ownEndpoint = { account: { from: { pathObject: 'webhookEndpoints' }, can: 'manageCompany' } } as const;
 const ownEvent = { account: { from: { pathObject: 'webhookEvents' }, can: 'manageCompany' } } as const;
-
-/** 202: the sending is a job; its outcome shows in the deliveries. */
-const accepted = <const Body extends z.ZodType>(body: Body) => ({ status: 202, body }) as const;
 
 /** The session API's webhook routes (Settings → Webhooks, owners only). */
 export const webhookEndpoints = {
@@ -303,13 +297,13 @@ export const webhookEndpoints = {
   list: endpoint('GET /api/webhook-endpoints', {
     query: webhookEndpointListQuerySchema,
     response: ok(webhookEndpointListSchema),
-    access: owners('query.account'),
+    access: inAccount('query.account', 'manageCompany'),
   }),
   /** `{account, url, description, eventTypes, enabled}` → 201 with the endpoint. */
   create: endpoint('POST /api/webhook-endpoints', {
     body: createWebhookEndpointRequestSchema,
     response: created(webhookEndpointSchema),
-    access: owners('body.account'),
+    access: inAccount('body.account', 'manageCompany'),
   }),
   /** One endpoint; another account's answers 404 like an unknown one. */
   get: endpoint('GET /api/webhook-endpoints/:id', {

@@ -18,20 +18,13 @@ const API_ELSEWHERE = /^\/api\/(v1|webhooks)\//;
 
 const keyOf = (endpoint: Endpoint) => `${endpoint.method} ${endpoint.path}`;
 
-/**
- * Routes not yet moved to a contract declaration. This list only shrinks: a new route is declared in contracts, and
- * a route moved there is taken off it (the test fails while it is listed but declared).
- */
-const notYetDeclared: readonly string[] = [];
-
 describe('the session API, declared once in contracts', () => {
-  it('every /api/ route outside API v1 and providers’ callbacks is in the catalog (or still listed as not yet declared), and no other', () => {
+  it('every /api/ route outside API v1 and providers’ callbacks is in the catalog, and no other', () => {
     const declared = new Set(listSessionEndpoints().map(({ endpoint }) => keyOf(endpoint)));
     const session = routeInventory(t.app)
       .filter((route) => route.url.startsWith('/api/') && !API_ELSEWHERE.test(route.url))
       .map((route) => route.key);
-    expect(session.filter((key) => !declared.has(key)).sort()).toEqual([...notYetDeclared].sort());
-    expect(notYetDeclared.filter((key) => declared.has(key))).toEqual([]);
+    expect(session.filter((key) => !declared.has(key))).toEqual([]);
     expect([...declared].filter((key) => !session.includes(key))).toEqual([]);
   });
 
