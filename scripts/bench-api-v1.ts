@@ -27,7 +27,7 @@ import {
   generateApiKey,
   hashApiKey,
 } from '../apps/server/src/modules/api-keys/key-format.ts';
-import { clientAddresses, ownerOf, requireDatabaseUrl, sessionCookie } from './support/bench-app.ts';
+import { ownerOf, requireDatabaseUrl, sessionCookie, timedGet } from './support/bench-app.ts';
 import { benchConfig } from './support/bench-config.ts';
 import { ms, quantile, sqlRecorder } from './support/measure.ts';
 
@@ -94,22 +94,15 @@ await app.ready();
 /** API v1's page, or the session API's (`results`). */
 type Page = { data?: { id: string }[]; results?: { id: string | number }[]; nextCursor?: string | null };
 
-const nextAddress = clientAddresses(9);
+const get = timedGet(app, 9);
 
 /** The session cookie for the session-API cases (set below); API v1 calls go with the key. */
 let cookie: string | null = null;
 
 async function call(url: string): Promise<{ elapsed: number; page: Page }> {
-  const started = performance.now();
-  const response = await app.inject({
-    method: 'GET',
-    url,
-    headers: url.startsWith('/api/v1/') || !cookie ? { authorization: `Bearer ${key}` } : { cookie },
-    remoteAddress: nextAddress(),
-  });
-  const elapsed = performance.now() - started;
-  if (response.statusCode !== 200)
-    throw new Error(`${url}: ${response.statusCode} ${response.body.slice(0, 300)}`);
+  const headers: Record<string, string> =
+    url.startsWith('/api/v1/') || !cookie ? { authorization: `Bearer ${key}` } : { cookie };
+  const { elapsed, response } = await get(url, headers);
   return { elapsed, page: response.json<Page>() };
 }
 

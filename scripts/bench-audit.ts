@@ -27,7 +27,7 @@ import {
   hashEvent,
   verifyChain,
 } from '../apps/server/src/modules/audit/chain.ts';
-import { clientAddresses, requireDatabaseUrl, sessionCookie } from './support/bench-app.ts';
+import { requireDatabaseUrl, sessionCookie, timedGet } from './support/bench-app.ts';
 import { benchConfig } from './support/bench-config.ts';
 import { ms, quantile, sqlRecorder } from './support/measure.ts';
 
@@ -95,19 +95,10 @@ const app = await buildApp(config, { db: database });
 await app.ready();
 const cookie = await sessionCookie(app, config, owner);
 
-const nextAddress = clientAddresses(8);
+const get = timedGet(app, 8);
 
 async function call(url: string): Promise<number> {
-  const started = performance.now();
-  const response = await app.inject({
-    url,
-    headers: { cookie },
-    remoteAddress: nextAddress(),
-  });
-  const elapsed = performance.now() - started;
-  if (response.statusCode !== 200)
-    throw new Error(`${url}: ${response.statusCode} ${response.body.slice(0, 300)}`);
-  return elapsed;
+  return (await get(url, { cookie })).elapsed;
 }
 
 async function bench(name: string, query: string): Promise<void> {

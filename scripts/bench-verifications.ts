@@ -33,7 +33,7 @@ import {
   verificationOrderBy,
   verificationWhere,
 } from '../apps/server/src/modules/verifications/filters.ts';
-import { clientAddresses, ownerOf, requireDatabaseUrl, sessionCookie } from './support/bench-app.ts';
+import { ownerOf, requireDatabaseUrl, sessionCookie, timedGet } from './support/bench-app.ts';
 import { benchConfig } from './support/bench-config.ts';
 import { quantile } from './support/measure.ts';
 
@@ -134,20 +134,10 @@ const cookie = await sessionCookie(app, config, owner);
 // --- Measuring -----------------------------------------------------------------------------------------------------
 
 const ms = (n: number) => (n < 10 ? n.toFixed(1) : Math.round(n).toString());
-const nextAddress = clientAddresses(9);
+const get = timedGet(app, 9);
 
 async function callOnce(url: string): Promise<number> {
-  const started = performance.now();
-  const response = await app.inject({
-    method: 'GET',
-    url,
-    headers: { cookie },
-    remoteAddress: nextAddress(),
-  });
-  const elapsed = performance.now() - started;
-  if (response.statusCode !== 200)
-    throw new Error(`${url}: ${response.statusCode} ${response.body.slice(0, 300)}`);
-  return elapsed;
+  return (await get(url, { cookie })).elapsed;
 }
 
 async function rawOnce(queries: Recorded[]): Promise<number> {

@@ -1,11 +1,11 @@
 /**
- * What the in-process benchmarks share around the app: the database they need, an owner's session cookie, a fresh
- * client address per call, and the account and form the send-code benchmarks send through.
+ * What the in-process benchmarks share around the app: the database they need, an owner's session cookie, a timed call
+ * from a fresh client address, and the account and form the send-code benchmarks send through.
  */
 import { randomBytes } from 'node:crypto';
 import { type Db, schema } from '@veriform/db';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Config } from '../../apps/server/src/config.ts';
 import { cookieNames } from '../../apps/server/src/plugins/cookies.ts';
 
@@ -47,13 +47,27 @@ export async function sessionCookie(
 }
 
 /**
- * A new client address per call, in 10.`network`.x.y: the per-IP backstop limit (600/min) is not what is measured.
+ * A timed GET through `app.inject`; anything but a 200 stops the benchmark. Each call comes from a new client address
+ * in 10.`network`.x.y: the per-IP backstop limit (600/min) is not what is measured.
  */
-export function clientAddresses(network: number): () => string {
+export function timedGet(app: FastifyInstance, network: number) {
   let counter = 0;
-  return () => {
+  return async (
+    url: string,
+    headers: Record<string, string>,
+  ): Promise<{ elapsed: number; response: LightMyRequestResponse }> => {
     counter += 1;
-    return `10.${network}.${Math.floor(counter / 250) % 250}.${(counter % 250) + 1}`;
+    const started = performance.now();
+    const response = await app.inject({
+      method: 'GET',
+      url,
+      headers,
+      remoteAddress: `10.${network}.${Math.floor(counter / 250) % 250}.${(counter % 250) + 1}`,
+    });
+    const elapsed = performance.now() - started;
+    if (response.statusCode !== 200)
+      throw new Error(`${url}: ${response.statusCode} ${response.body.slice(0, 300)}`);
+    return { elapsed, response };
   };
 }
 
