@@ -1,4 +1,4 @@
-import { Avatar, Badge, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Avatar, Badge, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
@@ -7,6 +7,7 @@ import { type ReactNode, useEffect } from 'react';
 import { NoMembershipAlert } from '../../../components/errors/NoMembershipAlert';
 import { useFormSubmit } from '../../../components/form/use-form-submit';
 import { ImageUploadModal } from '../../../components/ImageUploadModal';
+import { SectionPaper } from '../../../components/layout/SectionCard';
 import { initialsFor } from '../../../components/shell/nav';
 import { ApiValidationError } from '../../../lib/api-client';
 import { errorDisplayText } from '../../../lib/error-text';
@@ -141,14 +142,7 @@ function CompanyInfoCard({ membership }: { membership: Membership }) {
   const owner = can(membership, 'manageCompany');
 
   return (
-    <Paper
-      withBorder
-      radius="md"
-      p={{ base: 'md', sm: 'lg' }}
-      maw={720}
-      component="section"
-      aria-label="Company"
-    >
+    <SectionPaper maw={720} aria-label="Company">
       <Stack gap="lg">
         <Group gap="lg" wrap="nowrap" align="flex-start">
           <CompanyLogo account={account} />
@@ -170,7 +164,7 @@ function CompanyInfoCard({ membership }: { membership: Membership }) {
         </Group>
         {owner && <CompanyNameForm account={account} />}
       </Stack>
-    </Paper>
+    </SectionPaper>
   );
 }
 
