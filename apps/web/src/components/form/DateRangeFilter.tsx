@@ -47,7 +47,6 @@ export function DateRangeFilter<P extends string>({
         label={label}
         data={options.map((option) => ({ ...option }))}
         value={value.created__date__preset}
-        allowDeselect={false}
         onChange={(picked) => {
           const option = options.find((o) => o.value === picked);
           if (option)
