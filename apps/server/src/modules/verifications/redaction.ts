@@ -4,6 +4,7 @@ import { schema, transaction } from '@veriform/db';
 import { and, eq, gte, inArray, isNotNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import type { PersonRedaction } from '../../domain/person-redaction.ts';
 import { maskEmail, maskPhone } from '../../domain/phone.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -101,16 +102,7 @@ function masking(column: AnyPgColumn, found: Person): SQL {
  * (`redactIdempotentAnswers`), passed in by services.ts so this read model imports no module that imports it back
  * (ADR 36).
  */
-export type RedactStoredAnswers = (
-  tx: Db,
-  accountId: number,
-  redaction: {
-    attempts: { id: string; cellPhone: string; email: string | null }[];
-    needles: string[];
-    mask: (text: string) => string;
-    since: Date;
-  },
-) => Promise<number>;
+export type RedactStoredAnswers = (tx: Db, accountId: number, redaction: PersonRedaction) => Promise<number>;
 
 export type VerificationRedactionDeps = {
   db: Db;
