@@ -25,13 +25,12 @@ import { sendVerifyEmail, verifyEmailAddressSeal } from './jobs/definitions/send
 import { sendWebhookFailingEmailJob } from './jobs/definitions/send-webhook-failing-email.ts';
 import type { JobWork } from './jobs/queue.ts';
 import { SealedValueError } from './lib/sealed.ts';
-import { createCodeSendStore } from './messaging/code-delivery.ts';
 import { pruneOutbox as pruneOutboxRows } from './messaging/outbox.ts';
 import {
   pruneWebhookEvents as pruneEvents,
   pruneIdempotencyKeys as pruneKeys,
 } from './modules/api-v1/index.ts';
-import { sendVerificationCode as sendCode } from './modules/attempts/index.ts';
+import { createCodeSendStore, sendVerificationCode as sendCode } from './modules/attempts/index.ts';
 import { pruneAuditEvents as pruneAudit } from './modules/audit/index.ts';
 import { emitExpiredVerifications as sweepExpired } from './modules/verifications/index.ts';
 import { createWebhookDeliveryStore, sendWebhookFailingEmail } from './modules/webhooks/index.ts';

@@ -7,7 +7,6 @@ import { createSealer, type Sealer } from './lib/sealed.ts';
 import { createSessionStore, type SessionStore } from './lib/session-store.ts';
 import { createTokenSigner, type TokenSigner } from './lib/tokens.ts';
 import { type HostResolver, systemResolver } from './lib/webhook-url.ts';
-import { type CodeDelivery, createCodeDelivery } from './messaging/code-delivery.ts';
 import type { Mailer } from './messaging/email.ts';
 import type { SmsSender } from './messaging/sms.ts';
 import { type AccountService, createAccountService } from './modules/accounts/index.ts';
@@ -19,7 +18,7 @@ import {
   createApiVerifications,
   redactIdempotentAnswers,
 } from './modules/api-v1/index.ts';
-import { createAttemptStore } from './modules/attempts/index.ts';
+import { type CodeDelivery, createAttemptStore, createCodeDelivery } from './modules/attempts/index.ts';
 import { type AuditLog, type AuditReader, createAuditLog, createAuditReader } from './modules/audit/index.ts';
 import {
   type AuthService,

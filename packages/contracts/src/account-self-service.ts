@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { emailSchema } from './auth.ts';
+import { authResponseSchema, detailResponseSchema, emailSchema, tokenConfirmRequestSchema } from './auth.ts';
+import { anyIdParams, endpoint, ok } from './endpoints.ts';
 import { singleLineName } from './names.ts';
 import { newPasswordSchema } from './password.ts';
+import { userSchema } from './users.ts';
 
 const passwordConfirmSchema = z.string().min(1).max(256);
 const passwordsMatch = { path: ['newPasswordConfirm'], message: 'The two passwords do not match.' };
@@ -77,6 +79,91 @@ export const checkDeleteResponseSchema = z.object({
   reasons: z.array(z.string()),
 });
 export type CheckDeleteResponse = z.infer<typeof checkDeleteResponseSchema>;
+
+/**
+ * The session API's password and e-mail routes (SPEC §7, DESIGN §5). A reset and the links' confirmations need no
+ * session (the link may be opened on another device, or logged out); changing the password or the address does.
+ */
+export const accountSelfServiceEndpoints = {
+  /** Always the same 200 (no account enumeration); 429 when limited. */
+  resetPassword: endpoint('POST /api/auth/reset-password', {
+    body: resetPasswordRequestSchema,
+    response: ok(detailResponseSchema),
+    access: 'public',
+  }),
+  /** Sets the new password and ends every session of that user, the caller's too when it is one of them. */
+  confirmPasswordReset: endpoint('POST /api/auth/reset-password/confirm', {
+    body: resetPasswordConfirmRequestSchema,
+    response: ok(authResponseSchema),
+    access: 'public',
+  }),
+  /** Keeps this session (a new CSRF token) and ends the others. */
+  changePassword: endpoint('POST /api/auth/change-password', {
+    body: changePasswordRequestSchema,
+    response: ok(authResponseSchema),
+    access: 'signedIn',
+  }),
+  /** The user's e-mail change request (status '' when there is none). */
+  retrieveEmailChange: endpoint('GET /api/auth/change-email/retrieve', {
+    response: ok(emailChangeRequestSchema),
+    access: 'signedIn',
+  }),
+  /** Sends the link to the new address; 400 field errors on toEmail (taken, the current one) or password. */
+  requestEmailChange: endpoint('POST /api/auth/change-email/request', {
+    body: changeEmailRequestSchema,
+    response: ok(emailChangeRequestSchema),
+    access: 'signedIn',
+  }),
+  /** Sends the pending request's link again. */
+  resendEmailChange: endpoint('POST /api/auth/change-email/resend', {
+    response: ok(emailChangeRequestSchema),
+    access: 'signedIn',
+  }),
+  /**
+   * The link sent to the OLD address calls the pending change off; 400 with MainCode_ invalid_token when the link is
+   * bad (used, replaced, confirmed meanwhile, expired).
+   */
+  cancelEmailChange: endpoint('POST /api/auth/change-email/cancel', {
+    body: tokenConfirmRequestSchema,
+    response: ok(detailResponseSchema),
+    access: 'public',
+  }),
+  /** The link sent to the new address makes the change; 400 with MainCode_ invalid_token when it is bad. */
+  confirmEmailChange: endpoint('POST /api/auth/change-email/confirm', {
+    body: tokenConfirmRequestSchema,
+    response: ok(authResponseSchema),
+    access: 'public',
+  }),
+};
+
+/** `/api/users/:id…`: the caller's own user only (another id, numeric or not, answers 404 like an unknown one). */
+const ownUser = { params: anyIdParams, access: 'self' } as const;
+
+/** The session API's user routes (SPEC §7): the caller's own profile; each answers the user. */
+export const userEndpoints = {
+  /** The name. */
+  update: endpoint('PATCH /api/users/:id', {
+    ...ownUser,
+    body: updateUserRequestSchema,
+    response: ok(userSchema),
+  }),
+  /** Multipart `uploadedProfileImage` (PROFILE_IMAGE_FIELD). */
+  uploadProfileImage: endpoint('POST /api/users/:id/update-uploaded-profile-image', {
+    ...ownUser,
+    body: 'multipart',
+    response: ok(userSchema),
+  }),
+  /** Removes the profile picture. */
+  deleteProfileImage: endpoint('PATCH /api/users/:id/delete-uploaded-profile-image', {
+    ...ownUser,
+    response: ok(userSchema),
+  }),
+  /** Whether the user could close their login, and why not; a read (it changes nothing) with a PATCH. */
+  checkDelete: endpoint('PATCH /api/users/:id/check-delete', {
+    ...ownUser,
+    response: ok(checkDeleteResponseSchema),
+  }),
+};
 
 /** SPEC §5 and §9: image uploads. */
 export const IMAGE_UPLOAD_MAX_BYTES = 6_000_000;

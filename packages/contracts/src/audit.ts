@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { datePresets, localDateSchema, timeZoneSchema } from './date-filters.ts';
+import { endpoint, ok } from './endpoints.ts';
 import { listResponseSchema, MAX_INT_ID } from './lists.ts';
 
 /**
@@ -221,3 +222,22 @@ export const auditExportQuerySchema = auditFilterSchema.extend({
   format: z.enum(auditExportFormats).catch('csv').default('csv'),
 });
 export type AuditExportQuery = z.infer<typeof auditExportQuerySchema>;
+
+/** The audit log is the owners': capability readAuditLog (members 403, another account 404). */
+const auditReaders = { account: { from: 'query.account', can: 'readAuditLog' } } as const;
+
+/** The session API's audit-log routes (Settings → Audit log). */
+export const auditEndpoints = {
+  /** Newest first, a page at a time. */
+  list: endpoint('GET /api/audit-events', {
+    query: auditEventListQuerySchema,
+    response: ok(auditEventListSchema),
+    access: auditReaders,
+  }),
+  /** Every matching event, oldest first, as a CSV or JSON Lines download (the read is itself recorded). */
+  export: endpoint('GET /api/audit-events/export', {
+    query: auditExportQuerySchema,
+    response: ok(),
+    access: auditReaders,
+  }),
+};

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint, ok } from './endpoints.ts';
 import { membershipSchema } from './memberships.ts';
 import { singleLineName } from './names.ts';
 import { newPasswordSchema } from './password.ts';
@@ -56,3 +57,40 @@ export const tokenConfirmRequestSchema = z.object({
   token: z.string().min(1).max(256),
 });
 export type TokenConfirmRequest = z.infer<typeof tokenConfirmRequestSchema>;
+
+/**
+ * The session API's sign-in, sign-up and e-mail verification routes (SPEC §7, DESIGN §5): anyone may call them (an
+ * anonymous caller gets the anonymous viewer back). The password and e-mail changes are account-self-service.ts's.
+ */
+export const authEndpoints = {
+  /** A CSRF token for the session (made when there is none); needs no token itself. */
+  csrf: endpoint('POST /api/auth/csrf', { response: ok(csrfResponseSchema), access: 'public' }),
+  /** A read with a POST (it rotates the CSRF token): who is signed in, with their memberships. */
+  refreshMe: endpoint('POST /api/auth/refresh-me', { response: ok(authResponseSchema), access: 'public' }),
+  /** Signs in with e-mail and password: a new session and a new CSRF token. */
+  login: endpoint('POST /api/auth/login', {
+    body: loginRequestSchema,
+    response: ok(authResponseSchema),
+    access: 'public',
+  }),
+  /** Ends the session, if any; the answer is the anonymous viewer with a new CSRF token. */
+  logout: endpoint('POST /api/auth/logout', { response: ok(authResponseSchema), access: 'public' }),
+  /** Creates the user and signs them in (unverified until the e-mailed link is opened). */
+  signup: endpoint('POST /api/auth/signup', {
+    body: signupRequestSchema,
+    response: ok(authResponseSchema),
+    access: 'public',
+  }),
+  /** The same answer whether or not the address exists. */
+  resendVerificationEmail: endpoint('POST /api/auth/signup/resend-verification-email', {
+    body: resendVerificationEmailRequestSchema,
+    response: ok(detailResponseSchema),
+    access: 'public',
+  }),
+  /** The e-mailed link: 400 with MainCode_ invalid_token when it is bad; signs nobody in. */
+  confirmVerifyEmail: endpoint('POST /api/auth/verify-email/confirm', {
+    body: tokenConfirmRequestSchema,
+    response: ok(authResponseSchema),
+    access: 'public',
+  }),
+};

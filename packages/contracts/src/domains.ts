@@ -1,12 +1,12 @@
 import { z } from 'zod';
+import { anyIdParams, created, endpoint, noContent, ok } from './endpoints.ts';
 
 /**
  * Company domains (issue #33 item 10, docs/decisions/0031-company-domain-proof.md): an owner proves that the company
  * controls a domain — a DNS TXT record or a file under `/.well-known/` — and certificates and the public pages then
  * name the verified domain beside the company's name, which any account may otherwise choose freely.
  *
- * Routes (owners change, any member reads): `GET|POST /api/accounts/{id}/domains`, `POST
- * /api/accounts/{id}/domains/{domainId}/check`, `DELETE /api/accounts/{id}/domains/{domainId}`.
+ * Routes: `domainEndpoints` below (owners change, any member reads).
  */
 
 /** Domains one account may hold (verified or not). */
@@ -126,6 +126,48 @@ export type AccountDomain = z.infer<typeof accountDomainSchema>;
 
 export const accountDomainListSchema = z.object({ results: z.array(accountDomainSchema) });
 export type AccountDomainList = z.infer<typeof accountDomainListSchema>;
+
+/**
+ * Any strings: the tenancy hook answers 404 for an account not the caller's, the service for a domain not the
+ * account's.
+ */
+export const accountDomainParams = z.object({ id: z.string(), domainId: z.string() });
+
+/** POST /api/accounts/{id}/domains/{domainId}/check: the SPA sends `{}`; the server reads no body, so any is taken. */
+export const checkAccountDomainRequestSchema = z.unknown();
+
+/** The account in the path: owners (`manageCompany`). */
+const domainOwners = { account: { from: 'path.account', can: 'manageCompany' } } as const;
+
+/** The session API's company-domain routes. */
+export const domainEndpoints = {
+  /** Any member: Company Info shows the verified ones. */
+  list: endpoint('GET /api/accounts/:id/domains', {
+    params: anyIdParams,
+    response: ok(accountDomainListSchema),
+    access: { account: { from: 'path.account' } },
+  }),
+  /** `{domain}` → 201 with its proof to publish; 400 on `domain` when it is no domain or already listed. */
+  create: endpoint('POST /api/accounts/:id/domains', {
+    params: anyIdParams,
+    body: createAccountDomainRequestSchema,
+    response: created(accountDomainSchema),
+    access: domainOwners,
+  }),
+  /** Looks for the proof now → the domain, verified; 400 saying what was found; 429 past DOMAIN_CHECKS_PER_HOUR. */
+  check: endpoint('POST /api/accounts/:id/domains/:domainId/check', {
+    params: accountDomainParams,
+    body: checkAccountDomainRequestSchema,
+    response: ok(accountDomainSchema),
+    access: domainOwners,
+  }),
+  /** Removes it, verified or not. */
+  remove: endpoint('DELETE /api/accounts/:id/domains/:domainId', {
+    params: accountDomainParams,
+    response: noContent,
+    access: domainOwners,
+  }),
+};
 
 /**
  * How a company is named beside its verified domains, the same words wherever it is shown (the certificate's page and

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { publicConsentSchema } from './consent.ts';
+import { anyIdParams, created, endpoint, noContent, ok } from './endpoints.ts';
 import { languageSchema } from './verify-forms.ts';
 
 /**
@@ -109,8 +110,7 @@ export const checkCodeResponseSchema = z.object({
 export type CheckCodeResponse = z.infer<typeof checkCodeResponseSchema>;
 
 // ---- Test numbers (test mode; ours) ----------------------------------------------------------------------------
-// GET /api/test-phone-numbers?account={id} (any member) · POST /api/test-phone-numbers (owner) → 201 ·
-// DELETE /api/test-phone-numbers/{id} (owner) → 204. A code sent to a test number sends nothing; the number's fixed
+// Routes: `testPhoneNumberEndpoints` below. A code sent to a test number sends nothing; the number's fixed
 // code verifies it and the verification is marked as a test. Its message's delivery is simulated (issue #18): queued,
 // sent, then delivered, or undelivered with the number's `simulatedErrorCode`, like a decline test card.
 
@@ -156,6 +156,28 @@ export const createTestPhoneNumberRequestSchema = z.object({
     .default(null),
 });
 export type CreateTestPhoneNumberRequest = z.input<typeof createTestPhoneNumberRequestSchema>;
+
+/** The session API's test-number routes: any member lists them, owners (`manageCompany`) add and delete them. */
+export const testPhoneNumberEndpoints = {
+  /** The account's test numbers. */
+  list: endpoint('GET /api/test-phone-numbers', {
+    query: testPhoneNumberListQuerySchema,
+    response: ok(testPhoneNumberListSchema),
+    access: { account: { from: 'query.account' } },
+  }),
+  /** `{account, cellPhone, code}` → 201; 400 on `cellPhone` when it is invalid or already there. */
+  create: endpoint('POST /api/test-phone-numbers', {
+    body: createTestPhoneNumberRequestSchema,
+    response: created(testPhoneNumberSchema),
+    access: { account: { from: 'body.account', can: 'manageCompany' } },
+  }),
+  /** Deletes it. */
+  remove: endpoint('DELETE /api/test-phone-numbers/:id', {
+    params: anyIdParams,
+    response: noContent,
+    access: { account: { from: { pathObject: 'testPhoneNumbers' }, can: 'manageCompany' } },
+  }),
+};
 export const testNumberTexts = {
   duplicate: 'This number is already a test number.',
   invalidPhone: 'This is not a valid phone number. Check the digits and the country code.',

@@ -1,12 +1,31 @@
+import { accountSelfServiceEndpoints, userEndpoints } from './account-self-service.ts';
 import { apiKeyEndpoints } from './api-keys.ts';
+import { auditEndpoints } from './audit.ts';
+import { authEndpoints } from './auth.ts';
+import { devOutboxEndpoints } from './dev-outbox.ts';
+import { domainEndpoints } from './domains.ts';
 import type { Endpoint } from './endpoints.ts';
+import { testPhoneNumberEndpoints } from './public-verify.ts';
+import { accountEndpoints, invitationEndpoints, membershipEndpoints } from './teams.ts';
+import { webhookEndpoints } from './webhooks.ts';
 
 /**
  * Every session-API endpoint, by area (the catalog the server's route inventory is held to: each of the app's `/api/`
  * routes outside `/api/v1` is declared here, and each declaration is registered as it says).
  */
 export const sessionEndpoints = {
+  accountSelfService: accountSelfServiceEndpoints,
+  accounts: accountEndpoints,
   apiKeys: apiKeyEndpoints,
+  audit: auditEndpoints,
+  auth: authEndpoints,
+  devOutbox: devOutboxEndpoints,
+  domains: domainEndpoints,
+  invitations: invitationEndpoints,
+  memberships: membershipEndpoints,
+  testPhoneNumbers: testPhoneNumberEndpoints,
+  users: userEndpoints,
+  webhooks: webhookEndpoints,
 } satisfies Record<string, Record<string, Endpoint>>;
 
 /** The catalog as one list, each endpoint with its area and name (`apiKeys.revoke`). */

@@ -1,9 +1,14 @@
 import { z } from 'zod';
 import { emailSchema } from './auth.ts';
+import { anyIdParams, created, endpoint, noContent, ok } from './endpoints.ts';
 import { listResponseSchema } from './lists.ts';
 import { accountSchema, membershipSchema, roleSchema } from './memberships.ts';
 import { singleLineName } from './names.ts';
-import { keepCredentialsSchema } from './owned-credentials.ts';
+import {
+  keepCredentialsSchema,
+  ownedCredentialsSchema,
+  removeMembershipRequestSchema,
+} from './owned-credentials.ts';
 import { phoneCountriesSchema } from './phone-countries.ts';
 
 /**
@@ -100,6 +105,43 @@ export const updateAccountRequestSchema = z
   );
 export type UpdateAccountRequest = z.input<typeof updateAccountRequestSchema>;
 
+/** `/api/accounts/:id…`: the path id is the account (another one answers 404); any member may read it. */
+const accountMembers = { params: anyIdParams, access: { account: { from: 'path.account' } } } as const;
+/** Changing it is the owners'. */
+const accountOwners = {
+  params: anyIdParams,
+  access: { account: { from: 'path.account', can: 'manageCompany' } },
+} as const;
+
+/** The session API's account routes (DESIGN §5); all but the first answer the company info. */
+export const accountEndpoints = {
+  /** The new owner membership; it goes first and becomes current (SPEC §4). A verified address only. */
+  create: endpoint('POST /api/accounts', {
+    body: createAccountRequestSchema,
+    response: created(createAccountResponseSchema),
+    access: 'signedIn',
+  }),
+  /** The company info, to any member. */
+  get: endpoint('GET /api/accounts/:id', { ...accountMembers, response: ok(companyInfoSchema) }),
+  /** displayName, phoneCountries, auditRetentionYears. */
+  update: endpoint('PATCH /api/accounts/:id', {
+    ...accountOwners,
+    body: updateAccountRequestSchema,
+    response: ok(companyInfoSchema),
+  }),
+  /** The logo: multipart `uploadedProfileImage`, the profile picture's rules. */
+  uploadImage: endpoint('POST /api/accounts/:id/update-uploaded-profile-image', {
+    ...accountOwners,
+    body: 'multipart',
+    response: ok(companyInfoSchema),
+  }),
+  /** Removes the logo. */
+  deleteImage: endpoint('PATCH /api/accounts/:id/delete-uploaded-profile-image', {
+    ...accountOwners,
+    response: ok(companyInfoSchema),
+  }),
+};
+
 // ---- Memberships -------------------------------------------------------------------------------------------------
 
 export const teamUserSchema = z.object({
@@ -139,12 +181,72 @@ export const updatePermissionsRequestSchema = z.object({
 });
 export type UpdatePermissionsRequest = z.infer<typeof updatePermissionsRequestSchema>;
 
-/** POST /api/memberships/{id}/select with {} → the membership, now current for this session. */
+/**
+ * POST /api/memberships/{id}/select: the SPA sends `{}` (SPEC §7). The server reads no body, so whatever comes is
+ * taken, as it always was.
+ */
+export const selectMembershipRequestSchema = z.unknown();
+/** POST /api/memberships/{id}/select → the membership, now current for this session. */
 export const selectMembershipResponseSchema = z.object({ currentMembership: membershipSchema });
 export type SelectMembershipResponse = z.infer<typeof selectMembershipResponseSchema>;
 
-// DELETE /api/memberships/{id} → 204. Owners remove anyone; a member may remove (leave) only their own; the last
-// owner can be neither removed nor leave.
+/** A membership in the path: any member of its account passes (the service checks further). */
+const ofMembership = { from: { pathObject: 'memberships' } } as const;
+/** Changing someone's membership, or reading what it holds: owners (`manageTeam`). */
+const teamOwners = { account: { ...ofMembership, can: 'manageTeam' } } as const;
+
+/** The session API's membership routes (SPEC §7). */
+export const membershipEndpoints = {
+  /** With `accountId`: that account's team (any member). Without: the caller's own, open to an unverified address. */
+  list: endpoint('GET /api/memberships', {
+    query: membershipListQuerySchema,
+    response: ok(teamMembershipListSchema),
+    access: { account: { from: 'query.accountId', optional: true } },
+  }),
+  /** One membership of an account the caller is a member of. */
+  get: endpoint('GET /api/memberships/:id', {
+    params: anyIdParams,
+    response: ok(teamMembershipSchema),
+    access: { account: ofMembership },
+  }),
+  /** Makes them an owner or a member; the last owner cannot be demoted (400 `last_owner`). */
+  updateRole: endpoint('POST /api/memberships/:id/update-role', {
+    params: anyIdParams,
+    body: updateRoleRequestSchema,
+    response: ok(teamMembershipSchema),
+    access: teamOwners,
+  }),
+  /** What removing or demoting them would revoke and disable (ADR 30). */
+  ownedCredentials: endpoint('GET /api/memberships/:id/owned-credentials', {
+    params: anyIdParams,
+    response: ok(ownedCredentialsSchema),
+    access: teamOwners,
+  }),
+  /** The member's two switches. */
+  updatePermissions: endpoint('POST /api/memberships/:id/update-permissions', {
+    params: anyIdParams,
+    body: updatePermissionsRequestSchema,
+    response: ok(teamMembershipSchema),
+    access: teamOwners,
+  }),
+  /** Makes one of the caller's own memberships current (anyone else's id is 404); verified addresses only. */
+  select: endpoint('POST /api/memberships/:id/select', {
+    params: anyIdParams,
+    body: selectMembershipRequestSchema,
+    response: ok(selectMembershipResponseSchema),
+    access: 'signedIn',
+  }),
+  /**
+   * Owners remove anyone, a member only themselves (leaving); never the last owner. The body, optional, names the
+   * person's keys and endpoints to keep (ADR 30); without it nothing is kept.
+   */
+  remove: endpoint('DELETE /api/memberships/:id', {
+    params: anyIdParams,
+    body: removeMembershipRequestSchema.nullish(),
+    response: noContent,
+    access: { account: ofMembership },
+  }),
+};
 
 // ---- Invitations -------------------------------------------------------------------------------------------------
 
@@ -181,8 +283,6 @@ export const createInvitationRequestSchema = z.object({
   canViewReports: z.boolean().default(false),
 });
 export type CreateInvitationRequest = z.input<typeof createInvitationRequestSchema>;
-
-// POST /api/invitations/{id}/resend → the invitation; DELETE /api/invitations/{id} → 204 (revoke).
 
 /**
  * The invitation e-mail links to `/follow-invitation/?key={key}`. That page, and `/auth/signup/from-invitation?key=`
@@ -226,6 +326,43 @@ export const acceptInvitationRequestSchema = z.object({ key: z.string().min(1).m
 export type AcceptInvitationRequest = z.infer<typeof acceptInvitationRequestSchema>;
 export const acceptInvitationResponseSchema = z.object({ membership: membershipSchema });
 export type AcceptInvitationResponse = z.infer<typeof acceptInvitationResponseSchema>;
+
+/** An invitation in the path: owners (`manageTeam`) of its account. */
+const ofInvitation = { account: { from: { pathObject: 'invitations' }, can: 'manageTeam' } } as const;
+
+/** The session API's invitation routes (DESIGN §5 "Team"): owners manage them, the invited person accepts. */
+export const invitationEndpoints = {
+  /** Pending invitations, newest first (owners; verified addresses only). */
+  list: endpoint('GET /api/invitations', {
+    query: invitationListQuerySchema,
+    response: ok(invitationListSchema),
+    access: { account: { from: 'query.accountId', can: 'manageTeam' } },
+  }),
+  /** Invites and e-mails (owners; verified addresses only). */
+  create: endpoint('POST /api/invitations', {
+    body: createInvitationRequestSchema,
+    response: created(invitationSchema),
+    access: { account: { from: 'body.accountId', can: 'manageTeam' } },
+  }),
+  /** The e-mailed key → the new membership, first and current (SPEC §4). */
+  accept: endpoint('POST /api/invitations/accept', {
+    body: acceptInvitationRequestSchema,
+    response: ok(acceptInvitationResponseSchema),
+    access: 'signedIn',
+  }),
+  /** Sends the e-mail again (429 sooner than INVITATION_RESEND_SECONDS after the last). */
+  resend: endpoint('POST /api/invitations/:id/resend', {
+    params: anyIdParams,
+    response: ok(invitationSchema),
+    access: ofInvitation,
+  }),
+  /** Revokes it (its link then says so). */
+  revoke: endpoint('DELETE /api/invitations/:id', {
+    params: anyIdParams,
+    response: noContent,
+    access: ofInvitation,
+  }),
+};
 
 export const INVITATION_VALID_DAYS = 7;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createdBySchema } from './created-by.ts';
 import { isoDateTimeSchema } from './date-filters.ts';
+import { anyIdParams, created, endpoint, noContent, ok } from './endpoints.ts';
 import { MAX_INT_ID } from './lists.ts';
 import { hasLineBreakOrControl, singleLineTexts } from './names.ts';
 
@@ -284,3 +285,89 @@ export const replayFailedWebhooksRequestSchema = z
 export type ReplayFailedWebhooksRequest = z.infer<typeof replayFailedWebhooksRequestSchema>;
 export const webhookReplayQueuedSchema = z.object({ queued: z.number().int() });
 export type WebhookReplayQueued = z.infer<typeof webhookReplayQueuedSchema>;
+
+// ---- Routes ------------------------------------------------------------------------------------------------------
+
+/** Owners only (`manageCompany`), which no API key's scopes grant. */
+const owners = (from: 'query.account' | 'body.account') =>
+  ({ account: { from, can: 'manageCompany' } }) as const;
+const ownEndpoint = { account: { from: { pathObject: 'webhookEndpoints' }, can: 'manageCompany' } } as const;
+const ownEvent = { account: { from: { pathObject: 'webhookEvents' }, can: 'manageCompany' } } as const;
+
+/** 202: the sending is a job; its outcome shows in the deliveries. */
+const accepted = <const Body extends z.ZodType>(body: Body) => ({ status: 202, body }) as const;
+
+/** The session API's webhook routes (Settings → Webhooks, owners only). */
+export const webhookEndpoints = {
+  /** Oldest first. */
+  list: endpoint('GET /api/webhook-endpoints', {
+    query: webhookEndpointListQuerySchema,
+    response: ok(webhookEndpointListSchema),
+    access: owners('query.account'),
+  }),
+  /** `{account, url, description, eventTypes, enabled}` → 201 with the endpoint. */
+  create: endpoint('POST /api/webhook-endpoints', {
+    body: createWebhookEndpointRequestSchema,
+    response: created(webhookEndpointSchema),
+    access: owners('body.account'),
+  }),
+  /** One endpoint; another account's answers 404 like an unknown one. */
+  get: endpoint('GET /api/webhook-endpoints/:id', {
+    params: anyIdParams,
+    response: ok(webhookEndpointSchema),
+    access: ownEndpoint,
+  }),
+  /** The fields to change → the endpoint. */
+  update: endpoint('PATCH /api/webhook-endpoints/:id', {
+    params: anyIdParams,
+    body: updateWebhookEndpointRequestSchema,
+    response: ok(webhookEndpointSchema),
+    access: ownEndpoint,
+  }),
+  /** Nothing more is sent to it. */
+  remove: endpoint('DELETE /api/webhook-endpoints/:id', {
+    params: anyIdParams,
+    response: noContent,
+    access: ownEndpoint,
+  }),
+  /** The signing secret, read on demand (and audited). */
+  secret: endpoint('GET /api/webhook-endpoints/:id/secret', {
+    params: anyIdParams,
+    response: ok(webhookSecretSchema),
+    access: ownEndpoint,
+  }),
+  /** `{overlapHours}` → the endpoint with its new secret's preview. */
+  rotateSecret: endpoint('POST /api/webhook-endpoints/:id/rotate-secret', {
+    params: anyIdParams,
+    body: rotateWebhookSecretRequestSchema,
+    response: ok(webhookEndpointSchema),
+    access: ownEndpoint,
+  }),
+  /** Newest first; the next page starts after the last event id shown. */
+  deliveries: endpoint('GET /api/webhook-endpoints/:id/deliveries', {
+    params: anyIdParams,
+    query: webhookDeliveryListQuerySchema,
+    response: ok(webhookDeliveryListSchema),
+    access: ownEndpoint,
+  }),
+  /** Queues a `webhook.test` event to this endpoint → its delivery. */
+  sendTest: endpoint('POST /api/webhook-endpoints/:id/send-test', {
+    params: anyIdParams,
+    response: accepted(webhookDeliverySchema),
+    access: ownEndpoint,
+  }),
+  /** Queues the range's events this endpoint did not get → how many. */
+  replayFailed: endpoint('POST /api/webhook-endpoints/:id/replay-failed', {
+    params: anyIdParams,
+    body: replayFailedWebhooksRequestSchema,
+    response: accepted(webhookReplayQueuedSchema),
+    access: ownEndpoint,
+  }),
+  /** `{endpointId}`: the same event (same `webhook-id`) again, to that endpoint. */
+  replayEvent: endpoint('POST /api/webhook-events/:id/replay', {
+    params: anyIdParams,
+    body: replayWebhookEventRequestSchema,
+    response: accepted(webhookReplayQueuedSchema),
+    access: ownEvent,
+  }),
+};

@@ -600,7 +600,7 @@ export const verificationAttempts = pgTable(
      */
     codeEntered: boolean('code_entered').notNull().default(false),
     /**
-     * The code's send, claimed from this row by the code-send worker (ADR 33; messaging/code-delivery.ts): the code
+     * The code's send, claimed from this row by the code-send worker (ADR 33; modules/attempts/code-delivery.ts): the code
      * sealed with SECRET_KEY under the attempt id while a send is owed (cleared once it is done), where the send is
      * (queued, active, retry, then its outcome: sent, skipped, rejected, unreadable, failed), when it may next be
      * taken (its start, an active try's lease, a retry's back-off; null once done) and how many tries were taken.

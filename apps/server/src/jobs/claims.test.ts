@@ -3,7 +3,7 @@ import { type DatabaseHandle, schema } from '@veriform/db';
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCodeSendStore } from '../messaging/code-delivery.ts';
+import { createCodeSendStore } from '../modules/attempts/index.ts';
 import { createWebhookDeliveryStore } from '../modules/webhooks/sender.ts';
 import { openTestDb } from '../test-support/app.ts';
 import { type ClaimedRow, createClaimLoop, type RowStore, retryDelayMs } from './claims.ts';

@@ -6,7 +6,7 @@ export const accountScope = ['accounts'] as const;
 
 export const accountKeys = {
   detail: (accountId: number) => [...accountScope, accountId] as const,
-  /** GET /api/accounts/{id} with the countries codes go to (Company Info's country list). */
+  /** The company info: the account with the countries codes go to (Company Info's country list). */
   companyInfo: (accountId: number) => [...accountScope, accountId, 'company-info'] as const,
   team: (accountId: number) => [...accountScope, accountId, 'memberships'] as const,
   invitations: (accountId: number) => [...accountScope, accountId, 'invitations'] as const,

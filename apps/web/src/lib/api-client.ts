@@ -1,5 +1,5 @@
 import {
-  csrfResponseSchema,
+  authEndpoints,
   type Endpoint,
   type EndpointOutput,
   errorTexts,
@@ -249,10 +249,11 @@ export class ApiClient {
     this.onNotAuthenticated = handler;
   }
 
-  /** POST /api/auth/csrf (needs no token); concurrent callers share one request. */
+  /** A fresh token (its request needs none); concurrent callers share one request. */
   refreshCsrfToken(): Promise<string> {
     if (!this.pendingCsrf) {
-      this.pendingCsrf = this.send('POST', '/api/auth/csrf', { schema: csrfResponseSchema }, false)
+      const { method, path, response } = authEndpoints.csrf;
+      this.pendingCsrf = this.send(method, path, { schema: response.body }, false)
         .then(({ csrfToken }) => csrfToken)
         .finally(() => {
           this.pendingCsrf = null;

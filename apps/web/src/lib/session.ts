@@ -112,7 +112,7 @@ export class SessionStore {
     return session;
   }
 
-  /** A user answer (PATCH /api/users/{id} and the image calls) replaces the stored user (SPEC §7). */
+  /** A user answer (`userEndpoints`: the name and the image calls) replaces the stored user (SPEC §7). */
   replaceUser(user: User): Session {
     const session = { ...this.get(), user };
     this.set(session);
@@ -207,7 +207,7 @@ export class SessionStore {
   }
 }
 
-/** The session, re-rendering on every change. Read-only: refreshing is `features/auth` (POST refresh-me). */
+/** The session, re-rendering on every change. Read-only: refreshing is `features/auth` (`authEndpoints.refreshMe`). */
 export function useSession(): Session {
   const { session } = useServices();
   const { data } = useQuery<Session>({ queryKey: sessionQueryKey, queryFn: skipToken });

@@ -9,7 +9,9 @@ import {
   makeFollowInvitation,
   makeInitialData,
   makeMembership,
+  makeTeamMembership,
   makeUser,
+  teamList,
 } from '../test/fake-server';
 import { renderApp } from '../test/render';
 
@@ -167,7 +169,8 @@ describe('page data right after creating an account', () => {
 describe('memberships kept in step with the server', () => {
   it('a removal by an owner: the next re-read drops the account and the next one becomes current', async () => {
     const server = createFakeServer({
-      'GET /api/memberships': [200, { count: 1, pageNumber: 1, pageSize: 100, results: [beta] }],
+      // The server's answer: team rows, each the membership with its person.
+      'GET /api/memberships': [200, teamList([makeTeamMembership(beta)])],
       'POST /api/memberships/12/select': [200, { currentMembership: beta }],
     });
     const { services } = renderApp('/forms/', { initialData: signedIn([acme, beta]), server });

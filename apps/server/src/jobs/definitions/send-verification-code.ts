@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRowJob } from '../define.ts';
 
 /**
- * Sends one verification code (public verification; messaging/code-delivery.ts), claimed from the attempt's own row
+ * Sends one verification code (public verification; modules/attempts/code-delivery.ts), claimed from the attempt's own row
  * (ADR 33): its `send_after` has come while its send is owed. Retries: a provider hiccup (HTTP 5xx, 429, a timeout,
  * SMTP 4xx) is retried after 1–2, 2–4, 4–8 … 128–256 s (exponential backoff with jitter), 4¼ to 8½ minutes in all —
  * the code is valid for 10; an attempt past its expiry is skipped, not sent. Permanent refusals are not retried (see

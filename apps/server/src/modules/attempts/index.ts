@@ -1,14 +1,21 @@
 /**
  * The attempt and its verification, owned once (issue #34, ADR 35): other modules import this entry only.
  * - state.ts (pure): statuses, transitions, the code's lifetime, tries and spacing, "expired", the delivery order;
- * - store.ts: the only writer of `verification_attempts`, `verifications` and `code_delivery_events`, and the only
- *   caller of issue_verification_code and judge_verification_code (the redaction's masking is still
- *   verifications/redaction.ts's: see ADR 35);
+ * - store.ts, redact.ts, code-delivery.ts: the only writers of `verification_attempts`, `verifications` and
+ *   `code_delivery_events` (ownership.test.ts keeps it so), and the only caller of issue_verification_code and
+ *   judge_verification_code; redact.ts masks the verification and its attempts for verifications/redaction.ts, in its
+ *   transaction; code-delivery.ts makes a code's send owed and is the send job's row store (ADR 33);
  * - events.ts: which webhook event each transition emits, its payload typed;
  * - codes.ts: the attempt's id and its code (made, hashed, compared).
  */
 
 export * from '../../domain/attempt-state.ts';
+export {
+  type CodeDelivery,
+  type CodeMessage,
+  createCodeDelivery,
+  createCodeSendStore,
+} from './code-delivery.ts';
 export {
   ATTEMPT_ID_PATTERN,
   CODE_PATTERN,
@@ -27,6 +34,11 @@ export {
   emitDeliveryOutcome,
   transitionEvent,
 } from './events.ts';
+export {
+  type RedactedAttempt,
+  redactVerificationRecord,
+  type VerificationRow,
+} from './redact.ts';
 export {
   type CodeSendOutcome,
   composeCodeEmail,

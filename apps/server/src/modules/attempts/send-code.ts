@@ -5,11 +5,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import { statusAt } from '../../domain/attempt-state.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { CodeMessage } from '../../messaging/code-delivery.ts';
 import type { EmailMessage, Mailer } from '../../messaging/email.ts';
 import { SmsSendError, type SmsSender } from '../../messaging/sms.ts';
 import { oneLine, renderHtml } from '../../messaging/templates/layout.ts';
 import type { WebhookEvents } from '../webhooks/index.ts';
+import type { CodeMessage } from './code-delivery.ts';
 import { recordSendError, recordSendRefused, recordSent } from './store.ts';
 
 const { verificationAttempts, verifyForms, accounts } = schema;

@@ -28,18 +28,18 @@ import { AppError } from '../../lib/errors.ts';
 import { ipKey } from '../../lib/ip-key.ts';
 import { type RateLimitRule, tooMany } from '../../lib/rate-limit.ts';
 import { statement } from '../../lib/statement.ts';
-import type { CodeDelivery } from '../../messaging/code-delivery.ts';
 import type { CurrentConsent } from '../consent/index.ts';
 import { newEventId, type WebhookEvents } from '../webhooks/index.ts';
+import type { CodeDelivery } from './code-delivery.ts';
 import { codeMatches, hashCode, newAttemptId, newCode } from './codes.ts';
 import { ATTEMPT_EVENT_TYPES, attemptEvent, deliveryOutcomeEvent, emitDeliveryOutcome } from './events.ts';
 
 const { accounts, verifyForms, verificationAttempts, testPhoneNumbers, codeDeliveryEvents } = schema;
 
 /**
- * The attempt's one writer (issue #34, ADR 35): the only code that writes `verification_attempts`, `verifications`
- * and `code_delivery_events` (the redaction's masking apart: verifications/redaction.ts, see the ADR), and the only
- * caller of the two PL/pgSQL functions that issue and judge a code. The hosted page (public-verify) and API v1 are
+ * The attempt's one writer (issue #34, ADR 35): with redact.ts (the redaction's masking) and code-delivery.ts (the
+ * send job's rows), the only code that writes `verification_attempts`, `verifications` and `code_delivery_events`
+ * (ownership.test.ts), and the only caller of the two PL/pgSQL functions that issue and judge a code. The hosted page (public-verify) and API v1 are
  * adapters over it; the activity log, the attempts view and the report only read.
  */
 

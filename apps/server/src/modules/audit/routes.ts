@@ -1,35 +1,29 @@
 import { Readable } from 'node:stream';
-import { auditEventListQuerySchema, auditEventListSchema, auditExportQuerySchema } from '@veriform/contracts';
+import { auditEndpoints } from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { declared } from '../../plugins/endpoints.ts';
 import { accountContext } from '../../plugins/tenancy.ts';
 import { readEntry } from './log.ts';
 import { csvHeader, csvLine, jsonLine } from './service.ts';
 
 /**
  * The audit log for owners (capability readAuditLog; members 403, another account 404): the screen's pages and the
- * export, streamed oldest first as CSV or JSON Lines (the latter is what `npm run audit:verify -- --file` checks).
+ * export, streamed oldest first as CSV or JSON Lines (the latter is what `npm run audit:verify -- --file` checks). The
+ * routes' paths, schemas and capability are their contract's (`auditEndpoints`).
  */
 export async function auditRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { auditReader, audit, db, clock } = app.services;
 
-  r.get(
-    '/api/audit-events',
-    {
-      config: { account: { from: 'query.account', can: 'readAuditLog' } },
-      schema: { querystring: auditEventListQuerySchema, response: { 200: auditEventListSchema } },
-    },
-    (request) => auditReader.list(accountContext(request), request.query),
-  );
+  r.route({
+    ...declared(auditEndpoints.list),
+    handler: (request) => auditReader.list(accountContext(request), request.query),
+  });
 
-  r.get(
-    '/api/audit-events/export',
-    {
-      config: { account: { from: 'query.account', can: 'readAuditLog' } },
-      schema: { querystring: auditExportQuerySchema },
-    },
-    async (request, reply) => {
+  r.route({
+    ...declared(auditEndpoints.export),
+    handler: async (request, reply) => {
       const ctx = accountContext(request);
       const { format, account: _account, ...filters } = request.query;
       // The export is a read of the whole log (issue #33 item 8): recorded, with its count, before a line is sent.
@@ -56,5 +50,5 @@ export async function auditRoutes(app: FastifyInstance): Promise<void> {
         .header('cache-control', 'no-store')
         .send(body);
     },
-  );
+  });
 }

@@ -1,98 +1,74 @@
-import {
-  membershipListQuerySchema,
-  ownedCredentialsSchema,
-  removeMembershipRequestSchema,
-  selectMembershipResponseSchema,
-  teamMembershipListSchema,
-  teamMembershipSchema,
-  updatePermissionsRequestSchema,
-  updateRoleRequestSchema,
-} from '@veriform/contracts';
+import { membershipEndpoints } from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { parsePathId } from '../../plugins/account-objects.ts';
 import { requireSession, requireUser, requireVerifiedUser } from '../../plugins/auth-guard.ts';
-import { type AccountDeclaration, accountContext, optionalAccountContext } from '../../plugins/tenancy.ts';
+import { declared } from '../../plugins/endpoints.ts';
+import { accountContext, optionalAccountContext } from '../../plugins/tenancy.ts';
 
-const params = z.object({ id: z.string() });
 const idOf = (params: { id: string }) => parsePathId(params.id);
-const membership: AccountDeclaration = { from: { pathObject: 'memberships' } };
-const team: AccountDeclaration = { from: { pathObject: 'memberships' }, can: 'manageTeam' };
 
-/** SPEC §7 /api/memberships. Thin: parse, scope, call the service, answer. */
+/**
+ * SPEC §7 /api/memberships. Thin: parse, scope, call the service, answer. The routes' paths, schemas and capabilities
+ * are their contract's (`membershipEndpoints`).
+ */
 export async function membershipRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { memberships } = app.services;
-  const one = { 200: teamMembershipSchema };
 
-  r.get(
-    '/api/memberships',
-    {
-      // Without accountId: the caller's own memberships (open to an unverified address).
-      config: { account: { from: 'query.accountId', optional: true } },
-      schema: { querystring: membershipListQuerySchema, response: { 200: teamMembershipListSchema } },
-    },
-    (request) => {
+  r.route({
+    ...declared(membershipEndpoints.list),
+    handler: (request) => {
       const ctx = optionalAccountContext(request);
       return ctx ? memberships.listTeam(ctx) : memberships.listOwn(requireUser(request));
     },
-  );
+  });
 
-  r.get(
-    '/api/memberships/:id',
-    { config: { account: membership }, schema: { params, response: one } },
-    (request) => memberships.get(accountContext(request), idOf(request.params)),
-  );
+  r.route({
+    ...declared(membershipEndpoints.get),
+    handler: (request) => memberships.get(accountContext(request), idOf(request.params)),
+  });
 
-  r.post(
-    '/api/memberships/:id/update-role',
-    { config: { account: team }, schema: { params, body: updateRoleRequestSchema, response: one } },
-    (request) => {
+  r.route({
+    ...declared(membershipEndpoints.updateRole),
+    handler: (request) => {
       const { role, ...keep } = request.body;
       return memberships.updateRole(accountContext(request), idOf(request.params), role, keep);
     },
-  );
+  });
 
-  /** What removing or demoting them would revoke and disable (owners; ADR 30). */
-  r.get(
-    '/api/memberships/:id/owned-credentials',
-    { config: { account: team }, schema: { params, response: { 200: ownedCredentialsSchema } } },
-    (request) => memberships.owned(accountContext(request), idOf(request.params)),
-  );
+  r.route({
+    ...declared(membershipEndpoints.ownedCredentials),
+    handler: (request) => memberships.owned(accountContext(request), idOf(request.params)),
+  });
 
-  r.post(
-    '/api/memberships/:id/update-permissions',
-    { config: { account: team }, schema: { params, body: updatePermissionsRequestSchema, response: one } },
-    (request) => memberships.updatePermissions(accountContext(request), idOf(request.params), request.body),
-  );
+  r.route({
+    ...declared(membershipEndpoints.updatePermissions),
+    handler: (request) =>
+      memberships.updatePermissions(accountContext(request), idOf(request.params), request.body),
+  });
 
-  /** Own memberships only (user-scoped, not team-scoped): anyone else's id is 404. Working in an account: verified only. */
-  r.post(
-    '/api/memberships/:id/select',
-    {
-      preValidation: async (request) => {
-        requireSession(request);
-        requireVerifiedUser(request);
-        parsePathId((request.params as { id?: unknown }).id);
-      },
-      schema: { params, response: { 200: selectMembershipResponseSchema } },
+  // User-scoped, not team-scoped: no account declaration; the service finds the membership among the caller's own.
+  r.route({
+    ...declared(membershipEndpoints.select),
+    preValidation: async (request) => {
+      requireSession(request);
+      requireVerifiedUser(request);
+      parsePathId((request.params as { id?: unknown }).id);
     },
-    async (request) => {
+    handler: async (request) => {
       const { user, session } = requireSession(request);
       const currentMembership = await memberships.select(user, session, idOf(request.params));
       session.currentMembershipId = currentMembership.id;
       return { currentMembership };
     },
-  );
+  });
 
-  /** The body is optional: the ids of the person's keys and endpoints to keep (ADR 30); without it nothing is kept. */
-  r.delete(
-    '/api/memberships/:id',
-    { config: { account: membership }, schema: { params, body: removeMembershipRequestSchema.nullish() } },
-    async (request, reply) => {
+  r.route({
+    ...declared(membershipEndpoints.remove),
+    handler: async (request, reply) => {
       await memberships.remove(accountContext(request), idOf(request.params), request.body ?? {});
       return reply.code(204).send();
     },
-  );
+  });
 }

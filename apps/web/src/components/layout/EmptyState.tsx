@@ -18,8 +18,10 @@ export function EmptyState({
           {icon}
         </ThemeIcon>
         <Text fw={600}>{title}</Text>
+        {/* A div, not Text's <p>: the words are often followed by an action (a Group of buttons), which a <p> cannot
+            hold (React warned of invalid nesting in the activity log's and the forms' empty states). */}
         {children && (
-          <Text c="dimmed" size="sm" maw={420}>
+          <Text component="div" c="dimmed" size="sm" maw={420}>
             {children}
           </Text>
         )}

@@ -1,12 +1,12 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import {
   type Account,
+  accountEndpoints,
   accountSchema,
   type CompanyInfo,
   type CreateAccountRequest,
   type CreateAccountResponse,
-  companyInfoSchema,
-  createAccountResponseSchema,
+  type PhoneCountry,
   type UpdateAccountRequest,
 } from '@veriform/contracts';
 import { accountKeys } from '../../lib/account-keys';
@@ -15,11 +15,19 @@ import { type Services, useServices } from '../../lib/services';
 import { adoptNewMembership } from '../memberships/api';
 import { PROFILE_IMAGE_FIELD } from '../users/api';
 
-/** One place per account endpoint: the fetcher, then its query options or mutation hook. */
+/**
+ * One place per account endpoint: the fetcher, then its query options or mutation hook. The endpoints themselves
+ * (method, path, schemas) are the contract's `accountEndpoints`, which the server registers.
+ */
 
-// POST /api/accounts — the new owner membership; it goes first and becomes current (SPEC §4).
+/**
+ * The account part of an answer (zod drops the countries and the retention): what the account query and the
+ * session's memberships hold.
+ */
+const accountOf = (info: CompanyInfo): Account => accountSchema.parse(info);
+
 export function createAccount(api: ApiClient, body: CreateAccountRequest): Promise<CreateAccountResponse> {
-  return api.post('/api/accounts', { schema: createAccountResponseSchema, body });
+  return api.call(accountEndpoints.create, { body });
 }
 
 export function useCreateAccountMutation() {
@@ -30,9 +38,8 @@ export function useCreateAccountMutation() {
   });
 }
 
-// GET /api/accounts/{id} — any member.
 export function fetchAccount(api: ApiClient, accountId: number, signal?: AbortSignal): Promise<Account> {
-  return api.get(`/api/accounts/${accountId}`, { schema: accountSchema, signal });
+  return fetchCompanyInfo(api, accountId, signal).then(accountOf);
 }
 
 export function accountQueryOptions(api: ApiClient, accountId: number) {
@@ -42,13 +49,13 @@ export function accountQueryOptions(api: ApiClient, accountId: number) {
   });
 }
 
-// GET /api/accounts/{id} with the account's phone countries — any member (Company Info's country list).
+/** The account with its phone countries (Company Info's country list). */
 export function fetchCompanyInfo(
   api: ApiClient,
   accountId: number,
   signal?: AbortSignal,
 ): Promise<CompanyInfo> {
-  return api.get(`/api/accounts/${accountId}`, { schema: companyInfoSchema, signal });
+  return api.call(accountEndpoints.get, { params: { id: accountId }, signal });
 }
 
 export function companyInfoQueryOptions(api: ApiClient, accountId: number) {
@@ -64,13 +71,12 @@ function applyAccount({ session, queryClient }: Services, account: Account) {
   session.replaceAccount(account);
 }
 
-// PATCH /api/accounts/{id} — displayName (owners)
 export function updateAccount(
   api: ApiClient,
   accountId: number,
   body: UpdateAccountRequest,
 ): Promise<Account> {
-  return api.patch(`/api/accounts/${accountId}`, { schema: accountSchema, body });
+  return api.call(accountEndpoints.update, { params: { id: accountId }, body }).then(accountOf);
 }
 
 export function useUpdateAccountMutation(accountId: number) {
@@ -81,19 +87,15 @@ export function useUpdateAccountMutation(accountId: number) {
   });
 }
 
-// PATCH /api/accounts/{id} — phoneCountries (owners): the countries whose numbers the account's forms send codes to.
+/** The countries whose numbers the account's forms send codes to. */
 export function useUpdatePhoneCountriesMutation(accountId: number) {
   const services = useServices();
   return useMutation({
-    mutationFn: (phoneCountries: string[]) =>
-      services.api.patch(`/api/accounts/${accountId}`, {
-        schema: companyInfoSchema,
-        body: { phoneCountries },
-      }),
+    mutationFn: (phoneCountries: PhoneCountry[]) =>
+      services.api.call(accountEndpoints.update, { params: { id: accountId }, body: { phoneCountries } }),
     onSuccess: (info) => {
       services.queryClient.setQueryData(accountKeys.companyInfo(accountId), info);
-      // The account part (zod drops the countries) for the session's copy.
-      applyAccount(services, accountSchema.parse(info));
+      applyAccount(services, accountOf(info));
     },
   });
 }
@@ -101,14 +103,10 @@ export function useUpdatePhoneCountriesMutation(accountId: number) {
 /** The multipart field of the logo upload (the same rules as the profile picture). */
 export const ACCOUNT_IMAGE_FIELD = PROFILE_IMAGE_FIELD;
 
-// POST /api/accounts/{id}/update-uploaded-profile-image — multipart uploadedProfileImage (owners)
 export function uploadAccountImage(api: ApiClient, accountId: number, file: File): Promise<Account> {
   const formData = new FormData();
   formData.append(ACCOUNT_IMAGE_FIELD, file, file.name);
-  return api.upload('POST', `/api/accounts/${accountId}/update-uploaded-profile-image`, {
-    schema: accountSchema,
-    formData,
-  });
+  return api.call(accountEndpoints.uploadImage, { params: { id: accountId }, formData }).then(accountOf);
 }
 
 export function useUploadAccountImageMutation(accountId: number) {
@@ -119,9 +117,8 @@ export function useUploadAccountImageMutation(accountId: number) {
   });
 }
 
-// PATCH /api/accounts/{id}/delete-uploaded-profile-image (owners)
 export function deleteAccountImage(api: ApiClient, accountId: number): Promise<Account> {
-  return api.patch(`/api/accounts/${accountId}/delete-uploaded-profile-image`, { schema: accountSchema });
+  return api.call(accountEndpoints.deleteImage, { params: { id: accountId } }).then(accountOf);
 }
 
 export function useDeleteAccountImageMutation(accountId: number) {

@@ -4,10 +4,11 @@ import {
   type AuditExportQuery,
   type AuditFilter,
   type AuditSearch,
-  auditEventListSchema,
+  accountEndpoints,
+  auditEndpoints,
   type CompanyInfo,
   can,
-  companyInfoSchema,
+  fillPath,
   type Membership,
 } from '@veriform/contracts';
 import { accountKeys, accountScope } from '../../lib/account-keys';
@@ -16,8 +17,9 @@ import { useServices } from '../../lib/services';
 import { browserTimeZone } from '../../lib/time-zone';
 
 /**
- * One place per audit-log endpoint (issue #16; owners only). Keys start with the account scope, so switching accounts
- * reloads them. This module runs in the route loader (the main bundle): no UI imports here.
+ * One place per audit-log endpoint (issue #16; owners only; the endpoints themselves are the contract's
+ * `auditEndpoints`). Keys start with the account scope, so switching accounts reloads them. This module runs in the
+ * route loader (the main bundle): no UI imports here.
  */
 export const auditKeys = {
   all: (accountId: number) => [...accountScope, accountId, 'audit-events'] as const,
@@ -61,18 +63,13 @@ export function auditListParams(search: AuditSearch): AuditListParams {
   return { ...auditFilterParams(search), pageNumber: search.pageNumber, pageSize: search.pageSize };
 }
 
-// GET /api/audit-events?account={id}&…filters — newest first (readAuditLog: owners)
 export function fetchAuditEvents(
   api: ApiClient,
   accountId: number,
   params: AuditListParams,
   signal?: AbortSignal,
 ): Promise<AuditEventList> {
-  return api.get('/api/audit-events', {
-    schema: auditEventListSchema,
-    signal,
-    query: { account: accountId, ...params },
-  });
+  return api.call(auditEndpoints.list, { query: { account: accountId, ...params }, signal });
 }
 
 export function auditEventListQueryOptions(api: ApiClient, accountId: number, params: AuditListParams) {
@@ -83,9 +80,8 @@ export function auditEventListQueryOptions(api: ApiClient, accountId: number, pa
 }
 
 /**
- * GET /api/audit-events/export?account={id}&format=csv|jsonl&…filters: the address of the file of every matching event,
- * oldest first. A plain download link (the browser saves the stream), so not through the api client. The zone goes
- * along even for "all time": the CSV's times are written in it.
+ * The export's address for these filters: a plain download link (the browser saves the stream), so not through the
+ * api client. The zone goes along even for "all time": the CSV's times are written in it.
  */
 export function auditExportUrl(
   accountId: number,
@@ -98,19 +94,16 @@ export function auditExportUrl(
     ...auditFilterParams(filter),
     tz: filter.tz ?? browserTimeZone(),
   };
-  return `/api/audit-events/export${buildQueryString(query)}`;
+  return `${fillPath(auditEndpoints.export.path)}${buildQueryString(query)}`;
 }
 
-// PATCH /api/accounts/{id} — auditRetentionYears (owners): how many years the log keeps events (issue #16 item 6).
+/** How many years the log keeps events (issue #16 item 6): the account's `auditRetentionYears`. */
 export function updateAuditRetention(
   api: ApiClient,
   accountId: number,
   auditRetentionYears: number,
 ): Promise<CompanyInfo> {
-  return api.patch(`/api/accounts/${accountId}`, {
-    schema: companyInfoSchema,
-    body: { auditRetentionYears },
-  });
+  return api.call(accountEndpoints.update, { params: { id: accountId }, body: { auditRetentionYears } });
 }
 
 export function useUpdateAuditRetentionMutation(accountId: number) {

@@ -1,13 +1,12 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import {
   type AuthResponse,
-  authResponseSchema,
+  accountSelfServiceEndpoints,
+  authEndpoints,
   type ChangeEmailRequest,
   type ChangePasswordRequest,
   type DetailResponse,
-  detailResponseSchema,
   type EmailChangeRequest,
-  emailChangeRequestSchema,
   type LoginRequest,
   type ResendVerificationEmailRequest,
   type ResetPasswordConfirmRequest,
@@ -19,11 +18,17 @@ import type { ApiClient } from '../../lib/api-client';
 import { type Services, useServices } from '../../lib/services';
 import { sessionQueryKey } from '../../lib/session';
 
-/** One place per auth endpoint (SPEC §7, DESIGN §5): the fetcher, then its query options or mutation hook. */
+/**
+ * One place per auth endpoint (SPEC §7, DESIGN §5): the fetcher, then its query options or mutation hook. The
+ * endpoints themselves (method, path, schemas) are the contract's `authEndpoints` and `accountSelfServiceEndpoints`,
+ * which the server registers.
+ */
 
-// POST /api/auth/refresh-me — a read with a POST (it rotates the CSRF token), exposed as the session query.
+const selfService = accountSelfServiceEndpoints;
+
+/** Exposed as the session query. */
 export function refreshMe(api: ApiClient): Promise<AuthResponse> {
-  return api.post('/api/auth/refresh-me', { schema: authResponseSchema });
+  return api.call(authEndpoints.refreshMe, {});
 }
 
 /** The session query with a real fetcher: observe it to re-check the session (polling, window focus). */
@@ -35,9 +40,8 @@ export function sessionQueryOptions({ api, session }: Pick<Services, 'api' | 'se
   });
 }
 
-// POST /api/auth/login
 export function login(api: ApiClient, body: LoginRequest): Promise<AuthResponse> {
-  return api.post('/api/auth/login', { schema: authResponseSchema, body });
+  return api.call(authEndpoints.login, { body });
 }
 
 export function useLoginMutation() {
@@ -48,9 +52,8 @@ export function useLoginMutation() {
   });
 }
 
-// POST /api/auth/logout
 export function logout(api: ApiClient): Promise<AuthResponse> {
-  return api.post('/api/auth/logout', { schema: authResponseSchema });
+  return api.call(authEndpoints.logout, {});
 }
 
 export function useLogoutMutation() {
@@ -61,9 +64,8 @@ export function useLogoutMutation() {
   });
 }
 
-// POST /api/auth/signup
 export function signup(api: ApiClient, body: SignupRequest): Promise<AuthResponse> {
-  return api.post('/api/auth/signup', { schema: authResponseSchema, body });
+  return api.call(authEndpoints.signup, { body });
 }
 
 export function useSignupMutation() {
@@ -74,12 +76,11 @@ export function useSignupMutation() {
   });
 }
 
-// POST /api/auth/signup/resend-verification-email — the same answer whether or not the address exists.
 export function resendVerificationEmail(
   api: ApiClient,
   body: ResendVerificationEmailRequest,
 ): Promise<DetailResponse> {
-  return api.post('/api/auth/signup/resend-verification-email', { schema: detailResponseSchema, body });
+  return api.call(authEndpoints.resendVerificationEmail, { body });
 }
 
 export function useResendVerificationEmailMutation() {
@@ -89,9 +90,8 @@ export function useResendVerificationEmailMutation() {
   });
 }
 
-// POST /api/auth/verify-email/confirm — 400 with MainCode_ invalid_token when the link is bad.
 export function confirmVerifyEmail(api: ApiClient, body: TokenConfirmRequest): Promise<AuthResponse> {
-  return api.post('/api/auth/verify-email/confirm', { schema: authResponseSchema, body });
+  return api.call(authEndpoints.confirmVerifyEmail, { body });
 }
 
 export function useConfirmVerifyEmailMutation() {
@@ -102,9 +102,8 @@ export function useConfirmVerifyEmailMutation() {
   });
 }
 
-// POST /api/auth/reset-password — always the same 200 (no account enumeration); 429 when limited.
 export function requestPasswordReset(api: ApiClient, body: ResetPasswordRequest): Promise<DetailResponse> {
-  return api.post('/api/auth/reset-password', { schema: detailResponseSchema, body });
+  return api.call(selfService.resetPassword, { body });
 }
 
 export function useRequestPasswordResetMutation() {
@@ -112,12 +111,12 @@ export function useRequestPasswordResetMutation() {
   return useMutation({ mutationFn: (body: ResetPasswordRequest) => requestPasswordReset(api, body) });
 }
 
-// POST /api/auth/reset-password/confirm — ends every session of that user, so the caller is usually anonymous after.
+// The caller is usually anonymous after: every session of that user ends.
 export function confirmPasswordReset(
   api: ApiClient,
   body: ResetPasswordConfirmRequest,
 ): Promise<AuthResponse> {
-  return api.post('/api/auth/reset-password/confirm', { schema: authResponseSchema, body });
+  return api.call(selfService.confirmPasswordReset, { body });
 }
 
 export function useConfirmPasswordResetMutation() {
@@ -128,9 +127,8 @@ export function useConfirmPasswordResetMutation() {
   });
 }
 
-// POST /api/auth/change-password — keeps this session (new CSRF token), ends the others.
 export function changePassword(api: ApiClient, body: ChangePasswordRequest): Promise<AuthResponse> {
-  return api.post('/api/auth/change-password', { schema: authResponseSchema, body });
+  return api.call(selfService.changePassword, { body });
 }
 
 export function useChangePasswordMutation() {
@@ -144,12 +142,11 @@ export function useChangePasswordMutation() {
 
 export const emailChangeRequestQueryKey = ['auth', 'change-email'] as const;
 
-// GET /api/auth/change-email/retrieve — the user's e-mail change request (status '' when there is none).
 export function retrieveEmailChangeRequest(
   api: ApiClient,
   signal?: AbortSignal,
 ): Promise<EmailChangeRequest> {
-  return api.get('/api/auth/change-email/retrieve', { schema: emailChangeRequestSchema, signal });
+  return api.call(selfService.retrieveEmailChange, { signal });
 }
 
 export function emailChangeRequestQueryOptions(api: ApiClient) {
@@ -159,9 +156,8 @@ export function emailChangeRequestQueryOptions(api: ApiClient) {
   });
 }
 
-// POST /api/auth/change-email/request — 400 field errors on toEmail (taken, same as the current address).
 export function requestEmailChange(api: ApiClient, body: ChangeEmailRequest): Promise<EmailChangeRequest> {
-  return api.post('/api/auth/change-email/request', { schema: emailChangeRequestSchema, body });
+  return api.call(selfService.requestEmailChange, { body });
 }
 
 export function useRequestEmailChangeMutation() {
@@ -172,9 +168,8 @@ export function useRequestEmailChangeMutation() {
   });
 }
 
-// POST /api/auth/change-email/resend — sends the pending request's link again.
 export function resendEmailChange(api: ApiClient): Promise<EmailChangeRequest> {
-  return api.post('/api/auth/change-email/resend', { schema: emailChangeRequestSchema });
+  return api.call(selfService.resendEmailChange, {});
 }
 
 export function useResendEmailChangeMutation() {
@@ -185,10 +180,8 @@ export function useResendEmailChangeMutation() {
   });
 }
 
-// POST /api/auth/change-email/cancel — the link sent to the OLD address calls the pending change off; 400 with
-// MainCode_ invalid_token when the link is bad (used, replaced, confirmed meanwhile, expired).
 export function cancelEmailChange(api: ApiClient, body: TokenConfirmRequest): Promise<DetailResponse> {
-  return api.post('/api/auth/change-email/cancel', { schema: detailResponseSchema, body });
+  return api.call(selfService.cancelEmailChange, { body });
 }
 
 export function useCancelEmailChangeMutation() {
@@ -199,9 +192,8 @@ export function useCancelEmailChangeMutation() {
   });
 }
 
-// POST /api/auth/change-email/confirm — 400 with MainCode_ invalid_token when the link is bad.
 export function confirmEmailChange(api: ApiClient, body: TokenConfirmRequest): Promise<AuthResponse> {
-  return api.post('/api/auth/change-email/confirm', { schema: authResponseSchema, body });
+  return api.call(selfService.confirmEmailChange, { body });
 }
 
 export function useConfirmEmailChangeMutation() {

@@ -1,22 +1,20 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
-import { type AccountDomain, accountDomainListSchema, accountDomainSchema } from '@veriform/contracts';
+import { type AccountDomain, domainEndpoints } from '@veriform/contracts';
 import { accountScope } from '../../lib/account-keys';
-import { type ApiClient, noContent } from '../../lib/api-client';
+import type { ApiClient } from '../../lib/api-client';
 import { useServices } from '../../lib/services';
 
 /**
  * One place per company-domain endpoint (issue #33 item 10): the fetcher, then its query options or mutation hook. The
+ * endpoints themselves (method, path, schemas) are the contract's `domainEndpoints`, which the server registers. The
  * key starts with the account scope, so switching accounts reloads it.
  */
 export const domainKeys = {
   list: (accountId: number) => [...accountScope, accountId, 'domains'] as const,
 };
 
-const domainsPath = (accountId: number) => `/api/accounts/${accountId}/domains`;
-
-// GET /api/accounts/{id}/domains — any member
 export function fetchDomains(api: ApiClient, accountId: number, signal?: AbortSignal) {
-  return api.get(domainsPath(accountId), { schema: accountDomainListSchema, signal });
+  return api.call(domainEndpoints.list, { params: { id: accountId }, signal });
 }
 
 export function domainsQueryOptions(api: ApiClient, accountId: number) {
@@ -42,9 +40,8 @@ function useStoreDomain(accountId: number) {
     });
 }
 
-// POST /api/accounts/{id}/domains — {domain} (owners); 400 on `domain` when it is no domain or already listed
 export function addDomain(api: ApiClient, accountId: number, domain: string): Promise<AccountDomain> {
-  return api.post(domainsPath(accountId), { schema: accountDomainSchema, body: { domain } });
+  return api.call(domainEndpoints.create, { params: { id: accountId }, body: { domain } });
 }
 
 export function useAddDomainMutation(accountId: number) {
@@ -53,9 +50,8 @@ export function useAddDomainMutation(accountId: number) {
   return useMutation({ mutationFn: (domain: string) => addDomain(api, accountId, domain), onSuccess: store });
 }
 
-// POST /api/accounts/{id}/domains/{domainId}/check (owners) — the domain, verified; 400 saying what was found; 429
 export function checkDomain(api: ApiClient, accountId: number, domainId: number): Promise<AccountDomain> {
-  return api.post(`${domainsPath(accountId)}/${domainId}/check`, { schema: accountDomainSchema, body: {} });
+  return api.call(domainEndpoints.check, { params: { id: accountId, domainId }, body: {} });
 }
 
 export function useCheckDomainMutation(accountId: number) {
@@ -69,9 +65,8 @@ export function useCheckDomainMutation(accountId: number) {
   });
 }
 
-// DELETE /api/accounts/{id}/domains/{domainId} — 204 (owners)
 export function removeDomain(api: ApiClient, accountId: number, domainId: number): Promise<unknown> {
-  return api.delete(`${domainsPath(accountId)}/${domainId}`, { schema: noContent });
+  return api.call(domainEndpoints.remove, { params: { id: accountId, domainId } });
 }
 
 export function useRemoveDomainMutation(accountId: number) {

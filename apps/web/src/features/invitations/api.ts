@@ -1,28 +1,28 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import {
   type AcceptInvitationResponse,
-  acceptInvitationResponseSchema,
   type CreateInvitationRequest,
   type Invitation,
   type InvitationList,
-  invitationListSchema,
-  invitationSchema,
+  invitationEndpoints,
 } from '@veriform/contracts';
 import { accountKeys } from '../../lib/account-keys';
-import { type ApiClient, noContent } from '../../lib/api-client';
+import type { ApiClient } from '../../lib/api-client';
 import { useServices } from '../../lib/services';
 import { refreshMe } from '../auth/api';
 import { adoptNewMembership } from '../memberships/api';
 
-/** One place per invitation endpoint: the fetcher, then its query options or mutation hook. */
+/**
+ * One place per invitation endpoint: the fetcher, then its query options or mutation hook. The endpoints themselves
+ * (method, path, schemas) are the contract's `invitationEndpoints`, which the server registers.
+ */
 
-// GET /api/invitations?accountId= (owners) — pending invitations, newest first.
 export function fetchInvitations(
   api: ApiClient,
   accountId: number,
   signal?: AbortSignal,
 ): Promise<InvitationList> {
-  return api.get('/api/invitations', { schema: invitationListSchema, query: { accountId }, signal });
+  return api.call(invitationEndpoints.list, { query: { accountId }, signal });
 }
 
 export function invitationsQueryOptions(api: ApiClient, accountId: number) {
@@ -44,9 +44,8 @@ function useUpdateInvitationList(accountId: number) {
     });
 }
 
-// POST /api/invitations (owners) — 400 on `email` when already a member or already invited.
 export function createInvitation(api: ApiClient, body: CreateInvitationRequest): Promise<Invitation> {
-  return api.post('/api/invitations', { schema: invitationSchema, body });
+  return api.call(invitationEndpoints.create, { body });
 }
 
 export function useCreateInvitationMutation(accountId: number) {
@@ -60,9 +59,8 @@ export function useCreateInvitationMutation(accountId: number) {
   });
 }
 
-// POST /api/invitations/{id}/resend (owners)
 export function resendInvitation(api: ApiClient, invitationId: number): Promise<Invitation> {
-  return api.post(`/api/invitations/${invitationId}/resend`, { schema: invitationSchema });
+  return api.call(invitationEndpoints.resend, { params: { id: invitationId } });
 }
 
 export function useResendInvitationMutation(accountId: number) {
@@ -75,9 +73,8 @@ export function useResendInvitationMutation(accountId: number) {
   });
 }
 
-// DELETE /api/invitations/{id} → 204 (revoke; owners)
 export function revokeInvitation(api: ApiClient, invitationId: number): Promise<unknown> {
-  return api.delete(`/api/invitations/${invitationId}`, { schema: noContent });
+  return api.call(invitationEndpoints.revoke, { params: { id: invitationId } });
 }
 
 export function useRevokeInvitationMutation(accountId: number) {
@@ -90,10 +87,9 @@ export function useRevokeInvitationMutation(accountId: number) {
   });
 }
 
-// POST /api/invitations/accept {key} — the new membership (first and current, SPEC §4). Accepting proves the
-// mailbox, so the session is re-read afterwards (the address may have become verified).
+/** Accepting proves the mailbox, so the session is re-read afterwards (the address may have become verified). */
 export function acceptInvitation(api: ApiClient, key: string): Promise<AcceptInvitationResponse> {
-  return api.post('/api/invitations/accept', { schema: acceptInvitationResponseSchema, body: { key } });
+  return api.call(invitationEndpoints.accept, { body: { key } });
 }
 
 export function useAcceptInvitationMutation() {

@@ -1,36 +1,30 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import {
   type KeepCredentials,
-  listResponseSchema,
   type Membership,
-  membershipSchema,
+  membershipEndpoints,
   type OwnedCredentials,
-  ownedCredentialsSchema,
   type SelectMembershipResponse,
-  selectMembershipResponseSchema,
   type TeamMembership,
   type TeamMembershipList,
-  teamMembershipListSchema,
-  teamMembershipSchema,
   type UpdatePermissionsRequest,
   type UpdateRoleRequest,
 } from '@veriform/contracts';
 import { useCallback } from 'react';
-import { z } from 'zod';
 import { accountKeys, accountScope } from '../../lib/account-keys';
-import { type ApiClient, noContent } from '../../lib/api-client';
+import type { ApiClient } from '../../lib/api-client';
 import { type Services, useServices } from '../../lib/services';
 import { apiKeyKeys } from '../api-keys/api';
 import { webhookKeys } from '../webhooks/api';
 
-/** One place per membership endpoint (SPEC §7): the fetcher, then its query options or mutation hook. */
+/**
+ * One place per membership endpoint (SPEC §7): the fetcher, then its query options or mutation hook. The endpoints
+ * themselves (method, path, schemas) are the contract's `membershipEndpoints`, which the server registers.
+ */
 
-// POST /api/memberships/{id}/select with {} — tells the server which account is current (SPEC §4, §7).
+/** Tells the server which account is current (SPEC §4). */
 export function selectMembership(api: ApiClient, membershipId: number): Promise<SelectMembershipResponse> {
-  return api.post(`/api/memberships/${membershipId}/select`, {
-    schema: selectMembershipResponseSchema,
-    body: {},
-  });
+  return api.call(membershipEndpoints.select, { params: { id: membershipId }, body: {} });
 }
 
 /** Tells the server without failing the caller: the local choice already holds, the next select call repeats it. */
@@ -82,14 +76,15 @@ export async function applyOwnMemberships(
   if (currentChanged && next.currentMembership) await tellServer(api, next.currentMembership.id);
 }
 
-// GET /api/memberships — the caller's own memberships (as in the initial page data), newest first.
-const ownMembershipsSchema = z.union([
-  listResponseSchema(membershipSchema).transform((list) => list.results),
-  z.array(membershipSchema),
-]);
+/** A team row without its person: the membership as the session keeps it (and the initial page data has it). */
+function membershipOf({ user: _user, created: _created, ...membership }: TeamMembership): Membership {
+  return membership;
+}
 
-export function fetchOwnMemberships(api: ApiClient, signal?: AbortSignal): Promise<Membership[]> {
-  return api.get('/api/memberships', { schema: ownMembershipsSchema, signal });
+/** The caller's own memberships (no `accountId`), newest first. */
+export async function fetchOwnMemberships(api: ApiClient, signal?: AbortSignal): Promise<Membership[]> {
+  const list = await api.call(membershipEndpoints.list, { query: {}, signal });
+  return list.results.map(membershipOf);
 }
 
 export const ownMembershipsQueryKey = ['memberships', 'own'] as const;
@@ -137,13 +132,13 @@ export function useRefreshOwnMemberships() {
   }, [services]);
 }
 
-// GET /api/memberships?accountId= — the team of that account (any member may look), oldest first.
+/** The team of that account (any member may look), oldest first. */
 export function fetchTeam(
   api: ApiClient,
   accountId: number,
   signal?: AbortSignal,
 ): Promise<TeamMembershipList> {
-  return api.get('/api/memberships', { schema: teamMembershipListSchema, query: { accountId }, signal });
+  return api.call(membershipEndpoints.list, { query: { accountId }, signal });
 }
 
 export function teamQueryOptions(api: ApiClient, accountId: number) {
@@ -158,20 +153,15 @@ function applyTeamMembership({ session, queryClient }: Services, accountId: numb
   queryClient.setQueryData<TeamMembershipList>(accountKeys.team(accountId), (list) =>
     list ? { ...list, results: list.results.map((m) => (m.id === updated.id ? updated : m)) } : list,
   );
-  const { user, created: _created, ...membership } = updated;
-  if (user.id === session.get().user.id) session.updateMembership(membership);
+  if (updated.user.id === session.get().user.id) session.updateMembership(membershipOf(updated));
 }
 
-// GET /api/memberships/{id}/owned-credentials (owners) — what removing or demoting them would revoke (ADR 30)
 export function fetchOwnedCredentials(
   api: ApiClient,
   membershipId: number,
   signal?: AbortSignal,
 ): Promise<OwnedCredentials> {
-  return api.get(`/api/memberships/${membershipId}/owned-credentials`, {
-    schema: ownedCredentialsSchema,
-    signal,
-  });
+  return api.call(membershipEndpoints.ownedCredentials, { params: { id: membershipId }, signal });
 }
 
 /** Read afresh each time the dialog opens: it must show what the change takes now. */
@@ -192,13 +182,12 @@ function invalidateCredentials({ queryClient }: Pick<Services, 'queryClient'>, a
   ]);
 }
 
-// POST /api/memberships/{id}/update-role (owners; 400 nonFieldErrors for the last owner)
 export function updateMembershipRole(
   api: ApiClient,
   membershipId: number,
   body: UpdateRoleRequest,
 ): Promise<TeamMembership> {
-  return api.post(`/api/memberships/${membershipId}/update-role`, { schema: teamMembershipSchema, body });
+  return api.call(membershipEndpoints.updateRole, { params: { id: membershipId }, body });
 }
 
 /**
@@ -241,16 +230,12 @@ export function useUpdateRoleMutation(accountId: number) {
   });
 }
 
-// POST /api/memberships/{id}/update-permissions (owners)
 export function updateMembershipPermissions(
   api: ApiClient,
   membershipId: number,
   body: UpdatePermissionsRequest,
 ): Promise<TeamMembership> {
-  return api.post(`/api/memberships/${membershipId}/update-permissions`, {
-    schema: teamMembershipSchema,
-    body,
-  });
+  return api.call(membershipEndpoints.updatePermissions, { params: { id: membershipId }, body });
 }
 
 export function useUpdatePermissionsMutation(accountId: number) {
@@ -268,17 +253,12 @@ export function useUpdatePermissionsMutation(accountId: number) {
   });
 }
 
-// DELETE /api/memberships/{id} → 204. Owners remove anyone; anyone may remove their own (leave); never the last owner.
-// The body names the person's keys and endpoints to keep (ADR 30); without it everything they created goes.
 export function deleteMembership(
   api: ApiClient,
   membershipId: number,
   keep?: KeepCredentials,
 ): Promise<unknown> {
-  return api.delete(`/api/memberships/${membershipId}`, {
-    schema: noContent,
-    ...(keep ? { body: keep } : {}),
-  });
+  return api.call(membershipEndpoints.remove, { params: { id: membershipId }, body: keep });
 }
 
 /** Removes someone from the team (owners). Leaving is `useLeaveAccountMutation`. */

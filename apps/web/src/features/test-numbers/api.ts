@@ -2,28 +2,23 @@ import { queryOptions, useMutation } from '@tanstack/react-query';
 import {
   type CreateTestPhoneNumberRequest,
   type TestPhoneNumber,
-  testPhoneNumberListSchema,
-  testPhoneNumberSchema,
+  testPhoneNumberEndpoints,
 } from '@veriform/contracts';
 import { accountScope } from '../../lib/account-keys';
-import { type ApiClient, noContent } from '../../lib/api-client';
+import type { ApiClient } from '../../lib/api-client';
 import { useServices } from '../../lib/services';
 
 /**
- * One place per test-number endpoint (test mode; ours): the fetcher, then its query options or mutation hook. The key
- * starts with the account scope, so switching accounts reloads it.
+ * One place per test-number endpoint (test mode; ours): the fetcher, then its query options or mutation hook. The
+ * endpoints themselves (method, path, schemas) are the contract's `testPhoneNumberEndpoints`, which the server
+ * registers. The key starts with the account scope, so switching accounts reloads it.
  */
 export const testNumberKeys = {
   list: (accountId: number) => [...accountScope, accountId, 'test-phone-numbers'] as const,
 };
 
-// GET /api/test-phone-numbers?account={id} — any member
 export function fetchTestNumbers(api: ApiClient, accountId: number, signal?: AbortSignal) {
-  return api.get('/api/test-phone-numbers', {
-    schema: testPhoneNumberListSchema,
-    query: { account: accountId },
-    signal,
-  });
+  return api.call(testPhoneNumberEndpoints.list, { query: { account: accountId }, signal });
 }
 
 export function testNumbersQueryOptions(api: ApiClient, accountId: number) {
@@ -34,12 +29,11 @@ export function testNumbersQueryOptions(api: ApiClient, accountId: number) {
   });
 }
 
-// POST /api/test-phone-numbers — {account, cellPhone, code} (owners); 400 on cellPhone when invalid or already there
 export function createTestNumber(
   api: ApiClient,
   body: CreateTestPhoneNumberRequest,
 ): Promise<TestPhoneNumber> {
-  return api.post('/api/test-phone-numbers', { schema: testPhoneNumberSchema, body });
+  return api.call(testPhoneNumberEndpoints.create, { body });
 }
 
 export function useCreateTestNumberMutation(accountId: number) {
@@ -51,9 +45,8 @@ export function useCreateTestNumberMutation(accountId: number) {
   });
 }
 
-// DELETE /api/test-phone-numbers/{id} — 204 (owners)
 export function deleteTestNumber(api: ApiClient, id: number): Promise<unknown> {
-  return api.delete(`/api/test-phone-numbers/${id}`, { schema: noContent });
+  return api.call(testPhoneNumberEndpoints.remove, { params: { id } });
 }
 
 export function useDeleteTestNumberMutation(accountId: number) {

@@ -1,18 +1,18 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import {
   type CheckDeleteResponse,
-  checkDeleteResponseSchema,
   PROFILE_IMAGE_FIELD,
   type UpdateUserRequest,
   type User,
-  userSchema,
+  userEndpoints,
 } from '@veriform/contracts';
 import type { ApiClient } from '../../lib/api-client';
 import { useServices } from '../../lib/services';
 
 /**
- * One place per user endpoint (SPEC §7): the fetcher, then its query options or mutation hook. Every user answer
- * replaces the session's user, so the shell (top-bar avatar, account menu) re-renders with it.
+ * One place per user endpoint (SPEC §7): the fetcher, then its query options or mutation hook. The endpoints
+ * themselves (method, path, schemas) are the contract's `userEndpoints`, which the server registers. Every user
+ * answer replaces the session's user, so the shell (top-bar avatar, account menu) re-renders with it.
  */
 
 /** The signed-in user's id; the calls below are only offered to a signed-in user. */
@@ -21,9 +21,8 @@ function requireId(user: User): number {
   return user.id;
 }
 
-// PATCH /api/users/{id} — name
 export function updateUser(api: ApiClient, userId: number, body: UpdateUserRequest): Promise<User> {
-  return api.patch(`/api/users/${userId}`, { schema: userSchema, body });
+  return api.call(userEndpoints.update, { params: { id: userId }, body });
 }
 
 export function useUpdateUserMutation() {
@@ -37,14 +36,10 @@ export function useUpdateUserMutation() {
 /** The multipart field of the profile-image upload (the server reads the same constant). */
 export { PROFILE_IMAGE_FIELD };
 
-// POST /api/users/{id}/update-uploaded-profile-image — multipart uploadedProfileImage
 export function uploadProfileImage(api: ApiClient, userId: number, file: File): Promise<User> {
   const formData = new FormData();
   formData.append(PROFILE_IMAGE_FIELD, file, file.name);
-  return api.upload('POST', `/api/users/${userId}/update-uploaded-profile-image`, {
-    schema: userSchema,
-    formData,
-  });
+  return api.call(userEndpoints.uploadProfileImage, { params: { id: userId }, formData });
 }
 
 export function useUploadProfileImageMutation() {
@@ -55,9 +50,8 @@ export function useUploadProfileImageMutation() {
   });
 }
 
-// PATCH /api/users/{id}/delete-uploaded-profile-image
 export function deleteProfileImage(api: ApiClient, userId: number): Promise<User> {
-  return api.patch(`/api/users/${userId}/delete-uploaded-profile-image`, { schema: userSchema });
+  return api.call(userEndpoints.deleteProfileImage, { params: { id: userId } });
 }
 
 export function useDeleteProfileImageMutation() {
@@ -68,10 +62,9 @@ export function useDeleteProfileImageMutation() {
   });
 }
 
-// PATCH /api/users/{id}/check-delete — whether the user could close their login, and why not. A read (it changes
-// nothing), so it is offered as a query.
+// A read (it changes nothing), so it is offered as a query.
 export function checkDeleteUser(api: ApiClient, userId: number): Promise<CheckDeleteResponse> {
-  return api.patch(`/api/users/${userId}/check-delete`, { schema: checkDeleteResponseSchema });
+  return api.call(userEndpoints.checkDelete, { params: { id: userId } });
 }
 
 export function checkDeleteQueryOptions(api: ApiClient, userId: number) {

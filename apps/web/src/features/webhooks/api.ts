@@ -7,20 +7,16 @@ import {
   type UpdateWebhookEndpointRequest,
   type WebhookDeliveryList,
   type WebhookEndpoint,
-  webhookDeliveryListSchema,
-  webhookDeliverySchema,
-  webhookEndpointListSchema,
-  webhookEndpointSchema,
-  webhookReplayQueuedSchema,
-  webhookSecretSchema,
+  webhookEndpoints,
 } from '@veriform/contracts';
 import { accountScope } from '../../lib/account-keys';
-import { type ApiClient, noContent } from '../../lib/api-client';
+import type { ApiClient } from '../../lib/api-client';
 import { useServices } from '../../lib/services';
 
 /**
  * One place per webhook endpoint call (issue #17; owners only): the fetcher, then its query options or mutation hook.
- * Keys start with the account scope, so switching accounts reloads them. The signing secret is never cached.
+ * The calls themselves (method, path, schemas) are the contract's `webhookEndpoints`, which the server registers. Keys
+ * start with the account scope, so switching accounts reloads them. The signing secret is never cached.
  */
 export const webhookKeys = {
   all: (accountId: number) => [...accountScope, accountId, 'webhook-endpoints'] as const,
@@ -34,13 +30,8 @@ export function canManageWebhooks(membership: Membership | null): boolean {
   return membership !== null && can(membership, 'manageCompany');
 }
 
-// GET /api/webhook-endpoints?account={id} — oldest first
 export function fetchWebhookEndpoints(api: ApiClient, accountId: number, signal?: AbortSignal) {
-  return api.get('/api/webhook-endpoints', {
-    schema: webhookEndpointListSchema,
-    query: { account: accountId },
-    signal,
-  });
+  return api.call(webhookEndpoints.list, { query: { account: accountId }, signal });
 }
 
 export function webhookEndpointsQueryOptions(api: ApiClient, accountId: number) {
@@ -51,9 +42,8 @@ export function webhookEndpointsQueryOptions(api: ApiClient, accountId: number) 
   });
 }
 
-// GET /api/webhook-endpoints/{id} — another account's answers 404 like an unknown one
 export function fetchWebhookEndpoint(api: ApiClient, id: number, signal?: AbortSignal) {
-  return api.get(`/api/webhook-endpoints/${id}`, { schema: webhookEndpointSchema, signal });
+  return api.call(webhookEndpoints.get, { params: { id }, signal });
 }
 
 export function webhookEndpointQueryOptions(api: ApiClient, accountId: number, id: number) {
@@ -72,15 +62,14 @@ export const DELIVERIES_PAGE_SIZE = 20;
  */
 export const DELIVERIES_JUST_READ_MS = 1000;
 
-// GET /api/webhook-endpoints/{id}/deliveries — newest first; the next page starts after the last event id shown
 export function fetchWebhookDeliveries(
   api: ApiClient,
   id: number,
   startingAfter: string | undefined,
   signal?: AbortSignal,
 ) {
-  return api.get(`/api/webhook-endpoints/${id}/deliveries`, {
-    schema: webhookDeliveryListSchema,
+  return api.call(webhookEndpoints.deliveries, {
+    params: { id },
     query: { startingAfter, limit: DELIVERIES_PAGE_SIZE },
     signal,
   });
@@ -104,9 +93,8 @@ function useInvalidateEndpoints(accountId: number) {
   return () => queryClient.invalidateQueries({ queryKey: webhookKeys.all(accountId) });
 }
 
-// POST /api/webhook-endpoints — {account, url, description, eventTypes, enabled} → 201 endpoint
 export function createWebhookEndpoint(api: ApiClient, body: CreateWebhookEndpointRequest) {
-  return api.post('/api/webhook-endpoints', { schema: webhookEndpointSchema, body });
+  return api.call(webhookEndpoints.create, { body });
 }
 
 export function useCreateWebhookEndpointMutation(accountId: number) {
@@ -119,9 +107,8 @@ export function useCreateWebhookEndpointMutation(accountId: number) {
   });
 }
 
-// PATCH /api/webhook-endpoints/{id} — the fields to change → the endpoint
 export function updateWebhookEndpoint(api: ApiClient, id: number, body: UpdateWebhookEndpointRequest) {
-  return api.patch(`/api/webhook-endpoints/${id}`, { schema: webhookEndpointSchema, body });
+  return api.call(webhookEndpoints.update, { params: { id }, body });
 }
 
 export function useUpdateWebhookEndpointMutation(accountId: number) {
@@ -137,9 +124,8 @@ export function useUpdateWebhookEndpointMutation(accountId: number) {
   });
 }
 
-// DELETE /api/webhook-endpoints/{id} — 204; nothing more is sent to it
 export function deleteWebhookEndpoint(api: ApiClient, id: number) {
-  return api.delete(`/api/webhook-endpoints/${id}`, { schema: noContent });
+  return api.call(webhookEndpoints.remove, { params: { id } });
 }
 
 export function useDeleteWebhookEndpointMutation(accountId: number) {
@@ -150,9 +136,8 @@ export function useDeleteWebhookEndpointMutation(accountId: number) {
   });
 }
 
-// GET /api/webhook-endpoints/{id}/secret — the signing secret, read on demand (and audited); never cached
 export function fetchWebhookSecret(api: ApiClient, id: number) {
-  return api.get(`/api/webhook-endpoints/${id}/secret`, { schema: webhookSecretSchema });
+  return api.call(webhookEndpoints.secret, { params: { id } });
 }
 
 export function useRevealWebhookSecretMutation() {
@@ -160,12 +145,8 @@ export function useRevealWebhookSecretMutation() {
   return useMutation({ mutationFn: (id: number) => fetchWebhookSecret(api, id), gcTime: 0 });
 }
 
-// POST /api/webhook-endpoints/{id}/rotate-secret — {overlapHours} → the endpoint with its new preview
 export function rotateWebhookSecret(api: ApiClient, id: number, overlapHours: number) {
-  return api.post(`/api/webhook-endpoints/${id}/rotate-secret`, {
-    schema: webhookEndpointSchema,
-    body: { overlapHours },
-  });
+  return api.call(webhookEndpoints.rotateSecret, { params: { id }, body: { overlapHours } });
 }
 
 export function useRotateWebhookSecretMutation(accountId: number) {
@@ -178,9 +159,8 @@ export function useRotateWebhookSecretMutation(accountId: number) {
   });
 }
 
-// POST /api/webhook-endpoints/{id}/send-test — 202 with the queued delivery of a `webhook.test` event
 export function sendWebhookTest(api: ApiClient, id: number) {
-  return api.post(`/api/webhook-endpoints/${id}/send-test`, { schema: webhookDeliverySchema });
+  return api.call(webhookEndpoints.sendTest, { params: { id } });
 }
 
 export function useSendWebhookTestMutation(accountId: number) {
@@ -192,12 +172,8 @@ export function useSendWebhookTestMutation(accountId: number) {
   });
 }
 
-// POST /api/webhook-events/{eventId}/replay — {endpointId} → 202: the same event (same webhook-id) again
 export function replayWebhookEvent(api: ApiClient, eventId: string, endpointId: number) {
-  return api.post(`/api/webhook-events/${encodeURIComponent(eventId)}/replay`, {
-    schema: noContent,
-    body: { endpointId },
-  });
+  return api.call(webhookEndpoints.replayEvent, { params: { id: eventId }, body: { endpointId } });
 }
 
 export function useReplayWebhookEventMutation(accountId: number, endpointId: number) {
@@ -209,9 +185,8 @@ export function useReplayWebhookEventMutation(accountId: number, endpointId: num
   });
 }
 
-// POST /api/webhook-endpoints/{id}/replay-failed — {since, until} → 202 {queued}
 export function replayFailedWebhooks(api: ApiClient, id: number, body: ReplayFailedWebhooksRequest) {
-  return api.post(`/api/webhook-endpoints/${id}/replay-failed`, { schema: webhookReplayQueuedSchema, body });
+  return api.call(webhookEndpoints.replayFailed, { params: { id }, body });
 }
 
 export function useReplayFailedWebhooksMutation(accountId: number, endpointId: number) {

@@ -156,7 +156,8 @@ describe('a webhook endpoint’s page', () => {
   it('replays one delivery (the same event) with a toast', async () => {
     const user = userEvent.setup();
     const s = server();
-    s.fake.on('POST /api/webhook-events/evt_1/replay', [202, makeDelivery({ status: 'pending' })]);
+    // The server's answer: how many were queued (one, the event).
+    s.fake.on('POST /api/webhook-events/evt_1/replay', [202, { queued: 1 }]);
     await open(s);
     await user.click(await screen.findByRole('button', { name: 'Replay evt_1' }));
     expect(await screen.findByText('Replay queued')).toBeInTheDocument();

@@ -10,6 +10,8 @@ const member = makeMembership({ role: 'member', canSearchData: false, canViewRep
 const signedIn = (membership = owner) =>
   makeInitialData({ user: ada, memberships: [membership], currentMembership: membership });
 const logo = `/media/${'b'.repeat(64)}.webp`;
+/** What the account routes answer: the company info (the account, its phone countries, the log's retention). */
+const companyInfo = { ...owner.account, phoneCountries: ['US'], auditRetentionYears: 2 };
 
 describe('Company Info', () => {
   it('owners rename the company; the account menu follows', async () => {
@@ -17,7 +19,7 @@ describe('Company Info', () => {
     const server = createFakeServer({
       'PATCH /api/accounts/21': ({ body }) => [
         200,
-        { ...owner.account, displayName: (body as { displayName: string }).displayName },
+        { ...companyInfo, displayName: (body as { displayName: string }).displayName },
       ],
     });
     const { services } = renderApp('/settings/company-info', { initialData: signedIn(), server });
@@ -41,9 +43,9 @@ describe('Company Info', () => {
     const server = createFakeServer({
       'POST /api/accounts/21/update-uploaded-profile-image': [
         200,
-        { ...owner.account, uploadedProfileImage: logo },
+        { ...companyInfo, uploadedProfileImage: logo },
       ],
-      'PATCH /api/accounts/21/delete-uploaded-profile-image': [200, owner.account],
+      'PATCH /api/accounts/21/delete-uploaded-profile-image': [200, companyInfo],
     });
     const { services } = renderApp('/settings/company-info', { initialData: signedIn(), server });
     expect(await screen.findByRole('button', { name: 'Delete logo' })).toBeDisabled();

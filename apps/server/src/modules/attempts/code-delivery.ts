@@ -1,12 +1,12 @@
 import { afterCommit, type Db, type ExecuteSql, type Tx } from '@veriform/db';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { claimedRowReader, sqlCount } from '../jobs/claimed-row.ts';
-import { type ClaimedRow, ROW_JOB_MARK, type RowStore } from '../jobs/claims.ts';
-import type { JobOutput } from '../jobs/define.ts';
-import { sendVerificationCode } from '../jobs/definitions/send-verification-code.ts';
-import type { JobQueue } from '../jobs/queue.ts';
-import type { Sealer } from '../lib/sealed.ts';
+import { claimedRowReader, sqlCount } from '../../jobs/claimed-row.ts';
+import { type ClaimedRow, ROW_JOB_MARK, type RowStore } from '../../jobs/claims.ts';
+import type { JobOutput } from '../../jobs/define.ts';
+import { sendVerificationCode } from '../../jobs/definitions/send-verification-code.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
+import type { Sealer } from '../../lib/sealed.ts';
 
 /**
  * Sending verification codes (issue #5 item 6): the public-verify service hands over an attempt and its plain code

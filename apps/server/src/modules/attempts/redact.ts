@@ -1,0 +1,146 @@
+import { schema, type Tx } from '@veriform/db';
+import { and, eq, inArray, isNotNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { escapeRegExp, maskedEmail, type Person, phoneSpellings } from '../../domain/person-mask.ts';
+import { maskEmail, maskPhone } from '../../domain/phone.ts';
+
+const { verifications, verificationAttempts } = schema;
+
+/**
+ * The redaction's writes to the verification's own rows (issue #19, #33; ADR 35): the verification and the attempts
+ * that are its evidence, masked in place. The attempts module writes them, as it writes every other change to these
+ * rows; verifications/redaction.ts decides whether a redaction may happen (it locks the verification and refuses a
+ * second one), masks the other copies, and records the audit event, in the same transaction as this.
+ */
+
+export type VerificationRow = typeof verifications.$inferSelect;
+
+/** A redacted attempt as it now is: what the other copies of it are found and masked by. */
+export type RedactedAttempt = {
+  id: string;
+  cellPhone: string;
+  email: string | null;
+  pageViewId: string | null;
+  createdAt: Date;
+};
+
+/**
+ * Free text that may quote the number or address (a provider's error: "The 'To' number +1415… is not valid"), each
+ * occurrence in any spelling masked and the rest kept for support: the SQL of maskPerson.
+ */
+function masking(column: AnyPgColumn, found: Person): SQL {
+  let text = sql`${column}`;
+  const shown = maskPhone(found.cellPhone);
+  for (const spelling of phoneSpellings(found.cellPhone)) text = sql`replace(${text}, ${spelling}, ${shown})`;
+  if (found.email)
+    text = sql`regexp_replace(${text}, ${escapeRegExp(found.email)}, ${maskEmail(found.email)}, 'gi')`;
+  return text;
+}
+
+/**
+ * The codes the verification's resends replaced (issue #33): a resend (API v1's, or the page's "send again") issues a
+ * new code to the same number through the same form and marks the pending one `replaced`, so the run of `replaced`
+ * codes of that form and number just before the verifying code, with no code in another state between them, is the
+ * chain it ended. A code closed otherwise (verified, locked, canceled) ends the run: what came before it is another
+ * record.
+ */
+function replacedBefore(verification: VerificationRow): SQL {
+  const verifying = sql`(select v.created_at from ${verificationAttempts} v where v.verification_id = ${verification.id} limit 1)`;
+  return sql`(${verificationAttempts.verifyFormId} = ${verification.verifyFormId}
+    and ${verificationAttempts.cellPhone} = ${verification.cellPhone}
+    and ${verificationAttempts.status} = 'replaced'
+    and ${verificationAttempts.createdAt} < ${verifying}
+    and not exists (select 1 from ${verificationAttempts} later where later.account_id = ${verification.accountId}
+      and later.verify_form_id = ${verification.verifyFormId} and later.cell_phone = ${verification.cellPhone}
+      and later.status <> 'replaced' and later.created_at > ${verificationAttempts.createdAt}
+      and later.created_at < ${verifying}))`;
+}
+
+/**
+ * The verifying attempt, the codes asked for from its page view up to the verification (the timeline's), and the codes
+ * its resends replaced (issue #33), masked as the verification is, without IP or user agent. Answers them as they now
+ * are.
+ */
+async function redactAttempts(tx: Tx, verification: VerificationRow): Promise<RedactedAttempt[]> {
+  const views = tx
+    .select({ id: verificationAttempts.pageViewId })
+    .from(verificationAttempts)
+    .where(
+      and(
+        eq(verificationAttempts.verificationId, verification.id),
+        isNotNull(verificationAttempts.pageViewId),
+      ),
+    );
+  const evidence = await tx
+    .select({
+      id: verificationAttempts.id,
+      cellPhone: verificationAttempts.cellPhone,
+      email: verificationAttempts.email,
+      createdAt: verificationAttempts.createdAt,
+    })
+    .from(verificationAttempts)
+    .where(
+      and(
+        eq(verificationAttempts.accountId, verification.accountId),
+        or(
+          eq(verificationAttempts.verificationId, verification.id),
+          and(
+            eq(verificationAttempts.verifyFormId, verification.verifyFormId),
+            inArray(verificationAttempts.pageViewId, views),
+            lte(verificationAttempts.createdAt, verification.verifiedAt ?? verification.createdAt),
+          ),
+          replacedBefore(verification),
+        ),
+      ),
+    )
+    .for('update');
+  const redacted: RedactedAttempt[] = [];
+  for (const attempt of evidence) {
+    const [row] = await tx
+      .update(verificationAttempts)
+      .set({
+        cellPhone: maskPhone(attempt.cellPhone),
+        email: maskedEmail(attempt.email),
+        ip: null,
+        userAgent: null,
+        sendError: masking(verificationAttempts.sendError, attempt),
+      })
+      .where(eq(verificationAttempts.id, attempt.id))
+      .returning({
+        id: verificationAttempts.id,
+        cellPhone: verificationAttempts.cellPhone,
+        email: verificationAttempts.email,
+        pageViewId: verificationAttempts.pageViewId,
+        createdAt: verificationAttempts.createdAt,
+      });
+    if (row) redacted.push(row);
+  }
+  return redacted;
+}
+
+/**
+ * Masks the verification `found` (as read, under the caller's row lock, not yet redacted) and the attempts that are its
+ * evidence: the number and address masked, IP and user agent dropped, `redacted_at` set to `now`. Answers the
+ * verification and the attempts as they now are. Runs in the caller's transaction, so the redaction's other copies are
+ * masked with these or not at all.
+ */
+export async function redactVerificationRecord(
+  tx: Tx,
+  found: VerificationRow,
+  now: Date,
+): Promise<{ verification: VerificationRow; attempts: RedactedAttempt[] }> {
+  const [verification] = await tx
+    .update(verifications)
+    .set({
+      redactedAt: now,
+      cellPhone: maskPhone(found.cellPhone),
+      email: maskedEmail(found.email),
+      ip: null,
+      userAgent: null,
+    })
+    .where(eq(verifications.id, found.id))
+    .returning();
+  if (!verification) throw new Error('redacted verification not returned');
+  const attempts = await redactAttempts(tx, found);
+  return { verification, attempts };
+}
