@@ -1,12 +1,11 @@
 import { Avatar, Badge, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { type Account, can, type Membership, updateAccountRequestSchema } from '@veriform/contracts';
 import { type ReactNode, useEffect } from 'react';
 import { NoMembershipAlert } from '../../../components/errors/NoMembershipAlert';
 import { useFormSubmit } from '../../../components/form/use-form-submit';
-import { ImageUploadModal } from '../../../components/ImageUploadModal';
+import { ImageActions } from '../../../components/ImageActions';
 import { SectionPaper } from '../../../components/layout/SectionCard';
 import { initialsFor } from '../../../components/shell/nav';
 import { ApiValidationError } from '../../../lib/api-client';
@@ -90,35 +89,17 @@ function CompanyNameForm({ account }: { account: Account }) {
 }
 
 function LogoButtons({ account }: { account: Account }) {
-  const [uploadOpened, uploadDialog] = useDisclosure(false);
   const upload = useUploadAccountImageMutation(account.id);
   const remove = useDeleteAccountImageMutation(account.id);
-  const deleteLogo = () =>
-    remove.mutate(undefined, {
-      onSuccess: () => notify.success('Logo deleted'),
-      onError: (error) => notify.error('Failed to Delete Logo', errorDisplayText(error)),
-    });
   return (
-    <>
-      <Group gap="sm">
-        <Button onClick={uploadDialog.open}>Upload logo</Button>
-        <Button
-          variant="default"
-          color="red"
-          onClick={deleteLogo}
-          loading={remove.isPending}
-          disabled={!account.uploadedProfileImage}
-        >
-          Delete logo
-        </Button>
-      </Group>
-      <ImageUploadModal
-        opened={uploadOpened}
-        onClose={uploadDialog.close}
-        upload={upload}
-        fieldName={ACCOUNT_IMAGE_FIELD}
-      />
-    </>
+    <ImageActions
+      noun="logo"
+      hasImage={Boolean(account.uploadedProfileImage)}
+      upload={upload}
+      remove={remove}
+      fieldName={ACCOUNT_IMAGE_FIELD}
+      deleteNotices={{ done: 'Logo deleted', failed: 'Failed to Delete Logo' }}
+    />
   );
 }
 
