@@ -18,7 +18,7 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { apiKeyScopes } from '@veriform/contracts';
 import { schema } from '@veriform/db';
-import { and, count, desc, eq, ne } from 'drizzle-orm';
+import { count, desc, eq, ne } from 'drizzle-orm';
 import type pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { openDatabase } from '../apps/server/src/database.ts';
@@ -27,7 +27,7 @@ import {
   generateApiKey,
   hashApiKey,
 } from '../apps/server/src/modules/api-keys/key-format.ts';
-import { cookieNames } from '../apps/server/src/plugins/cookies.ts';
+import { ownerOf, requireDatabaseUrl, sessionCookie, timedGet } from './support/bench-app.ts';
 import { benchConfig } from './support/bench-config.ts';
 import { ms, quantile, sqlRecorder } from './support/measure.ts';
 
@@ -40,11 +40,7 @@ const { values: args } = parseArgs({
     walk: { type: 'string', default: '100' },
   },
 });
-const databaseUrl = args['database-url'] ?? process.env.DATABASE_URL;
-if (!databaseUrl) {
-  console.error('--database-url (PostgreSQL) is required');
-  process.exit(1);
-}
+const databaseUrl = requireDatabaseUrl(args['database-url']);
 const iterations = Math.max(1, Number(args.iterations));
 const walk = Math.max(1, Number(args.walk));
 
@@ -98,24 +94,15 @@ await app.ready();
 /** API v1's page, or the session API's (`results`). */
 type Page = { data?: { id: string }[]; results?: { id: string | number }[]; nextCursor?: string | null };
 
-let ipCounter = 0;
+const get = timedGet(app, 9);
 
 /** The session cookie for the session-API cases (set below); API v1 calls go with the key. */
 let cookie: string | null = null;
 
 async function call(url: string): Promise<{ elapsed: number; page: Page }> {
-  ipCounter += 1;
-  const started = performance.now();
-  const response = await app.inject({
-    method: 'GET',
-    url,
-    headers: url.startsWith('/api/v1/') || !cookie ? { authorization: `Bearer ${key}` } : { cookie },
-    // A new client address per call: the per-IP backstop limit (600/min) is not what is measured.
-    remoteAddress: `10.9.${Math.floor(ipCounter / 250) % 250}.${(ipCounter % 250) + 1}`,
-  });
-  const elapsed = performance.now() - started;
-  if (response.statusCode !== 200)
-    throw new Error(`${url}: ${response.statusCode} ${response.body.slice(0, 300)}`);
+  const headers: Record<string, string> =
+    url.startsWith('/api/v1/') || !cookie ? { authorization: `Bearer ${key}` } : { cookie };
+  const { elapsed, response } = await get(url, headers);
   return { elapsed, page: response.json<Page>() };
 }
 
@@ -197,18 +184,9 @@ if (cursor)
   );
 
 // The same rows through the session API (a logged-in owner), 100 a page: its SQL is the session lookup and the list's.
-const [owner] = await db
-  .select({ userId: schema.memberships.userId, id: schema.memberships.id })
-  .from(schema.memberships)
-  .where(and(eq(schema.memberships.accountId, accountId), eq(schema.memberships.role, 'owner')))
-  .limit(1);
+const owner = await ownerOf(db, accountId);
 if (owner) {
-  const session = await app.services.sessions.create(owner.userId, {
-    ip: '127.0.0.1',
-    userAgent: 'bench',
-    currentMembershipId: owner.id,
-  });
-  cookie = `${cookieNames(config).session}=${session.id}`;
+  cookie = await sessionCookie(app, config, owner);
   const isSessionCall = (text: string) =>
     /"(sessions|verification_attempts|verifications|verify_forms|verification_daily_counts|verification_total_counts|verification_attempt_daily_counts|code_delivery_events|code_entries)"/.test(
       text,

@@ -27,7 +27,7 @@ import {
   hashEvent,
   verifyChain,
 } from '../apps/server/src/modules/audit/chain.ts';
-import { cookieNames } from '../apps/server/src/plugins/cookies.ts';
+import { requireDatabaseUrl, sessionCookie, timedGet } from './support/bench-app.ts';
 import { benchConfig } from './support/bench-config.ts';
 import { ms, quantile, sqlRecorder } from './support/measure.ts';
 
@@ -38,11 +38,7 @@ const { values: args } = parseArgs({
     iterations: { type: 'string', default: '30' },
   },
 });
-const databaseUrl = args['database-url'] ?? process.env.DATABASE_URL;
-if (!databaseUrl) {
-  console.error('--database-url (PostgreSQL) is required');
-  process.exit(1);
-}
+const databaseUrl = requireDatabaseUrl(args['database-url']);
 const target = Number(args.events);
 const iterations = Math.max(1, Number(args.iterations));
 
@@ -97,27 +93,12 @@ const sql = sqlRecorder(pool);
 
 const app = await buildApp(config, { db: database });
 await app.ready();
-const session = await app.services.sessions.create(owner.userId, {
-  ip: '127.0.0.1',
-  userAgent: 'bench',
-  currentMembershipId: owner.id,
-});
-const cookie = `${cookieNames(config).session}=${session.id}`;
+const cookie = await sessionCookie(app, config, owner);
 
-let ipCounter = 0;
+const get = timedGet(app, 8);
 
 async function call(url: string): Promise<number> {
-  ipCounter += 1;
-  const started = performance.now();
-  const response = await app.inject({
-    url,
-    headers: { cookie },
-    remoteAddress: `10.8.${Math.floor(ipCounter / 250) % 250}.${(ipCounter % 250) + 1}`,
-  });
-  const elapsed = performance.now() - started;
-  if (response.statusCode !== 200)
-    throw new Error(`${url}: ${response.statusCode} ${response.body.slice(0, 300)}`);
-  return elapsed;
+  return (await get(url, { cookie })).elapsed;
 }
 
 async function bench(name: string, query: string): Promise<void> {

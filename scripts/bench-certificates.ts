@@ -27,17 +27,14 @@ import {
   createCertificateService,
   signedContent,
 } from '../apps/server/src/modules/certificates/service.ts';
+import { requireDatabaseUrl } from './support/bench-app.ts';
 import { benchConfig } from './support/bench-config.ts';
 import { ms, quantile } from './support/measure.ts';
 
 const { values: args } = parseArgs({
   options: { 'database-url': { type: 'string' }, certificates: { type: 'string', default: '200' } },
 });
-const databaseUrl = args['database-url'] ?? process.env.DATABASE_URL;
-if (!databaseUrl) {
-  console.error('--database-url (PostgreSQL) is required');
-  process.exit(1);
-}
+const databaseUrl = requireDatabaseUrl(args['database-url']);
 const n = Math.max(1, Number(args.certificates));
 
 const config = benchConfig(databaseUrl);

@@ -23,7 +23,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { schema } from '@veriform/db';
 import pg from 'pg';
 import pino from 'pino';
 import { openDatabase } from '../apps/server/src/database.ts';
@@ -33,6 +32,7 @@ import { systemClock } from '../apps/server/src/lib/clock.ts';
 import { createMailer } from '../apps/server/src/messaging/email.ts';
 import { createSmsSender } from '../apps/server/src/messaging/sms.ts';
 import { createServices } from '../apps/server/src/services.ts';
+import { benchForm } from './support/bench-app.ts';
 import { benchConfig } from './support/bench-config.ts';
 import { ms, quantile } from './support/measure.ts';
 
@@ -132,18 +132,7 @@ if (pool)
     });
   };
 
-const [account] = await db.insert(schema.accounts).values({ displayName: 'Bench Co' }).returning();
-if (!account) throw new Error('no account');
-const [form] = await db
-  .insert(schema.verifyForms)
-  .values({
-    accountId: account.id,
-    publicId: randomBytes(12).toString('base64url'),
-    name: 'Bench',
-    isLive: true,
-  })
-  .returning();
-if (!form) throw new Error('no form');
+const { form } = await benchForm(db);
 const publicId = form.publicId;
 
 // A fresh run gets fresh numbers: 30 s between codes to one number through one form.

@@ -20,6 +20,7 @@ import { sendInvitationEmail } from '../apps/server/src/jobs/definitions/send-in
 import { createJobs, installJobs } from '../apps/server/src/jobs/queue.ts';
 import { loadJobDefinitions } from '../apps/server/src/jobs/registry.ts';
 import { createSealer } from '../apps/server/src/lib/sealed.ts';
+import { benchForm } from './support/bench-app.ts';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '400' } } });
 const rounds = Number(values.rounds);
@@ -35,18 +36,7 @@ const jobs = createJobs(handle, pino({ level: 'silent' }), await loadJobDefiniti
 const sealer = createSealer(randomBytes(32).toString('base64url'));
 const { verificationAttempts } = schema;
 
-const [account] = await db.insert(schema.accounts).values({ displayName: 'Bench Co' }).returning();
-if (!account) throw new Error('no account');
-const [form] = await db
-  .insert(schema.verifyForms)
-  .values({
-    accountId: account.id,
-    publicId: randomBytes(12).toString('base64url'),
-    name: 'Bench',
-    isLive: true,
-  })
-  .returning();
-if (!form) throw new Error('no form');
+const { account, form } = await benchForm(db);
 
 let phones = 0;
 const nextPhone = () => `+1201${String(5_000_000 + (phones++ % 4_000_000)).padStart(7, '0')}`;
@@ -63,15 +53,12 @@ async function sendCode(inside: boolean): Promise<void> {
       { tx },
     );
   await transaction(db, async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`code-send:${form?.id}:${cellPhone}`}))`);
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`code-send:${form.id}:${cellPhone}`}))`);
     await tx
       .select({ createdAt: verificationAttempts.createdAt })
       .from(verificationAttempts)
       .where(
-        and(
-          eq(verificationAttempts.verifyFormId, form?.id ?? 0),
-          eq(verificationAttempts.cellPhone, cellPhone),
-        ),
+        and(eq(verificationAttempts.verifyFormId, form.id), eq(verificationAttempts.cellPhone, cellPhone)),
       )
       .orderBy(desc(verificationAttempts.createdAt))
       .limit(1);
@@ -80,15 +67,15 @@ async function sendCode(inside: boolean): Promise<void> {
       .set({ status: 'replaced' })
       .where(
         and(
-          eq(verificationAttempts.verifyFormId, form?.id ?? 0),
+          eq(verificationAttempts.verifyFormId, form.id),
           eq(verificationAttempts.cellPhone, cellPhone),
           eq(verificationAttempts.status, 'pending'),
         ),
       );
     await tx.insert(verificationAttempts).values({
       id: attemptId,
-      accountId: account?.id ?? 0,
-      verifyFormId: form?.id ?? 0,
+      accountId: account.id,
+      verifyFormId: form.id,
       cellPhone,
       method: 'sms',
       codeHash: 'x',

@@ -33,8 +33,9 @@ import {
   verificationOrderBy,
   verificationWhere,
 } from '../apps/server/src/modules/verifications/filters.ts';
-import { cookieNames } from '../apps/server/src/plugins/cookies.ts';
+import { ownerOf, requireDatabaseUrl, sessionCookie, timedGet } from './support/bench-app.ts';
 import { benchConfig } from './support/bench-config.ts';
+import { quantile } from './support/measure.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -53,11 +54,7 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
   },
 });
-const databaseUrl = args['database-url'] ?? process.env.DATABASE_URL;
-if (!databaseUrl) {
-  console.error('--database-url (PostgreSQL) is required');
-  process.exit(1);
-}
+const databaseUrl = requireDatabaseUrl(args['database-url']);
 const iterations = Math.max(1, Number(args.iterations));
 const deepPage = Math.max(2, Number(args['deep-page']));
 const exportRuns = Math.max(1, Number(args['export-runs']));
@@ -127,45 +124,20 @@ else {
   if (!biggest) throw new Error('no verifications: run scripts/seed-verifications.ts first');
   accountId = biggest.accountId;
 }
-const [owner] = await db
-  .select({ userId: schema.memberships.userId, id: schema.memberships.id })
-  .from(schema.memberships)
-  .where(and(eq(schema.memberships.accountId, accountId), eq(schema.memberships.role, 'owner')))
-  .limit(1);
+const owner = await ownerOf(db, accountId);
 if (!owner) throw new Error(`account ${accountId} has no owner`);
 
 const app = await buildApp(config, { db: database });
 await app.ready();
-const session = await app.services.sessions.create(owner.userId, {
-  ip: '127.0.0.1',
-  userAgent: 'bench',
-  currentMembershipId: owner.id,
-});
-const cookie = `${cookieNames(config).session}=${session.id}`;
+const cookie = await sessionCookie(app, config, owner);
 
 // --- Measuring -----------------------------------------------------------------------------------------------------
 
-const quantile = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)] ?? 0;
-};
 const ms = (n: number) => (n < 10 ? n.toFixed(1) : Math.round(n).toString());
-let ipCounter = 0;
+const get = timedGet(app, 9);
 
 async function callOnce(url: string): Promise<number> {
-  ipCounter += 1;
-  const started = performance.now();
-  const response = await app.inject({
-    method: 'GET',
-    url,
-    headers: { cookie },
-    // A new client address per call: the per-IP backstop limit (600/min) is not what is measured.
-    remoteAddress: `10.9.${Math.floor(ipCounter / 250) % 250}.${(ipCounter % 250) + 1}`,
-  });
-  const elapsed = performance.now() - started;
-  if (response.statusCode !== 200)
-    throw new Error(`${url}: ${response.statusCode} ${response.body.slice(0, 300)}`);
-  return elapsed;
+  return (await get(url, { cookie })).elapsed;
 }
 
 async function rawOnce(queries: Recorded[]): Promise<number> {

@@ -1,11 +1,9 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { type PinnedAddress, pinnedRequest } from './pinned-request.ts';
 import { isAllowedAddress } from './webhook-url.ts';
 
-export type ResolvedAddress = { address: string; family: number };
+export type ResolvedAddress = PinnedAddress;
 
 /** Resolves a host name to the one address a delivery will connect to. */
 export type ResolveHost = (hostname: string) => Promise<ResolvedAddress>;
@@ -74,7 +72,7 @@ export async function deliverWebhook(input: DeliverWebhookInput): Promise<Delive
     const url = parseUrl(input.url);
     const target = await untilAborted(resolveTarget(url, input.resolve ?? systemResolve), controller.signal);
     if (!isAllowedAddress(target.address, input.allowPrivate)) throw new AttemptFailure('blocked_address');
-    const answer = await post(url, target, input, controller.signal, elapsed);
+    const answer = await post(url, target, input, controller.signal, started);
     const redirect = answer.statusCode >= 300 && answer.statusCode < 400;
     return {
       ok: answer.statusCode >= 200 && answer.statusCode < 300,
@@ -128,63 +126,29 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 
 type Answer = { statusCode: number; latencyMs: number; snippet: string };
 
-function post(
+async function post(
   url: URL,
   target: ResolvedAddress,
   input: DeliverWebhookInput,
   signal: AbortSignal,
-  elapsed: () => number,
+  started: number,
 ): Promise<Answer> {
   const body = Buffer.from(input.body);
-  // net.connect asks with all: true when it may try several address families; either way it gets only ours.
-  const pinned: LookupFunction = (_hostname, options, callback) => {
-    if (options.all) callback(null, [{ address: target.address, family: target.family }]);
-    else callback(null, target.address, target.family);
-  };
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    let response: IncomingMessage | undefined;
-    const request = send(url, {
-      method: 'POST',
-      headers: {
-        'user-agent': 'Veriform-Webhooks',
-        ...input.headers,
-        'content-type': 'application/json',
-        'content-length': String(body.length),
-      },
-      lookup: pinned,
-      // A fresh socket per attempt: a pooled one could have been opened for an earlier, differently resolved answer.
-      agent: false,
-      signal,
-    });
-    request.on('error', (error) => {
-      // Once the status is in, the receiver has answered; a socket that dies mid-body only shortens the snippet.
-      if (!response) reject(error);
-    });
-    request.on('response', (answer) => {
-      response = answer;
-      const statusCode = answer.statusCode ?? 0;
-      const latencyMs = elapsed();
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const finish = (): void => {
-        resolve({
-          statusCode,
-          latencyMs,
-          snippet: Buffer.concat(chunks).subarray(0, SNIPPET_BYTES).toString('utf8'),
-        });
-        // Nothing past the first 1 KB is ever read: a receiver streaming an endless answer can't hold the worker.
-        answer.destroy();
-      };
-      answer.on('data', (chunk: Buffer) => {
-        chunks.push(chunk);
-        size += chunk.length;
-        if (size >= SNIPPET_BYTES) finish();
-      });
-      answer.on('end', finish);
-      answer.on('error', finish);
-      answer.on('close', finish);
-    });
-    request.end(body);
+  const answer = await pinnedRequest(url, target, {
+    method: 'POST',
+    headers: {
+      'user-agent': 'Veriform-Webhooks',
+      ...input.headers,
+      'content-type': 'application/json',
+      'content-length': String(body.length),
+    },
+    body,
+    maxBytes: SNIPPET_BYTES,
+    signal,
   });
+  return {
+    statusCode: answer.status,
+    latencyMs: Math.round(answer.respondedAt - started),
+    snippet: answer.body.toString('utf8'),
+  };
 }

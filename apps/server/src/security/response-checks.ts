@@ -32,16 +32,28 @@ function internalsIn(body: string): string | null {
   return null;
 }
 
+/**
+ * An error answer's body as JSON, or why it breaks the contract before its shape is even looked at: internals in it,
+ * or a body that is not the JSON its content type (`claimed`) says.
+ */
+function errorBodyOf(
+  response: LightMyRequestResponse,
+  claimed: string,
+): { body: unknown; violation?: undefined } | { violation: string } {
+  const internals = internalsIn(response.body);
+  if (internals) return { violation: internals };
+  try {
+    return { body: JSON.parse(response.body) };
+  } catch {
+    return { violation: `a ${claimed} content type with a body that is not JSON` };
+  }
+}
+
 /** API v1's errors: RFC 9457 problem details with a code of contracts' table, whose status is the answer's. */
 function problemViolation(response: LightMyRequestResponse): string | null {
-  const internals = internalsIn(response.body);
-  if (internals) return internals;
-  let body: unknown;
-  try {
-    body = JSON.parse(response.body);
-  } catch {
-    return 'a problem+json content type with a body that is not JSON';
-  }
+  const read = errorBodyOf(response, 'problem+json');
+  if (read.violation !== undefined) return read.violation;
+  const { body } = read;
   const problem = apiProblemSchema.strict().safeParse(body);
   if (!problem.success) return `a problem body that is not one: ${response.body.slice(0, 300)}`;
   if (problem.data.status !== response.statusCode) return `a problem whose status is not the answer's`;
@@ -60,14 +72,9 @@ export function errorContractViolation(response: LightMyRequestResponse): string
     if (status === 404 && contentType.startsWith('text/html')) return null;
     return `a ${status} answered as ${contentType || 'no content type'}`;
   }
-  const internals = internalsIn(response.body);
-  if (internals) return internals;
-  let body: unknown;
-  try {
-    body = JSON.parse(response.body);
-  } catch {
-    return 'a JSON content type with a body that is not JSON';
-  }
+  const read = errorBodyOf(response, 'JSON');
+  if (read.violation !== undefined) return read.violation;
+  const { body } = read;
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     return 'an error body that is not an object';
   const entries = Object.entries(body);

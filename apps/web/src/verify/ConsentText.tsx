@@ -8,17 +8,22 @@ import { consentSegments } from '@veriform/contracts/consent-text';
 export function ConsentText({ text, id, className }: { text: string; id?: string; className?: string }) {
   return (
     <p id={id} className={className}>
-      {consentSegments(text).map((segment, index) =>
-        segment.kind === 'link' ? (
-          // biome-ignore lint/suspicious/noArrayIndexKey: the segments of one text, in order, never reordered
-          <a key={index} href={segment.href} target="_blank" rel="noopener noreferrer">
-            {segment.text}
-          </a>
-        ) : (
-          // biome-ignore lint/suspicious/noArrayIndexKey: as above
-          <span key={index}>{segment.text}</span>
-        ),
-      )}
+      <ConsentSegments text={text} />
     </p>
+  );
+}
+
+/** The text's segments, each as text or a link: what ConsentText puts in its paragraph, and the form page's preview. */
+export function ConsentSegments({ text }: { text: string }) {
+  return consentSegments(text).map((segment, index) =>
+    segment.kind === 'link' ? (
+      // biome-ignore lint/suspicious/noArrayIndexKey: the segments of one text, in order, never reordered
+      <a key={index} href={segment.href} target="_blank" rel="noopener noreferrer">
+        {segment.text}
+      </a>
+    ) : (
+      // biome-ignore lint/suspicious/noArrayIndexKey: as above
+      <span key={index}>{segment.text}</span>
+    ),
   );
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineJob } from '../define.ts';
+import { defineJob, emailQueue } from '../define.ts';
 
 /** What an invitation's key is sealed to inside its e-mail's job: that invitation, and nothing else. */
 export const invitationKeyContext = (invitationId: number) => `invitation:${invitationId}`;
@@ -16,12 +16,5 @@ export const sendInvitationEmail = defineJob({
     invitationId: z.number().int().positive(),
     sealedKey: z.string().min(1),
   }),
-  queue: {
-    policy: 'standard',
-    retryLimit: 10,
-    retryDelay: 10,
-    retryBackoff: true,
-    expireInSeconds: 60,
-    retentionMinutes: 24 * 60,
-  },
+  queue: emailQueue({ retryLimit: 10, retentionMinutes: 24 * 60 }),
 });

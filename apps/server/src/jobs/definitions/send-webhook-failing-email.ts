@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineJob } from '../define.ts';
+import { defineJob, emailQueue } from '../define.ts';
 
 /**
  * The e-mail to one owner that an endpoint has failed for a day, or was disabled after WEBHOOK_DISABLE_AFTER_DAYS
@@ -13,12 +13,5 @@ export const sendWebhookFailingEmailJob = defineJob({
     userId: z.number().int().positive(),
     kind: z.enum(['warning', 'disabled']),
   }),
-  queue: {
-    policy: 'standard',
-    retryLimit: 10,
-    retryDelay: 10,
-    retryBackoff: true,
-    expireInSeconds: 60,
-    retentionMinutes: 24 * 60,
-  },
+  queue: emailQueue({ retryLimit: 10, retentionMinutes: 24 * 60 }),
 });

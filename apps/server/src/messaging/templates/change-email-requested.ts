@@ -1,5 +1,5 @@
 import type { EmailMessage } from '../email.ts';
-import { oneLine, renderHtml } from './layout.ts';
+import { greeting, renderHtml } from './layout.ts';
 
 /**
  * To the OLD address as soon as a change is requested: whoever holds the mailbox hears of it before anything changes,
@@ -14,8 +14,7 @@ export function emailChangeRequestedMessage(options: {
   supportEmail: string;
 }): EmailMessage {
   const subject = 'A change of your Veriform e-mail address was requested';
-  const name = oneLine(options.name);
-  const greeting = name ? `Hi ${name},` : 'Hi,';
+  const hi = greeting(options.name);
   const intro = `Someone logged in to your Veriform account asked to change its e-mail address from ${options.to} to ${options.toEmail}. Nothing changes until that address confirms it.`;
   const ifYou = 'If this was you, there is nothing to do here.';
   const ifNot = `If it was not you, cancel the change with the link below (it works for ${options.validForDays} days), then change your password: whoever asked knew it.`;
@@ -23,10 +22,10 @@ export function emailChangeRequestedMessage(options: {
   return {
     to: options.to,
     subject,
-    text: [greeting, '', intro, '', ifYou, '', ifNot, '', options.cancelLink, '', help, ''].join('\n'),
+    text: [hi, '', intro, '', ifYou, '', ifNot, '', options.cancelLink, '', help, ''].join('\n'),
     html: renderHtml({
       title: subject,
-      paragraphs: [greeting, intro, ifYou, ifNot],
+      paragraphs: [hi, intro, ifYou, ifNot],
       action: { label: 'Cancel the change', url: options.cancelLink },
       footer: help,
     }),

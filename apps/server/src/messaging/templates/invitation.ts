@@ -1,6 +1,6 @@
 import type { Role } from '@veriform/contracts';
 import type { EmailMessage } from '../email.ts';
-import { oneLine, renderHtml } from './layout.ts';
+import { linkMessage, oneLine } from './layout.ts';
 
 /** To the invited address: who invited them, to which company, with which role, and the link. */
 export function invitationMessage(options: {
@@ -20,17 +20,12 @@ export function invitationMessage(options: {
   const subject = `You are invited to join ${accountName} on Veriform`;
   const roleText = options.role === 'owner' ? 'an owner' : 'a member';
   const intro = `${inviter} invited you to join ${accountName} on Veriform as ${roleText}. Open the link below to accept: you can sign up with this address, or log in if you already have a Veriform login.`;
-  const validity = `The invitation expires in ${options.validForDays} days and works only once.`;
-  const footer = 'If you were not expecting this, you can ignore this message.';
-  return {
+  return linkMessage({
     to: options.to,
     subject,
-    text: ['Hi,', '', intro, '', options.link, '', validity, '', footer, ''].join('\n'),
-    html: renderHtml({
-      title: subject,
-      paragraphs: ['Hi,', intro],
-      action: { label: 'Accept the invitation', url: options.link },
-      footer: `${validity} ${footer}`,
-    }),
-  };
+    paragraphs: ['Hi,', intro],
+    action: { label: 'Accept the invitation', url: options.link },
+    validity: `The invitation expires in ${options.validForDays} days and works only once.`,
+    footer: 'If you were not expecting this, you can ignore this message.',
+  });
 }

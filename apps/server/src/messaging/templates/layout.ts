@@ -1,3 +1,5 @@
+import type { EmailMessage } from '../email.ts';
+
 /** Plain building blocks for e-mail bodies: every message has a text part and a simple HTML part. */
 
 const LINE_BREAKS_AND_CONTROLS = /[\p{Cc}\p{Zl}\p{Zp}]+/gu;
@@ -44,4 +46,32 @@ export function renderHtml(options: {
       : '',
     '</body></html>',
   ].join('');
+}
+
+/** "Hi Ann," or, when the name has nothing printable, "Hi,". */
+export function greeting(name: string): string {
+  const printable = oneLine(name);
+  return printable ? `Hi ${printable},` : 'Hi,';
+}
+
+/**
+ * A message that exists for one link (a confirmation, a reset, an invitation): its paragraphs, the link (spelled out
+ * in the text part, a button in the HTML one), how long the link works, and a footer that tells a reader who did not
+ * ask for it what to do.
+ */
+export function linkMessage(options: {
+  to: string;
+  subject: string;
+  paragraphs: string[];
+  action: { label: string; url: string };
+  validity: string;
+  footer: string;
+}): EmailMessage {
+  const { subject, paragraphs, action, validity, footer } = options;
+  return {
+    to: options.to,
+    subject,
+    text: [...paragraphs.flatMap((p) => [p, '']), action.url, '', validity, '', footer, ''].join('\n'),
+    html: renderHtml({ title: subject, paragraphs, action, footer: `${validity} ${footer}` }),
+  };
 }

@@ -1,5 +1,5 @@
 import type { EmailMessage } from '../email.ts';
-import { oneLine, renderHtml } from './layout.ts';
+import { greeting, linkMessage } from './layout.ts';
 
 export function verifyEmailMessage(options: {
   to: string;
@@ -7,21 +7,15 @@ export function verifyEmailMessage(options: {
   link: string;
   validForDays: number;
 }): EmailMessage {
-  const subject = 'Verify your e-mail address for Veriform';
-  const name = oneLine(options.name);
-  const greeting = name ? `Hi ${name},` : 'Hi,';
-  const intro = 'Please confirm that this is your e-mail address by opening the link below.';
-  const validity = `The link works for ${options.validForDays} days and only once.`;
-  const footer = 'If you did not sign up for Veriform, you can ignore this message.';
-  return {
+  return linkMessage({
     to: options.to,
-    subject,
-    text: [greeting, '', intro, '', options.link, '', validity, '', footer, ''].join('\n'),
-    html: renderHtml({
-      title: subject,
-      paragraphs: [greeting, intro],
-      action: { label: 'Verify e-mail address', url: options.link },
-      footer: `${validity} ${footer}`,
-    }),
-  };
+    subject: 'Verify your e-mail address for Veriform',
+    paragraphs: [
+      greeting(options.name),
+      'Please confirm that this is your e-mail address by opening the link below.',
+    ],
+    action: { label: 'Verify e-mail address', url: options.link },
+    validity: `The link works for ${options.validForDays} days and only once.`,
+    footer: 'If you did not sign up for Veriform, you can ignore this message.',
+  });
 }

@@ -1,6 +1,7 @@
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { and, eq, gt, gte, lt, lte, or, sql } from 'drizzle-orm';
+import type { PersonRedaction } from '../../domain/person-redaction.ts';
 import type { Clock } from '../../lib/clock.ts';
 
 /**
@@ -127,15 +128,7 @@ const { apiKeys } = schema;
 export async function redactIdempotentAnswers(
   tx: Db,
   accountId: number,
-  redaction: {
-    attempts: { id: string; cellPhone: string; email: string | null }[];
-    /** Byte strings whose presence marks a stored answer as about the person (the attempt ids, the number). */
-    needles: string[];
-    /** Masks every spelling of the person in a text. */
-    mask: (text: string) => string;
-    /** When the first of the attempts was made: no answer about them is older (the created_at index bounds the scan). */
-    since: Date;
-  },
+  redaction: PersonRedaction,
 ): Promise<number> {
   const { attempts, needles, mask, since } = redaction;
   const found = await tx

@@ -1,6 +1,7 @@
 import { afterCommit, type Db, type ExecuteSql, type Tx } from '@veriform/db';
 import { sql } from 'drizzle-orm';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { claimedRowReader, sqlCount } from '../../jobs/claimed-row.ts';
 import { type ClaimedRow, ROW_JOB_MARK, type RowStore } from '../../jobs/claims.ts';
 import type { JobOutput } from '../../jobs/define.ts';
 import { sendVerificationCode } from '../../jobs/definitions/send-verification-code.ts';
@@ -108,20 +109,12 @@ export function createCodeSendStore(executeSql: ExecuteSql): RowStore {
   };
 }
 
-function readClaimed(row: unknown): ClaimedRow {
-  if (
-    typeof row !== 'object' ||
-    row === null ||
-    !('id' in row) ||
-    !('sealed_code' in row) ||
-    !('send_tries' in row) ||
-    typeof row.id !== 'string'
-  ) {
-    throw new Error('code send claim: unexpected row');
-  }
-  return {
+const readClaimed = claimedRowReader(
+  'code send claim',
+  { id: z.string(), sealed_code: z.unknown(), send_tries: sqlCount },
+  (row) => ({
     id: row.id,
     data: { attemptId: row.id, sealedCode: row.sealed_code },
-    tries: Number(row.send_tries),
-  };
-}
+    tries: row.send_tries,
+  }),
+);

@@ -9,32 +9,26 @@ import {
   serverTexts,
   tooManyRequestsText,
 } from '@veriform/contracts';
-import type { Db, Tx } from '@veriform/db';
+import type { Tx } from '@veriform/db';
 import { schema, transaction } from '@veriform/db';
 import { and, eq } from 'drizzle-orm';
-import type { Config } from '../../config.ts';
 import { sendEmailChangeLink } from '../../jobs/definitions/send-email-change-link.ts';
 import { sendEmailChangeRequestedNotice } from '../../jobs/definitions/send-email-change-requested-notice.ts';
 import {
   emailChangedAddressesSeal,
   sendEmailChangedNotice,
 } from '../../jobs/definitions/send-email-changed-notice.ts';
-import type { JobQueue } from '../../jobs/queue.ts';
-import type { Clock } from '../../lib/clock.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import { ipKey } from '../../lib/ip-key.ts';
-import type { RateLimiter } from '../../lib/rate-limit.ts';
-import type { Sealer } from '../../lib/sealed.ts';
 import { signedLink } from '../../lib/signed-links.ts';
-import type { TokenSigner } from '../../lib/tokens.ts';
-import type { Mailer } from '../../messaging/email.ts';
 import { changeEmailMessage, emailChangedMessage } from '../../messaging/templates/change-email.ts';
 import { emailChangeRequestedMessage } from '../../messaging/templates/change-email-requested.ts';
 import type { RequestOrigin } from '../../plugins/account-context.ts';
 import { type AuditLog, auditTarget } from '../audit/index.ts';
 import { findUserByEmail, findUserById, type UserRow } from '../users/index.ts';
 import { invalidTokenError } from './errors.ts';
+import type { LinkMailDeps } from './link-mail.ts';
 
 const { emailChangeRequests, users } = schema;
 
@@ -69,20 +63,14 @@ const iso = (date: Date | null) => date?.toISOString() ?? null;
  * logins), and the OLD address is told at once with a link that cancels the request (same state, its own purpose):
  * a stolen session alone cannot move the login to another mailbox, and the mailbox's owner hears of any attempt.
  */
-export function createEmailChange(deps: {
-  config: Config;
-  db: Db;
-  clock: Clock;
-  tokens: TokenSigner;
-  mailer: Mailer;
-  jobs: JobQueue;
-  sealer: Sealer;
-  rateLimit: RateLimiter;
-  /** The auth service's checkCurrentPassword: a 400 on `field` when wrong, counted in the failed-login buckets. */
-  checkPassword: (user: UserRow, password: string, ip: string, field: string) => Promise<void>;
-  /** The audit log (issue #16): write with the change's own transaction. */
-  audit: AuditLog;
-}) {
+export function createEmailChange(
+  deps: LinkMailDeps & {
+    /** The auth service's checkCurrentPassword: a 400 on `field` when wrong, counted in the failed-login buckets. */
+    checkPassword: (user: UserRow, password: string, ip: string, field: string) => Promise<void>;
+    /** The audit log (issue #16): write with the change's own transaction. */
+    audit: AuditLog;
+  },
+) {
   const { config, db, clock, tokens, mailer, jobs, sealer, rateLimit, checkPassword, audit } = deps;
   /** The target was taken after the request was made (a sign-up, another change): nothing to put it on but the whole. */
   const takenError = () => new AppError('email_taken', { nonFieldErrors: [errorTexts.emailTaken] });

@@ -1,20 +1,14 @@
 import { serverTexts } from '@veriform/contracts';
-import type { Db, Tx } from '@veriform/db';
+import type { Tx } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { and, eq } from 'drizzle-orm';
-import type { Config } from '../../config.ts';
 import { sendVerifyEmail, verifyEmailAddressSeal } from '../../jobs/definitions/send-verify-email.ts';
-import type { JobQueue } from '../../jobs/queue.ts';
-import type { Clock } from '../../lib/clock.ts';
-import type { RateLimiter } from '../../lib/rate-limit.ts';
-import type { Sealer } from '../../lib/sealed.ts';
 import { signedLink } from '../../lib/signed-links.ts';
-import type { TokenSigner } from '../../lib/tokens.ts';
-import type { Mailer } from '../../messaging/email.ts';
 import { verifyEmailMessage } from '../../messaging/templates/verify-email.ts';
-import { findUserByEmail, findUserById, type UserRow } from '../users/index.ts';
+import { findUserById, type UserRow } from '../users/index.ts';
 import { reserveAddressMail } from './address-mail-limits.ts';
 import { invalidTokenError } from './errors.ts';
+import { type LinkMailDeps, mailUserAt } from './link-mail.ts';
 
 const { users } = schema;
 
@@ -25,17 +19,8 @@ export const VERIFY_EMAIL_VALID_DAYS = 3;
  * status, so it stops working once used, or when the address or password changes. The e-mail is a job
  * (jobs/definitions/send-verify-email.ts) that mints the link when it sends.
  */
-export function createEmailVerification(deps: {
-  config: Config;
-  db: Db;
-  clock: Clock;
-  tokens: TokenSigner;
-  mailer: Mailer;
-  jobs: JobQueue;
-  sealer: Sealer;
-  rateLimit: RateLimiter;
-}) {
-  const { config, db, clock, tokens, mailer, jobs, sealer, rateLimit } = deps;
+export function createEmailVerification(deps: LinkMailDeps) {
+  const { config, db, clock, tokens, jobs, sealer, rateLimit } = deps;
   const link = signedLink({
     tokens,
     publicUrl: config.publicUrl,
@@ -58,18 +43,17 @@ export function createEmailVerification(deps: {
   }
 
   /** The job's work: a link to the address, when it is an unverified user's. */
-  async function deliver(email: string): Promise<'sent' | 'skipped'> {
-    const user = await findUserByEmail(db, email);
-    if (!user || user.emailIsVerified) return 'skipped';
-    await mailer.send(
-      verifyEmailMessage({
-        to: user.email,
-        name: user.name,
-        link: link.linkFor(user),
-        validForDays: VERIFY_EMAIL_VALID_DAYS,
-      }),
+  function deliver(email: string): Promise<'sent' | 'skipped'> {
+    return mailUserAt(deps, email, (user) =>
+      user.emailIsVerified
+        ? null
+        : verifyEmailMessage({
+            to: user.email,
+            name: user.name,
+            link: link.linkFor(user),
+            validForDays: VERIFY_EMAIL_VALID_DAYS,
+          }),
     );
-    return 'sent';
   }
 
   async function confirm(uidb64: string, token: string): Promise<UserRow> {

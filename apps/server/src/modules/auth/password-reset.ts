@@ -3,29 +3,22 @@ import {
   type ResetPasswordConfirmRequest,
   serverTexts,
 } from '@veriform/contracts';
-import type { Db } from '@veriform/db';
 import { schema, transaction } from '@veriform/db';
 import { and, eq, isNull, type SQL } from 'drizzle-orm';
-import type { Config } from '../../config.ts';
 import {
   resetPasswordAddressSeal,
   sendResetPasswordEmail,
 } from '../../jobs/definitions/send-reset-password-email.ts';
-import type { JobQueue } from '../../jobs/queue.ts';
-import type { Clock } from '../../lib/clock.ts';
 import { hashPassword } from '../../lib/passwords.ts';
-import type { RateLimiter } from '../../lib/rate-limit.ts';
-import type { Sealer } from '../../lib/sealed.ts';
 import type { SessionStore } from '../../lib/session-store.ts';
 import { signedLink } from '../../lib/signed-links.ts';
-import type { TokenSigner } from '../../lib/tokens.ts';
-import type { Mailer } from '../../messaging/email.ts';
 import { resetPasswordMessage } from '../../messaging/templates/reset-password.ts';
 import type { RequestOrigin } from '../../plugins/account-context.ts';
 import { type AuditLog, auditTarget } from '../audit/index.ts';
-import { findUserByEmail, findUserById, type UserRow } from '../users/index.ts';
+import { findUserById, type UserRow } from '../users/index.ts';
 import { reserveAddressMail } from './address-mail-limits.ts';
 import { invalidTokenError } from './errors.ts';
+import { type LinkMailDeps, mailUserAt } from './link-mail.ts';
 
 const { users } = schema;
 
@@ -34,20 +27,14 @@ const { users } = schema;
  * last login and the address: setting the password (or logging in, or changing the address) kills every link sent
  * before, so a link works once.
  */
-export function createPasswordReset(deps: {
-  config: Config;
-  db: Db;
-  clock: Clock;
-  tokens: TokenSigner;
-  mailer: Mailer;
-  jobs: JobQueue;
-  sealer: Sealer;
-  rateLimit: RateLimiter;
-  sessions: SessionStore;
-  /** The audit log (issue #16): write with the change's own transaction. */
-  audit: AuditLog;
-}) {
-  const { config, db, clock, tokens, mailer, jobs, sealer, rateLimit, sessions, audit } = deps;
+export function createPasswordReset(
+  deps: LinkMailDeps & {
+    sessions: SessionStore;
+    /** The audit log (issue #16): write with the change's own transaction. */
+    audit: AuditLog;
+  },
+) {
+  const { config, db, clock, tokens, jobs, sealer, rateLimit, sessions, audit } = deps;
   const link = signedLink({
     tokens,
     publicUrl: config.publicUrl,
@@ -72,10 +59,8 @@ export function createPasswordReset(deps: {
   }
 
   /** The job's work: a link minted now, when the address is a user's. */
-  async function deliver(email: string): Promise<'sent' | 'skipped'> {
-    const user = await findUserByEmail(db, email);
-    if (!user) return 'skipped';
-    await mailer.send(
+  function deliver(email: string): Promise<'sent' | 'skipped'> {
+    return mailUserAt(deps, email, (user) =>
       resetPasswordMessage({
         to: user.email,
         name: user.name,
@@ -83,7 +68,6 @@ export function createPasswordReset(deps: {
         validForHours: RESET_PASSWORD_VALID_HOURS,
       }),
     );
-    return 'sent';
   }
 
   /**

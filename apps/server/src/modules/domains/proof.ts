@@ -1,9 +1,7 @@
 import { Resolver } from 'node:dns/promises';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
 import { DOMAIN_PROOF_FILE_PATH, DOMAIN_TXT_LABEL, type DomainProofMethod } from '@veriform/contracts';
 import ipaddr from 'ipaddr.js';
+import { pinnedRequest } from '../../lib/pinned-request.ts';
 import { type HostResolver, resolveWebhookTarget } from '../../lib/webhook-url.ts';
 
 /**
@@ -116,52 +114,24 @@ export async function checkTxtRecord(
 type FileAnswer = { status: number; location: string | undefined; body: Buffer };
 
 /** One GET, connected to `address` only, reading at most FILE_MAX_BYTES of the answer. */
-function get(url: URL, address: string, signal: AbortSignal): Promise<FileAnswer> {
+async function get(url: URL, address: string, signal: AbortSignal): Promise<FileAnswer> {
   const family = ipaddr.parse(address).kind() === 'ipv6' ? 6 : 4;
-  const pinned: LookupFunction = (_hostname, options, callback) => {
-    if (options.all) callback(null, [{ address, family }]);
-    else callback(null, address, family);
-  };
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    let response: IncomingMessage | undefined;
-    const request = send(url, {
+  const answer = await pinnedRequest(
+    url,
+    { address, family },
+    {
       method: 'GET',
       headers: { 'user-agent': USER_AGENT, accept: 'text/plain, */*;q=0.1' },
-      lookup: pinned,
-      agent: false,
+      maxBytes: FILE_MAX_BYTES,
       signal,
-    });
-    request.on('error', (error) => {
-      if (!response) reject(error);
-    });
-    request.on('response', (answer) => {
-      response = answer;
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let done = false;
-      const finish = (): void => {
-        if (done) return;
-        done = true;
-        const location = answer.headers.location;
-        resolve({
-          status: answer.statusCode ?? 0,
-          location: typeof location === 'string' ? location : undefined,
-          body: Buffer.concat(chunks).subarray(0, FILE_MAX_BYTES),
-        });
-        answer.destroy();
-      };
-      answer.on('data', (chunk: Buffer) => {
-        chunks.push(chunk);
-        size += chunk.length;
-        if (size >= FILE_MAX_BYTES) finish();
-      });
-      answer.on('end', finish);
-      answer.on('error', finish);
-      answer.on('close', finish);
-    });
-    request.end();
-  });
+    },
+  );
+  const { location } = answer.headers;
+  return {
+    status: answer.status,
+    location: typeof location === 'string' ? location : undefined,
+    body: answer.body,
+  };
 }
 
 const TLS_CODES = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_CERT)/;

@@ -14,7 +14,7 @@ import {
   hoursAroundWholeDays,
   minutesAtEnds,
   needsRows,
-  type ReportRange,
+  type ReportScope,
   rowsOf,
   summaryWhere,
   wholeDaysWithin,
@@ -52,21 +52,15 @@ const channels: readonly Channel[] = ['sms', 'email'];
  *
  * The forms' names are left to the caller, which looks them up once for the report's two top-forms lists.
  */
-export async function funnelCounts(
-  db: Db,
-  accountId: number,
-  filter: VerificationFilter,
-  range: ReportRange,
-  now: Date,
-  forms: ResolvedForms,
-) {
+export async function funnelCounts(db: Db, scope: ReportScope) {
+  const { accountId, filter, now, forms } = scope;
   const where = attemptWhere(accountId, filter, now, forms);
   const a = verificationAttempts;
   const unavailable = pageOpenedUnavailable(filter);
   const failureCount = count();
 
   const [steps, failures, views] = await Promise.all([
-    funnelSteps(db, accountId, filter, range, now, forms),
+    funnelSteps(db, scope),
     db
       .select({ channel: a.method, errorCode: a.deliveryErrorCode, count: failureCount })
       .from(a)
@@ -92,14 +86,8 @@ type StepRow = FunnelSteps & { formId: number; channel: Channel };
 /** An attempt's steps as 0/1 columns, the same expressions as migration 0024's triggers. */
 const delivered = sql`(${verificationAttempts.deliveryStatus} = 'delivered' or (${verificationAttempts.method} = 'email' and ${verificationAttempts.deliveryStatus} = 'sent'))`;
 
-async function funnelSteps(
-  db: Db,
-  accountId: number,
-  filter: VerificationFilter,
-  range: ReportRange,
-  now: Date,
-  forms: ResolvedForms,
-): Promise<StepRow[]> {
+async function funnelSteps(db: Db, scope: ReportScope): Promise<StepRow[]> {
+  const { accountId, filter, range, now, forms } = scope;
   const a = verificationAttempts;
   if (needsRows(filter)) {
     // A search that names forms: those forms from the summaries, its other readings from the rows outside them.
@@ -107,7 +95,7 @@ async function funnelSteps(
     const split = splitSearch(filter, forms);
     if (!split) return scanSteps(db, attemptWhere(accountId, live, now, forms));
     const [byName, byOthers] = await Promise.all([
-      split.byName ? funnelSteps(db, accountId, split.byName, range, now, forms) : [],
+      split.byName ? funnelSteps(db, { ...scope, filter: split.byName }) : [],
       scanSteps(
         db,
         split.othersWhere((f) => attemptWhere(accountId, live, now, f), a.verifyFormId),

@@ -3,6 +3,7 @@ import type { Db } from '@veriform/db';
 import { schema, transaction } from '@veriform/db';
 import { and, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
 import { maskedEmail, maskPerson } from '../../domain/person-mask.ts';
+import type { PersonRedaction } from '../../domain/person-redaction.ts';
 import { maskPhone } from '../../domain/phone.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -31,16 +32,7 @@ export const REDACTED_MARKER = '[redacted]';
  * (`redactIdempotentAnswers`), passed in by services.ts so this read model imports no module that imports it back
  * (ADR 36).
  */
-export type RedactStoredAnswers = (
-  tx: Db,
-  accountId: number,
-  redaction: {
-    attempts: { id: string; cellPhone: string; email: string | null }[];
-    needles: string[];
-    mask: (text: string) => string;
-    since: Date;
-  },
-) => Promise<number>;
+export type RedactStoredAnswers = (tx: Db, accountId: number, redaction: PersonRedaction) => Promise<number>;
 
 export type VerificationRedactionDeps = {
   db: Db;

@@ -1,7 +1,7 @@
 import type { VerificationFilter } from '@veriform/contracts';
 import { type Db, schema } from '@veriform/db';
 import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import { type ResolvedForms, splitSearch, verificationWhere } from './filters.ts';
+import { splitSearch, verificationWhere } from './filters.ts';
 import {
   type Channel,
   channelOf,
@@ -11,6 +11,7 @@ import {
   minutesAtEnds,
   needsRows,
   type ReportRange,
+  type ReportScope,
   rowsOf,
   rowsOfCutHours,
   summaryWhere,
@@ -53,12 +54,9 @@ export type FormAndCategory = { formId: number; category: string; n: number };
  */
 export async function verificationReportCounts(
   db: Db,
-  accountId: number,
-  filter: VerificationFilter,
-  range: ReportRange,
-  now: Date,
-  forms: ResolvedForms,
+  scope: ReportScope,
 ): Promise<{ byDayAndMethod: DayAndMethod[]; pairs: FormAndCategory[] }> {
+  const { accountId, filter, range, now, forms } = scope;
   if (needsRows(filter)) {
     // The rows read as they are: the live ones only (the log's live view, issue #33).
     const live = { ...filter, mode: 'live' as const };
@@ -66,7 +64,7 @@ export async function verificationReportCounts(
     if (!split) return scanRows(db, verificationWhere(accountId, live, now, forms), range);
     const [byName, byOthers] = await Promise.all([
       split.byName
-        ? verificationReportCounts(db, accountId, split.byName, range, now, forms)
+        ? verificationReportCounts(db, { ...scope, filter: split.byName })
         : { byDayAndMethod: [], pairs: [] },
       scanRows(
         db,

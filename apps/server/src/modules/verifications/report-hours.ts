@@ -1,6 +1,7 @@
 import type { VerificationFilter } from '@veriform/contracts';
 import { eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { ResolvedForms } from './filters.ts';
 
 /**
  * The report's ranges over the hourly summaries (issue #20, ADR 28). The summaries count rows per UTC hour; a local
@@ -14,6 +15,15 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
  */
 
 export type ReportRange = { gte: string; lte: string; tz: string };
+
+/** What the report's counts are of: the account's rows that match `filter` (its forms resolved) in `range`, at `now`. */
+export type ReportScope = {
+  accountId: number;
+  filter: VerificationFilter;
+  range: ReportRange;
+  now: Date;
+  forms: ResolvedForms;
+};
 
 /** The range's first instant (its first local midnight). */
 function rangeStart(range: ReportRange): SQL {

@@ -185,9 +185,10 @@ export function createVerificationService(deps: {
     const dayCount = daysBetween(range.gte, range.lte) + 1;
     // Independent: on PostgreSQL they run on pooled connections at once; PGlite runs them one by one, letting other
     // requests in between.
+    const scope = { accountId: ctx.accountId, filter, range, now, forms };
     const [{ byDayAndMethod, pairs }, funnel] = await Promise.all([
-      verificationReportCounts(db, ctx.accountId, filter, range, now, forms),
-      funnelCounts(db, ctx.accountId, filter, range, now, forms),
+      verificationReportCounts(db, scope),
+      funnelCounts(db, scope),
     ]);
     // Every day of the range, zeros included, oldest first.
     const perDay: VerificationReport['perDay'] = Array.from({ length: dayCount }, (_, i) => ({

@@ -101,6 +101,49 @@ export async function verifyOnHostedPage(t: TestContext, form: VerifyForm): Prom
   return verificationOf(t, form.account, e164);
 }
 
+type Phone = ReturnType<typeof newCellPhone>;
+
+/**
+ * API v1 with a new key of `mode` allowed to write verifications: starts a verification of `phone`, then checks the
+ * code `codeOf` finds (the one the consumer received, or a test number's fixed one).
+ */
+async function verifyByApiKey(
+  t: TestContext,
+  owner: Owner,
+  form: VerifyForm,
+  options: { phone: Phone; mode: 'live' | 'test'; externalRefId: string; codeOf: () => Promise<string> },
+): Promise<VerificationRow> {
+  const { phone } = options;
+  const { key } = await newApiKey(owner, ['verifications:write'], options.mode);
+  const api = apiV1(t.app, key);
+  const started = await api.POST('/api/v1/verifications', {
+    body: { formId: form.id, to: phone.e164, externalRefId: options.externalRefId },
+  });
+  const id = started.data?.id;
+  if (started.response.status !== 201 || !id)
+    throw new Error(`API start: ${started.response.status} ${JSON.stringify(started.error)}`);
+  const code = await options.codeOf();
+  const checked = await api.POST('/api/v1/verifications/{id}/check', {
+    params: { path: { id } },
+    body: { code },
+  });
+  if (checked.data?.status !== 'approved')
+    throw new Error(`API check: ${checked.response.status} ${JSON.stringify(checked.data ?? checked.error)}`);
+  return verificationOf(t, owner.accountId, phone.e164);
+}
+
+/** A fresh number made one of the account's test numbers, answering `code` (issue #33). */
+async function addTestNumber(owner: Owner, code: string): Promise<Phone> {
+  const phone = newCellPhone();
+  const added = await owner.c.post('/api/test-phone-numbers', {
+    account: owner.accountId,
+    cellPhone: phone.e164,
+    code,
+  });
+  if (added.statusCode !== 201) throw new Error(`add test number: ${added.statusCode} ${added.body}`);
+  return phone;
+}
+
 /**
  * The customer's own system verifies a fresh number through API v1: a `vf_live_` key allowed to write verifications
  * starts one to a real number, then checks the code the consumer received. A live object, shown in the activity log's
@@ -113,22 +156,12 @@ export async function verifyThroughApi(
   externalRefId = 'api-lead',
 ): Promise<VerificationRow> {
   const phone = newCellPhone();
-  const { key } = await newApiKey(owner, ['verifications:write'], 'live');
-  const api = apiV1(t.app, key);
-  const started = await api.POST('/api/v1/verifications', {
-    body: { formId: form.id, to: phone.e164, externalRefId },
+  return verifyByApiKey(t, owner, form, {
+    phone,
+    mode: 'live',
+    externalRefId,
+    codeOf: () => latestCodeTo(t.app, phone.e164),
   });
-  const id = started.data?.id;
-  if (started.response.status !== 201 || !id)
-    throw new Error(`API start: ${started.response.status} ${JSON.stringify(started.error)}`);
-  const code = await latestCodeTo(t.app, phone.e164);
-  const checked = await api.POST('/api/v1/verifications/{id}/check', {
-    params: { path: { id } },
-    body: { code },
-  });
-  if (checked.data?.status !== 'approved')
-    throw new Error(`API check: ${checked.response.status} ${JSON.stringify(checked.data ?? checked.error)}`);
-  return verificationOf(t, owner.accountId, phone.e164);
 }
 
 /**
@@ -141,29 +174,9 @@ export async function verifyTestThroughApi(
   form: VerifyForm,
   externalRefId = 'api-test-lead',
 ): Promise<VerificationRow> {
-  const phone = newCellPhone();
   const code = '246810';
-  const added = await owner.c.post('/api/test-phone-numbers', {
-    account: owner.accountId,
-    cellPhone: phone.e164,
-    code,
-  });
-  if (added.statusCode !== 201) throw new Error(`add test number: ${added.statusCode} ${added.body}`);
-  const { key } = await newApiKey(owner, ['verifications:write'], 'test');
-  const api = apiV1(t.app, key);
-  const started = await api.POST('/api/v1/verifications', {
-    body: { formId: form.id, to: phone.e164, externalRefId },
-  });
-  const id = started.data?.id;
-  if (started.response.status !== 201 || !id)
-    throw new Error(`API start: ${started.response.status} ${JSON.stringify(started.error)}`);
-  const checked = await api.POST('/api/v1/verifications/{id}/check', {
-    params: { path: { id } },
-    body: { code },
-  });
-  if (checked.data?.status !== 'approved')
-    throw new Error(`API check: ${checked.response.status} ${JSON.stringify(checked.data ?? checked.error)}`);
-  return verificationOf(t, owner.accountId, phone.e164);
+  const phone = await addTestNumber(owner, code);
+  return verifyByApiKey(t, owner, form, { phone, mode: 'test', externalRefId, codeOf: async () => code });
 }
 
 /**
@@ -175,14 +188,8 @@ export async function verifyTestOnHostedPage(
   owner: Owner,
   form: VerifyForm,
 ): Promise<VerificationRow> {
-  const phone = newCellPhone();
   const code = '135790';
-  const added = await owner.c.post('/api/test-phone-numbers', {
-    account: owner.accountId,
-    cellPhone: phone.e164,
-    code,
-  });
-  if (added.statusCode !== 201) throw new Error(`add test number: ${added.statusCode} ${added.body}`);
+  const phone = await addTestNumber(owner, code);
   const consumer = await newConsumer(t.app, form.publicId);
   const sent = await consumer.sendCode(form.publicId, {
     cellPhone: phone.typed,

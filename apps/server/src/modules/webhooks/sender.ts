@@ -3,7 +3,9 @@ import type { Db, ExecuteSql, Tx } from '@veriform/db';
 import { schema, transaction } from '@veriform/db';
 import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
 import type { Config } from '../../config.ts';
+import { claimedRowReader, sqlCount } from '../../jobs/claimed-row.ts';
 import { type ClaimedRow, ROW_JOB_MARK, type RowStore } from '../../jobs/claims.ts';
 import { deliverWebhook as deliverWebhookJob } from '../../jobs/definitions/deliver-webhook.ts';
 import { sendWebhookFailingEmailJob } from '../../jobs/definitions/send-webhook-failing-email.ts';
@@ -359,23 +361,20 @@ export function createWebhookDeliveryStore(executeSql: ExecuteSql): RowStore {
 }
 
 /** bigint arrives as a string (node-postgres) or a number (PGlite). */
-function readClaimed(row: unknown): ClaimedRow {
-  if (
-    typeof row !== 'object' ||
-    row === null ||
-    !('id' in row) ||
-    !('attempt_count' in row) ||
-    !('next_trigger' in row) ||
-    !('claims' in row)
-  ) {
-    throw new Error('delivery claim: unexpected row');
-  }
-  return {
+const readClaimed = claimedRowReader(
+  'delivery claim',
+  {
+    id: z.union([z.string(), z.number()]),
+    attempt_count: sqlCount,
+    next_trigger: z.unknown(),
+    claims: sqlCount,
+  },
+  (row) => ({
     id: String(row.id),
-    data: { deliveryId: Number(row.id), attempt: Number(row.attempt_count), trigger: row.next_trigger },
-    tries: Number(row.claims),
-  };
-}
+    data: { deliveryId: Number(row.id), attempt: row.attempt_count, trigger: row.next_trigger },
+    tries: row.claims,
+  }),
+);
 
 /** Whether the success statement's `recorded` column says 1 (node-postgres and PGlite both answer `{rows}`). */
 function recordedOne(answer: unknown): boolean {

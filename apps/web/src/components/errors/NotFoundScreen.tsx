@@ -1,25 +1,19 @@
-import { Container, Stack, Text, Title } from '@mantine/core';
-import { usePageTitle } from '../../lib/page-title';
+import { Text, Title } from '@mantine/core';
 import { ButtonLink } from '../links';
+import { StatusScreen } from './StatusScreen';
 
 /** SPEC §2: any unmatched path. */
 export function NotFoundScreen() {
-  usePageTitle('Page Not Found');
   return (
-    <Container size="sm" py={80}>
-      <Stack align="center" gap="md" ta="center">
-        <Text fz={120} fw={900} lh={1} c="dimmed" aria-hidden="true">
-          404
-        </Text>
-        <Title order={1}>Page Not Found</Title>
-        <Text c="dimmed" size="lg">
-          Looks like this page was moved, deleted, or maybe... never even existed.
-        </Text>
-        <ButtonLink to="/dashboard" size="md">
-          Back to home
-        </ButtonLink>
-      </Stack>
-    </Container>
+    <StatusScreen status={404} statusSize={120} pageTitle="Page Not Found">
+      <Title order={1}>Page Not Found</Title>
+      <Text c="dimmed" size="lg">
+        Looks like this page was moved, deleted, or maybe... never even existed.
+      </Text>
+      <ButtonLink to="/dashboard" size="md">
+        Back to home
+      </ButtonLink>
+    </StatusScreen>
   );
 }
 

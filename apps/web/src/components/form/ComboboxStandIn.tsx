@@ -68,6 +68,15 @@ export interface StandInHandlers {
   onKeyDown: KeyboardEventHandler;
 }
 
+/** What makes a stand-in's field read as the closed combobox it stands in for (it cannot be typed in yet). */
+const closedCombobox = {
+  role: 'combobox',
+  'aria-haspopup': 'listbox',
+  'aria-expanded': false,
+  autoComplete: 'off',
+  readOnly: true,
+} as const;
+
 type Shared = {
   id: string;
   size?: MantineSize | (string & {});
@@ -88,34 +97,22 @@ export function SelectStandIn({
   id,
   data,
   value,
-  size,
-  w,
-  disabled,
-  error,
   placeholder,
   required,
-  style,
   handlers,
+  ...look
 }: Shared & { data: SelectProps['data']; value: string | null | undefined }) {
   return (
     <InputBase
       id={id}
-      role="combobox"
-      aria-haspopup="listbox"
-      aria-expanded={false}
-      autoComplete="off"
-      readOnly
+      {...closedCombobox}
       pointer
       value={value == null ? '' : optionLabel(data, value)}
       placeholder={placeholder}
       required={required}
-      rightSection={<Chevron size={size} />}
+      rightSection={<Chevron size={look.size} />}
       rightSectionPointerEvents="none"
-      size={size}
-      w={w}
-      disabled={disabled}
-      error={error}
-      style={style}
+      {...look}
       {...handlers}
     />
   );
@@ -126,25 +123,18 @@ export function MultiSelectStandIn({
   id,
   data,
   value,
-  size,
-  w,
-  disabled,
-  error,
   placeholder,
   required,
-  style,
   searchable,
   handlers,
+  ...look
 }: Shared & { data: MultiSelectProps['data']; value: readonly string[]; searchable?: boolean }) {
+  const { disabled } = look;
   return (
     <PillsInput
       pointer
-      size={size}
-      w={w}
-      disabled={disabled}
-      error={error}
-      style={style}
-      rightSection={<Chevron size={size} />}
+      {...look}
+      rightSection={<Chevron size={look.size} />}
       rightSectionPointerEvents="none"
       onClick={handlers.onClick}
       onPointerDown={handlers.onPointerDown}
@@ -158,11 +148,7 @@ export function MultiSelectStandIn({
         ))}
         <PillsInput.Field
           id={id}
-          role="combobox"
-          aria-haspopup="listbox"
-          aria-expanded={false}
-          autoComplete="off"
-          readOnly
+          {...closedCombobox}
           placeholder={placeholder}
           // As MultiSelect's: the field is there to type a search or show the placeholder.
           type={!searchable && !placeholder ? 'hidden' : 'visible'}

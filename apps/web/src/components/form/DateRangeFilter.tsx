@@ -47,7 +47,6 @@ export function DateRangeFilter<P extends string>({
         label={label}
         data={options.map((option) => ({ ...option }))}
         value={value.created__date__preset}
-        allowDeselect={false}
         onChange={(picked) => {
           const option = options.find((o) => o.value === picked);
           if (option)
@@ -61,24 +60,41 @@ export function DateRangeFilter<P extends string>({
       />
       {value.created__date__preset === 'custom' && (
         <>
-          <TextInput
+          <DateBound
             label="From"
-            type="date"
-            value={value.created__date__gte ?? ''}
+            value={value.created__date__gte}
             max={value.created__date__lte}
-            onChange={(event) => onChange({ created__date__gte: event.currentTarget.value || undefined })}
-            w={160}
+            onChange={(date) => onChange({ created__date__gte: date })}
           />
-          <TextInput
+          <DateBound
             label="To"
-            type="date"
-            value={value.created__date__lte ?? ''}
+            value={value.created__date__lte}
             min={value.created__date__gte}
-            onChange={(event) => onChange({ created__date__lte: event.currentTarget.value || undefined })}
-            w={160}
+            onChange={(date) => onChange({ created__date__lte: date })}
           />
         </>
       )}
     </>
+  );
+}
+
+/** One end of a custom range: a date field whose empty value is no bound (`undefined`). */
+function DateBound(props: {
+  label: string;
+  value: string | undefined;
+  min?: string;
+  max?: string;
+  onChange: (date: string | undefined) => void;
+}) {
+  return (
+    <TextInput
+      label={props.label}
+      type="date"
+      value={props.value ?? ''}
+      min={props.min}
+      max={props.max}
+      onChange={(event) => props.onChange(event.currentTarget.value || undefined)}
+      w={160}
+    />
   );
 }

@@ -15,8 +15,18 @@ interface LabelledSelectProps extends Omit<SelectProps, 'label' | 'id'> {
  * Select's `label` or `aria-label`, so "the control labelled X" would find two elements; here the label is a plain
  * `<label for>` outside the Select, and the list takes its meaning from the combobox that opens it. Until the select's
  * code has arrived (comboboxes.ts) a stand-in field of the same look and name is shown.
+ *
+ * Picking the chosen option again keeps it (`allowDeselect` false unless asked): every select here always has a value,
+ * its "All" option included, so a click must never leave it empty.
  */
-export function LabelledSelect({ label, hideLabel = false, id, required, ...props }: LabelledSelectProps) {
+export function LabelledSelect({
+  label,
+  hideLabel = false,
+  id,
+  required,
+  allowDeselect = false,
+  ...props
+}: LabelledSelectProps) {
   const generatedId = useId();
   const inputId = id ?? generatedId;
   const code = comboboxes.useModule();
@@ -33,7 +43,7 @@ export function LabelledSelect({ label, hideLabel = false, id, required, ...prop
         </Input.Label>
       )}
       {code ? (
-        <code.Select id={inputId} required={required} {...props} />
+        <code.Select id={inputId} required={required} allowDeselect={allowDeselect} {...props} />
       ) : (
         <SelectStandIn
           id={inputId}

@@ -44,7 +44,6 @@ export function ListPager({
             hideLabel
             data={pageSizes.map((size) => ({ value: String(size), label: String(size) }))}
             value={String(pageSize)}
-            allowDeselect={false}
             onChange={(value) => value && onPageSize(Number(value))}
             w={80}
           />

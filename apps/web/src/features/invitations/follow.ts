@@ -1,5 +1,6 @@
 import { redirect, useNavigate } from '@tanstack/react-router';
 import { type FollowInvitation, type InitialExtra, invitationPages, type Role } from '@veriform/contracts';
+import { z } from 'zod';
 import { errorDisplayText } from '../../lib/error-text';
 import { notify } from '../../lib/notify';
 import type { RouterContext } from '../../lib/router-context';
@@ -20,6 +21,22 @@ export function requireFollowInvitation({ context }: { context: RouterContext })
 } {
   const invitation = followInvitationFrom(context.initialData.extra);
   if (!invitation) throw redirect({ to: '/follow-invitation/error', replace: true });
+  return { invitation };
+}
+
+/** The query of the pages that log in or sign up to accept an invitation: its key, kept for the links between them. */
+export const followInvitationSearch = z.object({ key: z.string().optional().catch(undefined) });
+
+/**
+ * `beforeLoad` of the pages that log in or sign up to accept an invitation: as requireFollowInvitation, and a user
+ * already signed in is sent to the invitation page, which handles them.
+ */
+export function requireSignedOutFollowInvitation({ context }: { context: RouterContext }): {
+  invitation: FollowInvitation;
+} {
+  const { invitation } = requireFollowInvitation({ context });
+  if (context.session.get().user.isAuthenticated)
+    throw redirect({ to: invitationPages.follow, search: { key: invitation.key }, replace: true });
   return { invitation };
 }
 

@@ -3,7 +3,7 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { type ChangePasswordRequest, changePasswordRequestSchema } from '@veriform/contracts';
 import { useRef } from 'react';
 import { FormErrorAlert } from '../../../components/form/FormErrorAlert';
-import { NewPasswordInput } from '../../../components/form/NewPasswordInput';
+import { NewPasswordFields } from '../../../components/form/NewPasswordFields';
 import { focusFirstInvalid, showServerFieldErrors } from '../../../components/form/server-errors';
 import { AnchorLink } from '../../../components/links';
 import { notify } from '../../../lib/notify';
@@ -51,18 +51,13 @@ export function ChangePasswordForm() {
           {...form.getInputProps('previousPassword')}
           aria-invalid={Boolean(form.errors.previousPassword)}
         />
-        <NewPasswordInput
-          label={changePasswordLabels.newPassword}
-          password={form.values.newPassword}
-          {...form.getInputProps('newPassword')}
-          aria-invalid={Boolean(form.errors.newPassword)}
-        />
-        <PasswordInput
-          label={changePasswordLabels.newPasswordConfirm}
-          autoComplete="new-password"
-          required
-          {...form.getInputProps('newPasswordConfirm')}
-          aria-invalid={Boolean(form.errors.newPasswordConfirm)}
+        <NewPasswordFields
+          form={form}
+          fields={{ password: 'newPassword', confirm: 'newPasswordConfirm' }}
+          labels={{
+            password: changePasswordLabels.newPassword,
+            confirm: changePasswordLabels.newPasswordConfirm,
+          }}
         />
         <Group justify="space-between" wrap="wrap" gap="sm">
           <AnchorLink to="/auth/reset-password/" size="sm">

@@ -1,7 +1,7 @@
 import { Badge, Button, Group, Loader, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { emailSchema } from '@veriform/contracts';
-import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { ApiValidationError, RateLimitedError } from '../../../lib/api-client';
 import { errorDisplayText } from '../../../lib/error-text';
 import { notify } from '../../../lib/notify';
@@ -14,6 +14,7 @@ import {
   useResendEmailChangeMutation,
 } from '../../auth/api';
 import { emailChangeAction, hasOpenEmailChange, sameEmail } from '../email-change';
+import { EditButton, useInlineEdit } from '../inline-edit';
 import { useEmailChangeRefresh } from '../use-email-change-refresh';
 import { useSendCountdown } from '../use-send-countdown';
 
@@ -41,32 +42,17 @@ export function EmailField() {
   const queryClient = useQueryClient();
   const waitSeconds = useSendCountdown(changeRequest);
 
-  const [editing, setEditing] = useState(false);
-  const [value, setValue] = useState(user.email);
-  const [error, setError] = useState<string | null>(null);
   const [password, setPassword] = useState('');
   const [passwordError, setPasswordError] = useState<string | null>(null);
-  const inputRef = useRef<HTMLInputElement>(null);
+  const field = useInlineEdit(user.email, () => {
+    setPassword('');
+    setPasswordError(null);
+  });
+  const { editing, setEditing, value, setError, inputRef, stop: cancel, onKeyDown } = field;
   const passwordRef = useRef<HTMLInputElement>(null);
-
-  useEffect(() => {
-    if (!editing) setValue(user.email);
-  }, [editing, user.email]);
-
-  useEffect(() => {
-    if (editing) inputRef.current?.focus();
-  }, [editing]);
 
   const action = editing ? emailChangeAction(value, user.email, changeRequest) : null;
   const pending = send.isPending || resend.isPending;
-
-  const cancel = () => {
-    setEditing(false);
-    setValue(user.email);
-    setError(null);
-    setPassword('');
-    setPasswordError(null);
-  };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -115,13 +101,6 @@ export function EmailField() {
     }
   };
 
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'Escape' && editing) {
-      event.preventDefault();
-      cancel();
-    }
-  };
-
   const buttons = editing ? (
     <>
       {action && (
@@ -135,37 +114,19 @@ export function EmailField() {
       </Button>
     </>
   ) : (
-    <Button
-      type="button"
-      variant="default"
-      onClick={(event) => {
-        event.preventDefault();
-        setEditing(true);
-      }}
-    >
-      Edit email
-    </Button>
+    <EditButton onEdit={() => setEditing(true)}>Edit email</EditButton>
   );
 
   return (
     <Stack gap="xs">
       <form onSubmit={submit} noValidate>
         <TextInput
-          ref={inputRef}
+          {...field.inputProps}
           label={LABEL}
           type="email"
           inputMode="email"
           autoComplete="email"
-          value={value}
-          onChange={(event) => {
-            setValue(event.currentTarget.value);
-            setError(null);
-          }}
-          onKeyDown={onKeyDown}
-          readOnly={!editing}
-          variant={editing ? 'default' : 'filled'}
           required
-          error={error}
           inputContainer={(input) => (
             <Group gap="sm" align="flex-start" wrap="wrap">
               <div style={{ flex: '1 1 220px', minWidth: 0 }}>{input}</div>

@@ -1,11 +1,12 @@
 import { Button, Group, TextInput } from '@mantine/core';
 import { updateUserRequestSchema } from '@veriform/contracts';
-import { type FocusEvent, type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { type FocusEvent, type FormEvent, useRef } from 'react';
 import { ApiValidationError } from '../../../lib/api-client';
 import { errorDisplayText } from '../../../lib/error-text';
 import { notify } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
 import { useUpdateUserMutation } from '../../users/api';
+import { EditButton, useInlineEdit } from '../inline-edit';
 
 const LABEL = 'Name';
 
@@ -17,26 +18,9 @@ const LABEL = 'Name';
 export function NameField() {
   const { user } = useSession();
   const update = useUpdateUserMutation();
-  const [editing, setEditing] = useState(false);
-  const [value, setValue] = useState(user.name);
-  const [error, setError] = useState<string | null>(null);
+  const field = useInlineEdit(user.name, () => update.reset());
+  const { editing, setEditing, value, setError, inputRef, stop: revert } = field;
   const formRef = useRef<HTMLFormElement>(null);
-  const inputRef = useRef<HTMLInputElement>(null);
-
-  useEffect(() => {
-    if (!editing) setValue(user.name);
-  }, [editing, user.name]);
-
-  useEffect(() => {
-    if (editing) inputRef.current?.focus();
-  }, [editing]);
-
-  const revert = () => {
-    setEditing(false);
-    setValue(user.name);
-    setError(null);
-    update.reset();
-  };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -73,13 +57,6 @@ export function NameField() {
     revert();
   };
 
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'Escape' && editing) {
-      event.preventDefault();
-      revert();
-    }
-  };
-
   const button = editing ? (
     <Button
       type="submit"
@@ -90,36 +67,16 @@ export function NameField() {
       Save name
     </Button>
   ) : (
-    <Button
-      type="button"
-      variant="default"
-      onClick={(event) => {
-        // React reuses this element as "Save name" (type submit) in the same click: without this, the browser's
-        // default action would then submit the form at once.
-        event.preventDefault();
-        setEditing(true);
-      }}
-    >
-      Edit name
-    </Button>
+    <EditButton onEdit={() => setEditing(true)}>Edit name</EditButton>
   );
 
   return (
     <form ref={formRef} onSubmit={submit} onBlur={onBlur} noValidate>
       <TextInput
-        ref={inputRef}
+        {...field.inputProps}
         label={LABEL}
-        value={value}
-        onChange={(event) => {
-          setValue(event.currentTarget.value);
-          setError(null);
-        }}
-        onKeyDown={onKeyDown}
-        readOnly={!editing}
-        variant={editing ? 'default' : 'filled'}
         autoComplete="name"
         required
-        error={error}
         inputContainer={(input) => (
           <Group gap="sm" wrap="nowrap" align="flex-start">
             <div style={{ flex: 1, minWidth: 0 }}>{input}</div>

@@ -1,12 +1,12 @@
-import { Avatar, Badge, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Avatar, Badge, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { type Account, can, type Membership, updateAccountRequestSchema } from '@veriform/contracts';
 import { type ReactNode, useEffect } from 'react';
 import { NoMembershipAlert } from '../../../components/errors/NoMembershipAlert';
 import { useFormSubmit } from '../../../components/form/use-form-submit';
-import { ImageUploadModal } from '../../../components/ImageUploadModal';
+import { ImageActions } from '../../../components/ImageActions';
+import { SectionPaper } from '../../../components/layout/SectionCard';
 import { initialsFor } from '../../../components/shell/nav';
 import { ApiValidationError } from '../../../lib/api-client';
 import { errorDisplayText } from '../../../lib/error-text';
@@ -89,35 +89,17 @@ function CompanyNameForm({ account }: { account: Account }) {
 }
 
 function LogoButtons({ account }: { account: Account }) {
-  const [uploadOpened, uploadDialog] = useDisclosure(false);
   const upload = useUploadAccountImageMutation(account.id);
   const remove = useDeleteAccountImageMutation(account.id);
-  const deleteLogo = () =>
-    remove.mutate(undefined, {
-      onSuccess: () => notify.success('Logo deleted'),
-      onError: (error) => notify.error('Failed to Delete Logo', errorDisplayText(error)),
-    });
   return (
-    <>
-      <Group gap="sm">
-        <Button onClick={uploadDialog.open}>Upload logo</Button>
-        <Button
-          variant="default"
-          color="red"
-          onClick={deleteLogo}
-          loading={remove.isPending}
-          disabled={!account.uploadedProfileImage}
-        >
-          Delete logo
-        </Button>
-      </Group>
-      <ImageUploadModal
-        opened={uploadOpened}
-        onClose={uploadDialog.close}
-        upload={upload}
-        fieldName={ACCOUNT_IMAGE_FIELD}
-      />
-    </>
+    <ImageActions
+      noun="logo"
+      hasImage={Boolean(account.uploadedProfileImage)}
+      upload={upload}
+      remove={remove}
+      fieldName={ACCOUNT_IMAGE_FIELD}
+      deleteNotices={{ done: 'Logo deleted', failed: 'Failed to Delete Logo' }}
+    />
   );
 }
 
@@ -141,14 +123,7 @@ function CompanyInfoCard({ membership }: { membership: Membership }) {
   const owner = can(membership, 'manageCompany');
 
   return (
-    <Paper
-      withBorder
-      radius="md"
-      p={{ base: 'md', sm: 'lg' }}
-      maw={720}
-      component="section"
-      aria-label="Company"
-    >
+    <SectionPaper maw={720} aria-label="Company">
       <Stack gap="lg">
         <Group gap="lg" wrap="nowrap" align="flex-start">
           <CompanyLogo account={account} />
@@ -170,7 +145,7 @@ function CompanyInfoCard({ membership }: { membership: Membership }) {
         </Group>
         {owner && <CompanyNameForm account={account} />}
       </Stack>
-    </Paper>
+    </SectionPaper>
   );
 }
 

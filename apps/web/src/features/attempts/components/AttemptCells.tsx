@@ -1,6 +1,7 @@
-import { Badge, Group, Stack, Text } from '@mantine/core';
+import { Group, Stack, Text } from '@mantine/core';
 import type { VerificationAttempt } from '@veriform/contracts';
 import { AnchorLink } from '../../../components/links';
+import { TestBadge } from '../../../components/TestBadge';
 import { formatPhoneForReading } from '../../../lib/format';
 import { verificationSearchDefaults } from '../../../lib/verification-search';
 import { attemptStatusLabels } from '../labels';
@@ -17,14 +18,6 @@ export function dimmedDash() {
     <Text span size="sm" c="dimmed">
       —
     </Text>
-  );
-}
-
-function TestBadge() {
-  return (
-    <Badge size="xs" variant="light" color="orange" c="dark.6" style={{ flexShrink: 0 }}>
-      Test
-    </Badge>
   );
 }
 

@@ -1,5 +1,5 @@
 import { type DeliveryStatus, deliveryStatusSchema } from '@veriform/contracts';
-import { LabelledMultiSelect } from '../../../components/form/LabelledMultiSelect';
+import { AnyOfFilter } from '../../../components/form/AnyOfFilter';
 import { deliveryStatusLabels } from '../labels';
 
 const options = deliveryStatusSchema.options.map((status) => ({
@@ -20,16 +20,15 @@ export function DeliveryStatusFilter({
 }) {
   const selected = [...(value ?? [])];
   return (
-    <LabelledMultiSelect
+    <AnyOfFilter
       label="Delivery status"
       data={options}
       value={selected}
       onChange={(list) => {
-        const statuses = list.filter(isDeliveryStatus);
+        const statuses = list?.filter(isDeliveryStatus) ?? [];
         onChange(statuses.length ? statuses : undefined);
       }}
-      placeholder={selected.length ? undefined : 'Any'}
-      clearable
+      searchable={false}
       w={220}
     />
   );

@@ -77,7 +77,6 @@ export function AuditFilters({ value, onChange, actorChip, targetChip }: AuditFi
           label="Action"
           data={actionOptions}
           value={value.action ?? 'all'}
-          allowDeselect={false}
           searchable
           onChange={(picked) => onChange({ action: auditActionSchema.safeParse(picked).data })}
           w={250}
@@ -86,7 +85,6 @@ export function AuditFilters({ value, onChange, actorChip, targetChip }: AuditFi
           label="Actor type"
           data={actorTypeOptions}
           value={value.actorType ?? 'all'}
-          allowDeselect={false}
           // An actor id belongs to its type: another type drops it.
           onChange={(picked) =>
             onChange({ actorType: auditActorTypeSchema.safeParse(picked).data, actorId: undefined })
@@ -97,7 +95,6 @@ export function AuditFilters({ value, onChange, actorChip, targetChip }: AuditFi
           label="Target type"
           data={targetTypeOptions}
           value={value.targetType ?? 'all'}
-          allowDeselect={false}
           onChange={(picked) =>
             onChange({ targetType: auditTargetTypeSchema.safeParse(picked).data, targetId: undefined })
           }

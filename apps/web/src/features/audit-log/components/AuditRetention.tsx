@@ -58,7 +58,6 @@ function RetentionSelect({ accountId, saved }: { accountId: number; saved: numbe
           hideLabel
           data={options}
           value={String(value)}
-          allowDeselect={false}
           onChange={(chosen) => void choose(chosen)}
           error={error}
           // The input keeps its width; a refusal is written below it at full length.

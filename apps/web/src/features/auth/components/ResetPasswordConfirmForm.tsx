@@ -1,9 +1,9 @@
-import { Button, PasswordInput, Stack } from '@mantine/core';
+import { Button, Stack } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { type ResetPasswordConfirmRequest, resetPasswordConfirmRequestSchema } from '@veriform/contracts';
 import { useRef } from 'react';
 import { FormErrorAlert } from '../../../components/form/FormErrorAlert';
-import { NewPasswordInput } from '../../../components/form/NewPasswordInput';
+import { NewPasswordFields } from '../../../components/form/NewPasswordFields';
 import { focusFirstInvalid, showServerFieldErrors } from '../../../components/form/server-errors';
 import { ApiValidationError } from '../../../lib/api-client';
 import { useFocusOnMount } from '../../../lib/use-focus-on-mount';
@@ -59,19 +59,11 @@ export function ResetPasswordConfirmForm({
           labels={labels}
           inlineFields={fields}
         />
-        <NewPasswordInput
-          ref={firstInputRef}
-          label={labels.newPassword}
-          password={form.values.newPassword}
-          {...form.getInputProps('newPassword')}
-          aria-invalid={Boolean(form.errors.newPassword)}
-        />
-        <PasswordInput
-          label={labels.newPasswordConfirm}
-          autoComplete="new-password"
-          required
-          {...form.getInputProps('newPasswordConfirm')}
-          aria-invalid={Boolean(form.errors.newPasswordConfirm)}
+        <NewPasswordFields
+          form={form}
+          fields={{ password: 'newPassword', confirm: 'newPasswordConfirm' }}
+          labels={{ password: labels.newPassword, confirm: labels.newPasswordConfirm }}
+          passwordRef={firstInputRef}
         />
         <Button type="submit" loading={confirm.isPending} fullWidth>
           Set new password

@@ -1,9 +1,9 @@
-import { Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { type SignupRequest, signupRequestSchema } from '@veriform/contracts';
 import { useRef } from 'react';
 import { FormErrorAlert } from '../../../components/form/FormErrorAlert';
-import { NewPasswordInput } from '../../../components/form/NewPasswordInput';
+import { NewPasswordFields } from '../../../components/form/NewPasswordFields';
 import { focusFirstInvalid, showServerFieldErrors } from '../../../components/form/server-errors';
 import { useFocusOnMount } from '../../../lib/use-focus-on-mount';
 import { useSignupMutation } from '../api';
@@ -78,18 +78,10 @@ export function SignupForm({ onSuccess, initialEmail = '', emailReadOnly = false
           description={emailReadOnly ? 'The invitation was sent to this address.' : undefined}
           {...form.getInputProps('email')}
         />
-        <NewPasswordInput
-          label={signupLabels.password}
-          password={form.values.password}
-          {...form.getInputProps('password')}
-          aria-invalid={Boolean(form.errors.password)}
-        />
-        <PasswordInput
-          label={signupLabels.passwordConfirm}
-          autoComplete="new-password"
-          required
-          {...form.getInputProps('passwordConfirm')}
-          aria-invalid={Boolean(form.errors.passwordConfirm)}
+        <NewPasswordFields
+          form={form}
+          fields={{ password: 'password', confirm: 'passwordConfirm' }}
+          labels={{ password: signupLabels.password, confirm: signupLabels.passwordConfirm }}
         />
         <Button type="submit" loading={signup.isPending} fullWidth>
           Sign up

@@ -1,6 +1,7 @@
-import { Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Skeleton, Stack, Text, Title } from '@mantine/core';
 import type { CertificateUnlock, PublicCertificate } from '@veriform/contracts';
 import { useState } from 'react';
+import { SectionPaper } from '../../../components/layout/SectionCard';
 import { usePageTitle } from '../../../lib/page-title';
 import { CertificateDetails } from './CertificateDetails';
 import { CertificateFileCheck } from './CertificateFileCheck';
@@ -31,13 +32,7 @@ export function CertificateNotFound({ certId }: { certId: string }) {
   usePageTitle('Certificate not found');
   return (
     <Stack gap="md">
-      <Paper
-        withBorder
-        radius="md"
-        p={{ base: 'md', sm: 'lg' }}
-        component="section"
-        aria-labelledby="not-found-title"
-      >
+      <SectionPaper aria-labelledby="not-found-title">
         <Stack gap="xs">
           <Title order={1} size="h2" id="not-found-title">
             Certificate not found
@@ -50,7 +45,7 @@ export function CertificateNotFound({ certId }: { certId: string }) {
             . Check the link or the id printed on the certificate.
           </Text>
         </Stack>
-      </Paper>
+      </SectionPaper>
       <CertificateFileCheck certId={certId} />
     </Stack>
   );

@@ -1,9 +1,10 @@
-import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { IconClockPause, IconLockOpen } from '@tabler/icons-react';
 import { type CertificateUnlock, certificateUnlockRequestSchema } from '@veriform/contracts';
 import { useRef } from 'react';
 import { z } from 'zod';
+import { CellPhoneInput } from '../../../components/form/CellPhoneInput';
 import { FormErrorAlert } from '../../../components/form/FormErrorAlert';
 import { focusFirstInvalid, showServerFieldErrors } from '../../../components/form/server-errors';
 import { SectionCard } from '../../../components/layout/SectionCard';
@@ -88,17 +89,7 @@ export function CertificateUnlockForm({
           ) : (
             <FormErrorAlert error={unlock.error} labels={labels} inlineFields={fields} />
           )}
-          <TextInput
-            label={labels.cellPhone}
-            description="US numbers need no country code"
-            type="tel"
-            inputMode="tel"
-            autoComplete="off"
-            required
-            maxLength={40}
-            maw={320}
-            {...form.getInputProps('cellPhone')}
-          />
+          <CellPhoneInput label={labels.cellPhone} maw={320} {...form.getInputProps('cellPhone')} />
           <Group>
             <Button
               type="submit"

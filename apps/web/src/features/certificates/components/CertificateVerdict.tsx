@@ -1,6 +1,7 @@
-import { Alert, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Group, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
 import type { PublicCertificate } from '@veriform/contracts';
+import { SectionPaper } from '../../../components/layout/SectionCard';
 import { formatDateTime } from '../../../lib/format';
 import { standingSentence } from '../standing';
 import { CertificateStatusBadge } from './CertificateStatusBadge';
@@ -13,13 +14,7 @@ import { IssuerDomains, NAME_NOT_VERIFIED_NOTE } from './IssuerDomains';
 export function CertificateVerdict({ certificate }: { certificate: PublicCertificate }) {
   const sentence = standingSentence(certificate);
   return (
-    <Paper
-      withBorder
-      radius="md"
-      p={{ base: 'md', sm: 'lg' }}
-      component="section"
-      aria-labelledby="certificate-title"
-    >
+    <SectionPaper aria-labelledby="certificate-title">
       <Stack gap="sm">
         <Group justify="space-between" align="flex-start" gap="sm">
           <Title order={1} size="h2" id="certificate-title">
@@ -60,6 +55,6 @@ export function CertificateVerdict({ certificate }: { certificate: PublicCertifi
           </Alert>
         )}
       </Stack>
-    </Paper>
+    </SectionPaper>
   );
 }

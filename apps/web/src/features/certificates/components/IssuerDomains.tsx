@@ -10,30 +10,26 @@ import { IconAlertTriangle, IconWorldCheck } from '@tabler/icons-react';
  * words as the PDF: "— verified domain acme.com" or "— name not verified".
  */
 export function IssuerDomains({ domains }: { domains: readonly string[] }) {
-  if (domains.length === 0)
-    return (
-      <Text span inherit fw={600} data-testid="issuer-domains">
-        <IconAlertTriangle
-          size={16}
-          aria-hidden="true"
-          color="var(--mantine-color-orange-9)"
-          style={{ verticalAlign: '-2px', marginRight: 4 }}
-        />
-        name not verified
-      </Text>
-    );
+  const verified = domains.length > 0;
+  const Icon = verified ? IconWorldCheck : IconAlertTriangle;
   return (
     <Text span inherit fw={600} data-testid="issuer-domains">
-      <IconWorldCheck
+      <Icon
         size={16}
         aria-hidden="true"
-        color="var(--mantine-color-green-9)"
+        color={`var(--mantine-color-${verified ? 'green' : 'orange'}-9)`}
         style={{ verticalAlign: '-2px', marginRight: 4 }}
       />
-      {domains.length === 1 ? 'verified domain' : 'verified domains'}{' '}
-      <Text span inherit ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-        {domains.join(', ')}
-      </Text>
+      {verified ? (
+        <>
+          {domains.length === 1 ? 'verified domain' : 'verified domains'}{' '}
+          <Text span inherit ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+            {domains.join(', ')}
+          </Text>
+        </>
+      ) : (
+        'name not verified'
+      )}
     </Text>
   );
 }

@@ -73,13 +73,7 @@ export function InviteTeammateModal({
         data-autofocus
         {...form.getInputProps('email')}
       />
-      <LabelledSelect
-        label={labels.role}
-        data={roleOptions}
-        allowDeselect={false}
-        required
-        {...form.getInputProps('role')}
-      />
+      <LabelledSelect label={labels.role} data={roleOptions} required {...form.getInputProps('role')} />
       {form.values.role !== 'owner' && (
         <Stack gap="xs">
           <Checkbox

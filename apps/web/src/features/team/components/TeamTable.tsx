@@ -118,7 +118,6 @@ function useOwnerControls({
         data={roleOptions}
         value={member.role}
         onChange={setRole}
-        allowDeselect={false}
         disabled={updateRole.isPending}
         size="xs"
         w={120}

@@ -26,6 +26,7 @@ import {
 import { type ReactNode, useRef, useState } from 'react';
 import { z } from 'zod';
 import { ConfirmModal } from '../../../components/ConfirmModal';
+import { CellPhoneInput } from '../../../components/form/CellPhoneInput';
 import { FormErrorAlert } from '../../../components/form/FormErrorAlert';
 import { focusFirstInvalid, showServerFieldErrors } from '../../../components/form/server-errors';
 import { SectionCard } from '../../../components/layout/SectionCard';
@@ -91,14 +92,8 @@ function AddTestNumberForm({ accountId }: { accountId: number }) {
       <Stack gap="sm">
         <FormErrorAlert error={create.error} labels={labels} inlineFields={fields} />
         <Group align="flex-start" gap="sm" wrap="wrap">
-          <TextInput
+          <CellPhoneInput
             label={labels.cellPhone}
-            description="US numbers need no country code"
-            type="tel"
-            inputMode="tel"
-            autoComplete="off"
-            required
-            maxLength={40}
             style={{ flex: '1 1 220px' }}
             {...form.getInputProps('cellPhone')}
           />

@@ -52,7 +52,6 @@ export function VerificationCards({ verifications, search, onSort, busy = false 
           label="Sort by"
           data={sortOptions}
           value={search.o}
-          allowDeselect={false}
           onChange={(value) => isSort(value) && onSort(value)}
           w={220}
         />

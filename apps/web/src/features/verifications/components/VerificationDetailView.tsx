@@ -1,8 +1,9 @@
-import { Alert, Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconEraser } from '@tabler/icons-react';
 import { languageLabels, type VerificationDetail } from '@veriform/contracts';
 import { type ReactNode, useId } from 'react';
 import { AnchorLink } from '../../../components/links';
+import { TestBadge } from '../../../components/TestBadge';
 import { formatDateTime, formatPhoneForReading, formatTimeToVerify, methodLabels } from '../../../lib/format';
 import { sourceLabels } from '../source';
 import { VerificationTimelineCard } from './VerificationTimelineCard';
@@ -57,16 +58,7 @@ export function VerificationDetailView({
           <Title order={2} size="h3">
             {formatPhoneForReading(v.cellPhone)}
           </Title>
-          {v.isTest && (
-            <Badge
-              variant="light"
-              color="orange"
-              // Dark text on the tint: Mantine's light orange (orange.9 on orange.1) is 3.6:1, below AA's 4.5:1.
-              c="dark.6"
-            >
-              Test
-            </Badge>
-          )}
+          {v.isTest && <TestBadge size="md" />}
         </Group>
         {actions}
       </Group>

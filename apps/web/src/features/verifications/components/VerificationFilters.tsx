@@ -9,8 +9,8 @@ import {
   type VerificationSource,
 } from '@veriform/contracts';
 import type { ReactNode } from 'react';
+import { AnyOfFilter } from '../../../components/form/AnyOfFilter';
 import { DateRangeFilter, datePresetLabels } from '../../../components/form/DateRangeFilter';
-import { LabelledMultiSelect } from '../../../components/form/LabelledMultiSelect';
 import { LabelledSelect } from '../../../components/form/LabelledSelect';
 import { SearchBox } from '../../../components/form/SearchBox';
 import { methodLabels } from '../../../lib/format';
@@ -140,31 +140,24 @@ export function VerificationFilters<P extends DatePreset = DatePreset>({
         q={value.q ?? ''}
         onChange={(q) => onChange({ q: q || undefined })}
       />
-      <LabelledMultiSelect
+      <AnyOfFilter
         label="Forms"
         data={formOptions}
         value={selectedForms}
-        onChange={(ids) => onChange({ verifyFormId__in: ids.length ? ids.map(Number) : undefined })}
-        placeholder={selectedForms.length ? undefined : 'Any'}
-        clearable
-        searchable
+        onChange={(ids) => onChange({ verifyFormId__in: ids?.map(Number) })}
         w={220}
       />
-      <LabelledMultiSelect
+      <AnyOfFilter
         label="Categories"
         data={categoryOptions}
         value={selectedCategories}
-        onChange={(list) => onChange({ verifyFormCategory__in: list.length ? list : undefined })}
-        placeholder={selectedCategories.length ? undefined : 'Any'}
-        clearable
-        searchable
+        onChange={(list) => onChange({ verifyFormCategory__in: list })}
         w={190}
       />
       <LabelledSelect
         label="Method"
         data={methodOptions}
         value={methodChoice(value.verificationMethod__in)}
-        allowDeselect={false}
         onChange={(choice) =>
           onChange({
             verificationMethod__in: choice === 'sms' || choice === 'email' ? [choice] : undefined,
@@ -176,7 +169,6 @@ export function VerificationFilters<P extends DatePreset = DatePreset>({
         label="Source"
         data={sourceOptions}
         value={value.source ?? 'all'}
-        allowDeselect={false}
         onChange={(choice) =>
           onChange({ source: choice === 'api' || choice === 'hosted' ? choice : undefined })
         }

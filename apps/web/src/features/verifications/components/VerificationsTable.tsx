@@ -10,6 +10,7 @@ import type {
 import type { MouseEvent } from 'react';
 import { type DataColumn, DataTable } from '../../../components/data-list/DataList';
 import { AnchorLink } from '../../../components/links';
+import { TestBadge } from '../../../components/TestBadge';
 import { formatDateTime, formatPhoneForReading, methodLabels } from '../../../lib/format';
 import { sourceLabels } from '../source';
 
@@ -101,21 +102,6 @@ export function useOpenVerificationOnClick(search: VerificationSearch) {
       search,
     });
   };
-}
-
-export function TestBadge() {
-  return (
-    <Badge
-      size="xs"
-      variant="light"
-      color="orange"
-      // Dark text on the tint: Mantine's light orange (orange.9 on orange.1) is 3.6:1, below AA's 4.5:1.
-      c="dark.6"
-      style={{ flexShrink: 0 }}
-    >
-      Test
-    </Badge>
-  );
 }
 
 /** What the activity log's table and its cards show: one page of rows, under the log's search. */

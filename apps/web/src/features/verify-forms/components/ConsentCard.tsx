@@ -17,7 +17,6 @@ import { useQuery } from '@tanstack/react-query';
 import {
   CONSENT_TEXT_MAX,
   type ConsentVersion,
-  consentSegments,
   defaultConsentTexts,
   type Language,
   languageLabels,
@@ -31,6 +30,7 @@ import { errorDisplayText } from '../../../lib/error-text';
 import { formatCount, formatDateTime } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
 import { useServices } from '../../../lib/services';
+import { ConsentSegments } from '../../../verify/ConsentText';
 import { consentVersionsQueryOptions, usePublishConsentMutation } from '../api';
 import { languageOptions } from '../languages';
 import { type DiffPart, wordDiff } from '../word-diff';
@@ -39,17 +39,7 @@ import { type DiffPart, wordDiff } from '../word-diff';
 export function ConsentPreview({ text }: { text: string }) {
   return (
     <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-      {consentSegments(text).map((segment, index) =>
-        segment.kind === 'link' ? (
-          // biome-ignore lint/suspicious/noArrayIndexKey: the segments of one text, in order, never reordered
-          <a key={index} href={segment.href} target="_blank" rel="noopener noreferrer">
-            {segment.text}
-          </a>
-        ) : (
-          // biome-ignore lint/suspicious/noArrayIndexKey: as above
-          <span key={index}>{segment.text}</span>
-        ),
-      )}
+      <ConsentSegments text={text} />
     </Text>
   );
 }

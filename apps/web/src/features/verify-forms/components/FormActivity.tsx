@@ -1,10 +1,11 @@
-import { Alert, Anchor, Badge, Group, SimpleGrid, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { Alert, Anchor, Group, SimpleGrid, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { IconAlertCircle, IconShieldCheck } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { Verification, VerifyForm, VerifyFormStats } from '@veriform/contracts';
 import type { ReactNode } from 'react';
 import { EmptyState } from '../../../components/layout/EmptyState';
 import { SectionCard } from '../../../components/layout/SectionCard';
+import { TestBadge } from '../../../components/TestBadge';
 import { errorDisplayText } from '../../../lib/error-text';
 import { formatDateTime, formatPhoneForReading, methodLabels } from '../../../lib/format';
 import { useServices } from '../../../lib/services';
@@ -90,17 +91,7 @@ function VerificationRow({ verification }: { verification: Verification }) {
           <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
             {formatPhoneForReading(verification.cellPhone)}
           </Text>
-          {verification.isTest && (
-            <Badge
-              size="xs"
-              variant="light"
-              color="orange"
-              // Dark text on the tint: Mantine's light orange (orange.9 on orange.1) is 3.6:1, below AA's 4.5:1.
-              c="dark.6"
-            >
-              Test
-            </Badge>
-          )}
+          {verification.isTest && <TestBadge />}
         </Group>
       </Table.Td>
       <Table.Td style={{ overflowWrap: 'anywhere' }}>

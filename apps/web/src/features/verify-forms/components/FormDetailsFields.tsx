@@ -51,7 +51,6 @@ export function FormDetailsFields({
           <LabelledSelect
             label={labels.language}
             data={languageOptions}
-            allowDeselect={false}
             {...form.getInputProps('language')}
           />
           <LabelledAutocomplete

@@ -1,7 +1,7 @@
 import { Group } from '@mantine/core';
 import type { FormListSearch } from '@veriform/contracts';
+import { AnyOfFilter } from '../../../components/form/AnyOfFilter';
 import { DateRangeFilter } from '../../../components/form/DateRangeFilter';
-import { LabelledMultiSelect } from '../../../components/form/LabelledMultiSelect';
 import { LabelledSelect } from '../../../components/form/LabelledSelect';
 import { SearchBox } from '../../../components/form/SearchBox';
 import { languageOptions } from '../languages';
@@ -61,7 +61,6 @@ export function FormFilters({
         label="Status"
         data={statusOptions}
         value={status}
-        allowDeselect={false}
         onChange={(value) =>
           onChange({ status: (value ?? 'all') as FormListSearch['status'], isLive: undefined })
         }
@@ -71,18 +70,14 @@ export function FormFilters({
         label="Language"
         data={[{ value: 'all', label: 'All' }, ...languageOptions]}
         value={search.language}
-        allowDeselect={false}
         onChange={(value) => onChange({ language: (value ?? 'all') as FormListSearch['language'] })}
         w={140}
       />
-      <LabelledMultiSelect
+      <AnyOfFilter
         label="Categories"
         data={categoryOptions}
         value={selectedCategories}
-        onChange={(value) => onChange({ category__in: value.length ? value : undefined })}
-        placeholder={selectedCategories.length ? undefined : 'Any'}
-        clearable
-        searchable
+        onChange={(value) => onChange({ category__in: value })}
         w={220}
       />
       <DateRangeFilter options={createdOptions} value={search} onChange={onChange} />

@@ -11,7 +11,7 @@ import { NoMembershipAlert } from '../../../components/errors/NoMembershipAlert'
 import { NotFoundScreen } from '../../../components/errors/NotFoundScreen';
 import { FormErrorAlert } from '../../../components/form/FormErrorAlert';
 import { useFormSubmit } from '../../../components/form/use-form-submit';
-import { ImageUploadModal } from '../../../components/ImageUploadModal';
+import { ImageActions } from '../../../components/ImageActions';
 import { PageHeader } from '../../../components/layout/PageHeader';
 import { SectionCard } from '../../../components/layout/SectionCard';
 import { AnchorLink } from '../../../components/links';
@@ -117,14 +117,8 @@ function StatusCard({ form }: { form: VerifyForm }) {
 }
 
 function BannerCard({ form }: { form: VerifyForm }) {
-  const [uploadOpened, uploadDialog] = useDisclosure(false);
   const upload = useUploadBannerMutation(form.id);
   const remove = useDeleteBannerMutation(form.id);
-  const deleteBanner = () =>
-    remove.mutate(undefined, {
-      onSuccess: () => notify.success('Banner deleted'),
-      onError: (error) => notify.error('Failed to delete the banner', errorDisplayText(error)),
-    });
   return (
     <SectionCard title="Banner">
       {form.bannerImage ? (
@@ -144,21 +138,9 @@ function BannerCard({ form }: { form: VerifyForm }) {
           </Stack>
         </Paper>
       )}
-      <Group gap="sm">
-        <Button onClick={uploadDialog.open}>Upload banner</Button>
-        <Button
-          variant="default"
-          color="red"
-          onClick={deleteBanner}
-          loading={remove.isPending}
-          disabled={!form.bannerImage}
-        >
-          Delete banner
-        </Button>
-      </Group>
-      <ImageUploadModal
-        opened={uploadOpened}
-        onClose={uploadDialog.close}
+      <ImageActions
+        noun="banner"
+        hasImage={Boolean(form.bannerImage)}
         upload={{
           ...upload,
           mutate: (file, options) =>
@@ -169,7 +151,9 @@ function BannerCard({ form }: { form: VerifyForm }) {
               },
             }),
         }}
+        remove={remove}
         fieldName={BANNER_IMAGE_FIELD}
+        deleteNotices={{ done: 'Banner deleted', failed: 'Failed to delete the banner' }}
       />
     </SectionCard>
   );

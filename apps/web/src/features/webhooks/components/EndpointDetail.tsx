@@ -1,4 +1,4 @@
-import { Box, Button, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { Box, Button, Group, Stack, Switch, Text, Title } from '@mantine/core';
 import {
   IconArrowLeft,
   IconEye,
@@ -18,6 +18,7 @@ import { ConfirmModal } from '../../../components/ConfirmModal';
 import { RetryAlert } from '../../../components/errors/RetryAlert';
 import { DetailField } from '../../../components/layout/DetailField';
 import { EmptyState } from '../../../components/layout/EmptyState';
+import { SectionPaper } from '../../../components/layout/SectionCard';
 import { AnchorLink } from '../../../components/links';
 import { errorDisplayText } from '../../../lib/error-text';
 import { formatDateTime } from '../../../lib/format';
@@ -181,13 +182,7 @@ export function EndpointDetail({ membership, endpointId }: { membership: Members
         <IconArrowLeft size={16} aria-hidden="true" />
         Webhooks
       </AnchorLink>
-      <Paper
-        withBorder
-        radius="md"
-        p={{ base: 'md', sm: 'lg' }}
-        component="section"
-        aria-labelledby="endpoint-heading"
-      >
+      <SectionPaper aria-labelledby="endpoint-heading">
         <Stack gap="md">
           <Group justify="space-between" align="flex-start" gap="sm" wrap="wrap">
             <Stack gap={2} style={{ minWidth: 0, flex: '1 1 260px' }}>
@@ -279,15 +274,9 @@ export function EndpointDetail({ membership, endpointId }: { membership: Members
             </DetailField>
           </Box>
         </Stack>
-      </Paper>
+      </SectionPaper>
 
-      <Paper
-        withBorder
-        radius="md"
-        p={{ base: 'md', sm: 'lg' }}
-        component="section"
-        aria-labelledby="deliveries-heading"
-      >
+      <SectionPaper aria-labelledby="deliveries-heading">
         <Stack gap="md">
           <Group justify="space-between" align="flex-start" gap="sm" wrap="wrap">
             <div>
@@ -328,7 +317,7 @@ export function EndpointDetail({ membership, endpointId }: { membership: Members
           <LatestDeliveryStatus latest={all[0]} />
           {deliveryBody}
         </Stack>
-      </Paper>
+      </SectionPaper>
 
       {dialog === 'edit' && (
         <EndpointFormModal

@@ -1,6 +1,7 @@
-import { Divider, Paper, Stack, Title } from '@mantine/core';
+import { Divider, Stack, Title } from '@mantine/core';
 import { createFileRoute } from '@tanstack/react-router';
 import { type ReactNode, useId } from 'react';
+import { SectionPaper } from '../../../components/layout/SectionCard';
 import { ChangePasswordForm } from '../../../features/account/components/ChangePasswordForm';
 import { CloseAccountNote } from '../../../features/account/components/CloseAccountNote';
 import { EmailField } from '../../../features/account/components/EmailField';
@@ -15,14 +16,14 @@ export const Route = createFileRoute('/_authed/settings/my-account')({
 function Card({ title, children }: { title: string; children: ReactNode }) {
   const titleId = useId();
   return (
-    <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby={titleId}>
+    <SectionPaper aria-labelledby={titleId}>
       <Stack gap="md">
         <Title order={2} size="h4" id={titleId}>
           {title}
         </Title>
         {children}
       </Stack>
-    </Paper>
+    </SectionPaper>
   );
 }
 

@@ -2,8 +2,8 @@ import { Button, Text } from '@mantine/core';
 import { createFileRoute, redirect, useNavigate } from '@tanstack/react-router';
 import { FormErrorAlert } from '../../../../components/form/FormErrorAlert';
 import { AuthPage } from '../../../../components/layout/AuthPage';
-import { AnchorLink } from '../../../../components/links';
 import { useResendVerificationEmailMutation } from '../../../../features/auth/api';
+import { NotYouFooter } from '../../../../features/auth/components/CheckInboxPage';
 import { notify } from '../../../../lib/notify';
 import { useSession } from '../../../../lib/session';
 
@@ -34,14 +34,7 @@ function VerifyEmailAgainPage() {
     );
 
   return (
-    <AuthPage
-      title="Verify your e-mail address"
-      footer={
-        <>
-          Not you? <AnchorLink to="/settings/logout">Log out</AnchorLink>
-        </>
-      }
-    >
+    <AuthPage title="Verify your e-mail address" footer={<NotYouFooter />}>
       <Text>
         Your e-mail address{' '}
         <Text span fw={600}>

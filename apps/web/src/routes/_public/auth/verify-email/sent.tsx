@@ -1,8 +1,7 @@
-import { Stack, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { AuthPage } from '../../../../components/layout/AuthPage';
-import { AnchorLink } from '../../../../components/links';
+import { CheckInboxPage, RequestNewLink } from '../../../../features/auth/components/CheckInboxPage';
 import { useSessionPolling } from '../../../../features/auth/use-session-polling';
 import { useSession } from '../../../../lib/session';
 
@@ -24,29 +23,23 @@ function VerifyEmailSentPage() {
   }, [watching, user.isAuthenticated, user.emailIsVerified, navigate]);
 
   return (
-    <AuthPage title="Check your inbox">
-      <Stack gap="xs">
-        <Text>
-          {user.isAuthenticated ? (
-            <>
-              We sent a verification link to{' '}
-              <Text span fw={600}>
-                {user.email}
-              </Text>
-              .
-            </>
-          ) : (
-            'If that address belongs to an account that needs verifying, we sent a verification link to it.'
-          )}
-        </Text>
-        <Text c="dimmed" size="sm">
-          Open the link to verify your e-mail address. It can take a minute to arrive; check your spam folder
-          too.
-        </Text>
-      </Stack>
-      <Text size="sm">
-        Did not get it? <AnchorLink to="/auth/verify-email/resend">Request a new link</AnchorLink>
-      </Text>
-    </AuthPage>
+    <CheckInboxPage
+      sent={
+        user.isAuthenticated ? (
+          <>
+            We sent a verification link to{' '}
+            <Text span fw={600}>
+              {user.email}
+            </Text>
+            .
+          </>
+        ) : (
+          'If that address belongs to an account that needs verifying, we sent a verification link to it.'
+        )
+      }
+      hint="Open the link to verify your e-mail address. It can take a minute to arrive; check your spam folder too."
+    >
+      <RequestNewLink to="/auth/verify-email/resend" />
+    </CheckInboxPage>
   );
 }

@@ -1,19 +1,6 @@
-import { Text } from '@mantine/core';
 import { createFileRoute } from '@tanstack/react-router';
-import { AuthPage } from '../../../../components/layout/AuthPage';
-import { ButtonLink } from '../../../../components/links';
+import { EmailVerifiedPage } from '../../../../features/auth/components/EmailVerifiedPage';
 
 export const Route = createFileRoute('/_public/auth/verify-email/success')({
-  component: VerifyEmailSuccessPage,
+  component: EmailVerifiedPage,
 });
-
-function VerifyEmailSuccessPage() {
-  return (
-    <AuthPage title="Your e-mail address is verified">
-      <Text>Thanks for confirming your address.</Text>
-      <ButtonLink to="/" fullWidth>
-        Continue
-      </ButtonLink>
-    </AuthPage>
-  );
-}

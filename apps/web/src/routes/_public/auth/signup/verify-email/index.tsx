@@ -1,9 +1,8 @@
-import { Button, Stack, Text } from '@mantine/core';
+import { Button, Text } from '@mantine/core';
 import { createFileRoute, redirect, useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { AuthPage } from '../../../../../components/layout/AuthPage';
-import { AnchorLink } from '../../../../../components/links';
 import { useResendVerificationEmailMutation } from '../../../../../features/auth/api';
+import { CheckInboxPage, NotYouFooter } from '../../../../../features/auth/components/CheckInboxPage';
 import { useSessionPolling } from '../../../../../features/auth/use-session-polling';
 import { errorDisplayText } from '../../../../../lib/error-text';
 import { notify } from '../../../../../lib/notify';
@@ -36,30 +35,22 @@ function SignupVerifyEmailPage() {
     );
 
   return (
-    <AuthPage
-      title="Check your inbox"
-      footer={
+    <CheckInboxPage
+      sent={
         <>
-          Not you? <AnchorLink to="/settings/logout">Log out</AnchorLink>
-        </>
-      }
-    >
-      <Stack gap="xs">
-        <Text>
           We sent a verification link to{' '}
           <Text span fw={600}>
             {user.email}
           </Text>
           .
-        </Text>
-        <Text c="dimmed" size="sm">
-          Open it to verify your e-mail address. This page moves on by itself once you have. The e-mail can
-          take a minute to arrive; check your spam folder too.
-        </Text>
-      </Stack>
+        </>
+      }
+      hint="Open it to verify your e-mail address. This page moves on by itself once you have. The e-mail can take a minute to arrive; check your spam folder too."
+      footer={<NotYouFooter />}
+    >
       <Button variant="light" onClick={onResend} loading={resend.isPending}>
         Resend verification e-mail
       </Button>
-    </AuthPage>
+    </CheckInboxPage>
   );
 }
