@@ -13,6 +13,7 @@ import {
   Textarea,
   VisuallyHidden,
 } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
 import {
   CONSENT_TEXT_MAX,
@@ -23,7 +24,8 @@ import {
   publishConsentVersionRequestSchema,
   type VerifyForm,
 } from '@veriform/contracts';
-import { type FormEvent, useId, useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
+import { useFormSubmit } from '../../../components/form/use-form-submit';
 import { SectionCard } from '../../../components/layout/SectionCard';
 import { ApiValidationError } from '../../../lib/api-client';
 import { errorDisplayText } from '../../../lib/error-text';
@@ -149,33 +151,34 @@ function PublishForm({
   company: string;
 }) {
   const publish = usePublishConsentMutation(form.account, form.id);
-  const [text, setText] = useState(current?.text ?? defaultConsentTexts[language](company));
-  const [requireCheckbox, setRequireCheckbox] = useState(current?.requireCheckbox ?? true);
-  const [error, setError] = useState<string | null>(null);
-
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (publish.isPending) return;
-    const parsed = publishConsentVersionRequestSchema.safeParse({ language, text, requireCheckbox });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Invalid text');
-      return;
-    }
-    publish.mutate(parsed.data, {
-      onSuccess: ({ version, created }) => {
-        if (created) notify.success(`Consent version ${version.version} published`);
-        else notify.warning('Nothing to publish', `Version ${version.version} already says exactly this.`);
-      },
-      onError: (failure) => {
-        if (failure instanceof ApiValidationError && failure.fieldErrors.text)
-          setError(failure.fieldErrors.text);
-        else notify.error('The consent text was not published', errorDisplayText(failure));
-      },
-    });
-  };
+  // Keyed by language and current version (above): a new version or language starts a new form.
+  const draft = useForm({
+    initialValues: {
+      language,
+      text: current?.text ?? defaultConsentTexts[language](company),
+      requireCheckbox: current?.requireCheckbox ?? true,
+    },
+    validate: schemaResolver(publishConsentVersionRequestSchema, { sync: true }),
+  });
+  // A refused text shows beside the field; any other failure in a notification (the form has no error block).
+  const { formRef, onSubmit } = useFormSubmit(draft, {
+    isPending: publish.isPending,
+    inlineFields: ['text'],
+    onError: (failure) => {
+      if (failure instanceof ApiValidationError && failure.fieldErrors.text)
+        draft.setFieldError('text', failure.fieldErrors.text);
+      else notify.error('The consent text was not published', errorDisplayText(failure));
+    },
+  });
+  const submit = onSubmit(async (values) => {
+    const { version, created } = await publish.mutateAsync(publishConsentVersionRequestSchema.parse(values));
+    if (created) notify.success(`Consent version ${version.version} published`);
+    else notify.warning('Nothing to publish', `Version ${version.version} already says exactly this.`);
+  });
+  const { text } = draft.getValues();
 
   return (
-    <form onSubmit={submit} noValidate aria-label={`New ${languageLabels[language]} version`}>
+    <form ref={formRef} onSubmit={submit} noValidate aria-label={`New ${languageLabels[language]} version`}>
       <Stack gap="sm">
         <Textarea
           label={current ? 'New version' : 'First version'}
@@ -186,12 +189,7 @@ function PublishForm({
           }
           rows={6}
           resize="vertical"
-          value={text}
-          onChange={(event) => {
-            setText(event.currentTarget.value);
-            setError(null);
-          }}
-          error={error}
+          {...draft.getInputProps('text')}
           maxLength={CONSENT_TEXT_MAX + 100}
         />
         <Text size="xs" c={text.length > CONSENT_TEXT_MAX ? 'red' : 'dimmed'} aria-live="polite">
@@ -199,8 +197,7 @@ function PublishForm({
         </Text>
         <Switch
           label="Require an “I agree” checkbox before the code is sent"
-          checked={requireCheckbox}
-          onChange={(event) => setRequireCheckbox(event.currentTarget.checked)}
+          {...draft.getInputProps('requireCheckbox', { type: 'checkbox' })}
         />
         <Group>
           <Button type="submit" loading={publish.isPending}>
