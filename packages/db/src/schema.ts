@@ -369,8 +369,9 @@ export const verifications = pgTable(
   },
   (t) => [
     // Every sort index ends with the id, so a page's ids come from an index-only scan (the list's deferred join reads
-    // whole rows for the page only, however deep the offset).
-    index('verifications_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
+    // whole rows for the page only, however deep the offset), and then with `is_test`, so the live view's `NOT is_test`
+    // is checked on the index entry, not the row (ADR 29).
+    index('verifications_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc(), t.isTest),
     // The activity log's test view (issue #33, ADR 29): test verifications are few among the account's, so the view
     // walks this small partial index instead of filtering the whole account's.
     index('verifications_account_test_created_idx')
@@ -381,8 +382,9 @@ export const verifications = pgTable(
       t.verifyFormId,
       t.createdAt.desc(),
       t.id.desc(),
+      t.isTest,
     ),
-    index('verifications_account_phone_id_idx').on(t.accountId, t.cellPhone, t.id),
+    index('verifications_account_phone_id_idx').on(t.accountId, t.cellPhone, t.id, t.isTest),
     // The activity log's search (apps/server/src/modules/verifications/filters.ts): digits that begin or end a number
     // and a reference's beginning are LIKE 'prefix%' ranges; text_pattern_ops serves them whatever the collation.
     index('verifications_account_phone_prefix_idx').on(t.accountId, t.cellPhone.op('text_pattern_ops')),
@@ -396,17 +398,18 @@ export const verifications = pgTable(
     ),
     // The log's sorts: key then id (the tie-breaker), so a page is an index walk rather than a sort of the account's
     // rows; forms, categories and empty references tie by the hundred thousand.
-    index('verifications_account_ref_id_idx').on(t.accountId, t.externalRefId, t.id),
-    index('verifications_account_form_id_idx').on(t.accountId, t.verifyFormId, t.id),
-    index('verifications_account_form_name_id_idx').on(t.accountId, t.verifyFormName, t.id),
+    index('verifications_account_ref_id_idx').on(t.accountId, t.externalRefId, t.id, t.isTest),
+    index('verifications_account_form_id_idx').on(t.accountId, t.verifyFormId, t.id, t.isTest),
+    index('verifications_account_form_name_id_idx').on(t.accountId, t.verifyFormName, t.id, t.isTest),
     // One form's rows by name: the form's own range instead of the account's names filtered row by row.
     index('verifications_account_form_form_name_id_idx').on(
       t.accountId,
       t.verifyFormId,
       t.verifyFormName,
       t.id,
+      t.isTest,
     ),
-    index('verifications_account_category_id_idx').on(t.accountId, t.verifyFormCategory, t.id),
+    index('verifications_account_category_id_idx').on(t.accountId, t.verifyFormCategory, t.id, t.isTest),
     // One form's rows by category, as by name above. Without it, a form's last 30 days by category walked the
     // account's category index and filtered: the form's category sorts last, so 107,000 rows were read for 25 (181 ms
     // at 300,000 verifications; 0.2 ms with it).
@@ -415,6 +418,7 @@ export const verifications = pgTable(
       t.verifyFormId,
       t.verifyFormCategory,
       t.id,
+      t.isTest,
     ),
     // The dashboard report reads a date range's method, form and category from the index alone (index-only scan):
     // rows of one month lie all over the heap, and fetching them was 1 s of the report at 1M rows.
@@ -424,6 +428,7 @@ export const verifications = pgTable(
       t.verificationMethod,
       t.verifyFormId,
       t.verifyFormCategory,
+      t.isTest,
     ),
   ],
 );
@@ -441,6 +446,8 @@ export const verificationDailyCounts = pgTable(
     accountId: integer('account_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** Test rows (issue #33) are counted apart, so a live or a test total reads only its own rows (ADR 29). */
+    isTest: boolean('is_test').notNull().default(false),
     /** The UTC day of `created_at`. */
     day: date('day', { mode: 'string' }).notNull(),
     verifyFormId: integer('verify_form_id').notNull(),
@@ -451,7 +458,7 @@ export const verificationDailyCounts = pgTable(
   (t) => [
     primaryKey({
       name: 'verification_daily_counts_pk',
-      columns: [t.accountId, t.day, t.verifyFormId, t.verifyFormCategory, t.verificationMethod],
+      columns: [t.accountId, t.isTest, t.day, t.verifyFormId, t.verifyFormCategory, t.verificationMethod],
     }),
   ],
 );
@@ -468,6 +475,8 @@ export const verificationTotalCounts = pgTable(
     accountId: integer('account_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** Test rows (issue #33) are counted apart, so a live or a test total reads only its own rows (ADR 29). */
+    isTest: boolean('is_test').notNull().default(false),
     verifyFormId: integer('verify_form_id').notNull(),
     verifyFormCategory: text('verify_form_category').notNull(),
     verificationMethod: text('verification_method', { enum: ['sms', 'email'] }).notNull(),
@@ -476,7 +485,7 @@ export const verificationTotalCounts = pgTable(
   (t) => [
     primaryKey({
       name: 'verification_total_counts_pk',
-      columns: [t.accountId, t.verifyFormId, t.verifyFormCategory, t.verificationMethod],
+      columns: [t.accountId, t.isTest, t.verifyFormId, t.verifyFormCategory, t.verificationMethod],
     }),
   ],
 );
@@ -492,6 +501,8 @@ export const verificationHourlyCounts = pgTable(
     accountId: integer('account_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** Test rows (issue #33) are counted apart, so a live or a test total reads only its own rows (ADR 29). */
+    isTest: boolean('is_test').notNull().default(false),
     /** The UTC hour of `created_at` (its start). */
     hour: timestamp('hour', { withTimezone: true, mode: 'date' }).notNull(),
     verifyFormId: integer('verify_form_id').notNull(),
@@ -503,7 +514,15 @@ export const verificationHourlyCounts = pgTable(
   (t) => [
     primaryKey({
       name: 'verification_hourly_counts_pk',
-      columns: [t.accountId, t.hour, t.verifyFormId, t.verifyFormCategory, t.verificationMethod, t.source],
+      columns: [
+        t.accountId,
+        t.isTest,
+        t.hour,
+        t.verifyFormId,
+        t.verifyFormCategory,
+        t.verificationMethod,
+        t.source,
+      ],
     }),
   ],
 );
@@ -519,6 +538,8 @@ export const verificationHourlyMethodCounts = pgTable(
     accountId: integer('account_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** Test rows (issue #33) are counted apart, so a live or a test total reads only its own rows (ADR 29). */
+    isTest: boolean('is_test').notNull().default(false),
     /** The UTC hour of `created_at` (its start). */
     hour: timestamp('hour', { withTimezone: true, mode: 'date' }).notNull(),
     verificationMethod: text('verification_method', { enum: ['sms', 'email'] }).notNull(),
@@ -527,7 +548,7 @@ export const verificationHourlyMethodCounts = pgTable(
   (t) => [
     primaryKey({
       name: 'verification_hourly_method_counts_pk',
-      columns: [t.accountId, t.hour, t.verificationMethod],
+      columns: [t.accountId, t.isTest, t.hour, t.verificationMethod],
     }),
   ],
 );
@@ -622,7 +643,12 @@ export const verificationAttempts = pgTable(
     index('verification_attempts_form_phone_created_idx').on(t.verifyFormId, t.cellPhone, t.createdAt.desc()),
     // API v1's list (issue #15): newest first with the id as tie-break, as a keyset page reads it; by form and by the
     // caller's reference likewise.
-    index('verification_attempts_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
+    index('verification_attempts_account_created_idx').on(
+      t.accountId,
+      t.createdAt.desc(),
+      t.id.desc(),
+      t.isTest,
+    ),
     // A test key's list and the attempts view's test filter (issue #33, ADR 29): the few test attempts, in list order.
     index('verification_attempts_account_test_created_idx')
       .on(t.accountId, t.createdAt.desc(), t.id.desc())
@@ -632,12 +658,14 @@ export const verificationAttempts = pgTable(
       t.verifyFormId,
       t.createdAt.desc(),
       t.id.desc(),
+      t.isTest,
     ),
     index('verification_attempts_account_ref_created_idx').on(
       t.accountId,
       t.externalRefId,
       t.createdAt.desc(),
       t.id.desc(),
+      t.isTest,
     ),
     // A search's reference reading (`lower(ref) LIKE 'prefix%'`, filters.ts), as verifications_account_ref_prefix_idx
     // serves the log: without it the attempts view's search and the report's funnel read the range's every attempt.
@@ -651,6 +679,7 @@ export const verificationAttempts = pgTable(
       t.createdAt,
       t.method,
       t.verifyFormId,
+      t.isTest,
     ),
     // The expiry sweep (webhook event verification.expired): codes still pending whose time ran out lately.
     index('verification_attempts_pending_expires_idx').on(t.expiresAt).where(sql`${t.status} = 'pending'`),
@@ -672,6 +701,8 @@ export const verificationAttemptHourlyFunnel = pgTable(
     accountId: integer('account_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** Test rows (issue #33) are counted apart, so a live or a test total reads only its own rows (ADR 29). */
+    isTest: boolean('is_test').notNull().default(false),
     /** The UTC hour of `created_at` (its start). */
     hour: timestamp('hour', { withTimezone: true, mode: 'date' }).notNull(),
     verifyFormId: integer('verify_form_id').notNull(),
@@ -685,7 +716,7 @@ export const verificationAttemptHourlyFunnel = pgTable(
   (t) => [
     primaryKey({
       name: 'verification_attempt_hourly_funnel_pk',
-      columns: [t.accountId, t.hour, t.verifyFormId, t.method, t.source],
+      columns: [t.accountId, t.isTest, t.hour, t.verifyFormId, t.method, t.source],
     }),
   ],
 );
@@ -703,6 +734,8 @@ export const verificationAttemptDailyCounts = pgTable(
     accountId: integer('account_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** Test rows (issue #33) are counted apart, so a live or a test total reads only its own rows (ADR 29). */
+    isTest: boolean('is_test').notNull().default(false),
     /** The UTC day of `created_at`. */
     day: date('day', { mode: 'string' }).notNull(),
     verifyFormId: integer('verify_form_id').notNull(),
@@ -716,7 +749,7 @@ export const verificationAttemptDailyCounts = pgTable(
   (t) => [
     primaryKey({
       name: 'verification_attempt_daily_counts_pk',
-      columns: [t.accountId, t.day, t.verifyFormId, t.method, t.source],
+      columns: [t.accountId, t.isTest, t.day, t.verifyFormId, t.method, t.source],
     }),
   ],
 );

@@ -10,30 +10,30 @@ BEGIN
 	UPDATE "verification_attempt_hourly_funnel" AS c SET "requested" = c."requested" - r."requested",
 		"delivered" = c."delivered" - r."delivered", "entered" = c."entered" - r."entered", "verified" = c."verified" - r."verified"
 	FROM (
-		SELECT "account_id", date_trunc('hour', "created_at", 'UTC') AS "hour", "verify_form_id", "method", "source",
+		SELECT "account_id", "is_test", date_trunc('hour', "created_at", 'UTC') AS "hour", "verify_form_id", "method", "source",
 			count(*) AS "requested",
 			count(*) FILTER (WHERE "delivery_status" = 'delivered' OR ("method" = 'email' AND "delivery_status" = 'sent')) AS "delivered",
 			count(*) FILTER (WHERE "code_entered") AS "entered",
 			count(*) FILTER (WHERE "status" = 'verified') AS "verified"
 		FROM "removed_rows"
-		GROUP BY 1, 2, 3, 4, 5
-		ORDER BY 1, 2, 3, 4, 5
+		GROUP BY 1, 2, 3, 4, 5, 6
+		ORDER BY 1, 2, 3, 4, 5, 6
 	) AS r
-	WHERE c."account_id" = r."account_id" AND c."hour" = r."hour" AND c."verify_form_id" = r."verify_form_id"
+	WHERE c."account_id" = r."account_id" AND c."is_test" = r."is_test" AND c."hour" = r."hour" AND c."verify_form_id" = r."verify_form_id"
 		AND c."method" = r."method" AND c."source" = r."source";
 	UPDATE "verification_attempt_daily_counts" AS c SET "n" = c."n" - r."requested",
 		"delivered" = c."delivered" - r."delivered", "entered" = c."entered" - r."entered", "verified" = c."verified" - r."verified"
 	FROM (
-		SELECT "account_id", ("created_at" AT TIME ZONE 'UTC')::date AS "day", "verify_form_id", "method", "source",
+		SELECT "account_id", "is_test", ("created_at" AT TIME ZONE 'UTC')::date AS "day", "verify_form_id", "method", "source",
 			count(*) AS "requested",
 			count(*) FILTER (WHERE "delivery_status" = 'delivered' OR ("method" = 'email' AND "delivery_status" = 'sent')) AS "delivered",
 			count(*) FILTER (WHERE "code_entered") AS "entered",
 			count(*) FILTER (WHERE "status" = 'verified') AS "verified"
 		FROM "removed_rows"
-		GROUP BY 1, 2, 3, 4, 5
-		ORDER BY 1, 2, 3, 4, 5
+		GROUP BY 1, 2, 3, 4, 5, 6
+		ORDER BY 1, 2, 3, 4, 5, 6
 	) AS r
-	WHERE c."account_id" = r."account_id" AND c."day" = r."day" AND c."verify_form_id" = r."verify_form_id"
+	WHERE c."account_id" = r."account_id" AND c."is_test" = r."is_test" AND c."day" = r."day" AND c."verify_form_id" = r."verify_form_id"
 		AND c."method" = r."method" AND c."source" = r."source";
 	RETURN NULL;
 END

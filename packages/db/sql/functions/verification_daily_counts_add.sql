@@ -7,19 +7,19 @@ CREATE OR REPLACE FUNCTION public.verification_daily_counts_add()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-	INSERT INTO "verification_daily_counts" AS c ("account_id", "day", "verify_form_id", "verify_form_category", "verification_method", "n")
-	SELECT "account_id", ("created_at" AT TIME ZONE 'UTC')::date, "verify_form_id", "verify_form_category", "verification_method", count(*)
+	INSERT INTO "verification_daily_counts" AS c ("account_id", "is_test", "day", "verify_form_id", "verify_form_category", "verification_method", "n")
+	SELECT "account_id", "is_test", ("created_at" AT TIME ZONE 'UTC')::date, "verify_form_id", "verify_form_category", "verification_method", count(*)
+	FROM "added_rows"
+	GROUP BY 1, 2, 3, 4, 5, 6
+	ORDER BY 1, 2, 3, 4, 5, 6
+	ON CONFLICT ("account_id", "is_test", "day", "verify_form_id", "verify_form_category", "verification_method")
+	DO UPDATE SET "n" = c."n" + excluded."n";
+	INSERT INTO "verification_total_counts" AS c ("account_id", "is_test", "verify_form_id", "verify_form_category", "verification_method", "n")
+	SELECT "account_id", "is_test", "verify_form_id", "verify_form_category", "verification_method", count(*)
 	FROM "added_rows"
 	GROUP BY 1, 2, 3, 4, 5
 	ORDER BY 1, 2, 3, 4, 5
-	ON CONFLICT ("account_id", "day", "verify_form_id", "verify_form_category", "verification_method")
-	DO UPDATE SET "n" = c."n" + excluded."n";
-	INSERT INTO "verification_total_counts" AS c ("account_id", "verify_form_id", "verify_form_category", "verification_method", "n")
-	SELECT "account_id", "verify_form_id", "verify_form_category", "verification_method", count(*)
-	FROM "added_rows"
-	GROUP BY 1, 2, 3, 4
-	ORDER BY 1, 2, 3, 4
-	ON CONFLICT ("account_id", "verify_form_id", "verify_form_category", "verification_method")
+	ON CONFLICT ("account_id", "is_test", "verify_form_id", "verify_form_category", "verification_method")
 	DO UPDATE SET "n" = c."n" + excluded."n";
 	RETURN NULL;
 END

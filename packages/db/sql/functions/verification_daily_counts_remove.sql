@@ -9,21 +9,21 @@ AS $function$
 BEGIN
 	UPDATE "verification_daily_counts" AS c SET "n" = c."n" - r."n"
 	FROM (
-		SELECT "account_id", ("created_at" AT TIME ZONE 'UTC')::date AS "day", "verify_form_id", "verify_form_category", "verification_method", count(*) AS "n"
+		SELECT "account_id", "is_test", ("created_at" AT TIME ZONE 'UTC')::date AS "day", "verify_form_id", "verify_form_category", "verification_method", count(*) AS "n"
+		FROM "removed_rows"
+		GROUP BY 1, 2, 3, 4, 5, 6
+		ORDER BY 1, 2, 3, 4, 5, 6
+	) AS r
+	WHERE c."account_id" = r."account_id" AND c."is_test" = r."is_test" AND c."day" = r."day" AND c."verify_form_id" = r."verify_form_id"
+		AND c."verify_form_category" = r."verify_form_category" AND c."verification_method" = r."verification_method";
+	UPDATE "verification_total_counts" AS c SET "n" = c."n" - r."n"
+	FROM (
+		SELECT "account_id", "is_test", "verify_form_id", "verify_form_category", "verification_method", count(*) AS "n"
 		FROM "removed_rows"
 		GROUP BY 1, 2, 3, 4, 5
 		ORDER BY 1, 2, 3, 4, 5
 	) AS r
-	WHERE c."account_id" = r."account_id" AND c."day" = r."day" AND c."verify_form_id" = r."verify_form_id"
-		AND c."verify_form_category" = r."verify_form_category" AND c."verification_method" = r."verification_method";
-	UPDATE "verification_total_counts" AS c SET "n" = c."n" - r."n"
-	FROM (
-		SELECT "account_id", "verify_form_id", "verify_form_category", "verification_method", count(*) AS "n"
-		FROM "removed_rows"
-		GROUP BY 1, 2, 3, 4
-		ORDER BY 1, 2, 3, 4
-	) AS r
-	WHERE c."account_id" = r."account_id" AND c."verify_form_id" = r."verify_form_id"
+	WHERE c."account_id" = r."account_id" AND c."is_test" = r."is_test" AND c."verify_form_id" = r."verify_form_id"
 		AND c."verify_form_category" = r."verify_form_category" AND c."verification_method" = r."verification_method";
 	RETURN NULL;
 END

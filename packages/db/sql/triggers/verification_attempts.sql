@@ -14,9 +14,10 @@ CREATE OR REPLACE TRIGGER verification_attempts_funnel_truncate AFTER TRUNCATE O
   FOR EACH STATEMENT
   EXECUTE FUNCTION verification_attempt_hourly_funnel_clear();
 
-CREATE OR REPLACE TRIGGER verification_attempts_funnel_update AFTER UPDATE OF account_id, created_at, verify_form_id, method, source, status, delivery_status, code_entered ON public.verification_attempts
+CREATE OR REPLACE TRIGGER verification_attempts_funnel_update AFTER UPDATE OF account_id, is_test, created_at, verify_form_id, method, source, status, delivery_status, code_entered ON public.verification_attempts
   FOR EACH ROW
   WHEN (((old.account_id IS DISTINCT FROM new.account_id)
+    OR (old.is_test IS DISTINCT FROM new.is_test)
     OR (old.created_at IS DISTINCT FROM new.created_at)
     OR (old.verify_form_id IS DISTINCT FROM new.verify_form_id)
     OR (old.method IS DISTINCT FROM new.method)

@@ -38,9 +38,10 @@ CREATE OR REPLACE TRIGGER verifications_hourly_truncate AFTER TRUNCATE ON public
   FOR EACH STATEMENT
   EXECUTE FUNCTION verification_hourly_counts_clear();
 
-CREATE OR REPLACE TRIGGER verifications_hourly_update AFTER UPDATE OF account_id, created_at, verify_form_id, verify_form_category, verification_method, source ON public.verifications
+CREATE OR REPLACE TRIGGER verifications_hourly_update AFTER UPDATE OF account_id, is_test, created_at, verify_form_id, verify_form_category, verification_method, source ON public.verifications
   FOR EACH ROW
   WHEN (((old.account_id IS DISTINCT FROM new.account_id)
+    OR (old.is_test IS DISTINCT FROM new.is_test)
     OR (old.created_at IS DISTINCT FROM new.created_at)
     OR (old.verify_form_id IS DISTINCT FROM new.verify_form_id)
     OR (old.verify_form_category IS DISTINCT FROM new.verify_form_category)

@@ -43,7 +43,8 @@ function instants(next: () => number): Date[] {
   return out;
 }
 
-async function seed(owner: Owner, next: () => number) {
+/** `testShare`: the share of test rows (issue #33), which each view (live, test) counts apart. */
+async function seed(owner: Owner, next: () => number, testShare = 0) {
   const forms: VerifyForm[] = [
     await createForm(owner, { name: 'Loans', category: 'Lending' }),
     await createForm(owner, { name: 'Cards', category: 'Retail' }),
@@ -64,6 +65,7 @@ async function seed(owner: Owner, next: () => number) {
       externalRefId: next() < 0.15 ? `LOANS-${i}` : `CRM-${i}`,
       // The daily counts keep no source: a source filter counts rows.
       source: next() < 0.3 ? 'api' : 'hosted',
+      isTest: testShare > 0 && next() < testShare,
       createdAt,
     };
   });
@@ -88,6 +90,8 @@ function randomFilter(next: () => number, forms: VerifyForm[], categories: strin
   if (next() < 0.3) params.set('verifyFormCategory__in', some(categories.filter(Boolean)).join(','));
   if (next() < 0.4) params.set('verificationMethod__in', pick(['sms', 'email', 'sms,email', 'all']));
   if (next() < 0.3) params.set('source', pick(['api', 'hosted']));
+  // Without one the view is live (the contract's default).
+  if (next() < 0.5) params.set('mode', pick(['live', 'test']));
   return params;
 }
 
@@ -108,7 +112,9 @@ function expectedCount(rows: Row[], params: URLSearchParams): number {
   const categories = list('verifyFormCategory__in');
   const methods = list('verificationMethod__in');
   const source = params.get('source');
+  const test = params.get('mode') === 'test';
   return rows.filter((row) => {
+    if ((row.isTest ?? false) !== test) return false;
     const day = localDate(row.createdAt as Date, range.tz);
     if (range.gte && day < range.gte) return false;
     if (range.lte && day > range.lte) return false;
@@ -150,7 +156,7 @@ describe('the list total (daily counts + partial days)', () => {
     setClock(t, NOW);
     const next = random(20261122);
     const owner = await newOwner(t.app);
-    const { forms, categories, rows } = await seed(owner, next);
+    const { forms, categories, rows } = await seed(owner, next, 0.15);
     expect(await totals(owner.accountId)).toEqual({
       rows: rows.length,
       daily: rows.length,
@@ -243,6 +249,20 @@ describe('the list total (daily counts + partial days)', () => {
         new URLSearchParams({ created__date__preset: 'all', verificationMethod__in: 'email' }),
       ),
     ).toBe(emails?.n);
+    // Rows that become test data move to the test view's counts (`is_test` is a key of the counts, issue #33).
+    await t.db.db
+      .update(verifications)
+      .set({ isTest: true })
+      .where(
+        inArray(
+          verifications.id,
+          mine.slice(40, 45).map((r) => r.id),
+        ),
+      );
+    expect(await apiCount(owner, new URLSearchParams({ created__date__preset: 'all', mode: 'test' }))).toBe(
+      5,
+    );
+    expect(await apiCount(owner, all)).toBe(rows.length - 15);
     const left = rows.length - 10;
     expect(await totals(owner.accountId)).toEqual({ rows: left, daily: left, total: left });
 
@@ -292,8 +312,8 @@ describe('the list total (daily counts + partial days)', () => {
 describe('the attempts total (daily counts + partial days)', () => {
   const { verificationAttempts, verificationAttemptDailyCounts } = schema;
 
-  async function seedAttempts(owner: Owner, next: () => number) {
-    const { forms, categories, rows } = await seed(owner, next);
+  async function seedAttempts(owner: Owner, next: () => number, testShare = 0) {
+    const { forms, categories, rows } = await seed(owner, next, testShare);
     const categoryOf = new Map(forms.map((f) => [f.id, f.category]));
     // The oracle's rows: the attempts' own fields, the category their form has now.
     const oracle: Row[] = rows.map((row) => ({
@@ -309,6 +329,7 @@ describe('the attempts total (daily counts + partial days)', () => {
       externalRefId: row.externalRefId ?? '',
       codeHash: 'not-a-real-hash',
       source: row.source ?? 'hosted',
+      isTest: row.isTest ?? false,
       createdAt: row.createdAt as Date,
       expiresAt: new Date((row.createdAt as Date).getTime() + 600_000),
     }));
@@ -340,7 +361,8 @@ describe('the attempts total (daily counts + partial days)', () => {
     setClock(t, NOW);
     const next = random(20261125);
     const owner = await newOwner(t.app);
-    const { forms, categories, oracle } = await seedAttempts(owner, next);
+    const { forms, categories, oracle } = await seedAttempts(owner, next, 0.15);
+    const live = oracle.filter((row) => !row.isTest);
     expect(await attemptTotals(owner.accountId)).toEqual({ rows: oracle.length, daily: oracle.length });
     for (let i = 0; i < 60; i += 1) {
       const params = randomFilter(next, forms, categories);
@@ -354,10 +376,10 @@ describe('the attempts total (daily counts + partial days)', () => {
     const searched = new URLSearchParams({ q: 'LOANS' });
     const loans = forms[0] as VerifyForm;
     expect(await attemptCount(owner, searched)).toBe(
-      oracle.filter((row) => row.verifyFormId === loans.id || row.externalRefId?.startsWith('LOANS')).length,
+      live.filter((row) => row.verifyFormId === loans.id || row.externalRefId?.startsWith('LOANS')).length,
     );
     const queued = new URLSearchParams({ deliveryStatus: 'queued', created__date__preset: 'all' });
-    expect(await attemptCount(owner, queued)).toBe(oracle.length);
+    expect(await attemptCount(owner, queued)).toBe(live.length);
   }, 60_000);
 
   it('follows deletes, updates of a counted column and truncation, and goes with the account', async () => {

@@ -23,9 +23,8 @@ import { type ModeFilter, type ResolvedForms, splitSearch, verificationWhere } f
  * are counted as they are, an index range of the account's dates with a look at each row. Fine for the accounts of
  * today; at a million rows it wants `source` in the daily counts (a migration), which the sums above would then use.
  *
- * Live or test (issue #33, ADR 29): the counts are of every row, test verifications included. The test view's rows
- * are few (made for the account's test numbers) and counted as they are, from their partial index; the live view's
- * total is the counts' sum less that same count of test rows.
+ * Live or test (issue #33, ADR 29): the counts keep test verifications under a key of their own (`is_test`), so each
+ * view sums its own; the rows at the ends are read with the same mode (`is_test` is in the report index).
  */
 
 const { verifications, verificationDailyCounts, verificationTotalCounts } = schema;
@@ -36,6 +35,7 @@ type CountKeys = typeof verificationDailyCounts | typeof verificationTotalCounts
 /** The filters that the daily or all-time counts can answer, as in `verificationWhere` (the property test compares). */
 function countKeysWhere(counts: CountKeys, accountId: number, filter: ModeFilter): SQL[] {
   const conditions: SQL[] = [eq(counts.accountId, accountId)];
+  if (filter.mode) conditions.push(eq(counts.isTest, filter.mode === 'test'));
   if (filter.verifyFormId__in && filter.verifyFormId__in.length > 0)
     conditions.push(inArray(counts.verifyFormId, filter.verifyFormId__in));
   if (filter.verifyFormCategory__in && filter.verifyFormCategory__in.length > 0)
@@ -80,27 +80,20 @@ export async function countVerifications(
  * the same expression as the WHERE's (createdWithin), so PostgreSQL's zone rules decide both.
  */
 async function countWithoutSearch(db: Db, accountId: number, filter: ModeFilter, now: Date): Promise<number> {
-  if (filter.source || filter.mode === 'test') {
+  if (filter.source) {
     const [row] = await db
       .select({ n: count() })
       .from(verifications)
       .where(verificationWhere(accountId, filter, now));
     return row?.n ?? 0;
   }
-  const allModes = { ...filter, mode: undefined };
-  // The live view: every row from the counts, less the test rows (their partial index), in the same statement.
-  const lessTest =
-    filter.mode === 'live'
-      ? sql`(select count(*) from ${verifications} where ${verificationWhere(accountId, { ...filter, mode: 'test' }, now)})`
-      : undefined;
-  const where = verificationWhere(accountId, allModes, now);
-  const range = resolveDateRange(allModes, now);
+  const where = verificationWhere(accountId, filter, now);
+  const range = resolveDateRange(filter, now);
   if (range.gte === null && range.lte === null) {
-    const sum = sql`coalesce(sum(${verificationTotalCounts.n}), 0)`;
     const [row] = await db
-      .select({ n: (lessTest ? sql`${sum} - ${lessTest}` : sum).mapWith(Number) })
+      .select({ n: sql`coalesce(sum(${verificationTotalCounts.n}), 0)`.mapWith(Number) })
       .from(verificationTotalCounts)
-      .where(and(...countKeysWhere(verificationTotalCounts, accountId, allModes)));
+      .where(and(...countKeysWhere(verificationTotalCounts, accountId, filter)));
     return row?.n ?? 0;
   }
   return countByDays(db, {
@@ -108,11 +101,10 @@ async function countWithoutSearch(db: Db, accountId: number, filter: ModeFilter,
       table: verificationDailyCounts,
       day: verificationDailyCounts.day,
       n: verificationDailyCounts.n,
-      where: countKeysWhere(verificationDailyCounts, accountId, allModes),
+      where: countKeysWhere(verificationDailyCounts, accountId, filter),
     },
     rows: { table: verifications, createdAt: verifications.createdAt, where },
     range,
-    ...(lessTest ? { less: lessTest } : {}),
   });
 }
 
@@ -128,12 +120,9 @@ export async function countByDays(
     counts,
     rows,
     range,
-    less,
   }: {
     counts: { table: PgTable; day: AnyPgColumn; n: AnyPgColumn; where: SQL[] };
     rows: { table: PgTable; createdAt: AnyPgColumn; where: SQL };
-    /** A scalar subquery taken off the total (the live views' test rows, issue #33), in the same statement. */
-    less?: SQL;
     range: ResolvedDateRange;
   },
 ): Promise<number> {
@@ -159,9 +148,8 @@ export async function countByDays(
       ),
     );
   // An aggregate without GROUP BY answers one row even when no day matches.
-  const sum = sql.join(total, sql` + `);
   const [row] = await db
-    .select({ n: (less ? sql`${sum} - ${less}` : sum).mapWith(Number) })
+    .select({ n: sql.join(total, sql` + `).mapWith(Number) })
     .from(counts.table)
     .where(and(...days));
   return row?.n ?? 0;

@@ -41,9 +41,9 @@ const channels: readonly Channel[] = ['sms', 'email'];
  * 1. the steps per (form, channel) (funnelSteps): without a search, from the summaries the attempts' triggers keep
  *    (ADR 28): the daily counts for the range's whole UTC days, the hourly funnel around them and the rows of the
  *    minutes at either end (report-hours.ts); with one, a scan of the matching attempts (a search that names forms
- *    reads those forms as a form filter, splitSearch). Live attempts only (issue #33): the summaries count every
- *    row, so the range's test attempts (their partial index, few) are read beside them with their steps negated; a
- *    scan reads the live attempts. The totals, channels and forms are its sums. "Code entered" is `code_entered`,
+ *    reads those forms as a form filter, splitSearch). Live attempts only (issue #33): the summaries keep test
+ *    attempts under a key of their own (`is_test`, ADR 29), so the live summaries and live rows are read; a scan
+ *    reads the live attempts. The totals, channels and forms are its sums. "Code entered" is `code_entered`,
  *    which the first code entry sets (the attempts the export counts under "Codes entered", so both say the same);
  * 2. the failures per (channel, error code) over the live undelivered and failed attempts of the range, top 5, from
  *    the partial index of failed messages (only they are read);
@@ -103,8 +103,7 @@ async function funnelSteps(db: Db, scope: ReportScope): Promise<StepRow[]> {
     ]);
     return [...byName, ...byOthers];
   }
-  const where = attemptWhere(accountId, filter, now, forms);
-  const testRows = attemptWhere(accountId, { ...filter, mode: 'test' }, now, forms);
+  const where = attemptWhere(accountId, { ...filter, mode: 'live' }, now, forms);
   const f = verificationAttemptHourlyFunnel;
   const d = verificationAttemptDailyCounts;
   const answer = await db.execute(sql`
@@ -122,10 +121,6 @@ async function funnelSteps(db: Db, scope: ReportScope): Promise<StepRow[]> {
       select ${a.verifyFormId}, ${a.method}, 1, (${delivered})::int, ${a.codeEntered}::int,
         (${a.status} = 'verified')::int
       from ${a} where ${where} and ${minutesAtEnds(a.createdAt, range)}
-      union all
-      select ${a.verifyFormId}, ${a.method}, -1, -(${delivered})::int, -(${a.codeEntered}::int),
-        -((${a.status} = 'verified')::int)
-      from ${a} where ${testRows}
     ) as s (form_id, channel, requested, delivered, entered, verified)
     group by form_id, channel
     having sum(requested) <> 0`);
@@ -169,6 +164,7 @@ function funnelSummaryWhere(
 ): SQL[] {
   const columns = {
     accountId: summary.accountId,
+    isTest: summary.isTest,
     verifyFormId: summary.verifyFormId,
     method: summary.method,
     source: summary.source,

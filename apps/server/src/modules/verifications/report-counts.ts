@@ -43,11 +43,9 @@ export type FormAndCategory = { formId: number; category: string; n: number };
  * With a search, two scans of the matching rows; when it names forms, those forms' rows are read as a form filter
  * (summaries) and only its other readings from the rows outside them (splitSearch).
  *
- * Live data only (issue #33, ADR 29): the summaries count every row, so each statement also reads the range's test
- * rows that match the filters (their partial index `verifications_account_test_created_idx`: test rows are few) and
- * counts each as -1 under the same key (local day and method; form and category). The summaries, the cut hours and
- * the minutes at the ends cover the range exactly once, so what is left is exactly the live rows. A scan (a search)
- * reads the live rows directly.
+ * Live data only (issue #33, ADR 29): the summaries count test rows under a key of their own (`is_test`), so the
+ * report reads the live summaries and the live rows beside them (`is_test` is in the report index too: the rows at
+ * the ends stay an index-only scan). A scan (a search) reads the live rows directly.
  *
  * A row finds its local day by a binary search among the day starts (width_bucket): half the cost of converting each
  * instant to a local date, and an hour of the summary finds its day the same way.
@@ -77,9 +75,8 @@ export async function verificationReportCounts(
       pairs: [...byName.pairs, ...byOthers.pairs],
     };
   }
-  // The summaries and the rows read beside them are of every row; the range's test rows are then taken off.
-  const where = verificationWhere(accountId, filter, now, forms);
-  const testRows = verificationWhere(accountId, { ...filter, mode: 'test' }, now, forms);
+  // The live summaries, and the live rows read beside them.
+  const where = verificationWhere(accountId, { ...filter, mode: 'live' }, now, forms);
 
   const starts = localDayStarts(range);
   const [series, pairs] = await Promise.all([
@@ -94,9 +91,6 @@ export async function verificationReportCounts(
           sql`select ${verifications.createdAt}, ${verifications.verificationMethod}
             from ${verifications} where ${where} and ${withinCutHour(verifications.createdAt)}`,
         )}
-        union all
-        select width_bucket(${verifications.createdAt}, ${starts}), ${verifications.verificationMethod}, -1
-        from ${verifications} where ${testRows}
       ) as s (bucket, method, n)
       group by bucket, method
       having sum(n) <> 0`),
@@ -107,9 +101,6 @@ export async function verificationReportCounts(
         union all
         select ${verifications.verifyFormId}, ${verifications.verifyFormCategory}, 1
         from ${verifications} where ${where} and ${minutesAtEnds(verifications.createdAt, range)}
-        union all
-        select ${verifications.verifyFormId}, ${verifications.verifyFormCategory}, -1
-        from ${verifications} where ${testRows}
       ) as s (form_id, category, n)
       group by form_id, category
       having sum(n) <> 0`),
@@ -138,7 +129,7 @@ function seriesHours(accountId: number, filter: VerificationFilter, range: Repor
   if (byMethodOnly) {
     const m = byMethod;
     const methods = channelsOf(filter);
-    const conditions = [eq(m.accountId, accountId), ...wholeHoursWithin(m.hour, range)];
+    const conditions = [eq(m.accountId, accountId), eq(m.isTest, false), ...wholeHoursWithin(m.hour, range)];
     if (methods) conditions.push(inArray(m.verificationMethod, methods));
     return sql`select width_bucket(${m.hour}, ${starts}), ${m.verificationMethod}, ${m.n}
       from ${m} where ${and(...conditions)}`;
@@ -162,6 +153,7 @@ function pairsOfDaysAndHours(accountId: number, filter: VerificationFilter, rang
     filter,
     {
       accountId: daily.accountId,
+      isTest: daily.isTest,
       verifyFormId: daily.verifyFormId,
       method: daily.verificationMethod,
       source: null,
@@ -178,6 +170,7 @@ function pairsOfDaysAndHours(accountId: number, filter: VerificationFilter, rang
 function hourlyWhere(accountId: number, filter: VerificationFilter): SQL[] {
   const columns = {
     accountId: hourly.accountId,
+    isTest: hourly.isTest,
     verifyFormId: hourly.verifyFormId,
     method: hourly.verificationMethod,
     source: hourly.source,

@@ -132,6 +132,7 @@ export function channelOf(value: unknown): Channel {
  */
 export type SummaryColumns = {
   accountId: AnyPgColumn;
+  isTest: AnyPgColumn;
   verifyFormId: AnyPgColumn;
   method: AnyPgColumn;
   source: AnyPgColumn | null;
@@ -154,7 +155,8 @@ export function summaryWhere(
   columns: SummaryColumns,
   byCategory: (categories: string[]) => SQL,
 ): SQL[] {
-  const conditions: SQL[] = [eq(columns.accountId, accountId)];
+  // The report is of live data (issue #33): the summaries count test rows under their own key (ADR 29).
+  const conditions: SQL[] = [eq(columns.accountId, accountId), eq(columns.isTest, false)];
   if (filter.verifyFormId__in && filter.verifyFormId__in.length > 0)
     conditions.push(inArray(columns.verifyFormId, filter.verifyFormId__in));
   if (filter.verifyFormCategory__in && filter.verifyFormCategory__in.length > 0)
