@@ -52,7 +52,9 @@ describe('ApiClient: CSRF', () => {
   it('sends the cached token on unsafe methods, JSON and same-origin credentials', async () => {
     const { fetch, calls } = fakeFetch([200, { ok: true }]);
     const api = new ApiClient({ fetch, csrfToken: 'initial' });
-    await expect(api.post('/api/x', { schema: okSchema, body: { a: 1 } })).resolves.toEqual({ ok: true });
+    await expect(api.request('POST', '/api/x', { schema: okSchema, body: { a: 1 } })).resolves.toEqual({
+      ok: true,
+    });
     expect(calls).toHaveLength(1);
     expect(calls[0]?.headers[CSRF_HEADER]).toBe('initial');
     expect(calls[0]?.headers['Content-Type']).toBe('application/json');
@@ -62,13 +64,13 @@ describe('ApiClient: CSRF', () => {
 
   it('does not send the token on GET', async () => {
     const { fetch, calls } = fakeFetch([200, { ok: true }]);
-    await new ApiClient({ fetch, csrfToken: 'initial' }).get('/api/x', { schema: okSchema });
+    await new ApiClient({ fetch, csrfToken: 'initial' }).request('GET', '/api/x', { schema: okSchema });
     expect(calls[0]?.headers[CSRF_HEADER]).toBeUndefined();
   });
 
   it('fetches a token first when none is cached', async () => {
     const { fetch, calls } = fakeFetch([200, { csrfToken: 'fetched' }], [200, { ok: true }]);
-    await new ApiClient({ fetch, csrfToken: '' }).post('/api/x', { schema: okSchema });
+    await new ApiClient({ fetch, csrfToken: '' }).request('POST', '/api/x', { schema: okSchema });
     expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['POST /api/auth/csrf', 'POST /api/x']);
     expect(calls[0]?.headers[CSRF_HEADER]).toBeUndefined();
     expect(calls[1]?.headers[CSRF_HEADER]).toBe('fetched');
@@ -81,7 +83,7 @@ describe('ApiClient: CSRF', () => {
       [200, { ok: true }],
     );
     const api = new ApiClient({ fetch, csrfToken: 'stale' });
-    await expect(api.post('/api/x', { schema: okSchema })).resolves.toEqual({ ok: true });
+    await expect(api.request('POST', '/api/x', { schema: okSchema })).resolves.toEqual({ ok: true });
     expect(calls.map((c) => [c.url, c.headers[CSRF_HEADER]])).toEqual([
       ['/api/x', 'stale'],
       ['/api/auth/csrf', undefined],
@@ -96,15 +98,17 @@ describe('ApiClient: CSRF', () => {
       [403, { detail: errorTexts.csrfFailed }],
     );
     const api = new ApiClient({ fetch, csrfToken: 'stale' });
-    await expect(api.post('/api/x', { schema: okSchema })).rejects.toBeInstanceOf(PermissionDeniedError);
+    await expect(api.request('POST', '/api/x', { schema: okSchema })).rejects.toBeInstanceOf(
+      PermissionDeniedError,
+    );
     expect(calls).toHaveLength(3);
   });
 
   it('keeps the token of every auth response', async () => {
     const { fetch, calls } = fakeFetch([200, { csrfToken: 'rotated', ok: true }], [200, { ok: true }]);
     const api = new ApiClient({ fetch, csrfToken: 'old' });
-    await api.post('/api/auth/login', { schema: okSchema });
-    await api.post('/api/x', { schema: okSchema });
+    await api.request('POST', '/api/auth/login', { schema: okSchema });
+    await api.request('POST', '/api/x', { schema: okSchema });
     expect(api.getCsrfToken()).toBe('rotated');
     expect(calls[1]?.headers[CSRF_HEADER]).toBe('rotated');
   });
@@ -113,7 +117,7 @@ describe('ApiClient: CSRF', () => {
 describe('ApiClient: errors', () => {
   async function failWith(status: number, body: unknown): Promise<unknown> {
     const { fetch } = fakeFetch([status, body]);
-    return new ApiClient({ fetch, csrfToken: 't' }).post('/api/x', { schema: noContent }).then(
+    return new ApiClient({ fetch, csrfToken: 't' }).request('POST', '/api/x', { schema: noContent }).then(
       () => {
         throw new Error('expected a rejection');
       },
@@ -172,7 +176,7 @@ describe('ApiClient: errors', () => {
     const { fetch } = fakeFetch([status, { detail: 'Authentication credentials were not provided.' }]);
     const onNotAuthenticated = vi.fn();
     const api = new ApiClient({ fetch, csrfToken: 't', onNotAuthenticated });
-    const error = await api.get('/api/x', { schema: noContent }).catch((e: unknown) => e);
+    const error = await api.request('GET', '/api/x', { schema: noContent }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotAuthenticatedError);
     expect(onNotAuthenticated).toHaveBeenCalledTimes(1);
   });
@@ -180,7 +184,9 @@ describe('ApiClient: errors', () => {
   it('rejects a success body that breaks the contract', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const { fetch } = fakeFetch([200, { ok: 'yes' }]);
-    const error = await new ApiClient({ fetch }).get('/api/x', { schema: okSchema }).catch((e: unknown) => e);
+    const error = await new ApiClient({ fetch })
+      .request('GET', '/api/x', { schema: okSchema })
+      .catch((e: unknown) => e);
     expect((error as Error).message).toBe('Unexpected 200 response from server.');
   });
 });
@@ -190,7 +196,7 @@ describe('ApiClient: bodies', () => {
     const { fetch, calls } = fakeFetch([200, { ok: true }]);
     const formData = new FormData();
     formData.append('file', new Blob(['x']), 'x.png');
-    await new ApiClient({ fetch, csrfToken: 't' }).upload('PATCH', '/api/u', { schema: okSchema, formData });
+    await new ApiClient({ fetch, csrfToken: 't' }).request('PATCH', '/api/u', { schema: okSchema }, formData);
     expect(calls[0]?.body).toBe(formData);
     expect(calls[0]?.headers['Content-Type']).toBeUndefined();
     expect(calls[0]?.headers[CSRF_HEADER]).toBe('t');
@@ -199,7 +205,7 @@ describe('ApiClient: bodies', () => {
   it('treats 204 as empty', async () => {
     const { fetch } = fakeFetch([204, undefined]);
     await expect(
-      new ApiClient({ fetch, csrfToken: 't' }).delete('/api/x', { schema: noContent }),
+      new ApiClient({ fetch, csrfToken: 't' }).request('DELETE', '/api/x', { schema: noContent }),
     ).resolves.toBe(undefined);
   });
 });

@@ -131,12 +131,6 @@ export interface RequestOptions<T> {
   signal?: AbortSignal;
 }
 
-export interface UploadOptions<T> {
-  schema: z.ZodType<T>;
-  formData: FormData;
-  signal?: AbortSignal;
-}
-
 /** For calls whose answer is ignored (204, `{}`, `{detail}`). */
 export const noContent = z.unknown();
 
@@ -262,26 +256,6 @@ export class ApiClient {
     return this.pendingCsrf;
   }
 
-  get<T>(path: string, options: RequestOptions<T>): Promise<T> {
-    return this.request('GET', path, options);
-  }
-
-  post<T>(path: string, options: RequestOptions<T>): Promise<T> {
-    return this.request('POST', path, options);
-  }
-
-  put<T>(path: string, options: RequestOptions<T>): Promise<T> {
-    return this.request('PUT', path, options);
-  }
-
-  patch<T>(path: string, options: RequestOptions<T>): Promise<T> {
-    return this.request('PATCH', path, options);
-  }
-
-  delete<T>(path: string, options: RequestOptions<T>): Promise<T> {
-    return this.request('DELETE', path, options);
-  }
-
   /**
    * Calls a session-API endpoint as its contract declares it (packages/contracts/src/endpoints.ts): the method, the
    * path filled with `params`, the query and body, and the answer parsed with the declared schema.
@@ -301,11 +275,11 @@ export class ApiClient {
     return this.request(method, url, options, formData) as Promise<EndpointOutput<E>>;
   }
 
-  /** Multipart upload: the browser sets the content type (with its boundary), so none is given here. */
-  upload<T>(method: 'POST' | 'PATCH' | 'PUT', path: string, options: UploadOptions<T>): Promise<T> {
-    return this.request(method, path, { schema: options.schema, signal: options.signal }, options.formData);
-  }
-
+  /**
+   * A request by method and path, the one primitive under `call` (and this client's own tests): the CSRF token on
+   * unsafe methods, retried once with a fresh token on a CSRF failure, the answer parsed with `options.schema`, a
+   * multipart body when `formData` is given (the browser sets its content type and boundary).
+   */
   async request<T>(
     method: string,
     path: string,
