@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { isOverdue, revocationDeadline } from './deadline.ts';
+
+describe('a revocation’s deadline', () => {
+  it('is the 10th business day after the day of receipt, that day read in the number’s zone', () => {
+    // 02:30 UTC on Thursday 26 Nov is still Wednesday the 25th in New York and in Los Angeles.
+    const lateWednesday = new Date('2026-11-26T02:30:00Z');
+    expect(revocationDeadline(lateWednesday, 'federal')).toBe('2026-12-10');
+    expect(revocationDeadline(lateWednesday, 'federal', 'America/Los_Angeles')).toBe('2026-12-10');
+    // 02:30 UTC on Thursday 3 Dec is Wednesday the 2nd in New York: counted from Thursday, or in UTC from Friday.
+    const lateDecember2 = new Date('2026-12-03T02:30:00Z');
+    expect(revocationDeadline(lateDecember2, 'federal')).toBe('2026-12-16');
+    expect(revocationDeadline(lateDecember2, 'federal', 'UTC')).toBe('2026-12-17');
+  });
+
+  it('is 15 calendar days for a STOP from a Florida number', () => {
+    expect(revocationDeadline(new Date('2026-11-25T15:00:00Z'), 'florida_stop')).toBe('2026-12-10');
+    expect(revocationDeadline(new Date('2026-12-20T15:00:00Z'), 'florida_stop')).toBe('2027-01-04');
+  });
+
+  it('is overdue once the deadline day has ended in its zone, not before', () => {
+    const deadline = '2026-12-10';
+    expect(isOverdue(deadline, new Date('2026-12-11T04:59:59Z'))).toBe(false); // 23:59:59 in New York
+    expect(isOverdue(deadline, new Date('2026-12-11T05:00:00Z'))).toBe(true);
+    expect(isOverdue(deadline, new Date('2026-12-11T05:00:00Z'), 'America/Los_Angeles')).toBe(false);
+  });
+});
