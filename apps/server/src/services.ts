@@ -52,6 +52,7 @@ import { createInvitationService, type InvitationService } from './modules/invit
 import { createMediaService, type MediaService } from './modules/media/index.ts';
 import { createMembershipService, type MembershipService } from './modules/memberships/index.ts';
 import { createPublicVerifyService, type PublicVerifyService } from './modules/public-verify/index.ts';
+import { createRevocations, type Revocations } from './modules/revocations/index.ts';
 import { createTestNumberService, type TestNumberService } from './modules/test-numbers/index.ts';
 import { createUserService, type UserService } from './modules/users/index.ts';
 import {
@@ -131,6 +132,8 @@ export type Services = {
   codeDelivery: CodeDelivery;
   /** Twilio's delivery reports, recorded on their attempts. */
   twilioStatus: TwilioStatus;
+  /** Revocations of consent (issue #35): the replies to code texts so far. */
+  revocations: Revocations;
   /** The public verification page's API (read a live form, send a code, check it). */
   publicVerify: PublicVerifyService;
   /** API v1's verifications: the public page's rules through an account's API key. */
@@ -211,6 +214,7 @@ export function createServices(deps: {
   const apiKeys = createApiKeyService({ db, clock, audit });
   const codeDelivery = createCodeDelivery({ db, jobs, sealer });
   const twilioStatus = createTwilioStatus({ db, clock, webhookEvents });
+  const revocations = createRevocations({ db, clock });
   const attempts = createAttemptStore({ config, db, clock, codeDelivery, jobs, webhookEvents });
   const publicVerify = createPublicVerifyService({ config, db, clock, attempts });
   const apiEvents = createApiEvents({ db, clock });
@@ -270,6 +274,7 @@ export function createServices(deps: {
     apiKeys,
     codeDelivery,
     twilioStatus,
+    revocations,
     publicVerify,
     apiVerifications,
     apiEvents,

@@ -640,7 +640,9 @@ export const verificationAttempts = pgTable(
     index('verification_attempts_provider_message_idx')
       .on(t.providerMessageId)
       .where(sql`${t.providerMessageId} is not null`),
-    index('verification_attempts_form_phone_created_idx').on(t.verifyFormId, t.cellPhone, t.createdAt.desc()),
+    // A form's latest code to a number (resend spacing), and a number's latest code in any form (whose code text an
+    // SMS reply answers, issue #35): the number first serves both.
+    index('verification_attempts_phone_form_created_idx').on(t.cellPhone, t.verifyFormId, t.createdAt.desc()),
     // API v1's list (issue #15): newest first with the id as tie-break, as a keyset page reads it; by form and by the
     // caller's reference likewise.
     index('verification_attempts_account_created_idx').on(
@@ -751,6 +753,50 @@ export const verificationAttemptDailyCounts = pgTable(
       name: 'verification_attempt_daily_counts_pk',
       columns: [t.accountId, t.isTest, t.day, t.verifyFormId, t.method, t.source],
     }),
+  ],
+);
+
+/**
+ * A revocation of consent (issue #35, FCC 24-24: by any reasonable means, honoured within 10 business days): one row
+ * per revocation received, from any channel, with the exact words and the deadline counted when it arrived. A reply to
+ * a code text that is not a per-se revocation is kept as `possible` for a member to decide. It covers the account's
+ * consent for that number or address from `received_at` on.
+ */
+export const revocations = pgTable(
+  'revocations',
+  {
+    /** Random, 128 bits, base64url: the id API v1 and the app show. */
+    id: text('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    channel: text('channel', { enum: ['sms_reply', 'public_page', 'api', 'member'] }).notNull(),
+    /** E.164; null when the revocation names an address only. */
+    phone: text('phone'),
+    email: text('email'),
+    /** What the consumer said or wrote, exactly (a reply's body); for other channels, their note. */
+    words: text('words').notNull().default(''),
+    /** The per-se words or phrases recognised in `words` (normalised; modules/revocations/words.ts). */
+    perSeWords: text('per_se_words').array().notNull().default(sql`'{}'::text[]`),
+    status: text('status', { enum: ['open', 'possible', 'acknowledged', 'dismissed'] }).notNull(),
+    /** A reply's Twilio MessageSid: the same reply delivered twice is one revocation. */
+    providerMessageId: text('provider_message_id'),
+    /** The code text the reply answers (the number's latest in any account): whose consent it revokes. */
+    // No foreign key: attempts are purged by retention (issue #37) and their deletes must not look here.
+    attemptId: text('attempt_id'),
+    receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** The last day it may be honoured on (modules/revocations/deadline.ts), counted when it arrived. */
+    deadline: date('deadline', { mode: 'string' }).notNull(),
+    acknowledgedAt: timestamp('acknowledged_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('revocations_provider_message_idx')
+      .on(t.providerMessageId)
+      .where(sql`${t.providerMessageId} is not null`),
+    index('revocations_account_received_idx').on(t.accountId, t.receivedAt.desc(), t.id.desc()),
+    index('revocations_account_phone_idx').on(t.accountId, t.phone).where(sql`${t.phone} is not null`),
+    check('revocations_someone_check', sql`${t.phone} is not null or ${t.email} is not null`),
   ],
 );
 

@@ -1,28 +1,14 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
-import { buildTestApp, openTestDb, TEST_PUBLIC_URL, testConfig, useTestApp } from '../test-support/app.ts';
+import { buildTestApp, openTestDb, TEST_PUBLIC_URL, testConfig } from '../test-support/app.ts';
 import { createAttempt, nextCellPhone, readAttempt, waitForSend } from '../test-support/attempts.ts';
 import { codeJobsFor, waitForCodeJobs } from '../test-support/jobs.ts';
 import { outboxFor } from '../test-support/outbox.ts';
-import {
-  startTwilioStandIn,
-  TWILIO_ERRORS,
-  TWILIO_TEST_CREDENTIALS,
-  type TwilioStandIn,
-} from '../test-support/twilio.ts';
+import { TWILIO_ERRORS, TWILIO_TEST_CREDENTIALS } from '../test-support/twilio.ts';
+import { useTwilioTestApp } from '../test-support/twilio-app.ts';
 import { createSmsSender, SmsNotConfiguredError, SmsSendError } from './sms.ts';
 
-let twilio: TwilioStandIn;
-
-// Registered before useTestApp: "after" hooks run in reverse order, so the stand-in closes after the app.
-afterAll(async () => {
-  await twilio.close();
-});
-
-const t = useTestApp(async () => {
-  twilio = await startTwilioStandIn();
-  return { env: twilio.env() };
-});
+const { t, twilio } = useTwilioTestApp();
 
 const KEY = 'a-secret-key-that-is-long-enough-for-the-config';
 const TWILIO_CONFIG = {

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { derivedKey, hmacSha256, randomToken, safeEqual } from '../lib/crypto.ts';
 import { AppError } from '../lib/errors.ts';
+import { TWILIO_INBOUND_PATH } from '../lib/twilio-webhook.ts';
 import { TWILIO_STATUS_CALLBACK_PATH } from '../messaging/sms.ts';
 import { baseCookieOptions, cookieNames } from './cookies.ts';
 
@@ -23,10 +24,10 @@ declare module 'fastify' {
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** The one unsafe call that needs no token: it is how the client gets one. */
 /**
- * `/api/auth/csrf` is how a client gets a token. Twilio's status callback comes from Twilio, not a browser, and carries
- * no cookie to ride on: its signature (X-Twilio-Signature) is its proof instead.
+ * `/api/auth/csrf` is how a client gets a token. Twilio's webhooks (status callbacks, inbound replies) come from
+ * Twilio, not a browser, and carry no cookie to ride on: their signature (X-Twilio-Signature) is their proof instead.
  */
-const EXEMPT_PATHS = new Set(['/api/auth/csrf', TWILIO_STATUS_CALLBACK_PATH]);
+const EXEMPT_PATHS = new Set(['/api/auth/csrf', TWILIO_STATUS_CALLBACK_PATH, TWILIO_INBOUND_PATH]);
 const CSRF_HEADER = 'x-csrftoken';
 const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 /** Long-lived like Django's: the secret is rotated on login, sign-up and logout, not by time. */

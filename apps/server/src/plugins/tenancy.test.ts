@@ -769,6 +769,8 @@ const openToUnverified: Record<string, string> = {
   '/api/v1/': 'API v1: its callers are API keys, never a person’s session (modules/api-v1 tests every route)',
   'POST /api/webhooks/twilio/status':
     'Twilio’s delivery reports: signed by Twilio, no session; the message SID finds the attempt',
+  'POST /api/webhooks/twilio/inbound':
+    'replies to code texts: signed by Twilio, no session; the number’s latest code text finds the account',
   'POST /api/invitations/accept': 'the e-mailed key proves the mailbox: accepting verifies the address',
 };
 const isOpenToUnverified = (key: string) =>

@@ -34,7 +34,11 @@ const csrfFailed = { detail: 'CSRF Failed: CSRF token missing or incorrect.', Ma
  * Unsafe routes without a token: the first is how a client gets one; Twilio's status callback comes from no browser
  * and proves itself by its signature (modules/code-delivery tests refuse unsigned and wrongly signed ones).
  */
-const CSRF_EXEMPT = new Set(['POST /api/auth/csrf', 'POST /api/webhooks/twilio/status']);
+const CSRF_EXEMPT = new Set([
+  'POST /api/auth/csrf',
+  'POST /api/webhooks/twilio/status',
+  'POST /api/webhooks/twilio/inbound',
+]);
 /** API v1 takes no cookie at all (its caller is the bearer key): proved below instead. */
 const isApiV1 = (url: string) => url.startsWith('/api/v1/');
 

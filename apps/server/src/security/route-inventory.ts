@@ -2,6 +2,7 @@ import { listSessionEndpoints } from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { twilioStatusCallbackSchema } from '../modules/code-delivery/index.ts';
+import { twilioInboundMessageSchema } from '../modules/revocations/index.ts';
 import type { AccountDeclaration } from '../plugins/tenancy.ts';
 
 /**
@@ -102,6 +103,7 @@ export const handParsedBodies: Readonly<Record<string, z.ZodType | 'multipart' |
   'POST /api/v1/verifications/:id/cancel': 'none',
   // Form-encoded (Twilio's format), read after the signature is checked.
   'POST /api/webhooks/twilio/status': twilioStatusCallbackSchema,
+  'POST /api/webhooks/twilio/inbound': twilioInboundMessageSchema,
 };
 
 /** The upload routes (multipart, one image file). */

@@ -89,6 +89,16 @@ export type TwilioStandIn = {
   ): Promise<SentReport[]>;
   /** Every report sent, with the app's answer. */
   sentReports: SentReport[];
+  /**
+   * A consumer's reply from `from` to the number our codes come from, posted as Twilio posts an inbound message to the
+   * number's messaging webhook (`inboundUrl`, which the signature covers; sent to `callbackOrigin`). `messageSid`
+   * repeats a delivery; `signature` overrides the header (null: none). Answers the app's status and body.
+   */
+  replyFrom(
+    from: string,
+    body: string,
+    options: { inboundUrl: string; messageSid?: string; signature?: string | null },
+  ): Promise<{ status: number; body: string; messageSid: string }>;
   env(): Record<string, string>;
   close(): Promise<void>;
 };
@@ -183,18 +193,40 @@ export async function startTwilioStandIn(credentials = TWILIO_TEST_CREDENTIALS):
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
 
+  /**
+   * Posts `fields` as Twilio posts a webhook: to `webhookUrl`'s path at `callbackOrigin`, signed over `webhookUrl`
+   * itself (what Twilio was given), or with `signature` instead (null: none).
+   */
+  async function postSigned(
+    webhookUrl: string,
+    fields: Record<string, string>,
+    signature: string | null | undefined,
+  ): Promise<Response> {
+    if (!state.callbackOrigin) throw new Error('callbackOrigin is not set');
+    const target = new URL(webhookUrl);
+    const origin = new URL(state.callbackOrigin);
+    target.protocol = origin.protocol;
+    target.host = origin.host;
+    const header =
+      signature === undefined ? twilioSignature(credentials.authToken, webhookUrl, fields) : signature;
+    return fetch(target, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(header === null ? {} : { 'x-twilio-signature': header }),
+      },
+      body: new URLSearchParams(fields).toString(),
+    });
+  }
+
   async function report(
     sid: string,
     given?: StatusReport[],
     options: { signature?: string | null } = {},
   ): Promise<SentReport[]> {
     const message = received.find((m) => m.sid === sid);
-    if (!message?.statusCallback) throw new Error(`no message ${sid} with a StatusCallback`);
-    if (!state.callbackOrigin) throw new Error('callbackOrigin is not set');
-    const target = new URL(message.statusCallback);
-    const origin = new URL(state.callbackOrigin);
-    target.protocol = origin.protocol;
-    target.host = origin.host;
+    const statusCallback = message?.statusCallback;
+    if (!message || !statusCallback) throw new Error(`no message ${sid} with a StatusCallback`);
     const sent: SentReport[] = [];
     const list = given ?? reportScripts.get(message.to) ?? [{ status: 'sent' }, { status: 'delivered' }];
     for (const { status, errorCode } of list) {
@@ -209,18 +241,7 @@ export async function startTwilioStandIn(credentials = TWILIO_TEST_CREDENTIALS):
         ApiVersion: '2010-04-01',
         ...(errorCode !== undefined ? { ErrorCode: String(errorCode) } : {}),
       };
-      const signature =
-        options.signature === undefined
-          ? twilioSignature(credentials.authToken, message.statusCallback, fields)
-          : options.signature;
-      const response = await fetch(target, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          ...(signature === null ? {} : { 'x-twilio-signature': signature }),
-        },
-        body: new URLSearchParams(fields).toString(),
-      });
+      const response = await postSigned(statusCallback, fields, options.signature);
       await response.arrayBuffer();
       const result = { sid, status, answer: response.status };
       sent.push(result);
@@ -229,11 +250,33 @@ export async function startTwilioStandIn(credentials = TWILIO_TEST_CREDENTIALS):
     return sent;
   }
 
+  async function replyFrom(
+    from: string,
+    body: string,
+    options: { inboundUrl: string; messageSid?: string; signature?: string | null },
+  ): Promise<{ status: number; body: string; messageSid: string }> {
+    const messageSid = options.messageSid ?? `SM${randomBytes(16).toString('hex')}`;
+    const fields: Record<string, string> = {
+      AccountSid: credentials.accountSid,
+      MessageSid: messageSid,
+      SmsMessageSid: messageSid,
+      From: from,
+      To: credentials.from,
+      Body: body,
+      NumMedia: '0',
+      NumSegments: '1',
+      ApiVersion: '2010-04-01',
+    };
+    const response = await postSigned(options.inboundUrl, fields, options.signature);
+    return { status: response.status, body: await response.text(), messageSid };
+  }
+
   return {
     url,
     received,
     sentReports,
     report,
+    replyFrom,
     reports(to, ...list) {
       reportScripts.set(to, list);
     },

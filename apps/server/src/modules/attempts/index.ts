@@ -55,6 +55,7 @@ export {
   type DeliveryEvent,
   type FormRow,
   type IssueOptions,
+  latestCodeTextTo,
   lockProviderMessage,
   type PublicRequestContext,
   recordDeliveryEvent,

@@ -1,6 +1,6 @@
 import type { PublicLanguage, PublicVerifyTexts } from '@veriform/contracts';
 import { type Db, schema, type Tx, transaction } from '@veriform/db';
-import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import {
   type ApiVerificationRow,
@@ -337,6 +337,31 @@ export async function recordSent(
     if (adopted && isFinalDeliveryStatus(adopted))
       await emitDeliveryOutcome(tx, webhookEvents, attemptId, at);
   });
+}
+
+/**
+ * The latest code text sent to a number, in any account (issue #35): a reply to it comes from the number alone
+ * (Twilio's inbound message names no message of ours), so it answers the last one that reached the number. Test
+ * numbers never receive a text, so their attempts are left out.
+ */
+export async function latestCodeTextTo(
+  db: Db,
+  phone: string,
+): Promise<{ attemptId: string; accountId: number } | null> {
+  const [row] = await db
+    .select({ attemptId: verificationAttempts.id, accountId: verificationAttempts.accountId })
+    .from(verificationAttempts)
+    .where(
+      and(
+        eq(verificationAttempts.cellPhone, phone),
+        eq(verificationAttempts.method, 'sms'),
+        eq(verificationAttempts.isTest, false),
+        isNotNull(verificationAttempts.sentAt),
+      ),
+    )
+    .orderBy(desc(verificationAttempts.sentAt))
+    .limit(1);
+  return row ?? null;
 }
 
 /**

@@ -1,42 +1,19 @@
-import type { AddressInfo } from 'node:net';
 import { type ApiVerification, publicVerifyTexts } from '@veriform/contracts';
 import { schema } from '@veriform/db';
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiV1, newApiKey } from '../../test-support/api-v1/client.ts';
-import { TEST_PUBLIC_URL, useTestApp } from '../../test-support/app.ts';
+import { TEST_PUBLIC_URL } from '../../test-support/app.ts';
 import { readAttempt, waitForSend } from '../../test-support/attempts.ts';
 import { MINUTE } from '../../test-support/clock.ts';
 import { createPublicForm, newCellPhone } from '../../test-support/public-verify.ts';
 import { newOwner } from '../../test-support/teams.ts';
-import {
-  startTwilioStandIn,
-  TWILIO_ERRORS,
-  TWILIO_TEST_CREDENTIALS,
-  type TwilioStandIn,
-  twilioSignature,
-} from '../../test-support/twilio.ts';
+import { TWILIO_ERRORS, TWILIO_TEST_CREDENTIALS, twilioSignature } from '../../test-support/twilio.ts';
+import { useTwilioTestApp } from '../../test-support/twilio-app.ts';
 
-let twilio: TwilioStandIn;
-
-// Registered before useTestApp: "after" hooks run in reverse order, so the stand-in closes after the app.
-afterAll(async () => {
-  await twilio.close();
-});
-
-const t = useTestApp(async () => {
-  twilio = await startTwilioStandIn();
-  return { env: twilio.env() };
-});
-
-let loopback = '';
-beforeAll(async () => {
-  // Twilio's reports come over real HTTP; the app's PUBLIC_URL (what the signature covers) is another origin, as
-  // behind a proxy.
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  loopback = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  twilio.callbackOrigin = loopback;
-});
+const { t, twilio } = useTwilioTestApp({ listening: true });
+/** Where the app listens (the stand-in's callbacks go there); the signatures cover PUBLIC_URL, another origin. */
+const loopback = () => twilio.callbackOrigin ?? '';
 
 const CALLBACK_URL = `${TEST_PUBLIC_URL}/api/webhooks/twilio/status`;
 
@@ -82,7 +59,7 @@ async function eventsOf(attemptId: string) {
 }
 
 async function postCallback(fields: Record<string, string>, headers: Record<string, string>) {
-  return fetch(`${loopback}/api/webhooks/twilio/status`, {
+  return fetch(`${loopback()}/api/webhooks/twilio/status`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     body: new URLSearchParams(fields).toString(),
@@ -134,7 +111,7 @@ describe('delivery status of SMS codes (Twilio status callbacks)', () => {
       '',
       twilioSignature('not-the-auth-token', CALLBACK_URL, fields),
       // Right token, but over the loopback URL: the app checks against PUBLIC_URL, what the message was created with.
-      twilioSignature(TWILIO_TEST_CREDENTIALS.authToken, `${loopback}/api/webhooks/twilio/status`, fields),
+      twilioSignature(TWILIO_TEST_CREDENTIALS.authToken, `${loopback()}/api/webhooks/twilio/status`, fields),
       // Right token and URL, but another status than the one signed.
       twilioSignature(TWILIO_TEST_CREDENTIALS.authToken, CALLBACK_URL, {
         ...fields,

@@ -1,7 +1,10 @@
 /**
  * The revocations module's public entry (issue #35, ADR 0036): revocations of consent from every channel. This first
- * slice holds its rules: what a reply to a code text says (words.ts) and when a revocation must be honoured
- * (deadline.ts, over the federal business days of domain/business-days.ts). The records, routes and events follow.
+ * slice: what a reply to a code text says (words.ts), when a revocation must be honoured (deadline.ts, over the
+ * federal business days of domain/business-days.ts), and the replies Twilio brings (inbound-routes.ts) recorded as
+ * revocations (store.ts). The other channels, the lists, the acknowledgment and the events follow.
  */
 export { type DeadlineRule, isOverdue, revocationDeadline } from './deadline.ts';
+export { twilioInboundMessageSchema, twilioInboundRoutes } from './inbound-routes.ts';
+export { createRevocations, type InboundReply, type RecordedReply, type Revocations } from './store.ts';
 export { normalizeReply, type ReplyReading, readReply } from './words.ts';

@@ -1,0 +1,127 @@
+import { schema } from '@veriform/db';
+import { asc, eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { apiV1, newApiKey } from '../../test-support/api-v1/client.ts';
+import { TEST_PUBLIC_URL } from '../../test-support/app.ts';
+import { waitForSend } from '../../test-support/attempts.ts';
+import { DAY, MINUTE } from '../../test-support/clock.ts';
+import { createPublicForm, newCellPhone } from '../../test-support/public-verify.ts';
+import { newOwner } from '../../test-support/teams.ts';
+import { TWILIO_TEST_CREDENTIALS, twilioSignature } from '../../test-support/twilio.ts';
+import { useTwilioTestApp } from '../../test-support/twilio-app.ts';
+import { revocationDeadline } from './deadline.ts';
+
+const { t, twilio } = useTwilioTestApp({ listening: true });
+
+/** The number's messaging webhook, as configured in Twilio's console: PUBLIC_URL and the path. */
+const INBOUND_URL = `${TEST_PUBLIC_URL}/api/webhooks/twilio/inbound`;
+const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
+
+/** A live code texted to `to` through API v1 by a new account, once Twilio took it. */
+async function textedCode(to: string) {
+  const owner = await newOwner(t.app);
+  const form = await createPublicForm(owner);
+  const { key } = await newApiKey(owner, ['verifications:write'], 'live');
+  const started = await apiV1(t.app, key).POST('/api/v1/verifications', { body: { formId: form.id, to } });
+  expect(started.response.status).toBe(201);
+  const row = await waitForSend(t.app, started.data?.id ?? '');
+  return { accountId: owner.accountId, attemptId: row.id };
+}
+
+const reply = (
+  from: string,
+  body: string,
+  options: { messageSid?: string; signature?: string | null } = {},
+) => twilio.replyFrom(from, body, { inboundUrl: INBOUND_URL, ...options });
+
+async function revocationsOf(phone: string) {
+  return t.db.db
+    .select()
+    .from(schema.revocations)
+    .where(eq(schema.revocations.phone, phone))
+    .orderBy(asc(schema.revocations.receivedAt), asc(schema.revocations.id));
+}
+
+describe('replies to code texts (Twilio inbound messages)', () => {
+  it('records a per-se reply in English or Spanish as a revocation of the account that texted last, with its deadline', async () => {
+    const to = newCellPhone().e164;
+    const code = await textedCode(to);
+
+    const english = await reply(to, 'STOP');
+    expect(english).toMatchObject({ status: 200, body: EMPTY_TWIML });
+    t.clock.advance(MINUTE);
+    const spanish = await reply(to, 'Alto, gracias');
+    expect(spanish.status).toBe(200);
+
+    const rows = await revocationsOf(to);
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(row).toMatchObject({
+        accountId: code.accountId,
+        attemptId: code.attemptId,
+        channel: 'sms_reply',
+        status: 'open',
+        acknowledgedAt: null,
+      });
+      // 10 business days from the day after the day of receipt: two weekends at least in between.
+      expect(row.deadline).toBe(revocationDeadline(row.receivedAt, 'federal'));
+      expect(Date.parse(row.deadline) - row.receivedAt.getTime()).toBeGreaterThan(11 * DAY);
+    }
+    expect(rows.map((r) => [r.words, r.perSeWords])).toEqual([
+      ['STOP', ['stop']],
+      ['Alto, gracias', ['alto']],
+    ]);
+    expect(rows.map((r) => r.providerMessageId)).toEqual([english.messageSid, spanish.messageSid]);
+  });
+
+  it('keeps other words as a possible revocation, with the message, for a member to decide', async () => {
+    const to = newCellPhone().e164;
+    await textedCode(to);
+    await reply(to, 'I need to cancel my appointment');
+    t.clock.advance(MINUTE);
+    await reply(to, '¿Quién es?');
+    expect((await revocationsOf(to)).map((r) => [r.status, r.words, r.perSeWords])).toEqual([
+      ['possible', 'I need to cancel my appointment', ['cancel']],
+      ['possible', '¿Quién es?', []],
+    ]);
+  });
+
+  it('belongs to the account whose code text to the number was the latest', async () => {
+    const to = newCellPhone().e164;
+    await textedCode(to);
+    t.clock.advance(MINUTE);
+    const latest = await textedCode(to);
+    await reply(to, 'unsubscribe');
+    const [row] = await revocationsOf(to);
+    expect(row?.accountId).toBe(latest.accountId);
+    expect(row?.attemptId).toBe(latest.attemptId);
+  });
+
+  it('a reply from a number we never texted is answered the same and kept nowhere', async () => {
+    const stranger = newCellPhone().e164;
+    expect(await reply(stranger, 'STOP')).toMatchObject({ status: 200, body: EMPTY_TWIML });
+    expect(await revocationsOf(stranger)).toEqual([]);
+  });
+
+  it('the same reply delivered 10 times at once is one revocation', async () => {
+    const to = newCellPhone().e164;
+    await textedCode(to);
+    const messageSid = `SM${'ab'.repeat(16)}`;
+    const answers = await Promise.all(Array.from({ length: 10 }, () => reply(to, 'STOP', { messageSid })));
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+    expect(await revocationsOf(to)).toHaveLength(1);
+  });
+
+  it('refuses a missing or wrong signature (403) and records nothing', async () => {
+    const to = newCellPhone().e164;
+    await textedCode(to);
+    for (const signature of [null, '', 'not-a-signature']) {
+      const answer = await reply(to, 'STOP', { signature });
+      expect(answer.status).toBe(403);
+    }
+    // Signed with the right token over another URL (the loopback the request came to) is refused too.
+    const forged = twilioSignature(TWILIO_TEST_CREDENTIALS.authToken, `${twilio.callbackOrigin}/x`, {});
+    expect((await reply(to, 'STOP', { signature: forged })).status).toBe(403);
+    expect(await revocationsOf(to)).toEqual([]);
+  });
+});
