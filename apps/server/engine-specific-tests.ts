@@ -24,6 +24,8 @@ export const engineSpecificTests = [
   'src/modules/verifications/count.test.ts',
   // A reply delivered 10 times at once is one revocation (its MessageSid unique), on each engine's locking.
   'src/modules/revocations/inbound.test.ts',
+  // 20 acknowledgments of one revocation at once: one wins.
+  'src/modules/revocations/revocations.test.ts',
   'src/modules/verifications/list.test.ts',
   // Test mode (issue #33): the live totals less the test rows in the counts' statement, the CSV export of each mode
   // (COPY or batches), and the events' mode stored by both emitters (TypeScript and emit_webhook_event in SQL).

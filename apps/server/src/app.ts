@@ -36,7 +36,7 @@ import { invitationRoutes } from './modules/invitations/index.ts';
 import { mediaRoutes } from './modules/media/index.ts';
 import { membershipRoutes } from './modules/memberships/index.ts';
 import { publicVerifyRoutes } from './modules/public-verify/index.ts';
-import { twilioInboundRoutes } from './modules/revocations/index.ts';
+import { revocationRoutes, twilioInboundRoutes } from './modules/revocations/index.ts';
 import { testNumberRoutes } from './modules/test-numbers/index.ts';
 import { userRoutes } from './modules/users/index.ts';
 import { verificationAttemptRoutes } from './modules/verification-attempts/index.ts';
@@ -223,6 +223,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(publicVerifyRoutes);
   await app.register(twilioStatusRoutes);
   await app.register(twilioInboundRoutes);
+  await app.register(revocationRoutes);
   await app.register(apiV1Routes);
   await app.register(apiDocsRoutes);
   if (outboxActive(config)) await app.register(devRoutes);

@@ -214,7 +214,7 @@ export function createServices(deps: {
   const apiKeys = createApiKeyService({ db, clock, audit });
   const codeDelivery = createCodeDelivery({ db, jobs, sealer });
   const twilioStatus = createTwilioStatus({ db, clock, webhookEvents });
-  const revocations = createRevocations({ db, clock });
+  const revocations = createRevocations({ db, clock, audit, webhookEvents });
   const attempts = createAttemptStore({ config, db, clock, codeDelivery, jobs, webhookEvents });
   const publicVerify = createPublicVerifyService({ config, db, clock, attempts });
   const apiEvents = createApiEvents({ db, clock });

@@ -58,6 +58,9 @@ export const auditActions = [
   'event.list_read',
   'audit_log.list_read',
   'audit_log.exported',
+  'revocation.recorded',
+  'revocation.decided',
+  'revocation.acknowledged',
 ] as const;
 export const auditActionSchema = z.enum(auditActions);
 export type AuditAction = z.infer<typeof auditActionSchema>;
@@ -113,6 +116,9 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'event.list_read': 'Read a page of events through the API',
   'audit_log.list_read': 'Read a page of the audit log through the API',
   'audit_log.exported': 'Exported the audit log',
+  'revocation.recorded': 'Recorded a revocation of consent',
+  'revocation.decided': 'Decided a possible revocation',
+  'revocation.acknowledged': 'Acknowledged a revocation',
 };
 
 export const auditActorTypes = ['user', 'api_key', 'system'] as const;
@@ -132,6 +138,7 @@ export const auditTargetTypes = [
   'webhook_endpoint',
   'webhook_event',
   'domain',
+  'revocation',
 ] as const;
 export const auditTargetTypeSchema = z.enum(auditTargetTypes);
 export type AuditTargetType = z.infer<typeof auditTargetTypeSchema>;

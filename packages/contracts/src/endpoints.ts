@@ -22,7 +22,8 @@ export type AccountScopedKind =
   | 'testPhoneNumbers'
   | 'apiKeys'
   | 'webhookEndpoints'
-  | 'webhookEvents';
+  | 'webhookEvents'
+  | 'revocations';
 
 export type AccountSource =
   | 'query.account'

@@ -18,6 +18,8 @@ export const mainCodes = [
   'not_found',
   'server_error',
   'email_not_verified',
+  /** 409: the object is not in the state the action needs (a second acknowledgment); nothing changed. */
+  'conflict',
 ] as const;
 export type MainCode = (typeof mainCodes)[number];
 

@@ -29,6 +29,7 @@ export * from './phone-countries.ts';
 export * from './public-verify.ts';
 export * from './public-verify-paths.ts';
 export * from './public-verify-texts.ts';
+export * from './revocations.ts';
 export * from './session-endpoints.ts';
 export * from './teams.ts';
 export * from './texts.ts';

@@ -8,6 +8,7 @@ import { devOutboxEndpoints } from './dev-outbox.ts';
 import { domainEndpoints } from './domains.ts';
 import type { Endpoint } from './endpoints.ts';
 import { publicVerifyEndpoints, testPhoneNumberEndpoints } from './public-verify.ts';
+import { revocationEndpoints } from './revocations.ts';
 import { accountEndpoints, invitationEndpoints, membershipEndpoints } from './teams.ts';
 import { verificationAttemptEndpoints } from './verification-attempts.ts';
 import { verificationEndpoints } from './verifications.ts';
@@ -31,6 +32,7 @@ export const sessionEndpoints = {
   invitations: invitationEndpoints,
   memberships: membershipEndpoints,
   publicVerify: publicVerifyEndpoints,
+  revocations: revocationEndpoints,
   testPhoneNumbers: testPhoneNumberEndpoints,
   users: userEndpoints,
   verificationAttempts: verificationAttemptEndpoints,

@@ -25,6 +25,8 @@ export const webhookEventTypes = [
   'form.live_changed',
   'membership.created',
   'membership.removed',
+  'consent.revoked',
+  'revocation.acknowledged',
 ] as const;
 export const webhookEventTypeSchema = z.enum(webhookEventTypes);
 export type WebhookEventType = z.infer<typeof webhookEventTypeSchema>;

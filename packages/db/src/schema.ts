@@ -771,6 +771,11 @@ export const revocations = pgTable(
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
     channel: text('channel', { enum: ['sms_reply', 'public_page', 'api', 'member'] }).notNull(),
+    /** How one recorded by a member or API v1 reached the customer. */
+    via: text('via', { enum: ['phone_call', 'email', 'letter', 'other'] }),
+    note: text('note').notNull().default(''),
+    /** A member's e-mail or an API key's prefix (as the audit log names them); null for a reply or the public page. */
+    recordedBy: text('recorded_by'),
     /** E.164; null when the revocation names an address only. */
     phone: text('phone'),
     email: text('email'),

@@ -21,6 +21,7 @@ export const statusOfCode: Record<AppErrorCode, number> = {
   csrf_failed: 403,
   email_not_verified: 403,
   not_found: 404,
+  conflict: 409,
   server_error: 500,
   last_owner: 400,
   invitation_missing: 400,

@@ -62,6 +62,12 @@ const accountOfByText = {
       .from(schema.webhookEvents)
       .where(eq(schema.webhookEvents.id, id))
       .limit(1),
+  revocations: (db: Db, id: string) =>
+    db
+      .select({ accountId: schema.revocations.accountId })
+      .from(schema.revocations)
+      .where(eq(schema.revocations.id, id))
+      .limit(1),
 } satisfies Record<string, (db: Db, id: string) => Promise<{ accountId: number }[]>>;
 
 type TextIdKind = keyof typeof accountOfByText;

@@ -47,6 +47,8 @@ type World = {
   webhookEventId: string;
   verificationId: number;
   domainId: number;
+  /** A possible revocation (a reply to a code text): decidable, and then acknowledgeable. */
+  revocationId: string;
 };
 
 type Call = (c: TestClient, w: World) => Promise<LightMyRequestResponse>;
@@ -446,6 +448,36 @@ const routes: RouteCase[] = [
   },
   {
     method: 'GET',
+    url: '/api/revocations',
+    call: (c, w) => c.get(`/api/revocations?account=${w.accountId}`),
+    unknown: (c) => c.get(`/api/revocations?account=${UNKNOWN}`),
+    plainMember: 403,
+  },
+  {
+    method: 'POST',
+    url: '/api/revocations',
+    call: (c, w) =>
+      c.post(`/api/revocations?account=${w.accountId}`, { phone: '+12015550188', via: 'letter', note: '' }),
+    unknown: (c) =>
+      c.post(`/api/revocations?account=${UNKNOWN}`, { phone: '+12015550188', via: 'letter', note: '' }),
+    plainMember: 403,
+  },
+  {
+    method: 'POST',
+    url: '/api/revocations/:id/decide',
+    call: (c, w) => c.post(`/api/revocations/${w.revocationId}/decide`, { isRevocation: true }),
+    unknown: (c) => c.post('/api/revocations/unknownunknownunknown1/decide', { isRevocation: true }),
+    plainMember: 403,
+  },
+  {
+    method: 'POST',
+    url: '/api/revocations/:id/acknowledge',
+    call: (c, w) => c.post(`/api/revocations/${w.revocationId}/acknowledge`),
+    unknown: (c) => c.post('/api/revocations/unknownunknownunknown1/acknowledge'),
+    plainMember: 403,
+  },
+  {
+    method: 'GET',
     url: '/api/audit-events',
     call: (c, w) => c.get(`/api/audit-events?account=${w.accountId}`),
     unknown: (c) => c.get(`/api/audit-events?account=${UNKNOWN}`),
@@ -608,6 +640,18 @@ async function worldOf(owner: Owner, member: Joined): Promise<World> {
   const domain = await owner.c.post(`/api/accounts/${owner.accountId}/domains`, {
     domain: `domain-of-${owner.accountId}.example`,
   });
+  // A reply to a code text, as the inbound webhook records it: possible until a member decides.
+  const revocationId = `revocation-of-${owner.accountId}`;
+  await t.db.db.insert(schema.revocations).values({
+    id: revocationId,
+    accountId: owner.accountId,
+    channel: 'sms_reply',
+    phone: '+12015550123',
+    words: 'who is this?',
+    status: 'possible',
+    receivedAt: new Date(),
+    deadline: '2099-12-31',
+  });
   return {
     accountId: owner.accountId,
     memberMembershipId: member.membership.id,
@@ -620,6 +664,7 @@ async function worldOf(owner: Owner, member: Joined): Promise<World> {
     webhookEventId: event.eventId,
     verificationId: verification.id,
     domainId: domain.json().id,
+    revocationId,
   };
 }
 
@@ -648,6 +693,7 @@ async function snapshotOf(owner: Owner) {
     domains: (await c.get(`/api/accounts/${owner.accountId}/domains`)).json(),
     // Their numbers as listed: a redaction shows here.
     verifications: (await c.get(`/api/verifications?account=${owner.accountId}`)).json(),
+    revocations: (await c.get(`/api/revocations?account=${owner.accountId}`)).json(),
     // The rows, sealed secrets included: a rotation shows only there.
     webhookEndpoints: await t.db.db
       .select()
@@ -670,7 +716,7 @@ describe('tenant isolation', () => {
       .filter(
         (r) =>
           r.method !== 'HEAD' &&
-          /^\/api\/(accounts|memberships|invitations|verify-forms|test-phone-numbers|api-keys|webhook-endpoints|webhook-events|audit-events|verifications|verification-attempts)(\/|$)/.test(
+          /^\/api\/(accounts|memberships|invitations|verify-forms|test-phone-numbers|api-keys|webhook-endpoints|webhook-events|audit-events|verifications|verification-attempts|revocations)(\/|$)/.test(
             r.url,
           ),
       )

@@ -99,6 +99,7 @@ export const handParsedBodies: Readonly<Record<string, z.ZodType | 'multipart' |
   'DELETE /api/api-keys/:id': 'none',
   'DELETE /api/webhook-endpoints/:id': 'none',
   'POST /api/webhook-endpoints/:id/send-test': 'none',
+  'POST /api/revocations/:id/acknowledge': 'none',
   'POST /api/v1/verifications/:id/resend': 'none',
   'POST /api/v1/verifications/:id/cancel': 'none',
   // Form-encoded (Twilio's format), read after the signature is checked.

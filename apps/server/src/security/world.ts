@@ -2,6 +2,7 @@ import type {
   AccountDomain,
   CreatedApiKey,
   Invitation,
+  Revocation,
   SendCodeResponse,
   TestPhoneNumber,
   User,
@@ -46,6 +47,8 @@ export type World = {
   mediaFile: string;
   /** A company domain of the account, verified: a fuzzed check answers it as it is, asking no DNS or web server. */
   domainId: number;
+  /** A revocation a member recorded (issue #35). */
+  revocationId: string;
 };
 
 export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<World> {
@@ -128,6 +131,13 @@ export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<Wo
   const domain = await owner.c.post(`/api/accounts/${owner.accountId}/domains`, { domain: 'fuzzed.example' });
   if (domain.statusCode !== 201) throw new Error(`add domain: ${domain.statusCode} ${domain.body}`);
   const domainId = domain.json<AccountDomain>().id;
+  const revocation = await owner.c.post(`/api/revocations?account=${owner.accountId}`, {
+    phone: '+12015550124',
+    via: 'phone_call',
+    note: 'Called the help desk',
+  });
+  if (revocation.statusCode !== 201)
+    throw new Error(`record revocation: ${revocation.statusCode} ${revocation.body}`);
   await t.db.db
     .update(schema.accountDomains)
     .set({ verifiedAt: new Date(), verifiedBy: 'dns' })
@@ -150,6 +160,7 @@ export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<Wo
     attemptId: sent.json<SendCodeResponse>().attemptId,
     mediaFile,
     domainId,
+    revocationId: revocation.json<Revocation>().id,
   };
 }
 
@@ -179,6 +190,7 @@ export function worldParam(world: World, route: Pick<RouteInfo, 'url'>, name: st
   if (route.url.startsWith('/api/webhook-events/') || route.url.startsWith('/api/v1/events/')) {
     return world.webhookEventId;
   }
+  if (route.url.startsWith('/api/revocations/')) return world.revocationId;
   const area = route.url.split('/')[2] ?? '';
   const id = idByArea[area];
   return id ? String(id(world)) : undefined;

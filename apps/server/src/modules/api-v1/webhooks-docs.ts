@@ -66,6 +66,11 @@ const eventTexts: Record<WebhookEventType, { when: string; data: string }> = {
   'form.live_changed': { when: 'A form was taken live or offline.', data: '`Form`' },
   'membership.created': { when: 'Someone joined the team.', data: '`Membership`' },
   'membership.removed': { when: 'Someone left or was removed.', data: '`Membership`, as it was' },
+  'consent.revoked': {
+    when: 'A consumer revoked consent: a per-se reply (STOP, ALTO…) to a code text, one a member recorded, or a possible one a member decided is a revocation. Honour it by its `deadline`.',
+    data: '`Revocation`',
+  },
+  'revocation.acknowledged': { when: 'A revocation was marked honoured.', data: '`Revocation`' },
 };
 
 const eventsTable = Object.entries(eventTexts)
@@ -112,7 +117,9 @@ ${eventsTable}
 | \`${WEBHOOK_TEST_EVENT_TYPE}\` | "Send test event" on the endpoint's page; sent to that endpoint only. | a sample |
 
 \`Verification\`, \`Form\` and \`Membership\` are the objects as this API shows them (a verification with its number
-in full).
+in full). A \`Revocation\` is \`{id, channel, via, note, recordedBy, phone, email, words, perSeWords, status,
+receivedAt, deadline, acknowledgedAt, verificationIds}\`: \`channel\` is \`sms_reply\`, \`public_page\`, \`api\` or
+\`member\`; \`deadline\` the last day to honour it (YYYY-MM-DD, 10 business days after the day it was received).
 
 ### A delivery
 

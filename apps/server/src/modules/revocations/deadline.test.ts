@@ -13,9 +13,13 @@ describe('a revocation’s deadline', () => {
     expect(revocationDeadline(lateDecember2, 'federal', 'UTC')).toBe('2026-12-17');
   });
 
-  it('is 15 calendar days for a STOP from a Florida number', () => {
+  it('is 15 calendar days for a STOP from a Florida number, or the federal deadline when that comes first', () => {
     expect(revocationDeadline(new Date('2026-11-25T15:00:00Z'), 'florida_stop')).toBe('2026-12-10');
+    // Christmas and New Year's Day within: the federal deadline is 5 Jan, Florida's 4 Jan.
+    expect(revocationDeadline(new Date('2026-12-20T15:00:00Z'), 'federal')).toBe('2027-01-05');
     expect(revocationDeadline(new Date('2026-12-20T15:00:00Z'), 'florida_stop')).toBe('2027-01-04');
+    // Received on a Saturday: the federal 10 business days end on Friday 11 Dec, before Florida's 13 Dec.
+    expect(revocationDeadline(new Date('2026-11-28T15:00:00Z'), 'florida_stop')).toBe('2026-12-11');
   });
 
   it('is overdue once the deadline day has ended in its zone, not before', () => {

@@ -6,7 +6,7 @@ import { addBusinessDays, addCalendarDays, type IsoDate } from '../../domain/bus
  *   11 Apr 2025), counted from the day after it was received, weekends and federal holidays as observed left out;
  * - `florida_stop`: a STOP replied from a Florida number, 15 calendar days (the Florida Telephone Solicitation Act,
  *   s. 501.059 Fla. Stat. as amended by HB 761, 25 May 2023: a consumer must reply STOP before suing, and the sender
- *   then has 15 days), likewise from the day after.
+ *   then has 15 days), likewise from the day after; the federal rule binds too, so the earlier of the two.
  */
 export type DeadlineRule = 'federal' | 'florida_stop';
 
@@ -30,7 +30,11 @@ export function revocationDeadline(
   timeZone: string = DEFAULT_DEADLINE_ZONE,
 ): IsoDate {
   const received = dateIn(receivedAt, timeZone);
-  return rule === 'florida_stop' ? addCalendarDays(received, 15) : addBusinessDays(received, 10);
+  const federal = addBusinessDays(received, 10);
+  if (rule === 'federal') return federal;
+  // Both laws bind a STOP from a Florida number: the earlier day (ISO dates compare as text).
+  const florida = addCalendarDays(received, 15);
+  return florida < federal ? florida : federal;
 }
 
 /** Past its deadline at `now`: the deadline day has ended in the zone it was counted in. */

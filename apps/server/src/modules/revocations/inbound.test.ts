@@ -72,6 +72,22 @@ describe('replies to code texts (Twilio inbound messages)', () => {
       ['Alto, gracias', ['alto']],
     ]);
     expect(rows.map((r) => r.providerMessageId)).toEqual([english.messageSid, spanish.messageSid]);
+    // Each is a consent.revoked event and an audit event of the account, in the reply's own transaction.
+    const events = await t.db.db
+      .select({ type: schema.webhookEvents.type, data: schema.webhookEvents.data })
+      .from(schema.webhookEvents)
+      .where(eq(schema.webhookEvents.accountId, code.accountId));
+    expect(
+      events.filter((e) => e.type === 'consent.revoked').map((e) => (e.data as { id: string }).id),
+    ).toEqual(expect.arrayContaining(rows.map((r) => r.id)));
+    const audited = await t.db.db
+      .select({ action: schema.auditEvents.action, actorType: schema.auditEvents.actorType })
+      .from(schema.auditEvents)
+      .where(eq(schema.auditEvents.accountId, code.accountId));
+    expect(audited.filter((a) => a.action === 'revocation.recorded')).toEqual([
+      { action: 'revocation.recorded', actorType: 'system' },
+      { action: 'revocation.recorded', actorType: 'system' },
+    ]);
   });
 
   it('keeps other words as a possible revocation, with the message, for a member to decide', async () => {
@@ -80,10 +96,17 @@ describe('replies to code texts (Twilio inbound messages)', () => {
     await reply(to, 'I need to cancel my appointment');
     t.clock.advance(MINUTE);
     await reply(to, '¿Quién es?');
-    expect((await revocationsOf(to)).map((r) => [r.status, r.words, r.perSeWords])).toEqual([
+    const rows = await revocationsOf(to);
+    expect(rows.map((r) => [r.status, r.words, r.perSeWords])).toEqual([
       ['possible', 'I need to cancel my appointment', ['cancel']],
       ['possible', '¿Quién es?', []],
     ]);
+    // Not a revocation until a member decides: no consent.revoked yet.
+    const events = await t.db.db
+      .select({ type: schema.webhookEvents.type })
+      .from(schema.webhookEvents)
+      .where(eq(schema.webhookEvents.accountId, rows[0]?.accountId ?? 0));
+    expect(events.filter((e) => e.type === 'consent.revoked')).toEqual([]);
   });
 
   it('belongs to the account whose code text to the number was the latest', async () => {

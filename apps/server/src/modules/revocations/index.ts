@@ -6,5 +6,6 @@
  */
 export { type DeadlineRule, isOverdue, revocationDeadline } from './deadline.ts';
 export { twilioInboundMessageSchema, twilioInboundRoutes } from './inbound-routes.ts';
-export { createRevocations, type InboundReply, type RecordedReply, type Revocations } from './store.ts';
+export { revocationRoutes } from './routes.ts';
+export { createRevocations, type InboundReply, type RecordedReply, type Revocations } from './service.ts';
 export { normalizeReply, type ReplyReading, readReply } from './words.ts';

@@ -280,10 +280,10 @@ export interface components {
                 name: string;
             };
             /** @enum {string} */
-            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published" | "verification.certificate_viewed" | "verification.certificate_downloaded" | "verification.certificate_revoked" | "verification.redacted" | "verification.certificate_unlocked" | "domain.added" | "domain.verified" | "domain.removed" | "api_key.kept" | "webhook_endpoint.kept" | "verification.list_read" | "event.list_read" | "audit_log.list_read" | "audit_log.exported";
+            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published" | "verification.certificate_viewed" | "verification.certificate_downloaded" | "verification.certificate_revoked" | "verification.redacted" | "verification.certificate_unlocked" | "domain.added" | "domain.verified" | "domain.removed" | "api_key.kept" | "webhook_endpoint.kept" | "verification.list_read" | "event.list_read" | "audit_log.list_read" | "audit_log.exported" | "revocation.recorded" | "revocation.decided" | "revocation.acknowledged";
             targets: {
                 /** @enum {string} */
-                type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event" | "webhook_endpoint" | "webhook_event" | "domain";
+                type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event" | "webhook_endpoint" | "webhook_event" | "domain" | "revocation";
                 id: string;
                 name: string;
             }[];
@@ -429,10 +429,10 @@ export interface components {
                 name: string;
             };
             /** @enum {string} */
-            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published" | "verification.certificate_viewed" | "verification.certificate_downloaded" | "verification.certificate_revoked" | "verification.redacted" | "verification.certificate_unlocked" | "domain.added" | "domain.verified" | "domain.removed" | "api_key.kept" | "webhook_endpoint.kept" | "verification.list_read" | "event.list_read" | "audit_log.list_read" | "audit_log.exported";
+            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published" | "verification.certificate_viewed" | "verification.certificate_downloaded" | "verification.certificate_revoked" | "verification.redacted" | "verification.certificate_unlocked" | "domain.added" | "domain.verified" | "domain.removed" | "api_key.kept" | "webhook_endpoint.kept" | "verification.list_read" | "event.list_read" | "audit_log.list_read" | "audit_log.exported" | "revocation.recorded" | "revocation.decided" | "revocation.acknowledged";
             targets: {
                 /** @enum {string} */
-                type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event" | "webhook_endpoint" | "webhook_event" | "domain";
+                type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event" | "webhook_endpoint" | "webhook_event" | "domain" | "revocation";
                 id: string;
                 name: string;
             }[];
@@ -676,6 +676,24 @@ export interface components {
                 userAgent: string | null;
             };
         };
+        RevocationInput: {
+            id: string;
+            /** @enum {string} */
+            channel: "sms_reply" | "public_page" | "api" | "member";
+            via: ("phone_call" | "email" | "letter" | "other") | null;
+            note: string;
+            recordedBy: string | null;
+            phone: string | null;
+            email: string | null;
+            words: string;
+            perSeWords: string[];
+            /** @enum {string} */
+            status: "open" | "overdue" | "possible" | "acknowledged" | "dismissed";
+            receivedAt: string;
+            deadline: string;
+            acknowledgedAt: string | null;
+            verificationIds: number[];
+        };
         Membership: {
             id: number;
             account: number;
@@ -704,10 +722,10 @@ export interface components {
                 name: string;
             };
             /** @enum {string} */
-            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published" | "verification.certificate_viewed" | "verification.certificate_downloaded" | "verification.certificate_revoked" | "verification.redacted" | "verification.certificate_unlocked" | "domain.added" | "domain.verified" | "domain.removed" | "api_key.kept" | "webhook_endpoint.kept" | "verification.list_read" | "event.list_read" | "audit_log.list_read" | "audit_log.exported";
+            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published" | "verification.certificate_viewed" | "verification.certificate_downloaded" | "verification.certificate_revoked" | "verification.redacted" | "verification.certificate_unlocked" | "domain.added" | "domain.verified" | "domain.removed" | "api_key.kept" | "webhook_endpoint.kept" | "verification.list_read" | "event.list_read" | "audit_log.list_read" | "audit_log.exported" | "revocation.recorded" | "revocation.decided" | "revocation.acknowledged";
             targets: {
                 /** @enum {string} */
-                type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event" | "webhook_endpoint" | "webhook_event" | "domain";
+                type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event" | "webhook_endpoint" | "webhook_event" | "domain" | "revocation";
                 id: string;
                 name: string;
             }[];
@@ -853,10 +871,10 @@ export interface components {
                 name: string;
             };
             /** @enum {string} */
-            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published" | "verification.certificate_viewed" | "verification.certificate_downloaded" | "verification.certificate_revoked" | "verification.redacted" | "verification.certificate_unlocked" | "domain.added" | "domain.verified" | "domain.removed" | "api_key.kept" | "webhook_endpoint.kept" | "verification.list_read" | "event.list_read" | "audit_log.list_read" | "audit_log.exported";
+            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published" | "verification.certificate_viewed" | "verification.certificate_downloaded" | "verification.certificate_revoked" | "verification.redacted" | "verification.certificate_unlocked" | "domain.added" | "domain.verified" | "domain.removed" | "api_key.kept" | "webhook_endpoint.kept" | "verification.list_read" | "event.list_read" | "audit_log.list_read" | "audit_log.exported" | "revocation.recorded" | "revocation.decided" | "revocation.acknowledged";
             targets: {
                 /** @enum {string} */
-                type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event" | "webhook_endpoint" | "webhook_event" | "domain";
+                type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event" | "webhook_endpoint" | "webhook_event" | "domain" | "revocation";
                 id: string;
                 name: string;
             }[];
@@ -1099,6 +1117,24 @@ export interface components {
                 ip: string | null;
                 userAgent: string | null;
             };
+        };
+        Revocation: {
+            id: string;
+            /** @enum {string} */
+            channel: "sms_reply" | "public_page" | "api" | "member";
+            via: ("phone_call" | "email" | "letter" | "other") | null;
+            note: string;
+            recordedBy: string | null;
+            phone: string | null;
+            email: string | null;
+            words: string;
+            perSeWords: string[];
+            /** @enum {string} */
+            status: "open" | "overdue" | "possible" | "acknowledged" | "dismissed";
+            receivedAt: string;
+            deadline: string;
+            acknowledgedAt: string | null;
+            verificationIds: number[];
         };
     };
     responses: never;
@@ -1870,7 +1906,7 @@ export interface operations {
                 limit?: number;
                 startingAfter?: string;
                 /** @description Only events of this type. */
-                type?: "verification.code_sent" | "verification.approved" | "verification.failed" | "verification.expired" | "verification.canceled" | "verification.delivered" | "verification.delivery_failed" | "form.created" | "form.updated" | "form.live_changed" | "membership.created" | "membership.removed" | "webhook.test";
+                type?: "verification.code_sent" | "verification.approved" | "verification.failed" | "verification.expired" | "verification.canceled" | "verification.delivered" | "verification.delivery_failed" | "form.created" | "form.updated" | "form.live_changed" | "membership.created" | "membership.removed" | "consent.revoked" | "revocation.acknowledged" | "webhook.test";
                 /** @description `true`: only events with a delivery that failed (still being retried, or given up); `false`: only events none of whose deliveries failed. */
                 deliveryFailed?: "true" | "false";
                 /** @description Created at or after this time (ISO 8601). */

@@ -51,6 +51,7 @@ export const targetTypeLabels: Record<AuditTargetType, string> = {
   webhook_endpoint: 'Webhook endpoint',
   domain: 'Domain',
   webhook_event: 'Webhook event',
+  revocation: 'Revocation',
 };
 
 /** The filter bar's choices, in the contract's order ("all" first). */

@@ -21,6 +21,8 @@ export const eventTypeLabels: Record<WebhookEventType, string> = {
   'form.live_changed': 'Form went live or offline',
   'membership.created': 'Team member added',
   'membership.removed': 'Team member removed',
+  'consent.revoked': 'Consent revoked',
+  'revocation.acknowledged': 'Revocation acknowledged',
 };
 
 export const ALL_EVENTS_LABEL = 'All events';
