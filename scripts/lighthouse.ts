@@ -48,6 +48,7 @@ const TARGETS: readonly Target[] = [
   { name: 'login page', path: '/auth/login/', preset: 'desktop', loggedIn: false },
   { name: 'activity log', path: '/activity-log/', preset: 'desktop', loggedIn: true },
   { name: 'attempts', path: '/activity-log/attempts', preset: 'desktop', loggedIn: true },
+  { name: 'revocations', path: '/activity-log/revocations', preset: 'desktop', loggedIn: true },
   { name: 'audit log', path: '/settings/audit-log', preset: 'desktop', loggedIn: true },
   { name: 'webhooks', path: '/settings/webhooks', preset: 'desktop', loggedIn: true },
   { name: 'public form', path: '/f/{publicId}?ref=lighthouse', preset: 'mobile', loggedIn: false },

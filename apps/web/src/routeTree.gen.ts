@@ -20,6 +20,7 @@ import { Route as SettingsLogoutRouteImport } from './routes/settings/logout'
 import { Route as AuthedActivityLogIndexRouteImport } from './routes/_authed/activity-log/index'
 import { Route as AuthedActivityLogVerificationIdRouteImport } from './routes/_authed/activity-log/$verificationId'
 import { Route as AuthedActivityLogAttemptsRouteImport } from './routes/_authed/activity-log/attempts'
+import { Route as AuthedActivityLogRevocationsRouteImport } from './routes/_authed/activity-log/revocations'
 import { Route as AuthedDashboardIndexRouteImport } from './routes/_authed/dashboard/index'
 import { Route as AuthedFormsIndexRouteImport } from './routes/_authed/forms/index'
 import { Route as AuthedFormsVerifyFormIdRouteImport } from './routes/_authed/forms/$verifyFormId'
@@ -110,6 +111,12 @@ const AuthedActivityLogAttemptsRoute =
   AuthedActivityLogAttemptsRouteImport.update({
     id: '/activity-log/attempts',
     path: '/activity-log/attempts',
+    getParentRoute: () => AuthedRoute,
+  } as any)
+const AuthedActivityLogRevocationsRoute =
+  AuthedActivityLogRevocationsRouteImport.update({
+    id: '/activity-log/revocations',
+    path: '/activity-log/revocations',
     getParentRoute: () => AuthedRoute,
   } as any)
 const AuthedDashboardIndexRoute = AuthedDashboardIndexRouteImport.update({
@@ -336,6 +343,7 @@ export interface FileRoutesByFullPath {
   '/settings/logout': typeof SettingsLogoutRoute
   '/activity-log/$verificationId': typeof AuthedActivityLogVerificationIdRoute
   '/activity-log/attempts': typeof AuthedActivityLogAttemptsRoute
+  '/activity-log/revocations': typeof AuthedActivityLogRevocationsRoute
   '/forms/$verifyFormId': typeof AuthedFormsVerifyFormIdRoute
   '/settings/api-keys': typeof AuthedSettingsApiKeysRoute
   '/settings/audit-log': typeof AuthedSettingsAuditLogRoute
@@ -382,6 +390,7 @@ export interface FileRoutesByTo {
   '/settings/logout': typeof SettingsLogoutRoute
   '/activity-log/$verificationId': typeof AuthedActivityLogVerificationIdRoute
   '/activity-log/attempts': typeof AuthedActivityLogAttemptsRoute
+  '/activity-log/revocations': typeof AuthedActivityLogRevocationsRoute
   '/forms/$verifyFormId': typeof AuthedFormsVerifyFormIdRoute
   '/settings/api-keys': typeof AuthedSettingsApiKeysRoute
   '/settings/audit-log': typeof AuthedSettingsAuditLogRoute
@@ -433,6 +442,7 @@ export interface FileRoutesById {
   '/_authed/': typeof AuthedIndexRoute
   '/_authed/activity-log/$verificationId': typeof AuthedActivityLogVerificationIdRoute
   '/_authed/activity-log/attempts': typeof AuthedActivityLogAttemptsRoute
+  '/_authed/activity-log/revocations': typeof AuthedActivityLogRevocationsRoute
   '/_authed/forms/$verifyFormId': typeof AuthedFormsVerifyFormIdRoute
   '/_authed/settings/api-keys': typeof AuthedSettingsApiKeysRoute
   '/_authed/settings/audit-log': typeof AuthedSettingsAuditLogRoute
@@ -482,6 +492,7 @@ export interface FileRouteTypes {
     | '/settings/logout'
     | '/activity-log/$verificationId'
     | '/activity-log/attempts'
+    | '/activity-log/revocations'
     | '/forms/$verifyFormId'
     | '/settings/api-keys'
     | '/settings/audit-log'
@@ -528,6 +539,7 @@ export interface FileRouteTypes {
     | '/settings/logout'
     | '/activity-log/$verificationId'
     | '/activity-log/attempts'
+    | '/activity-log/revocations'
     | '/forms/$verifyFormId'
     | '/settings/api-keys'
     | '/settings/audit-log'
@@ -578,6 +590,7 @@ export interface FileRouteTypes {
     | '/_authed/'
     | '/_authed/activity-log/$verificationId'
     | '/_authed/activity-log/attempts'
+    | '/_authed/activity-log/revocations'
     | '/_authed/forms/$verifyFormId'
     | '/_authed/settings/api-keys'
     | '/_authed/settings/audit-log'
@@ -703,6 +716,13 @@ declare module '@tanstack/react-router' {
       path: '/activity-log/attempts'
       fullPath: '/activity-log/attempts'
       preLoaderRoute: typeof AuthedActivityLogAttemptsRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/activity-log/revocations': {
+      id: '/_authed/activity-log/revocations'
+      path: '/activity-log/revocations'
+      fullPath: '/activity-log/revocations'
+      preLoaderRoute: typeof AuthedActivityLogRevocationsRouteImport
       parentRoute: typeof AuthedRoute
     }
     '/_authed/dashboard/': {
@@ -998,6 +1018,7 @@ interface AuthedRouteChildren {
   AuthedIndexRoute: typeof AuthedIndexRoute
   AuthedActivityLogVerificationIdRoute: typeof AuthedActivityLogVerificationIdRoute
   AuthedActivityLogAttemptsRoute: typeof AuthedActivityLogAttemptsRoute
+  AuthedActivityLogRevocationsRoute: typeof AuthedActivityLogRevocationsRoute
   AuthedFormsVerifyFormIdRoute: typeof AuthedFormsVerifyFormIdRoute
   AuthedActivityLogIndexRoute: typeof AuthedActivityLogIndexRoute
   AuthedDashboardIndexRoute: typeof AuthedDashboardIndexRoute
@@ -1009,6 +1030,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedIndexRoute: AuthedIndexRoute,
   AuthedActivityLogVerificationIdRoute: AuthedActivityLogVerificationIdRoute,
   AuthedActivityLogAttemptsRoute: AuthedActivityLogAttemptsRoute,
+  AuthedActivityLogRevocationsRoute: AuthedActivityLogRevocationsRoute,
   AuthedFormsVerifyFormIdRoute: AuthedFormsVerifyFormIdRoute,
   AuthedActivityLogIndexRoute: AuthedActivityLogIndexRoute,
   AuthedDashboardIndexRoute: AuthedDashboardIndexRoute,

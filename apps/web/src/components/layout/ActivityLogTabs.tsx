@@ -1,5 +1,6 @@
 import { Group } from '@mantine/core';
 import {
+  revocationSearchSchema,
   type VerificationFilter,
   verificationAttemptSearchSchema,
   verificationFilterSchema,
@@ -7,7 +8,7 @@ import {
 import { validateVerificationSearch } from '../../lib/verification-search';
 import { ButtonLink } from '../links';
 
-export type ActivityLogView = 'verifications' | 'attempts';
+export type ActivityLogView = 'verifications' | 'attempts' | 'revocations';
 
 // The mode (live or test data, issue #33) carries over too: switching views never flips test data to live.
 const filterKeys = [...Object.keys(verificationFilterSchema.shape), 'mode'];
@@ -18,9 +19,11 @@ function filterOf(search: VerificationFilter): Partial<VerificationFilter> {
 }
 
 const attemptDefaults = verificationAttemptSearchSchema.parse({});
+const revocationDefaults = revocationSearchSchema.parse({});
 
 /**
- * The activity log's two views (issue #18 item 6): verifications, and every code sent ("attempts"). Plain links in a
+ * The activity log's views (issue #18 item 6, issue #35): verifications, every code sent ("attempts"), and the
+ * revocations of consent. Plain links in a
  * navigation landmark, so Tab reaches both, Enter follows, middle-click opens a new tab, and the current view carries
  * aria-current. The filters both views share come along; sort, page and the attempts' delivery status do not (the
  * other view has none of them, or other pages).
@@ -30,9 +33,10 @@ export function ActivityLogTabs({
   search,
 }: {
   current: ActivityLogView;
-  search: VerificationFilter;
+  /** The view's log filters, carried to the other log view (the revocations have none of them). */
+  search?: VerificationFilter;
 }) {
-  const filter = filterOf(search);
+  const filter = search ? filterOf(search) : {};
   const tab = (view: ActivityLogView) => ({
     size: 'sm' as const,
     variant: view === current ? 'light' : 'subtle',
@@ -49,6 +53,9 @@ export function ActivityLogTabs({
       </ButtonLink>
       <ButtonLink to="/activity-log/attempts" search={{ ...attemptDefaults, ...filter }} {...tab('attempts')}>
         Attempts
+      </ButtonLink>
+      <ButtonLink to="/activity-log/revocations" search={revocationDefaults} {...tab('revocations')}>
+        Revocations
       </ButtonLink>
     </Group>
   );

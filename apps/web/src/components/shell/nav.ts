@@ -52,7 +52,7 @@ export type ObjectList = '/forms/' | '/activity-log/';
  */
 export function objectListOf(pathname: string): ObjectList | null {
   if (/^\/forms\/[^/]+\/?$/.test(pathname)) return '/forms/';
-  // /activity-log/attempts is a list (the log's other view), not a verification.
-  if (/^\/activity-log\/(?!attempts\/?$)[^/]+\/?$/.test(pathname)) return '/activity-log/';
+  // /activity-log/attempts and /activity-log/revocations are lists (the log's other views), not verifications.
+  if (/^\/activity-log\/(?!(attempts|revocations)\/?$)[^/]+\/?$/.test(pathname)) return '/activity-log/';
   return null;
 }

@@ -40,7 +40,7 @@ export function startLogRead(
 
 /** The pager of a view: the page and its size live in the URL; a new size starts again at page 1. */
 export function logPager(
-  search: LogSearch,
+  search: Pick<LogSearch, 'pageNumber' | 'pageSize'>,
   go: (patch: { pageNumber: number; pageSize?: number }) => void,
 ): ListStatesProps<unknown>['pager'] {
   return {

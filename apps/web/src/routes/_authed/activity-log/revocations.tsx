@@ -1,0 +1,182 @@
+import { Button, Group, NativeSelect } from '@mantine/core';
+import { IconHandStop, IconPlus } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react-router';
+import { type RevocationSearch, type RevocationStatus, revocationStatuses } from '@veriform/contracts';
+import { useCallback, useState } from 'react';
+import { ListStates } from '../../../components/data-list/ListStates';
+import { ActivityLogTabs } from '../../../components/layout/ActivityLogTabs';
+import { PageHeader } from '../../../components/layout/PageHeader';
+import {
+  revocationKeys,
+  revocationListQueryOptions,
+  revocationSearchDefaults,
+  useAcknowledgeRevocationMutation,
+  useDecideRevocationMutation,
+  validateRevocationSearch,
+} from '../../../features/revocations/api';
+import { RecordRevocationModal } from '../../../features/revocations/components/RecordRevocationModal';
+import {
+  RevocationList,
+  RevocationListSkeleton,
+} from '../../../features/revocations/components/RevocationList';
+import { revocationStatusLabels } from '../../../features/revocations/labels';
+import { errorDisplayText } from '../../../lib/error-text';
+import { notify } from '../../../lib/notify';
+import { useServices } from '../../../lib/services';
+import { LogAccess, logPager, startLogRead } from './-log-page';
+
+export const Route = createFileRoute('/_authed/activity-log/revocations')({
+  validateSearch: validateRevocationSearch,
+  search: { middlewares: [stripSearchParams(revocationSearchDefaults)] },
+  loaderDeps: ({ search }) => search,
+  loader: ({ context, deps }) =>
+    startLogRead(context, (api, accountId) =>
+      context.queryClient.ensureQueryData(revocationListQueryOptions(api, accountId, deps)),
+    ),
+  pendingComponent: Pending,
+  component: RevocationsPage,
+});
+
+function Pending() {
+  return (
+    <>
+      <PageHeader title="Activity Log" />
+      <ActivityLogTabs current="revocations" />
+      <RevocationListSkeleton />
+    </>
+  );
+}
+
+function RevocationsPage() {
+  return <LogAccess>{(accountId) => <Revocations key={accountId} accountId={accountId} />}</LogAccess>;
+}
+
+const statusOptions = [
+  { value: '', label: 'Every status' },
+  ...revocationStatuses.map((status) => ({ value: status, label: revocationStatusLabels[status] })),
+];
+const isStatus = (value: string): value is RevocationStatus =>
+  (revocationStatuses as readonly string[]).includes(value);
+
+/**
+ * Revocations of consent (issue #35): every one received, newest first, with its deadline; a member records one
+ * received elsewhere, decides a possible one (a reply that is not a per-se revocation) and acknowledges an open one.
+ */
+function Revocations({ accountId }: { accountId: number }) {
+  const { api } = useServices();
+  const search = Route.useSearch();
+  const navigate = useNavigate({ from: Route.fullPath });
+  const [recording, setRecording] = useState(false);
+  const query = useQuery({
+    ...revocationListQueryOptions(api, accountId, search),
+    // While another page or filter loads, keep this account's rows on screen (never another account's).
+    placeholderData: (previous, previousQuery) =>
+      previousQuery?.queryKey[1] === revocationKeys.all(accountId)[1] ? previous : undefined,
+  });
+  const acknowledge = useAcknowledgeRevocationMutation(accountId);
+  const decide = useDecideRevocationMutation(accountId);
+  const pendingId = acknowledge.isPending
+    ? (acknowledge.variables ?? null)
+    : decide.isPending
+      ? (decide.variables?.id ?? null)
+      : null;
+
+  const update = useCallback(
+    (patch: Partial<RevocationSearch>) =>
+      void navigate({
+        search: (previous: RevocationSearch) => ({ ...previous, ...patch, pageNumber: 1 }),
+        replace: true,
+      }),
+    [navigate],
+  );
+
+  const failed = (title: string) => (error: unknown) => notify.error(title, errorDisplayText(error));
+  const filtered = search.status !== undefined;
+  const { data, isPlaceholderData } = query;
+  const never = data !== undefined && data.count === 0 && !filtered && !isPlaceholderData;
+
+  return (
+    <>
+      <PageHeader
+        title="Activity Log"
+        actions={
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setRecording(true)}>
+            Record revocation
+          </Button>
+        }
+      />
+      <ActivityLogTabs current="revocations" />
+      {!never && (
+        <Group mb="md">
+          <NativeSelect
+            label="Status"
+            data={statusOptions}
+            value={search.status ?? ''}
+            onChange={(event) => {
+              const value = event.currentTarget.value;
+              update({ status: isStatus(value) ? value : undefined });
+            }}
+          />
+        </Group>
+      )}
+      <ListStates
+        query={query}
+        skeleton={<RevocationListSkeleton />}
+        icon={<IconHandStop />}
+        errorTitle="The revocations could not be loaded"
+        never={
+          never
+            ? {
+                title: 'No revocations yet',
+                text: 'Replies such as STOP or ALTO to your code texts, and the revocations your team records, are listed here with the day by which each must be honoured.',
+              }
+            : undefined
+        }
+        noMatch={{
+          title: 'No revocations with this status',
+          text: 'Choose another status, or every status.',
+          onClear: () => update({ status: undefined }),
+        }}
+        rowsNoun="revocations"
+        pager={logPager(
+          search,
+          (patch) => void navigate({ search: (previous: RevocationSearch) => ({ ...previous, ...patch }) }),
+        )}
+      >
+        {(revocations, busy) => (
+          <RevocationList
+            revocations={revocations}
+            busy={busy}
+            actions={{
+              pendingId,
+              onAcknowledge: (r) =>
+                acknowledge.mutate(r.id, {
+                  onSuccess: () => notify.success('Revocation acknowledged'),
+                  onError: failed('The revocation could not be acknowledged'),
+                }),
+              onDecide: (r, isRevocation) =>
+                decide.mutate(
+                  { id: r.id, isRevocation },
+                  {
+                    onSuccess: () =>
+                      notify.success(isRevocation ? 'Marked as a revocation' : 'Marked as not a revocation'),
+                    onError: failed('The reply could not be decided'),
+                  },
+                ),
+            }}
+          />
+        )}
+      </ListStates>
+      <RecordRevocationModal
+        accountId={accountId}
+        opened={recording}
+        onClose={() => setRecording(false)}
+        onRecorded={() => {
+          setRecording(false);
+          notify.success('Revocation recorded');
+        }}
+      />
+    </>
+  );
+}
