@@ -111,6 +111,8 @@ export const recordRevocationRequestSchema = z
     path: ['phone'],
   });
 export type RecordRevocationRequest = z.input<typeof recordRevocationRequestSchema>;
+/** The body as the server reads it once validated (the note defaulted). */
+export type RecordRevocationBody = z.output<typeof recordRevocationRequestSchema>;
 
 /** A possible revocation decided: `isRevocation` opens it (its deadline counted from when it arrived) or dismisses it. */
 export const decideRevocationRequestSchema = z.object({ isRevocation: z.boolean() });

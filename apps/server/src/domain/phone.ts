@@ -8,6 +8,19 @@ import { type CountryCode, type PhoneNumberType, parsePhoneNumberFromString } fr
 
 export const DEFAULT_COUNTRY = 'US';
 
+/**
+ * Any common way of typing a number, whatever its type (a number without a country is a US one): its E.164, or null
+ * when it is no valid number. The activity log's search, the certificate page's unlock and a recorded revocation read
+ * numbers so.
+ */
+export function e164Of(typed: string): string | null {
+  const number = parsePhoneNumberFromString(typed, DEFAULT_COUNTRY);
+  return number?.isValid() ? number.number : null;
+}
+
+/** Text made only of digits and what people type around them (spaces, brackets, +, -, /, dots): a number's reading. */
+export const PHONE_TEXT = /^[\d\s().+\-/]+$/;
+
 export type PhoneRefusal = 'invalid' | 'landline' | 'unsupported';
 
 export type ParsedCellPhone =

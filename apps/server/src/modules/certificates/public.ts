@@ -9,9 +9,8 @@ import {
 import type { Db } from '@veriform/db';
 import { schema, transaction } from '@veriform/db';
 import { eq } from 'drizzle-orm';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { z } from 'zod';
-import { DEFAULT_COUNTRY } from '../../domain/phone.ts';
+import { e164Of } from '../../domain/phone.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { ipKey } from '../../lib/ip-key.ts';
@@ -63,12 +62,6 @@ const unlockFieldsSchema = z.object({
 function withoutEvidence(certificate: Certificate): PublicCertificate['certificate'] {
   const { evidence: _evidence, ...rest } = certificate;
   return rest;
-}
-
-/** Any common way of typing a number, as the public page reads it (a number without a country is a US one). */
-function e164Of(typed: string): string | null {
-  const number = parsePhoneNumberFromString(typed, DEFAULT_COUNTRY);
-  return number?.isValid() ? number.number : null;
 }
 
 const sameHex = (a: string, b: string) =>

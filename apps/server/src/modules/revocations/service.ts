@@ -1,14 +1,14 @@
 import type {
-  RecordRevocationRequest,
+  RecordRevocationBody,
   Revocation,
   RevocationList,
   RevocationSearch,
   RevocationStatus,
 } from '@veriform/contracts';
-import { recordRevocationRequestSchema, revocationTexts } from '@veriform/contracts';
+import { revocationTexts } from '@veriform/contracts';
 import { type Db, schema, type Tx, transaction } from '@veriform/db';
 import { and, count, desc, eq, gte, ilike, inArray, lt, type SQL, sql } from 'drizzle-orm';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { e164Of, PHONE_TEXT } from '../../domain/phone.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/crypto.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -99,23 +99,15 @@ export function createRevocations(deps: {
     return byId;
   }
 
-  async function shown(row: RevocationRow): Promise<Revocation> {
-    const ids = await verificationIdsOf(db, row.accountId, [row]);
-    return toRevocation(row, clock.now(), ids.get(row.id) ?? []);
-  }
-
   /** The object as the change's transaction sees it (what its webhook event carries). */
   async function inTx(tx: Tx, row: RevocationRow): Promise<Revocation> {
     const ids = await verificationIdsOf(tx, row.accountId, [row]);
     return toRevocation(row, clock.now(), ids.get(row.id) ?? []);
   }
 
-  /** `consent.revoked` in the change's transaction: the object as it is once the change commits. */
-  async function emitRevoked(tx: Tx, row: RevocationRow): Promise<void> {
-    await webhookEvents.emit(tx, row.accountId, {
-      type: 'consent.revoked',
-      data: await inTx(tx, row),
-    });
+  /** `consent.revoked` in the change's transaction, with the object as it is once the change commits. */
+  async function emitRevoked(tx: Tx, revocation: Revocation, accountId: number): Promise<void> {
+    await webhookEvents.emit(tx, accountId, { type: 'consent.revoked', data: revocation });
   }
 
   async function recordReply({ messageSid, from, body }: InboundReply): Promise<RecordedReply> {
@@ -144,7 +136,7 @@ export function createRevocations(deps: {
         .onConflictDoNothing()
         .returning();
       if (!row) return { recorded: 'duplicate' } as const;
-      if (row.status === 'open') await emitRevoked(tx, row);
+      if (row.status === 'open') await emitRevoked(tx, await inTx(tx, row), row.accountId);
       await audit.recordAsSystem(tx, row.accountId, {
         action: 'revocation.recorded',
         targets: [auditTargetOf(row)],
@@ -171,7 +163,7 @@ export function createRevocations(deps: {
     if (q) {
       const digits = q.replace(/\D/g, '');
       conditions.push(
-        digits.length >= 3 && /^[\d\s().+\-/]+$/.test(q)
+        digits.length >= 3 && PHONE_TEXT.test(q)
           ? sql`${revocations.phone} like ${`%${digits}%`}`
           : ilike(revocations.email, `%${escapeLike(q)}%`),
       );
@@ -197,17 +189,15 @@ export function createRevocations(deps: {
   }
 
   /** One received elsewhere, recorded by a member: open at once, its deadline counted from now. */
-  async function record(ctx: AccountContext, input: RecordRevocationRequest): Promise<Revocation> {
-    const body = recordRevocationRequestSchema.parse(input);
+  async function record(ctx: AccountContext, body: RecordRevocationBody): Promise<Revocation> {
     let phone: string | null = null;
     if (body.phone) {
-      const parsed = parsePhoneNumberFromString(body.phone, 'US');
-      if (!parsed?.isValid()) throw AppError.field('validation_error', 'phone', revocationTexts.invalidPhone);
-      phone = parsed.number;
+      phone = e164Of(body.phone);
+      if (!phone) throw AppError.field('validation_error', 'phone', revocationTexts.invalidPhone);
     }
     const receivedAt = clock.now();
     const recordedBy = ctx.actor.type === 'member' ? ctx.actor.user.email : ctx.actor.prefix;
-    const row = await transaction(db, async (tx) => {
+    return transaction(db, async (tx) => {
       const [inserted] = await tx
         .insert(revocations)
         .values({
@@ -225,15 +215,15 @@ export function createRevocations(deps: {
         })
         .returning();
       if (!inserted) throw new Error('the insert answered no row');
-      await emitRevoked(tx, inserted);
+      const revocation = await inTx(tx, inserted);
+      await emitRevoked(tx, revocation, inserted.accountId);
       await audit.record(tx, ctx, {
         action: 'revocation.recorded',
         targets: [auditTargetOf(inserted)],
         changes: { channel: inserted.channel, via: inserted.via },
       });
-      return inserted;
+      return revocation;
     });
-    return shown(row);
   }
 
   /** Moves one row from `from` (in the caller's account) by `set`; null when it is not in that state. */
@@ -256,33 +246,30 @@ export function createRevocations(deps: {
 
   /** A possible one decided: open (a revocation, its deadline as counted on arrival) or dismissed; else 409. */
   async function decide(ctx: AccountContext, id: string, isRevocation: boolean): Promise<Revocation> {
-    const row = await transaction(db, async (tx) => {
+    return transaction(db, async (tx) => {
       const moved = await move(tx, ctx, id, 'possible', { status: isRevocation ? 'open' : 'dismissed' });
       if (!moved) throw new AppError('conflict', { detail: revocationTexts.notPossible });
-      if (isRevocation) await emitRevoked(tx, moved);
+      const revocation = await inTx(tx, moved);
+      if (isRevocation) await emitRevoked(tx, revocation, moved.accountId);
       await audit.record(tx, ctx, {
         action: 'revocation.decided',
         targets: [auditTargetOf(moved)],
         changes: { isRevocation },
       });
-      return moved;
+      return revocation;
     });
-    return shown(row);
   }
 
   /** Honoured: an open or overdue one acknowledged, once; else 409 and nothing changes. */
   async function acknowledge(ctx: AccountContext, id: string): Promise<Revocation> {
-    const row = await transaction(db, async (tx) => {
+    return transaction(db, async (tx) => {
       const moved = await move(tx, ctx, id, 'open', { status: 'acknowledged', acknowledgedAt: clock.now() });
       if (!moved) throw new AppError('conflict', { detail: revocationTexts.notOpen });
-      await webhookEvents.emit(tx, moved.accountId, {
-        type: 'revocation.acknowledged',
-        data: await inTx(tx, moved),
-      });
+      const revocation = await inTx(tx, moved);
+      await webhookEvents.emit(tx, moved.accountId, { type: 'revocation.acknowledged', data: revocation });
       await audit.record(tx, ctx, { action: 'revocation.acknowledged', targets: [auditTargetOf(moved)] });
-      return moved;
+      return revocation;
     });
-    return shown(row);
   }
 
   return { recordReply, list, record, decide, acknowledge };

@@ -2,8 +2,8 @@ import type { VerificationFilter, VerificationMode, VerificationSort } from '@ve
 import { type Db, schema } from '@veriform/db';
 import { and, asc, desc, eq, ilike, inArray, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { createdWithin, resolveDateRange } from '../../domain/date-range.ts';
+import { e164Of, PHONE_TEXT } from '../../domain/phone.ts';
 import { escapeLike } from '../verify-forms/index.ts';
 
 /**
@@ -86,15 +86,12 @@ const attemptColumns: FilterColumns = {
   searchedById: null,
 };
 
-/** Characters people type around phone digits. */
-const PHONE_TEXT = /^[\d\s().+\-/]+$/;
 export const MIN_PHONE_DIGITS = 4;
 
 /** What `q` can mean; exported for tests and for a UI hint one day. */
 export function readSearch(q: string): { e164: string | null; digits: string | null; text: string } {
   const text = q.trim();
-  const number = parsePhoneNumberFromString(text, 'US');
-  const e164 = number?.isValid() ? number.number : null;
+  const e164 = e164Of(text);
   const digits = text.replace(/\D/g, '');
   const phoneLike = e164 === null && PHONE_TEXT.test(text) && digits.length >= MIN_PHONE_DIGITS;
   return { e164, digits: phoneLike ? digits : null, text };
