@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { SENTRY_TEST_PROJECT_ID, SENTRY_TEST_PUBLIC_KEY } from './apps/server/src/test-support/sentry.ts';
+import { TWILIO_TEST_CREDENTIALS } from './apps/server/src/test-support/twilio.ts';
 import {
   appPort,
   baseURL,
@@ -10,6 +11,10 @@ import {
   reportingPort,
   sentryStandInPort,
   sentryStandInURL,
+  twilioAppBaseURL,
+  twilioAppPort,
+  twilioStandInControlURL,
+  twilioStandInPort,
 } from './e2e/ports.ts';
 
 /**
@@ -91,6 +96,27 @@ export default defineConfig({
       env: {
         ...appEnv(reportingPort, join(dataDir, 'reporting')),
         SENTRY_DSN: `http://${SENTRY_TEST_PUBLIC_KEY}@127.0.0.1:${sentryStandInPort}/${SENTRY_TEST_PROJECT_ID}`,
+      },
+    },
+    // Replies to code texts (issue #35, e2e/revocation-reply.spec.ts): a Twilio stand-in, and a third app that sends
+    // its text messages there (every other journey reads codes from the first app's development outbox).
+    {
+      command: 'node e2e/twilio-stand-in.ts',
+      url: `${twilioStandInControlURL}/received`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      command: 'node apps/server/src/server.ts',
+      url: `${twilioAppBaseURL}/auth/login/`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        ...appEnv(twilioAppPort, join(dataDir, 'twilio')),
+        TWILIO_ACCOUNT_SID: TWILIO_TEST_CREDENTIALS.accountSid,
+        TWILIO_AUTH_TOKEN: TWILIO_TEST_CREDENTIALS.authToken,
+        TWILIO_FROM: TWILIO_TEST_CREDENTIALS.from,
+        TWILIO_API_URL: `http://127.0.0.1:${twilioStandInPort}`,
       },
     },
   ],

@@ -16,18 +16,19 @@
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { apiKeyScopes } from '@veriform/contracts';
 import { schema } from '@veriform/db';
 import { count, desc, eq, ne } from 'drizzle-orm';
 import type pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { openDatabase } from '../apps/server/src/database.ts';
 import {
-  API_KEY_PREFIX_LENGTH,
-  generateApiKey,
-  hashApiKey,
-} from '../apps/server/src/modules/api-keys/key-format.ts';
-import { ownerOf, requireDatabaseUrl, sessionCookie, timedGet } from './support/bench-app.ts';
+  benchAccount,
+  benchApiKey,
+  ownerOf,
+  requireDatabaseUrl,
+  sessionCookie,
+  timedGet,
+} from './support/bench-app.ts';
 import { benchConfig } from './support/bench-config.ts';
 import { ms, quantile, sqlRecorder } from './support/measure.ts';
 
@@ -61,32 +62,13 @@ const sql = sqlRecorder(pool);
 /** The call's own statements: the key lookup and the list (pg-boss's polling is not the call's). */
 const isCallQuery = (text: string) => /"(verification_attempts|api_keys)"/.test(text);
 
-let accountId: number;
-if (args.account) accountId = Number(args.account);
-else {
-  const [biggest] = await db
-    .select({ accountId: schema.verificationAttempts.accountId, n: count() })
-    .from(schema.verificationAttempts)
-    .groupBy(schema.verificationAttempts.accountId)
-    .orderBy(desc(count()))
-    .limit(1);
-  if (!biggest) throw new Error('no verification attempts: run scripts/seed-verifications.ts first');
-  accountId = biggest.accountId;
-}
+const accountId = await benchAccount(db, schema.verificationAttempts, args.account);
 const [{ n: rowsInAccount } = { n: 0 }] = await db
   .select({ n: count() })
   .from(schema.verificationAttempts)
   .where(eq(schema.verificationAttempts.accountId, accountId));
 
-const key = generateApiKey('live');
-await db.insert(schema.apiKeys).values({
-  accountId,
-  name: 'bench',
-  mode: 'live',
-  prefix: key.slice(0, API_KEY_PREFIX_LENGTH),
-  secretHash: hashApiKey(key),
-  scopes: [...apiKeyScopes],
-});
+const key = await benchApiKey(db, accountId);
 
 const app = await buildApp(config, { db: database });
 await app.ready();

@@ -1,7 +1,7 @@
 /**
  * Lighthouse on the production build: performance and accessibility of the login page, the activity log and its
- * attempts, the audit log and webhooks (logged in), the public verification page and a certificate's public check
- * page.
+ * attempts, the audit log and webhooks (logged in), the public verification page, its revocation page and a
+ * certificate's public check page.
  *
  *     npm run build && npx tsx scripts/lighthouse.ts [--runs 3] [--accessibility-only]
  *
@@ -49,9 +49,12 @@ const TARGETS: readonly Target[] = [
   { name: 'activity log', path: '/activity-log/', preset: 'desktop', loggedIn: true },
   { name: 'attempts', path: '/activity-log/attempts', preset: 'desktop', loggedIn: true },
   { name: 'revocations', path: '/activity-log/revocations', preset: 'desktop', loggedIn: true },
+  { name: 'contactability', path: '/activity-log/contactability', preset: 'desktop', loggedIn: true },
   { name: 'audit log', path: '/settings/audit-log', preset: 'desktop', loggedIn: true },
   { name: 'webhooks', path: '/settings/webhooks', preset: 'desktop', loggedIn: true },
   { name: 'public form', path: '/f/{publicId}?ref=lighthouse', preset: 'mobile', loggedIn: false },
+  // Issue #35: the form's revocation page, opened on phones from the hosted page, a certificate or a code e-mail.
+  { name: 'revocation page', path: '/f/{publicId}/revoke', preset: 'mobile', loggedIn: false },
   { name: 'certificate check', path: '/certificates/{certId}', preset: 'mobile', loggedIn: false },
 ];
 

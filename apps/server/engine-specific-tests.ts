@@ -26,6 +26,12 @@ export const engineSpecificTests = [
   'src/modules/revocations/inbound.test.ts',
   // 20 acknowledgments of one revocation at once: one wins.
   'src/modules/revocations/revocations.test.ts',
+  // Four overdue sweeps at once (SKIP LOCKED, marked once): one event and one e-mail per owner; and API v1's
+  // acknowledgments of one revocation at once.
+  'src/modules/revocations/overdue.test.ts',
+  'src/modules/api-v1/revocations.test.ts',
+  // The app's verdicts (issue #35): the batch statement (unnest … with ordinality), and the count and page of those kept.
+  'src/modules/contactability/contactability.test.ts',
   'src/modules/verifications/list.test.ts',
   // Test mode (issue #33): the live totals less the test rows in the counts' statement, the CSV export of each mode
   // (COPY or batches), and the events' mode stored by both emitters (TypeScript and emit_webhook_event in SQL).
@@ -50,6 +56,9 @@ export const engineSpecificTests = [
   'src/modules/public-verify/toll-fraud.test.ts',
   'src/modules/public-verify/delivery.test.ts',
   'src/modules/public-verify/page-views.test.ts',
+  // The public revocation page (issue #35): 30 revocations at once from one connection record exactly the limit, and
+  // the one confirmation text goes through a pg-boss job written in the revocation's transaction, once.
+  'src/modules/public-verify/revoke.test.ts',
   'src/modules/webhooks/events.test.ts',
   'src/modules/api-v1/verifications.test.ts',
   'src/modules/consent/immutable.test.ts',

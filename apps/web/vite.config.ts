@@ -120,7 +120,7 @@ export default defineConfig({
           groups: [
             {
               name: 'react',
-              test: /node_modules[\\/](react|react-dom|scheduler)[\\/]|src[\\/]lib[\\/](error-reporting|page-title-text)|contracts[\\/]src[\\/](consent-text|client-config|page-data-element|public-verify-paths)/,
+              test: /node_modules[\\/](react|react-dom|scheduler)[\\/]|src[\\/]lib[\\/](error-reporting|page-title-text)|contracts[\\/]src[\\/](consent-text|client-config|page-data-element|public-verify-paths|revoke-link)/,
               priority: 2,
             },
             {
@@ -128,7 +128,7 @@ export default defineConfig({
               tags: ['$initial'],
               test: (id: string) =>
                 /[\\/](src|node_modules)[\\/]/.test(id) &&
-                !/src[\\/](main\.tsx|verify[\\/]|lib[\\/](preload-error|first-paint-token))|public-verify-texts|page-data-element|\.css\b/.test(
+                !/src[\\/](main\.tsx|verify[\\/]|lib[\\/](preload-error|first-paint-token))|public-(verify|revoke)-texts|page-data-element|\.css\b/.test(
                   id,
                 ),
               priority: 1,

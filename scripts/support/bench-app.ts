@@ -3,10 +3,16 @@
  * from a fresh client address, and the account and form the send-code benchmarks send through.
  */
 import { randomBytes } from 'node:crypto';
+import { apiKeyScopes } from '@veriform/contracts';
 import { type Db, schema } from '@veriform/db';
-import { and, eq } from 'drizzle-orm';
+import { and, count, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Config } from '../../apps/server/src/config.ts';
+import {
+  API_KEY_PREFIX_LENGTH,
+  generateApiKey,
+  hashApiKey,
+} from '../../apps/server/src/modules/api-keys/key-format.ts';
 import { cookieNames } from '../../apps/server/src/plugins/cookies.ts';
 
 /** `--database-url` (or DATABASE_URL): the benchmarks that measure PostgreSQL stop at once without one. */
@@ -86,4 +92,35 @@ export async function benchForm(db: Db) {
     .returning();
   if (!form) throw new Error('no form');
   return { account, form };
+}
+
+/** The account with the most rows of `table` (the seeded one), or `given` when the command line names one. */
+export async function benchAccount(
+  db: Db,
+  table: typeof schema.verifications | typeof schema.verificationAttempts,
+  given: string | undefined,
+): Promise<number> {
+  if (given) return Number(given);
+  const [biggest] = await db
+    .select({ accountId: table.accountId, n: count() })
+    .from(table)
+    .groupBy(table.accountId)
+    .orderBy(desc(count()))
+    .limit(1);
+  if (!biggest) throw new Error('no rows to measure: run scripts/seed-verifications.ts first');
+  return biggest.accountId;
+}
+
+/** A live API key with every scope for the account, as a row (as POST /api/api-keys makes one); its secret. */
+export async function benchApiKey(db: Db, accountId: number): Promise<string> {
+  const key = generateApiKey('live');
+  await db.insert(schema.apiKeys).values({
+    accountId,
+    name: 'bench',
+    mode: 'live',
+    prefix: key.slice(0, API_KEY_PREFIX_LENGTH),
+    secretHash: hashApiKey(key),
+    scopes: [...apiKeyScopes],
+  });
+  return key;
 }

@@ -30,6 +30,7 @@ import { authRoutes, viewerState } from './modules/auth/index.ts';
 import { certificateRoutes } from './modules/certificates/index.ts';
 import { twilioStatusRoutes } from './modules/code-delivery/index.ts';
 import { consentRoutes } from './modules/consent/index.ts';
+import { contactabilitySessionRoutes } from './modules/contactability/index.ts';
 import { devRoutes } from './modules/dev/index.ts';
 import { domainRoutes, type TxtLookup } from './modules/domains/index.ts';
 import { invitationRoutes } from './modules/invitations/index.ts';
@@ -224,6 +225,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(twilioStatusRoutes);
   await app.register(twilioInboundRoutes);
   await app.register(revocationRoutes);
+  await app.register(contactabilitySessionRoutes);
   await app.register(apiV1Routes);
   await app.register(apiDocsRoutes);
   if (outboxActive(config)) await app.register(devRoutes);

@@ -2,6 +2,7 @@ import type { ExecuteSql } from '@veriform/db';
 import { handleJob, type JobHandler, openSealed } from './jobs/define.ts';
 import { deliverWebhook } from './jobs/definitions/deliver-webhook.ts';
 import { emitExpiredVerifications } from './jobs/definitions/emit-expired-verifications.ts';
+import { notifyOverdueRevocations } from './jobs/definitions/notify-overdue-revocations.ts';
 import { pruneAuditEvents } from './jobs/definitions/prune-audit-events.ts';
 import { pruneIdempotencyKeys } from './jobs/definitions/prune-idempotency-keys.ts';
 import { OUTBOX_MAX_AGE_MS, pruneOutbox } from './jobs/definitions/prune-outbox.ts';
@@ -20,6 +21,8 @@ import {
   resetPasswordAddressSeal,
   sendResetPasswordEmail,
 } from './jobs/definitions/send-reset-password-email.ts';
+import { sendRevocationConfirmation } from './jobs/definitions/send-revocation-confirmation.ts';
+import { sendRevocationOverdueEmail } from './jobs/definitions/send-revocation-overdue-email.ts';
 import { sendVerificationCode } from './jobs/definitions/send-verification-code.ts';
 import { sendVerifyEmail, verifyEmailAddressSeal } from './jobs/definitions/send-verify-email.ts';
 import { sendWebhookFailingEmailJob } from './jobs/definitions/send-webhook-failing-email.ts';
@@ -32,6 +35,11 @@ import {
 } from './modules/api-v1/index.ts';
 import { createCodeSendStore, sendVerificationCode as sendCode } from './modules/attempts/index.ts';
 import { pruneAuditEvents as pruneAudit } from './modules/audit/index.ts';
+import {
+  deliverRevocationConfirmation,
+  sendOverdueEmail,
+  notifyOverdueRevocations as sweepOverdue,
+} from './modules/revocations/index.ts';
 import { emitExpiredVerifications as sweepExpired } from './modules/verifications/index.ts';
 import { createWebhookDeliveryStore, sendWebhookFailingEmail } from './modules/webhooks/index.ts';
 import type { Services } from './services.ts';
@@ -99,6 +107,25 @@ export function createJobWork(services: Services, executeSql: ExecuteSql): JobWo
       }),
       handleJob(sendWebhookFailingEmailJob, async (payload) => ({
         outcome: await sendWebhookFailingEmail({ db, mailer, config }, payload),
+      })),
+      handleJob(notifyOverdueRevocations, async () => ({
+        outcome: 'notified',
+        revocations: await sweepOverdue({
+          db,
+          clock,
+          jobs: services.jobs,
+          webhookEvents,
+          describe: services.revocations.describe,
+        }),
+      })),
+      handleJob(sendRevocationConfirmation, async (payload, { log }) => ({
+        outcome: await deliverRevocationConfirmation(
+          { db, clock, sms, rateLimit: services.rateLimit, log },
+          payload,
+        ),
+      })),
+      handleJob(sendRevocationOverdueEmail, async (payload) => ({
+        outcome: await sendOverdueEmail({ db, mailer, config }, payload),
       })),
       handleJob(emitExpiredVerifications, async () => ({
         outcome: 'emitted',

@@ -42,6 +42,7 @@ import {
 } from './modules/certificates/index.ts';
 import { createTwilioStatus, type TwilioStatus } from './modules/code-delivery/index.ts';
 import { type ConsentService, createConsentService } from './modules/consent/index.ts';
+import { type Contactability, createContactability } from './modules/contactability/index.ts';
 import {
   createDomainService,
   createTxtLookup,
@@ -132,8 +133,10 @@ export type Services = {
   codeDelivery: CodeDelivery;
   /** Twilio's delivery reports, recorded on their attempts. */
   twilioStatus: TwilioStatus;
-  /** Revocations of consent (issue #35): the replies to code texts so far. */
+  /** Revocations of consent (issue #35), from every channel. */
   revocations: Revocations;
+  /** "May I contact this number now?" (issue #35): verdicts, each kept. */
+  contactability: Contactability;
   /** The public verification page's API (read a live form, send a code, check it). */
   publicVerify: PublicVerifyService;
   /** API v1's verifications: the public page's rules through an account's API key. */
@@ -214,9 +217,10 @@ export function createServices(deps: {
   const apiKeys = createApiKeyService({ db, clock, audit });
   const codeDelivery = createCodeDelivery({ db, jobs, sealer });
   const twilioStatus = createTwilioStatus({ db, clock, webhookEvents });
-  const revocations = createRevocations({ db, clock, audit, webhookEvents });
+  const revocations = createRevocations({ db, clock, audit, webhookEvents, jobs });
+  const contactability = createContactability({ db, clock });
   const attempts = createAttemptStore({ config, db, clock, codeDelivery, jobs, webhookEvents });
-  const publicVerify = createPublicVerifyService({ config, db, clock, attempts });
+  const publicVerify = createPublicVerifyService({ config, db, clock, attempts, revocations, rateLimit });
   const apiEvents = createApiEvents({ db, clock });
   const apiVerifications = createApiVerifications({
     config,
@@ -275,6 +279,7 @@ export function createServices(deps: {
     codeDelivery,
     twilioStatus,
     revocations,
+    contactability,
     publicVerify,
     apiVerifications,
     apiEvents,

@@ -20,6 +20,7 @@ import { Route as SettingsLogoutRouteImport } from './routes/settings/logout'
 import { Route as AuthedActivityLogIndexRouteImport } from './routes/_authed/activity-log/index'
 import { Route as AuthedActivityLogVerificationIdRouteImport } from './routes/_authed/activity-log/$verificationId'
 import { Route as AuthedActivityLogAttemptsRouteImport } from './routes/_authed/activity-log/attempts'
+import { Route as AuthedActivityLogContactabilityRouteImport } from './routes/_authed/activity-log/contactability'
 import { Route as AuthedActivityLogRevocationsRouteImport } from './routes/_authed/activity-log/revocations'
 import { Route as AuthedDashboardIndexRouteImport } from './routes/_authed/dashboard/index'
 import { Route as AuthedFormsIndexRouteImport } from './routes/_authed/forms/index'
@@ -111,6 +112,12 @@ const AuthedActivityLogAttemptsRoute =
   AuthedActivityLogAttemptsRouteImport.update({
     id: '/activity-log/attempts',
     path: '/activity-log/attempts',
+    getParentRoute: () => AuthedRoute,
+  } as any)
+const AuthedActivityLogContactabilityRoute =
+  AuthedActivityLogContactabilityRouteImport.update({
+    id: '/activity-log/contactability',
+    path: '/activity-log/contactability',
     getParentRoute: () => AuthedRoute,
   } as any)
 const AuthedActivityLogRevocationsRoute =
@@ -343,6 +350,7 @@ export interface FileRoutesByFullPath {
   '/settings/logout': typeof SettingsLogoutRoute
   '/activity-log/$verificationId': typeof AuthedActivityLogVerificationIdRoute
   '/activity-log/attempts': typeof AuthedActivityLogAttemptsRoute
+  '/activity-log/contactability': typeof AuthedActivityLogContactabilityRoute
   '/activity-log/revocations': typeof AuthedActivityLogRevocationsRoute
   '/forms/$verifyFormId': typeof AuthedFormsVerifyFormIdRoute
   '/settings/api-keys': typeof AuthedSettingsApiKeysRoute
@@ -390,6 +398,7 @@ export interface FileRoutesByTo {
   '/settings/logout': typeof SettingsLogoutRoute
   '/activity-log/$verificationId': typeof AuthedActivityLogVerificationIdRoute
   '/activity-log/attempts': typeof AuthedActivityLogAttemptsRoute
+  '/activity-log/contactability': typeof AuthedActivityLogContactabilityRoute
   '/activity-log/revocations': typeof AuthedActivityLogRevocationsRoute
   '/forms/$verifyFormId': typeof AuthedFormsVerifyFormIdRoute
   '/settings/api-keys': typeof AuthedSettingsApiKeysRoute
@@ -442,6 +451,7 @@ export interface FileRoutesById {
   '/_authed/': typeof AuthedIndexRoute
   '/_authed/activity-log/$verificationId': typeof AuthedActivityLogVerificationIdRoute
   '/_authed/activity-log/attempts': typeof AuthedActivityLogAttemptsRoute
+  '/_authed/activity-log/contactability': typeof AuthedActivityLogContactabilityRoute
   '/_authed/activity-log/revocations': typeof AuthedActivityLogRevocationsRoute
   '/_authed/forms/$verifyFormId': typeof AuthedFormsVerifyFormIdRoute
   '/_authed/settings/api-keys': typeof AuthedSettingsApiKeysRoute
@@ -492,6 +502,7 @@ export interface FileRouteTypes {
     | '/settings/logout'
     | '/activity-log/$verificationId'
     | '/activity-log/attempts'
+    | '/activity-log/contactability'
     | '/activity-log/revocations'
     | '/forms/$verifyFormId'
     | '/settings/api-keys'
@@ -539,6 +550,7 @@ export interface FileRouteTypes {
     | '/settings/logout'
     | '/activity-log/$verificationId'
     | '/activity-log/attempts'
+    | '/activity-log/contactability'
     | '/activity-log/revocations'
     | '/forms/$verifyFormId'
     | '/settings/api-keys'
@@ -590,6 +602,7 @@ export interface FileRouteTypes {
     | '/_authed/'
     | '/_authed/activity-log/$verificationId'
     | '/_authed/activity-log/attempts'
+    | '/_authed/activity-log/contactability'
     | '/_authed/activity-log/revocations'
     | '/_authed/forms/$verifyFormId'
     | '/_authed/settings/api-keys'
@@ -716,6 +729,13 @@ declare module '@tanstack/react-router' {
       path: '/activity-log/attempts'
       fullPath: '/activity-log/attempts'
       preLoaderRoute: typeof AuthedActivityLogAttemptsRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/activity-log/contactability': {
+      id: '/_authed/activity-log/contactability'
+      path: '/activity-log/contactability'
+      fullPath: '/activity-log/contactability'
+      preLoaderRoute: typeof AuthedActivityLogContactabilityRouteImport
       parentRoute: typeof AuthedRoute
     }
     '/_authed/activity-log/revocations': {
@@ -1018,6 +1038,7 @@ interface AuthedRouteChildren {
   AuthedIndexRoute: typeof AuthedIndexRoute
   AuthedActivityLogVerificationIdRoute: typeof AuthedActivityLogVerificationIdRoute
   AuthedActivityLogAttemptsRoute: typeof AuthedActivityLogAttemptsRoute
+  AuthedActivityLogContactabilityRoute: typeof AuthedActivityLogContactabilityRoute
   AuthedActivityLogRevocationsRoute: typeof AuthedActivityLogRevocationsRoute
   AuthedFormsVerifyFormIdRoute: typeof AuthedFormsVerifyFormIdRoute
   AuthedActivityLogIndexRoute: typeof AuthedActivityLogIndexRoute
@@ -1030,6 +1051,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedIndexRoute: AuthedIndexRoute,
   AuthedActivityLogVerificationIdRoute: AuthedActivityLogVerificationIdRoute,
   AuthedActivityLogAttemptsRoute: AuthedActivityLogAttemptsRoute,
+  AuthedActivityLogContactabilityRoute: AuthedActivityLogContactabilityRoute,
   AuthedActivityLogRevocationsRoute: AuthedActivityLogRevocationsRoute,
   AuthedFormsVerifyFormIdRoute: AuthedFormsVerifyFormIdRoute,
   AuthedActivityLogIndexRoute: AuthedActivityLogIndexRoute,

@@ -13,6 +13,9 @@ export const apiKeyScopes = [
   'forms:read',
   'audit:read',
   'events:read',
+  'revocations:read',
+  'revocations:write',
+  'contactability:read',
 ] as const;
 export const apiKeyScopeSchema = z.enum(apiKeyScopes);
 export type ApiKeyScope = z.infer<typeof apiKeyScopeSchema>;
@@ -28,6 +31,12 @@ export const apiKeyScopeGrants: Readonly<Record<ApiKeyScope, readonly Capability
   'audit:read': ['readAuditLog'],
   /** The account's events as webhooks send them (issue #17), numbers in full. */
   'events:read': ['readEvents'],
+  /** The account's revocations of consent (issue #35), numbers in full. */
+  'revocations:read': ['readRevocations'],
+  /** Record a revocation received elsewhere, and acknowledge one as honoured. */
+  'revocations:write': ['writeRevocations'],
+  /** Ask "may I contact this number now?" and list the verdicts given. */
+  'contactability:read': ['checkContactability'],
 };
 
 export function scopesGrant(scopes: readonly ApiKeyScope[], capability: Capability): boolean {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { apiKeyScopeSchema } from './api-key-scopes.ts';
+import { type ApiKeyScope, apiKeyScopeSchema } from './api-key-scopes.ts';
 import { createdBySchema } from './created-by.ts';
 import { anyIdParams, created, endpoint, inAccount, noContent, ok } from './endpoints.ts';
 import { MAX_INT_ID } from './lists.ts';
@@ -23,7 +23,10 @@ export const apiKeyScopeDescriptions = {
   'forms:read': 'List the account’s forms',
   'audit:read': 'Read the audit log',
   'events:read': 'Read the account’s events as webhooks send them, numbers in full',
-} as const;
+  'revocations:read': 'Read revocations of consent, numbers in full',
+  'revocations:write': 'Record revocations received elsewhere and acknowledge them',
+  'contactability:read': 'Ask whether a number may be contacted now, and list the answers',
+} as const satisfies Record<ApiKeyScope, string>;
 
 /** Unrevoked keys an account may hold at once (POST answers 400 past it; revoked keys do not count). */
 export const MAX_ACTIVE_API_KEYS = 50;

@@ -75,6 +75,12 @@ export const apiProblems = {
     title: 'Verification not pending',
     description: 'The verification is approved, canceled, expired or locked: it takes no new code.',
   },
+  revocation_not_open: {
+    status: 409,
+    title: 'Revocation not open',
+    description:
+      'Only an open (or overdue) revocation can be acknowledged, once: this one is acknowledged or dismissed.',
+  },
   idempotency_key_in_use: {
     status: 409,
     title: 'Idempotency key in use',
@@ -266,6 +272,13 @@ export const apiVerificationSchema = z
     redactedAt: z.string().nullable().meta({
       description:
         'When the account redacted the consumer’s personal data in the verification this code approved (an erasure request): `to` and `email` are then masked whatever the scope, `evidence` is empty, and it has no certificate. Null otherwise; the codes asked for before it on the same visit to the hosted page are masked too.',
+    }),
+    revokedAt: z.string().nullable().meta({
+      description:
+        'When the consumer revoked consent for this number or address, on any form: the first open or acknowledged revocation of the same mode received at or after approval (a test key’s revocations reach test verifications only). The verification stays evidence of its moment; a later approval is new consent. Null unless approved and revoked since. Webhook events carry the verification as it was when they happened: the revocation has a `consent.revoked` event of its own.',
+    }),
+    revocationId: z.string().nullable().meta({
+      description: 'The revocation `revokedAt` is from (`GET /api/v1/revocations/{id}`); null when none.',
     }),
     created: z.string(),
   })

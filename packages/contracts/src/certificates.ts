@@ -132,6 +132,10 @@ export const certificateStandingSchema = z
     revokedAt: z.string().nullable(),
     revocationReason: z.string().nullable(),
     redactedAt: z.string().nullable(),
+    consentRevokedAt: z.string().nullable().meta({
+      description:
+        'When the consumer revoked consent for the verified number or address, after the verification (issue #35): the certificate stays valid evidence of its moment, and this says "consent revoked on …" beside it. Not part of the signed content. Null when consent was not revoked since (or once redacted).',
+    }),
   })
   .meta({ id: 'CertificateStanding' });
 export type CertificateStanding = z.infer<typeof certificateStandingSchema>;

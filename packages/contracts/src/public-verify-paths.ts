@@ -9,4 +9,6 @@ export const publicVerifyPaths = {
   sendCode: '/api/public/verify-forms/:publicId/send-code',
   delivery: '/api/public/attempts/:attemptId/delivery',
   check: '/api/public/attempts/:attemptId/check',
+  /** The consumer's revocation of consent (issue #35), from the public revocation page. */
+  revoke: '/api/public/verify-forms/:publicId/revocations',
 } as const;

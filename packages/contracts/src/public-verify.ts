@@ -123,6 +123,26 @@ export const publicDeliveryStatusSchema = z.object({
 });
 export type PublicDeliveryStatus = z.infer<typeof publicDeliveryStatusSchema>;
 
+/**
+ * POST /api/public/verify-forms/{publicId}/revocations (issue #35, the public revocation page): a consumer revokes
+ * their consent to the form's company by a phone number or an e-mail address (at least one), and may ask for the one
+ * confirmation text the FCC allows (`confirm`, a number only). No proof that the number or address is theirs is asked
+ * (FCC 24-24). Field messages come in the form's language (public-revoke-texts.ts).
+ */
+export const publicRevocationRequestSchema = z.object({
+  phone: z.string().trim().max(40).optional(),
+  email: z.string().trim().max(254).optional(),
+  confirm: z.boolean().optional(),
+});
+export type PublicRevocationRequest = z.input<typeof publicRevocationRequestSchema>;
+
+/**
+ * 201, the same for any number or address, known to the company or not: the revocation's id (the consumer's
+ * reference) and when it was received (its 10 business days count from that day).
+ */
+export const publicRevocationResponseSchema = z.object({ id: z.string(), receivedAt: z.string() });
+export type PublicRevocationResponse = z.infer<typeof publicRevocationResponseSchema>;
+
 /** Any string: the service answers 404 for anything that is not a live form (or a pending attempt's id). */
 const publicIdParams = z.object({ publicId: z.string() });
 const attemptIdParams = z.object({ attemptId: z.string() });
@@ -159,6 +179,17 @@ export const publicVerifyEndpoints = {
     body: checkCodeRequestSchema,
     bodyCheckedBy: 'handler',
     response: ok(checkCodeResponseSchema),
+    access: 'public',
+  }),
+  /**
+   * A consumer's revocation of consent through the form's revocation page: 201 for any number or address; 400 on
+   * `phone` or `email`; 404 for an unknown or inactive form; 429 past the per-IP limit.
+   */
+  revoke: endpoint(`POST ${publicVerifyPaths.revoke}`, {
+    params: publicIdParams,
+    body: publicRevocationRequestSchema,
+    bodyCheckedBy: 'handler',
+    response: created(publicRevocationResponseSchema),
     access: 'public',
   }),
 };

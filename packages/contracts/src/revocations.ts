@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { apiPageQuerySchema, apiPageSchema } from './api-v1.ts';
 import { emailSchema } from './auth.ts';
+import { isoDateTimeSchema } from './date-filters.ts';
 import { created, endpoint, ok } from './endpoints.ts';
 import { listResponseSchema } from './lists.ts';
 import { hasLineBreakOrControl, singleLineTexts } from './names.ts';
@@ -13,6 +15,9 @@ import { ofQueryAccount } from './verifications.ts';
  * `overdue` once its deadline has passed, until the customer's systems acknowledge it (`acknowledged`).
  */
 
+/** The app's page of revocations (Activity Log → Revocations), linked from e-mails. */
+export const REVOCATIONS_PAGE_PATH = '/activity-log/revocations';
+
 export const revocationChannels = ['sms_reply', 'public_page', 'api', 'member'] as const;
 export type RevocationChannel = (typeof revocationChannels)[number];
 
@@ -24,31 +29,29 @@ export type RevocationVia = (typeof revocationVias)[number];
 export const revocationStatuses = ['open', 'overdue', 'possible', 'acknowledged', 'dismissed'] as const;
 export type RevocationStatus = (typeof revocationStatuses)[number];
 
-export const revocationSchema = z
-  .object({
-    id: z.string(),
-    channel: z.enum(revocationChannels),
-    via: z.enum(revocationVias).nullable(),
-    /** A member's or the API caller's note; empty for a reply. */
-    note: z.string(),
-    /** Who recorded it: a member's e-mail, an API key's prefix; null for a reply or the public page. */
-    recordedBy: z.string().nullable(),
-    /** E.164. */
-    phone: z.string().nullable(),
-    email: z.string().nullable(),
-    /** A reply's exact words. */
-    words: z.string(),
-    /** The per-se words or phrases recognised in them (what flagged a possible one). */
-    perSeWords: z.array(z.string()),
-    status: z.enum(revocationStatuses),
-    receivedAt: z.string(),
-    /** The last day to honour it (YYYY-MM-DD): 10 business days after the day it was received. */
-    deadline: z.string(),
-    acknowledgedAt: z.string().nullable(),
-    /** The account's verifications of the number made before it: valid evidence of their moment, consent revoked since. */
-    verificationIds: z.array(z.number().int()),
-  })
-  .meta({ id: 'Revocation' });
+export const revocationSchema = z.object({
+  id: z.string(),
+  channel: z.enum(revocationChannels),
+  via: z.enum(revocationVias).nullable(),
+  /** A member's or the API caller's note; empty for a reply. */
+  note: z.string(),
+  /** Who recorded it: a member's e-mail, an API key's prefix; null for a reply or the public page. */
+  recordedBy: z.string().nullable(),
+  /** E.164. */
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  /** A reply's exact words. */
+  words: z.string(),
+  /** The per-se words or phrases recognised in them (what flagged a possible one). */
+  perSeWords: z.array(z.string()),
+  status: z.enum(revocationStatuses),
+  receivedAt: z.string(),
+  /** The last day to honour it (YYYY-MM-DD): 10 business days after the day it was received. */
+  deadline: z.string(),
+  acknowledgedAt: z.string().nullable(),
+  /** The account's verifications of the number made before it: valid evidence of their moment, consent revoked since. */
+  verificationIds: z.array(z.number().int()),
+});
 export type Revocation = z.infer<typeof revocationSchema>;
 
 export const revocationListSchema = listResponseSchema(revocationSchema);
@@ -65,6 +68,7 @@ export const revocationTexts = {
   invalidPhone: 'Enter a valid phone number, with its country code if it is not a US number.',
   notPossible: 'Only a possible revocation can be decided.',
   notOpen: 'Only an open revocation can be acknowledged.',
+  receivedAtOutOfRange: 'Date it when it was received: not in the future, and at most a year ago.',
 } as const;
 
 /** /revocations search params (every bad value falls back): a status, a search (a number's digits or an address). */
@@ -119,6 +123,17 @@ export const decideRevocationRequestSchema = z.object({ isRevocation: z.boolean(
 
 const revocationIdParams = z.object({ id: z.string().min(1).max(64) });
 
+/** What the dashboard counts (issue #35 item 3): live revocations waiting on the customer. */
+export const revocationCountsSchema = z.object({
+  /** Open and within their deadline. */
+  open: z.number().int(),
+  /** Open past their deadline. */
+  overdue: z.number().int(),
+  /** Replies waiting for a member's decision. */
+  possible: z.number().int(),
+});
+export type RevocationCounts = z.infer<typeof revocationCountsSchema>;
+
 /**
  * The session API's revocations (issue #35): owners and members with canSearchData (they hold numbers and a
  * consumer's words). Another account's id answers 404.
@@ -128,6 +143,12 @@ export const revocationEndpoints = {
   list: endpoint('GET /api/revocations', {
     query: revocationListQuerySchema,
     response: ok(revocationListSchema),
+    access: ofQueryAccount('searchData'),
+  }),
+  /** How many wait on the customer: open, overdue, possible (the dashboard's card). */
+  counts: endpoint('GET /api/revocations/counts', {
+    query: accountQuerySchema,
+    response: ok(revocationCountsSchema),
     access: ofQueryAccount('searchData'),
   }),
   /** One received elsewhere (a call, an e-mail, a letter), recorded by a member: open at once. */
@@ -151,3 +172,44 @@ export const revocationEndpoints = {
     access: { account: { from: { pathObject: 'revocations' }, can: 'searchData' } },
   }),
 };
+
+// ---- API v1 (scopes `revocations:read`, `revocations:write`) -----------------------------------------------------
+
+/** A revocation as API v1 shows it: the app's object, and whether it is a test object. */
+export const apiRevocationSchema = revocationSchema
+  .extend({
+    livemode: z.boolean().meta({
+      description:
+        'False for one recorded with a `vf_test_` key: it revokes the account’s test verifications only, and only `vf_test_` keys see it.',
+    }),
+  })
+  .meta({ id: 'Revocation' });
+export type ApiRevocation = z.infer<typeof apiRevocationSchema>;
+
+/** How far back a revocation received elsewhere may be dated: a year (its deadline may already have passed). */
+export const REVOCATION_BACKDATE_DAYS = 365;
+
+/** One received elsewhere (a call centre, an e-mail, a letter), as a member records it, dated when it was received. */
+export const apiRecordRevocationRequestSchema = recordRevocationRequestSchema
+  .safeExtend({
+    receivedAt: isoDateTimeSchema.optional().meta({
+      description: `When the consumer revoked (ISO 8601): its deadline counts from that day. Now when left out; at most ${REVOCATION_BACKDATE_DAYS} days ago, never in the future.`,
+    }),
+  })
+  .meta({ id: 'RecordRevocationRequest' });
+export type ApiRecordRevocationRequest = z.input<typeof apiRecordRevocationRequestSchema>;
+export type ApiRecordRevocationBody = z.output<typeof apiRecordRevocationRequestSchema>;
+
+export const apiRevocationListQuerySchema = apiPageQuerySchema.extend({
+  status: z.enum(revocationStatuses).optional(),
+  phone: z
+    .string()
+    .trim()
+    .max(32)
+    .optional()
+    .meta({ description: 'Only this number’s (E.164, or as typed).' }),
+});
+export type ApiRevocationListQuery = z.infer<typeof apiRevocationListQuerySchema>;
+export const apiRevocationListSchema = apiPageSchema(apiRevocationSchema);
+export type ApiRevocationList = z.infer<typeof apiRevocationListSchema>;
+export const apiRevocationIdParamsSchema = revocationIdParams;

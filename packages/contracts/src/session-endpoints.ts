@@ -4,6 +4,7 @@ import { auditEndpoints } from './audit.ts';
 import { authEndpoints } from './auth.ts';
 import { certificateEndpoints } from './certificates.ts';
 import { consentEndpoints } from './consent.ts';
+import { contactabilityEndpoints } from './contactability.ts';
 import { devOutboxEndpoints } from './dev-outbox.ts';
 import { domainEndpoints } from './domains.ts';
 import type { Endpoint } from './endpoints.ts';
@@ -27,6 +28,7 @@ export const sessionEndpoints = {
   auth: authEndpoints,
   certificates: certificateEndpoints,
   consent: consentEndpoints,
+  contactability: contactabilityEndpoints,
   devOutbox: devOutboxEndpoints,
   domains: domainEndpoints,
   invitations: invitationEndpoints,

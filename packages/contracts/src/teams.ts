@@ -31,6 +31,9 @@ export const capabilities = [
   'readAuditLog',
   'readEvents',
   'manageEvidence',
+  'readRevocations',
+  'writeRevocations',
+  'checkContactability',
 ] as const;
 export type Capability = (typeof capabilities)[number];
 export function can(
@@ -42,6 +45,10 @@ export function can(
     case 'viewReports':
       return membership.canViewReports;
     case 'searchData':
+    // Revocations and verdicts hold numbers and a consumer's words, as the activity log does (issue #35).
+    case 'readRevocations':
+    case 'writeRevocations':
+    case 'checkContactability':
       return membership.canSearchData;
     case 'manageForms':
     case 'readForms':
@@ -77,6 +84,8 @@ export const companyInfoSchema = accountSchema.extend({
   phoneCountries: z.array(z.string()),
   /** How long the audit log keeps events (issue #16): 1–7 years. */
   auditRetentionYears: z.number().int(),
+  /** How long a verification stands as consent in the contactability verdict (issue #35): 1–60 months. */
+  consentMaxAgeMonths: z.number().int(),
 });
 export type CompanyInfo = z.infer<typeof companyInfoSchema>;
 
@@ -84,6 +93,8 @@ export type CompanyInfo = z.infer<typeof companyInfoSchema>;
  * /api/accounts/{id}/update-uploaded-profile-image (multipart `uploadedProfileImage`, same rules as the profile
  * picture) and PATCH /api/accounts/{id}/delete-uploaded-profile-image; all three answer the company info. */
 export const AUDIT_RETENTION_YEARS = { min: 1, max: 7, default: 2 } as const;
+/** The consent age of the contactability verdict (issue #35; the database checks the same range). */
+export const CONSENT_MAX_AGE_MONTHS = { min: 1, max: 60, default: 18 } as const;
 
 export const updateAccountRequestSchema = z
   .object({
@@ -95,13 +106,20 @@ export const updateAccountRequestSchema = z
       .min(AUDIT_RETENTION_YEARS.min)
       .max(AUDIT_RETENTION_YEARS.max)
       .optional(),
+    consentMaxAgeMonths: z
+      .number()
+      .int()
+      .min(CONSENT_MAX_AGE_MONTHS.min)
+      .max(CONSENT_MAX_AGE_MONTHS.max)
+      .optional(),
   })
   .refine(
     (body) =>
       body.displayName !== undefined ||
       body.phoneCountries !== undefined ||
-      body.auditRetentionYears !== undefined,
-    { message: 'Send displayName, phoneCountries or auditRetentionYears.' },
+      body.auditRetentionYears !== undefined ||
+      body.consentMaxAgeMonths !== undefined,
+    { message: 'Send displayName, phoneCountries, auditRetentionYears or consentMaxAgeMonths.' },
   );
 export type UpdateAccountRequest = z.input<typeof updateAccountRequestSchema>;
 
@@ -123,7 +141,7 @@ export const accountEndpoints = {
   }),
   /** The company info, to any member. */
   get: endpoint('GET /api/accounts/:id', { ...accountMembers, response: ok(companyInfoSchema) }),
-  /** displayName, phoneCountries, auditRetentionYears. */
+  /** displayName, phoneCountries, auditRetentionYears, consentMaxAgeMonths. */
   update: endpoint('PATCH /api/accounts/:id', {
     ...accountOwners,
     body: updateAccountRequestSchema,

@@ -4,6 +4,7 @@ import { csvList, datePresets, localDateSchema, timeZoneSchema } from './date-fi
 import { anyIdParams, endpoint, ok } from './endpoints.ts';
 import { bigIdParamsSchema, listResponseSchema } from './lists.ts';
 import { verificationMethodSchema, verificationMethods } from './public-verify.ts';
+import type { RevocationChannel } from './revocations.ts';
 import type { Capability } from './teams.ts';
 import { formCategorySchema } from './verify-forms.ts';
 
@@ -28,6 +29,13 @@ export const verificationSchema = z.object({
   isTest: z.boolean(),
   source: verificationSourceSchema,
   created: z.string(),
+  /**
+   * When the consumer revoked consent for this number or address (issue #35): the first open or acknowledged
+   * revocation of the same mode received at or after the verification. The verification stays evidence of its moment;
+   * a later verification is new consent. Null when none (modules/revocations/standing.ts is the rule).
+   */
+  revokedAt: z.string().nullable(),
+  revocationId: z.string().nullable(),
 });
 export type Verification = z.infer<typeof verificationSchema>;
 export const verificationListSchema = listResponseSchema(verificationSchema);
@@ -98,9 +106,19 @@ export const verificationModeSchema = z.enum(verificationModes);
 export type VerificationMode = z.infer<typeof verificationModeSchema>;
 export const modeFilter = { mode: verificationModeSchema.catch('live').default('live') };
 
+/**
+ * The log's revoked filter (issue #35): `true` only verifications whose consent was revoked since, `false` only the
+ * others; absent: both. The log's and the export's, not the report's (its counts come from summaries).
+ */
+export const revokedFilterSchema = z
+  .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])
+  .optional()
+  .catch(undefined);
+
 /** /activity-log/ and /activity-log/{id} search params (SPEC §2). */
 export const verificationSearchSchema = verificationFilterSchema.extend({
   ...modeFilter,
+  revoked: revokedFilterSchema,
   o: z.enum(verificationSorts).catch('-created').default('-created'),
   pageNumber: z.coerce.number().int().min(1).catch(1).default(1),
   pageSize: z.coerce
@@ -127,6 +145,34 @@ export type VerificationExportQuery = z.input<typeof verificationExportQuerySche
 
 /** GET /api/verifications/{id}?account=…: one verification with its evidence (canSearchData). */
 export const verificationDetailQuerySchema = z.object(accountParam).partial();
+
+/**
+ * contracts/revocations.ts's channels. That file imports this one, so importing its values back would be a cycle; a
+ * record over its type names each channel exactly once, so the two lists cannot drift apart.
+ */
+const revocationChannelSet: Record<RevocationChannel, true> = {
+  sms_reply: true,
+  public_page: true,
+  api: true,
+  member: true,
+};
+const revocationChannelValues = Object.keys(revocationChannelSet) as [
+  RevocationChannel,
+  ...RevocationChannel[],
+];
+
+/**
+ * The revocation a verification's `revokedAt` names (issue #35): which one, how it came, when, and the number or
+ * address it named (the verification's own: by these the revocations list finds it).
+ */
+export const verificationRevocationSchema = z.object({
+  id: z.string(),
+  channel: z.enum(revocationChannelValues),
+  receivedAt: z.string(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+});
+export type VerificationRevocation = z.infer<typeof verificationRevocationSchema>;
 export const verificationDetailSchema = verificationSchema.extend({
   /** The address the code went to, when the method is e-mail. */
   email: z.string().nullable(),
@@ -143,6 +189,8 @@ export const verificationDetailSchema = verificationSchema.extend({
    * agent null. Null when it was not.
    */
   redactedAt: z.string().nullable(),
+  /** The revocation `revocationId` names, with its channel; null when consent was not revoked since. */
+  revocation: verificationRevocationSchema.nullable(),
 });
 export type VerificationDetail = z.infer<typeof verificationDetailSchema>;
 

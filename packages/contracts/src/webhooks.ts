@@ -27,6 +27,7 @@ export const webhookEventTypes = [
   'membership.removed',
   'consent.revoked',
   'revocation.acknowledged',
+  'revocation.overdue',
 ] as const;
 export const webhookEventTypeSchema = z.enum(webhookEventTypes);
 export type WebhookEventType = z.infer<typeof webhookEventTypeSchema>;

@@ -81,10 +81,16 @@ export const accounts = pgTable(
     phoneCountries: text('phone_countries').array().notNull().default(['US']),
     /** How long the account's audit events are kept (issue #16): 1–7 years, 2 by default. */
     auditRetentionYears: integer('audit_retention_years').notNull().default(2),
+    /**
+     * How long a verification stands as consent for the contactability verdict (issue #35): 1–60 months, 18 by default
+     * (the age after which lead buyers commonly ask for fresh consent; the law sets none).
+     */
+    consentMaxAgeMonths: integer('consent_max_age_months').notNull().default(18),
     createdAt: createdAt(),
   },
   (t) => [
     check('accounts_audit_retention_years_check', sql`${t.auditRetentionYears} between 1 and 7`),
+    check('accounts_consent_max_age_months_check', sql`${t.consentMaxAgeMonths} between 1 and 60`),
     index('accounts_uploaded_profile_image_idx')
       .on(t.uploadedProfileImage)
       .where(sql`${t.uploadedProfileImage} is not null`),
@@ -385,6 +391,9 @@ export const verifications = pgTable(
       t.isTest,
     ),
     index('verifications_account_phone_id_idx').on(t.accountId, t.cellPhone, t.id, t.isTest),
+    // A revoked address's verifications (issue #35, modules/verifications/revoked.ts): the log's revoked filter reads
+    // them from the revocations side, as it reads a revoked number's through the phone index above.
+    index('verifications_account_email_idx').on(t.accountId, t.email).where(sql`${t.email} is not null`),
     // The activity log's search (apps/server/src/modules/verifications/filters.ts): digits that begin or end a number
     // and a reference's beginning are LIKE 'prefix%' ranges; text_pattern_ops serves them whatever the collation.
     index('verifications_account_phone_prefix_idx').on(t.accountId, t.cellPhone.op('text_pattern_ops')),
@@ -636,6 +645,12 @@ export const verificationAttempts = pgTable(
   (t) => [
     // The code-send worker's claim: the few attempts whose send is owed, by when it may be taken.
     index('verification_attempts_send_due_idx').on(t.sendAfter).where(sql`${t.sendAfter} is not null`),
+    // An approved attempt from its verification (issue #35): the contactability verdict names the consent by the id API
+    // v1 shows, and a verification's delete (retention, issue #37) finds the attempts to unlink. Only approved
+    // attempts have one, written once on approval.
+    index('verification_attempts_verification_idx')
+      .on(t.verificationId)
+      .where(sql`${t.verificationId} is not null`),
     // Twilio's status callbacks name the message only by its SID.
     index('verification_attempts_provider_message_idx')
       .on(t.providerMessageId)
@@ -793,14 +808,31 @@ export const revocations = pgTable(
     /** The last day it may be honoured on (modules/revocations/deadline.ts), counted when it arrived. */
     deadline: date('deadline', { mode: 'string' }).notNull(),
     acknowledgedAt: timestamp('acknowledged_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * Made with a `vf_test_` key (API v1): it revokes the account's test verifications only, and only test keys see it
+     * (ADR 29). Replies, the public page and members record live ones.
+     */
+    isTest: boolean('is_test').notNull().default(false),
+    /** When the owners were told it is overdue (`revocation.overdue` and one e-mail): never twice. */
+    overdueNotifiedAt: timestamp('overdue_notified_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
   },
   (t) => [
+    // The overdue sweep's walk: open ones not yet notified, by deadline.
+    index('revocations_overdue_due_idx')
+      .on(t.deadline)
+      .where(sql`${t.status} = 'open' and ${t.overdueNotifiedAt} is null`),
     uniqueIndex('revocations_provider_message_idx')
       .on(t.providerMessageId)
       .where(sql`${t.providerMessageId} is not null`),
-    index('revocations_account_received_idx').on(t.accountId, t.receivedAt.desc(), t.id.desc()),
-    index('revocations_account_phone_idx').on(t.accountId, t.phone).where(sql`${t.phone} is not null`),
+    index('revocations_account_received_idx').on(t.accountId, t.isTest, t.receivedAt.desc(), t.id.desc()),
+    // A number's (or an address's) revocations in time order: the verdict's and the verification's "revoked since".
+    index('revocations_account_phone_idx')
+      .on(t.accountId, t.phone, t.receivedAt)
+      .where(sql`${t.phone} is not null`),
+    index('revocations_account_email_idx')
+      .on(t.accountId, t.email, t.receivedAt)
+      .where(sql`${t.email} is not null`),
     check('revocations_someone_check', sql`${t.phone} is not null or ${t.email} is not null`),
   ],
 );
@@ -1272,5 +1304,50 @@ export const accountDomains = pgTable(
     uniqueIndex('account_domains_account_domain_idx').on(t.accountId, t.domain),
     check('account_domains_domain_check', sql`length(${t.domain}) between 1 and 253`),
     check('account_domains_verified_check', sql`(${t.verifiedAt} is null) = (${t.verifiedBy} is null)`),
+  ],
+);
+
+/**
+ * Every contactability verdict given (issue #35): the question (number, channel, purpose, instant), the answer and the
+ * rules' version. It is the customer's proof that it checked before contacting, listed in API v1 and the app. Holds a
+ * number: retention and erasure (issue #37) reach it by `account_id` and `phone`.
+ */
+export const contactabilityChecks = pgTable(
+  'contactability_checks',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    isTest: boolean('is_test').notNull(),
+    /** The API key's prefix, or the member's e-mail, that asked. */
+    askedBy: text('asked_by').notNull(),
+    /** E.164. */
+    phone: text('phone').notNull(),
+    channel: text('channel', { enum: ['sms', 'voice'] }).notNull(),
+    purpose: text('purpose', { enum: ['marketing', 'informational'] }).notNull(),
+    /** The instant asked about (`at`, now when not given). */
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
+    allowed: boolean('allowed').notNull(),
+    /** `[{code, text}]`, in the order given. */
+    reasons: jsonb('reasons').notNull(),
+    /** The consent relied on (an approved attempt's id, as API v1 names verifications), if any. */
+    verificationId: text('verification_id'),
+    verifiedAt: timestamp('verified_at', { withTimezone: true, mode: 'date' }),
+    certificateId: text('certificate_id'),
+    revocationId: text('revocation_id'),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    timeZone: text('time_zone'),
+    localTime: text('local_time'),
+    state: text('state'),
+    /** Null for a number no area code places. */
+    withinCallingWindow: boolean('within_calling_window'),
+    nextAllowedAt: timestamp('next_allowed_at', { withTimezone: true, mode: 'date' }),
+    rulesVersion: text('rules_version').notNull(),
+    checkedAt: timestamp('checked_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [
+    index('contactability_checks_account_id_idx').on(t.accountId, t.isTest, t.id.desc()),
+    index('contactability_checks_account_phone_idx').on(t.accountId, t.phone),
   ],
 );

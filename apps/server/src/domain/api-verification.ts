@@ -60,7 +60,16 @@ export type ApiVerificationRow = {
   [K in keyof typeof attemptColumns]: (typeof attemptColumns)[K]['_']['notNull'] extends true
     ? (typeof attemptColumns)[K]['_']['data']
     : (typeof attemptColumns)[K]['_']['data'] | null;
-} & { redactedAt: Date | null };
+} & {
+  redactedAt: Date | null;
+  /**
+   * The first revocation since approval (issue #35), read where the object is answered (API v1 joins the revocations
+   * module's rule); left out, as webhook events do, it is null: an event carries the verification as it was when it
+   * happened, before any revocation of it (which has a `consent.revoked` event of its own).
+   */
+  revokedAt?: Date | null;
+  revocationId?: string | null;
+};
 
 /** Status as stored, with `pending` split by the clock: a code past its time is `expired` although nothing changed. */
 export function apiVerificationStatus(
@@ -113,6 +122,8 @@ export function toApiVerification(row: ApiVerificationRow, now: Date, full: bool
             reason: deliveryReasonOf(row.method, row.deliveryErrorCode),
           },
     redactedAt: row.redactedAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+    revocationId: row.revocationId ?? null,
     created: row.createdAt.toISOString(),
   };
 }

@@ -93,6 +93,20 @@ export async function publicPageDataFor(
 }
 
 /**
+ * The data of the public revocation page `/f/{publicId}/revoke` (issue #35): the hosted page's shape (PublicPageData,
+ * read by the same small client), a CSRF token for its POST, the live form's face (null, with the form's language
+ * when inactive, for the "not available" page), no `ref`, and no page view recorded.
+ */
+export async function publicRevokePageDataFor(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  publicId: string,
+): Promise<PublicPageData> {
+  const { form, language } = await request.server.services.publicVerify.revokePage(publicId);
+  return { csrfToken: ensureCsrfToken(request, reply), form, externalRefId: null, language };
+}
+
+/**
  * JSON that is safe inside a <script> element: `<` is escaped so `</script>` or `<!--` in any value cannot end or
  * alter the element, and U+2028/U+2029 so the text is also valid JavaScript should anyone eval it.
  */

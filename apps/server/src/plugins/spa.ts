@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import middie from '@fastify/middie';
 import fastifyStatic from '@fastify/static';
-import { MEDIA_PATH_PREFIX } from '@veriform/contracts';
+import { MEDIA_PATH_PREFIX, type PublicPageData } from '@veriform/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '../config.ts';
 import { clientErrorReporting } from '../lib/error-reporting.ts';
@@ -14,13 +14,15 @@ import {
   injectInitialData,
   isTokenPage,
   publicPageDataFor,
+  publicRevokePageDataFor,
   type ViewerState,
 } from './initial-data.ts';
 
 /**
  * The web app's pages. Every GET that is not an API call or a built asset answers index.html with the initial page
  * data injected (DESIGN §4); the client router then renders the route, including its own 404 page. The public
- * verification page `/f/{publicId}` is the web app's second entry, verify.html, with its own data (PublicPageData).
+ * verification page `/f/{publicId}` is the web app's second entry, verify.html, with its own data (PublicPageData);
+ * the form's revocation page `/f/{publicId}/revoke` (issue #35) is the same entry, which picks its screen by the path.
  *
  * - production (and any run with a build): built files from apps/web/dist via @fastify/static, /assets/* cached
  *   for a year (their names carry a content hash), index.html never cached by shared caches.
@@ -148,9 +150,23 @@ export async function registerSpa(
       render(request.url, 'verify'),
       publicPageDataFor(request, reply, request.params.publicId),
     ]);
+    allowSameOriginFraming(reply);
+    return sendPublicPage(reply, html, data);
+  });
+
+  // The form's revocation page (issue #35): the same entry and headers; never framed (the default CSP's
+  // `frame-ancestors 'none'`), since no form page previews it.
+  app.get<{ Params: { publicId: string } }>('/f/:publicId/revoke', async (request, reply) => {
+    const [html, data] = await Promise.all([
+      render(request.url, 'verify'),
+      publicRevokePageDataFor(request, reply, request.params.publicId),
+    ]);
+    return sendPublicPage(reply, html, data);
+  });
+
+  function sendPublicPage(reply: FastifyReply, html: string, data: PublicPageData) {
     // An inactive form's "not available" page speaks the form's language; an unknown link has none: English.
     const language = data.language ?? 'en';
-    allowSameOriginFraming(reply);
     return (
       reply
         // Unknown or inactive: the page still renders its "not available" text, but search engines drop the URL.
@@ -162,7 +178,7 @@ export async function registerSpa(
         .type('text/html; charset=utf-8')
         .send(injectClientConfig(injectInitialData(withHtmlLang(html, language), data), clientConfig))
     );
-  });
+  }
 
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '/';

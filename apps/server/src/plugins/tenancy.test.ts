@@ -454,6 +454,13 @@ const routes: RouteCase[] = [
     plainMember: 403,
   },
   {
+    method: 'GET',
+    url: '/api/revocations/counts',
+    call: (c, w) => c.get(`/api/revocations/counts?account=${w.accountId}`),
+    unknown: (c) => c.get(`/api/revocations/counts?account=${UNKNOWN}`),
+    plainMember: 403,
+  },
+  {
     method: 'POST',
     url: '/api/revocations',
     call: (c, w) =>
@@ -474,6 +481,21 @@ const routes: RouteCase[] = [
     url: '/api/revocations/:id/acknowledge',
     call: (c, w) => c.post(`/api/revocations/${w.revocationId}/acknowledge`),
     unknown: (c) => c.post('/api/revocations/unknownunknownunknown1/acknowledge'),
+    plainMember: 403,
+  },
+  // "May I contact this number now?" (issue #35): asked and listed by owners and members with canSearchData.
+  {
+    method: 'GET',
+    url: '/api/contactability/checks',
+    call: (c, w) => c.get(`/api/contactability/checks?account=${w.accountId}`),
+    unknown: (c) => c.get(`/api/contactability/checks?account=${UNKNOWN}`),
+    plainMember: 403,
+  },
+  {
+    method: 'POST',
+    url: '/api/contactability',
+    call: (c, w) => c.post(`/api/contactability?account=${w.accountId}`, { phone: '+12015550123' }),
+    unknown: (c) => c.post(`/api/contactability?account=${UNKNOWN}`, { phone: '+12015550123' }),
     plainMember: 403,
   },
   {
@@ -694,6 +716,8 @@ async function snapshotOf(owner: Owner) {
     // Their numbers as listed: a redaction shows here.
     verifications: (await c.get(`/api/verifications?account=${owner.accountId}`)).json(),
     revocations: (await c.get(`/api/revocations?account=${owner.accountId}`)).json(),
+    // A verdict asked under another account's id would be kept in it.
+    contactability: (await c.get(`/api/contactability/checks?account=${owner.accountId}`)).json(),
     // The rows, sealed secrets included: a rotation shows only there.
     webhookEndpoints: await t.db.db
       .select()
@@ -716,7 +740,7 @@ describe('tenant isolation', () => {
       .filter(
         (r) =>
           r.method !== 'HEAD' &&
-          /^\/api\/(accounts|memberships|invitations|verify-forms|test-phone-numbers|api-keys|webhook-endpoints|webhook-events|audit-events|verifications|verification-attempts|revocations)(\/|$)/.test(
+          /^\/api\/(accounts|memberships|invitations|verify-forms|test-phone-numbers|api-keys|webhook-endpoints|webhook-events|audit-events|verifications|verification-attempts|revocations|contactability)(\/|$)/.test(
             r.url,
           ),
       )

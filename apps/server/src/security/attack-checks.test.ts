@@ -512,7 +512,7 @@ describe('cross-account access: every id-taking route is proved somewhere', () =
   /** Where each family of routes with an id (path, query or body) is checked across accounts or users. */
   const provedBy: [RegExp, string][] = [
     [
-      /^\/api\/(accounts|memberships|invitations|verify-forms|test-phone-numbers|api-keys|webhook-endpoints|webhook-events|audit-events|verifications|verification-attempts|revocations)(\/|$)/,
+      /^\/api\/(accounts|memberships|invitations|verify-forms|test-phone-numbers|api-keys|webhook-endpoints|webhook-events|audit-events|verifications|verification-attempts|revocations|contactability)(\/|$)/,
       'plugins/tenancy.test.ts (404 for another account’s object and for unknown ids, B unchanged)',
     ],
     [
@@ -522,7 +522,7 @@ describe('cross-account access: every id-taking route is proved somewhere', () =
     [/^\/api\/users\/:id/, 'modules/users/users.test.ts (“only one’s own”: 404 for another user’s id)'],
     [/^\/api\/public\//, 'public by design: publicId and attemptId are unguessable; public-verify.test.ts'],
     [/^\/media\/:file$/, 'public by design: content-addressed by SHA-256'],
-    [/^\/f\/:publicId$/, 'public by design: the consumer page'],
+    [/^\/f\/:publicId(\/revoke)?$/, 'public by design: the consumer page and its revocation page'],
   ];
 
   it('each route with a path parameter, or an account in its query or body, falls in a family above', () => {

@@ -8,6 +8,7 @@ import type {
   User,
   WebhookEndpoint,
 } from '@veriform/contracts';
+import { apiKeyScopes } from '@veriform/contracts';
 import { schema, transaction } from '@veriform/db';
 import { eq } from 'drizzle-orm';
 import type { TestContext } from '../test-support/app.ts';
@@ -77,7 +78,8 @@ export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<Wo
     account: owner.accountId,
     name: 'Fuzzing API v1',
     mode: 'test',
-    scopes: ['verifications:write', 'verifications:read', 'forms:read', 'audit:read', 'events:read'],
+    // Every scope: the fuzzed API v1 routes reach their services, whatever they need.
+    scopes: [...apiKeyScopes],
   });
   // A literal public address (no lookup), disabled: the fuzzed requests reach the service, nothing is sent.
   const webhookEndpoint = await owner.c.post('/api/webhook-endpoints', {
@@ -190,7 +192,8 @@ export function worldParam(world: World, route: Pick<RouteInfo, 'url'>, name: st
   if (route.url.startsWith('/api/webhook-events/') || route.url.startsWith('/api/v1/events/')) {
     return world.webhookEventId;
   }
-  if (route.url.startsWith('/api/revocations/')) return world.revocationId;
+  if (route.url.startsWith('/api/revocations/') || route.url.startsWith('/api/v1/revocations/'))
+    return world.revocationId;
   const area = route.url.split('/')[2] ?? '';
   const id = idByArea[area];
   return id ? String(id(world)) : undefined;

@@ -117,7 +117,14 @@ function reply(response: ServerResponse, answer: TwilioAnswer): void {
   response.end(JSON.stringify(answer.body));
 }
 
-export async function startTwilioStandIn(credentials = TWILIO_TEST_CREDENTIALS): Promise<TwilioStandIn> {
+/**
+ * Starts the stand-in on a loopback port: any free one, or `port` (the browser tests' stand-in, a process of its own
+ * whose address the app's environment names before it starts: e2e/twilio-stand-in.ts).
+ */
+export async function startTwilioStandIn(
+  credentials = TWILIO_TEST_CREDENTIALS,
+  options: { port?: number } = {},
+): Promise<TwilioStandIn> {
   const received: ReceivedSms[] = [];
   const scripts = new Map<string, TwilioAnswer[]>();
   const holds = new Map<string, number>();
@@ -189,7 +196,7 @@ export async function startTwilioStandIn(credentials = TWILIO_TEST_CREDENTIALS):
       },
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
 

@@ -6,6 +6,7 @@ import type {
   VerificationMethod,
 } from '@veriform/contracts';
 import { type PublicVerifyTexts, publicVerifyTexts } from '@veriform/contracts/public-verify-texts';
+import { revokeLinkTexts, revokePagePath } from '@veriform/contracts/revoke-link';
 import { type FormEvent, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { createPublicApi, type Failure, type FetchLike, type PublicApi } from './api';
 import { ConsentText } from './ConsentText';
@@ -39,7 +40,8 @@ function isOtpCredential(credential: Credential | null): credential is OtpCreden
   return credential !== null && 'code' in credential && typeof credential.code === 'string';
 }
 
-function useDocumentHead(lang: string, title: string, description: string): void {
+/** The page's language, title and description, in the form's language (the revocation page uses it too). */
+export function useDocumentHead(lang: string, title: string, description: string): void {
   useEffect(() => {
     document.documentElement.lang = lang;
     document.title = title;
@@ -60,7 +62,8 @@ export function VerifyPage({ data, fetch }: VerifyPageProps) {
   return <VerifyFlow form={data.form} externalRefId={data.externalRefId} api={api} />;
 }
 
-function NotAvailable({ texts, takeFocus }: { texts: PublicVerifyTexts; takeFocus: boolean }) {
+/** An unknown link or an inactive form: said plainly, in the form's language (the revocation page's too). */
+export function NotAvailable({ texts, takeFocus }: { texts: PublicVerifyTexts; takeFocus: boolean }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useDocumentHead(texts.htmlLang, texts.notAvailableTitle, texts.notAvailableBody);
   useEffect(() => {
@@ -476,7 +479,15 @@ function VerifyFlow({ form, externalRefId, api }: VerifyFlowProps) {
           </section>
         ) : null}
       </div>
-      <footer className="vf-footer">{t.poweredBy}</footer>
+      <footer className="vf-footer">
+        {/* Issue #35: the consumer may revoke at any time, by any reasonable means (FCC 24-24). */}
+        <p>
+          <a className="vf-footer-link" href={revokePagePath(form.publicId)}>
+            {revokeLinkTexts[form.language]}
+          </a>
+        </p>
+        <p>{t.poweredBy}</p>
+      </footer>
     </div>
   );
 }

@@ -2,6 +2,8 @@ import type {
   CheckCodeRequest,
   CheckCodeResponse,
   PublicDeliveryStatus,
+  PublicRevocationRequest,
+  PublicRevocationResponse,
   SendCodeRequest,
   SendCodeResponse,
 } from '@veriform/contracts';
@@ -138,6 +140,10 @@ function isCheckCodeResponse(value: unknown): value is CheckCodeResponse {
   return isRecord(value) && value.verified === true;
 }
 
+function isRevocationResponse(value: unknown): value is PublicRevocationResponse {
+  return isRecord(value) && typeof value.id === 'string' && typeof value.receivedAt === 'string';
+}
+
 function narrow<T>(result: Result<unknown>, guard: (value: unknown) => value is T): Result<T> {
   if (!result.ok) return result;
   return guard(result.data) ? { ok: true, data: result.data } : { ok: false, failure: { kind: 'server' } };
@@ -151,6 +157,8 @@ export interface PublicApi {
   checkCode(attemptId: string, request: CheckCodeRequest): Promise<Result<CheckCodeResponse>>;
   /** Issue #18: what became of the code's message, polled while the consumer waits. */
   deliveryStatus(attemptId: string): Promise<Result<PublicDeliveryStatus>>;
+  /** Issue #35: the consumer's revocation of consent, from the form's revocation page. */
+  revoke(publicId: string, request: PublicRevocationRequest): Promise<Result<PublicRevocationResponse>>;
 }
 
 export function createPublicApi(csrfToken: string, fetchImpl?: FetchLike): PublicApi {
@@ -168,6 +176,10 @@ export function createPublicApi(csrfToken: string, fetchImpl?: FetchLike): Publi
     async deliveryStatus(attemptId) {
       const url = pathWith(publicVerifyPaths.delivery, attemptId);
       return narrow(await getJson(doFetch, url), isDeliveryStatus);
+    },
+    async revoke(publicId, request) {
+      const url = pathWith(publicVerifyPaths.revoke, publicId);
+      return narrow(await postJson(doFetch, url, request, csrfToken), isRevocationResponse);
     },
   };
 }

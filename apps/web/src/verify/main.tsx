@@ -1,4 +1,5 @@
-import { StrictMode } from 'react';
+import { isRevokePagePath } from '@veriform/contracts/revoke-link';
+import { type ReactNode, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { startErrorReporting } from '../lib/error-reporting';
 import { readPageData } from './page-data';
@@ -10,9 +11,11 @@ import './styles.css';
 startErrorReporting();
 const root = document.getElementById('root');
 if (root) {
-  createRoot(root).render(
-    <StrictMode>
-      <VerifyPage data={readPageData(document)} />
-    </StrictMode>,
-  );
+  const data = readPageData(document);
+  const show = (page: ReactNode) => createRoot(root).render(<StrictMode>{page}</StrictMode>);
+  // The form's revocation page (`/f/{publicId}/revoke`, issue #35) is this entry too, its screen a chunk of its own:
+  // the verification page, which every consumer opens, carries none of its code or texts.
+  if (isRevokePagePath(window.location.pathname))
+    void import('./RevokePage').then(({ RevokePage }) => show(<RevokePage data={data} />));
+  else show(<VerifyPage data={data} />);
 }

@@ -110,7 +110,14 @@ describe('names already stored with line breaks cannot add lines to an e-mail (t
 
   it('the verification code by e-mail and SMS: the company name on its line', () => {
     const company = `Ann\r\n\r\n${INJECTED}`;
-    const email = composeCodeEmail({ to: 'x@example.com', language: 'en', company, code: '123456' });
+    const email = composeCodeEmail({
+      to: 'x@example.com',
+      language: 'en',
+      company,
+      code: '123456',
+      publicUrl: 'https://veriform.example',
+      publicId: 'AbCdEfGhIjKlMnOp',
+    });
     expectNoInjectedLine(email.text);
     expect(email.subject).not.toMatch(/[\r\n]/);
     const sms = composeCodeSms({

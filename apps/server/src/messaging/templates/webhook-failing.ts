@@ -1,6 +1,6 @@
 import { WEBHOOK_EVENT_RETENTION_DAYS } from '@veriform/contracts';
 import type { EmailMessage } from '../email.ts';
-import { oneLine, renderHtml } from './layout.ts';
+import { oneLine, ownerNoticeMessage } from './layout.ts';
 
 export type WebhookFailingKind = 'warning' | 'disabled';
 
@@ -45,16 +45,11 @@ export function webhookFailingMessage(options: {
           `Every delivery of ${accountName}'s events to the webhook endpoint ${endpoint} failed for ${options.disableAfterDays} days (since ${since}), so we disabled the endpoint: no more events are sent to it.`,
           `Once your server is fixed, enable the endpoint again in Settings → Webhooks, then use "Replay failed events" there: the events it missed are kept for ${WEBHOOK_EVENT_RETENTION_DAYS} days and are sent with their original ids.`,
         ];
-  const footer = 'You receive this as an owner of the company on Veriform.';
-  return {
+  return ownerNoticeMessage({
     to: options.to,
     subject,
-    text: ['Hi,', '', ...paragraphs.flatMap((p) => [p, '']), options.link, '', footer, ''].join('\n'),
-    html: renderHtml({
-      title: subject,
-      paragraphs: ['Hi,', ...paragraphs],
-      action: { label: 'Open Settings → Webhooks', url: options.link },
-      footer,
-    }),
-  };
+    paragraphs,
+    link: options.link,
+    actionLabel: 'Open Settings → Webhooks',
+  });
 }

@@ -98,6 +98,7 @@ describe('/api/accounts/{id}', () => {
         uploadedProfileImage: null,
         phoneCountries: ['US'],
         auditRetentionYears: 2,
+        consentMaxAgeMonths: 18,
       });
     }
     const denied = await member.c.patch(url, { displayName: 'Hacked' });

@@ -35,6 +35,7 @@ describe('phone countries of an account', () => {
       uploadedProfileImage: null,
       phoneCountries: ['US', 'CA', 'MX'],
       auditRetentionYears: 2,
+      consentMaxAgeMonths: 18,
     });
     expect((await member.c.get(url)).json<CompanyInfo>().phoneCountries).toEqual(['US', 'CA', 'MX']);
 

@@ -23,6 +23,14 @@ export const ACCOUNT_CREATION_LIMITS = { perUser: 20, windowMs: 24 * 60 * 60 * 1
  * Accounts (companies): creation by any logged-in user, and the company info of an account. Every function but
  * `create` takes the AccountContext from plugins/account-context.ts and touches only `ctx.accountId`.
  */
+/** What owners edit on the account (Company Info, issue #35's consent age). */
+type EditableColumn =
+  | 'displayName'
+  | 'uploadedProfileImage'
+  | 'phoneCountries'
+  | 'auditRetentionYears'
+  | 'consentMaxAgeMonths';
+
 export function createAccountService(deps: {
   db: Db;
   clock: Clock;
@@ -79,16 +87,16 @@ export function createAccountService(deps: {
     ...toAccountDto(row),
     phoneCountries: row.phoneCountries,
     auditRetentionYears: row.auditRetentionYears,
+    consentMaxAgeMonths: row.consentMaxAgeMonths,
   });
 
   /** The audit log's names for the columns an owner edits: the logo is the account's uploaded image. */
-  const audited = (
-    row: Pick<AccountRow, 'displayName' | 'uploadedProfileImage' | 'phoneCountries' | 'auditRetentionYears'>,
-  ) => ({
+  const audited = (row: Pick<AccountRow, EditableColumn>) => ({
     displayName: row.displayName,
     logo: row.uploadedProfileImage,
     phoneCountries: row.phoneCountries,
     auditRetentionYears: row.auditRetentionYears,
+    consentMaxAgeMonths: row.consentMaxAgeMonths,
   });
 
   /**
@@ -98,9 +106,7 @@ export function createAccountService(deps: {
    */
   async function update(
     ctx: AccountContext,
-    values: Partial<
-      Pick<AccountRow, 'displayName' | 'uploadedProfileImage' | 'phoneCountries' | 'auditRetentionYears'>
-    >,
+    values: Partial<Pick<AccountRow, EditableColumn>>,
   ): Promise<CompanyInfo> {
     const row = await transaction(db, async (tx) => {
       // The account's lock (lock.ts), read under it.
@@ -117,6 +123,7 @@ export function createAccountService(deps: {
         'logo',
         'phoneCountries',
         'auditRetentionYears',
+        'consentMaxAgeMonths',
       ]);
       if (changes)
         await audit.record(tx, ctx, {
@@ -138,6 +145,7 @@ export function createAccountService(deps: {
         ...(body.displayName !== undefined ? { displayName: body.displayName } : {}),
         ...(body.phoneCountries !== undefined ? { phoneCountries: body.phoneCountries } : {}),
         ...(body.auditRetentionYears !== undefined ? { auditRetentionYears: body.auditRetentionYears } : {}),
+        ...(body.consentMaxAgeMonths !== undefined ? { consentMaxAgeMonths: body.consentMaxAgeMonths } : {}),
       }),
     setLogo: (ctx: AccountContext, url: string) => update(ctx, { uploadedProfileImage: url }),
     /** As for profile pictures, the stored bytes stay in `media`; only the reference goes. */

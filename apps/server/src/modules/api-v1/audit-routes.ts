@@ -1,10 +1,10 @@
 import { apiAuditEventListQuerySchema, apiAuditEventListSchema, MAX_BIGINT_ID } from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { cursorPage, parseIdCursor } from '../../lib/cursor-pages.ts';
 import { keyLivemode } from '../../plugins/account-context.ts';
 import { accountContext } from '../../plugins/tenancy.ts';
 import { readEntry } from '../audit/index.ts';
-import { cursorPage, parseIdCursor } from './cursor.ts';
 import { problemResponses } from './responses.ts';
 
 export async function auditEventRoutes(app: FastifyInstance): Promise<void> {

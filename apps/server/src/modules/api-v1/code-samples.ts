@@ -1,7 +1,7 @@
 /**
  * One `curl` example per API v1 operation, shown by the docs page (OpenAPI's `x-codeSamples`) and run as written by
  * `docs.test.ts` against a listening app: an example that drifts from the server fails the suite. They read the key
- * and ids from the shell (`VERIFORM_API_KEY`, `FORM_ID`, `VERIFICATION_ID`, `EVENT_ID`), as the quick start sets
+ * and ids from the shell (`VERIFORM_API_KEY`, `FORM_ID`, `VERIFICATION_ID`, `EVENT_ID`, `REVOCATION_ID`), as the quick start sets
  * them; the verification examples use a test number, so a `vf_test_` key runs them without sending anything.
  */
 
@@ -38,6 +38,25 @@ const samples: Record<string, (base: string) => string> = {
   listEvents: (base) => `curl "${base}/api/v1/events?type=verification.approved&limit=20" \\
   -H "Authorization: Bearer $VERIFORM_API_KEY"`,
   getEvent: (base) => `curl "${base}/api/v1/events/$EVENT_ID" \\
+  -H "Authorization: Bearer $VERIFORM_API_KEY"`,
+  checkContactability: (base) => `curl -G "${base}/api/v1/contactability" \\
+  --data-urlencode "phone=+12015550123" -d channel=sms -d purpose=marketing \\
+  -H "Authorization: Bearer $VERIFORM_API_KEY"`,
+  checkContactabilityBatch: (base) => `curl "${base}/api/v1/contactability" \\
+  -H "Authorization: Bearer $VERIFORM_API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d '{"checks": [{"phone": "+12015550123", "purpose": "informational"}, {"phone": "+13055550147"}]}'`,
+  listContactabilityChecks: (base) => `curl "${base}/api/v1/contactability/checks?limit=20" \\
+  -H "Authorization: Bearer $VERIFORM_API_KEY"`,
+  createRevocation: (base) => `curl "${base}/api/v1/revocations" \\
+  -H "Authorization: Bearer $VERIFORM_API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d '{"phone": "+12015550123", "via": "phone_call", "note": "Asked our call centre to stop texting."}'`,
+  listRevocations: (base) => `curl "${base}/api/v1/revocations?status=open&limit=20" \\
+  -H "Authorization: Bearer $VERIFORM_API_KEY"`,
+  getRevocation: (base) => `curl "${base}/api/v1/revocations/$REVOCATION_ID" \\
+  -H "Authorization: Bearer $VERIFORM_API_KEY"`,
+  acknowledgeRevocation: (base) => `curl -X POST "${base}/api/v1/revocations/$REVOCATION_ID/acknowledge" \\
   -H "Authorization: Bearer $VERIFORM_API_KEY"`,
 };
 

@@ -1,10 +1,10 @@
 import type { WebhookDeliveryStatus, WebhookEvent } from '@veriform/contracts';
 import { schema, transaction } from '@veriform/db';
+import type { paths } from '@veriform/sdk';
 import { eq, inArray, lt } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { pruneWebhookEvents } from '../../jobs/definitions/prune-webhook-events.ts';
 import { apiV1, newApiKey } from '../../test-support/api-v1/client.ts';
-import type { paths } from '../../test-support/api-v1/schema.ts';
 import { useTestApp } from '../../test-support/app.ts';
 import { DAY, HOUR } from '../../test-support/clock.ts';
 import { jobsOf } from '../../test-support/jobs.ts';

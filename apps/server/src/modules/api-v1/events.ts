@@ -9,10 +9,10 @@ import { schema } from '@veriform/db';
 import { and, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.ts';
+import { notACursor } from '../../lib/cursor-pages.ts';
 import { AppError } from '../../lib/errors.ts';
 import { type AccountContext, keyLivemode } from '../../plugins/account-context.ts';
 import { EVENT_ID_PATTERN } from '../webhooks/index.ts';
-import { notACursor } from './cursor.ts';
 
 const { webhookEvents, webhookDeliveries } = schema;
 

@@ -1,9 +1,9 @@
 import { apiFormListQuerySchema, apiFormListSchema } from '@veriform/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { cursorPage, parseIdCursor } from '../../lib/cursor-pages.ts';
 import { accountContext } from '../../plugins/tenancy.ts';
 import { toApiForm } from '../verify-forms/index.ts';
-import { cursorPage, parseIdCursor } from './cursor.ts';
 import { problemResponses } from './responses.ts';
 
 export async function formRoutes(app: FastifyInstance): Promise<void> {

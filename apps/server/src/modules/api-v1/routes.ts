@@ -2,10 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
 import { callerOf } from '../../plugins/caller.ts';
 import { auditEventRoutes } from './audit-routes.ts';
+import { contactabilityRoutes } from './contactability-routes.ts';
 import { eventRoutes } from './events-routes.ts';
 import { formRoutes } from './forms-routes.ts';
 import { registerIdempotency } from './idempotency.ts';
 import { createKeyRateLimiter } from './key-rate-limit.ts';
+import { revocationApiRoutes } from './revocations-routes.ts';
 import { verificationRoutes } from './verifications-routes.ts';
 
 /**
@@ -43,4 +45,6 @@ export async function apiV1Routes(app: FastifyInstance): Promise<void> {
   await app.register(verificationRoutes);
   await app.register(auditEventRoutes);
   await app.register(eventRoutes);
+  await app.register(revocationApiRoutes);
+  await app.register(contactabilityRoutes);
 }

@@ -1,8 +1,8 @@
-import type { ApiKeyScope, ApiVerification } from '@veriform/contracts';
+import { type ApiKeyScope, type ApiVerification, apiKeyScopes } from '@veriform/contracts';
 import { schema } from '@veriform/db';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiV1, newApiKey } from '../../test-support/api-v1/client.ts';
+import { apiV1, keyCall, newApiKey } from '../../test-support/api-v1/client.ts';
 import { useTestApp } from '../../test-support/app.ts';
 import {
   createPublicForm,
@@ -20,13 +20,7 @@ import { newOwner, type Owner } from '../../test-support/teams.ts';
 
 const t = useTestApp();
 
-const allScopes: ApiKeyScope[] = [
-  'verifications:write',
-  'verifications:read',
-  'events:read',
-  'audit:read',
-  'forms:read',
-];
+const allScopes: ApiKeyScope[] = [...apiKeyScopes];
 const TEST_CODE = '424242';
 
 type World = {
@@ -50,15 +44,7 @@ type World = {
 let w: World;
 
 const raw = (key: string, method: 'GET' | 'POST', url: string, body?: unknown) =>
-  t.app.inject({
-    method,
-    url,
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-  });
+  keyCall(t.app, key)(method, url, body);
 
 beforeAll(async () => {
   const owner = await newOwner(t.app);

@@ -68,6 +68,9 @@ describe('POST /api/v1/verifications and /check', () => {
       // A test number's simulated message: delivered, unless the number is set to fail.
       delivery: { status: 'delivered', errorCode: null, reason: null },
       redactedAt: null,
+      // Issue #35: not approved yet, so nothing to revoke (verifications-revoked.test.ts shows them set).
+      revokedAt: null,
+      revocationId: null,
       created: expect.any(String),
     });
     const id = verification.id ?? '';

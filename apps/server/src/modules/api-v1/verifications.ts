@@ -19,6 +19,7 @@ import {
 } from '../../domain/api-verification.ts';
 import { checkCellPhone, countryName, maskPhone, parseCellPhone } from '../../domain/phone.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { notACursor } from '../../lib/cursor-pages.ts';
 import { AppError } from '../../lib/errors.ts';
 import { type AccountContext, keyLivemode } from '../../plugins/account-context.ts';
 import {
@@ -32,11 +33,27 @@ import {
   type PublicRequestContext,
 } from '../attempts/index.ts';
 import type { AuditLog } from '../audit/index.ts';
-import { notACursor } from './cursor.ts';
+import { firstRevocationSince } from '../revocations/index.ts';
 
-const { verificationAttempts } = schema;
-const columns = apiVerificationColumns;
+const { verificationAttempts, revocations } = schema;
 type AttemptRow = ApiVerificationRow;
+
+/**
+ * The first revocation since approval (issue #35), by the revocations module's rule: `since` is the approval, so a
+ * code not approved has none; the attempt's own mode, so a test revocation never reaches a live verification.
+ */
+const firstRevocation = sql`${firstRevocationSince({
+  accountId: sql`${verificationAttempts.accountId}`,
+  isTest: sql`${verificationAttempts.isTest}`,
+  phone: sql`${verificationAttempts.cellPhone}`,
+  email: sql`${verificationAttempts.email}`,
+  since: sql`${verificationAttempts.verifiedAt}`,
+})} first_revocation`;
+const columns = {
+  ...apiVerificationColumns,
+  revokedAt: sql<Date | null>`first_revocation.received_at`.mapWith(revocations.receivedAt),
+  revocationId: sql<string | null>`first_revocation.id`,
+};
 
 /**
  * The key's own mode only (issue #33, ADR 29): a `vf_test_` key's verifications are the test ones, a `vf_live_` key's
@@ -89,6 +106,7 @@ export function createApiVerifications(deps: {
     const [row] = await tx
       .select(columns)
       .from(verificationAttempts)
+      .leftJoinLateral(firstRevocation, sql`true`)
       .where(
         and(
           eq(verificationAttempts.id, id),
@@ -144,6 +162,8 @@ export function createApiVerifications(deps: {
         consent: null,
         delivery: null,
         redactedAt: null,
+        revokedAt: null,
+        revocationId: null,
         created: now.toISOString(),
       };
     }
@@ -296,6 +316,7 @@ export function createApiVerifications(deps: {
     const rows = await db
       .select(columns)
       .from(verificationAttempts)
+      .leftJoinLateral(firstRevocation, sql`true`)
       .where(
         and(
           eq(verificationAttempts.accountId, ctx.accountId),

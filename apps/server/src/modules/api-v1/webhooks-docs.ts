@@ -67,10 +67,14 @@ const eventTexts: Record<WebhookEventType, { when: string; data: string }> = {
   'membership.created': { when: 'Someone joined the team.', data: '`Membership`' },
   'membership.removed': { when: 'Someone left or was removed.', data: '`Membership`, as it was' },
   'consent.revoked': {
-    when: 'A consumer revoked consent: a per-se reply (STOP, ALTO…) to a code text, one a member recorded, or a possible one a member decided is a revocation. Honour it by its `deadline`.',
+    when: 'A consumer revoked consent: a per-se reply (STOP, ALTO…) to a code text, the public revocation page, one a member or the API recorded, or a possible one a member decided is a revocation. Honour it by its `deadline`.',
     data: '`Revocation`',
   },
   'revocation.acknowledged': { when: 'A revocation was marked honoured.', data: '`Revocation`' },
+  'revocation.overdue': {
+    when: 'An open revocation passed its `deadline` unacknowledged (sent once; the owners get one e-mail).',
+    data: '`Revocation`',
+  },
 };
 
 const eventsTable = Object.entries(eventTexts)

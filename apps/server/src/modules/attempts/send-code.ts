@@ -1,4 +1,4 @@
-import { publicVerifyTexts } from '@veriform/contracts';
+import { publicVerifyTexts, revokeLinkTexts, revokePagePath } from '@veriform/contracts';
 import { type Db, schema } from '@veriform/db';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -56,21 +56,36 @@ export function composeCodeSms(options: {
   return `${texts.smsText(oneLine(options.company), options.code)}\n\n${webOtpLine(options.publicUrl, options.code)}`;
 }
 
+/**
+ * The code by e-mail. Like every e-mail a consumer gets from us, it links to the form's revocation page
+ * (`/f/{publicId}/revoke`, issue #35): "Changed your mind? Revoke consent".
+ */
 export function composeCodeEmail(options: {
   to: string;
   language: 'en' | 'es';
   company: string;
   code: string;
+  publicUrl: string;
+  publicId: string;
 }): EmailMessage {
   const texts = publicVerifyTexts[options.language];
   const company = oneLine(options.company);
   const subject = texts.emailSubject(company);
   const text = texts.emailText(company, options.code);
+  const revoke = {
+    label: revokeLinkTexts[options.language],
+    url: `${options.publicUrl}${revokePagePath(options.publicId)}`,
+  };
   return {
     to: options.to,
     subject,
-    text: `${text}\n`,
-    html: renderHtml({ title: subject, paragraphs: text.split(/\n{2,}/) }),
+    text: `${text}\n\n${revoke.label}: ${revoke.url}\n`,
+    html: renderHtml({
+      title: subject,
+      lang: texts.htmlLang,
+      paragraphs: text.split(/\n{2,}/),
+      link: revoke,
+    }),
   };
 }
 
@@ -101,6 +116,7 @@ export async function sendVerificationCode(
       expiresAt: verificationAttempts.expiresAt,
       sentAt: verificationAttempts.sentAt,
       language: verifyForms.language,
+      publicId: verifyForms.publicId,
       company: accounts.displayName,
     })
     .from(verificationAttempts)
@@ -139,6 +155,8 @@ export async function sendVerificationCode(
         language: row.language,
         company: row.company,
         code: message.code,
+        publicUrl: deps.config.publicUrl,
+        publicId: row.publicId,
       });
       ({ providerMessageId } = await deps.mailer.sendWithId(email));
     }

@@ -342,15 +342,23 @@ export async function recordSent(
 /**
  * The latest code text sent to a number, in any account (issue #35): a reply to it comes from the number alone
  * (Twilio's inbound message names no message of ours), so it answers the last one that reached the number. Test
- * numbers never receive a text, so their attempts are left out.
+ * numbers never receive a text, so their attempts are left out. With its form's language and its account's name,
+ * which the one confirmation text of a revocation speaks and names.
  */
 export async function latestCodeTextTo(
   db: Db,
   phone: string,
-): Promise<{ attemptId: string; accountId: number } | null> {
+): Promise<{ attemptId: string; accountId: number; language: 'en' | 'es'; company: string } | null> {
   const [row] = await db
-    .select({ attemptId: verificationAttempts.id, accountId: verificationAttempts.accountId })
+    .select({
+      attemptId: verificationAttempts.id,
+      accountId: verificationAttempts.accountId,
+      language: verifyForms.language,
+      company: accounts.displayName,
+    })
     .from(verificationAttempts)
+    .innerJoin(verifyForms, eq(verifyForms.id, verificationAttempts.verifyFormId))
+    .innerJoin(accounts, eq(accounts.id, verificationAttempts.accountId))
     .where(
       and(
         eq(verificationAttempts.cellPhone, phone),

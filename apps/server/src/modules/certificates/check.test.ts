@@ -64,7 +64,13 @@ describe('POST /api/public/certificates/verify', () => {
       company: 'Checked Co',
       format: 'json',
       reason: null,
-      standing: { status: 'valid', revokedAt: null, revocationReason: null, redactedAt: null },
+      standing: {
+        status: 'valid',
+        revokedAt: null,
+        revocationReason: null,
+        redactedAt: null,
+        consentRevokedAt: null,
+      },
     } satisfies CertificateCheck);
 
     const changed = Buffer.from(bytes);
@@ -111,7 +117,13 @@ describe('POST /api/public/certificates/verify', () => {
       company: 'PDF Co',
       format: 'pdf',
       reason: null,
-      standing: { status: 'valid', revokedAt: null, revocationReason: null, redactedAt: null },
+      standing: {
+        status: 'valid',
+        revokedAt: null,
+        revocationReason: null,
+        redactedAt: null,
+        consentRevokedAt: null,
+      },
     } satisfies CertificateCheck);
     // A byte at the start, in the middle and at the end (the seal).
     for (const position of [10, Math.floor(pdf.length / 2), pdf.length - 5]) {

@@ -8,7 +8,7 @@ import { AppError } from '../../lib/errors.ts';
 import { ipKey } from '../../lib/ip-key.ts';
 import type { RateLimiter } from '../../lib/rate-limit.ts';
 import type { CertificateService } from './service.ts';
-import { standingOf } from './standing.ts';
+import { consentRevokedAt, standingOf } from './standing.ts';
 
 const { verificationCertificates } = schema;
 
@@ -107,11 +107,13 @@ export function createCertificateCheck(deps: {
           revokedAt: verificationCertificates.revokedAt,
           revocationReason: verificationCertificates.revocationReason,
           redactedAt: verificationCertificates.redactedAt,
+          verificationId: verificationCertificates.verificationId,
         })
         .from(verificationCertificates)
         .where(eq(verificationCertificates.id, result.certificateId))
         .limit(1);
-      if (row) standing = standingOf(row);
+      if (row)
+        standing = standingOf({ ...row, consentRevokedAt: await consentRevokedAt(db, row.verificationId) });
     }
     return {
       verdict: result.verdict,

@@ -75,6 +75,7 @@ describe('GET /api/public/certificates/{certId}', () => {
       revokedAt: null,
       revocationReason: null,
       redactedAt: null,
+      consentRevokedAt: null,
       certificate: locked,
       signature: file.signature,
     });
@@ -130,6 +131,7 @@ describe('GET /api/public/certificates/{certId}', () => {
       revokedAt: revokedAt.toISOString(),
       revocationReason: 'Signed up by mistake',
       redactedAt: redactedAt.toISOString(),
+      consentRevokedAt: null,
       certificate: null,
       signature: { alg: 'Ed25519', keyId: row.keyId, value: row.signature },
     });

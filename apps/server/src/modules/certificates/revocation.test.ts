@@ -52,6 +52,7 @@ describe('GET /api/verifications/{id}/certificate/standing', () => {
       revokedAt: null,
       revocationReason: null,
       redactedAt: null,
+      consentRevokedAt: null,
       certificateId: null,
       issuedAt: null,
     } satisfies VerificationCertificateStanding);
@@ -63,6 +64,7 @@ describe('GET /api/verifications/{id}/certificate/standing', () => {
       revokedAt: null,
       revocationReason: null,
       redactedAt: null,
+      consentRevokedAt: null,
       certificateId: row.id,
       issuedAt: row.createdAt.toISOString(),
     });
@@ -77,6 +79,7 @@ describe('GET /api/verifications/{id}/certificate/standing', () => {
       revokedAt: null,
       revocationReason: null,
       redactedAt: redactedAt.toISOString(),
+      consentRevokedAt: null,
       certificateId: null,
       issuedAt: null,
     });
@@ -110,6 +113,7 @@ describe('POST /api/verifications/{id}/certificate/revoke', () => {
       revokedAt,
       revocationReason: 'Lead disputed it',
       redactedAt: null,
+      consentRevokedAt: null,
       certificateId: row.id,
       issuedAt: row.createdAt.toISOString(),
     } satisfies VerificationCertificateStanding;

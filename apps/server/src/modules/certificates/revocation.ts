@@ -8,7 +8,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
 import type { AuditLog } from '../audit/index.ts';
 import type { CertificateRow, CertificateService } from './service.ts';
-import { standingOf } from './standing.ts';
+import { consentRevokedAt, standingOf } from './standing.ts';
 
 const { verificationCertificates, verifications } = schema;
 
@@ -20,8 +20,11 @@ const targetName = (row: CertificateRow) =>
     ? `Verification ${row.verificationId}`
     : maskedNumberSchema.parse(JSON.parse(row.content)).verification.cellPhone;
 
-const standingWithId = (row: CertificateRow): VerificationCertificateStanding => ({
-  ...standingOf(row),
+const standingWithId = (
+  row: CertificateRow,
+  consentRevoked: Date | null,
+): VerificationCertificateStanding => ({
+  ...standingOf({ ...row, consentRevokedAt: consentRevoked }),
   certificateId: row.id,
   issuedAt: row.createdAt.toISOString(),
 });
@@ -76,7 +79,7 @@ export function createCertificateRevocation(deps: {
         targets: [{ type: 'verification', id: String(row.verificationId), name: targetName(row) }],
         changes: { certificateId: row.id, reason },
       });
-      return standingWithId(row);
+      return standingWithId(row, await consentRevokedAt(tx, row.verificationId));
     });
   }
 
@@ -91,17 +94,19 @@ export function createCertificateRevocation(deps: {
       .where(and(eq(verifications.accountId, ctx.accountId), eq(verifications.id, verificationId)))
       .limit(1);
     if (!verification) throw new AppError('not_found');
+    const revoked = await consentRevokedAt(db, verificationId);
     const [row] = await db
       .select()
       .from(verificationCertificates)
       .where(eq(verificationCertificates.verificationId, verificationId))
       .limit(1);
-    if (row) return standingWithId(row);
+    if (row) return standingWithId(row, revoked);
     return {
       status: verification.redactedAt === null ? 'valid' : 'redacted',
       revokedAt: null,
       revocationReason: null,
       redactedAt: verification.redactedAt?.toISOString() ?? null,
+      consentRevokedAt: revoked?.toISOString() ?? null,
       certificateId: null,
       issuedAt: null,
     };

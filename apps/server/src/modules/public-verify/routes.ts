@@ -60,4 +60,12 @@ export async function publicVerifyRoutes(app: FastifyInstance): Promise<void> {
     handler: async (request) =>
       publicVerify.checkCode(request.params.attemptId, request.body, contextOf(request)),
   });
+
+  r.route({
+    ...declared(publicApi.revoke),
+    handler: async (request, reply) =>
+      reply
+        .code(201)
+        .send(await publicVerify.revoke(request.params.publicId, request.body, contextOf(request))),
+  });
 }

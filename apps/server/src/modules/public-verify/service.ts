@@ -3,8 +3,12 @@ import {
   checkCodeRequestSchema,
   type Language,
   type PublicLanguage,
+  type PublicRevocationResponse,
+  type PublicRevokeTexts,
   type PublicVerifyForm,
   type PublicVerifyTexts,
+  publicRevocationRequestSchema,
+  publicRevokeTexts,
   publicVerifyTexts,
   RESEND_AFTER_SECONDS,
   type SendCodeResponse,
@@ -16,6 +20,7 @@ import type { Config } from '../../config.ts';
 import {
   checkCellPhone,
   countryName,
+  e164Of,
   maskEmail,
   maskFormatted,
   type PhoneRefusal,
@@ -24,7 +29,7 @@ import {
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, type FieldErrors } from '../../lib/errors.ts';
 import { ipKey } from '../../lib/ip-key.ts';
-import type { RateLimitRule } from '../../lib/rate-limit.ts';
+import type { RateLimiter, RateLimitRule } from '../../lib/rate-limit.ts';
 import { statement } from '../../lib/statement.ts';
 import { findMembership } from '../../plugins/account-context.ts';
 import {
@@ -38,6 +43,7 @@ import {
   type TestNumber,
 } from '../attempts/index.ts';
 import { type CurrentConsent, consentRefusal } from '../consent/index.ts';
+import type { Revocations } from '../revocations/index.ts';
 
 /**
  * The public verification (DESIGN §5): a consumer reads a live form, asks for a code and types it back. No login;
@@ -45,6 +51,14 @@ import { type CurrentConsent, consentRefusal } from '../consent/index.ts';
  */
 
 const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * The public revocation page's limit (issue #35), per connection (IPv6 by its /64) and counted in `rate_limit_events`
+ * like every limit: a household or an office revokes a few times at most, while a script filling the page with
+ * strangers' numbers (each revocation is real, and may ask for a text) is stopped after 20 an hour. Refused requests
+ * are not counted; invalid ones are refused before the count.
+ */
+export const REVOCATION_PAGE_LIMITS = { perIp: { limit: 20, windowMs: HOUR_MS } } as const;
 /** newPublicId() in verify-forms: 16 base64url characters. Anything else is not looked up. */
 const PUBLIC_ID_PATTERN = /^[A-Za-z0-9_-]{16}$/;
 
@@ -84,6 +98,22 @@ function checkCodeErrorMap(texts: PublicVerifyTexts) {
   return (issue: ZodIssueLike): string => {
     if (issue.path?.[0] !== 'code') return texts.requestInvalid;
     return isBlank(issue.input) ? texts.codeRequired : texts.codeFormat;
+  };
+}
+
+/** The revocation page's body: every issue of a field gets that field's text in the form's language. */
+function revokeErrorMap(texts: PublicRevokeTexts) {
+  return (issue: ZodIssueLike): string => {
+    switch (issue.path?.[0]) {
+      case 'phone':
+        return texts.phoneInvalid;
+      case 'email':
+        return texts.emailInvalid;
+      case 'confirm':
+        return texts.confirmInvalid;
+      default:
+        return texts.requestInvalid;
+    }
   };
 }
 
@@ -156,6 +186,29 @@ const sendFormStatement = statement<FormStatementRow & TestNumberColumns>(
   LIMIT 1`,
 );
 
+type RevokeFormRow = Pick<
+  FormRow,
+  'publicId' | 'accountId' | 'name' | 'isLive' | 'language' | 'bannerImage' | 'company' | 'phoneCountries'
+> & { companyDomain: string | null };
+
+/**
+ * The form as its revocation page and the revocation read it (issue #35): its face, its account's countries and
+ * first verified domain. No page view is recorded: revoking is not a step of the verification's funnel.
+ */
+const revokeFormStatement = statement<RevokeFormRow>(
+  'revoke_page_form',
+  `SELECT f.public_id AS "publicId", f.account_id AS "accountId", f.name, f.is_live AS "isLive", f.language,
+    f.banner_image AS "bannerImage", a.display_name AS company, a.phone_countries AS "phoneCountries", (
+      SELECT d.domain FROM account_domains d
+      WHERE d.account_id = f.account_id AND d.verified_at IS NOT NULL
+      ORDER BY d.verified_at, d.id LIMIT 1
+    ) AS "companyDomain"
+  FROM verify_forms f
+  JOIN accounts a ON a.id = f.account_id
+  WHERE f.public_id = $1
+  LIMIT 1`,
+);
+
 function formOf(row: FormStatementRow): FormRow {
   return {
     id: row.id,
@@ -196,8 +249,11 @@ export function createPublicVerifyService(deps: {
   clock: Clock;
   /** The attempt's owner: the hosted page is its adapter (texts, per-IP limits, page views, consent). */
   attempts: AttemptStore;
+  /** The revocation page's revocations (issue #35): this service is their adapter (texts, per-IP limit). */
+  revocations: Revocations;
+  rateLimit: RateLimiter;
 }) {
-  const { config, db, clock, attempts } = deps;
+  const { config, db, clock, attempts, revocations, rateLimit } = deps;
   const limits = () => config.codeSendLimits;
 
   /** Through the account context's one membership query (ADR 15). */
@@ -388,11 +444,86 @@ export function createPublicVerifyService(deps: {
     }
   }
 
+  async function revokeForm(publicId: string): Promise<RevokeFormRow | undefined> {
+    if (!PUBLIC_ID_PATTERN.test(publicId)) return undefined;
+    const [row] = await revokeFormStatement(db, [publicId]);
+    return row;
+  }
+
+  /**
+   * The page /f/{publicId}/revoke (issue #35): the live form's face as the hosted page's data carries it (no consent,
+   * no page view, never a preview), or null with the form's language (inactive) or none (unknown).
+   */
+  async function revokePage(
+    publicId: string,
+  ): Promise<{ form: PublicVerifyForm | null; language: PublicLanguage | null }> {
+    const row = await revokeForm(publicId);
+    if (!row) return { form: null, language: null };
+    if (!row.isLive) return { form: null, language: row.language };
+    return {
+      form: {
+        publicId: row.publicId,
+        name: row.name,
+        company: row.company,
+        companyDomain: row.companyDomain,
+        language: row.language,
+        bannerImage: row.bannerImage,
+        preview: false,
+        consent: null,
+        pageViewId: null,
+      },
+      language: row.language,
+    };
+  }
+
+  /**
+   * POST /api/public/verify-forms/{publicId}/revocations (issue #35; FCC 24-24: by any reasonable means, no proof of
+   * ownership asked): a revocation of the live form's account, by a number (any valid one: a landline may have been
+   * called) or an address, answered 201 alike whether or not the account knows it. The one confirmation text is
+   * queued only for a number a code could go to (a cell phone of the account's countries), so the page cannot be made
+   * to text a premium-rate line.
+   */
+  async function revoke(
+    publicId: string,
+    body: unknown,
+    context: PublicRequestContext,
+  ): Promise<PublicRevocationResponse> {
+    const form = await revokeForm(publicId);
+    if (!form?.isLive) throw new AppError('not_found');
+    const texts = publicRevokeTexts[form.language];
+    const parsed = publicRevocationRequestSchema.safeParse(body, { error: revokeErrorMap(texts) });
+    if (!parsed.success) throw AppError.fromIssues(parsed.error.issues);
+    const { phone: typedPhone, email: typedEmail, confirm } = parsed.data;
+    if (!typedPhone && !typedEmail) throw AppError.field('validation_error', 'phone', texts.phoneOrEmail);
+    const fields: FieldErrors = {};
+    const phone = typedPhone ? e164Of(typedPhone) : null;
+    if (typedPhone && !phone) fields.phone = [texts.phoneInvalid];
+    const emailValid = typedEmail ? z.email().safeParse(typedEmail).success : false;
+    if (typedEmail && !emailValid) fields.email = [texts.emailInvalid];
+    if (Object.keys(fields).length > 0) throw new AppError('validation_error', { fields });
+
+    await rateLimit.consume(
+      [{ bucket: `revocation-page:ip:${ipKey(context.ip)}`, ...REVOCATION_PAGE_LIMITS.perIp }],
+      texts.tooManyFromIp,
+    );
+    const textable =
+      confirm === true &&
+      typedPhone !== undefined &&
+      checkCellPhone(parseCellPhone(typedPhone), form.phoneCountries).ok;
+    return revocations.recordFromPage(
+      { accountId: form.accountId, language: form.language },
+      { phone, email: typedEmail && emailValid ? typedEmail : null },
+      { confirm: textable },
+    );
+  }
+
   return {
     publicForm,
     publicPage,
     sendCode,
     checkCode,
+    revokePage,
+    revoke,
   };
 }
 

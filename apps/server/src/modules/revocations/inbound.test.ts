@@ -1,3 +1,4 @@
+import { publicRevokeTexts } from '@veriform/contracts';
 import { schema } from '@veriform/db';
 import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
@@ -16,11 +17,14 @@ const { t, twilio } = useTwilioTestApp({ listening: true });
 /** The number's messaging webhook, as configured in Twilio's console: PUBLIC_URL and the path. */
 const INBOUND_URL = `${TEST_PUBLIC_URL}/api/webhooks/twilio/inbound`;
 const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
+/** The one confirmation text (FCC 24-24), as TwiML answers it: Twilio texts it back to the number that replied. */
+const confirmationTwiml = (text: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?><Response><Message>${text}</Message></Response>`;
 
 /** A live code texted to `to` through API v1 by a new account, once Twilio took it. */
-async function textedCode(to: string) {
+async function textedCode(to: string, options: { language?: 'en' | 'es' } = {}) {
   const owner = await newOwner(t.app);
-  const form = await createPublicForm(owner);
+  const form = await createPublicForm(owner, options);
   const { key } = await newApiKey(owner, ['verifications:write'], 'live');
   const started = await apiV1(t.app, key).POST('/api/v1/verifications', { body: { formId: form.id, to } });
   expect(started.response.status).toBe(201);
@@ -48,7 +52,7 @@ describe('replies to code texts (Twilio inbound messages)', () => {
     const code = await textedCode(to);
 
     const english = await reply(to, 'STOP');
-    expect(english).toMatchObject({ status: 200, body: EMPTY_TWIML });
+    expect(english.status).toBe(200);
     t.clock.advance(MINUTE);
     const spanish = await reply(to, 'Alto, gracias');
     expect(spanish.status).toBe(200);
@@ -88,6 +92,61 @@ describe('replies to code texts (Twilio inbound messages)', () => {
       { action: 'revocation.recorded', actorType: 'system' },
       { action: 'revocation.recorded', actorType: 'system' },
     ]);
+  });
+
+  it('a STOP from a Florida number is due by the earlier of Florida’s 15 days and the federal 10 business days', async () => {
+    // A Florida area code (305), the rest of the number new: the area code places it (domain/nanp-area-codes.ts).
+    const to = `+1305${newCellPhone().e164.slice(5)}`;
+    await textedCode(to);
+    // Received on the next 20 December: Christmas and New Year's Day push the federal 10 business days to 5 January
+    // or later, past Florida's 15 calendar days, so the two rules give different days.
+    const now = t.clock.now();
+    let year = now.getUTCFullYear();
+    if (Date.UTC(year, 11, 20, 17) <= now.getTime()) year += 1;
+    t.clock.advance(Date.UTC(year, 11, 20, 17) - now.getTime());
+    await reply(to, 'STOP');
+    t.clock.advance(MINUTE);
+    await reply(to, 'Alto');
+    const [stop, alto] = await revocationsOf(to);
+    const received = stop?.receivedAt ?? new Date();
+    expect(stop?.deadline).toBe(revocationDeadline(received, 'florida_stop'));
+    expect(revocationDeadline(received, 'florida_stop') < revocationDeadline(received, 'federal')).toBe(true);
+    // Florida's cure period is for a STOP: other per-se words keep the federal clock.
+    expect(alto?.deadline).toBe(revocationDeadline(alto?.receivedAt ?? new Date(), 'federal'));
+  });
+
+  it('answers a per-se reply with its one confirmation text, in the language of its words', async () => {
+    const to = newCellPhone().e164;
+    const code = await textedCode(to, { language: 'es' });
+    const [account] = await t.db.db
+      .select({ company: schema.accounts.displayName })
+      .from(schema.accounts)
+      .where(eq(schema.accounts.id, code.accountId));
+    const company = account?.company;
+    const english = await reply(to, 'STOP');
+    expect(english).toMatchObject({
+      status: 200,
+      body: confirmationTwiml(publicRevokeTexts.en.confirmationSms(company ?? '')),
+    });
+    const spanish = await reply(to, 'ALTO');
+    expect(spanish.body).toBe(confirmationTwiml(publicRevokeTexts.es.confirmationSms(company ?? '')));
+    // A Spanish phrase that can only mean it: Spanish.
+    expect((await reply(to, 'no me manden más mensajes')).body).toContain('Confirmado: su consentimiento');
+    // Not a per-se revocation: nothing is said back (a person decides later, long past the five minutes).
+    expect((await reply(to, 'I need to cancel my appointment')).body).toBe(EMPTY_TWIML);
+    // Nothing of ours is sent through the Messages API for a reply: the TwiML answer is the text.
+    expect(twilio.received.filter((m) => m.to === to && m.body.startsWith('Confirm'))).toEqual([]);
+  });
+
+  it('a company name with markup is escaped in the TwiML', async () => {
+    const to = newCellPhone().e164;
+    const code = await textedCode(to);
+    await t.db.db
+      .update(schema.accounts)
+      .set({ displayName: 'Smith & <Sons>' })
+      .where(eq(schema.accounts.id, code.accountId));
+    const answer = await reply(to, 'stop');
+    expect(answer.body).toContain('contacted by Smith &amp; &lt;Sons&gt; at this number');
   });
 
   it('keeps other words as a possible revocation, with the message, for a member to decide', async () => {
@@ -133,6 +192,11 @@ describe('replies to code texts (Twilio inbound messages)', () => {
     const answers = await Promise.all(Array.from({ length: 10 }, () => reply(to, 'STOP', { messageSid })));
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
     expect(await revocationsOf(to)).toHaveLength(1);
+    // The one confirmation goes with the first delivery only: every repeated one is answered with nothing.
+    expect(answers.filter((a) => a.body.includes('<Message>'))).toHaveLength(1);
+    expect(answers.filter((a) => a.body === EMPTY_TWIML)).toHaveLength(9);
+    const again = await reply(to, 'STOP', { messageSid });
+    expect(again.body).toBe(EMPTY_TWIML);
   });
 
   it('refuses a missing or wrong signature (403) and records nothing', async () => {

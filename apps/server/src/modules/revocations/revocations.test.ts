@@ -96,7 +96,8 @@ describe('revocations in the app (issue #35)', () => {
     });
     expect(revocation.deadline).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect((await list(owner)).results).toEqual([revocation]);
-    expect(await eventsOf(owner.accountId, 'consent.revoked')).toEqual([revocation]);
+    // The event carries the API's object: a live one (a test key's would say `livemode: false`).
+    expect(await eventsOf(owner.accountId, 'consent.revoked')).toEqual([{ ...revocation, livemode: true }]);
     expect(await auditOf(owner.accountId)).toEqual([
       { action: 'revocation.recorded', targetId: revocation.id },
     ]);
@@ -144,6 +145,11 @@ describe('revocations in the app (issue #35)', () => {
     expect((await list(owner, '&q=nobody@example.com')).count).toBe(0);
     // A bad status falls back to every status, as the log's filters do.
     expect((await list(owner, '&status=nonsense')).count).toBe(2);
+
+    // The dashboard's counts: the same statuses, read in one statement.
+    const counts = await owner.c.get(`/api/revocations/counts?account=${owner.accountId}`);
+    expect(counts.statusCode, counts.body).toBe(200);
+    expect(counts.json()).toEqual({ open: 0, overdue: 1, possible: 1 });
   });
 
   it('decides a possible one once: a revocation (open, consent.revoked) or not (dismissed); anything else is 409', async () => {

@@ -19,6 +19,11 @@ export async function revocationRoutes(app: FastifyInstance): Promise<void> {
   });
 
   r.route({
+    ...declared(revocationEndpoints.counts),
+    handler: (request) => revocations.counts(accountContext(request)),
+  });
+
+  r.route({
     ...declared(revocationEndpoints.record),
     handler: async (request, reply) =>
       reply.code(201).send(await revocations.record(accountContext(request), request.body)),

@@ -1,24 +1,33 @@
 import type {
-  RecordRevocationBody,
+  ApiRecordRevocationBody,
+  ApiRevocation,
+  ApiRevocationList,
+  ApiRevocationListQuery,
   Revocation,
+  RevocationCounts,
   RevocationList,
   RevocationSearch,
   RevocationStatus,
 } from '@veriform/contracts';
-import { revocationTexts } from '@veriform/contracts';
+import { REVOCATION_BACKDATE_DAYS, revocationTexts } from '@veriform/contracts';
 import { type Db, schema, type Tx, transaction } from '@veriform/db';
-import { and, count, desc, eq, gte, ilike, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { stateOf } from '../../domain/nanp-area-codes.ts';
 import { e164Of, PHONE_TEXT } from '../../domain/phone.ts';
+import { sendRevocationConfirmation } from '../../jobs/definitions/send-revocation-confirmation.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/crypto.ts';
+import { cursorPage, notACursor } from '../../lib/cursor-pages.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { AccountContext } from '../../plugins/account-context.ts';
+import { type AccountContext, keyLivemode } from '../../plugins/account-context.ts';
 import { latestCodeTextTo } from '../attempts/index.ts';
 import type { AuditLog } from '../audit/index.ts';
 import { escapeLike } from '../verify-forms/index.ts';
 import type { WebhookEvents } from '../webhooks/index.ts';
+import { composeConfirmationSms } from './confirmation.ts';
 import { DEFAULT_DEADLINE_ZONE, dateIn, isOverdue, revocationDeadline } from './deadline.ts';
-import { readReply } from './words.ts';
+import { languageOfWords, readReply } from './words.ts';
 
 const { revocations, verifications } = schema;
 
@@ -28,7 +37,9 @@ type RevocationRow = typeof revocations.$inferSelect;
 export type InboundReply = { messageSid: string; from: string; body: string };
 
 export type RecordedReply =
-  | { recorded: 'revocation' | 'possible'; revocationId: string; accountId: number }
+  /** `confirmation`: the one text the reply is answered with (FCC 24-24), in its words' language. */
+  | { recorded: 'revocation'; revocationId: string; accountId: number; confirmation: string }
+  | { recorded: 'possible'; revocationId: string; accountId: number }
   | { recorded: 'duplicate' }
   | { recorded: 'not_ours' };
 
@@ -57,6 +68,18 @@ function toRevocation(row: RevocationRow, now: Date, verificationIds: number[]):
   };
 }
 
+/** As API v1 shows it: whether it is a test object beside the rest. */
+const toApi = (revocation: Revocation, row: RevocationRow): ApiRevocation => ({
+  ...revocation,
+  livemode: !row.isTest,
+});
+
+/**
+ * The mode a caller reaches (ADR 29): a `vf_test_` key its test revocations only, a live key and members the live
+ * ones (replies, the public page and members record live revocations).
+ */
+const isTestFor = (ctx: AccountContext) => keyLivemode(ctx) === false;
+
 /** The revocation in the audit log: its number (or address) names it, as a verification's number names it. */
 const auditTargetOf = (row: RevocationRow) => ({
   type: 'revocation' as const,
@@ -74,8 +97,10 @@ export function createRevocations(deps: {
   clock: Clock;
   audit: AuditLog;
   webhookEvents: WebhookEvents;
+  /** The public page's confirmation text, queued in the revocation's transaction. */
+  jobs: JobQueue;
 }) {
-  const { db, clock, audit, webhookEvents } = deps;
+  const { db, clock, audit, webhookEvents, jobs } = deps;
 
   /** The account's verifications of the rows' numbers made before each revocation, by revocation id. */
   async function verificationIdsOf(
@@ -87,22 +112,36 @@ export function createRevocations(deps: {
     const byId = new Map<string, number[]>(rows.map((row) => [row.id, []]));
     if (phones.length === 0) return byId;
     const found = await reader
-      .select({ id: verifications.id, phone: verifications.cellPhone, createdAt: verifications.createdAt })
+      .select({
+        id: verifications.id,
+        phone: verifications.cellPhone,
+        isTest: verifications.isTest,
+        createdAt: verifications.createdAt,
+      })
       .from(verifications)
-      .where(and(eq(verifications.accountId, accountId), inArray(verifications.cellPhone, phones)))
+      .where(
+        and(
+          eq(verifications.accountId, accountId),
+          inArray(verifications.cellPhone, phones),
+          // One mode's revocation revokes that mode's verifications only (a test key's, the test numbers').
+          inArray(verifications.isTest, [...new Set(rows.map((row) => row.isTest))]),
+        ),
+      )
       .orderBy(verifications.id);
     for (const row of rows)
       byId.set(
         row.id,
-        found.filter((v) => v.phone === row.phone && v.createdAt <= row.receivedAt).map((v) => v.id),
+        found
+          .filter((v) => v.phone === row.phone && v.isTest === row.isTest && v.createdAt <= row.receivedAt)
+          .map((v) => v.id),
       );
     return byId;
   }
 
   /** The object as the change's transaction sees it (what its webhook event carries). */
-  async function inTx(tx: Tx, row: RevocationRow): Promise<Revocation> {
+  async function inTx(tx: Tx, row: RevocationRow): Promise<ApiRevocation> {
     const ids = await verificationIdsOf(tx, row.accountId, [row]);
-    return toRevocation(row, clock.now(), ids.get(row.id) ?? []);
+    return toApi(toRevocation(row, clock.now(), ids.get(row.id) ?? []), row);
   }
 
   /** `consent.revoked` in the change's transaction, with the object as it is once the change commits. */
@@ -129,9 +168,12 @@ export function createRevocations(deps: {
           providerMessageId: messageSid,
           attemptId: answered.attemptId,
           receivedAt,
-          // The federal 10 business days, the day read in New York. Florida's 15 days for a STOP (s. 501.059) is
-          // never earlier unless two holidays fall within; it waits for the area codes of the contactability verdict.
-          deadline: revocationDeadline(receivedAt, 'federal'),
+          // The federal 10 business days, the day read in New York; for a STOP from a Florida number (its area code,
+          // domain/nanp-area-codes.ts) also Florida's 15 days (s. 501.059(10)), whichever ends first.
+          deadline: revocationDeadline(
+            receivedAt,
+            reading.words.includes('stop') && stateOf(from) === 'FL' ? 'florida_stop' : 'federal',
+          ),
         })
         .onConflictDoNothing()
         .returning();
@@ -142,18 +184,69 @@ export function createRevocations(deps: {
         targets: [auditTargetOf(row)],
         changes: { channel: row.channel, status: row.status },
       });
+      if (row.status !== 'open')
+        return { recorded: 'possible', revocationId: row.id, accountId: row.accountId } as const;
+      // Answered in the reply's own language ("ALTO" in Spanish), else the form's.
+      const language = languageOfWords(reading.words) ?? answered.language;
       return {
-        recorded: row.status === 'open' ? 'revocation' : 'possible',
+        recorded: 'revocation',
         revocationId: row.id,
         accountId: row.accountId,
+        confirmation: composeConfirmationSms(language, answered.company),
       } as const;
+    });
+  }
+
+  /**
+   * One made on the form's public revocation page (issue #35): a live revocation of the form's account, open at once,
+   * whether or not the number or address is known there (the answer must not tell). `phone` is E.164, checked by the
+   * page's adapter; `confirm` queues the one confirmation text in the same transaction (the adapter asks for it only
+   * for a number that can take a text).
+   */
+  async function recordFromPage(
+    form: { accountId: number; language: 'en' | 'es' },
+    who: { phone: string | null; email: string | null },
+    options: { confirm: boolean },
+  ): Promise<{ id: string; receivedAt: string }> {
+    const receivedAt = clock.now();
+    return transaction(db, async (tx) => {
+      const [inserted] = await tx
+        .insert(revocations)
+        .values({
+          id: randomToken(16),
+          accountId: form.accountId,
+          channel: 'public_page',
+          phone: who.phone,
+          email: who.email,
+          status: 'open',
+          receivedAt,
+          deadline: revocationDeadline(receivedAt, 'federal'),
+        })
+        .returning();
+      if (!inserted) throw new Error('the insert answered no row');
+      await emitRevoked(tx, await inTx(tx, inserted), inserted.accountId);
+      await audit.recordAsSystem(tx, inserted.accountId, {
+        action: 'revocation.recorded',
+        targets: [auditTargetOf(inserted)],
+        changes: { channel: inserted.channel, status: inserted.status },
+      });
+      if (options.confirm && inserted.phone)
+        await jobs.enqueue(
+          sendRevocationConfirmation,
+          { revocationId: inserted.id, language: form.language },
+          { tx },
+        );
+      return { id: inserted.id, receivedAt: inserted.receivedAt.toISOString() };
     });
   }
 
   async function list(ctx: AccountContext, search: RevocationSearch): Promise<RevocationList> {
     const now = clock.now();
     const today = dateIn(now, DEFAULT_DEADLINE_ZONE);
-    const conditions: (SQL | undefined)[] = [eq(revocations.accountId, ctx.accountId)];
+    const conditions: (SQL | undefined)[] = [
+      eq(revocations.accountId, ctx.accountId),
+      eq(revocations.isTest, false),
+    ];
     if (search.status === 'open')
       conditions.push(eq(revocations.status, 'open'), gte(revocations.deadline, today));
     else if (search.status === 'overdue')
@@ -188,14 +281,20 @@ export function createRevocations(deps: {
     };
   }
 
-  /** One received elsewhere, recorded by a member: open at once, its deadline counted from now. */
-  async function record(ctx: AccountContext, body: RecordRevocationBody): Promise<Revocation> {
+  /**
+   * One received elsewhere, recorded by a member or API v1: open at once, its deadline counted from when it was
+   * received (now, or API v1's `receivedAt`: up to a year back, never ahead of the clock).
+   */
+  async function record(ctx: AccountContext, body: ApiRecordRevocationBody): Promise<ApiRevocation> {
     let phone: string | null = null;
     if (body.phone) {
       phone = e164Of(body.phone);
       if (!phone) throw AppError.field('validation_error', 'phone', revocationTexts.invalidPhone);
     }
-    const receivedAt = clock.now();
+    const now = clock.now();
+    const receivedAt = body.receivedAt ? new Date(body.receivedAt) : now;
+    if (receivedAt > now || receivedAt.getTime() < now.getTime() - REVOCATION_BACKDATE_DAYS * 86_400_000)
+      throw AppError.field('validation_error', 'receivedAt', revocationTexts.receivedAtOutOfRange);
     const recordedBy = ctx.actor.type === 'member' ? ctx.actor.user.email : ctx.actor.prefix;
     return transaction(db, async (tx) => {
       const [inserted] = await tx
@@ -212,6 +311,7 @@ export function createRevocations(deps: {
           status: 'open',
           receivedAt,
           deadline: revocationDeadline(receivedAt, 'federal'),
+          isTest: isTestFor(ctx),
         })
         .returning();
       if (!inserted) throw new Error('the insert answered no row');
@@ -238,14 +338,19 @@ export function createRevocations(deps: {
       .update(revocations)
       .set(set)
       .where(
-        and(eq(revocations.id, id), eq(revocations.accountId, ctx.accountId), eq(revocations.status, from)),
+        and(
+          eq(revocations.id, id),
+          eq(revocations.accountId, ctx.accountId),
+          eq(revocations.isTest, isTestFor(ctx)),
+          eq(revocations.status, from),
+        ),
       )
       .returning();
     return row ?? null;
   }
 
   /** A possible one decided: open (a revocation, its deadline as counted on arrival) or dismissed; else 409. */
-  async function decide(ctx: AccountContext, id: string, isRevocation: boolean): Promise<Revocation> {
+  async function decide(ctx: AccountContext, id: string, isRevocation: boolean): Promise<ApiRevocation> {
     return transaction(db, async (tx) => {
       const moved = await move(tx, ctx, id, 'possible', { status: isRevocation ? 'open' : 'dismissed' });
       if (!moved) throw new AppError('conflict', { detail: revocationTexts.notPossible });
@@ -261,10 +366,14 @@ export function createRevocations(deps: {
   }
 
   /** Honoured: an open or overdue one acknowledged, once; else 409 and nothing changes. */
-  async function acknowledge(ctx: AccountContext, id: string): Promise<Revocation> {
+  async function acknowledge(ctx: AccountContext, id: string): Promise<ApiRevocation> {
     return transaction(db, async (tx) => {
       const moved = await move(tx, ctx, id, 'open', { status: 'acknowledged', acknowledgedAt: clock.now() });
-      if (!moved) throw new AppError('conflict', { detail: revocationTexts.notOpen });
+      if (!moved) {
+        // Another account's, the other mode's or an unknown id is a 404 as anywhere; a known one not open, a 409.
+        await one(tx, ctx, id);
+        throw new AppError('conflict', { detail: revocationTexts.notOpen, problem: 'revocation_not_open' });
+      }
       const revocation = await inTx(tx, moved);
       await webhookEvents.emit(tx, moved.accountId, { type: 'revocation.acknowledged', data: revocation });
       await audit.record(tx, ctx, { action: 'revocation.acknowledged', targets: [auditTargetOf(moved)] });
@@ -272,7 +381,124 @@ export function createRevocations(deps: {
     });
   }
 
-  return { recordReply, list, record, decide, acknowledge };
+  /** The caller's revocation (its account and mode), or 404. */
+  async function one(reader: Db | Tx, ctx: AccountContext, id: string): Promise<RevocationRow> {
+    const [row] = await reader
+      .select()
+      .from(revocations)
+      .where(
+        and(
+          eq(revocations.id, id),
+          eq(revocations.accountId, ctx.accountId),
+          eq(revocations.isTest, isTestFor(ctx)),
+        ),
+      );
+    if (!row) throw new AppError('not_found');
+    return row;
+  }
+
+  /**
+   * The dashboard's counts of live revocations waiting on the customer: one statement over the account's open and
+   * possible ones (few: the rest are acknowledged or dismissed), overdue read against today in New York.
+   */
+  async function counts(ctx: AccountContext): Promise<RevocationCounts> {
+    const today = dateIn(clock.now(), DEFAULT_DEADLINE_ZONE);
+    const [row] = await db
+      .select({
+        open: sql<number>`count(*) filter (where ${revocations.status} = 'open' and ${revocations.deadline} >= ${today})`.mapWith(
+          Number,
+        ),
+        overdue:
+          sql<number>`count(*) filter (where ${revocations.status} = 'open' and ${revocations.deadline} < ${today})`.mapWith(
+            Number,
+          ),
+        possible: sql<number>`count(*) filter (where ${revocations.status} = 'possible')`.mapWith(Number),
+      })
+      .from(revocations)
+      .where(
+        and(
+          eq(revocations.accountId, ctx.accountId),
+          eq(revocations.isTest, false),
+          inArray(revocations.status, ['open', 'possible']),
+        ),
+      );
+    return { open: row?.open ?? 0, overdue: row?.overdue ?? 0, possible: row?.possible ?? 0 };
+  }
+
+  /** API v1's read of one. */
+  async function get(ctx: AccountContext, id: string): Promise<ApiRevocation> {
+    const row = await one(db, ctx, id);
+    const ids = await verificationIdsOf(db, ctx.accountId, [row]);
+    return toApi(toRevocation(row, clock.now(), ids.get(row.id) ?? []), row);
+  }
+
+  /**
+   * API v1's list: newest received first, in cursor pages (the cursor is the last revocation's id; its received time
+   * and id are the page's key, so revocations that arrive meanwhile never shift a page).
+   */
+  async function page(ctx: AccountContext, query: ApiRevocationListQuery): Promise<ApiRevocationList> {
+    const now = clock.now();
+    const today = dateIn(now, DEFAULT_DEADLINE_ZONE);
+    const conditions: (SQL | undefined)[] = [
+      eq(revocations.accountId, ctx.accountId),
+      eq(revocations.isTest, isTestFor(ctx)),
+    ];
+    if (query.status === 'open')
+      conditions.push(eq(revocations.status, 'open'), gte(revocations.deadline, today));
+    else if (query.status === 'overdue')
+      conditions.push(eq(revocations.status, 'open'), lt(revocations.deadline, today));
+    else if (query.status) conditions.push(eq(revocations.status, query.status));
+    if (query.phone) {
+      const phone = e164Of(query.phone);
+      if (!phone) throw AppError.field('validation_error', 'phone', revocationTexts.invalidPhone);
+      conditions.push(eq(revocations.phone, phone));
+    }
+    if (query.startingAfter !== undefined) {
+      const [after] = await db
+        .select({ receivedAt: revocations.receivedAt, id: revocations.id })
+        .from(revocations)
+        .where(
+          and(
+            eq(revocations.id, query.startingAfter),
+            eq(revocations.accountId, ctx.accountId),
+            eq(revocations.isTest, isTestFor(ctx)),
+          ),
+        );
+      if (!after) throw notACursor();
+      conditions.push(
+        or(
+          lt(revocations.receivedAt, after.receivedAt),
+          and(eq(revocations.receivedAt, after.receivedAt), lt(revocations.id, after.id)),
+        ),
+      );
+    }
+    const rows = await db
+      .select()
+      .from(revocations)
+      .where(and(...conditions))
+      .orderBy(desc(revocations.receivedAt), desc(revocations.id))
+      .limit(query.limit + 1);
+    const hasMore = rows.length > query.limit;
+    const shown = rows.slice(0, query.limit);
+    const ids = await verificationIdsOf(db, ctx.accountId, shown);
+    return cursorPage(
+      shown.map((row) => toApi(toRevocation(row, now, ids.get(row.id) ?? []), row)),
+      hasMore,
+    );
+  }
+
+  return {
+    recordReply,
+    recordFromPage,
+    list,
+    counts,
+    record,
+    decide,
+    acknowledge,
+    get,
+    page,
+    describe: inTx,
+  };
 }
 
 export type Revocations = ReturnType<typeof createRevocations>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeReply, readReply } from './words.ts';
+import { languageOfWords, normalizeReply, readReply } from './words.ts';
 
 describe('a reply to a code text (FCC 24-24)', () => {
   it('is a revocation when it is a per-se word, in any case, with punctuation, emoji or courtesy', () => {
@@ -77,5 +77,14 @@ describe('a reply to a code text (FCC 24-24)', () => {
     // A lone surrogate is not a letter: it becomes a space, as any other symbol.
     expect(readReply('stop \ud800').kind).toBe('revocation');
     expect(readReply('x'.repeat(2000)).kind).toBe('possible');
+  });
+
+  it('tells the language of its recognised words, which its one confirmation text answers in', () => {
+    expect(languageOfWords(readReply('ALTO').words)).toBe('es');
+    expect(languageOfWords(readReply('Alto, gracias').words)).toBe('es');
+    expect(languageOfWords(readReply('no me manden más mensajes').words)).toBe('es');
+    expect(languageOfWords(readReply('STOP').words)).toBe('en');
+    expect(languageOfWords(readReply('please stop texting me').words)).toBe('en');
+    expect(languageOfWords(readReply('Who is this?').words)).toBeNull();
   });
 });

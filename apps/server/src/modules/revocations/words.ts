@@ -103,6 +103,42 @@ const UNAMBIGUOUS = [
   'revocar',
 ];
 
+/** The Spanish ones among the per-se words and the phrases above; every other one is English. */
+const SPANISH = new Set([
+  'alto',
+  'parar',
+  'para',
+  'pare',
+  'baja',
+  'dar de baja',
+  'darme de baja',
+  'darse de baja',
+  'cancelar',
+  'detener',
+  'terminar',
+  'revocar',
+  'no mas',
+  'no me envien',
+  'no me manden',
+  'no me escriban',
+  'no me contacten',
+  'no me llamen',
+  'no quiero recibir',
+  'no mas mensajes',
+  'deje de enviar',
+  'dejen de enviar',
+]);
+
+/**
+ * The language of a reply's recognised words (`ReplyReading.words`, the first one's), which its one confirmation text
+ * is answered in ("ALTO" in Spanish, "STOP" in English); null when none was recognised.
+ */
+export function languageOfWords(words: readonly string[]): 'en' | 'es' | null {
+  const [first] = words;
+  if (first === undefined) return null;
+  return SPANISH.has(first) ? 'es' : 'en';
+}
+
 /** Lower case, accents and apostrophes removed, anything but letters and digits a single space. */
 export function normalizeReply(text: string): string {
   return text

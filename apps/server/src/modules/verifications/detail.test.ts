@@ -49,6 +49,10 @@ describe('GET /api/verifications/{id}', () => {
       // Inserted without a consent version (issue #18; public-consent.test.ts shows one recorded).
       consent: null,
       redactedAt: null,
+      // No revocation of its number or address (issue #35; revocations.test.ts in this folder shows one).
+      revokedAt: null,
+      revocationId: null,
+      revocation: null,
     });
     // Without account, and with the log's search params around it (the detail page keeps them).
     expect((await owner.c.get(`/api/verifications/${row.id}`)).statusCode).toBe(200);

@@ -261,6 +261,8 @@ describe('GET /api/verifications/export-csv', () => {
       '',
       // Not redacted (issue #19).
       '',
+      // Not revoked (issue #35).
+      '',
     ]);
     expect(rows.map((r) => r[2])).toEqual([
       `'=HYPERLINK("http://evil.example","x")`,

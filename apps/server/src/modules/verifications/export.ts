@@ -16,6 +16,12 @@ import type { AccountContext } from '../../plugins/account-context.ts';
 import { type AuditLog, auditTarget, filtersForTheLog } from '../audit/index.ts';
 import { countVerifications } from './count.ts';
 import { resolveForms, verificationOrderBy, verificationWhere } from './filters.ts';
+import {
+  firstRevocationJoin,
+  revokedAtSql,
+  revokedVerificationsJoin,
+  revokedVerificationsJoinOn,
+} from './revoked.ts';
 
 const { verifications, accounts } = schema;
 
@@ -33,8 +39,8 @@ export const exportTuning: { batchSize: number; onBatch?: (rows: number) => void
 
 /**
  * The CSV's columns, in order (issue #6). Later columns are added at the end — Source (issue #15), then the consent
- * version and hash (issue #18), then when the consumer's personal data was redacted (issue #19) — so a sheet or script
- * that reads the earlier columns by position keeps reading them.
+ * version and hash (issue #18), then when the consumer's personal data was redacted (issue #19), then when consent was
+ * revoked (issue #35) — so a sheet or script that reads the earlier columns by position keeps reading them.
  */
 export const exportHeader = [
   'ID',
@@ -50,6 +56,7 @@ export const exportHeader = [
   'Consent version',
   'Consent hash',
   'Redacted',
+  'Revoked at',
 ] as const;
 
 /**
@@ -180,6 +187,8 @@ function exportCells(): { value: SQL; text: boolean }[] {
     { value: sql`${v.consentSha256}`, text: false },
     // Issue #19: when the number was masked and the rest of the consumer's data removed (ADR 25); empty when it was not.
     { value: sql`to_char(${v.redactedAt}, 'YYYY-MM-DD HH24:MI:SS TZH:TZM')`, text: false },
+    // Issue #35: when a later revocation of the number or address was received (revoked.ts); empty when none was.
+    { value: sql`to_char(${revokedAtSql}, 'YYYY-MM-DD HH24:MI:SS TZH:TZM')`, text: false },
   ];
 }
 
@@ -212,6 +221,7 @@ export function exportBatchQuery(
       ...Object.fromEntries(cells.map((cell, i) => [`cell_${i}`, cell.value.as(`cell_${i}`)])),
     })
     .from(verifications)
+    .leftJoinLateral(firstRevocationJoin, sql`true`)
     .where(
       last
         ? and(
@@ -339,10 +349,13 @@ export function createVerificationExport(deps: {
       // PostgreSQL: the same cells in one COPY, quoted by PostgreSQL's own CSV writer (ADR 0010), started before the
       // answer so that a refusal is a 500 rather than a cut download.
       const cells = Object.fromEntries(exportCells().map((cell, i) => [`cell_${i}`, cell.value]));
+      // Revoked at: the account's few revoked verifications, hashed and joined by id (a batch above probes per row).
+      const revoked = revokedVerificationsJoin(ctx.accountId, query.mode === 'test');
       const rows = await streamCsv(
         db
           .select(cells)
           .from(verifications)
+          .leftJoin(revoked, revokedVerificationsJoinOn)
           .where(where)
           .orderBy(...verificationOrderBy(query.o))
           .getSQL(),

@@ -5,6 +5,7 @@ import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { createdWithin, resolveDateRange } from '../../domain/date-range.ts';
 import { e164Of, PHONE_TEXT } from '../../domain/phone.ts';
 import { escapeLike } from '../verify-forms/index.ts';
+import { revokedCondition } from './revoked.ts';
 
 /**
  * The SQL of the activity log's filters and sorts (SPEC §2 /activity-log/), shared by the list, the report and the CSV
@@ -57,7 +58,11 @@ type FilterColumns = {
  * A filter with the log's mode (issue #33): `live` or `test` objects only; none: every row. The report is live data:
  * it reads the live summaries and rows (report-counts.ts, funnel.ts).
  */
-export type ModeFilter = VerificationFilter & { mode?: VerificationMode | undefined };
+export type ModeFilter = VerificationFilter & {
+  mode?: VerificationMode | undefined;
+  /** The log's and the export's revoked filter (issue #35; revoked.ts): verifications only, never attempts. */
+  revoked?: boolean | undefined;
+};
 
 const verificationColumns: FilterColumns = {
   accountId: verifications.accountId,
@@ -268,7 +273,10 @@ export function verificationWhere(
   now: Date,
   forms: ResolvedForms = {},
 ): SQL {
-  return filterWhere(accountId, filter, now, verificationColumns, forms);
+  const where = filterWhere(accountId, filter, now, verificationColumns, forms);
+  if (filter.revoked === undefined) return where;
+  const isTest = filter.mode ? filter.mode === 'test' : undefined;
+  return sql`${where} and ${revokedCondition(accountId, isTest, filter.revoked)}`;
 }
 
 /**

@@ -7,6 +7,7 @@ import {
 import { type Db, schema } from '@veriform/db';
 import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { createdWithin, resolveDateRange } from '../../domain/date-range.ts';
+import { rowsOf } from '../../lib/rows.ts';
 import { attemptWhere, type ResolvedForms, splitSearch } from './filters.ts';
 import {
   type Channel,
@@ -15,7 +16,6 @@ import {
   minutesAtEnds,
   needsRows,
   type ReportScope,
-  rowsOf,
   summaryWhere,
   wholeDaysWithin,
 } from './report-hours.ts';

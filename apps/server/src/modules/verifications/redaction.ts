@@ -120,7 +120,8 @@ export async function redactVerification(
     });
     return redacted;
   });
-  return toDetailDto(row);
+  // Its number and address are masked now, so no revocation names them any more (issue #35): as the detail reads.
+  return toDetailDto({ ...row, revokedAt: null, revocationId: null, revocation: null });
 }
 
 type VerificationRow = typeof verifications.$inferSelect;

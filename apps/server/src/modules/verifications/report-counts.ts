@@ -1,6 +1,7 @@
 import type { VerificationFilter } from '@veriform/contracts';
 import { type Db, schema } from '@veriform/db';
 import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { rowsOf } from '../../lib/rows.ts';
 import { splitSearch, verificationWhere } from './filters.ts';
 import {
   type Channel,
@@ -12,7 +13,6 @@ import {
   needsRows,
   type ReportRange,
   type ReportScope,
-  rowsOf,
   rowsOfCutHours,
   summaryWhere,
   wholeDaysWithin,

@@ -169,10 +169,3 @@ export function summaryWhere(
   }
   return conditions;
 }
-
-/** A driver's answer to `db.execute` as rows (both drivers answer `{ rows }`). */
-export function rowsOf(answer: unknown): Record<string, unknown>[] {
-  if (typeof answer !== 'object' || answer === null || !('rows' in answer) || !Array.isArray(answer.rows))
-    throw new Error('the driver answered without rows');
-  return answer.rows;
-}

@@ -3,12 +3,13 @@ import type {
   VerificationDetail,
   VerificationList,
   VerificationReport,
+  VerificationRevocation,
   verificationListQuerySchema,
   verificationReportQuerySchema,
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { consentEvidenceOf } from '../../domain/api-verification.ts';
 import { addDays, resolveReportRange } from '../../domain/date-range.ts';
@@ -21,8 +22,9 @@ import { countVerifications } from './count.ts';
 import { resolveForms, verificationOrderBy, verificationWhere } from './filters.ts';
 import { buildFunnel, funnelCounts, funnelTopFormIds } from './funnel.ts';
 import { verificationReportCounts } from './report-counts.ts';
+import { firstRevocationJoin, revocationColumns } from './revoked.ts';
 
-const { verifications, verifyForms } = schema;
+const { verifications, verifyForms, revocations } = schema;
 
 export type VerificationRow = typeof verifications.$inferSelect;
 export type VerificationListParams = z.output<typeof verificationListQuerySchema>;
@@ -55,7 +57,9 @@ const listedColumns = {
   source: verifications.source,
   createdAt: verifications.createdAt,
 };
-type ListedRow = Pick<VerificationRow, keyof typeof listedColumns>;
+/** The columns with the row's first revoking revocation (issue #35; revoked.ts joins it). */
+type Revoked = { revokedAt: Date | null; revocationId: string | null };
+type ListedRow = Pick<VerificationRow, keyof typeof listedColumns> & Revoked;
 
 export const toVerificationDto = (row: ListedRow): Verification => ({
   id: row.id,
@@ -68,13 +72,20 @@ export const toVerificationDto = (row: ListedRow): Verification => ({
   isTest: row.isTest,
   source: row.source,
   created: row.createdAt.toISOString(),
+  revokedAt: row.revokedAt?.toISOString() ?? null,
+  revocationId: row.revocationId,
 });
 
 /** Whole days from one `YYYY-MM-DD` to another. */
 const daysBetween = (from: string, to: string) =>
   Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 
-export const toDetailDto = (row: VerificationRow): VerificationDetail => ({
+/** The revocation's own columns the detail shows beside `revokedAt` (issue #35). */
+type RevocationShown = Pick<VerificationRevocation, 'channel' | 'phone' | 'email'>;
+/** The detail's row: the whole verification, its first revoking revocation and what the detail shows of it. */
+type DetailRow = VerificationRow & Revoked & { revocation: RevocationShown | null };
+
+export const toDetailDto = (row: DetailRow): VerificationDetail => ({
   ...toVerificationDto(row),
   email: row.email,
   codeSentAt: row.codeSentAt?.toISOString() ?? null,
@@ -84,6 +95,10 @@ export const toDetailDto = (row: VerificationRow): VerificationDetail => ({
   userAgent: row.userAgent,
   consent: consentEvidenceOf(row),
   redactedAt: row.redactedAt?.toISOString() ?? null,
+  revocation:
+    row.revocationId !== null && row.revokedAt !== null && row.revocation !== null
+      ? { id: row.revocationId, receivedAt: row.revokedAt.toISOString(), ...row.revocation }
+      : null,
 });
 
 /**
@@ -106,10 +121,12 @@ export function createVerificationService(deps: {
     const orderBy = verificationOrderBy(query.o);
     const offset = (query.pageNumber - 1) * query.pageSize;
     const pageRows = () => {
+      // Each row of the page with its first revoking revocation (issue #35): two index probes a row.
       if (offset < DEFERRED_JOIN_FROM_OFFSET)
         return db
-          .select(listedColumns)
+          .select({ ...listedColumns, ...revocationColumns })
           .from(verifications)
+          .leftJoinLateral(firstRevocationJoin, sql`true`)
           .where(where)
           .orderBy(...orderBy)
           .limit(query.pageSize)
@@ -126,9 +143,10 @@ export function createVerificationService(deps: {
         .offset(offset)
         .as('page');
       return db
-        .select(listedColumns)
+        .select({ ...listedColumns, ...revocationColumns })
         .from(verifications)
         .innerJoin(page, eq(verifications.id, page.id))
+        .leftJoinLateral(firstRevocationJoin, sql`true`)
         .orderBy(...orderBy);
     };
     // Independent reads: on PostgreSQL they run on two pooled connections at once; PGlite runs them one by one.
@@ -153,17 +171,34 @@ export function createVerificationService(deps: {
    * other tools, does not spread full numbers.
    */
   async function get(ctx: AccountContext, id: number): Promise<VerificationDetail> {
-    const [found] = await db
-      .select()
+    const [read] = await db
+      .select({
+        verification: verifications,
+        ...revocationColumns,
+        revocationChannel: revocations.channel,
+        revocationPhone: revocations.phone,
+        revocationEmail: revocations.email,
+      })
       .from(verifications)
+      .leftJoinLateral(firstRevocationJoin, sql`true`)
+      .leftJoin(revocations, eq(revocations.id, revocationColumns.revocationId))
       .where(and(eq(verifications.accountId, ctx.accountId), eq(verifications.id, id)))
       .limit(1);
-    if (!found) throw new AppError('not_found');
+    if (!read) throw new AppError('not_found');
+    const found = read.verification;
     await audit.record(db, ctx, {
       action: 'verification.viewed',
       targets: [{ type: 'verification', id: String(found.id), name: maskPhone(found.cellPhone) }],
     });
-    return toDetailDto(found);
+    return toDetailDto({
+      ...found,
+      revokedAt: read.revokedAt,
+      revocationId: read.revocationId,
+      revocation:
+        read.revocationChannel === null
+          ? null
+          : { channel: read.revocationChannel, phone: read.revocationPhone, email: read.revocationEmail },
+    });
   }
 
   /**

@@ -1,13 +1,13 @@
 import type { ApiKeyScope, CreatedApiKey } from '@veriform/contracts';
+import { type ApiClient, createApiClient } from '@veriform/sdk';
 import type { FastifyInstance } from 'fastify';
-import createClient from 'openapi-fetch';
 import type { Owner } from '../teams.ts';
-import type { paths } from './schema.ts';
 
 /**
- * API v1 as an integrator calls it: openapi-fetch typed by `schema.ts`, which openapi-typescript generates from the
- * app's own OpenAPI document (`docs.test.ts` fails when the two differ). Requests go through `app.inject`, so no port
- * is needed; `fetch` semantics (Request in, Response out) are kept, headers and status included.
+ * API v1 as an integrator calls it: the SDK's own transport (packages/sdk, `createApiClient`: openapi-fetch typed by
+ * the SDK's `schema.ts`, which openapi-typescript generates from the app's own OpenAPI document; `docs.test.ts` fails
+ * when the two differ). Requests go through `app.inject`, so no port is needed; `fetch` semantics (Request in,
+ * Response out) are kept, headers and status included.
  */
 
 export const API_TEST_BASE = 'http://veriform.test';
@@ -33,11 +33,14 @@ export function injectFetch(app: FastifyInstance) {
   };
 }
 
-export function apiV1(app: FastifyInstance, key: string, headers: Record<string, string> = {}) {
-  return createClient<paths>({
+/** The typed client of a key, without retries: a test sees every answer (a 429, a 5xx) as the server gave it. */
+export function apiV1(app: FastifyInstance, key: string, headers: Record<string, string> = {}): ApiClient {
+  return createApiClient({
+    apiKey: key,
     baseUrl: API_TEST_BASE,
     fetch: injectFetch(app),
-    headers: { Authorization: `Bearer ${key}`, ...headers },
+    maxRetries: 0,
+    headers,
   });
 }
 
@@ -51,4 +54,21 @@ export async function newApiKey(
   const response = await owner.c.post('/api/api-keys', { account: owner.accountId, name, mode, scopes });
   if (response.statusCode !== 201) throw new Error(`create API key: ${response.statusCode} ${response.body}`);
   return response.json<CreatedApiKey>();
+}
+
+/**
+ * One API v1 request with a key, as raw as a customer's HTTP client sends it (no typed client): for the answers a
+ * typed client cannot ask for (bad bodies, wrong types, another mode's ids) and for concurrent bursts.
+ */
+export function keyCall(app: FastifyInstance, key: string) {
+  return (method: 'GET' | 'POST', url: string, body?: unknown) =>
+    app.inject({
+      method,
+      url,
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    });
 }

@@ -1,5 +1,6 @@
 import { Group } from '@mantine/core';
 import {
+  contactabilitySearchSchema,
   revocationSearchSchema,
   type VerificationFilter,
   verificationAttemptSearchSchema,
@@ -8,7 +9,7 @@ import {
 import { validateVerificationSearch } from '../../lib/verification-search';
 import { ButtonLink } from '../links';
 
-export type ActivityLogView = 'verifications' | 'attempts' | 'revocations';
+export type ActivityLogView = 'verifications' | 'attempts' | 'revocations' | 'contactability';
 
 // The mode (live or test data, issue #33) carries over too: switching views never flips test data to live.
 const filterKeys = [...Object.keys(verificationFilterSchema.shape), 'mode'];
@@ -20,20 +21,22 @@ function filterOf(search: VerificationFilter): Partial<VerificationFilter> {
 
 const attemptDefaults = verificationAttemptSearchSchema.parse({});
 const revocationDefaults = revocationSearchSchema.parse({});
+const contactabilityDefaults = contactabilitySearchSchema.parse({});
 
 /**
- * The activity log's views (issue #18 item 6, issue #35): verifications, every code sent ("attempts"), and the
- * revocations of consent. Plain links in a
+ * The activity log's views (issue #18 item 6, issue #35): verifications, every code sent ("attempts"), the
+ * revocations of consent, and the contactability verdicts. Plain links in a
  * navigation landmark, so Tab reaches both, Enter follows, middle-click opens a new tab, and the current view carries
  * aria-current. The filters both views share come along; sort, page and the attempts' delivery status do not (the
- * other view has none of them, or other pages).
+ * other view has none of them, or other pages). At phone width the four wrap onto a second line rather than
+ * overflow the screen.
  */
 export function ActivityLogTabs({
   current,
   search,
 }: {
   current: ActivityLogView;
-  /** The view's log filters, carried to the other log view (the revocations have none of them). */
+  /** The view's log filters, carried to the other log view (revocations and verdicts have none of them). */
   search?: VerificationFilter;
 }) {
   const filter = search ? filterOf(search) : {};
@@ -47,7 +50,7 @@ export function ActivityLogTabs({
     activeOptions: { exact: true, includeSearch: false },
   });
   return (
-    <Group component="nav" aria-label="Activity log views" gap={4} mb="md" wrap="nowrap">
+    <Group component="nav" aria-label="Activity log views" gap={4} mb="md" wrap="wrap">
       <ButtonLink to="/activity-log/" search={validateVerificationSearch(filter)} {...tab('verifications')}>
         Verifications
       </ButtonLink>
@@ -56,6 +59,13 @@ export function ActivityLogTabs({
       </ButtonLink>
       <ButtonLink to="/activity-log/revocations" search={revocationDefaults} {...tab('revocations')}>
         Revocations
+      </ButtonLink>
+      <ButtonLink
+        to="/activity-log/contactability"
+        search={contactabilityDefaults}
+        {...tab('contactability')}
+      >
+        Contactability
       </ButtonLink>
     </Group>
   );

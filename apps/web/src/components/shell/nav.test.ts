@@ -71,6 +71,8 @@ describe('objectListOf (switching accounts on a page of one object)', () => {
     expect(objectListOf('/forms/')).toBeNull();
     expect(objectListOf('/activity-log/')).toBeNull();
     expect(objectListOf('/activity-log/attempts')).toBeNull();
+    expect(objectListOf('/activity-log/revocations')).toBeNull();
+    expect(objectListOf('/activity-log/contactability')).toBeNull();
     expect(objectListOf('/dashboard/')).toBeNull();
     expect(objectListOf('/settings/manage-team')).toBeNull();
     expect(objectListOf('/accounts/3/forms/7/x')).toBeNull();

@@ -52,7 +52,8 @@ export type ObjectList = '/forms/' | '/activity-log/';
  */
 export function objectListOf(pathname: string): ObjectList | null {
   if (/^\/forms\/[^/]+\/?$/.test(pathname)) return '/forms/';
-  // /activity-log/attempts and /activity-log/revocations are lists (the log's other views), not verifications.
-  if (/^\/activity-log\/(?!(attempts|revocations)\/?$)[^/]+\/?$/.test(pathname)) return '/activity-log/';
+  // /activity-log/attempts, /revocations and /contactability are the log's other views (lists), not verifications.
+  if (/^\/activity-log\/(?!(attempts|revocations|contactability)\/?$)[^/]+\/?$/.test(pathname))
+    return '/activity-log/';
   return null;
 }

@@ -100,6 +100,19 @@ export function useUpdatePhoneCountriesMutation(accountId: number) {
   });
 }
 
+/** How long a verification stands as consent in the contactability verdict (issue #35): 1–60 months. */
+export function useUpdateConsentMaxAgeMutation(accountId: number) {
+  const services = useServices();
+  return useMutation({
+    mutationFn: (consentMaxAgeMonths: number) =>
+      services.api.call(accountEndpoints.update, {
+        params: { id: accountId },
+        body: { consentMaxAgeMonths },
+      }),
+    onSuccess: (info) => services.queryClient.setQueryData(accountKeys.companyInfo(accountId), info),
+  });
+}
+
 /** The multipart field of the logo upload (the same rules as the profile picture). */
 export const ACCOUNT_IMAGE_FIELD = PROFILE_IMAGE_FIELD;
 

@@ -14,6 +14,7 @@ const info = (auditRetentionYears: number) => ({
   ...owner.account,
   phoneCountries: ['US'],
   auditRetentionYears,
+  consentMaxAgeMonths: 18,
 });
 const emptyLog = [200, { count: 0, pageNumber: 1, pageSize: 25, results: [] }] as const;
 

@@ -29,6 +29,9 @@ const detail: VerificationDetail = {
   userAgent: 'Mozilla/5.0 (iPhone)',
   consent: null,
   redactedAt: null,
+  revokedAt: null,
+  revocationId: null,
+  revocation: null,
 };
 
 const issued: VerificationCertificateStanding = {
@@ -38,6 +41,7 @@ const issued: VerificationCertificateStanding = {
   revokedAt: null,
   revocationReason: null,
   redactedAt: null,
+  consentRevokedAt: null,
 };
 
 const DETAIL = 'GET /api/verifications/42';

@@ -88,6 +88,7 @@ function makePublic(over: Partial<PublicCertificate> = {}): PublicCertificate {
     revokedAt: null,
     revocationReason: null,
     redactedAt: null,
+    consentRevokedAt: null,
     certificate: locked(makeCertificate()),
     signature: { alg: 'Ed25519', keyId: 'vfk_0123456789abcdef', value: 'c2lnbmF0dXJl' },
     ...over,
@@ -102,7 +103,13 @@ function check(over: Partial<CertificateCheck>): CertificateCheck {
     company: 'Acme Lending',
     format: 'pdf',
     reason: null,
-    standing: { status: 'valid', revokedAt: null, revocationReason: null, redactedAt: null },
+    standing: {
+      status: 'valid',
+      revokedAt: null,
+      revocationReason: null,
+      redactedAt: null,
+      consentRevokedAt: null,
+    },
     ...over,
   };
 }
@@ -156,6 +163,21 @@ describe('/certificates/{certId} (the public check page)', { timeout: 20_000 }, 
     expect(document.body).not.toHaveTextContent(EVIDENCE.ip);
     expect(document.title).toBe('Verification certificate · Veriform');
     expect(server.calls('POST /api/auth/csrf')).toHaveLength(0);
+  });
+
+  it('links to the form’s revocation page, in the consent’s language (issue #35)', async () => {
+    const server = createFakeServer({ [GET]: [200, makePublic()] });
+    const { unmount } = open(server);
+    const link = await screen.findByRole('link', { name: 'Changed your mind? Revoke consent' });
+    expect(link).toHaveAttribute('href', '/f/f_abc/revoke');
+    expect(link.closest('[lang]')).toHaveAttribute('lang', 'en');
+    unmount();
+    const spanish = makeCertificate();
+    if (spanish.consent) spanish.consent.language = 'es';
+    open(createFakeServer({ [GET]: [200, makePublic({ certificate: locked(spanish) })] }));
+    expect(
+      await screen.findByRole('link', { name: '¿Cambió de opinión? Revoque su consentimiento' }),
+    ).toHaveAttribute('href', '/f/f_abc/revoke');
   });
 
   it('names the company’s verified domain as signed, beside its name', async () => {
@@ -325,6 +347,7 @@ describe('/certificates/{certId} (the public check page)', { timeout: 20_000 }, 
       revokedAt: '2026-11-22T10:00:00Z',
       revocationReason: 'Duplicate',
       redactedAt: null,
+      consentRevokedAt: null,
     };
     const server = createFakeServer({
       [GET]: [200, makePublic(standing)],
@@ -350,6 +373,8 @@ describe('/certificates/{certId} (the public check page)', { timeout: 20_000 }, 
     expect(screen.getByRole('region', { name: 'Seal' })).toHaveTextContent('vfk_0123456789abcdef');
     expect(screen.queryByRole('form', { name: 'Unlock the phone number' })).toBeNull();
     expect(screen.queryByRole('region', { name: 'Consent' })).toBeNull();
+    // The form is no longer named: no revocation link to offer.
+    expect(screen.queryByRole('link', { name: /Revoke consent/ })).toBeNull();
   });
 
   it('an unknown id: a clear not-found state, and the file check still there', async () => {

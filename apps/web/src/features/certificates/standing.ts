@@ -31,3 +31,15 @@ export function standingSentence(standing: CertificateStanding): string | null {
   }
   return revoked;
 }
+
+/**
+ * The consumer revoked consent for the verified number or address after the verification (issue #35): the
+ * certificate still stands as evidence of its moment, and says so with the date. Null when consent was not revoked.
+ */
+export function consentRevokedSentence(
+  standing: Pick<CertificateStanding, 'consentRevokedAt'>,
+): string | null {
+  return standing.consentRevokedAt
+    ? `Consent revoked on ${formatDate(standing.consentRevokedAt)} — the consumer revoked consent after this verification; the certificate remains evidence of consent at its moment.`
+    : null;
+}

@@ -120,6 +120,7 @@ function server(report: VerificationReport | ((url: URL) => VerificationReport) 
     'GET /api/verifications/report': ({ url }) => [200, typeof report === 'function' ? report(url) : report],
     'GET /api/verify-forms': [200, list([makeForm()])],
     'GET /api/verify-forms/categories': [200, { results: ['Lending'] }],
+    'GET /api/revocations/counts': [200, { open: 3, overdue: 1, possible: 2 }],
   });
 }
 
@@ -136,6 +137,28 @@ function stat(label: string): string | null {
 }
 
 describe('/dashboard/', () => {
+  it('counts the revocations waiting on the customer, overdue in red, linking to what needs doing', async () => {
+    renderApp('/dashboard/', { initialData: signedIn(), server: server() });
+    const card = await screen.findByRole('region', { name: 'Revocations of consent' }, { timeout: SLOW });
+    const value = (label: string) =>
+      within(card).getByText(label, { selector: 'dt' }).nextElementSibling?.textContent ?? null;
+    await waitFor(() => expect(value('Overdue')).toBe('1'));
+    expect(value('Open')).toBe('3');
+    expect(value('Awaiting decision')).toBe('2');
+    const link = within(card).getByRole('link', { name: 'Review revocations' });
+    expect(link.getAttribute('href')).toContain('/activity-log/revocations');
+    expect(link.getAttribute('href')).toContain('status=overdue');
+  });
+
+  it('shows no revocations card to a member who may not read them', async () => {
+    const reader = makeMembership({ role: 'member', canSearchData: false, canViewReports: true });
+    const fake = server();
+    renderApp('/dashboard/', { initialData: signedIn(reader), server: fake });
+    await findChart();
+    expect(screen.queryByRole('region', { name: 'Revocations of consent' })).toBeNull();
+    expect(fake.calls('GET /api/revocations/counts')).toHaveLength(0);
+  });
+
   it('shows the report: totals, chart with its data table, top forms, categories, funnel and active forms', async () => {
     const fake = server();
     renderApp('/dashboard/', { initialData: signedIn(), server: fake });
@@ -308,6 +331,7 @@ describe('/dashboard/', () => {
         fail ? [400, { nonFieldErrors: ['The report is not available right now.'] }] : [200, makeReport()],
       'GET /api/verify-forms': [200, list([makeForm()])],
       'GET /api/verify-forms/categories': [200, { results: [] }],
+      'GET /api/revocations/counts': [200, { open: 0, overdue: 0, possible: 0 }],
     });
     renderApp('/dashboard/', { initialData: signedIn(), server: fake });
     const alert = await screen.findByRole('alert', {}, { timeout: SLOW });

@@ -10,6 +10,9 @@ import { accountScope } from '../../lib/account-keys';
 import type { ApiClient } from '../../lib/api-client';
 import { useServices } from '../../lib/services';
 
+/** The channels' words, for other features that show a revocation (a verification's detail). */
+export { revocationChannelLabels } from './labels';
+
 /**
  * Revocations of consent (issue #35): the fetcher, its query options and the mutations. The endpoints (method, path,
  * schemas) are the contract's `revocationEndpoints`. Keys start with the account scope, so switching accounts reloads.
@@ -17,6 +20,7 @@ import { useServices } from '../../lib/services';
 export const revocationKeys = {
   all: (accountId: number) => [...accountScope, accountId, 'revocations'] as const,
   list: (accountId: number, search: RevocationSearch) => [...revocationKeys.all(accountId), search] as const,
+  counts: (accountId: number) => [...revocationKeys.all(accountId), 'counts'] as const,
 };
 
 /** The URL's search: every bad value falls back (the contract's schema), defaults left out of the URL. */
@@ -29,6 +33,14 @@ export function revocationListQueryOptions(api: ApiClient, accountId: number, se
     queryKey: revocationKeys.list(accountId, search),
     queryFn: ({ signal }) =>
       api.call(revocationEndpoints.list, { query: { account: accountId, ...search }, signal }),
+  });
+}
+
+/** The dashboard's counts; under the same key as the lists, so any change reads them again too. */
+export function revocationCountsQueryOptions(api: ApiClient, accountId: number) {
+  return queryOptions({
+    queryKey: revocationKeys.counts(accountId),
+    queryFn: ({ signal }) => api.call(revocationEndpoints.counts, { query: { account: accountId }, signal }),
   });
 }
 

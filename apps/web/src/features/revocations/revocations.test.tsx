@@ -36,7 +36,15 @@ function server(initial: Revocation[]) {
   return createFakeServer({
     'GET /api/revocations': ({ url }) => {
       const status = url.searchParams.get('status');
-      const results = status ? rows.filter((r) => r.status === status) : rows;
+      const q = url.searchParams.get('q');
+      const results = rows.filter(
+        (r) =>
+          (!status || r.status === status) &&
+          (!q ||
+            (/^[\d\s()+-]+$/.test(q)
+              ? (r.phone ?? '').includes(q.replace(/\D/g, ''))
+              : (r.email ?? '').includes(q))),
+      );
       return [200, { count: results.length, pageNumber: 1, pageSize: 25, results }];
     },
     'POST /api/revocations': ({ body }) => {
@@ -144,5 +152,40 @@ describe('/activity-log/revocations', { timeout: 20_000 }, () => {
     });
     expect(await screen.findByRole('table', { name: 'Revocations' })).toBeInTheDocument();
     expect(screen.getByText('By post')).toBeInTheDocument();
+  });
+  it('the search box filters by number or address, debounced, in the URL; nothing matching offers Clear filters', async () => {
+    const user = userEvent.setup();
+    const fake = server([
+      makeRevocation('r1'),
+      makeRevocation('r2', { phone: null, email: 'ann@example.com', words: '', note: 'Wrote to us' }),
+    ]);
+    const { router } = renderApp('/activity-log/revocations', { initialData: signedIn(), server: fake });
+    await screen.findByRole('table', { name: 'Revocations' });
+    const filters = screen.getByRole('search', { name: 'Filter revocations' });
+    const box = within(filters).getByRole('searchbox', { name: 'Search' });
+    await user.type(box, 'ann@');
+    // One read for the whole word, once typing stops.
+    await waitFor(() => expect(router.state.location.search).toEqual({ q: 'ann@' }));
+    const reads = fake.calls('GET /api/revocations');
+    expect(reads.at(-1)?.url.searchParams.get('q')).toBe('ann@');
+    expect(reads.filter((r) => r.url.searchParams.get('q') === 'ann')).toHaveLength(0);
+    await waitFor(() => expect(screen.queryByText('STOP')).toBeNull());
+    expect(screen.getByText('Wrote to us')).toBeInTheDocument();
+
+    await user.clear(box);
+    await user.type(box, '555-9999');
+    expect(await screen.findByText('No matching revocations')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await waitFor(() => expect(router.state.location.search).toEqual({}));
+    expect(await screen.findByText('STOP')).toBeInTheDocument();
+    expect(box).toHaveValue('');
+  });
+
+  it('a shared link with a search opens with it in the box', async () => {
+    const fake = server([makeRevocation('r1')]);
+    renderApp('/activity-log/revocations?q=0101', { initialData: signedIn(), server: fake });
+    await screen.findByRole('table', { name: 'Revocations' });
+    expect(screen.getByRole('searchbox', { name: 'Search' })).toHaveValue('0101');
+    expect(fake.calls('GET /api/revocations')[0]?.url.searchParams.get('q')).toBe('0101');
   });
 });

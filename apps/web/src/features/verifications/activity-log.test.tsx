@@ -23,6 +23,8 @@ function makeVerification(id: number, over: Partial<Verification> = {}): Verific
     // Every third one came through API v1.
     source: id % 3 === 0 ? 'api' : 'hosted',
     created: '2026-01-05T10:00:00Z',
+    revokedAt: null,
+    revocationId: null,
     ...over,
   };
 }
@@ -384,6 +386,7 @@ describe('/activity-log/{id}', { timeout: 20_000 }, () => {
     userAgent: 'Mozilla/5.0 (iPhone)',
     consent: { versionId: 'cv_1', version: 3, language: 'es', sha256: 'ab'.repeat(32) },
     redactedAt: null,
+    revocation: null,
   };
 
   it('shows the verification and its evidence, and goes back with the same search', async () => {

@@ -48,6 +48,8 @@ export type VerificationFilterParams = {
 
 /** The list call's query without the account (also the cache key: two URLs meaning the same page share it). */
 export type VerificationListParams = VerificationFilterParams & {
+  /** The log's own filter (issue #35): only revoked, only not revoked, or both (left out). */
+  revoked?: boolean | undefined;
   o?: VerificationSort | undefined;
   pageNumber?: number | undefined;
   pageSize?: number | undefined;
@@ -98,6 +100,7 @@ export function withJoinedLists<P extends VerificationFilterParams>(params: P) {
 export function verificationListParams(search: VerificationSearch): VerificationListParams {
   return {
     ...verificationFilterParams(search),
+    revoked: search.revoked,
     o: search.o,
     pageNumber: search.pageNumber,
     pageSize: search.pageSize,
@@ -178,6 +181,7 @@ export function verificationExportUrl(accountId: number, search: VerificationSea
     ...verificationFilterParams(search),
     // The file's Created column is written in this zone, so the export names it even for "all time".
     tz: search.tz ?? browserTimeZone(),
+    revoked: search.revoked,
     o: search.o,
   };
   return `${verificationEndpoints.exportCsv.path}${buildQueryString(query)}`;

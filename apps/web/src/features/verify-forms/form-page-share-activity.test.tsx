@@ -37,6 +37,8 @@ function makeVerification(over: Partial<Verification> = {}): Verification {
     isTest: false,
     source: 'hosted',
     created: '2026-03-01T15:30:00Z',
+    revokedAt: null,
+    revocationId: null,
     ...over,
   };
 }

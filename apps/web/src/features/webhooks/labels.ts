@@ -23,6 +23,7 @@ export const eventTypeLabels: Record<WebhookEventType, string> = {
   'membership.removed': 'Team member removed',
   'consent.revoked': 'Consent revoked',
   'revocation.acknowledged': 'Revocation acknowledged',
+  'revocation.overdue': 'Revocation overdue',
 };
 
 export const ALL_EVENTS_LABEL = 'All events';

@@ -11,7 +11,12 @@ const signedIn = (membership = owner) =>
   makeInitialData({ user: ada, memberships: [membership], currentMembership: membership });
 const logo = `/media/${'b'.repeat(64)}.webp`;
 /** What the account routes answer: the company info (the account, its phone countries, the log's retention). */
-const companyInfo = { ...owner.account, phoneCountries: ['US'], auditRetentionYears: 2 };
+const companyInfo = {
+  ...owner.account,
+  phoneCountries: ['US'],
+  auditRetentionYears: 2,
+  consentMaxAgeMonths: 18,
+};
 
 describe('Company Info', () => {
   it('owners rename the company; the account menu follows', async () => {

@@ -20,6 +20,7 @@ import {
   useUpdateAccountMutation,
   useUploadAccountImageMutation,
 } from '../api';
+import { ConsentAgeCard } from './ConsentAgeCard';
 import { PhoneCountriesCard } from './PhoneCountriesCard';
 
 const NAME_LABEL = 'Company name';
@@ -151,7 +152,7 @@ function CompanyInfoCard({ membership }: { membership: Membership }) {
 
 /**
  * SPEC §2 company-info: the current membership's account; owners may rename it and change its logo, choose the
- * countries codes are sent to, and manage the account's test numbers (`moreCards`: other features' cards of the
+ * countries codes are sent to and how long a verification stands as consent, and manage the account's test numbers (`moreCards`: other features' cards of the
  * same account, composed by the route).
  */
 export function CompanyInfo({ moreCards }: { moreCards?: (membership: Membership) => ReactNode }) {
@@ -161,6 +162,7 @@ export function CompanyInfo({ moreCards }: { moreCards?: (membership: Membership
     <Stack key={currentMembership.account.id} gap="lg">
       <CompanyInfoCard membership={currentMembership} />
       <PhoneCountriesCard membership={currentMembership} />
+      <ConsentAgeCard membership={currentMembership} />
       {moreCards?.(currentMembership)}
     </Stack>
   );

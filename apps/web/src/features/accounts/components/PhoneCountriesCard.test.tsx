@@ -9,7 +9,12 @@ const owner = makeMembership();
 const member = makeMembership({ role: 'member', canSearchData: false, canViewReports: false });
 const signedIn = (membership = owner) =>
   makeInitialData({ user: ada, memberships: [membership], currentMembership: membership });
-const info = (phoneCountries: string[]) => ({ ...owner.account, phoneCountries, auditRetentionYears: 2 });
+const info = (phoneCountries: string[]) => ({
+  ...owner.account,
+  phoneCountries,
+  auditRetentionYears: 2,
+  consentMaxAgeMonths: 18,
+});
 
 const section = () => screen.findByRole('region', { name: 'Countries for verification codes' });
 

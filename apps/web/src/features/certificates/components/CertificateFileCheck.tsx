@@ -9,7 +9,7 @@ import { ApiValidationError } from '../../../lib/api-client';
 import { errorDisplayText } from '../../../lib/error-text';
 import { formatDateTime } from '../../../lib/format';
 import { useCheckCertificateMutation } from '../api';
-import { standingSentence } from '../standing';
+import { consentRevokedSentence, standingSentence } from '../standing';
 
 /** By extension too: a JSON file often comes without a type (or as text/plain) from a phone's file picker. */
 const ACCEPT = { 'application/pdf': ['.pdf'], 'application/json': ['.json'] };
@@ -31,11 +31,12 @@ function rejectionText(rejections: readonly FileRejection[]): string {
 function CheckResult({ result, certId }: { result: CertificateCheck; certId: string }) {
   if (result.verdict === 'authentic') {
     const standing = result.standing ? standingSentence(result.standing) : null;
+    const consent = result.standing ? consentRevokedSentence(result.standing) : null;
     const other = result.certificateId && result.certificateId !== certId ? result.certificateId : null;
     return (
       <Alert
         role="status"
-        color={standing ? 'yellow' : 'green'}
+        color={standing || consent ? 'yellow' : 'green'}
         icon={<IconShieldCheck aria-hidden="true" />}
         title="Authentic"
       >
@@ -50,6 +51,7 @@ function CheckResult({ result, certId }: { result: CertificateCheck; certId: str
             by {result.company ?? 'an unknown company'}. Not a byte was changed since it was signed.
           </Text>
           {standing && <Text size="sm">{standing}</Text>}
+          {consent && <Text size="sm">{consent}</Text>}
           {other && (
             <Text size="sm">
               It is another certificate than this page’s:{' '}

@@ -1,5 +1,6 @@
-import { Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Skeleton, Stack, Text, Title } from '@mantine/core';
 import type { CertificateUnlock, PublicCertificate } from '@veriform/contracts';
+import { revokeLinkTexts, revokePagePath } from '@veriform/contracts/revoke-link';
 import { useState } from 'react';
 import { SectionPaper } from '../../../components/layout/SectionCard';
 import { usePageTitle } from '../../../lib/page-title';
@@ -23,7 +24,27 @@ export function CertificatePage({ certId, certificate }: { certId: string; certi
         <CertificateUnlockForm certId={certId} unlocked={unlocked} onUnlocked={setUnlocked} />
       )}
       <CertificateDetails certificate={certificate} unlocked={unlocked} />
+      {certificate.certificate && (
+        <RevokeConsentLink
+          publicId={certificate.certificate.form.publicId}
+          language={certificate.certificate.consent?.language ?? 'en'}
+        />
+      )}
     </Stack>
+  );
+}
+
+/**
+ * Issue #35: the consumer who scanned the certificate's QR code may revoke the consent it proves, on the form's
+ * revocation page, in the language the consent was given in. A redacted certificate names no form any more.
+ */
+function RevokeConsentLink({ publicId, language }: { publicId: string; language: 'en' | 'es' }) {
+  return (
+    <Text ta="center" lang={language}>
+      <Anchor href={revokePagePath(publicId)} underline="always">
+        {revokeLinkTexts[language]}
+      </Anchor>
+    </Text>
   );
 }
 

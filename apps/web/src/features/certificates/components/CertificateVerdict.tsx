@@ -3,7 +3,7 @@ import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
 import type { PublicCertificate } from '@veriform/contracts';
 import { SectionPaper } from '../../../components/layout/SectionCard';
 import { formatDateTime } from '../../../lib/format';
-import { standingSentence } from '../standing';
+import { consentRevokedSentence, standingSentence } from '../standing';
 import { CertificateStatusBadge } from './CertificateStatusBadge';
 import { IssuerDomains, NAME_NOT_VERIFIED_NOTE } from './IssuerDomains';
 
@@ -13,6 +13,7 @@ import { IssuerDomains, NAME_NOT_VERIFIED_NOTE } from './IssuerDomains';
  */
 export function CertificateVerdict({ certificate }: { certificate: PublicCertificate }) {
   const sentence = standingSentence(certificate);
+  const consent = consentRevokedSentence(certificate);
   return (
     <SectionPaper aria-labelledby="certificate-title">
       <Stack gap="sm">
@@ -52,6 +53,11 @@ export function CertificateVerdict({ certificate }: { certificate: PublicCertifi
             }
           >
             {sentence}
+          </Alert>
+        )}
+        {consent && (
+          <Alert color="yellow" icon={<IconInfoCircle aria-hidden="true" />} title="Consent revoked">
+            {consent}
           </Alert>
         )}
       </Stack>

@@ -119,6 +119,7 @@ export function Dashboard({
   search,
   filters,
   canSearchData,
+  notices,
 }: {
   accountId: number;
   search: DashboardSearch;
@@ -126,6 +127,8 @@ export function Dashboard({
   filters: ReactNode;
   /** Whether the activity log is open to this membership (SPEC §6): then the totals link to their rows. */
   canSearchData: boolean;
+  /** What needs doing besides the report (the revocations card, composed by the route), above the report. */
+  notices?: ReactNode;
 }) {
   const { api } = useServices();
   const params = reportParams(search);
@@ -181,6 +184,7 @@ export function Dashboard({
           </AnchorLink>
         </Group>
       )}
+      {notices}
       <div aria-busy={isPlaceholderData || shown === undefined || undefined}>
         <ReportSections accountId={accountId} search={search} report={shown} />
       </div>

@@ -25,21 +25,24 @@ const viaOptions = revocationVias.map((via) => ({ value: via, label: revocationV
 /**
  * A revocation the customer received elsewhere (a call, an e-mail, a letter), recorded by a member (issue #35): the
  * number or the address (at least one), how it came, a note. It is open at once, its deadline counted from now.
+ * `initial` prefills the number or address (a verification's detail opens it for its own number).
  */
 export function RecordRevocationModal({
   accountId,
   opened,
   onClose,
   onRecorded,
+  initial,
 }: {
   accountId: number;
   opened: boolean;
   onClose: () => void;
   onRecorded: (revocation: Revocation) => void;
+  initial?: { phone?: string; email?: string };
 }) {
   const record = useRecordRevocationMutation(accountId);
   const form = useForm<Values>({
-    initialValues: { phone: '', email: '', via: 'phone_call', note: '' },
+    initialValues: { phone: initial?.phone ?? '', email: initial?.email ?? '', via: 'phone_call', note: '' },
     // Empty fields are left out: the contract asks for the number or the address.
     validate: (values) =>
       schemaResolver(recordRevocationRequestSchema, { sync: true })({

@@ -1,11 +1,13 @@
 import { Alert, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconEraser } from '@tabler/icons-react';
-import { languageLabels, type VerificationDetail } from '@veriform/contracts';
+import { IconEraser, IconHandStop } from '@tabler/icons-react';
+import { languageLabels, type VerificationDetail, type VerificationRevocation } from '@veriform/contracts';
 import { type ReactNode, useId } from 'react';
 import { AnchorLink } from '../../../components/links';
 import { TestBadge } from '../../../components/TestBadge';
 import { formatDateTime, formatPhoneForReading, formatTimeToVerify, methodLabels } from '../../../lib/format';
+import { revocationChannelLabels, revocationSearchDefaults } from '../../revocations/api';
 import { sourceLabels } from '../source';
+import { RevokedBadge } from './RevokedMark';
 import { VerificationTimelineCard } from './VerificationTimelineCard';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -35,6 +37,40 @@ function Instant({ iso }: { iso: string | null }) {
 }
 
 /**
+ * The consumer revoked consent after this verification (issue #35): when, by which channel, and where the revocation
+ * is handled (Activity Log › Revocations, found by the number or address it named). The verification stays evidence
+ * of its moment.
+ */
+function RevocationNotice({ revocation }: { revocation: VerificationRevocation }) {
+  const named = revocation.phone ?? revocation.email;
+  return (
+    <Alert
+      color="red"
+      icon={<IconHandStop aria-hidden="true" />}
+      title={`Consent revoked on ${formatDate(revocation.receivedAt)}`}
+    >
+      <Stack gap="xs">
+        <Text size="sm">
+          {revocationChannelLabels[revocation.channel]}, received <Instant iso={revocation.receivedAt} />
+          {named ? ` for ${revocation.phone ? formatPhoneForReading(named) : named}` : ''}. This verification
+          remains evidence of consent at its moment; contacting the consumer again needs new consent.
+        </Text>
+        <AnchorLink
+          to="/activity-log/revocations"
+          search={{ ...revocationSearchDefaults, q: named ?? undefined }}
+          size="sm"
+          // Dark and underlined on the alert's tint: the theme's link blue is 4.1:1 there, below AA's 4.5:1.
+          c="dark.7"
+          underline="always"
+        >
+          See it in Activity Log › Revocations
+        </AnchorLink>
+      </Stack>
+    </Alert>
+  );
+}
+
+/**
  * One verification and its evidence (DESIGN §5): who (the number, the reference), which form, which channel, when
  * (code sent, verified, how long it took), how many codes were tried, and from where (IP, browser). A description
  * list, so a screen reader reads each value with its label. Then its timeline (issue #18), loaded on its own.
@@ -59,6 +95,7 @@ export function VerificationDetailView({
             {formatPhoneForReading(v.cellPhone)}
           </Title>
           {v.isTest && <TestBadge size="md" />}
+          {v.revokedAt && <RevokedBadge revokedAt={v.revokedAt} size="md" />}
         </Group>
         {actions}
       </Group>
@@ -72,6 +109,7 @@ export function VerificationDetailView({
           certificate, at the company’s request. The certificate’s seal and place in the chain remain.
         </Alert>
       )}
+      {v.revocation && <RevocationNotice revocation={v.revocation} />}
       <Paper withBorder radius="md" p="lg" component="section" aria-label="Verification">
         <SimpleGrid component="dl" cols={{ base: 1, sm: 2, md: 3 }} spacing="lg" m={0}>
           <Field label="Cell phone">{v.cellPhone}</Field>

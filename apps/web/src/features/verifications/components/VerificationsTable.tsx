@@ -13,6 +13,7 @@ import { AnchorLink } from '../../../components/links';
 import { TestBadge } from '../../../components/TestBadge';
 import { formatDateTime, formatPhoneForReading, methodLabels } from '../../../lib/format';
 import { sourceLabels } from '../source';
+import { RevokedBadge } from './RevokedMark';
 
 type Column = { label: string; sortKey?: VerificationSortKey; visibleFrom?: 'sm' | 'md' };
 
@@ -135,7 +136,11 @@ export function VerificationsTable({ verifications, search, onSort, busy = false
   );
 }
 
-/** The phone number, the link to the verification (it keeps the log's search), with a Test badge on test data. */
+/**
+ * The phone number, the link to the verification (it keeps the log's search), with a Test badge on test data and a
+ * Revoked one, with its date, once the consumer revoked consent since (issue #35). The badges wrap under the number
+ * when the cell or the card is narrow.
+ */
 export function PhoneLink({
   verification: v,
   search,
@@ -144,7 +149,7 @@ export function PhoneLink({
   search: VerificationSearch;
 }) {
   return (
-    <Group gap="xs" wrap="nowrap">
+    <Group gap="xs" wrap="wrap" style={{ rowGap: 4 }}>
       <AnchorLink
         to="/activity-log/$verificationId"
         params={{ verificationId: String(v.id) }}
@@ -155,6 +160,7 @@ export function PhoneLink({
         {formatPhoneForReading(v.cellPhone)}
       </AnchorLink>
       {v.isTest && <TestBadge />}
+      {v.revokedAt && <RevokedBadge revokedAt={v.revokedAt} />}
     </Group>
   );
 }

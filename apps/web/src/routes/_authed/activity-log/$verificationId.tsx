@@ -1,19 +1,23 @@
-import { Skeleton, Stack } from '@mantine/core';
-import { IconArrowLeft } from '@tabler/icons-react';
+import { Button, Group, Skeleton, Stack } from '@mantine/core';
+import { IconArrowLeft, IconHandStop } from '@tabler/icons-react';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
-import { bigIdParamsSchema, can } from '@veriform/contracts';
+import { bigIdParamsSchema, can, type VerificationDetail } from '@veriform/contracts';
+import { useState } from 'react';
 import { ForbiddenScreen } from '../../../components/errors/ForbiddenScreen';
 import { NoMembershipAlert } from '../../../components/errors/NoMembershipAlert';
 import { PageHeader } from '../../../components/layout/PageHeader';
 import { AnchorLink } from '../../../components/links';
 import { CertificateActions } from '../../../features/certificates/components/CertificateActions';
+import { RecordRevocationModal } from '../../../features/revocations/components/RecordRevocationModal';
 import {
+  verificationKeys,
   verificationQueryOptions,
   verificationTimelineQueryOptions,
 } from '../../../features/verifications/api';
 import { VerificationDetailView } from '../../../features/verifications/components/VerificationDetailView';
 import { NotFoundError } from '../../../lib/api-client';
+import { notify } from '../../../lib/notify';
 import { useServices } from '../../../lib/services';
 import { useSession } from '../../../lib/session';
 import { validateVerificationSearch } from '../../../lib/verification-search';
@@ -113,12 +117,55 @@ function VerificationDetailPage({
         verification={data}
         accountId={accountId}
         actions={
-          <CertificateActions
-            accountId={accountId}
-            verification={data}
-            canManageEvidence={canManageEvidence}
-          />
+          <Group gap="sm">
+            <RecordRevocationAction accountId={accountId} verification={data} />
+            <CertificateActions
+              accountId={accountId}
+              verification={data}
+              canManageEvidence={canManageEvidence}
+            />
+          </Group>
         }
+      />
+    </>
+  );
+}
+
+/**
+ * A revocation the customer heard of elsewhere, recorded from the verification it concerns (issue #35): the
+ * revocations feature's own dialog, with the verification's number filled in (the member may add the address). The
+ * page is for members with canSearchData, who may record revocations. None for a redacted verification: its number
+ * is masked. Once recorded, the verification and the log read again, so the revocation shows at once.
+ */
+function RecordRevocationAction({
+  accountId,
+  verification,
+}: {
+  accountId: number;
+  verification: VerificationDetail;
+}) {
+  const { queryClient } = useServices();
+  const [opened, setOpened] = useState(false);
+  if (verification.redactedAt) return null;
+  return (
+    <>
+      <Button
+        variant="default"
+        leftSection={<IconHandStop size={16} aria-hidden="true" />}
+        onClick={() => setOpened(true)}
+      >
+        Record revocation
+      </Button>
+      <RecordRevocationModal
+        accountId={accountId}
+        opened={opened}
+        initial={{ phone: verification.cellPhone }}
+        onClose={() => setOpened(false)}
+        onRecorded={() => {
+          setOpened(false);
+          notify.success('Revocation recorded');
+          void queryClient.invalidateQueries({ queryKey: verificationKeys.all(accountId) });
+        }}
       />
     </>
   );

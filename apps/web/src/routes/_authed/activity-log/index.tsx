@@ -9,6 +9,7 @@ import {
   verificationListParams,
   verificationListQueryOptions,
 } from '../../../features/verifications/api';
+import { RevokedFilter } from '../../../features/verifications/components/RevokedMark';
 import {
   clearedVerificationFilters,
   hasActiveVerificationFilters,
@@ -62,7 +63,7 @@ function ActivityLog({ accountId }: { accountId: number }) {
   // Filters and sort send the reader back to page 1 (page 7 of another result set means nothing); `replace` keeps
   // typing in the search box from filling the history.
   const update = useCallback(
-    (patch: VerificationFilterPatch) =>
+    (patch: VerificationFilterPatch & Pick<Partial<VerificationSearch>, 'revoked'>) =>
       void navigate({
         search: (previous: VerificationSearch) => ({ ...previous, ...patch, pageNumber: 1 }),
         replace: true,
@@ -75,7 +76,11 @@ function ActivityLog({ accountId }: { accountId: number }) {
 
   const { data, isPlaceholderData } = query;
   const neverVerified =
-    data !== undefined && data.count === 0 && !hasActiveVerificationFilters(search) && !isPlaceholderData;
+    data !== undefined &&
+    data.count === 0 &&
+    !hasActiveVerificationFilters(search) &&
+    search.revoked === undefined &&
+    !isPlaceholderData;
 
   return (
     <LogView
@@ -83,7 +88,12 @@ function ActivityLog({ accountId }: { accountId: number }) {
       search={search}
       exportUrl={verificationExportUrl(accountId, search)}
       onMode={(mode) => go({ mode, pageNumber: 1 })}
-      filters={<VerificationFilters accountId={accountId} value={search} onChange={update} />}
+      filters={
+        <VerificationFilters accountId={accountId} value={search} onChange={update}>
+          {/* The log's own (issue #35): the dashboard's report has no revoked filter. */}
+          <RevokedFilter value={search.revoked} onChange={(revoked) => update({ revoked })} />
+        </VerificationFilters>
+      }
       query={query}
       skeleton={<VerificationListSkeleton />}
       icon={<IconActivity />}
@@ -99,7 +109,7 @@ function ActivityLog({ accountId }: { accountId: number }) {
       noMatch={{
         title: 'No verifications match these filters',
         text: 'Try another search or date range, or clear the filters to see every verification.',
-        onClear: () => update(clearedVerificationFilters('all')),
+        onClear: () => update({ ...clearedVerificationFilters('all'), revoked: undefined }),
       }}
       rowsNoun="verifications"
       pager={logPager(search, go)}

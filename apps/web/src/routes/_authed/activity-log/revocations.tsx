@@ -5,6 +5,7 @@ import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react
 import { type RevocationSearch, type RevocationStatus, revocationStatuses } from '@veriform/contracts';
 import { useCallback, useState } from 'react';
 import { ListStates } from '../../../components/data-list/ListStates';
+import { SearchBox } from '../../../components/form/SearchBox';
 import { ActivityLogTabs } from '../../../components/layout/ActivityLogTabs';
 import { PageHeader } from '../../../components/layout/PageHeader';
 import {
@@ -92,7 +93,7 @@ function Revocations({ accountId }: { accountId: number }) {
   );
 
   const failed = (title: string) => (error: unknown) => notify.error(title, errorDisplayText(error));
-  const filtered = search.status !== undefined;
+  const filtered = search.status !== undefined || search.q !== undefined;
   const { data, isPlaceholderData } = query;
   const never = data !== undefined && data.count === 0 && !filtered && !isPlaceholderData;
 
@@ -108,7 +109,14 @@ function Revocations({ accountId }: { accountId: number }) {
       />
       <ActivityLogTabs current="revocations" />
       {!never && (
-        <Group mb="md">
+        <Group align="flex-end" gap="sm" wrap="wrap" mb="md" role="search" aria-label="Filter revocations">
+          <SearchBox
+            label="Search"
+            placeholder="Number or e-mail address"
+            flexBasis={280}
+            q={search.q ?? ''}
+            onChange={(q) => update({ q: q || undefined })}
+          />
           <NativeSelect
             label="Status"
             data={statusOptions}
@@ -133,11 +141,19 @@ function Revocations({ accountId }: { accountId: number }) {
               }
             : undefined
         }
-        noMatch={{
-          title: 'No revocations with this status',
-          text: 'Choose another status, or every status.',
-          onClear: () => update({ status: undefined }),
-        }}
+        noMatch={
+          search.q === undefined
+            ? {
+                title: 'No revocations with this status',
+                text: 'Choose another status, or every status.',
+                onClear: () => update({ status: undefined }),
+              }
+            : {
+                title: 'No matching revocations',
+                text: 'Search for another number or address, or clear the filters.',
+                onClear: () => update({ q: undefined, status: undefined }),
+              }
+        }
         rowsNoun="revocations"
         pager={logPager(
           search,

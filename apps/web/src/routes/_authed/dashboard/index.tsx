@@ -16,6 +16,7 @@ import {
 } from '../../../features/dashboard/api';
 import { Dashboard, type DashboardPreset } from '../../../features/dashboard/components/Dashboard';
 import { ReportSkeleton } from '../../../features/dashboard/components/ReportGrid';
+import { RevocationsSummary } from '../../../features/revocations/components/RevocationsSummary';
 import {
   type VerificationFilterPatch,
   VerificationFilters,
@@ -110,6 +111,7 @@ function AccountDashboard({ accountId, canSearchData }: { accountId: number; can
       accountId={accountId}
       search={search}
       canSearchData={canSearchData}
+      notices={canSearchData ? <RevocationsSummary accountId={accountId} /> : null}
       filters={
         <VerificationFilters
           accountId={accountId}

@@ -1,5 +1,6 @@
+/** API v1's cursor pages (issue #15): shared by every module whose objects API v1 lists. */
 import { MAX_INT_ID } from '@veriform/contracts';
-import { AppError } from '../../lib/errors.ts';
+import { AppError } from './errors.ts';
 
 /**
  * A list's `startingAfter`: the `nextCursor` it handed out, which is the last object's id. Anything else is a 400 on

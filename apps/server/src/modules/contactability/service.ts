@@ -1,0 +1,373 @@
+import {
+  CONTACTABILITY_AT_RANGE_DAYS,
+  type ContactabilityCheck,
+  type ContactabilityCheckList,
+  type ContactabilityCheckListQuery,
+  type ContactabilityCheckPage,
+  type ContactabilityQuestion,
+  type ContactabilityReason,
+  type ContactabilitySearch,
+  type ContactabilityVerdict,
+  contactabilityReasonSchema,
+  contactabilityTexts,
+} from '@veriform/contracts';
+import { type Db, schema } from '@veriform/db';
+import { and, count, desc, eq, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import {
+  CALLING_RULES_VERSION,
+  type CallingWindowAnswer,
+  callingWindowAt,
+} from '../../domain/calling-windows.ts';
+import { e164Of } from '../../domain/phone.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { cursorPage, parseIdCursor } from '../../lib/cursor-pages.ts';
+import { AppError } from '../../lib/errors.ts';
+import { rowsOf } from '../../lib/rows.ts';
+import { type AccountContext, keyLivemode } from '../../plugins/account-context.ts';
+import { firstRevocationSince } from '../revocations/index.ts';
+
+const { accounts, contactabilityChecks, verificationAttempts } = schema;
+
+const DAY_MS = 86_400_000;
+
+const contactabilityReasonsSchema = z.array(contactabilityReasonSchema);
+
+/** Both drivers answer a timestamp as a Date or its text, a bigint as a number or its text. */
+const instant = z.union([z.date(), z.string()]).transform((value) => new Date(value));
+const standingRowsSchema = z.array(
+  z
+    .object({
+      n: z.coerce.number(),
+      verification_id: z.string().nullable(),
+      verified_at: instant.nullable(),
+      certificate_id: z.string().nullable(),
+      revocation_id: z.string().nullable(),
+      revoked_at: instant.nullable(),
+    })
+    .transform((row) => ({
+      n: row.n,
+      verificationId: row.verification_id,
+      verifiedAt: row.verified_at,
+      certificateId: row.certificate_id,
+      revocationId: row.revocation_id,
+      revokedAt: row.revoked_at,
+    })),
+);
+
+/** A question read: the number in E.164, the instant a Date. */
+type Asked = { phone: string; channel: 'sms' | 'voice'; purpose: 'marketing' | 'informational'; at: Date };
+
+/** What the database knows of one number at one instant (one row of the batch statement). */
+type Standing = {
+  n: number;
+  verificationId: string | null;
+  verifiedAt: Date | null;
+  certificateId: string | null;
+  revocationId: string | null;
+  revokedAt: Date | null;
+};
+
+/** `months` calendar months before `at` (UTC), the day clamped to the month's last (31 Mar − 1 month = 28/29 Feb). */
+export function monthsBefore(at: Date, months: number): Date {
+  const target = new Date(at.getTime());
+  const day = target.getUTCDate();
+  target.setUTCDate(1);
+  target.setUTCMonth(target.getUTCMonth() - months);
+  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(day, lastDay));
+  return target;
+}
+
+const reason = (code: ContactabilityReason['code'], text: string): ContactabilityReason => ({ code, text });
+
+/**
+ * The verdict of one question, from what the database knows and the calling windows: the pure part, so each rule is
+ * tested at its edges without a database. Consent first (none, too old, revoked), then quiet hours for marketing.
+ */
+export function judge(
+  asked: Asked,
+  standing: Omit<Standing, 'n'>,
+  window: CallingWindowAnswer,
+  consentMaxAgeMonths: number,
+): Pick<ContactabilityVerdict, 'allowed' | 'reasons' | 'nextAllowedAt'> {
+  const reasons: ContactabilityReason[] = [];
+  const oldest = monthsBefore(asked.at, consentMaxAgeMonths);
+  if (!standing.verifiedAt) reasons.push(reason('no_consent', contactabilityTexts.no_consent));
+  else if (standing.verifiedAt < oldest)
+    reasons.push(reason('consent_too_old', contactabilityTexts.consent_too_old(consentMaxAgeMonths)));
+  if (standing.verifiedAt && standing.revokedAt) reasons.push(reason('revoked', contactabilityTexts.revoked));
+  const consentStands = reasons.length === 0;
+  if (asked.purpose === 'marketing')
+    for (const closed of window.closedBy) reasons.push(reason(closed.code, closed.text));
+  // Time helps only when the window alone refuses, and only if the consent still stands when it opens.
+  const opensAt = window.nextOpenAt;
+  const nextAllowedAt =
+    consentStands &&
+    reasons.length > 0 &&
+    opensAt &&
+    standing.verifiedAt &&
+    standing.verifiedAt >= monthsBefore(opensAt, consentMaxAgeMonths)
+      ? opensAt.toISOString()
+      : null;
+  return { allowed: reasons.length === 0, reasons, nextAllowedAt };
+}
+
+/**
+ * "May I contact this number now?" (issue #35). One statement reads the standing of every number of a batch (the
+ * newest verification at its instant, its attempt and certificate ids, the first revocation since), one inserts the
+ * verdicts: a batch of 1,000 costs two round trips. Every verdict is kept: the customer's proof that it checked.
+ */
+export function createContactability(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+
+  /** The questions read, or a 400 naming the first bad field (`phone`, or `checks.3.at` in a batch). */
+  function read(
+    questions: ContactabilityQuestion[],
+    now: Date,
+    fieldOf: (i: number, field: string) => string,
+  ) {
+    return questions.map((question, i): Asked => {
+      const phone = e164Of(question.phone);
+      if (!phone)
+        throw AppError.field('validation_error', fieldOf(i, 'phone'), contactabilityTexts.invalidPhone);
+      const at = question.at ? new Date(question.at) : now;
+      if (Math.abs(at.getTime() - now.getTime()) > CONTACTABILITY_AT_RANGE_DAYS * DAY_MS)
+        throw AppError.field('validation_error', fieldOf(i, 'at'), contactabilityTexts.atOutOfRange);
+      return { phone, channel: question.channel, purpose: question.purpose, at };
+    });
+  }
+
+  async function standingsOf(accountId: number, isTest: boolean, asked: Asked[]): Promise<Standing[]> {
+    const phones = asked.map((a) => a.phone);
+    const ats = asked.map((a) => a.at.toISOString());
+    const revocation = firstRevocationSince({
+      accountId,
+      isTest,
+      phone: sql`q.phone`,
+      email: sql`v.email`,
+      since: sql`v.verified_at`,
+      until: sql`q.at`,
+    });
+    const answer = await db.execute(sql`
+      select q.n, a.id as verification_id, v.verified_at, c.id as certificate_id,
+             r.id as revocation_id, r.received_at as revoked_at
+      from unnest(${sql.param(phones)}::text[], ${sql.param(ats)}::timestamptz[]) with ordinality as q(phone, at, n)
+      left join lateral (
+        select v.id, v.verified_at, v.email from verifications v
+        where v.account_id = ${accountId} and v.cell_phone = q.phone and v.is_test = ${isTest}
+          and v.verified_at <= q.at and v.redacted_at is null
+        order by v.verified_at desc, v.id desc limit 1
+      ) v on true
+      left join lateral (
+        select a.id from verification_attempts a where a.verification_id = v.id limit 1
+      ) a on true
+      left join verification_certificates c on c.verification_id = v.id
+      left join lateral ${revocation} r on v.id is not null
+      order by q.n`);
+    return standingRowsSchema.parse(rowsOf(answer));
+  }
+
+  async function consentMaxAgeOf(accountId: number): Promise<number> {
+    const [row] = await db
+      .select({ months: accounts.consentMaxAgeMonths })
+      .from(accounts)
+      .where(eq(accounts.id, accountId));
+    if (!row) throw new AppError('not_found');
+    return row.months;
+  }
+
+  /** The verdicts of one or more questions, kept; in the order asked. */
+  async function check(
+    ctx: AccountContext,
+    questions: ContactabilityQuestion[],
+    fieldOf: (i: number, field: string) => string = (_i, field) => field,
+  ): Promise<ContactabilityVerdict[]> {
+    return (await keep(ctx, questions, fieldOf)).map(toVerdict);
+  }
+
+  /** The rows of one or more questions' verdicts, kept; in the order asked. */
+  async function keep(
+    ctx: AccountContext,
+    questions: ContactabilityQuestion[],
+    fieldOf: (i: number, field: string) => string,
+  ): Promise<CheckRow[]> {
+    const now = clock.now();
+    const asked = read(questions, now, fieldOf);
+    const isTest = keyLivemode(ctx) === false;
+    const [months, standings] = await Promise.all([
+      consentMaxAgeOf(ctx.accountId),
+      standingsOf(ctx.accountId, isTest, asked),
+    ]);
+    const askedBy = ctx.actor.type === 'member' ? ctx.actor.user.email : ctx.actor.prefix;
+    const rows = asked.map((question, i): NewCheck => {
+      const standing = standings[i] ?? NO_STANDING;
+      const window = callingWindowAt(question.phone, question.at);
+      const verdict = judge(question, standing, window, months);
+      return {
+        accountId: ctx.accountId,
+        isTest,
+        askedBy,
+        phone: question.phone,
+        channel: question.channel,
+        purpose: question.purpose,
+        at: question.at,
+        allowed: verdict.allowed,
+        reasons: verdict.reasons,
+        verificationId: standing.verificationId,
+        verifiedAt: standing.verifiedAt,
+        certificateId: standing.certificateId,
+        revocationId: standing.revocationId,
+        revokedAt: standing.revokedAt,
+        timeZone: window.timeZone,
+        localTime: window.localTime,
+        state: window.state,
+        withinCallingWindow: window.timeZone === null ? null : window.open,
+        nextAllowedAt: verdict.nextAllowedAt ? new Date(verdict.nextAllowedAt) : null,
+        rulesVersion: CALLING_RULES_VERSION,
+        checkedAt: now,
+      };
+    });
+    return db.insert(contactabilityChecks).values(rows).returning();
+  }
+
+  /** The verdicts given, newest first, in cursor pages (the cursor is the last check's id). */
+  async function page(
+    ctx: AccountContext,
+    query: ContactabilityCheckListQuery,
+  ): Promise<ContactabilityCheckList> {
+    const conditions: (SQL | undefined)[] = [
+      eq(contactabilityChecks.accountId, ctx.accountId),
+      eq(contactabilityChecks.isTest, keyLivemode(ctx) === false),
+    ];
+    const after = parseIdCursor(query.startingAfter, Number.MAX_SAFE_INTEGER);
+    if (after !== undefined) conditions.push(lt(contactabilityChecks.id, after));
+    if (query.phone) {
+      const phone = e164Of(query.phone);
+      if (!phone) throw AppError.field('validation_error', 'phone', contactabilityTexts.invalidPhone);
+      conditions.push(eq(contactabilityChecks.phone, phone));
+    }
+    const rows = await db
+      .select()
+      .from(contactabilityChecks)
+      .where(and(...conditions))
+      .orderBy(desc(contactabilityChecks.id))
+      .limit(query.limit + 1);
+    return cursorPage(rows.slice(0, query.limit).map(toVerdict), rows.length > query.limit);
+  }
+
+  /**
+   * The Activity Log's ids of the verifications the rows relied on (a kept check names its attempt, as API v1 names
+   * verifications), by attempt id: the app links the consent to its page. One statement for a page.
+   */
+  async function logIdsOf(accountId: number, rows: CheckRow[]): Promise<Map<string, number>> {
+    const attemptIds = [...new Set(rows.flatMap((row) => (row.verificationId ? [row.verificationId] : [])))];
+    if (attemptIds.length === 0) return new Map();
+    const found = await db
+      .select({ id: verificationAttempts.id, verificationId: verificationAttempts.verificationId })
+      .from(verificationAttempts)
+      .where(
+        and(eq(verificationAttempts.accountId, accountId), inArray(verificationAttempts.id, attemptIds)),
+      );
+    return new Map(
+      found.flatMap((a) => (a.verificationId === null ? [] : [[a.id, a.verificationId] as const])),
+    );
+  }
+
+  async function asChecks(accountId: number, rows: CheckRow[]): Promise<ContactabilityCheck[]> {
+    const logIds = await logIdsOf(accountId, rows);
+    return rows.map((row) => ({
+      ...toVerdict(row),
+      askedBy: row.askedBy,
+      consentLogId: row.verificationId === null ? null : (logIds.get(row.verificationId) ?? null),
+    }));
+  }
+
+  /** A member's question in the app (Activity Log › Contactability): its verdict, kept as API v1's are. */
+  async function ask(ctx: AccountContext, question: ContactabilityQuestion): Promise<ContactabilityCheck> {
+    const [kept] = await asChecks(ctx.accountId, await keep(ctx, [question], (_i, field) => field));
+    if (!kept) throw new Error('a verdict was not kept');
+    return kept;
+  }
+
+  /**
+   * The app's list: the live verdicts (members' and live keys'), newest first, in offset pages like the app's other
+   * lists; `phone` matches any run of the number's digits, as typed (`555-0199`), `allowed` the verdict.
+   */
+  async function list(ctx: AccountContext, search: ContactabilitySearch): Promise<ContactabilityCheckPage> {
+    const conditions: (SQL | undefined)[] = [
+      eq(contactabilityChecks.accountId, ctx.accountId),
+      eq(contactabilityChecks.isTest, false),
+    ];
+    if (search.allowed !== undefined) conditions.push(eq(contactabilityChecks.allowed, search.allowed));
+    const typed = search.phone?.trim();
+    if (typed) {
+      const digits = typed.replace(/\D/g, '');
+      conditions.push(digits ? sql`${contactabilityChecks.phone} like ${`%${digits}%`}` : sql`false`);
+    }
+    const where = and(...conditions);
+    const [total, rows] = await Promise.all([
+      db.select({ n: count() }).from(contactabilityChecks).where(where),
+      db
+        .select()
+        .from(contactabilityChecks)
+        .where(where)
+        .orderBy(desc(contactabilityChecks.id))
+        .limit(search.pageSize)
+        .offset((search.pageNumber - 1) * search.pageSize),
+    ]);
+    return {
+      count: total[0]?.n ?? 0,
+      pageNumber: search.pageNumber,
+      pageSize: search.pageSize,
+      results: await asChecks(ctx.accountId, rows),
+    };
+  }
+
+  return { check, page, ask, list };
+}
+
+type CheckRow = typeof contactabilityChecks.$inferSelect;
+type NewCheck = typeof contactabilityChecks.$inferInsert;
+
+const NO_STANDING: Omit<Standing, 'n'> = {
+  verificationId: null,
+  verifiedAt: null,
+  certificateId: null,
+  revocationId: null,
+  revokedAt: null,
+};
+
+/** A kept check as API v1 shows it: the same object whether just given or listed later. */
+function toVerdict(row: CheckRow): ContactabilityVerdict {
+  const iso = (date: Date | null) => date?.toISOString() ?? null;
+  return {
+    id: String(row.id),
+    phone: row.phone,
+    channel: row.channel,
+    purpose: row.purpose,
+    at: row.at.toISOString(),
+    allowed: row.allowed,
+    reasons: contactabilityReasonsSchema.parse(row.reasons),
+    consent:
+      row.verificationId && row.verifiedAt
+        ? {
+            verificationId: row.verificationId,
+            verifiedAt: row.verifiedAt.toISOString(),
+            certificateId: row.certificateId,
+          }
+        : null,
+    revokedAt: iso(row.revokedAt),
+    revocationId: row.revocationId,
+    timeZone: row.timeZone,
+    localTime: row.localTime,
+    state: row.state,
+    withinCallingWindow: row.withinCallingWindow,
+    nextAllowedAt: iso(row.nextAllowedAt),
+    rulesVersion: row.rulesVersion,
+    checkedAt: row.checkedAt.toISOString(),
+    livemode: !row.isTest,
+  };
+}
+
+export type Contactability = ReturnType<typeof createContactability>;

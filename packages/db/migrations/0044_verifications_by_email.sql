@@ -1,0 +1,1 @@
+CREATE INDEX "verifications_account_email_idx" ON "verifications" USING btree ("account_id","email") WHERE "verifications"."email" is not null;
