@@ -59,7 +59,16 @@ describe('what an actor may do', () => {
       ['manageForms', 'readForms', 'writeVerifications'].sort(),
     );
     expect(grantedTo(memberActor(membership('member', true, false)))).toEqual(
-      ['manageForms', 'readForms', 'searchData', 'writeVerifications'].sort(),
+      // canSearchData also opens revocations and the verdict (issue #35): they hold numbers as the log does.
+      [
+        'checkContactability',
+        'manageForms',
+        'readForms',
+        'readRevocations',
+        'searchData',
+        'writeRevocations',
+        'writeVerifications',
+      ].sort(),
     );
     expect(grantedTo(memberActor(membership('member', false, true)))).toEqual(
       ['manageForms', 'readForms', 'viewReports', 'writeVerifications'].sort(),
@@ -72,13 +81,25 @@ describe('what an actor may do', () => {
     ['forms:read', ['readForms']],
     ['audit:read', ['readAuditLog']],
     ['events:read', ['readEvents']],
+    ['revocations:read', ['readRevocations']],
+    ['revocations:write', ['writeRevocations']],
+    ['contactability:read', ['checkContactability']],
   ] as const)('an API key with only %s may %j', (scope, capabilities) => {
     expect(grantedTo(keyActor([scope]))).toEqual([...capabilities].sort());
   });
 
   it('a key with every scope still cannot manage the team, the company or forms, nor see reports; none, nothing', () => {
     expect(grantedTo(keyActor([...apiKeyScopes]))).toEqual(
-      ['readAuditLog', 'readEvents', 'readForms', 'searchData', 'writeVerifications'].sort(),
+      [
+        'checkContactability',
+        'readAuditLog',
+        'readEvents',
+        'readForms',
+        'readRevocations',
+        'searchData',
+        'writeRevocations',
+        'writeVerifications',
+      ].sort(),
     );
     expect(grantedTo(keyActor([]))).toEqual([]);
   });

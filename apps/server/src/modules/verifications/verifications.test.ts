@@ -75,6 +75,9 @@ describe('GET /api/verifications', () => {
       isTest: false,
       source: 'hosted',
       created: new Date(base - 60_000).toISOString(),
+      // Not revoked (issue #35): no revocation of its number since.
+      revokedAt: null,
+      revocationId: null,
     });
     expect(page.results[0]?.isTest).toBe(false);
 

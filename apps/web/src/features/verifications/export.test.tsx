@@ -52,6 +52,8 @@ function listServer() {
           isTest: false,
           source: 'hosted',
           created: '2026-01-05T10:00:00Z',
+          revokedAt: null,
+          revocationId: null,
         })),
       },
     ],
