@@ -44,6 +44,14 @@ export function startSentry(reporting: ErrorReporting, options: { router?: AnyRo
       if (event.transaction) event.transaction = redactTokenLinks(event.transaction);
       return event;
     },
+    // Spans go out on their own (streamed span items), past beforeSendTransaction: their names and string
+    // attributes (page URLs, route names) lose an e-mailed link's token too.
+    beforeSendSpan(span) {
+      span.name = redactTokenLinks(span.name);
+      for (const [key, value] of Object.entries(span.attributes))
+        if (typeof value === 'string') span.attributes[key] = redactTokenLinks(value);
+      return span;
+    },
     beforeBreadcrumb(breadcrumb) {
       const data = breadcrumb.data;
       if (data) {
