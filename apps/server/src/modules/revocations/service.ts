@@ -68,6 +68,16 @@ function toRevocation(row: RevocationRow, now: Date, verificationIds: number[]):
   };
 }
 
+/**
+ * The rows of one status as lists filter them: `open` and `overdue` are both stored `open`, told apart by the
+ * deadline against today (the day in New York, as it was counted); the others are stored as they read.
+ */
+function statusIs(status: RevocationStatus, today: string): SQL | undefined {
+  if (status === 'open') return and(eq(revocations.status, 'open'), gte(revocations.deadline, today));
+  if (status === 'overdue') return and(eq(revocations.status, 'open'), lt(revocations.deadline, today));
+  return eq(revocations.status, status);
+}
+
 /** As API v1 shows it: whether it is a test object beside the rest. */
 const toApi = (revocation: Revocation, row: RevocationRow): ApiRevocation => ({
   ...revocation,
@@ -247,11 +257,7 @@ export function createRevocations(deps: {
       eq(revocations.accountId, ctx.accountId),
       eq(revocations.isTest, false),
     ];
-    if (search.status === 'open')
-      conditions.push(eq(revocations.status, 'open'), gte(revocations.deadline, today));
-    else if (search.status === 'overdue')
-      conditions.push(eq(revocations.status, 'open'), lt(revocations.deadline, today));
-    else if (search.status) conditions.push(eq(revocations.status, search.status));
+    if (search.status) conditions.push(statusIs(search.status, today));
     const q = search.q?.trim();
     if (q) {
       const digits = q.replace(/\D/g, '');
@@ -443,11 +449,7 @@ export function createRevocations(deps: {
       eq(revocations.accountId, ctx.accountId),
       eq(revocations.isTest, isTestFor(ctx)),
     ];
-    if (query.status === 'open')
-      conditions.push(eq(revocations.status, 'open'), gte(revocations.deadline, today));
-    else if (query.status === 'overdue')
-      conditions.push(eq(revocations.status, 'open'), lt(revocations.deadline, today));
-    else if (query.status) conditions.push(eq(revocations.status, query.status));
+    if (query.status) conditions.push(statusIs(query.status, today));
     if (query.phone) {
       const phone = e164Of(query.phone);
       if (!phone) throw AppError.field('validation_error', 'phone', revocationTexts.invalidPhone);
