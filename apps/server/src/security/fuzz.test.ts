@@ -573,6 +573,12 @@ describe('input classes: every field of its kind', () => {
       'GET /api/v1/verifications',
       'GET /api/v1/events',
       'GET /api/verifications',
+      // Issue #35's bodies: a revocation's note and words, a verdict's questions.
+      'POST /api/v1/revocations',
+      'POST /api/v1/contactability',
+      'POST /api/revocations',
+      'POST /api/contactability',
+      'POST /api/public/verify-forms/:publicId/revocations',
     ]) {
       expect(keys, key).toContain(key);
     }

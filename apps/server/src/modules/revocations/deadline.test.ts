@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isOverdue, revocationDeadline } from './deadline.ts';
+import { revocationDeadline } from './deadline.ts';
+import { statusOf } from './status.ts';
 
 describe('a revocation’s deadline', () => {
   it('is the 10th business day after the day of receipt, that day read in the number’s zone', () => {
@@ -22,10 +23,13 @@ describe('a revocation’s deadline', () => {
     expect(revocationDeadline(new Date('2026-11-28T15:00:00Z'), 'florida_stop')).toBe('2026-12-11');
   });
 
-  it('is overdue once the deadline day has ended in its zone, not before', () => {
-    const deadline = '2026-12-10';
-    expect(isOverdue(deadline, new Date('2026-12-11T04:59:59Z'))).toBe(false); // 23:59:59 in New York
-    expect(isOverdue(deadline, new Date('2026-12-11T05:00:00Z'))).toBe(true);
-    expect(isOverdue(deadline, new Date('2026-12-11T05:00:00Z'), 'America/Los_Angeles')).toBe(false);
+  it('is overdue once the deadline day has ended in New York, where it was counted, not before', () => {
+    const open = { status: 'open', deadline: '2026-12-10' } as const;
+    expect(statusOf(open, new Date('2026-12-11T04:59:59Z'))).toBe('open'); // 23:59:59 in New York
+    expect(statusOf(open, new Date('2026-12-11T05:00:00Z'))).toBe('overdue');
+    // Only an open one: an acknowledged one past its deadline was honoured.
+    expect(statusOf({ ...open, status: 'acknowledged' }, new Date('2027-01-01T00:00:00Z'))).toBe(
+      'acknowledged',
+    );
   });
 });

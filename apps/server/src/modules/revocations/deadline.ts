@@ -36,8 +36,3 @@ export function revocationDeadline(
   const florida = addCalendarDays(received, 15);
   return florida < federal ? florida : federal;
 }
-
-/** Past its deadline at `now`: the deadline day has ended in the zone it was counted in. */
-export function isOverdue(deadline: IsoDate, now: Date, timeZone: string = DEFAULT_DEADLINE_ZONE): boolean {
-  return dateIn(now, timeZone) > deadline;
-}

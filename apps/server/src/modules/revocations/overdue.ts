@@ -1,6 +1,6 @@
 import { type ApiRevocation, REVOCATIONS_PAGE_PATH } from '@veriform/contracts';
 import { type Db, schema, type Tx, transaction } from '@veriform/db';
-import { and, asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import { maskEmail, maskPhone } from '../../domain/phone.ts';
 import { sendRevocationOverdueEmail } from '../../jobs/definitions/send-revocation-overdue-email.ts';
@@ -9,7 +9,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { Mailer } from '../../messaging/email.ts';
 import { revocationOverdueMessage } from '../../messaging/templates/revocation-overdue.ts';
 import type { WebhookEvents } from '../webhooks/index.ts';
-import { DEFAULT_DEADLINE_ZONE, dateIn } from './deadline.ts';
+import { statusIs } from './status.ts';
 
 const { revocations, memberships, users, accounts } = schema;
 
@@ -40,18 +40,11 @@ export async function notifyOverdueRevocations(deps: {
   let marked = 0;
   for (;;) {
     const now = clock.now();
-    const today = dateIn(now, DEFAULT_DEADLINE_ZONE);
     const done = await transaction(db, async (tx) => {
       const due = await tx
         .select({ id: revocations.id })
         .from(revocations)
-        .where(
-          and(
-            eq(revocations.status, 'open'),
-            isNull(revocations.overdueNotifiedAt),
-            lt(revocations.deadline, today),
-          ),
-        )
+        .where(and(statusIs('overdue', now), isNull(revocations.overdueNotifiedAt)))
         .orderBy(asc(revocations.deadline), asc(revocations.id))
         .limit(OVERDUE_BATCH)
         .for('update', { skipLocked: true });

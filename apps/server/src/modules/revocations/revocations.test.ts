@@ -6,6 +6,7 @@ import { useTestApp } from '../../test-support/app.ts';
 import { DAY } from '../../test-support/clock.ts';
 import { createPublicForm } from '../../test-support/public-verify.ts';
 import { join, newOwner, type Owner } from '../../test-support/teams.ts';
+import { statusIs, statusOf } from './status.ts';
 
 const t = useTestApp();
 
@@ -197,5 +198,41 @@ describe('revocations in the app (issue #35)', () => {
     // A possible one cannot be acknowledged before it is decided.
     const possible = await reply(owner, 'hmm', 'possible');
     expect((await owner.c.post(`/api/revocations/${possible}/acknowledge`)).statusCode).toBe(409);
+  });
+
+  it('reads "overdue" by one rule in both forms: a row read alone and a list’s condition agree at the deadline’s edge', async () => {
+    const owner = await newOwner(t.app);
+    const ids: Record<string, string> = {};
+    for (const [name, deadline, status] of [
+      ['yesterday', '2026-12-09', 'open'],
+      ['today', '2026-12-10', 'open'],
+      ['tomorrow', '2026-12-11', 'open'],
+      ['possible', '2026-12-01', 'possible'],
+    ] as const) {
+      const id = await reply(owner, name, status);
+      await t.db.db.update(schema.revocations).set({ deadline }).where(eq(schema.revocations.id, id));
+      ids[name] = id;
+    }
+    const rows = await t.db.db
+      .select()
+      .from(schema.revocations)
+      .where(eq(schema.revocations.accountId, owner.accountId));
+    // The last second of 10 Dec in New York, and the first of the 11th.
+    for (const now of [new Date('2026-12-11T04:59:59Z'), new Date('2026-12-11T05:00:00Z')]) {
+      for (const status of ['open', 'overdue', 'possible'] as const) {
+        const read = rows.filter((row) => statusOf(row, now) === status).map((row) => row.id);
+        const selected = await t.db.db
+          .select({ id: schema.revocations.id })
+          .from(schema.revocations)
+          .where(and(eq(schema.revocations.accountId, owner.accountId), statusIs(status, now)));
+        expect(selected.map((row) => row.id).sort(), `${status} at ${now.toISOString()}`).toEqual(
+          read.sort(),
+        );
+      }
+    }
+    const overdueAt = (now: Date) =>
+      rows.filter((row) => statusOf(row, now) === 'overdue').map((row) => row.id);
+    expect(overdueAt(new Date('2026-12-11T04:59:59Z'))).toEqual([ids.yesterday]);
+    expect(overdueAt(new Date('2026-12-11T05:00:00Z')).sort()).toEqual([ids.yesterday, ids.today].sort());
   });
 });

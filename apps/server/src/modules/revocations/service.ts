@@ -11,7 +11,7 @@ import type {
 } from '@veriform/contracts';
 import { REVOCATION_BACKDATE_DAYS, revocationTexts } from '@veriform/contracts';
 import { type Db, schema, type Tx, transaction } from '@veriform/db';
-import { and, count, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import { stateOf } from '../../domain/nanp-area-codes.ts';
 import { e164Of, PHONE_TEXT } from '../../domain/phone.ts';
 import { sendRevocationConfirmation } from '../../jobs/definitions/send-revocation-confirmation.ts';
@@ -26,7 +26,8 @@ import type { AuditLog } from '../audit/index.ts';
 import { escapeLike } from '../verify-forms/index.ts';
 import type { WebhookEvents } from '../webhooks/index.ts';
 import { composeConfirmationSms } from './confirmation.ts';
-import { DEFAULT_DEADLINE_ZONE, dateIn, isOverdue, revocationDeadline } from './deadline.ts';
+import { revocationDeadline } from './deadline.ts';
+import { statusIs, statusOf } from './status.ts';
 import { languageOfWords, readReply } from './words.ts';
 
 const { revocations, verifications } = schema;
@@ -42,11 +43,6 @@ export type RecordedReply =
   | { recorded: 'possible'; revocationId: string; accountId: number }
   | { recorded: 'duplicate' }
   | { recorded: 'not_ours' };
-
-/** What a row is now: an open one past its deadline is overdue (never stored: the clock moves, the row does not). */
-function statusOf(row: RevocationRow, now: Date): RevocationStatus {
-  return row.status === 'open' && isOverdue(row.deadline, now) ? 'overdue' : row.status;
-}
 
 /** The object as the app and API v1 show it. */
 function toRevocation(row: RevocationRow, now: Date, verificationIds: number[]): Revocation {
@@ -66,16 +62,6 @@ function toRevocation(row: RevocationRow, now: Date, verificationIds: number[]):
     acknowledgedAt: row.acknowledgedAt?.toISOString() ?? null,
     verificationIds,
   };
-}
-
-/**
- * The rows of one status as lists filter them: `open` and `overdue` are both stored `open`, told apart by the
- * deadline against today (the day in New York, as it was counted); the others are stored as they read.
- */
-function statusIs(status: RevocationStatus, today: string): SQL | undefined {
-  if (status === 'open') return and(eq(revocations.status, 'open'), gte(revocations.deadline, today));
-  if (status === 'overdue') return and(eq(revocations.status, 'open'), lt(revocations.deadline, today));
-  return eq(revocations.status, status);
 }
 
 /** As API v1 shows it: whether it is a test object beside the rest. */
@@ -252,12 +238,11 @@ export function createRevocations(deps: {
 
   async function list(ctx: AccountContext, search: RevocationSearch): Promise<RevocationList> {
     const now = clock.now();
-    const today = dateIn(now, DEFAULT_DEADLINE_ZONE);
     const conditions: (SQL | undefined)[] = [
       eq(revocations.accountId, ctx.accountId),
       eq(revocations.isTest, false),
     ];
-    if (search.status) conditions.push(statusIs(search.status, today));
+    if (search.status) conditions.push(statusIs(search.status, now));
     const q = search.q?.trim();
     if (q) {
       const digits = q.replace(/\D/g, '');
@@ -408,17 +393,14 @@ export function createRevocations(deps: {
    * possible ones (few: the rest are acknowledged or dismissed), overdue read against today in New York.
    */
   async function counts(ctx: AccountContext): Promise<RevocationCounts> {
-    const today = dateIn(clock.now(), DEFAULT_DEADLINE_ZONE);
+    const now = clock.now();
+    const counted = (status: RevocationStatus) =>
+      sql<number>`count(*) filter (where ${statusIs(status, now)})`.mapWith(Number);
     const [row] = await db
       .select({
-        open: sql<number>`count(*) filter (where ${revocations.status} = 'open' and ${revocations.deadline} >= ${today})`.mapWith(
-          Number,
-        ),
-        overdue:
-          sql<number>`count(*) filter (where ${revocations.status} = 'open' and ${revocations.deadline} < ${today})`.mapWith(
-            Number,
-          ),
-        possible: sql<number>`count(*) filter (where ${revocations.status} = 'possible')`.mapWith(Number),
+        open: counted('open'),
+        overdue: counted('overdue'),
+        possible: counted('possible'),
       })
       .from(revocations)
       .where(
@@ -444,12 +426,11 @@ export function createRevocations(deps: {
    */
   async function page(ctx: AccountContext, query: ApiRevocationListQuery): Promise<ApiRevocationList> {
     const now = clock.now();
-    const today = dateIn(now, DEFAULT_DEADLINE_ZONE);
     const conditions: (SQL | undefined)[] = [
       eq(revocations.accountId, ctx.accountId),
       eq(revocations.isTest, isTestFor(ctx)),
     ];
-    if (query.status) conditions.push(statusIs(query.status, today));
+    if (query.status) conditions.push(statusIs(query.status, now));
     if (query.phone) {
       const phone = e164Of(query.phone);
       if (!phone) throw AppError.field('validation_error', 'phone', revocationTexts.invalidPhone);
