@@ -838,6 +838,38 @@ export const revocations = pgTable(
 );
 
 /**
+ * Which revocation revoked each revoked verification (issue #35): the first revoking revocation of its number or address
+ * received since it was made, as modules/revocations/standing.ts's rule answers it, kept so the activity log's
+ * `revoked` filter, its rows, the CSV and the certificate read one row by key instead of judging every verification
+ * (docs/benchmarks.md, session 29). Written by modules/revocations/marks.ts only, in the transaction that makes a
+ * revocation revoking; a row only ever moves to an earlier revocation (revoking statuses are final). A verification
+ * without a row is not revoked.
+ */
+export const revocationMarks = pgTable(
+  'revocation_marks',
+  {
+    verificationId: bigint('verification_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => verifications.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** The verification's mode (a revocation revokes its own mode's verifications only). */
+    isTest: boolean('is_test').notNull(),
+    revocationId: text('revocation_id')
+      .notNull()
+      .references(() => revocations.id, { onDelete: 'cascade' }),
+    /** The revocation's `received_at`: when consent ended. */
+    receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [
+    // The log's `revoked` filter and its count: an account's revoked verifications of one mode.
+    index('revocation_marks_account_idx').on(t.accountId, t.isTest, t.verificationId),
+    index('revocation_marks_revocation_idx').on(t.revocationId),
+  ],
+);
+
+/**
  * Every delivery status a code's message went through, in arrival order (issue #18): `queued` when the code is issued,
  * `sent` when the provider took it, then what Twilio's callbacks report. Kept even when it arrives out of order (the
  * attempt's own status never moves back), as evidence of what the provider said and when.
