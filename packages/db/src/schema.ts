@@ -1383,3 +1383,116 @@ export const contactabilityChecks = pgTable(
     index('contactability_checks_account_phone_idx').on(t.accountId, t.phone),
   ],
 );
+
+/** Carrier lookups' kinds (issue #36), as contracts' `lookupKinds` names them. */
+const lookupKinds = ['lineType', 'simSwap', 'reassigned'] as const;
+
+/**
+ * Every carrier lookup asked of the provider (issue #36, ADR 42): the question (the number, the kind, and for a
+ * reassigned-number check the `LastVerifiedDate` sent), the answer as the provider sent it (`answer`, Twilio's body)
+ * and as we read it (the typed columns), the provider's error code, and when. A reassigned-number answer is the
+ * safe-harbour proof of 47 CFR 64.1200(m): never changed once answered. A row is `pending` while its request is in
+ * flight: the partial unique index makes concurrent identical questions one request, in every process. A `failed` one
+ * (network, timeout, 429, 5xx) is no answer: never reused, and not counted against the ceiling. Holds a number:
+ * retention and erasure (issue #37) reach it by `account_id` and `phone`.
+ */
+export const lookups = pgTable(
+  'lookups',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** Asked for a test-mode object (ADR 29): answered and reused apart from live ones. */
+    isTest: boolean('is_test').notNull().default(false),
+    kind: text('kind', { enum: lookupKinds }).notNull(),
+    /** E.164. */
+    phone: text('phone').notNull(),
+    /** The `LastVerifiedDate` asked with (the consent's UTC date): reassigned-number checks only. */
+    lastVerifiedDate: date('last_verified_date', { mode: 'string' }),
+    status: text('status', { enum: ['pending', 'answered', 'failed'] }).notNull(),
+    provider: text('provider', { enum: ['twilio'] }).notNull(),
+    /** The provider's answer exactly as received (its JSON body); null until answered and for a failed request. */
+    answer: jsonb('answer'),
+    /** Line type: ours (contracts `carrierLineTypes`), and the carrier's name (SIM swap answers name it too). */
+    lineType: text('line_type'),
+    carrierName: text('carrier_name'),
+    /** SIM swap: the last swap's instant where the carrier tells it, else whether one fell in its period. */
+    lastSimSwapAt: timestamp('last_sim_swap_at', { withTimezone: true, mode: 'date' }),
+    simSwappedPeriod: text('sim_swapped_period'),
+    simSwappedInPeriod: boolean('sim_swapped_in_period'),
+    /** Reassigned number: `yes`, `no` or `no_data` (no data available, or an empty answer). */
+    reassigned: text('reassigned', { enum: ['yes', 'no', 'no_data'] }),
+    /** The provider's error code inside an answer (an answer still: e.g. no coverage for the number). */
+    errorCode: integer('error_code'),
+    /** Why a failed request failed (HTTP status and code, timeout, network): for operators, never an answer. */
+    failure: text('failure'),
+    askedAt: timestamp('asked_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** When the answer (or the failure) arrived. */
+    answeredAt: timestamp('answered_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    // The day's reuse (the newest answer to the same question) and a number's checks, newest first.
+    index('lookups_question_idx').on(t.accountId, t.kind, t.phone, t.askedAt.desc()),
+    // One request in flight per question, whichever process asks (ADR 42).
+    uniqueIndex('lookups_in_flight_idx')
+      .on(t.accountId, t.isTest, t.kind, t.phone, sql`coalesce(${t.lastVerifiedDate}, '-infinity'::date)`)
+      .where(sql`${t.status} = 'pending'`),
+    check(
+      'lookups_last_verified_date_check',
+      sql`(${t.kind} = 'reassigned') = (${t.lastVerifiedDate} is not null)`,
+    ),
+    check('lookups_answered_check', sql`(${t.status} = 'pending') = (${t.answeredAt} is null)`),
+  ],
+);
+
+/**
+ * Lookups asked of the provider per account, kind and month (UTC; `month` is its first day): what the monthly ceiling
+ * counts, claimed in the same statement that checks it (ADR 42), and given back when a request failed.
+ */
+export const lookupUsage = pgTable(
+  'lookup_usage',
+  {
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: lookupKinds }).notNull(),
+    month: date('month', { mode: 'string' }).notNull(),
+    asked: integer('asked').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.kind, t.month] }),
+    check('lookup_usage_asked_check', sql`${t.asked} >= 0`),
+  ],
+);
+
+/**
+ * An account's carrier lookup settings (issue #36): which lookups are asked automatically, the SIM swap window, the
+ * reassigned-number checks' age, and the monthly ceiling per kind. No row: the defaults (everything off), which
+ * contracts' LOOKUP_* constants and these columns' defaults hold alike; the checks are their ranges.
+ */
+export const lookupSettings = pgTable(
+  'lookup_settings',
+  {
+    accountId: integer('account_id')
+      .primaryKey()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    lineType: boolean('line_type').notNull().default(false),
+    simSwap: boolean('sim_swap').notNull().default(false),
+    simSwapWindowDays: integer('sim_swap_window_days').notNull().default(7),
+    refuseOnSimSwap: boolean('refuse_on_sim_swap').notNull().default(false),
+    reassignedChecks: boolean('reassigned_checks').notNull().default(false),
+    reassignedMaxAgeDays: integer('reassigned_max_age_days').notNull().default(30),
+    ceilingLineType: integer('ceiling_line_type').notNull().default(1000),
+    ceilingSimSwap: integer('ceiling_sim_swap').notNull().default(1000),
+    ceilingReassigned: integer('ceiling_reassigned').notNull().default(1000),
+  },
+  (t) => [
+    check('lookup_settings_sim_swap_window_days_check', sql`${t.simSwapWindowDays} between 1 and 90`),
+    check('lookup_settings_reassigned_max_age_days_check', sql`${t.reassignedMaxAgeDays} between 1 and 365`),
+    check(
+      'lookup_settings_ceilings_check',
+      sql`${t.ceilingLineType} between 0 and 1000000 and ${t.ceilingSimSwap} between 0 and 1000000 and ${t.ceilingReassigned} between 0 and 1000000`,
+    ),
+  ],
+);
