@@ -30,7 +30,9 @@ CROSS JOIN LATERAL (
       ORDER BY r.received_at, r.id LIMIT 1)
   ) f ORDER BY f.received_at, f.id LIMIT 1
 ) first
-WHERE EXISTS (
-  SELECT 1 FROM "revocations" r
-  WHERE r.account_id = v.account_id AND (r.phone = v.cell_phone OR r.email = v.email)
+-- Only the verifications of revoked numbers and addresses are judged, each found by its index.
+WHERE v.id IN (
+  SELECT rv.id FROM "revocations" r JOIN "verifications" rv ON rv.account_id = r.account_id AND rv.cell_phone = r.phone
+  UNION
+  SELECT rv.id FROM "revocations" r JOIN "verifications" rv ON rv.account_id = r.account_id AND rv.email = r.email
 );

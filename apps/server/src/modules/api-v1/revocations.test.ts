@@ -1,4 +1,10 @@
-import type { ApiKeyScope, ApiRevocation, ApiRevocationList, RevocationList } from '@veriform/contracts';
+import type {
+  ApiKeyScope,
+  ApiRevocation,
+  ApiRevocationList,
+  RevocationList,
+  VerificationList,
+} from '@veriform/contracts';
 import { schema } from '@veriform/db';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -143,6 +149,29 @@ describe('POST /api/v1/revocations', () => {
     expect((await call(reader, 'GET', '/api/v1/revocations')).statusCode).toBe(200);
     expect((await call(other, 'GET', '/api/v1/revocations')).statusCode).toBe(403);
     expect((await call('vf_live_nope', 'GET', '/api/v1/revocations')).statusCode).toBe(401);
+  });
+});
+
+describe('the verifications a revocation revokes, under concurrent revocations', () => {
+  it('the earliest received revokes, whichever commits last: 10 rounds of a backdated one and a new one at once', async () => {
+    const form = await createPublicForm(w.owner);
+    for (let round = 0; round < 10; round += 1) {
+      const { e164 } = await verifyPhone(t.app, form.publicId);
+      const earlier = new Date(t.clock.now().getTime() + 1_000).toISOString();
+      t.clock.advance(5_000);
+      // Both revoke the verification just made: one dated a few seconds after it, one now; sent together.
+      const [backdated, current] = await Promise.all([
+        create(w.liveKey, { phone: e164, via: 'letter', receivedAt: earlier }),
+        create(w.liveKey, { phone: e164, via: 'phone_call' }),
+      ]);
+      expect(backdated.receivedAt < current.receivedAt).toBe(true);
+      const page = await w.owner.c.get(`/api/verifications?account=${w.owner.accountId}&q=${e164.slice(-4)}`);
+      const revoked = page
+        .json<VerificationList>()
+        .results.filter((v) => v.cellPhone === e164)
+        .map((v) => v.revocationId);
+      expect(revoked, `round ${round}`).toEqual([backdated.id]);
+    }
   });
 });
 

@@ -10,6 +10,7 @@ import { useTestApp } from '../../test-support/app.ts';
 import { TestClient } from '../../test-support/client.ts';
 import { multipartBody } from '../../test-support/multipart.ts';
 import { createPublicForm } from '../../test-support/public-verify.ts';
+import { insertRevocation } from '../../test-support/revocations.ts';
 import { newOwner, nextIp } from '../../test-support/teams.ts';
 import { insertVerification } from '../verifications/test-helpers.ts';
 import { certificateFile } from './service.ts';
@@ -32,19 +33,8 @@ async function visitor(): Promise<TestClient> {
   return c;
 }
 
-let counter = 0;
-async function revocation(accountId: number, values: Partial<typeof schema.revocations.$inferInsert>) {
-  counter += 1;
-  await t.db.db.insert(schema.revocations).values({
-    id: `certificate-revocation-${counter}-${Math.random().toString(36).slice(2)}`,
-    accountId,
-    channel: 'sms_reply',
-    status: 'open',
-    deadline: '2099-12-31',
-    receivedAt: T1,
-    ...values,
-  });
-}
+const revocation = (accountId: number, values: Partial<typeof schema.revocations.$inferInsert>) =>
+  insertRevocation(t.db.db, { accountId, receivedAt: T1, ...values });
 
 describe('a certificate after the consumer revoked consent', () => {
   it('stays valid and its signed bytes unchanged; the public page, the check and the standing say consent revoked', async () => {

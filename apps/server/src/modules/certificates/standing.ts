@@ -1,7 +1,7 @@
 import type { CertificateStanding, CertificateStatus } from '@veriform/contracts';
 import { type Db, schema } from '@veriform/db';
-import { eq, sql } from 'drizzle-orm';
-import { firstRevocationJoin, revocationColumns } from '../verifications/index.ts';
+import { eq } from 'drizzle-orm';
+import { revocationColumns, revocationMarkOn } from '../verifications/index.ts';
 import type { CertificateRow } from './service.ts';
 
 const { verifications } = schema;
@@ -42,7 +42,7 @@ export async function consentRevokedAt(db: Db, verificationId: number): Promise<
   const [row] = await db
     .select({ revokedAt: revocationColumns.revokedAt })
     .from(verifications)
-    .leftJoinLateral(firstRevocationJoin, sql`true`)
+    .leftJoin(schema.revocationMarks, revocationMarkOn)
     .where(eq(verifications.id, verificationId))
     .limit(1);
   return row?.revokedAt ?? null;

@@ -13,9 +13,16 @@ export {
 } from './confirmation.ts';
 export { type DeadlineRule, revocationDeadline } from './deadline.ts';
 export { twilioInboundMessageSchema, twilioInboundRoutes } from './inbound-routes.ts';
+export { markRevokedVerifications, unmarkVerification } from './marks.ts';
 export { notifyOverdueRevocations, OVERDUE_BATCH, overdueDedupeKey, sendOverdueEmail } from './overdue.ts';
 export { revocationRoutes } from './routes.ts';
 export { createRevocations, type InboundReply, type RecordedReply, type Revocations } from './service.ts';
-export { firstRevocationSince, REVOKING_STATUSES, type RevocationSince } from './standing.ts';
+export {
+  firstRevocationSince,
+  REVOKING_STATUSES,
+  type RevocationReach,
+  type RevocationSince,
+  reachedVerifications,
+} from './standing.ts';
 export { deadlineToday, statusIs, statusOf } from './status.ts';
 export { languageOfWords, normalizeReply, type ReplyReading, readReply } from './words.ts';

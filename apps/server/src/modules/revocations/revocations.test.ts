@@ -1,10 +1,11 @@
-import type { Revocation, RevocationList } from '@veriform/contracts';
+import type { Revocation, RevocationList, VerificationList } from '@veriform/contracts';
 import { schema } from '@veriform/db';
 import { and, asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test-support/app.ts';
 import { DAY } from '../../test-support/clock.ts';
 import { createPublicForm } from '../../test-support/public-verify.ts';
+import { insertRevocation } from '../../test-support/revocations.ts';
 import { join, newOwner, type Owner } from '../../test-support/teams.ts';
 import { statusIs, statusOf } from './status.ts';
 
@@ -20,20 +21,14 @@ const record = (owner: Owner, body: Record<string, unknown>) =>
   owner.c.post(`/api/revocations?account=${owner.accountId}`, body);
 
 /** A reply as the inbound webhook stores it (inbound.test.ts drives the webhook itself). */
-async function reply(owner: Owner, words: string, status: 'open' | 'possible') {
-  const id = `reply-${owner.accountId}-${Math.random().toString(36).slice(2)}`;
-  await t.db.db.insert(schema.revocations).values({
-    id,
+const reply = (owner: Owner, words: string, status: 'open' | 'possible') =>
+  insertRevocation(t.db.db, {
     accountId: owner.accountId,
-    channel: 'sms_reply',
     phone: '+12015550140',
     words,
     status,
     receivedAt: t.clock.now(),
-    deadline: '2099-12-31',
   });
-  return id;
-}
 
 /** Moves a revocation's deadline to a day long past. */
 async function pastDeadline(id: string) {
@@ -74,6 +69,7 @@ describe('revocations in the app (issue #35)', () => {
         verifyFormName: 'Loans',
         verificationMethod: 'sms',
         createdAt: new Date(t.clock.now().getTime() - DAY),
+        verifiedAt: new Date(t.clock.now().getTime() - DAY),
       })
       .returning({ id: schema.verifications.id });
 
@@ -155,11 +151,29 @@ describe('revocations in the app (issue #35)', () => {
 
   it('decides a possible one once: a revocation (open, consent.revoked) or not (dismissed); anything else is 409', async () => {
     const owner = await newOwner(t.app);
+    const form = await createPublicForm(owner, { name: 'Loans' });
+    const before = new Date(t.clock.now().getTime() - DAY);
+    await t.db.db.insert(schema.verifications).values({
+      accountId: owner.accountId,
+      verifyFormId: form.id,
+      cellPhone: '+12015550140',
+      verifyFormName: 'Loans',
+      verificationMethod: 'sms',
+      createdAt: before,
+      verifiedAt: before,
+    });
+    const revokedAt = async () => {
+      const page = await owner.c.get(`/api/verifications?account=${owner.accountId}`);
+      return page.json<VerificationList>().results.map((v) => v.revocationId);
+    };
     const yes = await reply(owner, 'please no more', 'possible');
     const no = await reply(owner, 'wrong number?', 'possible');
+    // A possible one revokes nothing until a member decides it is one.
+    expect(await revokedAt()).toEqual([null]);
     const decided = await owner.c.post(`/api/revocations/${yes}/decide`, { isRevocation: true });
     expect(decided.statusCode, decided.body).toBe(200);
     expect(decided.json<Revocation>().status).toBe('open');
+    expect(await revokedAt()).toEqual([yes]);
     const dismissed = await owner.c.post(`/api/revocations/${no}/decide`, { isRevocation: false });
     expect(dismissed.json<Revocation>().status).toBe('dismissed');
     expect((await eventsOf(owner.accountId, 'consent.revoked')).map((r) => r.id)).toEqual([yes]);

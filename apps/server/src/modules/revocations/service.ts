@@ -12,6 +12,7 @@ import type {
 import { REVOCATION_BACKDATE_DAYS, revocationTexts } from '@veriform/contracts';
 import { type Db, schema, type Tx, transaction } from '@veriform/db';
 import { and, count, desc, eq, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { stateOf } from '../../domain/nanp-area-codes.ts';
 import { e164Of, PHONE_TEXT } from '../../domain/phone.ts';
 import { sendRevocationConfirmation } from '../../jobs/definitions/send-revocation-confirmation.ts';
@@ -20,6 +21,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/crypto.ts';
 import { cursorPage, notACursor } from '../../lib/cursor-pages.ts';
 import { AppError } from '../../lib/errors.ts';
+import { rowsOf } from '../../lib/rows.ts';
 import { type AccountContext, keyLivemode } from '../../plugins/account-context.ts';
 import { latestCodeTextTo } from '../attempts/index.ts';
 import type { AuditLog } from '../audit/index.ts';
@@ -27,10 +29,15 @@ import { escapeLike } from '../verify-forms/index.ts';
 import type { WebhookEvents } from '../webhooks/index.ts';
 import { composeConfirmationSms } from './confirmation.ts';
 import { revocationDeadline } from './deadline.ts';
+import { markRevokedVerifications } from './marks.ts';
+import { reachedVerifications } from './standing.ts';
 import { statusIs, statusOf } from './status.ts';
 import { languageOfWords, readReply } from './words.ts';
 
 const { revocations, verifications } = schema;
+
+/** A row of `verificationIdsOf`'s statement (a bigint is a number or its text, by driver). */
+const reachedRowsSchema = z.array(z.object({ revocation_id: z.string(), id: z.coerce.number() }));
 
 type RevocationRow = typeof revocations.$inferSelect;
 
@@ -98,39 +105,33 @@ export function createRevocations(deps: {
 }) {
   const { db, clock, audit, webhookEvents, jobs } = deps;
 
-  /** The account's verifications of the rows' numbers made before each revocation, by revocation id. */
+  /**
+   * The verifications each revocation reaches (its number's or address's, of its mode, made at or before it: the rule
+   * of standing.ts), by revocation id; one statement for a page.
+   */
   async function verificationIdsOf(
     reader: Db | Tx,
     accountId: number,
     rows: RevocationRow[],
   ): Promise<Map<string, number[]>> {
-    const phones = [...new Set(rows.flatMap((row) => (row.phone ? [row.phone] : [])))];
     const byId = new Map<string, number[]>(rows.map((row) => [row.id, []]));
-    if (phones.length === 0) return byId;
-    const found = await reader
-      .select({
-        id: verifications.id,
-        phone: verifications.cellPhone,
-        isTest: verifications.isTest,
-        createdAt: verifications.createdAt,
-      })
-      .from(verifications)
-      .where(
-        and(
-          eq(verifications.accountId, accountId),
-          inArray(verifications.cellPhone, phones),
-          // One mode's revocation revokes that mode's verifications only (a test key's, the test numbers').
-          inArray(verifications.isTest, [...new Set(rows.map((row) => row.isTest))]),
-        ),
-      )
-      .orderBy(verifications.id);
-    for (const row of rows)
-      byId.set(
-        row.id,
-        found
-          .filter((v) => v.phone === row.phone && v.isTest === row.isTest && v.createdAt <= row.receivedAt)
-          .map((v) => v.id),
-      );
+    if (rows.length === 0) return byId;
+    const reached = reachedVerifications({
+      accountId: sql`r.account_id`,
+      isTest: sql`r.is_test`,
+      phone: sql`r.phone`,
+      email: sql`r.email`,
+      receivedAt: sql`r.received_at`,
+    });
+    const found = await reader.execute(sql`
+      select r.id as revocation_id, v.id
+      from ${revocations} r cross join lateral (select v.id from ${verifications} v where ${reached}) v
+      where r.account_id = ${accountId} and r.id in (${sql.join(
+        rows.map((row) => sql`${row.id}`),
+        sql`, `,
+      )})
+      order by v.id`);
+    for (const row of reachedRowsSchema.parse(rowsOf(found))) byId.get(row.revocation_id)?.push(row.id);
     return byId;
   }
 
@@ -140,9 +141,15 @@ export function createRevocations(deps: {
     return toApi(toRevocation(row, clock.now(), ids.get(row.id) ?? []), row);
   }
 
-  /** `consent.revoked` in the change's transaction, with the object as it is once the change commits. */
-  async function emitRevoked(tx: Tx, revocation: Revocation, accountId: number): Promise<void> {
-    await webhookEvents.emit(tx, accountId, { type: 'consent.revoked', data: revocation });
+  /**
+   * A revocation made revoking (recorded open, or decided to be one), in the change's transaction: the verifications it
+   * revokes are marked (marks.ts), then `consent.revoked` carries the object as it is once the change commits.
+   */
+  async function revoked(tx: Tx, row: RevocationRow): Promise<ApiRevocation> {
+    await markRevokedVerifications(tx, row);
+    const revocation = await inTx(tx, row);
+    await webhookEvents.emit(tx, row.accountId, { type: 'consent.revoked', data: revocation });
+    return revocation;
   }
 
   async function recordReply({ messageSid, from, body }: InboundReply): Promise<RecordedReply> {
@@ -174,7 +181,7 @@ export function createRevocations(deps: {
         .onConflictDoNothing()
         .returning();
       if (!row) return { recorded: 'duplicate' } as const;
-      if (row.status === 'open') await emitRevoked(tx, await inTx(tx, row), row.accountId);
+      if (row.status === 'open') await revoked(tx, row);
       await audit.recordAsSystem(tx, row.accountId, {
         action: 'revocation.recorded',
         targets: [auditTargetOf(row)],
@@ -220,7 +227,7 @@ export function createRevocations(deps: {
         })
         .returning();
       if (!inserted) throw new Error('the insert answered no row');
-      await emitRevoked(tx, await inTx(tx, inserted), inserted.accountId);
+      await revoked(tx, inserted);
       await audit.recordAsSystem(tx, inserted.accountId, {
         action: 'revocation.recorded',
         targets: [auditTargetOf(inserted)],
@@ -306,8 +313,7 @@ export function createRevocations(deps: {
         })
         .returning();
       if (!inserted) throw new Error('the insert answered no row');
-      const revocation = await inTx(tx, inserted);
-      await emitRevoked(tx, revocation, inserted.accountId);
+      const revocation = await revoked(tx, inserted);
       await audit.record(tx, ctx, {
         action: 'revocation.recorded',
         targets: [auditTargetOf(inserted)],
@@ -345,8 +351,7 @@ export function createRevocations(deps: {
     return transaction(db, async (tx) => {
       const moved = await move(tx, ctx, id, 'possible', { status: isRevocation ? 'open' : 'dismissed' });
       if (!moved) throw new AppError('conflict', { detail: revocationTexts.notPossible });
-      const revocation = await inTx(tx, moved);
-      if (isRevocation) await emitRevoked(tx, revocation, moved.accountId);
+      const revocation = isRevocation ? await revoked(tx, moved) : await inTx(tx, moved);
       await audit.record(tx, ctx, {
         action: 'revocation.decided',
         targets: [auditTargetOf(moved)],

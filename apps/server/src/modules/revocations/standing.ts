@@ -41,3 +41,30 @@ export function firstRevocationSince(o: RevocationSince): SQL {
     o.email,
   )}) first order by first.received_at, first.id limit 1)`;
 }
+
+/**
+ * A revocation as the rule reads it: whose consent (account, mode, number or address) from when; values, or columns of
+ * a row the statement walks (`sql\`r.phone\``).
+ */
+export type RevocationReach = {
+  accountId: SQL | number;
+  isTest: SQL | boolean;
+  phone: SQL | string | null;
+  email: SQL | string | null;
+  receivedAt: SQL | Date;
+};
+
+/**
+ * The same rule from the revocation's side, as a condition on `verifications` (alias `v`): the verifications a
+ * revocation reaches, its account's and mode's of its number or address made at or before it was received (an earlier
+ * revocation may have revoked them first: `firstRevocationSince` says which). Each key walks its index.
+ */
+export function reachedVerifications(r: RevocationReach): SQL {
+  const keys = [
+    ...(r.phone === null ? [] : [sql`v.cell_phone = ${r.phone}`]),
+    ...(r.email === null ? [] : [sql`v.email = ${r.email}`]),
+  ];
+  return sql`v.account_id = ${r.accountId} and v.is_test = ${r.isTest}
+    and (${keys.length === 0 ? sql`false` : sql.join(keys, sql` or `)})
+    and v.verified_at <= ${r.receivedAt}`;
+}

@@ -16,14 +16,9 @@ import type { AccountContext } from '../../plugins/account-context.ts';
 import { type AuditLog, auditTarget, filtersForTheLog } from '../audit/index.ts';
 import { countVerifications } from './count.ts';
 import { resolveForms, verificationOrderBy, verificationWhere } from './filters.ts';
-import {
-  firstRevocationJoin,
-  revokedAtSql,
-  revokedVerificationsJoin,
-  revokedVerificationsJoinOn,
-} from './revoked.ts';
+import { revocationMarkOn } from './revoked.ts';
 
-const { verifications, accounts } = schema;
+const { verifications, accounts, revocationMarks } = schema;
 
 export type VerificationExportParams = z.output<typeof verificationExportQuerySchema>;
 
@@ -188,7 +183,7 @@ function exportCells(): { value: SQL; text: boolean }[] {
     // Issue #19: when the number was masked and the rest of the consumer's data removed (ADR 25); empty when it was not.
     { value: sql`to_char(${v.redactedAt}, 'YYYY-MM-DD HH24:MI:SS TZH:TZM')`, text: false },
     // Issue #35: when a later revocation of the number or address was received (revoked.ts); empty when none was.
-    { value: sql`to_char(${revokedAtSql}, 'YYYY-MM-DD HH24:MI:SS TZH:TZM')`, text: false },
+    { value: sql`to_char(${revocationMarks.receivedAt}, 'YYYY-MM-DD HH24:MI:SS TZH:TZM')`, text: false },
   ];
 }
 
@@ -221,7 +216,7 @@ export function exportBatchQuery(
       ...Object.fromEntries(cells.map((cell, i) => [`cell_${i}`, cell.value.as(`cell_${i}`)])),
     })
     .from(verifications)
-    .leftJoinLateral(firstRevocationJoin, sql`true`)
+    .leftJoin(revocationMarks, revocationMarkOn)
     .where(
       last
         ? and(
@@ -349,13 +344,11 @@ export function createVerificationExport(deps: {
       // PostgreSQL: the same cells in one COPY, quoted by PostgreSQL's own CSV writer (ADR 0010), started before the
       // answer so that a refusal is a 500 rather than a cut download.
       const cells = Object.fromEntries(exportCells().map((cell, i) => [`cell_${i}`, cell.value]));
-      // Revoked at: the account's few revoked verifications, hashed and joined by id (a batch above probes per row).
-      const revoked = revokedVerificationsJoin(ctx.accountId, query.mode === 'test');
       const rows = await streamCsv(
         db
           .select(cells)
           .from(verifications)
-          .leftJoin(revoked, revokedVerificationsJoinOn)
+          .leftJoin(revocationMarks, revocationMarkOn)
           .where(where)
           .orderBy(...verificationOrderBy(query.o))
           .getSQL(),

@@ -16,7 +16,7 @@ export {
 export { attemptWhere, type ResolvedForms, resolveForms } from './filters.ts';
 export { createVerificationRedaction, type VerificationRedaction } from './redaction.ts';
 export { verificationRedactionRoutes } from './redaction-routes.ts';
-export { firstRevocationJoin, revocationColumns } from './revoked.ts';
+export { revocationColumns, revocationMarkOn } from './revoked.ts';
 export { verificationRoutes } from './routes.ts';
 export { createVerificationService, type VerificationService } from './service.ts';
 export { verificationTimeline } from './timeline.ts';

@@ -10,6 +10,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
 import { redactVerificationRecord } from '../attempts/index.ts';
 import type { AuditLog } from '../audit/index.ts';
+import { unmarkVerification } from '../revocations/index.ts';
 import { toDetailDto } from './service.ts';
 
 const {
@@ -96,6 +97,8 @@ export async function redactVerification(
       });
     }
     await redactCopies(tx, found, attempts);
+    // Its number and address are masked, so no revocation names it any more (issue #35).
+    await unmarkVerification(tx, found.id);
     if (viewIds.length > 0)
       await tx
         .update(formPageViews)

@@ -1,9 +1,14 @@
 import type { Revocation, VerificationDetail, VerificationList, VerifyForm } from '@veriform/contracts';
 import { schema } from '@veriform/db';
+import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { rowsOf } from '../../lib/rows.ts';
 import { useTestApp } from '../../test-support/app.ts';
 import { parseCsv } from '../../test-support/csv.ts';
+import { insertRevocation } from '../../test-support/revocations.ts';
 import { newOwner, type Owner } from '../../test-support/teams.ts';
+import { firstRevocationSince } from '../revocations/index.ts';
 import { exportHeader } from './export.ts';
 import { createForm, insertVerification } from './test-helpers.ts';
 
@@ -19,25 +24,11 @@ const HOUR = 3_600_000;
 const T0 = new Date('2026-05-01T12:00:00.000Z');
 const at = (hours: number) => new Date(T0.getTime() + hours * HOUR);
 
-let revocationCounter = 0;
-
 /** A revocation as any channel stores it, received at `receivedAt`. */
-async function revocation(
+const revocation = (
   accountId: number,
   values: Partial<typeof schema.revocations.$inferInsert> & { receivedAt: Date },
-) {
-  revocationCounter += 1;
-  const id = `revoked-test-${revocationCounter}-${Math.random().toString(36).slice(2)}`;
-  await t.db.db.insert(schema.revocations).values({
-    id,
-    accountId,
-    channel: 'sms_reply',
-    status: 'open',
-    deadline: '2099-12-31',
-    ...values,
-  });
-  return id;
-}
+) => insertRevocation(t.db.db, { accountId, ...values });
 
 /** A verification of `cellPhone` verified (and made) at `when`. */
 const verified = (
@@ -383,5 +374,85 @@ describe('the CSV export', () => {
       [String(test.id), '2026-07-05 00:00:00 +00:00'],
     ]);
     expect((await csv('mode=test&revoked=false')).rows).toEqual([]);
+  });
+
+  it('the marks the list, the filter, the CSV and the certificate read are the rule’s answer, whatever the order of events', async () => {
+    // A timeline as production makes one: verifications at increasing times, revocations received at most a year
+    // back (API v1's limit), some possible ones decided later, some verifications redacted; after every run, each
+    // verification's mark is what standing.ts's rule answers for it, read directly.
+    const owner = await newOwner(t.app);
+    const form = await createForm(owner);
+    const op = fc.oneof(
+      fc.record({
+        kind: fc.constant('verify' as const),
+        key: fc.nat(1),
+        email: fc.boolean(),
+        test: fc.boolean(),
+      }),
+      fc.record({
+        kind: fc.constant('revoke' as const),
+        key: fc.nat(1),
+        email: fc.boolean(),
+        test: fc.boolean(),
+        back: fc.nat(72),
+        status: fc.constantFrom('open', 'acknowledged', 'possible', 'dismissed'),
+      }),
+      fc.record({ kind: fc.constant('decide' as const), pick: fc.nat(), isRevocation: fc.boolean() }),
+      fc.record({ kind: fc.constant('redact' as const), pick: fc.nat() }),
+    );
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 6, maxLength: 14 }), async (ops) => {
+        run += 1;
+        const phone = (key: number) =>
+          `+1201555${String(run).padStart(2, '0')}${String(key).padStart(2, '0')}`;
+        const email = (key: number) => `run${run}-${key}@example.com`;
+        const possible: string[] = [];
+        const made: number[] = [];
+        for (const [step, o] of ops.entries()) {
+          const now = at(step * 24);
+          if (o.kind === 'verify') {
+            const v = await verified(form, phone(o.key), now, {
+              isTest: o.test,
+              ...(o.email ? { verificationMethod: 'email' as const, email: email(o.key) } : {}),
+            });
+            made.push(v.id);
+          } else if (o.kind === 'revoke') {
+            const id = await revocation(owner.accountId, {
+              ...(o.email ? { email: email(o.key) } : { phone: phone(o.key) }),
+              isTest: o.test,
+              status: o.status,
+              receivedAt: new Date(now.getTime() - o.back * HOUR),
+            });
+            if (o.status === 'possible' && !o.test) possible.push(id);
+          } else if (o.kind === 'decide' && possible.length > 0) {
+            const [id] = possible.splice(o.pick % possible.length, 1);
+            const decided = await owner.c.post(`/api/revocations/${id}/decide`, {
+              isRevocation: o.isRevocation,
+            });
+            expect(decided.statusCode, decided.body).toBe(200);
+          } else if (o.kind === 'redact' && made.length > 0) {
+            const id = made[o.pick % made.length];
+            await owner.c.post(`/api/verifications/${id}/redact?account=${owner.accountId}`);
+          }
+        }
+        const rule = firstRevocationSince({
+          accountId: sql`v.account_id`,
+          isTest: sql`v.is_test`,
+          phone: sql`v.cell_phone`,
+          email: sql`v.email`,
+          since: sql`v.verified_at`,
+        });
+        const judged = await t.db.db.execute(sql`
+          select v.id::text as id, first.id as revocation_id, m.revocation_id as marked
+          from verifications v
+          left join lateral ${rule} first on true
+          left join revocation_marks m on m.verification_id = v.id
+          where v.account_id = ${owner.accountId}`);
+        for (const row of rowsOf(judged))
+          expect(row.marked ?? null, `verification ${String(row.id)}`).toBe(row.revocation_id ?? null);
+      }),
+      { numRuns: 10, seed: 3501 },
+    );
   });
 });

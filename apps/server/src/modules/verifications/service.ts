@@ -9,7 +9,7 @@ import type {
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import { consentEvidenceOf } from '../../domain/api-verification.ts';
 import { addDays, resolveReportRange } from '../../domain/date-range.ts';
@@ -22,9 +22,9 @@ import { countVerifications } from './count.ts';
 import { resolveForms, verificationOrderBy, verificationWhere } from './filters.ts';
 import { buildFunnel, funnelCounts, funnelTopFormIds } from './funnel.ts';
 import { verificationReportCounts } from './report-counts.ts';
-import { firstRevocationJoin, revocationColumns } from './revoked.ts';
+import { revocationColumns, revocationMarkOn } from './revoked.ts';
 
-const { verifications, verifyForms, revocations } = schema;
+const { verifications, verifyForms, revocations, revocationMarks } = schema;
 
 export type VerificationRow = typeof verifications.$inferSelect;
 export type VerificationListParams = z.output<typeof verificationListQuerySchema>;
@@ -121,12 +121,12 @@ export function createVerificationService(deps: {
     const orderBy = verificationOrderBy(query.o);
     const offset = (query.pageNumber - 1) * query.pageSize;
     const pageRows = () => {
-      // Each row of the page with its first revoking revocation (issue #35): two index probes a row.
+      // Each row of the page with its revocation (issue #35): one probe by key a row.
       if (offset < DEFERRED_JOIN_FROM_OFFSET)
         return db
           .select({ ...listedColumns, ...revocationColumns })
           .from(verifications)
-          .leftJoinLateral(firstRevocationJoin, sql`true`)
+          .leftJoin(revocationMarks, revocationMarkOn)
           .where(where)
           .orderBy(...orderBy)
           .limit(query.pageSize)
@@ -146,7 +146,7 @@ export function createVerificationService(deps: {
         .select({ ...listedColumns, ...revocationColumns })
         .from(verifications)
         .innerJoin(page, eq(verifications.id, page.id))
-        .leftJoinLateral(firstRevocationJoin, sql`true`)
+        .leftJoin(revocationMarks, revocationMarkOn)
         .orderBy(...orderBy);
     };
     // Independent reads: on PostgreSQL they run on two pooled connections at once; PGlite runs them one by one.
@@ -180,7 +180,7 @@ export function createVerificationService(deps: {
         revocationEmail: revocations.email,
       })
       .from(verifications)
-      .leftJoinLateral(firstRevocationJoin, sql`true`)
+      .leftJoin(revocationMarks, revocationMarkOn)
       .leftJoin(revocations, eq(revocations.id, revocationColumns.revocationId))
       .where(and(eq(verifications.accountId, ctx.accountId), eq(verifications.id, id)))
       .limit(1);
