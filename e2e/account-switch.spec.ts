@@ -29,7 +29,7 @@ async function twoCompanies(request: APIRequestContext, lastName: string) {
 async function switchCompany(page: Page, from: string, to: string) {
   await page.getByRole('button', { name: 'Account menu' }).click();
   // The current company opens the list of every company.
-  await page.getByRole('menu').getByRole('button', { name: from }).click();
+  await page.getByRole('menuitem', { name: `Current company: ${from}` }).click();
   await page.getByRole('menuitem', { name: to }).click();
 }
 

@@ -20,7 +20,7 @@ test('a new user creates a company, then a second one, and switches between them
   await page.goto('/settings/company-info');
   await expect(page.getByLabel('Company name')).toHaveValue('Second Co');
   await page.getByRole('button', { name: 'Account menu' }).click();
-  await page.getByRole('button', { name: 'Second Co' }).click();
+  await page.getByRole('menuitem', { name: 'Current company: Second Co' }).click();
   await page.getByRole('menuitem', { name: 'First Co' }).click();
   await expect(page.getByLabel('Company name')).toHaveValue('First Co');
 

@@ -290,7 +290,7 @@ describe('My Account /settings/my-account', () => {
       'PATCH /api/users/1/delete-uploaded-profile-image': [200, { ...ada, uploadedProfileImage: null }],
     });
     renderApp('/settings/my-account', { initialData: signedIn({ uploadedProfileImage: image }), server });
-    const menuButton = await screen.findByRole('button', { name: 'Account menu' });
+    const menuButton = await screen.findByRole('button', { name: /^Account menu/ });
     expect(menuButton.querySelector('img')).toHaveAttribute('src', image);
     expect(screen.getByRole('img', { name: 'Profile picture' })).toHaveAttribute('src', image);
 

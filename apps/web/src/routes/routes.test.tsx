@@ -127,7 +127,7 @@ describe('app shell', () => {
   it('the account menu has the settings and log out items', async () => {
     const user = userEvent.setup();
     renderApp('/forms/', { initialData: signedIn() });
-    await user.click(await screen.findByRole('button', { name: 'Account menu' }));
+    await user.click(await screen.findByRole('button', { name: /^Account menu/ }));
     expect(await screen.findByRole('menuitem', { name: 'Account settings' })).toHaveAttribute(
       'href',
       '/settings/company-info',
@@ -141,7 +141,10 @@ describe('app shell', () => {
       'href',
       '/auth/signup/complete',
     );
-    expect(screen.getByRole('button', { name: 'Acme Corp' })).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.getByRole('menuitem', { name: 'Current company: Acme Corp' })).toHaveAttribute(
+      'aria-expanded',
+      'false',
+    );
   });
 });
 

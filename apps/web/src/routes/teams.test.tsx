@@ -109,8 +109,8 @@ describe('account menu', () => {
     const nav = await screen.findByRole('navigation', { name: 'Main navigation' });
     expect(within(nav).getByRole('link', { name: 'Dashboard' })).toBeInTheDocument();
 
-    await user.click(screen.getByRole('button', { name: 'Account menu' }));
-    const current = await screen.findByRole('button', { name: 'Acme Corp' });
+    await user.click(screen.getByRole('button', { name: /^Account menu/ }));
+    const current = await screen.findByRole('menuitem', { name: 'Current company: Acme Corp' });
     expect(current).toHaveAttribute('aria-expanded', 'false');
     expect(screen.queryByRole('menuitem', { name: 'Beta Ltd' })).not.toBeInTheDocument();
 
@@ -131,14 +131,14 @@ describe('account menu', () => {
       expect(within(nav).queryByRole('link', { name: 'Dashboard' })).not.toBeInTheDocument(),
     );
 
-    await user.click(screen.getByRole('button', { name: 'Account menu' }));
-    expect(await screen.findByRole('button', { name: 'Beta Ltd' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: /^Account menu/ }));
+    expect(await screen.findByRole('menuitem', { name: 'Current company: Beta Ltd' })).toBeInTheDocument();
   });
 
   it('without a membership offers to create a company', async () => {
     const user = userEvent.setup();
     renderApp('/settings/my-account', { initialData: signedIn([]) });
-    await user.click(await screen.findByRole('button', { name: 'Account menu' }));
+    await user.click(await screen.findByRole('button', { name: /^Account menu/ }));
     expect(await screen.findByRole('menuitem', { name: 'Create company' })).toHaveAttribute(
       'href',
       '/auth/signup/complete',

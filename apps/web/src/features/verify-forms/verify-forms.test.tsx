@@ -300,8 +300,8 @@ describe('/forms/$verifyFormId', () => {
     const user = userEvent.setup();
     const { router } = renderApp('/forms/7', { initialData: twoAccounts(), server: perAccount() });
     expect(await screen.findByRole('heading', { name: 'Onboarding check', level: 1 })).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Account menu' }));
-    await user.click(await screen.findByRole('button', { name: 'Acme Corp' }));
+    await user.click(screen.getByRole('button', { name: /^Account menu/ }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Current company: Acme Corp' }));
     await user.click(await screen.findByRole('menuitem', { name: 'Beta Ltd' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/forms/'));
     expect(await screen.findByRole('link', { name: 'Beta form' })).toBeInTheDocument();

@@ -6,6 +6,7 @@ import {
   Text,
   UnstyledButton,
   useMenuContext,
+  VisuallyHidden,
 } from '@mantine/core';
 import {
   IconBuildingPlus,
@@ -47,8 +48,9 @@ export function AccountAvatar({ account, size = 24 }: { account: Account; size?:
 }
 
 /**
- * The current account, first in the dropdown: a disclosure button (named by the account) that shows or hides the
- * list of every account. It takes part in the menu's arrow-key navigation like the items around it.
+ * The current account, first in the dropdown: a menu item (a menu holds only menu items, ARIA) that shows or hides the
+ * list of every account. Named "Current company: …" (the words before the name unseen), so that it is told apart from
+ * the same account in the list. It takes part in the menu's arrow-key navigation like the items around it.
  */
 function CurrentAccountButton({
   account,
@@ -65,6 +67,7 @@ function CurrentAccountButton({
   return (
     <UnstyledButton
       {...ctx.getStyles('item')}
+      role="menuitem"
       data-menu-item
       tabIndex={-1}
       aria-expanded={expanded}
@@ -83,7 +86,7 @@ function CurrentAccountButton({
       <Group gap="sm" wrap="nowrap">
         <AccountAvatar account={account} />
         <Text size="sm" fw={600} truncate style={{ flex: 1 }}>
-          {account.displayName}
+          <VisuallyHidden>Current company:</VisuallyHidden> {account.displayName}
         </Text>
         {expanded ? (
           <IconChevronUp size={14} aria-hidden="true" />
