@@ -132,6 +132,9 @@ export function MultiSelectStandIn({
   const { disabled } = look;
   return (
     <PillsInput
+      // As MultiSelect does: the field takes its id from the input wrapper's, which would otherwise make up its own
+      // and leave the field apart from its `<label for>` (axe's label).
+      id={id}
       pointer
       {...look}
       rightSection={<Chevron size={look.size} />}

@@ -3,7 +3,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
-import { optionLabel, SelectStandIn } from './ComboboxStandIn';
+import { MultiSelectStandIn, optionLabel, SelectStandIn } from './ComboboxStandIn';
 import { useStandInReach } from './comboboxes';
 
 /** A stand-in field and, once `arrived`, an element of the same id in its place, as LabelledSelect swaps them. */
@@ -57,6 +57,32 @@ describe('the select stand-in', () => {
     const real = await screen.findByRole('textbox', { name: 'real' });
     expect(real).toHaveFocus();
     await waitFor(() => expect(real).toHaveAttribute('data-clicks', '1'));
+  });
+
+  it('the multiple one is named by its label too, its choices shown as pills', () => {
+    const nothing = () => undefined;
+    const handlers = {
+      onPointerEnter: nothing,
+      onPointerDown: nothing,
+      onFocus: nothing,
+      onBlur: nothing,
+      onClick: nothing,
+      onKeyDown: nothing,
+    };
+    render(
+      <MantineProvider>
+        <label htmlFor="countries">Countries</label>
+        <MultiSelectStandIn
+          id="countries"
+          data={[{ value: 'US', label: 'United States' }]}
+          value={['US']}
+          searchable
+          handlers={handlers}
+        />
+      </MantineProvider>,
+    );
+    expect(screen.getByRole('combobox', { name: 'Countries' })).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.getByText('United States')).toBeInTheDocument();
   });
 
   it('reads labels from strings, objects and groups', () => {
