@@ -105,14 +105,14 @@ for (const viewport of [
         await fitsTheWidth(page, viewport.width);
 
         // Checked before the file is there: what was found, inline.
-        await item.getByRole('button', { name: `Check ${proof.host} now` }).click();
+        await item.getByRole('button', { name: `Check now: ${proof.host}` }).click();
         await expect(item.getByRole('alert')).toContainText(
           `http://${proof.host}${PROOF_PATH} answered 404.`,
         );
 
         // The file published: verified.
         proof.setToken(token);
-        await item.getByRole('button', { name: `Check ${proof.host} now` }).click();
+        await item.getByRole('button', { name: `Check now: ${proof.host}` }).click();
         await expect(item.getByText('Verified', { exact: true })).toBeVisible();
         await expect(item.getByText(/by the file\./)).toBeVisible();
         await expect(item.getByRole('button', { name: /^Check/ })).toHaveCount(0);

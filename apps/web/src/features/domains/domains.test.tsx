@@ -100,7 +100,7 @@ describe('Company Info: domains', { timeout: 20_000 }, () => {
     renderApp('/settings/company-info', { initialData: signedIn(), server: s.fake });
     const item = await within(await card()).findByRole('article', { name: 'acme.example' });
 
-    await user.click(within(item).getByRole('button', { name: 'Check acme.example now' }));
+    await user.click(within(item).getByRole('button', { name: 'Check now: acme.example' }));
     const alert = await within(item).findByRole('alert');
     expect(alert).toHaveTextContent('Not verified yet');
     for (const finding of findings) expect(within(alert).getByText(finding)).toBeInTheDocument();
@@ -113,7 +113,7 @@ describe('Company Info: domains', { timeout: 20_000 }, () => {
     });
     answer = [200, verified];
     s.set([verified]);
-    await user.click(within(item).getByRole('button', { name: 'Check acme.example now' }));
+    await user.click(within(item).getByRole('button', { name: 'Check now: acme.example' }));
     expect(await within(item).findByText('Verified')).toBeInTheDocument();
     expect(within(item).getByText(/by the file\./)).toBeInTheDocument();
     expect(within(item).queryByRole('button', { name: /Check/ })).toBeNull();
@@ -130,7 +130,7 @@ describe('Company Info: domains', { timeout: 20_000 }, () => {
     ]);
     renderApp('/settings/company-info', { initialData: signedIn(), server: s.fake });
     const item = await within(await card()).findByRole('article', { name: 'acme.example' });
-    await user.click(within(item).getByRole('button', { name: 'Check acme.example now' }));
+    await user.click(within(item).getByRole('button', { name: 'Check now: acme.example' }));
     expect(await within(item).findByRole('alert')).toHaveTextContent(
       'This domain was checked too often. Try again in 12 minutes.',
     );

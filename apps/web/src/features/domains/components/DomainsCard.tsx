@@ -179,7 +179,7 @@ function DomainItem({
                 onClick={onCheck}
                 loading={checking}
                 leftSection={<IconRefresh size={16} aria-hidden="true" />}
-                aria-label={`Check ${domain.domain} now`}
+                aria-label={`Check now: ${domain.domain}`}
               >
                 Check now
               </Button>
@@ -237,7 +237,7 @@ export function DomainsCard({ membership }: { membership: Membership }) {
   let list: ReactNode;
   if (isPending) {
     list = (
-      <Stack gap="xs" aria-busy="true" aria-label="Loading domains">
+      <Stack gap="xs" role="group" aria-busy="true" aria-label="Loading domains">
         <Skeleton height={48} radius="sm" />
       </Stack>
     );
