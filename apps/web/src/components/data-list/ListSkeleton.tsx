@@ -10,7 +10,7 @@ interface SkeletonProps {
 /** Cards of grey bars, as the phone-width cards will be. */
 export function CardsSkeleton({ label, rows = 5 }: SkeletonProps) {
   return (
-    <Stack gap="sm" aria-busy="true" aria-label={label}>
+    <Stack gap="sm" role="group" aria-busy="true" aria-label={label}>
       {Array.from({ length: rows }, (_, row) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: placeholders without identity
         <Paper key={row} withBorder radius="md" p="sm">
@@ -70,7 +70,7 @@ export function BarsSkeleton({
   radius = 'sm',
 }: SkeletonProps & { height?: number; radius?: 'sm' | 'md' }) {
   return (
-    <Stack gap="xs" aria-busy="true" aria-label={label}>
+    <Stack gap="xs" role="group" aria-busy="true" aria-label={label}>
       {Array.from({ length: rows }, (_, row) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: placeholders without identity
         <Skeleton key={row} height={height} radius={radius} />

@@ -21,7 +21,7 @@ export function CloseAccountNote() {
         <Anchor href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</Anchor>.
       </Text>
       {check.isPending && user.id !== null && (
-        <Loader size="xs" aria-label="Checking whether your account can be closed" />
+        <Loader size="xs" role="progressbar" aria-label="Checking whether your account can be closed" />
       )}
       {check.data && !check.data.canDelete && check.data.reasons.length > 0 && (
         <Stack gap={4}>

@@ -87,7 +87,16 @@ export function ConsentAgeCard({ membership }: { membership: Membership }) {
 
   let body: ReactNode;
   if (isPending) {
-    body = <Skeleton height={36} width={240} radius="sm" aria-busy="true" aria-label="Loading consent age" />;
+    body = (
+      <Skeleton
+        height={36}
+        width={240}
+        radius="sm"
+        aria-busy="true"
+        role="progressbar"
+        aria-label="Loading consent age"
+      />
+    );
   } else if (!info) {
     body = (
       <Alert color="red" icon={<IconAlertCircle aria-hidden="true" />} role="alert">

@@ -104,7 +104,7 @@ export function PhoneCountriesCard({ membership }: { membership: Membership }) {
   let body: ReactNode;
   if (isPending) {
     body = (
-      <Stack gap="xs" aria-busy="true" aria-label="Loading countries">
+      <Stack gap="xs" role="group" aria-busy="true" aria-label="Loading countries">
         <Skeleton height={36} radius="sm" />
       </Stack>
     );

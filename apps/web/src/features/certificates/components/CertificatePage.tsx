@@ -74,7 +74,7 @@ export function CertificateNotFound({ certId }: { certId: string }) {
 
 export function CertificatePageSkeleton() {
   return (
-    <Stack gap="md" aria-busy="true" aria-label="Loading certificate">
+    <Stack gap="md" role="group" aria-busy="true" aria-label="Loading certificate">
       <Skeleton height={140} radius="md" />
       <Skeleton height={180} radius="md" />
       <Skeleton height={240} radius="md" />

@@ -18,7 +18,7 @@ export function ActiveForms({ accountId, search }: { accountId: number; search: 
 
   if (isPending)
     return (
-      <Stack gap="xs" aria-busy="true" aria-label="Loading active forms">
+      <Stack gap="xs" role="group" aria-busy="true" aria-label="Loading active forms">
         {[0, 1, 2].map((i) => (
           <Skeleton key={i} height={20} width={`${80 - i * 15}%`} radius="sm" />
         ))}

@@ -127,7 +127,7 @@ export function PendingInvitations({ accountId }: { accountId: number }) {
   if (isPending) {
     content = (
       <Center py="md">
-        <Loader size="sm" aria-label="Loading invitations" />
+        <Loader size="sm" role="progressbar" aria-label="Loading invitations" />
       </Center>
     );
   } else if (error) {

@@ -110,7 +110,7 @@ function TeamOfAccount({
   if (team.isPending) {
     body = (
       <Center py="xl">
-        <Loader aria-label="Loading team" />
+        <Loader role="progressbar" aria-label="Loading team" />
       </Center>
     );
   } else if (team.error) {

@@ -63,7 +63,7 @@ export function OwnedCredentialsModal({
   if (owned.isPending) {
     list = (
       <Center py="sm">
-        <Loader size="sm" aria-label={ownedCredentialsTexts.loading} />
+        <Loader size="sm" role="progressbar" aria-label={ownedCredentialsTexts.loading} />
       </Center>
     );
   } else if (owned.error) {

@@ -206,7 +206,7 @@ export function TestNumbersCard({ membership }: { membership: Membership }) {
   let list: ReactNode;
   if (isPending) {
     list = (
-      <Stack gap="xs" aria-busy="true" aria-label="Loading test numbers">
+      <Stack gap="xs" role="group" aria-busy="true" aria-label="Loading test numbers">
         <Skeleton height={28} radius="sm" />
         <Skeleton height={28} radius="sm" />
       </Stack>

@@ -9,7 +9,7 @@ import { verificationTimelineQueryOptions } from '../api';
 
 function TimelineSkeleton() {
   return (
-    <Stack gap="md" aria-busy="true" aria-label="Loading timeline">
+    <Stack gap="md" role="group" aria-busy="true" aria-label="Loading timeline">
       {[0, 1, 2, 3].map((key) => (
         <Group key={key} gap="sm" wrap="nowrap">
           <Skeleton height={22} circle />

@@ -86,7 +86,7 @@ export function ConsentCard({
         w="fit-content"
       />
       {query.isPending ? (
-        <Skeleton h={80} aria-label="Loading consent versions" />
+        <Skeleton h={80} role="progressbar" aria-label="Loading consent versions" />
       ) : query.error ? (
         <Alert color="red" title="The consent versions could not be loaded">
           {errorDisplayText(query.error)}

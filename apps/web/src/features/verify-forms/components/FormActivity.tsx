@@ -130,7 +130,7 @@ export function RecentVerificationsCard({ form }: { form: VerifyForm }) {
   let body: ReactNode;
   if (isPending) {
     body = (
-      <Stack gap="xs" aria-busy="true" aria-label="Loading verifications">
+      <Stack gap="xs" role="group" aria-busy="true" aria-label="Loading verifications">
         {Array.from({ length: 3 }, (_, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: placeholders without identity
           <Skeleton key={i} height={28} radius="sm" />

@@ -51,7 +51,7 @@ export const Route = createFileRoute('/_authed/activity-log/$verificationId')({
   pendingComponent: () => (
     <>
       <PageHeader title="Verification" />
-      <Stack gap="md" aria-busy="true" aria-label="Loading verification">
+      <Stack gap="md" role="group" aria-busy="true" aria-label="Loading verification">
         <Skeleton height={28} width="40%" radius="sm" />
         <Skeleton height={160} radius="md" />
         <Skeleton height={160} radius="md" />

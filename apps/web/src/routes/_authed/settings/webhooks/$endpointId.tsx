@@ -35,7 +35,7 @@ export const Route = createFileRoute('/_authed/settings/webhooks/$endpointId')({
     );
   },
   pendingComponent: () => (
-    <Stack gap="md" aria-busy="true" aria-label="Loading webhook endpoint">
+    <Stack gap="md" role="group" aria-busy="true" aria-label="Loading webhook endpoint">
       <Skeleton height={160} radius="md" />
       <Skeleton height={240} radius="md" />
     </Stack>
