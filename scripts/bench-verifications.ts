@@ -239,6 +239,9 @@ const filters: [string, string][] = [
     'form+sms+last30d',
     `verifyFormId__in=${bigForm.id}&verificationMethod__in=sms&created__date__preset=last30d`,
   ],
+  // Issue #35: verifications whose consent a later revocation revoked (revocation_marks), and the rest.
+  ['revoked', 'revoked=true'],
+  ['not revoked', 'revoked=false'],
 ];
 for (const [label, query] of args['export-only'] ? [] : filters) {
   for (const o of ['-created', 'verifyFormName']) {
