@@ -114,6 +114,11 @@ export type Config = {
   /** How long one delivery attempt waits for the receiver's answer (10 s, issue #17); tests shorten it. */
   webhookTimeoutMs: number;
   /**
+   * How long a carrier lookup (Twilio Lookup v2, issue #36) waits for its answer before it fails as an error to retry
+   * (10 s: a SIM swap answer waits on the carrier); not from the environment, tests shorten it.
+   */
+  lookupTimeoutMs: number;
+  /**
    * CERTIFICATE_KEY_GENERATION (default 1): the certificate signing key is derived from SECRET_KEY and this number
    * (modules/certificates/keys.ts); raising it rotates the key, and certificates signed before keep verifying.
    */
@@ -274,6 +279,7 @@ export function loadConfig(env: Env = process.env): Config {
     domainProofAllowHttp: e.DOMAIN_PROOF_ALLOW_HTTP,
     webhookRetryDelaysSeconds: WEBHOOK_RETRY_DELAYS_SECONDS,
     webhookTimeoutMs: 10_000,
+    lookupTimeoutMs: 10_000,
     certificateKeyGeneration: e.CERTIFICATE_KEY_GENERATION ?? 1,
   };
 }

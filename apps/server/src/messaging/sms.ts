@@ -1,9 +1,9 @@
 import type { Db } from '@veriform/db';
 import type { FastifyBaseLogger } from 'fastify';
-import type Twilio from 'twilio';
 import type { Config } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
 import { recordOutboxMessage } from './outbox.ts';
+import { type TwilioClient, twilioClient } from './twilio-client.ts';
 
 export type SmsMessage = { to: string; text: string };
 
@@ -77,38 +77,6 @@ function toSmsSendError(error: unknown): SmsSendError {
 /** A hung request must fail (and be retried by the job) rather than hold a worker forever. */
 const TWILIO_TIMEOUT_MS = 15_000;
 
-type TwilioClient = ReturnType<typeof Twilio>;
-
-/**
- * The Twilio SDK (~0.3 s to import) loads with the first SMS, not at start. Its documented way to point it elsewhere
- * is a custom `httpClient` (the API host is fixed in the generated code): with TWILIO_API_URL (tests and local
- * development only) every request's origin is rewritten to it.
- */
-async function twilioClient(settings: NonNullable<Config['twilio']>): Promise<TwilioClient> {
-  const { default: twilio } = await import('twilio');
-  type RequestOptions = Parameters<Twilio.RequestClient['request']>[0];
-  class RedirectingRequestClient extends twilio.RequestClient {
-    readonly #origin: string;
-    constructor(origin: string, timeout: number) {
-      super({ timeout });
-      this.#origin = origin;
-    }
-    override request<TData>(opts: RequestOptions & { data?: TData }) {
-      const uri = new URL(opts.uri);
-      const target = new URL(this.#origin);
-      uri.protocol = target.protocol;
-      uri.host = target.host;
-      return super.request<TData>({ ...opts, uri: uri.toString() });
-    }
-  }
-  return twilio(settings.accountSid, settings.authToken, {
-    timeout: TWILIO_TIMEOUT_MS,
-    ...(settings.apiUrl
-      ? { httpClient: new RedirectingRequestClient(settings.apiUrl, TWILIO_TIMEOUT_MS) }
-      : {}),
-  });
-}
-
 /** Where Twilio reports each message's status (issue #18); the route checks the signature against this URL. */
 export const TWILIO_STATUS_CALLBACK_PATH = '/api/webhooks/twilio/status';
 
@@ -118,7 +86,7 @@ function twilioSender(settings: NonNullable<Config['twilio']>, publicUrl: string
     transport: 'twilio',
     async send(message) {
       try {
-        client ??= twilioClient(settings);
+        client ??= twilioClient(settings, TWILIO_TIMEOUT_MS);
         const sent = await (await client).messages.create({
           to: message.to,
           from: settings.from,

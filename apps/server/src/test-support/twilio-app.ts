@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
+import type { Config } from '../config.ts';
 import { useTestApp } from './app.ts';
 import { startTwilioStandIn, type TwilioStandIn } from './twilio.ts';
 
@@ -7,9 +8,10 @@ import { startTwilioStandIn, type TwilioStandIn } from './twilio.ts';
  * A test app whose SMS go to a Twilio stand-in (twilio.ts), its hooks in the order they need: the stand-in starts
  * before the app (the app's env names it) and closes after it. With `listening`, the app also listens on a loopback
  * port and the stand-in posts its webhooks (status reports, inbound replies) there: Twilio reaching the app behind a
- * proxy, while the signatures cover PUBLIC_URL. `twilio` stands for the stand-in inside tests and their hooks.
+ * proxy, while the signatures cover PUBLIC_URL. `config` overrides the app's configuration (short timeouts). `twilio`
+ * stands for the stand-in inside tests and their hooks.
  */
-export function useTwilioTestApp(options: { listening?: boolean } = {}) {
+export function useTwilioTestApp(options: { listening?: boolean; config?: Partial<Config> } = {}) {
   let standIn: TwilioStandIn | undefined;
   const current = (): TwilioStandIn => {
     if (!standIn)
@@ -22,7 +24,7 @@ export function useTwilioTestApp(options: { listening?: boolean } = {}) {
   });
   const t = useTestApp(async () => {
     standIn = await startTwilioStandIn();
-    return { env: standIn.env() };
+    return { env: standIn.env(), ...(options.config ? { config: options.config } : {}) };
   });
   if (options.listening)
     beforeAll(async () => {

@@ -1,6 +1,12 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  LOOKUP_NUMBERS,
+  type LookupAnswerOfStandIn,
+  lookupAnswer,
+  type ReceivedLookup,
+} from './twilio-lookup.ts';
 
 /**
  * A local stand-in for Twilio's Messages API (`POST /2010-04-01/Accounts/{AccountSid}/Messages.json`), so tests drive
@@ -12,6 +18,9 @@ import type { AddressInfo } from 'node:net';
  * asks (`report`), once the app has stored the message's SID: the test decides the order, nothing is timed. They are
  * sent over HTTP to `callbackOrigin` (the app listening on a loopback port), standing for the proxy behind the public
  * URL the signature covers.
+ *
+ * It answers Lookup v2 too (`GET /v2/PhoneNumbers/{number}`, issue #36), each case chosen by the number asked: the
+ * table is in twilio-lookup.ts.
  */
 
 /** Twilio's request signature: HMAC-SHA1 with the auth token over the URL and each field's name and value, sorted. */
@@ -25,6 +34,9 @@ export function twilioSignature(
     .reduce((acc, key) => `${acc}${key}${fields[key] ?? ''}`, url);
   return createHmac('sha1', authToken).update(data, 'utf8').digest('base64');
 }
+
+/** Lookup v2's resource: `/v2/PhoneNumbers/{number}` (on lookups.twilio.com, which TWILIO_API_URL stands for too). */
+const LOOKUP_PATH = '/v2/PhoneNumbers/';
 
 export type StatusReport = { status: string; errorCode?: number };
 export type SentReport = { sid: string; status: string; answer: number };
@@ -67,8 +79,16 @@ export type TwilioStandIn = {
   unauthorized: number;
   /** The next answers for messages to `to`, used up in order; after them, and for other numbers, a 201. */
   script(to: string, ...answers: TwilioAnswer[]): void;
-  /** Answers messages to `to` only after `ms` (a slow provider). */
+  /** Answers messages to `to`, and lookups of `to`, only after `ms` (a slow provider). */
   hold(to: string, ms: number): void;
+  /** Every lookup request that passed authentication, in arrival order (failed ones included). */
+  lookups: ReceivedLookup[];
+  /** The next answers to lookups of `phone`, used up in order, before its number's answer of the table. */
+  scriptLookup(phone: string, ...answers: TwilioAnswer[]): void;
+  /** How long the slow number (LOOKUP_NUMBERS.slow) takes to answer: 5 s unless a test shortens it. */
+  slowMs: number;
+  /** The stand-in's clock for the SIM swap answers ("yesterday", "a year ago"): the real time unless set. */
+  now: () => Date;
   /** The status reports to send for messages to `to` (default: sent, then delivered). */
   reports(to: string, ...reports: StatusReport[]): void;
   /**
@@ -131,9 +151,18 @@ export async function startTwilioStandIn(
   const reportScripts = new Map<string, StatusReport[]>();
   const early = new Set<string>();
   const sentReports: SentReport[] = [];
-  const state: { unauthorized: number; callbackOrigin: string | undefined } = {
+  const lookups: ReceivedLookup[] = [];
+  const lookupScripts = new Map<string, TwilioAnswer[]>();
+  const state: {
+    unauthorized: number;
+    callbackOrigin: string | undefined;
+    slowMs: number;
+    now: () => Date;
+  } = {
     unauthorized: 0,
     callbackOrigin: undefined,
+    slowMs: 5_000,
+    now: () => new Date(),
   };
   const expectedAuth = `Basic ${Buffer.from(`${credentials.accountSid}:${credentials.authToken}`).toString('base64')}`;
   const path = `/2010-04-01/Accounts/${credentials.accountSid}/Messages.json`;
@@ -143,6 +172,12 @@ export async function startTwilioStandIn(
     if (request.headers.authorization !== expectedAuth) {
       state.unauthorized += 1;
       reply(response, twilioError(401, 20003, 'Authentication Error - invalid username'));
+      return;
+    }
+    const target = new URL(request.url ?? '/', 'http://stand-in');
+    if (request.method === 'GET' && target.pathname.startsWith(LOOKUP_PATH)) {
+      const phone = decodeURIComponent(target.pathname.slice(LOOKUP_PATH.length));
+      await answerLookup(response, phone, target.searchParams);
       return;
     }
     if (request.method !== 'POST' || request.url !== path) {
@@ -196,6 +231,26 @@ export async function startTwilioStandIn(
       },
     });
   });
+  /** A lookup: scripted answers first, then the number's answer of the table (twilio-lookup.ts). */
+  async function answerLookup(response: ServerResponse, phone: string, query: URLSearchParams) {
+    const hold = phone === LOOKUP_NUMBERS.slow ? state.slowMs : holds.get(phone);
+    if (hold) await new Promise((resolve) => setTimeout(resolve, hold));
+    const answer: LookupAnswerOfStandIn =
+      lookupScripts.get(phone)?.shift() ?? lookupAnswer(phone, query, state.now());
+    lookups.push({
+      phone,
+      fields: query.get('Fields'),
+      lastVerifiedDate: query.get('LastVerifiedDate'),
+      status: answer.status,
+    });
+    if ('text' in answer) {
+      response.writeHead(answer.status, { 'content-type': 'text/html' });
+      response.end(answer.text);
+      return;
+    }
+    reply(response, answer);
+  }
+
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
@@ -281,6 +336,7 @@ export async function startTwilioStandIn(
   return {
     url,
     received,
+    lookups,
     sentReports,
     report,
     replyFrom,
@@ -304,6 +360,21 @@ export async function startTwilioStandIn(
     },
     hold(to, ms) {
       holds.set(to, ms);
+    },
+    scriptLookup(phone, ...answers) {
+      lookupScripts.set(phone, [...(lookupScripts.get(phone) ?? []), ...answers]);
+    },
+    get slowMs() {
+      return state.slowMs;
+    },
+    set slowMs(ms) {
+      state.slowMs = ms;
+    },
+    get now() {
+      return state.now;
+    },
+    set now(clock) {
+      state.now = clock;
     },
     env: () => ({
       TWILIO_ACCOUNT_SID: credentials.accountSid,
