@@ -79,6 +79,9 @@ export const engineSpecificTests = [
   // Company domains: many adds at once (the per-account cap under the account row's lock, the unique index), many
   // checks at once (the per-domain limit, one verification and one audit event).
   'src/modules/domains/domains.test.ts',
+  // Carrier lookups (issue #36): 20 identical questions at once (in one process, and from 20 services on one database)
+  // make one request; 20 different ones at once ask exactly the monthly ceiling.
+  'src/modules/lookups/lookups.test.ts',
   // Redaction's reach (issue #33): byte-string matching in stored API answers, regexp masking, an information_schema
   // sweep of every row, webhook deliveries through the jobs; and reads recorded under bursts (one chain).
   'src/modules/verifications/redaction-copies.test.ts',

@@ -34,6 +34,7 @@ import { contactabilitySessionRoutes } from './modules/contactability/index.ts';
 import { devRoutes } from './modules/dev/index.ts';
 import { domainRoutes, type TxtLookup } from './modules/domains/index.ts';
 import { invitationRoutes } from './modules/invitations/index.ts';
+import { lookupRoutes } from './modules/lookups/index.ts';
 import { mediaRoutes } from './modules/media/index.ts';
 import { membershipRoutes } from './modules/memberships/index.ts';
 import { publicVerifyRoutes } from './modules/public-verify/index.ts';
@@ -208,6 +209,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(mediaRoutes);
   await app.register(accountRoutes);
   await app.register(domainRoutes);
+  await app.register(lookupRoutes);
   await app.register(membershipRoutes);
   await app.register(invitationRoutes);
   await app.register(verifyFormRoutes);

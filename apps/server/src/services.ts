@@ -8,6 +8,7 @@ import { createSessionStore, type SessionStore } from './lib/session-store.ts';
 import { createTokenSigner, type TokenSigner } from './lib/tokens.ts';
 import { type HostResolver, systemResolver } from './lib/webhook-url.ts';
 import type { Mailer } from './messaging/email.ts';
+import { type CarrierLookup, createCarrierLookup } from './messaging/lookup.ts';
 import type { SmsSender } from './messaging/sms.ts';
 import { type AccountService, createAccountService } from './modules/accounts/index.ts';
 import { type ApiKeyService, createApiKeyService } from './modules/api-keys/index.ts';
@@ -50,6 +51,12 @@ import {
   type TxtLookup,
 } from './modules/domains/index.ts';
 import { createInvitationService, type InvitationService } from './modules/invitations/index.ts';
+import {
+  createLookupSettings,
+  createLookups,
+  type LookupSettingsService,
+  type Lookups,
+} from './modules/lookups/index.ts';
 import { createMediaService, type MediaService } from './modules/media/index.ts';
 import { createMembershipService, type MembershipService } from './modules/memberships/index.ts';
 import { createPublicVerifyService, type PublicVerifyService } from './modules/public-verify/index.ts';
@@ -137,6 +144,12 @@ export type Services = {
   revocations: Revocations;
   /** "May I contact this number now?" (issue #35): verdicts, each kept. */
   contactability: Contactability;
+  /** Twilio Lookup v2 (issue #36): the provider's client, with the account credentials of config.ts. */
+  carrierLookup: CarrierLookup;
+  /** Carrier lookups (issue #36): each question asked once, reused for a day, capped per month, kept as evidence. */
+  lookups: Lookups;
+  /** The account's carrier lookup settings (owners). */
+  lookupSettings: LookupSettingsService;
   /** The public verification page's API (read a live form, send a code, check it). */
   publicVerify: PublicVerifyService;
   /** API v1's verifications: the public page's rules through an account's API key. */
@@ -168,6 +181,8 @@ export function createServices(deps: {
   resolveHost?: HostResolver | undefined;
   /** How company domains' TXT records are looked up (node:dns's resolver; tests point one at a local DNS server). */
   lookupTxt?: TxtLookup | undefined;
+  /** The carrier lookups' provider (Twilio Lookup from config; tests may hand one in). */
+  carrierLookup?: CarrierLookup | undefined;
 }): Services {
   const { config, db, clock, mailer, sms, jobs, streamCsv } = deps;
   const sealer = createSealer(config.secretKey);
@@ -219,6 +234,9 @@ export function createServices(deps: {
   const twilioStatus = createTwilioStatus({ db, clock, webhookEvents });
   const revocations = createRevocations({ db, clock, audit, webhookEvents, jobs });
   const contactability = createContactability({ db, clock });
+  const carrierLookup = deps.carrierLookup ?? createCarrierLookup(config);
+  const lookups = createLookups({ db, clock, carrierLookup, timeoutMs: config.lookupTimeoutMs });
+  const lookupSettings = createLookupSettings({ db, clock, audit });
   const attempts = createAttemptStore({ config, db, clock, codeDelivery, jobs, webhookEvents });
   const publicVerify = createPublicVerifyService({ config, db, clock, attempts, revocations, rateLimit });
   const apiEvents = createApiEvents({ db, clock });
@@ -280,6 +298,9 @@ export function createServices(deps: {
     twilioStatus,
     revocations,
     contactability,
+    carrierLookup,
+    lookups,
+    lookupSettings,
     publicVerify,
     apiVerifications,
     apiEvents,

@@ -101,6 +101,12 @@ export const apiProblems = {
     title: 'Idempotency key reused',
     description: 'This `Idempotency-Key` was used with a different request body.',
   },
+  lookup_ceiling_reached: {
+    status: 429,
+    title: 'Lookup ceiling reached',
+    description:
+      'The account’s monthly ceiling of carrier lookups of this kind is reached: nothing was asked. An owner can raise it; it starts again on the 1st (UTC).',
+  },
   rate_limited: {
     status: 429,
     title: 'Rate limited',

@@ -20,6 +20,8 @@ export const mainCodes = [
   'email_not_verified',
   /** 409: the object is not in the state the action needs (a second acknowledgment); nothing changed. */
   'conflict',
+  /** 429: the account's monthly ceiling of carrier lookups of that kind is reached; nothing was asked (issue #36). */
+  'lookup_ceiling_reached',
 ] as const;
 export type MainCode = (typeof mainCodes)[number];
 

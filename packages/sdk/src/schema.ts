@@ -444,7 +444,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "invalid_request" | "invalid_phone" | "phone_country_not_allowed" | "unauthenticated" | "insufficient_scope" | "test_mode_number_required" | "live_mode_test_number" | "not_found" | "form_not_live" | "verification_not_pending" | "revocation_not_open" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "server_error";
+            code: "invalid_request" | "invalid_phone" | "phone_country_not_allowed" | "unauthenticated" | "insufficient_scope" | "test_mode_number_required" | "live_mode_test_number" | "not_found" | "form_not_live" | "verification_not_pending" | "revocation_not_open" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "lookup_ceiling_reached" | "rate_limited" | "server_error";
             errors?: {
                 pointer: string;
                 detail: string;
@@ -980,7 +980,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "invalid_request" | "invalid_phone" | "phone_country_not_allowed" | "unauthenticated" | "insufficient_scope" | "test_mode_number_required" | "live_mode_test_number" | "not_found" | "form_not_live" | "verification_not_pending" | "revocation_not_open" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "server_error";
+            code: "invalid_request" | "invalid_phone" | "phone_country_not_allowed" | "unauthenticated" | "insufficient_scope" | "test_mode_number_required" | "live_mode_test_number" | "not_found" | "form_not_live" | "verification_not_pending" | "revocation_not_open" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "lookup_ceiling_reached" | "rate_limited" | "server_error";
             errors?: {
                 pointer: string;
                 detail: string;

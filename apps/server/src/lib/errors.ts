@@ -22,6 +22,7 @@ export const statusOfCode: Record<AppErrorCode, number> = {
   email_not_verified: 403,
   not_found: 404,
   conflict: 409,
+  lookup_ceiling_reached: 429,
   server_error: 500,
   last_owner: 400,
   invitation_missing: 400,

@@ -142,6 +142,22 @@ const routes: RouteCase[] = [
     unknown: (c, w) => del(c, `/api/accounts/${UNKNOWN}/domains/${w.domainId}`),
     plainMember: 403,
   },
+  // Carrier lookup settings (issue #36): the company's, owners only (manageCompany), reading them too.
+  {
+    method: 'GET',
+    url: '/api/accounts/:id/lookups',
+    call: (c, w) => c.get(`/api/accounts/${w.accountId}/lookups`),
+    unknown: (c) => c.get(`/api/accounts/${UNKNOWN}/lookups`),
+    plainMember: 403,
+  },
+  {
+    method: 'PATCH',
+    url: '/api/accounts/:id/lookups',
+    call: (c, w) =>
+      c.patch(`/api/accounts/${w.accountId}/lookups`, { monthlyCeiling: { simSwap: 1_000_000 } }),
+    unknown: (c) => c.patch(`/api/accounts/${UNKNOWN}/lookups`, { monthlyCeiling: { simSwap: 1_000_000 } }),
+    plainMember: 403,
+  },
   {
     method: 'GET',
     url: '/api/memberships',

@@ -30,6 +30,7 @@ const problemOfAppCode: Partial<Record<MainCode | TeamMainCode, ApiProblemCode>>
   permission_denied: 'insufficient_scope',
   not_found: 'not_found',
   rate_limited: 'rate_limited',
+  lookup_ceiling_reached: 'lookup_ceiling_reached',
   server_error: 'server_error',
 };
 

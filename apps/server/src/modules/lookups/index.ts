@@ -1,0 +1,16 @@
+/**
+ * The lookups module's public entry (issue #36, ADR 0036): carrier lookups (Twilio Lookup v2's line type, SIM swap and
+ * reassigned number) asked once per question, reused for a day, capped per account and kind each month, each kept as
+ * evidence (service.ts); the account's settings (settings.ts) and their routes.
+ */
+export { lookupRoutes } from './routes.ts';
+export {
+  createLookups,
+  LOOKUP_REUSE_MS,
+  type LookupAsker,
+  type LookupParams,
+  type LookupRecord,
+  type Lookups,
+} from './service.ts';
+export { createLookupSettings, type LookupSettingsService } from './settings.ts';
+export { monthOf } from './usage.ts';
