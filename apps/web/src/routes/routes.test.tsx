@@ -18,7 +18,9 @@ const signedIn = (over: Parameters<typeof makeUser>[0] = {}, memberships = [make
 describe('not found', () => {
   it('shows the 404 page for any unmatched path', async () => {
     const { router } = renderApp('/no/such/page');
-    expect(await screen.findByRole('heading', { name: 'Page Not Found' })).toBeInTheDocument();
+    const heading = await screen.findByRole('heading', { name: 'Page Not Found' });
+    // Outside every layout, the page is its own main landmark.
+    expect(screen.getByRole('main')).toContainElement(heading);
     expect(screen.getByRole('link', { name: 'Back to home' })).toHaveAttribute('href', '/dashboard');
     expect(router.state.location.pathname).toBe('/no/such/page');
   });
@@ -26,6 +28,7 @@ describe('not found', () => {
   it('also inside known prefixes', async () => {
     renderApp('/settings/nope', { initialData: signedIn() });
     expect(await screen.findByRole('heading', { name: 'Page Not Found' })).toBeInTheDocument();
+    expect(screen.getAllByRole('main')).toHaveLength(1);
   });
 });
 
