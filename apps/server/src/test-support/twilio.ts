@@ -177,7 +177,8 @@ export async function startTwilioStandIn(
     const target = new URL(request.url ?? '/', 'http://stand-in');
     if (request.method === 'GET' && target.pathname.startsWith(LOOKUP_PATH)) {
       const phone = decodeURIComponent(target.pathname.slice(LOOKUP_PATH.length));
-      await answerLookup(response, phone, target.searchParams);
+      // A held answer may outlive the test that asked (its client timed out): never an unhandled rejection.
+      await answerLookup(response, phone, target.searchParams).catch(() => response.destroy());
       return;
     }
     if (request.method !== 'POST' || request.url !== path) {

@@ -40,8 +40,10 @@ async function setCeiling(owner: Owner, monthlyCeiling: Record<string, number>) 
 }
 
 beforeAll(() => {
-  // "Yesterday" and "a year ago" of the SIM swap answers follow the app's clock.
-  twilio.now = () => t.clock.now();
+  // "Yesterday" and "a year ago" of the SIM swap answers follow the app's clock: the clock itself, read here, since a
+  // held answer (the slow number's) may be written after this file's app has closed.
+  const clock = t.clock;
+  twilio.now = () => clock.now();
   twilio.slowMs = TIMEOUT_MS + 1_000;
 });
 
