@@ -56,7 +56,11 @@ export default defineConfig({
   reporter: 'list',
   use: {
     baseURL,
-    trace: 'retain-on-failure',
+    // No trace: recording one for every journey (kept only on failure) cost ~17 % of the journeys' wall time on the
+    // 2-core machine, whose cores the journeys already fill (docs/benchmarks.md, session 29). A failure keeps its
+    // screenshot; `npx playwright test <file> --trace=on` records one when a failure needs it.
+    trace: 'off',
+    screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [

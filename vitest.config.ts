@@ -16,9 +16,10 @@ if (bothEngines && !postgresUrl)
 export default defineConfig({
   test: {
     // Vitest's default is one worker per core but one, which is a single worker on the 2-core CI machine; most test
-    // files wait on a database, SMTP or a child process, so two overlap well there (server suite on PGlite 472 → 315 s,
-    // on PostgreSQL 214 → 137 s, 2026-11-24).
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // files wait on a database (PostgreSQL's own processes), SMTP or a child process, so more workers than cores overlap
+    // those waits: on 2 cores, 1 → 2 workers took the server suite on PGlite 472 → 315 s (2026-11-24), and 2 → 3 the
+    // whole run 341 → 302 s with the machine's idle time ~10 % → ~5 % (2026-11-29, docs/benchmarks.md session 29).
+    maxWorkers: availableParallelism() + 1,
     projects: [
       ...(bothEngines && postgresUrl
         ? serverProjectsOnBothEngines(postgresUrl)
