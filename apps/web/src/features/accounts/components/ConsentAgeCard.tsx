@@ -1,13 +1,11 @@
-import { Alert, Group, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Skeleton, Stack, Text } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { CONSENT_MAX_AGE_MONTHS, can, type Membership } from '@veriform/contracts';
-import { type ReactNode, useEffect, useState } from 'react';
-import { LabelledSelect } from '../../../components/form/LabelledSelect';
+import type { ReactNode } from 'react';
+import { SavedSelect } from '../../../components/form/SavedSelect';
 import { SectionCard } from '../../../components/layout/SectionCard';
-import { ApiValidationError } from '../../../lib/api-client';
 import { errorDisplayText } from '../../../lib/error-text';
-import { notify } from '../../../lib/notify';
 import { useServices } from '../../../lib/services';
 import { companyInfoQueryOptions, useUpdateConsentMaxAgeMutation } from '../api';
 
@@ -29,49 +27,23 @@ const options = Array.from(
 /** Owners: the select, saved as soon as it changes (one setting, as the audit log's retention). */
 function ConsentAgeSelect({ accountId, saved }: { accountId: number; saved: number }) {
   const update = useUpdateConsentMaxAgeMutation(accountId);
-  const [value, setValue] = useState(saved);
-  const [error, setError] = useState<string | null>(null);
-
-  // A fresher read (another owner changed it) shows here.
-  useEffect(() => setValue(saved), [saved]);
-
-  const choose = async (chosen: string | null) => {
-    const months = Number(chosen);
-    if (!chosen || months === value || update.isPending) return;
-    setValue(months);
-    setError(null);
-    try {
-      const info = await update.mutateAsync(months);
-      notify.success(
-        'Consent age saved',
-        `A verification stands as consent for ${monthsText(info.consentMaxAgeMonths)}.`,
-      );
-    } catch (failure) {
-      setValue(saved);
-      const fieldError =
-        failure instanceof ApiValidationError ? failure.fieldErrors.consentMaxAgeMonths : undefined;
-      setError(fieldError ?? errorDisplayText(failure, { consentMaxAgeMonths: LABEL }));
-    }
-  };
-
   return (
-    <Group gap="xs" align="flex-start">
-      {/* The words read as a sentence around the select; the select's own (hidden) label says the same. */}
-      <Text size="sm" component="span" aria-hidden="true" mt={7}>
-        {LABEL}
-      </Text>
-      <LabelledSelect
-        label={LABEL}
-        hideLabel
-        data={options}
-        value={String(value)}
-        onChange={(chosen) => void choose(chosen)}
-        error={error}
-        maxDropdownHeight={260}
-        // The input keeps its width; a refusal is written below it at full length.
-        styles={{ wrapper: { width: 140 } }}
-      />
-    </Group>
+    <SavedSelect
+      label={LABEL}
+      data={options}
+      saved={saved}
+      field="consentMaxAgeMonths"
+      pending={update.isPending}
+      save={async (months) => {
+        const info = await update.mutateAsync(months);
+        return {
+          title: 'Consent age saved',
+          message: `A verification stands as consent for ${monthsText(info.consentMaxAgeMonths)}.`,
+        };
+      }}
+      width={140}
+      maxDropdownHeight={260}
+    />
   );
 }
 

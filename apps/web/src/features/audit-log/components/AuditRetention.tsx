@@ -1,11 +1,8 @@
-import { Group, Skeleton, Stack, Text } from '@mantine/core';
+import { Skeleton, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { AUDIT_RETENTION_YEARS } from '@veriform/contracts';
-import { useEffect, useState } from 'react';
-import { LabelledSelect } from '../../../components/form/LabelledSelect';
-import { ApiValidationError } from '../../../lib/api-client';
+import { SavedSelect } from '../../../components/form/SavedSelect';
 import { errorDisplayText } from '../../../lib/error-text';
-import { notify } from '../../../lib/notify';
 import { useServices } from '../../../lib/services';
 import { companyInfoQueryOptions } from '../../accounts/api';
 import { useUpdateAuditRetentionMutation } from '../api';
@@ -24,46 +21,23 @@ const options = Array.from({ length: AUDIT_RETENTION_YEARS.max - AUDIT_RETENTION
 /** The select, saved as soon as it changes (one setting: a Save button would only be one more step). */
 function RetentionSelect({ accountId, saved }: { accountId: number; saved: number }) {
   const update = useUpdateAuditRetentionMutation(accountId);
-  const [value, setValue] = useState(saved);
-  const [error, setError] = useState<string | null>(null);
-
-  // A fresher read (another owner changed it) shows here.
-  useEffect(() => setValue(saved), [saved]);
-
-  const choose = async (chosen: string | null) => {
-    const years = Number(chosen);
-    if (!chosen || years === value || update.isPending) return;
-    setValue(years);
-    setError(null);
-    try {
-      const info = await update.mutateAsync(years);
-      notify.success('Retention saved', `Audit events are kept for ${yearsText(info.auditRetentionYears)}.`);
-    } catch (failure) {
-      setValue(saved);
-      const fieldError =
-        failure instanceof ApiValidationError ? failure.fieldErrors.auditRetentionYears : undefined;
-      setError(fieldError ?? errorDisplayText(failure, { auditRetentionYears: LABEL }));
-    }
-  };
-
   return (
     <Stack gap={4}>
-      <Group gap="xs" align="flex-start">
-        {/* The words read as a sentence around the select; the select's own (hidden) label says the same. */}
-        <Text size="sm" component="span" aria-hidden="true" mt={7}>
-          {LABEL}
-        </Text>
-        <LabelledSelect
-          label={LABEL}
-          hideLabel
-          data={options}
-          value={String(value)}
-          onChange={(chosen) => void choose(chosen)}
-          error={error}
-          // The input keeps its width; a refusal is written below it at full length.
-          styles={{ wrapper: { width: 120 } }}
-        />
-      </Group>
+      <SavedSelect
+        label={LABEL}
+        data={options}
+        saved={saved}
+        field="auditRetentionYears"
+        pending={update.isPending}
+        save={async (years) => {
+          const info = await update.mutateAsync(years);
+          return {
+            title: 'Retention saved',
+            message: `Audit events are kept for ${yearsText(info.auditRetentionYears)}.`,
+          };
+        }}
+        width={120}
+      />
       <Text size="xs" c="dimmed">
         {RETENTION_TEXT}
       </Text>
