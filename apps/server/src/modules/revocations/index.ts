@@ -18,6 +18,7 @@ export { notifyOverdueRevocations, OVERDUE_BATCH, overdueDedupeKey, sendOverdueE
 export { revocationRoutes } from './routes.ts';
 export { createRevocations, type InboundReply, type RecordedReply, type Revocations } from './service.ts';
 export {
+  firstRevocationOfVerification,
   firstRevocationSince,
   REVOKING_STATUSES,
   type RevocationReach,

@@ -2,7 +2,7 @@ import type { Tx } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { eq, sql } from 'drizzle-orm';
 import { rowsOf } from '../../lib/rows.ts';
-import { firstRevocationSince, type RevocationReach, reachedVerifications } from './standing.ts';
+import { firstRevocationOfVerification, type RevocationReach, reachedVerifications } from './standing.ts';
 
 const { revocationMarks } = schema;
 
@@ -14,13 +14,7 @@ const { revocationMarks } = schema;
  * committed one), so the earlier wins whichever commits last. Answers how many verifications it marked or moved.
  */
 export async function markRevokedVerifications(tx: Tx, revocation: RevocationReach): Promise<number> {
-  const first = firstRevocationSince({
-    accountId: sql`v.account_id`,
-    isTest: sql`v.is_test`,
-    phone: sql`v.cell_phone`,
-    email: sql`v.email`,
-    since: sql`v.verified_at`,
-  });
+  const first = firstRevocationOfVerification();
   const marked = await tx.execute(sql`
     insert into ${revocationMarks} (verification_id, account_id, is_test, revocation_id, received_at)
     select v.id, v.account_id, v.is_test, first.id, first.received_at

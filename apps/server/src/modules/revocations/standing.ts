@@ -42,6 +42,16 @@ export function firstRevocationSince(o: RevocationSince): SQL {
   )}) first order by first.received_at, first.id limit 1)`;
 }
 
+/** `firstRevocationSince` for the verification row a statement walks as `v` (its own account, mode, keys and time). */
+export const firstRevocationOfVerification = (): SQL =>
+  firstRevocationSince({
+    accountId: sql`v.account_id`,
+    isTest: sql`v.is_test`,
+    phone: sql`v.cell_phone`,
+    email: sql`v.email`,
+    since: sql`v.verified_at`,
+  });
+
 /**
  * A revocation as the rule reads it: whose consent (account, mode, number or address) from when; values, or columns of
  * a row the statement walks (`sql\`r.phone\``).

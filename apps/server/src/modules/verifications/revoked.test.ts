@@ -8,7 +8,7 @@ import { useTestApp } from '../../test-support/app.ts';
 import { parseCsv } from '../../test-support/csv.ts';
 import { insertRevocation } from '../../test-support/revocations.ts';
 import { newOwner, type Owner } from '../../test-support/teams.ts';
-import { firstRevocationSince } from '../revocations/index.ts';
+import { firstRevocationOfVerification } from '../revocations/index.ts';
 import { exportHeader } from './export.ts';
 import { createForm, insertVerification } from './test-helpers.ts';
 
@@ -436,13 +436,7 @@ describe('the CSV export', () => {
             await owner.c.post(`/api/verifications/${id}/redact?account=${owner.accountId}`);
           }
         }
-        const rule = firstRevocationSince({
-          accountId: sql`v.account_id`,
-          isTest: sql`v.is_test`,
-          phone: sql`v.cell_phone`,
-          email: sql`v.email`,
-          since: sql`v.verified_at`,
-        });
+        const rule = firstRevocationOfVerification();
         const judged = await t.db.db.execute(sql`
           select v.id::text as id, first.id as revocation_id, m.revocation_id as marked
           from verifications v
