@@ -54,8 +54,10 @@ import { createInvitationService, type InvitationService } from './modules/invit
 import {
   createLookupSettings,
   createLookups,
+  createReassignmentChecks,
   type LookupSettingsService,
   type Lookups,
+  type ReassignmentChecks,
 } from './modules/lookups/index.ts';
 import { createMediaService, type MediaService } from './modules/media/index.ts';
 import { createMembershipService, type MembershipService } from './modules/memberships/index.ts';
@@ -150,6 +152,8 @@ export type Services = {
   lookups: Lookups;
   /** The account's carrier lookup settings (owners). */
   lookupSettings: LookupSettingsService;
+  /** Reassigned-number checks of verifications (issue #36): each a lookup record linked to the consent it protects. */
+  reassignmentChecks: ReassignmentChecks;
   /** The public verification page's API (read a live form, send a code, check it). */
   publicVerify: PublicVerifyService;
   /** API v1's verifications: the public page's rules through an account's API key. */
@@ -237,6 +241,7 @@ export function createServices(deps: {
   const carrierLookup = deps.carrierLookup ?? createCarrierLookup(config);
   const lookups = createLookups({ db, clock, carrierLookup, timeoutMs: config.lookupTimeoutMs });
   const lookupSettings = createLookupSettings({ db, clock, audit });
+  const reassignmentChecks = createReassignmentChecks({ db, clock, lookups });
   const attempts = createAttemptStore({ config, db, clock, codeDelivery, jobs, webhookEvents });
   const publicVerify = createPublicVerifyService({ config, db, clock, attempts, revocations, rateLimit });
   const apiEvents = createApiEvents({ db, clock });
@@ -301,6 +306,7 @@ export function createServices(deps: {
     carrierLookup,
     lookups,
     lookupSettings,
+    reassignmentChecks,
     publicVerify,
     apiVerifications,
     apiEvents,

@@ -101,6 +101,12 @@ export const apiProblems = {
     title: 'Idempotency key reused',
     description: 'This `Idempotency-Key` was used with a different request body.',
   },
+  reassignment_check_not_possible: {
+    status: 422,
+    title: 'Reassigned-number check not possible',
+    description:
+      'The reassigned-number database answers for a US number whose consent date is known: the verification must be an approved text (SMS) verification of a US number, not redacted.',
+  },
   lookup_ceiling_reached: {
     status: 429,
     title: 'Lookup ceiling reached',
@@ -117,6 +123,12 @@ export const apiProblems = {
     status: 500,
     title: 'Server error',
     description: 'Something failed on our side; the `X-Request-Id` header identifies it for support.',
+  },
+  lookup_failed: {
+    status: 503,
+    title: 'Lookup failed',
+    description:
+      'The carrier lookup provider did not answer (a timeout, its error, or the same question asked at the same moment failed): nothing was recorded. Retry after `Retry-After` seconds.',
   },
 } as const satisfies Record<string, { status: number; title: string; description: string }>;
 
@@ -216,6 +228,46 @@ export const apiDeliverySchema = z
   .meta({ id: 'Delivery' });
 export type ApiDelivery = z.infer<typeof apiDeliverySchema>;
 
+/** A reassigned-number answer (issue #36): `no_data` is the provider's "no data available" or an empty answer, never `no`. */
+export const reassignmentAnswers = ['yes', 'no', 'no_data'] as const;
+export type ReassignmentAnswer = (typeof reassignmentAnswers)[number];
+
+/** The latest check as the verification carries it. */
+export const apiReassignmentSchema = z
+  .object({
+    checkedAt: z.string().meta({ description: 'When the provider answered.' }),
+    lastVerifiedDate: z.string().meta({
+      description: 'The consent date sent as `LastVerifiedDate`: the UTC date of approval (YYYY-MM-DD).',
+    }),
+    answer: z.enum(reassignmentAnswers).meta({
+      description:
+        '`yes`: disconnected since that date (reassigned); `no`: not; `no_data`: the database had no data for it (or answered nothing), which is not `no`.',
+    }),
+    errorCode: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'The provider’s error code in its answer, if any.' }),
+  })
+  .meta({ id: 'Reassignment' });
+export type ApiReassignment = z.infer<typeof apiReassignmentSchema>;
+
+/** One reassigned-number check of a verification: the question, the answer, the provider (issue #36 item 2). */
+export const apiReassignmentCheckSchema = apiReassignmentSchema
+  .extend({
+    id: z.string(),
+    verificationId: z.string(),
+    provider: z.enum(['twilio']),
+    livemode: z.boolean(),
+  })
+  .meta({ id: 'ReassignmentCheck' });
+export type ApiReassignmentCheck = z.infer<typeof apiReassignmentCheckSchema>;
+
+export const apiReassignmentCheckListSchema = z
+  .object({ data: z.array(apiReassignmentCheckSchema).meta({ description: 'Newest first.' }) })
+  .meta({ id: 'ReassignmentCheckList' });
+export type ApiReassignmentCheckList = z.infer<typeof apiReassignmentCheckListSchema>;
+
 export const apiVerificationSchema = z
   .object({
     id: z.string().nullable().meta({ description: 'Null for a hosted link (started without `to`).' }),
@@ -285,6 +337,10 @@ export const apiVerificationSchema = z
     }),
     revocationId: z.string().nullable().meta({
       description: 'The revocation `revokedAt` is from (`GET /api/v1/revocations/{id}`); null when none.',
+    }),
+    reassignment: apiReassignmentSchema.nullable().meta({
+      description:
+        'The latest reassigned-number check of the number since this consent (`POST /api/v1/verifications/{id}/reassignment-checks`); null when none was made. `yes` means the number changed hands since: the consent no longer covers it. Webhook events carry null.',
     }),
     created: z.string(),
   })

@@ -29,7 +29,7 @@ export const contactabilityReasonCodes = [
   'quiet_hours',
   /** Marketing outside a stricter state window (Florida, Oklahoma, Maryland, Texas). */
   'state_quiet_hours',
-  /** The number was reassigned or disconnected since the consent (reserved: the reassigned-number checks). */
+  /** The latest reassigned-number check of the consent's verification answered `yes` (issue #36). */
   'number_reassigned',
 ] as const;
 export type ContactabilityReasonCode = (typeof contactabilityReasonCodes)[number];
@@ -135,6 +135,8 @@ export const contactabilityTexts = {
   consent_too_old: (months: number) =>
     `The newest verification is older than ${months} months (the account’s setting).`,
   revoked: 'Consent was revoked after the newest verification.',
+  number_reassigned:
+    'The reassigned-numbers database says this number was disconnected since the newest verification: that consent no longer covers it.',
   invalidPhone: 'Enter a valid phone number, with its country code if it is not a US number.',
   atOutOfRange: `Ask about a time within ${CONTACTABILITY_AT_RANGE_DAYS} days of now.`,
 } as const;

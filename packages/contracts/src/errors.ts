@@ -22,6 +22,8 @@ export const mainCodes = [
   'conflict',
   /** 429: the account's monthly ceiling of carrier lookups of that kind is reached; nothing was asked (issue #36). */
   'lookup_ceiling_reached',
+  /** 503: the carrier lookup provider gave no answer (a timeout, its error); nothing recorded, retry (issue #36). */
+  'lookup_failed',
 ] as const;
 export type MainCode = (typeof mainCodes)[number];
 

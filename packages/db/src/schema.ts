@@ -1447,6 +1447,36 @@ export const lookups = pgTable(
 );
 
 /**
+ * A verification's reassigned-number checks (issue #36 item 2, ADR 42): which lookup record answered the question for
+ * which verification (API v1's id, the attempt). The lookup record is the proof (the question, the answer as the
+ * provider sent it, the times); this links it to the consent it protects. One row per verification and record: the same
+ * question asked again within the day is answered by the same record, so by the same check; two verifications of one
+ * number approved the same day share a record, each with its own check.
+ */
+export const reassignmentChecks = pgTable(
+  'reassignment_checks',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    isTest: boolean('is_test').notNull(),
+    attemptId: text('attempt_id')
+      .notNull()
+      .references(() => verificationAttempts.id, { onDelete: 'cascade' }),
+    lookupId: bigint('lookup_id', { mode: 'number' })
+      .notNull()
+      .references(() => lookups.id, { onDelete: 'cascade' }),
+    /** When the record's answer arrived (copied: the verification's latest check is read by it). */
+    checkedAt: timestamp('checked_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('reassignment_checks_attempt_lookup_idx').on(t.attemptId, t.lookupId),
+    index('reassignment_checks_attempt_idx').on(t.attemptId, t.checkedAt.desc(), t.id.desc()),
+  ],
+);
+
+/**
  * Lookups asked of the provider per account, kind and month (UTC; `month` is its first day): what the monthly ceiling
  * counts, claimed in the same statement that checks it (ADR 42), and given back when a request failed.
  */

@@ -66,6 +66,8 @@ export const operationMethods = {
   checkVerification: 'verifications.check',
   resendVerification: 'verifications.resend',
   cancelVerification: 'verifications.cancel',
+  createReassignmentCheck: 'verifications.checkReassignment',
+  listReassignmentChecks: 'verifications.reassignmentChecks',
   getVerificationCertificate: 'verifications.certificate',
   getVerificationCertificatePdf: 'verifications.certificatePdf',
   listAuditEvents: 'auditEvents.list',

@@ -183,6 +183,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/verifications/{id}/reassignment-checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a verification’s reassigned-number checks
+         * @description Every check of the verification, newest first, in one list (at most one a day: a question asked again within the day is answered by the same check). Needs `verifications:read`.
+         */
+        get: operations["listReassignmentChecks"];
+        put?: never;
+        /**
+         * Check whether the number was reassigned
+         * @description Asks the reassigned-numbers database (Twilio Lookup `reassigned_number`, US numbers only) whether the
+         *     approved verification's number was disconnected since its consent, sending the UTC date of approval as
+         *     `LastVerifiedDate`, and keeps the question and the answer as proof: `yes`, `no` or `no_data` (no data is not
+         *     `no`). The same question asked again within a day is answered by the same check; questions asked at once make one
+         *     request. `yes` sends `consent.number_reassigned` to webhooks (once per check), and the contactability verdict then
+         *     refuses the number (`number_reassigned`). Counts against the account's monthly ceiling of reassigned-number lookups
+         *     (429 `lookup_ceiling_reached` past it, nothing asked). A verification by e-mail, of a non-US number, not approved or
+         *     redacted answers 422 `reassignment_check_not_possible`; a provider that did not answer, 503 `lookup_failed` (nothing
+         *     recorded: retry). Needs `verifications:write`.
+         */
+        post: operations["createReassignmentCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/audit-events": {
         parameters: {
             query?: never;
@@ -444,7 +476,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "invalid_request" | "invalid_phone" | "phone_country_not_allowed" | "unauthenticated" | "insufficient_scope" | "test_mode_number_required" | "live_mode_test_number" | "not_found" | "form_not_live" | "verification_not_pending" | "revocation_not_open" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "lookup_ceiling_reached" | "rate_limited" | "server_error";
+            code: "invalid_request" | "invalid_phone" | "phone_country_not_allowed" | "unauthenticated" | "insufficient_scope" | "test_mode_number_required" | "live_mode_test_number" | "not_found" | "form_not_live" | "verification_not_pending" | "revocation_not_open" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reassignment_check_not_possible" | "lookup_ceiling_reached" | "rate_limited" | "server_error" | "lookup_failed";
             errors?: {
                 pointer: string;
                 detail: string;
@@ -474,6 +506,41 @@ export interface components {
                 reason: string;
                 nextStep: string;
             } | null;
+        };
+        ReassignmentInput: {
+            /** @description When the provider answered. */
+            checkedAt: string;
+            /** @description The consent date sent as `LastVerifiedDate`: the UTC date of approval (YYYY-MM-DD). */
+            lastVerifiedDate: string;
+            /**
+             * @description `yes`: disconnected since that date (reassigned); `no`: not; `no_data`: the database had no data for it (or answered nothing), which is not `no`.
+             * @enum {string}
+             */
+            answer: "yes" | "no" | "no_data";
+            /** @description The provider’s error code in its answer, if any. */
+            errorCode: number | null;
+        };
+        ReassignmentCheckInput: {
+            /** @description When the provider answered. */
+            checkedAt: string;
+            /** @description The consent date sent as `LastVerifiedDate`: the UTC date of approval (YYYY-MM-DD). */
+            lastVerifiedDate: string;
+            /**
+             * @description `yes`: disconnected since that date (reassigned); `no`: not; `no_data`: the database had no data for it (or answered nothing), which is not `no`.
+             * @enum {string}
+             */
+            answer: "yes" | "no" | "no_data";
+            /** @description The provider’s error code in its answer, if any. */
+            errorCode: number | null;
+            id: string;
+            verificationId: string;
+            /** @enum {string} */
+            provider: "twilio";
+            livemode: boolean;
+        };
+        ReassignmentCheckListInput: {
+            /** @description Newest first. */
+            data: components["schemas"]["ReassignmentCheckInput"][];
         };
         VerificationInput: {
             /** @description Null for a hosted link (started without `to`). */
@@ -528,6 +595,8 @@ export interface components {
             revokedAt: string | null;
             /** @description The revocation `revokedAt` is from (`GET /api/v1/revocations/{id}`); null when none. */
             revocationId: string | null;
+            /** @description The latest reassigned-number check of the number since this consent (`POST /api/v1/verifications/{id}/reassignment-checks`); null when none was made. `yes` means the number changed hands since: the consent no longer covers it. Webhook events carry null. */
+            reassignment: components["schemas"]["ReassignmentInput"] | null;
             created: string;
         };
         StartVerificationInput: {
@@ -980,7 +1049,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "invalid_request" | "invalid_phone" | "phone_country_not_allowed" | "unauthenticated" | "insufficient_scope" | "test_mode_number_required" | "live_mode_test_number" | "not_found" | "form_not_live" | "verification_not_pending" | "revocation_not_open" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "lookup_ceiling_reached" | "rate_limited" | "server_error";
+            code: "invalid_request" | "invalid_phone" | "phone_country_not_allowed" | "unauthenticated" | "insufficient_scope" | "test_mode_number_required" | "live_mode_test_number" | "not_found" | "form_not_live" | "verification_not_pending" | "revocation_not_open" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reassignment_check_not_possible" | "lookup_ceiling_reached" | "rate_limited" | "server_error" | "lookup_failed";
             errors?: {
                 pointer: string;
                 detail: string;
@@ -1010,6 +1079,41 @@ export interface components {
                 reason: string;
                 nextStep: string;
             } | null;
+        };
+        Reassignment: {
+            /** @description When the provider answered. */
+            checkedAt: string;
+            /** @description The consent date sent as `LastVerifiedDate`: the UTC date of approval (YYYY-MM-DD). */
+            lastVerifiedDate: string;
+            /**
+             * @description `yes`: disconnected since that date (reassigned); `no`: not; `no_data`: the database had no data for it (or answered nothing), which is not `no`.
+             * @enum {string}
+             */
+            answer: "yes" | "no" | "no_data";
+            /** @description The provider’s error code in its answer, if any. */
+            errorCode: number | null;
+        };
+        ReassignmentCheck: {
+            /** @description When the provider answered. */
+            checkedAt: string;
+            /** @description The consent date sent as `LastVerifiedDate`: the UTC date of approval (YYYY-MM-DD). */
+            lastVerifiedDate: string;
+            /**
+             * @description `yes`: disconnected since that date (reassigned); `no`: not; `no_data`: the database had no data for it (or answered nothing), which is not `no`.
+             * @enum {string}
+             */
+            answer: "yes" | "no" | "no_data";
+            /** @description The provider’s error code in its answer, if any. */
+            errorCode: number | null;
+            id: string;
+            verificationId: string;
+            /** @enum {string} */
+            provider: "twilio";
+            livemode: boolean;
+        };
+        ReassignmentCheckList: {
+            /** @description Newest first. */
+            data: components["schemas"]["ReassignmentCheck"][];
         };
         Verification: {
             /** @description Null for a hosted link (started without `to`). */
@@ -1064,6 +1168,8 @@ export interface components {
             revokedAt: string | null;
             /** @description The revocation `revokedAt` is from (`GET /api/v1/revocations/{id}`); null when none. */
             revocationId: string | null;
+            /** @description The latest reassigned-number check of the number since this consent (`POST /api/v1/verifications/{id}/reassignment-checks`); null when none was made. `yes` means the number changed hands since: the consent no longer covers it. Webhook events carry null. */
+            reassignment: components["schemas"]["Reassignment"] | null;
             created: string;
         };
         StartVerification: {
@@ -2148,6 +2254,170 @@ export interface operations {
             };
             /** @description Too many requests: `rate_limited`; see `Retry-After`. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listReassignmentChecks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReassignmentCheckList"];
+                };
+            };
+            /** @description Invalid request: `invalid_request`, or a code of the Errors table. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No live API key: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such verification in this key’s account and mode: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createReassignmentCheck: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes retrying this request safe: within 24 hours, the same key with the same request returns the first answer again (with `Idempotent-Replayed: true`) without acting twice. 1 to 255 printable ASCII characters, e.g. a UUID; keys are per API key. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReassignmentCheck"];
+                };
+            };
+            /** @description Invalid request: `invalid_request`, or a code of the Errors table. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No live API key: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such verification in this key’s account and mode: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This `Idempotency-Key` was used with another request (path or body): `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The provider did not answer; nothing recorded, retry: `lookup_failed`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -17,6 +17,8 @@ export type Event = Schemas['Event'];
 export type SignedCertificate = Schemas['SignedCertificate'];
 export type Revocation = Schemas['Revocation'];
 export type ContactabilityVerdict = Schemas['ContactabilityVerdict'];
+export type ReassignmentCheck = Schemas['ReassignmentCheck'];
+export type ReassignmentCheckList = Schemas['ReassignmentCheckList'];
 /** An error answer: RFC 9457 problem details. */
 export type Problem = Schemas['Problem'];
 export type ProblemCode = Problem['code'];

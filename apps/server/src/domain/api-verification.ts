@@ -1,10 +1,12 @@
 import {
+  type ApiReassignment,
   type ApiVerification,
   type ApiVerificationStatus,
   type ConsentEvidence,
   deliveryReasonOf,
   MAX_WRONG_TRIES,
   RESEND_AFTER_SECONDS,
+  type ReassignmentAnswer,
 } from '@veriform/contracts';
 import { schema } from '@veriform/db';
 import { sql } from 'drizzle-orm';
@@ -69,7 +71,27 @@ export type ApiVerificationRow = {
    */
   revokedAt?: Date | null;
   revocationId?: string | null;
+  /**
+   * The latest reassigned-number check (issue #36), read where the object is answered (API v1 joins the lookups
+   * module's `latestReassignmentOf`); left out, as webhook events do, it is null.
+   */
+  reassignmentCheckedAt?: Date | null;
+  reassignmentLastVerifiedDate?: string | null;
+  reassignmentAnswer?: ReassignmentAnswer | null;
+  reassignmentErrorCode?: number | null;
 };
+
+/** The latest check as the object carries it, or null when none was made. */
+export function reassignmentOf(row: ApiVerificationRow): ApiReassignment | null {
+  const checkedAt = row.reassignmentCheckedAt;
+  if (!checkedAt) return null;
+  return {
+    checkedAt: checkedAt.toISOString(),
+    lastVerifiedDate: row.reassignmentLastVerifiedDate ?? '',
+    answer: row.reassignmentAnswer ?? 'no_data',
+    errorCode: row.reassignmentErrorCode ?? null,
+  };
+}
 
 /** Status as stored, with `pending` split by the clock: a code past its time is `expired` although nothing changed. */
 export function apiVerificationStatus(
@@ -124,6 +146,7 @@ export function toApiVerification(row: ApiVerificationRow, now: Date, full: bool
     redactedAt: row.redactedAt?.toISOString() ?? null,
     revokedAt: row.revokedAt?.toISOString() ?? null,
     revocationId: row.revocationId ?? null,
+    reassignment: reassignmentOf(row),
     created: row.createdAt.toISOString(),
   };
 }

@@ -88,6 +88,11 @@ export function countryName(country: string, language: string): string {
   return names.of(country) ?? country;
 }
 
+/** The country of a stored number (E.164), or null when it belongs to none (a US reassigned-number check needs US). */
+export function countryOfNumber(e164: string): CountryCode | null {
+  return parsePhoneNumberFromString(e164)?.country ?? null;
+}
+
 /** E.164 → "+1 201 555 0123" (the stored number, for reading). */
 export function formatInternational(e164: string): string {
   return parsePhoneNumberFromString(e164)?.formatInternational() ?? e164;

@@ -23,6 +23,7 @@ export const statusOfCode: Record<AppErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   lookup_ceiling_reached: 429,
+  lookup_failed: 503,
   server_error: 500,
   last_owner: 400,
   invitation_missing: 400,

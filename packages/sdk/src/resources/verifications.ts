@@ -3,6 +3,8 @@ import { listOf } from '../pagination.ts';
 import type {
   CheckResult,
   CheckVerificationParams,
+  ReassignmentCheck,
+  ReassignmentCheckList,
   SignedCertificate,
   StartVerificationParams,
   Verification,
@@ -59,6 +61,29 @@ export class Verifications extends Resource {
       this.api.POST('/api/v1/verifications/{id}/cancel', {
         params: { path: { id } },
         ...this.writeInit(options),
+      }),
+    );
+  }
+
+  /**
+   * Asks whether the approved verification's number was reassigned since its consent (US numbers), and keeps the
+   * answer as proof: `yes`, `no` or `no_data`. Needs `verifications:write`.
+   */
+  checkReassignment(id: string, options?: PostOptions): Promise<ReassignmentCheck> {
+    return answer(
+      this.api.POST('/api/v1/verifications/{id}/reassignment-checks', {
+        params: { path: { id } },
+        ...this.writeInit(options),
+      }),
+    );
+  }
+
+  /** Every reassigned-number check of the verification, newest first. Needs `verifications:read`. */
+  reassignmentChecks(id: string, options?: RequestOptions): Promise<ReassignmentCheckList> {
+    return answer(
+      this.api.GET('/api/v1/verifications/{id}/reassignment-checks', {
+        params: { path: { id } },
+        ...this.readInit(options),
       }),
     );
   }

@@ -25,6 +25,14 @@ const samples: Record<string, (base: string) => string> = {
     base,
   ) => `curl "${base}/api/v1/verifications/$VERIFICATION_ID/certificate.pdf" --output certificate.pdf \\
   -H "Authorization: Bearer $VERIFORM_API_KEY"`,
+  createReassignmentCheck: (
+    base,
+  ) => `curl -X POST "${base}/api/v1/verifications/$VERIFICATION_ID/reassignment-checks" \\
+  -H "Authorization: Bearer $VERIFORM_API_KEY"`,
+  listReassignmentChecks: (
+    base,
+  ) => `curl "${base}/api/v1/verifications/$VERIFICATION_ID/reassignment-checks" \\
+  -H "Authorization: Bearer $VERIFORM_API_KEY"`,
   listVerifications: (
     base,
   ) => `curl "${base}/api/v1/verifications?externalRefId=lead-4711&status=approved&limit=20" \\

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { apiV1, newApiKey } from '../../test-support/api-v1/client.ts';
 import { buildTestApp, openTestDb, useTestApp } from '../../test-support/app.ts';
 import { newOwner } from '../../test-support/teams.ts';
+import { startTwilioStandIn } from '../../test-support/twilio.ts';
 import { codeSampleOf, sampledOperations } from './code-samples.ts';
 import { DOCS_PATH, OPENAPI_PATH } from './openapi.ts';
 
@@ -99,8 +100,12 @@ describe('the curl examples', () => {
     const port = await freePort();
     const publicUrl = `http://127.0.0.1:${port}`;
     const db = await openTestDb();
-    const { app, clock } = await buildTestApp(db, { config: { publicUrl } });
+    // The reassigned-number check's example asks Lookup: the Twilio stand-in answers it, at once for the test number.
+    const twilio = await startTwilioStandIn();
+    twilio.slowMs = 0;
+    const { app, clock } = await buildTestApp(db, { env: twilio.env(), config: { publicUrl } });
     cleanups.push(
+      () => twilio.close(),
       () => db.close(),
       () => app.close(),
     );
@@ -169,6 +174,10 @@ describe('the curl examples', () => {
       if (operationId === 'listVerifications')
         expect(answer).toMatchObject({ data: [{ status: 'approved' }] });
       if (operationId === 'cancelVerification') expect(answer).toMatchObject({ status: 'canceled' });
+      if (operationId === 'createReassignmentCheck')
+        expect(answer).toMatchObject({ verificationId: env.VERIFICATION_ID, answer: 'no' });
+      if (operationId === 'listReassignmentChecks')
+        expect(answer).toMatchObject({ data: [{ verificationId: env.VERIFICATION_ID }] });
       if (operationId === 'listEvents') {
         const { data } = answer as { data: { id: string; type: string }[] };
         expect(data.map((event) => event.type)).toContain('verification.approved');

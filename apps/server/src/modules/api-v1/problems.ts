@@ -31,6 +31,7 @@ const problemOfAppCode: Partial<Record<MainCode | TeamMainCode, ApiProblemCode>>
   not_found: 'not_found',
   rate_limited: 'rate_limited',
   lookup_ceiling_reached: 'lookup_ceiling_reached',
+  lookup_failed: 'lookup_failed',
   server_error: 'server_error',
 };
 

@@ -7,6 +7,7 @@ import { eventRoutes } from './events-routes.ts';
 import { formRoutes } from './forms-routes.ts';
 import { registerIdempotency } from './idempotency.ts';
 import { createKeyRateLimiter } from './key-rate-limit.ts';
+import { reassignmentCheckRoutes } from './reassignment-routes.ts';
 import { revocationApiRoutes } from './revocations-routes.ts';
 import { verificationRoutes } from './verifications-routes.ts';
 
@@ -43,6 +44,7 @@ export async function apiV1Routes(app: FastifyInstance): Promise<void> {
   registerIdempotency(app);
   await app.register(formRoutes);
   await app.register(verificationRoutes);
+  await app.register(reassignmentCheckRoutes);
   await app.register(auditEventRoutes);
   await app.register(eventRoutes);
   await app.register(revocationApiRoutes);

@@ -71,6 +71,7 @@ describe('POST /api/v1/verifications and /check', () => {
       // Issue #35: not approved yet, so nothing to revoke (verifications-revoked.test.ts shows them set).
       revokedAt: null,
       revocationId: null,
+      reassignment: null,
       created: expect.any(String),
     });
     const id = verification.id ?? '';

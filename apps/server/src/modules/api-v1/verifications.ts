@@ -33,9 +33,10 @@ import {
   type PublicRequestContext,
 } from '../attempts/index.ts';
 import type { AuditLog } from '../audit/index.ts';
+import { latestReassignmentOf } from '../lookups/index.ts';
 import { firstRevocationSince } from '../revocations/index.ts';
 
-const { verificationAttempts, revocations } = schema;
+const { verificationAttempts, revocations, reassignmentChecks, lookups } = schema;
 type AttemptRow = ApiVerificationRow;
 
 /**
@@ -49,10 +50,20 @@ const firstRevocation = sql`${firstRevocationSince({
   email: sql`${verificationAttempts.email}`,
   since: sql`${verificationAttempts.verifiedAt}`,
 })} first_revocation`;
+/** The latest reassigned-number check of the verification (issue #36), by the lookups module's rule. */
+const latestReassignment = sql`${latestReassignmentOf(sql`${verificationAttempts.id}`)} latest_reassignment`;
 const columns = {
   ...apiVerificationColumns,
   revokedAt: sql<Date | null>`first_revocation.received_at`.mapWith(revocations.receivedAt),
   revocationId: sql<string | null>`first_revocation.id`,
+  reassignmentCheckedAt: sql<Date | null>`latest_reassignment.checked_at`.mapWith(
+    reassignmentChecks.checkedAt,
+  ),
+  reassignmentLastVerifiedDate: sql<string | null>`latest_reassignment.last_verified_date`.mapWith(
+    lookups.lastVerifiedDate,
+  ),
+  reassignmentAnswer: sql<'yes' | 'no' | 'no_data' | null>`latest_reassignment.answer`,
+  reassignmentErrorCode: sql<number | null>`latest_reassignment.error_code`.mapWith(lookups.errorCode),
 };
 
 /**
@@ -107,6 +118,7 @@ export function createApiVerifications(deps: {
       .select(columns)
       .from(verificationAttempts)
       .leftJoinLateral(firstRevocation, sql`true`)
+      .leftJoinLateral(latestReassignment, sql`true`)
       .where(
         and(
           eq(verificationAttempts.id, id),
@@ -164,6 +176,7 @@ export function createApiVerifications(deps: {
         redactedAt: null,
         revokedAt: null,
         revocationId: null,
+        reassignment: null,
         created: now.toISOString(),
       };
     }
@@ -317,6 +330,7 @@ export function createApiVerifications(deps: {
       .select(columns)
       .from(verificationAttempts)
       .leftJoinLateral(firstRevocation, sql`true`)
+      .leftJoinLateral(latestReassignment, sql`true`)
       .where(
         and(
           eq(verificationAttempts.accountId, ctx.accountId),

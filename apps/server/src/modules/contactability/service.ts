@@ -25,6 +25,7 @@ import { cursorPage, parseIdCursor } from '../../lib/cursor-pages.ts';
 import { AppError } from '../../lib/errors.ts';
 import { rowsOf } from '../../lib/rows.ts';
 import { type AccountContext, keyLivemode } from '../../plugins/account-context.ts';
+import { latestReassignmentOf } from '../lookups/index.ts';
 import { firstRevocationSince } from '../revocations/index.ts';
 
 const { accounts, contactabilityChecks, verificationAttempts } = schema;
@@ -44,6 +45,7 @@ const standingRowsSchema = z.array(
       certificate_id: z.string().nullable(),
       revocation_id: z.string().nullable(),
       revoked_at: instant.nullable(),
+      reassigned: z.enum(['yes', 'no', 'no_data']).nullable(),
     })
     .transform((row) => ({
       n: row.n,
@@ -52,6 +54,7 @@ const standingRowsSchema = z.array(
       certificateId: row.certificate_id,
       revocationId: row.revocation_id,
       revokedAt: row.revoked_at,
+      reassigned: row.reassigned,
     })),
 );
 
@@ -66,6 +69,8 @@ type Standing = {
   certificateId: string | null;
   revocationId: string | null;
   revokedAt: Date | null;
+  /** The latest reassigned-number check of that verification (issue #36): only `yes` refuses; `no_data` is no `no`. */
+  reassigned: 'yes' | 'no' | 'no_data' | null;
 };
 
 /** `months` calendar months before `at` (UTC), the day clamped to the month's last (31 Mar − 1 month = 28/29 Feb). */
@@ -97,6 +102,8 @@ export function judge(
   else if (standing.verifiedAt < oldest)
     reasons.push(reason('consent_too_old', contactabilityTexts.consent_too_old(consentMaxAgeMonths)));
   if (standing.verifiedAt && standing.revokedAt) reasons.push(reason('revoked', contactabilityTexts.revoked));
+  if (standing.verifiedAt && standing.reassigned === 'yes')
+    reasons.push(reason('number_reassigned', contactabilityTexts.number_reassigned));
   const consentStands = reasons.length === 0;
   if (asked.purpose === 'marketing')
     for (const closed of window.closedBy) reasons.push(reason(closed.code, closed.text));
@@ -151,7 +158,7 @@ export function createContactability(deps: { db: Db; clock: Clock }) {
     });
     const answer = await db.execute(sql`
       select q.n, a.id as verification_id, v.verified_at, c.id as certificate_id,
-             r.id as revocation_id, r.received_at as revoked_at
+             r.id as revocation_id, r.received_at as revoked_at, rc.answer as reassigned
       from unnest(${sql.param(phones)}::text[], ${sql.param(ats)}::timestamptz[]) with ordinality as q(phone, at, n)
       left join lateral (
         select v.id, v.verified_at, v.email from verifications v
@@ -164,6 +171,7 @@ export function createContactability(deps: { db: Db; clock: Clock }) {
       ) a on true
       left join verification_certificates c on c.verification_id = v.id
       left join lateral ${revocation} r on v.id is not null
+      left join lateral ${latestReassignmentOf(sql`a.id`)} rc on a.id is not null
       order by q.n`);
     return standingRowsSchema.parse(rowsOf(answer));
   }
@@ -336,6 +344,7 @@ const NO_STANDING: Omit<Standing, 'n'> = {
   certificateId: null,
   revocationId: null,
   revokedAt: null,
+  reassigned: null,
 };
 
 /** A kept check as API v1 shows it: the same object whether just given or listed later. */

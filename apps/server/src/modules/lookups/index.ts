@@ -3,6 +3,13 @@
  * reassigned number) asked once per question, reused for a day, capped per account and kind each month, each kept as
  * evidence (service.ts); the account's settings (settings.ts) and their routes.
  */
+export {
+  createReassignmentChecks,
+  latestReassignmentOf,
+  type ReassignmentChecks,
+  reassignmentTexts,
+  utcDateOf,
+} from './reassignment.ts';
 export { lookupRoutes } from './routes.ts';
 export {
   createLookups,

@@ -1,0 +1,197 @@
+import type { ApiReassignmentCheck, ApiReassignmentCheckList } from '@veriform/contracts';
+import { type Db, schema, type Tx, transaction } from '@veriform/db';
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { countryOfNumber } from '../../domain/phone.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { AppError } from '../../lib/errors.ts';
+import { LookupFailedError } from '../../messaging/lookup.ts';
+import { type AccountContext, keyLivemode } from '../../plugins/account-context.ts';
+import type { Lookups } from './service.ts';
+
+const { lookups, reassignmentChecks, verificationAttempts, verifications } = schema;
+
+/** API v1's verification ids (an attempt's): 16 random bytes, base64url. */
+const ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+
+/** How long a caller waits before retrying a lookup the provider did not answer. */
+const RETRY_AFTER_SECONDS = 30;
+
+export const reassignmentTexts = {
+  notApproved: 'Only an approved verification has a consent date to check: this one was not approved.',
+  email: 'This verification was made by e-mail: it proves no number to check.',
+  notUs: 'The reassigned-numbers database covers US numbers only: this verification’s number is not one.',
+  redacted: 'This verification was redacted (an erasure request): its number is no longer kept to check.',
+  failed: 'The carrier lookup provider did not answer: nothing was recorded. Retry in a moment.',
+} as const;
+
+/** The UTC date of an instant, as `LastVerifiedDate` is asked (YYYY-MM-DD; Twilio's YYYYMMDD is the client's). */
+export const utcDateOf = (instant: Date): string => instant.toISOString().slice(0, 10);
+
+const checkColumns = {
+  id: reassignmentChecks.id,
+  attemptId: reassignmentChecks.attemptId,
+  isTest: reassignmentChecks.isTest,
+  checkedAt: reassignmentChecks.checkedAt,
+  lastVerifiedDate: lookups.lastVerifiedDate,
+  answer: lookups.reassigned,
+  errorCode: lookups.errorCode,
+  provider: lookups.provider,
+};
+type CheckRow = {
+  id: number;
+  attemptId: string;
+  isTest: boolean;
+  checkedAt: Date;
+  lastVerifiedDate: string | null;
+  answer: 'yes' | 'no' | 'no_data' | null;
+  errorCode: number | null;
+  provider: 'twilio';
+};
+
+const toCheck = (row: CheckRow): ApiReassignmentCheck => ({
+  id: String(row.id),
+  verificationId: row.attemptId,
+  checkedAt: row.checkedAt.toISOString(),
+  lastVerifiedDate: row.lastVerifiedDate ?? '',
+  // A record without a reading is no `no`: the answer column is set whenever the lookup was answered.
+  answer: row.answer ?? 'no_data',
+  errorCode: row.errorCode,
+  provider: row.provider,
+  livemode: !row.isTest,
+});
+
+/**
+ * Reassigned-number checks of a verification (issue #36 item 2, ADR 42): the question put through `lookUp` (the
+ * verification's number, `LastVerifiedDate` the UTC date of its approval), its record linked to the verification.
+ * The same question within the day is answered by the same record, so by the same check (one per verification and
+ * record).
+ */
+export function createReassignmentChecks(deps: {
+  db: Db;
+  clock: Clock;
+  lookups: Lookups;
+  /** Called in the check's transaction when a new check answers `yes` (the webhook event's place). */
+  onReassigned?: (tx: Tx, accountId: number, check: ApiReassignmentCheck) => Promise<void>;
+}) {
+  const { db, lookups: carrier, onReassigned } = deps;
+
+  /** The key's own mode only (ADR 29): the other mode's verifications answer 404, as unknown ids do. */
+  function ofKeyMode(ctx: AccountContext): SQL | undefined {
+    const livemode = keyLivemode(ctx);
+    return livemode === null ? undefined : eq(verificationAttempts.isTest, !livemode);
+  }
+
+  async function verificationOf(ctx: AccountContext, id: string) {
+    if (!ID_PATTERN.test(id)) throw new AppError('not_found');
+    const [row] = await db
+      .select({
+        id: verificationAttempts.id,
+        accountId: verificationAttempts.accountId,
+        isTest: verificationAttempts.isTest,
+        method: verificationAttempts.method,
+        cellPhone: verificationAttempts.cellPhone,
+        verifiedAt: verificationAttempts.verifiedAt,
+        redactedAt: verifications.redactedAt,
+      })
+      .from(verificationAttempts)
+      .leftJoin(verifications, eq(verifications.id, verificationAttempts.verificationId))
+      .where(
+        and(
+          eq(verificationAttempts.id, id),
+          eq(verificationAttempts.accountId, ctx.accountId),
+          ofKeyMode(ctx),
+        ),
+      )
+      .limit(1);
+    if (!row) throw new AppError('not_found');
+    return row;
+  }
+
+  const notPossible = (detail: string) =>
+    new AppError('validation_error', {
+      nonFieldErrors: [detail],
+      problem: 'reassignment_check_not_possible',
+    });
+
+  /** Asks whether the verification's number was reassigned since its approval, and records the check. */
+  async function check(ctx: AccountContext, id: string): Promise<ApiReassignmentCheck> {
+    const verification = await verificationOf(ctx, id);
+    if (verification.redactedAt) throw notPossible(reassignmentTexts.redacted);
+    if (!verification.verifiedAt) throw notPossible(reassignmentTexts.notApproved);
+    if (verification.method === 'email') throw notPossible(reassignmentTexts.email);
+    if (countryOfNumber(verification.cellPhone) !== 'US') throw notPossible(reassignmentTexts.notUs);
+
+    let record: Awaited<ReturnType<Lookups['lookUp']>>;
+    try {
+      record = await carrier.lookUp(ctx, 'reassigned', verification.cellPhone, {
+        lastVerifiedDate: utcDateOf(verification.verifiedAt),
+      });
+    } catch (error) {
+      if (error instanceof LookupFailedError)
+        throw new AppError('lookup_failed', {
+          detail: reassignmentTexts.failed,
+          headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+        });
+      throw error;
+    }
+
+    return transaction(db, async (tx) => {
+      const [inserted] = await tx
+        .insert(reassignmentChecks)
+        .values({
+          accountId: verification.accountId,
+          isTest: verification.isTest,
+          attemptId: verification.id,
+          lookupId: record.id,
+          checkedAt: record.answeredAt,
+        })
+        .onConflictDoNothing()
+        .returning({ id: reassignmentChecks.id });
+      const [row] = await tx
+        .select(checkColumns)
+        .from(reassignmentChecks)
+        .innerJoin(lookups, eq(lookups.id, reassignmentChecks.lookupId))
+        .where(
+          and(eq(reassignmentChecks.attemptId, verification.id), eq(reassignmentChecks.lookupId, record.id)),
+        )
+        .limit(1);
+      if (!row) throw new Error(`reassignment check of ${verification.id} vanished`);
+      const made = toCheck(row);
+      // `consent.number_reassigned` goes here, in this transaction, once per check (`inserted` and `yes`): its type
+      // waits for the web app's label of it (features/webhooks/labels.ts names every type).
+      if (inserted && made.answer === 'yes') await onReassigned?.(tx, verification.accountId, made);
+      return made;
+    });
+  }
+
+  /** Every check of the verification, newest first: a plain list (at most one a day per verification, see ADR 42). */
+  async function list(ctx: AccountContext, id: string): Promise<ApiReassignmentCheckList> {
+    const verification = await verificationOf(ctx, id);
+    const rows = await db
+      .select(checkColumns)
+      .from(reassignmentChecks)
+      .innerJoin(lookups, eq(lookups.id, reassignmentChecks.lookupId))
+      .where(eq(reassignmentChecks.attemptId, verification.id))
+      .orderBy(desc(reassignmentChecks.checkedAt), desc(reassignmentChecks.id));
+    return { data: rows.map(toCheck) };
+  }
+
+  return { check, list };
+}
+
+export type ReassignmentChecks = ReturnType<typeof createReassignmentChecks>;
+
+/**
+ * The latest check of a verification (API v1's attempt) as a lateral subquery: `latest_reassignment.checked_at`,
+ * `.last_verified_date`, `.answer`, `.error_code`; joined where a verification is answered, and by the verdict.
+ */
+export function latestReassignmentOf(attemptId: SQL): SQL {
+  return sql`(
+    select ${reassignmentChecks.checkedAt} as checked_at, ${lookups.lastVerifiedDate} as last_verified_date,
+           ${lookups.reassigned} as answer, ${lookups.errorCode} as error_code
+    from ${reassignmentChecks} join ${lookups} on ${lookups.id} = ${reassignmentChecks.lookupId}
+    where ${reassignmentChecks.attemptId} = ${attemptId}
+    order by ${reassignmentChecks.checkedAt} desc, ${reassignmentChecks.id} desc
+    limit 1
+  )`;
+}
