@@ -151,7 +151,7 @@ describe('POST /api/v1/verifications/{id}/reassignment-checks', () => {
     });
   });
 
-  it('refuses what it cannot check (422): a non-US number, an e-mail verification, one not approved', async () => {
+  it('refuses what it cannot check (422): a non-US number, an e-mail verification, one not approved, one redacted', async () => {
     const sameForm = await readAttempt(t.app, await verifyTestNumber(LOOKUP_NUMBERS.reassignedNo));
     /** An approved test verification made straight in the database (a form allowing the number's country). */
     const approved = async (options: Parameters<typeof createAttempt>[1]) => {
@@ -181,6 +181,15 @@ describe('POST /api/v1/verifications/{id}/reassignment-checks', () => {
     const pendingAnswer = await call(w.testKey, 'POST', checkUrl(pending.id));
     expect(pendingAnswer.statusCode, pendingAnswer.body).toBe(422);
     expect(pendingAnswer.json()).toMatchObject({ detail: expect.stringContaining('not approved') });
+    // Redacted (an erasure request): its verification's `redacted_at` set, as the redaction does.
+    const redacted = await readAttempt(t.app, await verifyTestNumber(LOOKUP_NUMBERS.reassignedNo));
+    await t.db.db
+      .update(schema.verifications)
+      .set({ redactedAt: t.clock.now() })
+      .where(eq(schema.verifications.id, redacted.verificationId ?? 0));
+    const redactedAnswer = await call(w.testKey, 'POST', checkUrl(redacted.id));
+    expect(redactedAnswer.statusCode, redactedAnswer.body).toBe(422);
+    expect(redactedAnswer.json()).toMatchObject({ detail: expect.stringContaining('redacted') });
   });
 
   it('reaches the key’s own mode and account only (404 otherwise), and needs its scopes', async () => {
