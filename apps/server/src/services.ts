@@ -241,7 +241,15 @@ export function createServices(deps: {
   const carrierLookup = deps.carrierLookup ?? createCarrierLookup(config);
   const lookups = createLookups({ db, clock, carrierLookup, timeoutMs: config.lookupTimeoutMs });
   const lookupSettings = createLookupSettings({ db, clock, audit });
-  const reassignmentChecks = createReassignmentChecks({ db, clock, lookups });
+  const reassignmentChecks = createReassignmentChecks({
+    db,
+    clock,
+    lookups,
+    // A `yes` tells the customer's systems in the check's own transaction (issue #36 item 3).
+    onReassigned: async (tx, accountId, check) => {
+      await webhookEvents.emit(tx, accountId, { type: 'consent.number_reassigned', data: check });
+    },
+  });
   const attempts = createAttemptStore({ config, db, clock, codeDelivery, jobs, webhookEvents });
   const publicVerify = createPublicVerifyService({ config, db, clock, attempts, revocations, rateLimit });
   const apiEvents = createApiEvents({ db, clock });

@@ -28,6 +28,7 @@ export const webhookEventTypes = [
   'consent.revoked',
   'revocation.acknowledged',
   'revocation.overdue',
+  'consent.number_reassigned',
 ] as const;
 export const webhookEventTypeSchema = z.enum(webhookEventTypes);
 export type WebhookEventType = z.infer<typeof webhookEventTypeSchema>;

@@ -272,7 +272,19 @@ describe('what an answer does: the verdict', () => {
     const id = await verifyTestNumber(LOOKUP_NUMBERS.reassignedYes);
     expect((await verdictOf(LOOKUP_NUMBERS.reassignedYes)).allowed).toBe(true);
     t.clock.advance(25 * 60 * 60 * 1000);
-    await check(w.testKey, id);
+    const made = await check(w.testKey, id);
+    // The customer's systems hear of it once: `consent.number_reassigned`, the check as data; asking again the same
+    // day answers the same check and tells nobody twice.
+    expect(await check(w.testKey, id)).toEqual(made);
+    const events = await t.db.db
+      .select({ data: schema.webhookEvents.data })
+      .from(schema.webhookEvents)
+      .where(eq(schema.webhookEvents.type, 'consent.number_reassigned'));
+    expect(
+      events
+        .map((event) => event.data)
+        .filter((data) => (data as { verificationId?: string }).verificationId === id),
+    ).toEqual([made]);
     expect(await verdictOf(LOOKUP_NUMBERS.reassignedYes)).toMatchObject({
       allowed: false,
       reasons: [{ code: 'number_reassigned', text: expect.stringContaining('disconnected') }],

@@ -75,6 +75,10 @@ const eventTexts: Record<WebhookEventType, { when: string; data: string }> = {
     when: 'An open revocation passed its `deadline` unacknowledged (sent once; the owners get one e-mail).',
     data: '`Revocation`',
   },
+  'consent.number_reassigned': {
+    when: 'A reassigned-number check answered `yes`: the number changed hands since the verification’s consent, and the contactability verdict now refuses it (`number_reassigned`). Sent once per check.',
+    data: '`ReassignmentCheck`',
+  },
 };
 
 const eventsTable = Object.entries(eventTexts)

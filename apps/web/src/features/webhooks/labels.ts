@@ -24,6 +24,7 @@ export const eventTypeLabels: Record<WebhookEventType, string> = {
   'consent.revoked': 'Consent revoked',
   'revocation.acknowledged': 'Revocation acknowledged',
   'revocation.overdue': 'Revocation overdue',
+  'consent.number_reassigned': 'Number reassigned',
 };
 
 export const ALL_EVENTS_LABEL = 'All events';
