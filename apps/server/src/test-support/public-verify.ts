@@ -111,3 +111,17 @@ export async function verifyPhone(
   if (checked.statusCode !== 200) throw new Error(`check: ${checked.statusCode} ${checked.body}`);
   return { sent, verified: checked.json<CheckCodeResponse>(), e164 };
 }
+
+/**
+ * Adds a test number to the owner's account (its fixed `code` verifies it, nothing is sent): the set-up of the tests of
+ * test mode, API v1 and the verdict. Fails loudly when the app refuses it.
+ */
+export async function addTestNumber(owner: Owner, cellPhone: string, code = '123456'): Promise<void> {
+  const response = await owner.c.post('/api/test-phone-numbers', {
+    account: owner.accountId,
+    cellPhone,
+    code,
+  });
+  if (response.statusCode !== 201)
+    throw new Error(`adding test number ${cellPhone}: ${response.statusCode} ${response.body}`);
+}

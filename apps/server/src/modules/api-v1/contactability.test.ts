@@ -10,7 +10,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { keyCall, newApiKey } from '../../test-support/api-v1/client.ts';
 import { useTestApp } from '../../test-support/app.ts';
 import { DAY } from '../../test-support/clock.ts';
-import { createPublicForm, newCellPhone, verifyPhone } from '../../test-support/public-verify.ts';
+import {
+  addTestNumber,
+  createPublicForm,
+  newCellPhone,
+  verifyPhone,
+} from '../../test-support/public-verify.ts';
 import { newOwner, type Owner } from '../../test-support/teams.ts';
 
 /**
@@ -70,14 +75,7 @@ async function verifyTestNumber(phone: string): Promise<string> {
 beforeAll(async () => {
   const owner = await newOwner(t.app);
   const form = await createPublicForm(owner);
-  for (const cellPhone of [NJ, FL]) {
-    const added = await owner.c.post('/api/test-phone-numbers', {
-      account: owner.accountId,
-      cellPhone,
-      code: CODE,
-    });
-    expect(added.statusCode, added.body).toBe(201);
-  }
+  for (const cellPhone of [NJ, FL]) await addTestNumber(owner, cellPhone, CODE);
   w = {
     owner,
     formId: form.id,
@@ -147,15 +145,7 @@ describe('GET /api/v1/contactability', () => {
 
   it('a revocation after verification A refuses; verification B after it is new consent', async () => {
     const phone = '+12015550183';
-    expect(
-      (
-        await w.owner.c.post('/api/test-phone-numbers', {
-          account: w.owner.accountId,
-          cellPhone: phone,
-          code: CODE,
-        })
-      ).statusCode,
-    ).toBe(201);
+    await addTestNumber(w.owner, phone, CODE);
     const a = await verifyTestNumber(phone);
     t.clock.advance(1000);
     const revoked = await call(w.testKey, 'POST', '/api/v1/revocations', { phone, via: 'phone_call' });
@@ -183,11 +173,7 @@ describe('GET /api/v1/contactability', () => {
 
   it('a consent older than the account’s consent age is refused as too old', async () => {
     const phone = '+12015550184';
-    await w.owner.c.post('/api/test-phone-numbers', {
-      account: w.owner.accountId,
-      cellPhone: phone,
-      code: CODE,
-    });
+    await addTestNumber(w.owner, phone, CODE);
     await verifyTestNumber(phone);
     // Beyond the year a verdict may be asked about, so the consent is aged by moving its row instead.
     await t.db.db

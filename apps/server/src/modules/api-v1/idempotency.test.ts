@@ -6,24 +6,15 @@ import { describe, expect, it, vi } from 'vitest';
 import { apiV1, newApiKey } from '../../test-support/api-v1/client.ts';
 import { useTestApp } from '../../test-support/app.ts';
 import { DAY, MINUTE } from '../../test-support/clock.ts';
-import { createPublicForm, newCellPhone } from '../../test-support/public-verify.ts';
+import { addTestNumber, createPublicForm, newCellPhone } from '../../test-support/public-verify.ts';
 import { statementsOf as statementsOfDb } from '../../test-support/statements.ts';
-import { newOwner, type Owner } from '../../test-support/teams.ts';
+import { newOwner } from '../../test-support/teams.ts';
 import { OPENAPI_PATH } from './openapi.ts';
 
 // A small per-key limit, so that the 429 test reaches it in a few requests; the test clock never moves a window on
 // by itself, so every key here has 20 requests in all unless a test advances the clock.
 const RATE_LIMIT = 20;
 const t = useTestApp({ config: { apiKeyRateLimit: { requests: RATE_LIMIT, windowSeconds: 1 } } });
-
-async function addTestNumber(owner: Owner, cellPhone: string) {
-  const response = await owner.c.post('/api/test-phone-numbers', {
-    account: owner.accountId,
-    cellPhone,
-    code: '123456',
-  });
-  expect(response.statusCode, response.body).toBe(201);
-}
 
 /** An owner with a live form, a test number and a test key allowed to write verifications. */
 async function setUp() {

@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keyCall, newApiKey } from '../../test-support/api-v1/client.ts';
 import { createAttempt, readAttempt } from '../../test-support/attempts.ts';
-import { createPublicForm } from '../../test-support/public-verify.ts';
+import { addTestNumber, createPublicForm } from '../../test-support/public-verify.ts';
 import { newOwner, type Owner } from '../../test-support/teams.ts';
 import { useTwilioTestApp } from '../../test-support/twilio-app.ts';
 import { LOOKUP_NUMBERS } from '../../test-support/twilio-lookup.ts';
@@ -69,14 +69,7 @@ beforeAll(async () => {
   twilio.slowMs = 0;
   const owner = await newOwner(t.app);
   const form = await createPublicForm(owner);
-  for (const cellPhone of testNumbers) {
-    const added = await owner.c.post('/api/test-phone-numbers', {
-      account: owner.accountId,
-      cellPhone,
-      code: CODE,
-    });
-    expect(added.statusCode, added.body).toBe(201);
-  }
+  for (const cellPhone of testNumbers) await addTestNumber(owner, cellPhone, CODE);
   w = {
     owner,
     formId: form.id,

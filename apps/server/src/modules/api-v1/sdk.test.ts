@@ -27,7 +27,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_TEST_BASE, injectFetch, newApiKey } from '../../test-support/api-v1/client.ts';
 import { buildTestApp, openTestDb } from '../../test-support/app.ts';
 import type { TestClock } from '../../test-support/clock.ts';
-import { newCellPhone } from '../../test-support/public-verify.ts';
+import { addTestNumber, newCellPhone } from '../../test-support/public-verify.ts';
 import { newOwner, type Owner } from '../../test-support/teams.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../test-support/webhook-receiver.ts';
 import { OPENAPI_PATH } from './openapi.ts';
@@ -96,20 +96,15 @@ beforeAll(async () => {
   veriform = new Veriform({ apiKey: key, baseUrl: publicUrl });
 });
 
-async function addTestNumber(): Promise<string> {
+async function newTestNumber(): Promise<string> {
   const { e164 } = newCellPhone();
-  const response = await owner.c.post('/api/test-phone-numbers', {
-    account: owner.accountId,
-    cellPhone: e164,
-    code: TEST_CODE,
-  });
-  expect(response.statusCode, response.body).toBe(201);
+  await addTestNumber(owner, e164, TEST_CODE);
   return e164;
 }
 
 /** A verification to a new test number, approved through the SDK. */
 async function approvedVerification(): Promise<string> {
-  const started = await veriform.verifications.start({ formId, to: await addTestNumber() });
+  const started = await veriform.verifications.start({ formId, to: await newTestNumber() });
   if (!started.id) throw new Error('no verification id');
   expect((await veriform.verifications.check(started.id, { code: TEST_CODE })).status).toBe('approved');
   return started.id;
@@ -146,7 +141,7 @@ async function runExample(file: string, env: Record<string, string> = {}) {
 describe('the README’s examples, run against a listening app', () => {
   it('start-and-check.ts starts a verification to a test number, approves it and reads a 404 as a problem', async () => {
     const { stdout } = await runExample('start-and-check.ts', {
-      VERIFORM_TEST_NUMBER: await addTestNumber(),
+      VERIFORM_TEST_NUMBER: await newTestNumber(),
       VERIFORM_TEST_CODE: TEST_CODE,
     });
     const id = /^started (\S+) \(pending\)$/m.exec(stdout)?.[1] ?? '';
@@ -160,7 +155,7 @@ describe('the README’s examples, run against a listening app', () => {
   });
 
   it('may-i-contact.ts asks for a verdict, records a revocation, sees it refuse, acknowledges it', async () => {
-    const phone = await addTestNumber();
+    const phone = await newTestNumber();
     const started = await veriform.verifications.start({ formId, to: phone });
     expect((await veriform.verifications.check(started.id ?? '', { code: TEST_CODE })).status).toBe(
       'approved',

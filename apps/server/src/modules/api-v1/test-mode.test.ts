@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiV1, keyCall, newApiKey } from '../../test-support/api-v1/client.ts';
 import { useTestApp } from '../../test-support/app.ts';
 import {
+  addTestNumber,
   createPublicForm,
   newCellPhone,
   newConsumer,
@@ -50,12 +51,7 @@ beforeAll(async () => {
   const owner = await newOwner(t.app);
   const form = await createPublicForm(owner);
   const testNumber = newCellPhone().e164;
-  const added = await owner.c.post('/api/test-phone-numbers', {
-    account: owner.accountId,
-    cellPhone: testNumber,
-    code: TEST_CODE,
-  });
-  expect(added.statusCode, added.body).toBe(201);
+  await addTestNumber(owner, testNumber, TEST_CODE);
   const liveKey = (await newApiKey(owner, allScopes, 'live')).key;
   const testKey = (await newApiKey(owner, allScopes, 'test')).key;
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { keyCall, newApiKey } from '../../test-support/api-v1/client.ts';
 import { useTestApp } from '../../test-support/app.ts';
 import { latestCodeTo } from '../../test-support/codes.ts';
-import { createPublicForm, newCellPhone } from '../../test-support/public-verify.ts';
+import { addTestNumber, createPublicForm, newCellPhone } from '../../test-support/public-verify.ts';
 import { newOwner, type Owner } from '../../test-support/teams.ts';
 
 /**
@@ -96,12 +96,7 @@ describe('API v1 verifications: revokedAt and revocationId', () => {
     const live = await keys(owner, 'live');
     const test = await keys(owner, 'test');
     const testNumber = newCellPhone();
-    const added = await owner.c.post('/api/test-phone-numbers', {
-      account: owner.accountId,
-      cellPhone: testNumber.e164,
-      code: '246810',
-    });
-    expect(added.statusCode, added.body).toBe(201);
+    await addTestNumber(owner, testNumber.e164, '246810');
     const testVerification = await test.start(form.id, testNumber.e164);
     const testId = testVerification.id ?? '';
     expect((await test.check(testId, '246810')).status).toBe('approved');

@@ -5,19 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { apiV1, newApiKey } from '../../test-support/api-v1/client.ts';
 import { useTestApp } from '../../test-support/app.ts';
 import { latestCodeTo } from '../../test-support/codes.ts';
-import { createPublicForm, newCellPhone } from '../../test-support/public-verify.ts';
-import { newOwner, type Owner } from '../../test-support/teams.ts';
+import { addTestNumber, createPublicForm, newCellPhone } from '../../test-support/public-verify.ts';
+import { newOwner } from '../../test-support/teams.ts';
 
 const t = useTestApp();
-
-async function addTestNumber(owner: Owner, cellPhone: string, code = '123456') {
-  const response = await owner.c.post('/api/test-phone-numbers', {
-    account: owner.accountId,
-    cellPhone,
-    code,
-  });
-  expect(response.statusCode, response.body).toBe(201);
-}
 
 /** An owner with a live form, a test number and a test key allowed to write verifications. */
 async function setUp(
