@@ -641,8 +641,33 @@ export const verificationAttempts = pgTable(
     }),
     sendAfter: timestamp('send_after', { withTimezone: true, mode: 'date' }),
     sendTries: integer('send_tries').notNull().default(0),
+    /**
+     * Carrier lookups asked when the code was requested (issue #36 item 1, ADR 42), when the account turned them on:
+     * the line type's record and the SIM swap's (null: not asked, or no answer came). The records are the evidence;
+     * `sim_swap_within_window` is the judgment made then (the last swap within the account's window of
+     * `sim_swap_window_days` days before the request), kept as it was judged whatever the settings become.
+     */
+    lineTypeLookupId: bigint('line_type_lookup_id', { mode: 'number' }).references(() => lookups.id, {
+      onDelete: 'set null',
+    }),
+    simSwapLookupId: bigint('sim_swap_lookup_id', { mode: 'number' }).references(() => lookups.id, {
+      onDelete: 'set null',
+    }),
+    simSwapWithinWindow: boolean('sim_swap_within_window'),
+    simSwapWindowDays: integer('sim_swap_window_days'),
   },
   (t) => [
+    // A lookup record's attempts (erasure and retention, issue #37, delete lookups: the foreign keys' set null).
+    index('verification_attempts_line_type_lookup_idx')
+      .on(t.lineTypeLookupId)
+      .where(sql`${t.lineTypeLookupId} is not null`),
+    index('verification_attempts_sim_swap_lookup_idx')
+      .on(t.simSwapLookupId)
+      .where(sql`${t.simSwapLookupId} is not null`),
+    check(
+      'verification_attempts_sim_swap_judged_check',
+      sql`(${t.simSwapWithinWindow} is null) = (${t.simSwapWindowDays} is null)`,
+    ),
     // The code-send worker's claim: the few attempts whose send is owed, by when it may be taken.
     index('verification_attempts_send_due_idx').on(t.sendAfter).where(sql`${t.sendAfter} is not null`),
     // An approved attempt from its verification (issue #35): the contactability verdict names the consent by the id API
