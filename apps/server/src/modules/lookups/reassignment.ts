@@ -21,6 +21,8 @@ export const reassignmentTexts = {
   email: 'This verification was made by e-mail: it proves no number to check.',
   notUs: 'The reassigned-numbers database covers US numbers only: this verification’s number is not one.',
   redacted: 'This verification was redacted (an erasure request): its number is no longer kept to check.',
+  testInApp:
+    'This is a test verification: its number is one of the account’s test numbers, which the app does not look up (a test API key may).',
   failed: 'The carrier lookup provider did not answer: nothing was recorded. Retry in a moment.',
 } as const;
 
@@ -113,10 +115,15 @@ export function createReassignmentChecks(deps: {
       problem: 'reassignment_check_not_possible',
     });
 
-  /** Asks whether the verification's number was reassigned since its approval, and records the check. */
+  /**
+   * Asks whether the verification's number was reassigned since its approval, and records the check. `ctx` is an API
+   * key's (API v1) or a member's (the app's button, `POST /api/verifications/{id}/reassignment-checks`): a member's
+   * lookups are live ones (`lookUp` reads the mode from a key only), so a member may not check a test verification.
+   */
   async function check(ctx: AccountContext, id: string): Promise<ApiReassignmentCheck> {
     const verification = await verificationOf(ctx, id);
     if (verification.redactedAt) throw notPossible(reassignmentTexts.redacted);
+    if (verification.isTest && keyLivemode(ctx) === null) throw notPossible(reassignmentTexts.testInApp);
     if (!verification.verifiedAt) throw notPossible(reassignmentTexts.notApproved);
     if (verification.method === 'email') throw notPossible(reassignmentTexts.email);
     if (countryOfNumber(verification.cellPhone) !== 'US') throw notPossible(reassignmentTexts.notUs);
