@@ -1,11 +1,8 @@
-import { Alert, Skeleton, Stack, Text } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { CONSENT_MAX_AGE_MONTHS, can, type Membership } from '@veriform/contracts';
-import type { ReactNode } from 'react';
 import { SavedSelect } from '../../../components/form/SavedSelect';
-import { SectionCard } from '../../../components/layout/SectionCard';
-import { errorDisplayText } from '../../../lib/error-text';
+import { SettingCard } from '../../../components/layout/SettingCard';
 import { useServices } from '../../../lib/services';
 import { companyInfoQueryOptions, useUpdateConsentMaxAgeMutation } from '../api';
 
@@ -55,47 +52,23 @@ export function ConsentAgeCard({ membership }: { membership: Membership }) {
   const accountId = membership.account.id;
   const owner = can(membership, 'manageCompany');
   const { api } = useServices();
-  const { data: info, error, isPending } = useQuery(companyInfoQueryOptions(api, accountId));
 
-  let body: ReactNode;
-  if (isPending) {
-    body = (
-      <Skeleton
-        height={36}
-        width={240}
-        radius="sm"
-        aria-busy="true"
-        role="progressbar"
-        aria-label="Loading consent age"
-      />
-    );
-  } else if (!info) {
-    body = (
-      <Alert color="red" icon={<IconAlertCircle aria-hidden="true" />} role="alert">
-        {errorDisplayText(error)}
-      </Alert>
-    );
-  } else if (owner) {
-    body = <ConsentAgeSelect accountId={accountId} saved={info.consentMaxAgeMonths} />;
-  } else {
-    body = (
-      <Stack gap={4}>
+  const read = useQuery(companyInfoQueryOptions(api, accountId));
+  return (
+    <SettingCard
+      title="Consent age"
+      description={CONSENT_AGE_TEXT}
+      read={read}
+      loading="Loading consent age"
+      skeleton={{ width: 240 }}
+      owner={owner}
+      edit={(info) => <ConsentAgeSelect accountId={accountId} saved={info.consentMaxAgeMonths} />}
+      readOnly={(info) => (
         <Text size="sm">
           A verification stands as consent for <strong>{monthsText(info.consentMaxAgeMonths)}</strong>.
         </Text>
-        <Text size="sm" c="dimmed">
-          Only owners can change it.
-        </Text>
-      </Stack>
-    );
-  }
-
-  return (
-    <SectionCard title="Consent age" maw={720}>
-      <Text size="sm" c="dimmed">
-        {CONSENT_AGE_TEXT}
-      </Text>
-      {body}
-    </SectionCard>
+      )}
+      ownersOnly="Only owners can change it."
+    />
   );
 }

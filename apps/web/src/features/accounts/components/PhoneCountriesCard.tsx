@@ -1,10 +1,9 @@
-import { Alert, Button, Group, Skeleton, Stack, Text } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { can, type Membership, PHONE_COUNTRIES, phoneCountriesSchema } from '@veriform/contracts';
-import { type FormEvent, type ReactNode, useEffect, useMemo, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { LabelledMultiSelect } from '../../../components/form/LabelledMultiSelect';
-import { SectionCard } from '../../../components/layout/SectionCard';
+import { SettingCard } from '../../../components/layout/SettingCard';
 import { ApiValidationError } from '../../../lib/api-client';
 import { errorDisplayText } from '../../../lib/error-text';
 import { notify } from '../../../lib/notify';
@@ -99,26 +98,16 @@ export function PhoneCountriesCard({ membership }: { membership: Membership }) {
   const accountId = membership.account.id;
   const owner = can(membership, 'manageCompany');
   const { api } = useServices();
-  const { data: info, error, isPending } = useQuery(companyInfoQueryOptions(api, accountId));
-
-  let body: ReactNode;
-  if (isPending) {
-    body = (
-      <Stack gap="xs" role="group" aria-busy="true" aria-label="Loading countries">
-        <Skeleton height={36} radius="sm" />
-      </Stack>
-    );
-  } else if (!info) {
-    body = (
-      <Alert color="red" icon={<IconAlertCircle aria-hidden="true" />} role="alert">
-        {errorDisplayText(error)}
-      </Alert>
-    );
-  } else if (owner) {
-    body = <PhoneCountriesForm accountId={accountId} saved={info.phoneCountries} />;
-  } else {
-    body = (
-      <>
+  const read = useQuery(companyInfoQueryOptions(api, accountId));
+  return (
+    <SettingCard
+      title="Countries for verification codes"
+      description={PHONE_COUNTRIES_TEXT}
+      read={read}
+      loading="Loading countries"
+      owner={owner}
+      edit={(info) => <PhoneCountriesForm accountId={accountId} saved={info.phoneCountries} />}
+      readOnly={(info) => (
         <ul aria-label="Countries codes are sent to" style={{ margin: 0, paddingInlineStart: '1.25rem' }}>
           {info.phoneCountries.map((code) => (
             <li key={code}>
@@ -126,19 +115,8 @@ export function PhoneCountriesCard({ membership }: { membership: Membership }) {
             </li>
           ))}
         </ul>
-        <Text size="sm" c="dimmed">
-          Only owners can change the countries.
-        </Text>
-      </>
-    );
-  }
-
-  return (
-    <SectionCard title="Countries for verification codes" maw={720}>
-      <Text size="sm" c="dimmed">
-        {PHONE_COUNTRIES_TEXT}
-      </Text>
-      {body}
-    </SectionCard>
+      )}
+      ownersOnly="Only owners can change the countries."
+    />
   );
 }

@@ -1,8 +1,8 @@
-import { Skeleton, Stack, Text } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { AUDIT_RETENTION_YEARS } from '@veriform/contracts';
 import { SavedSelect } from '../../../components/form/SavedSelect';
-import { errorDisplayText } from '../../../lib/error-text';
+import { SettingBody } from '../../../components/layout/SettingCard';
 import { useServices } from '../../../lib/services';
 import { companyInfoQueryOptions } from '../../accounts/api';
 import { useUpdateAuditRetentionMutation } from '../api';
@@ -48,14 +48,16 @@ function RetentionSelect({ accountId, saved }: { accountId: number; saved: numbe
 /** Settings → Audit log's retention (issue #16 item 6): owners choose 1–7 years (the page is theirs only). */
 export function AuditRetention({ accountId }: { accountId: number }) {
   const { api } = useServices();
-  const { data: info, error, isPending } = useQuery(companyInfoQueryOptions(api, accountId));
-  if (isPending) return <Skeleton height={36} width={240} radius="sm" />;
-  if (!info) {
-    return (
-      <Text size="sm" c="dimmed">
-        The retention could not be loaded: {errorDisplayText(error)}
-      </Text>
-    );
-  }
-  return <RetentionSelect accountId={accountId} saved={info.auditRetentionYears} />;
+  const read = useQuery(companyInfoQueryOptions(api, accountId));
+  return (
+    <SettingBody
+      read={read}
+      loading="Loading the retention"
+      skeleton={{ width: 240 }}
+      errorLead="The retention could not be loaded: "
+      // The page is owners' only.
+      owner
+      edit={(info) => <RetentionSelect accountId={accountId} saved={info.auditRetentionYears} />}
+    />
+  );
 }
