@@ -6,8 +6,11 @@ import {
   type CompanyInfo,
   type CreateAccountRequest,
   type CreateAccountResponse,
+  type LookupSettings,
+  lookupEndpoints,
   type PhoneCountry,
   type UpdateAccountRequest,
+  type UpdateLookupSettingsRequest,
 } from '@veriform/contracts';
 import { accountKeys } from '../../lib/account-keys';
 import type { ApiClient } from '../../lib/api-client';
@@ -139,5 +142,27 @@ export function useDeleteAccountImageMutation(accountId: number) {
   return useMutation({
     mutationFn: () => deleteAccountImage(services.api, accountId),
     onSuccess: (account) => applyAccount(services, account),
+  });
+}
+
+/** The account's carrier lookup settings and this month's counts (issue #36): owners only, reading included. */
+export const lookupSettingsKey = (accountId: number) =>
+  [...accountKeys.detail(accountId), 'lookups'] as const;
+
+export function lookupSettingsQueryOptions(api: ApiClient, accountId: number) {
+  return queryOptions({
+    queryKey: lookupSettingsKey(accountId),
+    queryFn: ({ signal }) => api.call(lookupEndpoints.get, { params: { id: accountId }, signal }),
+  });
+}
+
+/** Saves the settings; the answer (the settings and this month's counts) replaces the read. */
+export function useUpdateLookupSettingsMutation(accountId: number) {
+  const services = useServices();
+  return useMutation({
+    mutationFn: (body: UpdateLookupSettingsRequest) =>
+      services.api.call(lookupEndpoints.update, { params: { id: accountId }, body }),
+    onSuccess: (settings: LookupSettings) =>
+      services.queryClient.setQueryData(lookupSettingsKey(accountId), settings),
   });
 }

@@ -20,6 +20,7 @@ import {
   useUpdateAccountMutation,
   useUploadAccountImageMutation,
 } from '../api';
+import { CarrierLookupsCard } from './CarrierLookupsCard';
 import { ConsentAgeCard } from './ConsentAgeCard';
 import { PhoneCountriesCard } from './PhoneCountriesCard';
 
@@ -152,7 +153,7 @@ function CompanyInfoCard({ membership }: { membership: Membership }) {
 
 /**
  * SPEC §2 company-info: the current membership's account; owners may rename it and change its logo, choose the
- * countries codes are sent to and how long a verification stands as consent, and manage the account's test numbers (`moreCards`: other features' cards of the
+ * countries codes are sent to, how long a verification stands as consent and which carrier lookups are asked, and manage the account's test numbers (`moreCards`: other features' cards of the
  * same account, composed by the route).
  */
 export function CompanyInfo({ moreCards }: { moreCards?: (membership: Membership) => ReactNode }) {
@@ -163,6 +164,7 @@ export function CompanyInfo({ moreCards }: { moreCards?: (membership: Membership
       <CompanyInfoCard membership={currentMembership} />
       <PhoneCountriesCard membership={currentMembership} />
       <ConsentAgeCard membership={currentMembership} />
+      <CarrierLookupsCard membership={currentMembership} />
       {moreCards?.(currentMembership)}
     </Stack>
   );
