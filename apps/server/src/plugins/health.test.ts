@@ -1,4 +1,6 @@
+import type { DatabaseHandle } from '@veriform/db';
 import { describe, expect, it, vi } from 'vitest';
+import { ROW_JOB_MARK } from '../jobs/claims.ts';
 import { buildTestApp, openTestDb, useTestApp } from '../test-support/app.ts';
 import { PROBE_RATE_LIMIT, READY_RESULT_TTL_MS } from './health.ts';
 
@@ -24,6 +26,25 @@ describe('health probes', () => {
   });
 });
 
+/**
+ * Waits until none of the app's row-job claims (started when the app became ready) is still running on PostgreSQL.
+ * Ending the pool and dropping the database under a claim in flight leaves that query unsettled for good (node-postgres),
+ * and the app's close would then wait out its jobs' whole stop timeout (8 s). PGlite runs one query at a time: nothing
+ * is in flight once ours runs.
+ */
+async function rowJobClaimsSettled(db: DatabaseHandle): Promise<void> {
+  if (db.kind !== 'postgres') return;
+  for (;;) {
+    const { rows } = await db.executeSql(
+      `SELECT count(*)::int AS n FROM pg_stat_activity
+       WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid() AND starts_with(query, $1)`,
+      [ROW_JOB_MARK],
+    );
+    if ((rows[0] as { n: number } | undefined)?.n === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 describe('/readyz when not ready', () => {
   it('503 naming the migrations when the newest one is missing', async () => {
     const db = await openTestDb();
@@ -48,6 +69,7 @@ describe('/readyz when not ready', () => {
     const db = await openTestDb();
     const { app } = await buildTestApp(db);
     try {
+      await rowJobClaimsSettled(db);
       await db.close();
       const response = await app.inject({ method: 'GET', url: '/readyz' });
       expect(response.statusCode).toBe(503);
