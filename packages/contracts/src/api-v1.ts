@@ -4,6 +4,7 @@ import { consentEvidenceSchema } from './consent.ts';
 import { isoDateTimeSchema } from './date-filters.ts';
 import { apiDeliveryStatusSchema } from './delivery-status.ts';
 import { MAX_INT_ID } from './lists.ts';
+import { carrierLineTypes } from './lookups.ts';
 import { formSettingsSchema } from './verify-forms.ts';
 import { WEBHOOK_TEST_EVENT_TYPE, webhookEventSchema, webhookEventTypes } from './webhooks.ts';
 
@@ -268,6 +269,43 @@ export const apiReassignmentCheckListSchema = z
   .meta({ id: 'ReassignmentCheckList' });
 export type ApiReassignmentCheckList = z.infer<typeof apiReassignmentCheckListSchema>;
 
+/**
+ * What the carrier said of the number when the code was requested (issue #36 item 1): its line type and name, asked
+ * when the account turned line type lookups on.
+ */
+export const apiCarrierSchema = z
+  .object({
+    lineType: z.enum(carrierLineTypes).meta({
+      description:
+        'The line type as the carrier answered it (Twilio Lookup’s line type intelligence): `mobile`, `landline`, `fixed_voip`, `non_fixed_voip`, `toll_free`… `unknown` for a type not named yet.',
+    }),
+    name: z.string().nullable().meta({ description: 'The carrier’s name; null when it gave none.' }),
+  })
+  .meta({ id: 'Carrier' });
+export type ApiCarrier = z.infer<typeof apiCarrierSchema>;
+
+/**
+ * The number's last SIM swap as the carrier told it when the code was requested (issue #36 item 1), and whether it
+ * fell within the account's window then (a recent swap weakens the code's proof that the consumer holds the number).
+ */
+export const apiSimSwapSchema = z
+  .object({
+    lastSwapAt: z.string().nullable().meta({
+      description:
+        'When the SIM was last swapped. Null when the carrier told no date: some tell only whether a swap fell within their own period (e.g. the last 48 hours), and `withinWindow` is judged from that.',
+    }),
+    withinWindow: z.boolean().meta({
+      description:
+        'The swap fell within the account’s SIM swap window (`windowDays` days before the code was requested), judged then and kept as judged.',
+    }),
+    windowDays: z
+      .number()
+      .int()
+      .meta({ description: 'The account’s SIM swap window when it was judged, in days.' }),
+  })
+  .meta({ id: 'SimSwap' });
+export type ApiSimSwap = z.infer<typeof apiSimSwapSchema>;
+
 export const apiVerificationSchema = z
   .object({
     id: z.string().nullable().meta({ description: 'Null for a hosted link (started without `to`).' }),
@@ -341,6 +379,14 @@ export const apiVerificationSchema = z
     reassignment: apiReassignmentSchema.nullable().meta({
       description:
         'The latest reassigned-number check of the number since this consent (`POST /api/v1/verifications/{id}/reassignment-checks`); null when none was made. `yes` means the number changed hands since: the consent no longer covers it. Webhook events carry null.',
+    }),
+    carrier: apiCarrierSchema.nullable().meta({
+      description:
+        'The carrier’s line type and name, asked when the code was requested (when the account turned line type lookups on, for a text to a live number). Null when not asked or the carrier told nothing. Webhook events carry it as the verification’s.',
+    }),
+    simSwap: apiSimSwapSchema.nullable().meta({
+      description:
+        'The number’s last SIM swap, asked when the code was requested (when the account turned SIM swap lookups on, for a text to a live number). Null when not asked or the carrier told nothing to judge. Webhook events carry it as the verification’s.',
     }),
     created: z.string(),
   })

@@ -1,7 +1,14 @@
 import { z } from 'zod';
+import {
+  apiCarrierSchema,
+  apiReassignmentCheckListSchema,
+  apiReassignmentCheckSchema,
+  apiReassignmentSchema,
+  apiSimSwapSchema,
+} from './api-v1.ts';
 import { consentEvidenceSchema } from './consent.ts';
 import { csvList, datePresets, localDateSchema, timeZoneSchema } from './date-filters.ts';
-import { anyIdParams, endpoint, ok } from './endpoints.ts';
+import { anyIdParams, created, endpoint, ok } from './endpoints.ts';
 import { bigIdParamsSchema, listResponseSchema } from './lists.ts';
 import { verificationMethodSchema, verificationMethods } from './public-verify.ts';
 import type { RevocationChannel } from './revocations.ts';
@@ -191,6 +198,15 @@ export const verificationDetailSchema = verificationSchema.extend({
   redactedAt: z.string().nullable(),
   /** The revocation `revocationId` names, with its channel; null when consent was not revoked since. */
   revocation: verificationRevocationSchema.nullable(),
+  /**
+   * What the carrier said of the number when the code was requested (issue #36 item 1): line type and name, and the
+   * last SIM swap judged against the account's window then; null when not asked or the carrier told nothing. API v1's
+   * objects, so both say the same.
+   */
+  carrier: apiCarrierSchema.nullable(),
+  simSwap: apiSimSwapSchema.nullable(),
+  /** The latest reassigned-number check of the number since this consent (issue #36 item 2); null when none was made. */
+  reassignment: apiReassignmentSchema.nullable(),
 });
 export type VerificationDetail = z.infer<typeof verificationDetailSchema>;
 
@@ -333,6 +349,9 @@ export const ofQueryAccount = (can: Capability) => ({ account: { from: 'query.ac
  * without `can`. The page's `account` is the account being looked at: a verification of another of the caller's
  * accounts is not found under it (the link would show one company's data inside another's pages).
  */
+/** POST /api/verifications/{id}/reassignment-checks: nothing to say, the web app sends `{}`. */
+export const reassignmentCheckRequestSchema = z.object({});
+
 export const onVerification = (can: Capability) =>
   ({ account: { from: { pathObject: 'verifications' }, can, alsoNamedBy: 'query.account' } }) as const;
 
@@ -372,6 +391,26 @@ export const verificationEndpoints = {
     params: bigIdParamsSchema,
     query: verificationDetailQuerySchema,
     response: ok(verificationTimelineSchema),
+    access: onVerification('searchData'),
+  }),
+  /** Its reassigned-number checks, newest first (issue #36 item 2): API v1's list, the verification's approved code's. */
+  reassignmentChecks: endpoint('GET /api/verifications/:id/reassignment-checks', {
+    params: anyIdParams,
+    query: verificationDetailQuerySchema,
+    response: ok(apiReassignmentCheckListSchema),
+    access: onVerification('searchData'),
+  }),
+  /**
+   * Asks now whether the number was reassigned since this consent (the "Check for reassignment" button): 201 with the
+   * check (the day's same question answers the same check); 400 with the reason in `nonFieldErrors` when it cannot be
+   * checked (API v1's 422 `reassignment_check_not_possible`), 429 past the month's ceiling, 503 when the provider did
+   * not answer (retry).
+   */
+  checkReassignment: endpoint('POST /api/verifications/:id/reassignment-checks', {
+    params: anyIdParams,
+    query: verificationDetailQuerySchema,
+    body: reassignmentCheckRequestSchema,
+    response: created(apiReassignmentCheckSchema),
     access: onVerification('searchData'),
   }),
   /** An owner removes a consumer's personal data from it, once (issue #19, ADR 25): the detail as it now reads. */

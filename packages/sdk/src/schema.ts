@@ -542,6 +542,23 @@ export interface components {
             /** @description Newest first. */
             data: components["schemas"]["ReassignmentCheckInput"][];
         };
+        CarrierInput: {
+            /**
+             * @description The line type as the carrier answered it (Twilio Lookup’s line type intelligence): `mobile`, `landline`, `fixed_voip`, `non_fixed_voip`, `toll_free`… `unknown` for a type not named yet.
+             * @enum {string}
+             */
+            lineType: "mobile" | "landline" | "fixed_voip" | "non_fixed_voip" | "toll_free" | "premium" | "shared_cost" | "personal" | "uan" | "voicemail" | "pager" | "unknown";
+            /** @description The carrier’s name; null when it gave none. */
+            name: string | null;
+        };
+        SimSwapInput: {
+            /** @description When the SIM was last swapped. Null when the carrier told no date: some tell only whether a swap fell within their own period (e.g. the last 48 hours), and `withinWindow` is judged from that. */
+            lastSwapAt: string | null;
+            /** @description The swap fell within the account’s SIM swap window (`windowDays` days before the code was requested), judged then and kept as judged. */
+            withinWindow: boolean;
+            /** @description The account’s SIM swap window when it was judged, in days. */
+            windowDays: number;
+        };
         VerificationInput: {
             /** @description Null for a hosted link (started without `to`). */
             id: string | null;
@@ -597,6 +614,10 @@ export interface components {
             revocationId: string | null;
             /** @description The latest reassigned-number check of the number since this consent (`POST /api/v1/verifications/{id}/reassignment-checks`); null when none was made. `yes` means the number changed hands since: the consent no longer covers it. Webhook events carry null. */
             reassignment: components["schemas"]["ReassignmentInput"] | null;
+            /** @description The carrier’s line type and name, asked when the code was requested (when the account turned line type lookups on, for a text to a live number). Null when not asked or the carrier told nothing. Webhook events carry it as the verification’s. */
+            carrier: components["schemas"]["CarrierInput"] | null;
+            /** @description The number’s last SIM swap, asked when the code was requested (when the account turned SIM swap lookups on, for a text to a live number). Null when not asked or the carrier told nothing to judge. Webhook events carry it as the verification’s. */
+            simSwap: components["schemas"]["SimSwapInput"] | null;
             created: string;
         };
         StartVerificationInput: {
@@ -1115,6 +1136,23 @@ export interface components {
             /** @description Newest first. */
             data: components["schemas"]["ReassignmentCheck"][];
         };
+        Carrier: {
+            /**
+             * @description The line type as the carrier answered it (Twilio Lookup’s line type intelligence): `mobile`, `landline`, `fixed_voip`, `non_fixed_voip`, `toll_free`… `unknown` for a type not named yet.
+             * @enum {string}
+             */
+            lineType: "mobile" | "landline" | "fixed_voip" | "non_fixed_voip" | "toll_free" | "premium" | "shared_cost" | "personal" | "uan" | "voicemail" | "pager" | "unknown";
+            /** @description The carrier’s name; null when it gave none. */
+            name: string | null;
+        };
+        SimSwap: {
+            /** @description When the SIM was last swapped. Null when the carrier told no date: some tell only whether a swap fell within their own period (e.g. the last 48 hours), and `withinWindow` is judged from that. */
+            lastSwapAt: string | null;
+            /** @description The swap fell within the account’s SIM swap window (`windowDays` days before the code was requested), judged then and kept as judged. */
+            withinWindow: boolean;
+            /** @description The account’s SIM swap window when it was judged, in days. */
+            windowDays: number;
+        };
         Verification: {
             /** @description Null for a hosted link (started without `to`). */
             id: string | null;
@@ -1170,6 +1208,10 @@ export interface components {
             revocationId: string | null;
             /** @description The latest reassigned-number check of the number since this consent (`POST /api/v1/verifications/{id}/reassignment-checks`); null when none was made. `yes` means the number changed hands since: the consent no longer covers it. Webhook events carry null. */
             reassignment: components["schemas"]["Reassignment"] | null;
+            /** @description The carrier’s line type and name, asked when the code was requested (when the account turned line type lookups on, for a text to a live number). Null when not asked or the carrier told nothing. Webhook events carry it as the verification’s. */
+            carrier: components["schemas"]["Carrier"] | null;
+            /** @description The number’s last SIM swap, asked when the code was requested (when the account turned SIM swap lookups on, for a text to a live number). Null when not asked or the carrier told nothing to judge. Webhook events carry it as the verification’s. */
+            simSwap: components["schemas"]["SimSwap"] | null;
             created: string;
         };
         StartVerification: {

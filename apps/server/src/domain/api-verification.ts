@@ -1,19 +1,23 @@
 import {
+  type ApiCarrier,
   type ApiReassignment,
+  type ApiSimSwap,
   type ApiVerification,
   type ApiVerificationStatus,
+  type CarrierLineType,
   type ConsentEvidence,
+  carrierLineTypes,
   deliveryReasonOf,
   MAX_WRONG_TRIES,
   RESEND_AFTER_SECONDS,
   type ReassignmentAnswer,
 } from '@veriform/contracts';
 import { schema } from '@veriform/db';
-import { sql } from 'drizzle-orm';
+import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { shownDeliveryStatus, statusAt } from './attempt-state.ts';
 import { maskEmail, maskPhone } from './phone.ts';
 
-const { verificationAttempts, verifications } = schema;
+const { lookups, verificationAttempts, verifications } = schema;
 
 /**
  * A verification attempt as API v1 shows it (`Verification`), built from its row alone: API v1's answers and the
@@ -55,8 +59,29 @@ const redactedAt =
     .mapWith(verifications.redactedAt)
     .as('redacted_at');
 
+/**
+ * What the carrier said when the code was requested (issue #36 item 1): the line type and SIM swap records the attempt
+ * links, each one primary-key probe (subqueries, as `redactedAt`, so a RETURNING reads them too), and the SIM swap
+ * judgment kept on the attempt.
+ */
+const lookupOf = <T>(id: SQLWrapper, column: SQL) =>
+  sql<T | null>`(select ${column} from ${lookups} where ${lookups.id} = ${id})`;
+export const carrierColumns = {
+  carrierLineType: lookupOf<string>(verificationAttempts.lineTypeLookupId, sql`${lookups.lineType}`).as(
+    'carrier_line_type',
+  ),
+  carrierName: lookupOf<string>(verificationAttempts.lineTypeLookupId, sql`${lookups.carrierName}`).as(
+    'carrier_name',
+  ),
+  simSwapLastAt: lookupOf<Date>(verificationAttempts.simSwapLookupId, sql`${lookups.lastSimSwapAt}`)
+    .mapWith(lookups.lastSimSwapAt)
+    .as('sim_swap_last_at'),
+  simSwapWithinWindow: verificationAttempts.simSwapWithinWindow,
+  simSwapWindowDays: verificationAttempts.simSwapWindowDays,
+};
+
 /** The columns the object is built from: select (or return) these. */
-export const apiVerificationColumns = { ...attemptColumns, redactedAt };
+export const apiVerificationColumns = { ...attemptColumns, redactedAt, ...carrierColumns };
 
 export type ApiVerificationRow = {
   [K in keyof typeof attemptColumns]: (typeof attemptColumns)[K]['_']['notNull'] extends true
@@ -79,10 +104,50 @@ export type ApiVerificationRow = {
   reassignmentLastVerifiedDate?: string | null;
   reassignmentAnswer?: ReassignmentAnswer | null;
   reassignmentErrorCode?: number | null;
+  /**
+   * The carrier's answers linked when the code was requested (issue #36 item 1; `apiVerificationColumns` reads them).
+   * A row built before its lookups (a new attempt's) may leave them out: null.
+   */
+  carrierLineType?: string | null;
+  carrierName?: string | null;
+  simSwapLastAt?: Date | null;
+  simSwapWithinWindow?: boolean | null;
+  simSwapWindowDays?: number | null;
 };
 
+const lineTypes: ReadonlySet<string> = new Set(carrierLineTypes);
+const isLineType = (word: string): word is CarrierLineType => lineTypes.has(word);
+
+/** The carrier's line type and name, or null when none was answered (not asked, or an answer without one). */
+export function carrierOf(
+  row: Pick<ApiVerificationRow, 'carrierLineType' | 'carrierName'>,
+): ApiCarrier | null {
+  const lineType = row.carrierLineType;
+  if (lineType === null || lineType === undefined) return null;
+  return {
+    // Stored in our words already; a word this build does not know reads as `unknown`, as the client reads Twilio's.
+    lineType: isLineType(lineType) ? lineType : 'unknown',
+    name: row.carrierName ?? null,
+  };
+}
+
+/** The last SIM swap as judged when the code was requested, or null when nothing was judged. */
+export function simSwapOf(
+  row: Pick<ApiVerificationRow, 'simSwapLastAt' | 'simSwapWithinWindow' | 'simSwapWindowDays'>,
+): ApiSimSwap | null {
+  const { simSwapWithinWindow: withinWindow, simSwapWindowDays: windowDays } = row;
+  if (withinWindow === null || withinWindow === undefined || windowDays === null || windowDays === undefined)
+    return null;
+  return { lastSwapAt: row.simSwapLastAt?.toISOString() ?? null, withinWindow, windowDays };
+}
+
 /** The latest check as the object carries it, or null when none was made. */
-export function reassignmentOf(row: ApiVerificationRow): ApiReassignment | null {
+export function reassignmentOf(
+  row: Pick<
+    ApiVerificationRow,
+    'reassignmentCheckedAt' | 'reassignmentLastVerifiedDate' | 'reassignmentAnswer' | 'reassignmentErrorCode'
+  >,
+): ApiReassignment | null {
   const checkedAt = row.reassignmentCheckedAt;
   if (!checkedAt) return null;
   return {
@@ -147,6 +212,8 @@ export function toApiVerification(row: ApiVerificationRow, now: Date, full: bool
     revokedAt: row.revokedAt?.toISOString() ?? null,
     revocationId: row.revocationId ?? null,
     reassignment: reassignmentOf(row),
+    carrier: carrierOf(row),
+    simSwap: simSwapOf(row),
     created: row.createdAt.toISOString(),
   };
 }

@@ -579,6 +579,20 @@ const routes: RouteCase[] = [
     plainMember: 403,
   },
   {
+    method: 'GET',
+    url: '/api/verifications/:id/reassignment-checks',
+    call: (c, w) => c.get(`/api/verifications/${w.verificationId}/reassignment-checks`),
+    unknown: (c) => c.get(`/api/verifications/${UNKNOWN}/reassignment-checks`),
+    plainMember: 403,
+  },
+  {
+    method: 'POST',
+    url: '/api/verifications/:id/reassignment-checks',
+    call: (c, w) => c.post(`/api/verifications/${w.verificationId}/reassignment-checks`),
+    unknown: (c) => c.post(`/api/verifications/${UNKNOWN}/reassignment-checks`),
+    plainMember: 403,
+  },
+  {
     method: 'POST',
     url: '/api/verifications/:id/redact',
     call: (c, w) => c.post(`/api/verifications/${w.verificationId}/redact`),

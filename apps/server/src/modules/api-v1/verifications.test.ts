@@ -63,6 +63,9 @@ describe('POST /api/v1/verifications and /check', () => {
       revokedAt: null,
       revocationId: null,
       reassignment: null,
+      // A test number: no carrier lookups (issue #36).
+      carrier: null,
+      simSwap: null,
       created: expect.any(String),
     });
     const id = verification.id ?? '';

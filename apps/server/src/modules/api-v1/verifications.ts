@@ -177,6 +177,8 @@ export function createApiVerifications(deps: {
         revokedAt: null,
         revocationId: null,
         reassignment: null,
+        carrier: null,
+        simSwap: null,
         created: now.toISOString(),
       };
     }

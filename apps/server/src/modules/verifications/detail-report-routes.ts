@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { parsePathId } from '../../plugins/account-objects.ts';
 import { declared } from '../../plugins/endpoints.ts';
 import { accountContext } from '../../plugins/tenancy.ts';
+import { verificationNumberCheckRoutes } from './number-checks-routes.ts';
 
 /**
  * The dashboard report and one verification (SPEC §7). The list is in routes.ts, the CSV export in export-routes.ts.
@@ -23,4 +24,7 @@ export async function verificationDetailReportRoutes(app: FastifyInstance): Prom
     handler: (request) =>
       verifications.get(accountContext(request), parsePathId(request.params.id, 'verifications')),
   });
+
+  // Its reassigned-number checks (issue #36) live in number-checks-routes.ts.
+  await verificationNumberCheckRoutes(app);
 }

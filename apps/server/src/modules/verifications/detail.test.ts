@@ -53,6 +53,10 @@ describe('GET /api/verifications/{id}', () => {
       revokedAt: null,
       revocationId: null,
       revocation: null,
+      // No carrier lookups nor reassigned-number check (issue #36; number-checks.test.ts shows them).
+      carrier: null,
+      simSwap: null,
+      reassignment: null,
     });
     // Without account, and with the log's search params around it (the detail page keeps them).
     expect((await owner.c.get(`/api/verifications/${row.id}`)).statusCode).toBe(200);

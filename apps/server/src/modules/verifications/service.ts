@@ -9,22 +9,38 @@ import type {
 } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { consentEvidenceOf } from '../../domain/api-verification.ts';
+import {
+  type ApiVerificationRow,
+  carrierColumns,
+  carrierOf,
+  consentEvidenceOf,
+  reassignmentOf,
+  simSwapOf,
+} from '../../domain/api-verification.ts';
 import { addDays, resolveReportRange } from '../../domain/date-range.ts';
 import { maskPhone } from '../../domain/phone.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
 import type { AuditLog } from '../audit/index.ts';
+import { latestReassignmentOf } from '../lookups/index.ts';
 import { countVerifications } from './count.ts';
 import { resolveForms, verificationOrderBy, verificationWhere } from './filters.ts';
 import { buildFunnel, funnelCounts, funnelTopFormIds } from './funnel.ts';
 import { verificationReportCounts } from './report-counts.ts';
 import { revocationColumns, revocationMarkOn } from './revoked.ts';
 
-const { verifications, verifyForms, revocations, revocationMarks } = schema;
+const {
+  verifications,
+  verifyForms,
+  revocations,
+  revocationMarks,
+  verificationAttempts,
+  reassignmentChecks,
+  lookups,
+} = schema;
 
 export type VerificationRow = typeof verifications.$inferSelect;
 export type VerificationListParams = z.output<typeof verificationListQuerySchema>;
@@ -82,8 +98,40 @@ const daysBetween = (from: string, to: string) =>
 
 /** The revocation's own columns the detail shows beside `revokedAt` (issue #35). */
 type RevocationShown = Pick<VerificationRevocation, 'channel' | 'phone' | 'email'>;
+/** What the carrier said of the number (issue #36): its approved code's lookups and latest reassignment check. */
+type CarrierShown = Pick<
+  ApiVerificationRow,
+  | 'carrierLineType'
+  | 'carrierName'
+  | 'simSwapLastAt'
+  | 'simSwapWithinWindow'
+  | 'simSwapWindowDays'
+  | 'reassignmentCheckedAt'
+  | 'reassignmentLastVerifiedDate'
+  | 'reassignmentAnswer'
+  | 'reassignmentErrorCode'
+>;
 /** The detail's row: the whole verification, its first revoking revocation and what the detail shows of it. */
-type DetailRow = VerificationRow & Revoked & { revocation: RevocationShown | null };
+type DetailRow = VerificationRow & Revoked & { revocation: RevocationShown | null } & CarrierShown;
+
+/**
+ * The carrier's answers of the verification's approved code (the attempt whose `verification_id` it is) and its latest
+ * reassigned-number check, by the lookups module's rule: read with the detail and by the certificate's standing.
+ */
+export const carrierShownColumns = {
+  ...carrierColumns,
+  reassignmentCheckedAt: sql<Date | null>`latest_reassignment.checked_at`.mapWith(
+    reassignmentChecks.checkedAt,
+  ),
+  reassignmentLastVerifiedDate: sql<string | null>`latest_reassignment.last_verified_date`.mapWith(
+    lookups.lastVerifiedDate,
+  ),
+  reassignmentAnswer: sql<'yes' | 'no' | 'no_data' | null>`latest_reassignment.answer`,
+  reassignmentErrorCode: sql<number | null>`latest_reassignment.error_code`.mapWith(lookups.errorCode),
+};
+/** Joins `carrierShownColumns` need, after `verifications`: the approved attempt and its latest check. */
+export const approvedAttemptOn = eq(verificationAttempts.verificationId, verifications.id);
+export const latestReassignment = sql`${latestReassignmentOf(sql`${verificationAttempts.id}`)} latest_reassignment`;
 
 export const toDetailDto = (row: DetailRow): VerificationDetail => ({
   ...toVerificationDto(row),
@@ -99,6 +147,9 @@ export const toDetailDto = (row: DetailRow): VerificationDetail => ({
     row.revocationId !== null && row.revokedAt !== null && row.revocation !== null
       ? { id: row.revocationId, receivedAt: row.revokedAt.toISOString(), ...row.revocation }
       : null,
+  carrier: carrierOf(row),
+  simSwap: simSwapOf(row),
+  reassignment: reassignmentOf(row),
 });
 
 /**
@@ -178,10 +229,13 @@ export function createVerificationService(deps: {
         revocationChannel: revocations.channel,
         revocationPhone: revocations.phone,
         revocationEmail: revocations.email,
+        ...carrierShownColumns,
       })
       .from(verifications)
       .leftJoin(revocationMarks, revocationMarkOn)
       .leftJoin(revocations, eq(revocations.id, revocationColumns.revocationId))
+      .leftJoin(verificationAttempts, approvedAttemptOn)
+      .leftJoinLateral(latestReassignment, sql`true`)
       .where(and(eq(verifications.accountId, ctx.accountId), eq(verifications.id, id)))
       .limit(1);
     if (!read) throw new AppError('not_found');
@@ -192,6 +246,15 @@ export function createVerificationService(deps: {
     });
     return toDetailDto({
       ...found,
+      carrierLineType: read.carrierLineType,
+      carrierName: read.carrierName,
+      simSwapLastAt: read.simSwapLastAt,
+      simSwapWithinWindow: read.simSwapWithinWindow,
+      simSwapWindowDays: read.simSwapWindowDays,
+      reassignmentCheckedAt: read.reassignmentCheckedAt,
+      reassignmentLastVerifiedDate: read.reassignmentLastVerifiedDate,
+      reassignmentAnswer: read.reassignmentAnswer,
+      reassignmentErrorCode: read.reassignmentErrorCode,
       revokedAt: read.revokedAt,
       revocationId: read.revocationId,
       revocation:

@@ -32,6 +32,10 @@ const detail: VerificationDetail = {
   revokedAt: null,
   revocationId: null,
   revocation: null,
+  // No carrier lookups or reassigned-number check (issue #36).
+  carrier: null,
+  simSwap: null,
+  reassignment: null,
 };
 
 const issued: VerificationCertificateStanding = {

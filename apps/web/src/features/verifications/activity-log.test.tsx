@@ -387,6 +387,10 @@ describe('/activity-log/{id}', { timeout: 20_000 }, () => {
     consent: { versionId: 'cv_1', version: 3, language: 'es', sha256: 'ab'.repeat(32) },
     redactedAt: null,
     revocation: null,
+    // No carrier lookups or reassigned-number check (issue #36).
+    carrier: null,
+    simSwap: null,
+    reassignment: null,
   };
 
   it('shows the verification and its evidence, and goes back with the same search', async () => {
