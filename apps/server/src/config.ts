@@ -119,6 +119,12 @@ export type Config = {
    */
   lookupTimeoutMs: number;
   /**
+   * How long a code send waits for the carrier lookups it asks (issue #36 item 1; 2.5 s): a lookup not answered by then
+   * is abandoned for this send, which goes on as if the carrier told nothing (its record may still land, reused within
+   * the day). Not from the environment; tests set it.
+   */
+  lookupAtSendTimeoutMs: number;
+  /**
    * CERTIFICATE_KEY_GENERATION (default 1): the certificate signing key is derived from SECRET_KEY and this number
    * (modules/certificates/keys.ts); raising it rotates the key, and certificates signed before keep verifying.
    */
@@ -280,6 +286,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookRetryDelaysSeconds: WEBHOOK_RETRY_DELAYS_SECONDS,
     webhookTimeoutMs: 10_000,
     lookupTimeoutMs: 10_000,
+    lookupAtSendTimeoutMs: 2_500,
     certificateKeyGeneration: e.CERTIFICATE_KEY_GENERATION ?? 1,
   };
 }

@@ -250,7 +250,7 @@ export function createServices(deps: {
       await webhookEvents.emit(tx, accountId, { type: 'consent.number_reassigned', data: check });
     },
   });
-  const attempts = createAttemptStore({ config, db, clock, codeDelivery, jobs, webhookEvents });
+  const attempts = createAttemptStore({ config, db, clock, codeDelivery, jobs, webhookEvents, lookups });
   const publicVerify = createPublicVerifyService({ config, db, clock, attempts, revocations, rateLimit });
   const apiEvents = createApiEvents({ db, clock });
   const apiVerifications = createApiVerifications({

@@ -40,6 +40,12 @@ export const apiProblems = {
     description:
       'The number belongs to a country outside the account’s allowed countries (Settings → Company Info).',
   },
+  sim_swap_recent: {
+    status: 400,
+    title: 'Recent SIM swap',
+    description:
+      'The carrier says the number’s SIM card was changed within the account’s SIM swap window, and the account refuses texts then: no code was sent. Verify by e-mail instead.',
+  },
   unauthenticated: {
     status: 401,
     title: 'Unauthenticated',

@@ -60,6 +60,11 @@ type Texts = {
   cellPhoneUnsupported: string;
   /** A number of a country the form's account does not send codes to (the country's name in the form's language). */
   cellPhoneCountry: (country: string) => string;
+  /**
+   * The carrier says the number's SIM card was changed within the account's window, and the account refuses texts
+   * then (issue #36): the code is not sent; e-mail is offered instead.
+   */
+  cellPhoneSimSwap: string;
   emailRequired: string;
   emailInvalid: string;
   /** The API's answers to a request the page would not send (a method other than sms/email, a bad body). */
@@ -145,6 +150,8 @@ const en: Texts = {
   cellPhoneUnsupported: 'This number cannot receive verification codes. Use a mobile number.',
   cellPhoneCountry: (country) =>
     `This company does not send verification codes to numbers in ${country}. Use a mobile number from another country.`,
+  cellPhoneSimSwap:
+    'This number’s SIM card was changed recently. To protect you, get your code by e-mail instead.',
   emailRequired: 'Enter your e-mail address.',
   emailInvalid: 'Enter a valid e-mail address, for example name@example.com.',
   methodInvalid: 'Choose how to receive the code: text message or e-mail.',
@@ -229,6 +236,8 @@ const es: Texts = {
   cellPhoneUnsupported: 'Este número no puede recibir códigos de verificación. Use un número de celular.',
   cellPhoneCountry: (country) =>
     `Esta empresa no envía códigos de verificación a números de ${country}. Use un número de celular de otro país.`,
+  cellPhoneSimSwap:
+    'La tarjeta SIM de este número se cambió recientemente. Para protegerlo, reciba su código por correo electrónico.',
   emailRequired: 'Escriba su correo electrónico.',
   emailInvalid: 'Escriba un correo electrónico válido, por ejemplo nombre@ejemplo.com.',
   methodInvalid: 'Elija cómo recibir el código: mensaje de texto o correo electrónico.',

@@ -476,7 +476,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "invalid_request" | "invalid_phone" | "phone_country_not_allowed" | "unauthenticated" | "insufficient_scope" | "test_mode_number_required" | "live_mode_test_number" | "not_found" | "form_not_live" | "verification_not_pending" | "revocation_not_open" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reassignment_check_not_possible" | "lookup_ceiling_reached" | "rate_limited" | "server_error" | "lookup_failed";
+            code: "invalid_request" | "invalid_phone" | "phone_country_not_allowed" | "sim_swap_recent" | "unauthenticated" | "insufficient_scope" | "test_mode_number_required" | "live_mode_test_number" | "not_found" | "form_not_live" | "verification_not_pending" | "revocation_not_open" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reassignment_check_not_possible" | "lookup_ceiling_reached" | "rate_limited" | "server_error" | "lookup_failed";
             errors?: {
                 pointer: string;
                 detail: string;
@@ -1070,7 +1070,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "invalid_request" | "invalid_phone" | "phone_country_not_allowed" | "unauthenticated" | "insufficient_scope" | "test_mode_number_required" | "live_mode_test_number" | "not_found" | "form_not_live" | "verification_not_pending" | "revocation_not_open" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reassignment_check_not_possible" | "lookup_ceiling_reached" | "rate_limited" | "server_error" | "lookup_failed";
+            code: "invalid_request" | "invalid_phone" | "phone_country_not_allowed" | "sim_swap_recent" | "unauthenticated" | "insufficient_scope" | "test_mode_number_required" | "live_mode_test_number" | "not_found" | "form_not_live" | "verification_not_pending" | "revocation_not_open" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reassignment_check_not_possible" | "lookup_ceiling_reached" | "rate_limited" | "server_error" | "lookup_failed";
             errors?: {
                 pointer: string;
                 detail: string;

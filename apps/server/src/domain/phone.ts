@@ -1,3 +1,4 @@
+import type { CarrierLineType } from '@veriform/contracts';
 import { type CountryCode, type PhoneNumberType, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 
 /**
@@ -23,9 +24,16 @@ export const PHONE_TEXT = /^[\d\s().+\-/]+$/;
 
 export type PhoneRefusal = 'invalid' | 'landline' | 'unsupported';
 
+export type CellPhone = { ok: true; e164: string; international: string; country: CountryCode };
+
 export type ParsedCellPhone =
-  | { ok: true; e164: string; international: string; country: CountryCode }
-  | { ok: false; reason: PhoneRefusal };
+  | CellPhone
+  /**
+   * A number the pattern calls a landline keeps its reading (`fixedLine`): where the account asks the carrier's line
+   * type, the carrier's `mobile` overrules the pattern (issue #36 item 1, modules/attempts' issue decides).
+   */
+  | { ok: false; reason: 'landline'; fixedLine?: CellPhone }
+  | { ok: false; reason: Exclude<PhoneRefusal, 'landline'> };
 
 /**
  * The only types a code is sent to. All of the US and Canada is FIXED_LINE_OR_MOBILE (their plans do not tell cell
@@ -44,22 +52,35 @@ export function parseCellPhone(input: string): ParsedCellPhone {
   const number = parsePhoneNumberFromString(input, DEFAULT_COUNTRY);
   if (!number?.isValid()) return { ok: false, reason: 'invalid' };
   const type = number.getType();
-  if (type === 'FIXED_LINE') return { ok: false, reason: 'landline' };
-  if (!number.country || !type || !RECEIVING_TYPES.has(type)) return { ok: false, reason: 'unsupported' };
-  return {
-    ok: true,
-    e164: number.number,
-    international: number.formatInternational(),
-    country: number.country,
-  };
+  const reading: CellPhone | null = number.country
+    ? { ok: true, e164: number.number, international: number.formatInternational(), country: number.country }
+    : null;
+  if (type === 'FIXED_LINE')
+    return reading
+      ? { ok: false, reason: 'landline', fixedLine: reading }
+      : { ok: false, reason: 'landline' };
+  if (!reading || !type || !RECEIVING_TYPES.has(type)) return { ok: false, reason: 'unsupported' };
+  return reading;
+}
+
+/**
+ * What the carrier's line type (Twilio Lookup's, issue #36) says of where a code may go, by the same rule as the
+ * pattern's RECEIVING_TYPES: `mobile` receives; `landline` is refused with its own text; every other type it names
+ * (VoIP, toll-free, premium, shared-cost, personal, UAN, voicemail, pager) is refused as the pattern refuses them.
+ * Null when the carrier told nothing (`unknown`, no type): the pattern's answer stands.
+ */
+export function carrierLineVerdict(lineType: CarrierLineType | null): 'receives' | PhoneRefusal | null {
+  if (lineType === null || lineType === 'unknown') return null;
+  if (lineType === 'mobile') return 'receives';
+  return lineType === 'landline' ? 'landline' : 'unsupported';
 }
 
 /** A number a code may not go to: not a cell phone (parseCellPhone's reasons), or of a country the account refuses. */
 export type CellPhoneRefusal = PhoneRefusal | 'country';
 
 export type CheckedCellPhone =
-  | Extract<ParsedCellPhone, { ok: true }>
-  | { ok: false; reason: PhoneRefusal }
+  | CellPhone
+  | Extract<ParsedCellPhone, { ok: false }>
   | { ok: false; reason: 'country'; country: CountryCode };
 
 /**
@@ -70,7 +91,16 @@ export function checkCellPhone(
   parsed: ParsedCellPhone,
   allowedCountries: readonly string[],
 ): CheckedCellPhone {
-  if (!parsed.ok) return parsed;
+  if (!parsed.ok) {
+    // A landline of a country the account refuses stays a landline, without the reading a carrier could overrule.
+    if (
+      parsed.reason === 'landline' &&
+      parsed.fixedLine &&
+      !allowedCountries.includes(parsed.fixedLine.country)
+    )
+      return { ok: false, reason: 'landline' };
+    return parsed;
+  }
   if (!allowedCountries.includes(parsed.country))
     return { ok: false, reason: 'country', country: parsed.country };
   return parsed;

@@ -17,7 +17,13 @@ import {
   apiVerificationStatus,
   toApiVerification,
 } from '../../domain/api-verification.ts';
-import { checkCellPhone, countryName, maskPhone, parseCellPhone } from '../../domain/phone.ts';
+import {
+  checkCellPhone,
+  countryName,
+  maskPhone,
+  type PhoneRefusal,
+  parseCellPhone,
+} from '../../domain/phone.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { notACursor } from '../../lib/cursor-pages.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -177,8 +183,6 @@ export function createApiVerifications(deps: {
         revokedAt: null,
         revocationId: null,
         reassignment: null,
-        carrier: null,
-        simSwap: null,
         created: now.toISOString(),
       };
     }
@@ -190,10 +194,9 @@ export function createApiVerifications(deps: {
         problem: 'phone_country_not_allowed',
       });
     }
-    if (!phone.ok) {
-      const message = phone.reason === 'landline' ? texts.cellPhoneLandline : texts.cellPhoneInvalid;
-      throw new AppError('validation_error', { fields: { to: [message] }, problem: 'invalid_phone' });
-    }
+    // A number the pattern calls a landline goes on to the attempt's rules: the carrier may know it as a cell phone.
+    const cellPhone = phone.ok ? phone : phone.reason === 'landline' ? phone.fixedLine : undefined;
+    if (!cellPhone) throw phoneRefused(phone.ok ? 'invalid' : phone.reason);
     const channel = input.channel ?? 'sms';
     let email: string | null = null;
     if (channel === 'email') {
@@ -203,7 +206,23 @@ export function createApiVerifications(deps: {
       }
       email = input.email;
     }
-    return sendTo(ctx, form, { phone, method: channel, email, externalRefId }, context);
+    return sendTo(
+      ctx,
+      form,
+      { phone: cellPhone, landlineByPattern: !phone.ok, method: channel, email, externalRefId },
+      context,
+    );
+  }
+
+  /** A number refused by its pattern or by the carrier's answers (issue #36), in API v1's words. */
+  function phoneRefused(reason: PhoneRefusal | 'sim_swap'): AppError {
+    if (reason === 'sim_swap')
+      return new AppError('validation_error', {
+        fields: { to: [texts.cellPhoneSimSwap] },
+        problem: 'sim_swap_recent',
+      });
+    const message = reason === 'landline' ? texts.cellPhoneLandline : texts.cellPhoneInvalid;
+    return new AppError('validation_error', { fields: { to: [message] }, problem: 'invalid_phone' });
   }
 
   /** A code through the hosted page's rules, as the key's: its id, its mode (test numbers only), no per-IP limit. */
@@ -220,6 +239,7 @@ export function createApiVerifications(deps: {
       perIpLimit: false,
       testNumbersOnly: key?.mode === 'test',
       liveNumbersOnly: key?.mode === 'live',
+      phoneRefused,
     });
     // The row as committed (issue #20: a send is 3 round trips): the send job may have moved it on since, as a GET shows.
     return toApi(ctx, issued.stored);

@@ -19,7 +19,7 @@ import {
   simulatedDelivery,
   statusAt,
 } from '../../domain/attempt-state.ts';
-import type { ParsedCellPhone } from '../../domain/phone.ts';
+import { type CellPhone, carrierLineVerdict, type PhoneRefusal } from '../../domain/phone.ts';
 import { deliverWebhook } from '../../jobs/definitions/deliver-webhook.ts';
 import { sendVerificationCode } from '../../jobs/definitions/send-verification-code.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
@@ -29,12 +29,21 @@ import { ipKey } from '../../lib/ip-key.ts';
 import { type RateLimitRule, tooMany } from '../../lib/rate-limit.ts';
 import { statement } from '../../lib/statement.ts';
 import type { CurrentConsent } from '../consent/index.ts';
+import {
+  askAtSend,
+  type CarrierAtSend,
+  type Lookups,
+  type LookupsAtSend,
+  lookupsAtSendOf,
+  NOTHING_ASKED,
+} from '../lookups/index.ts';
 import { newEventId, type WebhookEvents } from '../webhooks/index.ts';
 import type { CodeDelivery } from './code-delivery.ts';
 import { codeMatches, hashCode, newAttemptId, newCode } from './codes.ts';
 import { ATTEMPT_EVENT_TYPES, attemptEvent, deliveryOutcomeEvent, emitDeliveryOutcome } from './events.ts';
 
-const { accounts, verifyForms, verificationAttempts, testPhoneNumbers, codeDeliveryEvents } = schema;
+const { accounts, verifyForms, verificationAttempts, testPhoneNumbers, codeDeliveryEvents, lookupSettings } =
+  schema;
 
 /**
  * The attempt's one writer (issue #34, ADR 35): with redact.ts (the redaction's masking) and code-delivery.ts (the
@@ -70,6 +79,11 @@ export type IssueOptions = {
    * what it made would be a test object, which a live key cannot read (issue #33, ADR 29).
    */
   liveNumbersOnly?: boolean;
+  /**
+   * The door's words for a number the carrier's answers refuse (issue #36 item 1): its field (`cellPhone`, `to`), its
+   * texts and, for API v1, its problem type. `sim_swap`: a SIM swap within the account's window, which it refuses.
+   */
+  phoneRefused: (reason: PhoneRefusal | 'sim_swap') => AppError;
 };
 
 export type FormRow = {
@@ -84,6 +98,11 @@ export type FormRow = {
   company: string;
   /** The account's allow-list: codes go only to numbers of these countries. */
   phoneCountries: string[];
+  /**
+   * The carrier lookups the account asks when a code is requested (issue #36 item 1), read with the form (a LEFT
+   * JOIN on lookup_settings: no round trip of their own); null when both are off.
+   */
+  lookupsAtSend: LookupsAtSend | null;
 };
 
 const formColumns = {
@@ -97,6 +116,10 @@ const formColumns = {
   bannerImage: verifyForms.bannerImage,
   company: accounts.displayName,
   phoneCountries: accounts.phoneCountries,
+  lookupLineType: lookupSettings.lineType,
+  lookupSimSwap: lookupSettings.simSwap,
+  lookupSimSwapWindowDays: lookupSettings.simSwapWindowDays,
+  lookupRefuseOnSimSwap: lookupSettings.refuseOnSimSwap,
 };
 
 /** One of the account's test numbers (Settings → Company Info): its fixed code and the outcome its message shows. */
@@ -141,7 +164,11 @@ const issueStatement = statement<IssueRow>(
     p_test_delivery => $22::jsonb,
     p_events => $23::jsonb,
     p_job_name => $24::text,
-    p_job_data => $25::jsonb
+    p_job_data => $25::jsonb,
+    p_line_type_lookup_id => $26::bigint,
+    p_sim_swap_lookup_id => $27::bigint,
+    p_sim_swap_within_window => $28::boolean,
+    p_sim_swap_window_days => $29::integer
   )`,
 );
 
@@ -417,8 +444,10 @@ export function createAttemptStore(deps: {
   jobs: JobQueue;
   /** API v1's cancel emits `verification.canceled` in its transaction. */
   webhookEvents: WebhookEvents;
+  /** The carrier lookups a code send asks when the account turned them on (issue #36 item 1). */
+  lookups: Lookups;
 }) {
-  const { config, db, clock, codeDelivery, jobs, webhookEvents } = deps;
+  const { config, db, clock, codeDelivery, jobs, webhookEvents, lookups } = deps;
   const limits = () => config.codeSendLimits;
 
   /** API v1: a form of the account by its id (the key's account; another account's form is not found). */
@@ -427,9 +456,20 @@ export function createAttemptStore(deps: {
       .select(formColumns)
       .from(verifyForms)
       .innerJoin(accounts, eq(accounts.id, verifyForms.accountId))
+      .leftJoin(lookupSettings, eq(lookupSettings.accountId, verifyForms.accountId))
       .where(and(eq(verifyForms.id, formId), eq(verifyForms.accountId, accountId)))
       .limit(1);
-    return row;
+    if (!row) return undefined;
+    const { lookupLineType, lookupSimSwap, lookupSimSwapWindowDays, lookupRefuseOnSimSwap, ...form } = row;
+    return {
+      ...form,
+      lookupsAtSend: lookupsAtSendOf({
+        lookupLineType,
+        lookupSimSwap,
+        lookupSimSwapWindowDays,
+        lookupRefuseOnSimSwap,
+      }),
+    };
   }
 
   /** The account's test number with this E.164 number, if it is one. */
@@ -523,7 +563,12 @@ export function createAttemptStore(deps: {
   async function issueCode(
     form: FormRow,
     target: {
-      phone: Extract<ParsedCellPhone, { ok: true }>;
+      phone: CellPhone;
+      /**
+       * The pattern calls the number a landline (domain/phone.ts): refused unless the carrier, asked for its line type,
+       * answers a type a text reaches (issue #36 item 1).
+       */
+      landlineByPattern?: boolean | undefined;
       method: 'sms' | 'email';
       email: string | null;
       externalRefId: string;
@@ -544,9 +589,14 @@ export function createAttemptStore(deps: {
     isTest: boolean;
     /** The attempt as committed, as its `verification.code_sent` event shows it (API v1 answers it, no re-read). */
     stored: ApiVerificationRow;
+    /** What the carrier told when the code was requested (nothing asked: all null), as linked to the attempt. */
+    carrier: CarrierAtSend;
   }> {
     const { phone, email, method } = target;
     const now = clock.now();
+    const asked = lookupsAsked(form, method, options);
+    // A pattern's landline that no carrier is asked about stays refused, before anything else.
+    if (target.landlineByPattern && !asked?.lineType) throw options.phoneRefused('landline');
     const testNumber =
       target.testNumber === undefined ? await findTestNumber(form.accountId, phone.e164) : target.testNumber;
     if (options.testNumbersOnly && !testNumber) {
@@ -562,6 +612,7 @@ export function createAttemptStore(deps: {
         problem: 'live_mode_test_number',
       });
     }
+    const carrier = testNumber ? NOTHING_ASKED : await carrierAtSend(form, target, asked, options, now);
     const sendRules = sendLimits(
       form,
       { e164: phone.e164, method, email },
@@ -637,6 +688,10 @@ export function createAttemptStore(deps: {
       JSON.stringify(events),
       job?.name ?? null,
       job ? JSON.stringify(job.data) : null,
+      carrier.lineTypeLookupId,
+      carrier.simSwapLookupId,
+      carrier.simSwap?.withinWindow ?? null,
+      carrier.simSwap?.windowDays ?? null,
     ]);
     if (!row) throw new Error('issue_verification_code answered no row');
     const waitMs = Number(row.wait_ms);
@@ -659,7 +714,46 @@ export function createAttemptStore(deps: {
     if (job) jobs.wake(sendVerificationCode);
     if (row.deliveries > 0) jobs.wake(deliverWebhook);
 
-    return { attemptId, expiresAt, createdAt: now, isTest: testNumber !== null, stored };
+    return { attemptId, expiresAt, createdAt: now, isTest: testNumber !== null, stored, carrier };
+  }
+
+  /**
+   * The carrier lookups a code send asks (issue #36 item 1, ADR 42): the account's, when it turned them on and the
+   * code goes by text (e-mail proves the address, not the number) with a live key or the hosted page (a test key
+   * reaches only test numbers: no real subscriber, no cost). Null: none. A test number asks none either (issue).
+   */
+  function lookupsAsked(form: FormRow, method: 'sms' | 'email', options: IssueOptions): LookupsAtSend | null {
+    return method === 'sms' && !options.testNumbersOnly ? form.lookupsAtSend : null;
+  }
+
+  /**
+   * The carrier lookups of a code send, for both doors, in parallel and bounded (at-send.ts: a failure, the ceiling or
+   * a late answer tell nothing, and the code goes). Then the rules where the carrier answered: its line type in place
+   * of the number pattern's guess (a landline or another type a text does not reach is refused, `mobile` overrules a
+   * pattern's landline; where it told nothing the pattern stands), and a SIM swap within the window refused when the
+   * account says so. A refusal sends nothing and creates no attempt; the lookups' records stay (asked and billed).
+   */
+  async function carrierAtSend(
+    form: FormRow,
+    target: { phone: CellPhone; landlineByPattern?: boolean | undefined },
+    asked: LookupsAtSend | null,
+    options: IssueOptions,
+    now: Date,
+  ): Promise<CarrierAtSend> {
+    const carrier = asked
+      ? await askAtSend(lookups, {
+          accountId: form.accountId,
+          phone: target.phone.e164,
+          settings: asked,
+          timeoutMs: config.lookupAtSendTimeoutMs,
+          now,
+        })
+      : NOTHING_ASKED;
+    const verdict =
+      carrierLineVerdict(carrier.lineType) ?? (target.landlineByPattern ? 'landline' : 'receives');
+    if (verdict !== 'receives') throw options.phoneRefused(verdict);
+    if (asked?.refuseOnSimSwap && carrier.simSwap?.withinWindow) throw options.phoneRefused('sim_swap');
+    return carrier;
   }
 
   type AttemptState = { status: StoredStatus; expiresAt: Date };

@@ -43,6 +43,7 @@ import {
   type TestNumber,
 } from '../attempts/index.ts';
 import { type CurrentConsent, consentRefusal } from '../consent/index.ts';
+import { type LookupSettingsColumns, lookupsAtSendOf } from '../lookups/index.ts';
 import type { Revocations } from '../revocations/index.ts';
 
 /**
@@ -121,31 +122,36 @@ type TestNumberColumns = { code: string | null; simulated_error_code: string | n
 
 /**
  * The form by its public id with its account's name and countries, its current consent version in its language and,
- * for the code send, the account's test number `$2` (null: none looked up): what the hosted page and send-code read
- * before anything else, in one statement instead of Drizzle's three (issue #20 item 3).
+ * for the code send, the account's test number `$2` (null: none looked up) and the carrier lookups it asks (issue #36,
+ * lookup_settings: all null without a row): what the hosted page and send-code read before anything else, in one
+ * statement instead of Drizzle's three (issue #20 item 3).
  */
 const FORM_SELECT = `
   SELECT f.id, f.public_id AS "publicId", f.account_id AS "accountId", f.name, f.category, f.is_live AS "isLive",
     f.language, f.banner_image AS "bannerImage", a.display_name AS company, a.phone_countries AS "phoneCountries",
     c.id AS "consentId", c.version AS "consentVersion", c.language AS "consentLanguage", c.text AS "consentText",
-    c.sha256 AS "consentSha256", c.require_checkbox AS "consentRequireCheckbox"`;
+    c.sha256 AS "consentSha256", c.require_checkbox AS "consentRequireCheckbox",
+    ls.line_type AS "lookupLineType", ls.sim_swap AS "lookupSimSwap",
+    ls.sim_swap_window_days AS "lookupSimSwapWindowDays", ls.refuse_on_sim_swap AS "lookupRefuseOnSimSwap"`;
 const FORM_FROM = `
   FROM verify_forms f
   JOIN accounts a ON a.id = f.account_id
+  LEFT JOIN lookup_settings ls ON ls.account_id = f.account_id
   LEFT JOIN LATERAL (
     SELECT id, version, language, text, sha256, require_checkbox FROM consent_versions
     WHERE verify_form_id = f.id AND language = f.language
     ORDER BY version DESC LIMIT 1
   ) c ON true`;
 
-type FormStatementRow = FormRow & {
-  consentId: string | null;
-  consentVersion: number | null;
-  consentLanguage: Language | null;
-  consentText: string | null;
-  consentSha256: string | null;
-  consentRequireCheckbox: boolean | null;
-};
+type FormStatementRow = Omit<FormRow, 'lookupsAtSend'> &
+  LookupSettingsColumns & {
+    consentId: string | null;
+    consentVersion: number | null;
+    consentLanguage: Language | null;
+    consentText: string | null;
+    consentSha256: string | null;
+    consentRequireCheckbox: boolean | null;
+  };
 
 /**
  * The page (and GET /api/public/verify-forms/{publicId}): the form, and for a live one the visitor's page view
@@ -221,6 +227,7 @@ function formOf(row: FormStatementRow): FormRow {
     bannerImage: row.bannerImage,
     company: row.company,
     phoneCountries: row.phoneCountries,
+    lookupsAtSend: lookupsAtSendOf(row),
   };
 }
 
@@ -370,12 +377,21 @@ export function createPublicVerifyService(deps: {
       row.code === null ? null : { code: row.code, simulatedErrorCode: row.simulated_error_code };
     const refusal = consentRefusal(consent, request);
     if (refusal) fields.consentAccepted = [refusal === 'stale' ? texts.consentStale : texts.consentRequired];
-    if (!checked.ok || Object.keys(fields).length > 0) throw new AppError('validation_error', { fields });
+    // A number the pattern calls a landline, when nothing else is wrong, goes on to the attempt's rules: the carrier,
+    // where the account asks it, may know it as a cell phone (issue #36 item 1); else they refuse it with this text.
+    const fixedLine =
+      !checked.ok && checked.reason === 'landline' && Object.keys(fields).length === 1
+        ? checked.fixedLine
+        : undefined;
+    const cellPhone = checked.ok ? checked : fixedLine;
+    if (!cellPhone || (checked.ok && Object.keys(fields).length > 0))
+      throw new AppError('validation_error', { fields });
 
     const issued = await attempts.issue(
       form,
       {
-        phone: checked,
+        phone: cellPhone,
+        landlineByPattern: !checked.ok,
         method: request.method,
         email,
         externalRefId: request.externalRefId ?? '',
@@ -385,7 +401,18 @@ export function createPublicVerifyService(deps: {
       },
       texts,
       context,
-      { source: 'hosted', apiKeyId: null, perIpLimit: true, testNumbersOnly: false },
+      {
+        source: 'hosted',
+        apiKeyId: null,
+        perIpLimit: true,
+        testNumbersOnly: false,
+        phoneRefused: (reason) =>
+          AppError.field(
+            'validation_error',
+            'cellPhone',
+            reason === 'sim_swap' ? texts.cellPhoneSimSwap : phoneRefusalText[reason](texts),
+          ),
+      },
     );
     const { attemptId, expiresAt } = issued;
 
@@ -393,8 +420,8 @@ export function createPublicVerifyService(deps: {
       attemptId,
       resendAfterSeconds: RESEND_AFTER_SECONDS,
       expiresAt: expiresAt.toISOString(),
-      sentTo: email ? maskEmail(email) : maskFormatted(checked.international, checked.e164),
-      cellPhone: checked.international,
+      sentTo: email ? maskEmail(email) : maskFormatted(cellPhone.international, cellPhone.e164),
+      cellPhone: cellPhone.international,
     };
   }
 
