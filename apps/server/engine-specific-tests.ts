@@ -32,6 +32,8 @@ export const engineSpecificTests = [
   'src/modules/api-v1/revocations.test.ts',
   // Reassigned-number checks (issue #36): 10 checks of one verification at once make one Lookup request and one check.
   'src/modules/api-v1/reassignment-checks.test.ts',
+  // The verdict's due checks (issue #36, ADR 43): a batch's checks 8 at once, each verification once, a wait bounded.
+  'src/modules/contactability/reassignment-checks.test.ts',
   // The app's verdicts (issue #35): the batch statement (unnest … with ordinality), and the count and page of those kept.
   'src/modules/contactability/contactability.test.ts',
   'src/modules/verifications/list.test.ts',

@@ -119,6 +119,13 @@ export type Config = {
    */
   lookupTimeoutMs: number;
   /**
+   * How long a contactability verdict waits for the reassigned-number checks it found due (issue #36, ADR 43) before
+   * it judges on what is known: a check still running then is kept when it ends, for the next verdict. 5 s: a single
+   * number's check takes well under a second; a batch's checks go 8 at once. Not from the environment; tests shorten
+   * it.
+   */
+  reassignmentCheckWaitMs: number;
+  /**
    * How long a code send waits for the carrier lookups it asks (issue #36 item 1; 2.5 s): a lookup not answered by then
    * is abandoned for this send, which goes on as if the carrier told nothing (its record may still land, reused within
    * the day). Not from the environment; tests set it.
@@ -286,6 +293,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookRetryDelaysSeconds: WEBHOOK_RETRY_DELAYS_SECONDS,
     webhookTimeoutMs: 10_000,
     lookupTimeoutMs: 10_000,
+    reassignmentCheckWaitMs: 5_000,
     lookupAtSendTimeoutMs: 2_500,
     certificateKeyGeneration: e.CERTIFICATE_KEY_GENERATION ?? 1,
   };

@@ -237,7 +237,6 @@ export function createServices(deps: {
   const codeDelivery = createCodeDelivery({ db, jobs, sealer });
   const twilioStatus = createTwilioStatus({ db, clock, webhookEvents });
   const revocations = createRevocations({ db, clock, audit, webhookEvents, jobs });
-  const contactability = createContactability({ db, clock });
   const carrierLookup = deps.carrierLookup ?? createCarrierLookup(config);
   const lookups = createLookups({ db, clock, carrierLookup, timeoutMs: config.lookupTimeoutMs });
   const lookupSettings = createLookupSettings({ db, clock, audit });
@@ -249,6 +248,12 @@ export function createServices(deps: {
     onReassigned: async (tx, accountId, check) => {
       await webhookEvents.emit(tx, accountId, { type: 'consent.number_reassigned', data: check });
     },
+  });
+  const contactability = createContactability({
+    db,
+    clock,
+    reassignmentChecks,
+    reassignmentCheckWaitMs: config.reassignmentCheckWaitMs,
   });
   const attempts = createAttemptStore({ config, db, clock, codeDelivery, jobs, webhookEvents, lookups });
   const publicVerify = createPublicVerifyService({ config, db, clock, attempts, revocations, rateLimit });

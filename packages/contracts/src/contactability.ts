@@ -4,6 +4,7 @@ import { contactabilitySearchSchema } from './contactability-search.ts';
 import { isoDateTimeSchema } from './date-filters.ts';
 import { endpoint, ok } from './endpoints.ts';
 import { listResponseSchema } from './lists.ts';
+import { reassignedAnswers } from './lookups.ts';
 import { ofQueryAccount } from './verifications.ts';
 
 /**
@@ -61,6 +62,31 @@ export const contactabilityQuerySchema = z.object({
 export const contactabilityQuestionSchema = contactabilityQuerySchema.meta({ id: 'ContactabilityQuestion' });
 export type ContactabilityQuestion = z.output<typeof contactabilityQuestionSchema>;
 
+/**
+ * What the verdict did about the consent's reassigned-number check (issue #36, ADR 43), without a reason's text:
+ * - `off`: the account's `reassignedChecks` is off: nothing asked (its latest check, if any, still counts);
+ * - `not_due`: no consent stands (none, too old, revoked): there was nothing to check;
+ * - `reused`: the latest check is younger than the account's `reassignedMaxAgeDays`: judged on it;
+ * - `made`: a due check was made before judging, and judged on;
+ * - `not_possible`: the consent cannot be checked (by e-mail, or not a US number);
+ * - `failed`: the provider did not answer the due check;
+ * - `ceiling_reached`: the account's monthly ceiling of checks is reached: nothing was asked;
+ * - `timed_out`: the due check did not end within the verdict's wait (a batch's checks go 8 at once); it is kept when
+ *   it ends, for the next verdict.
+ * After the last four, the verdict is judged on what was known: the latest check, if any.
+ */
+export const reassignmentCheckNotes = [
+  'off',
+  'not_due',
+  'reused',
+  'made',
+  'not_possible',
+  'failed',
+  'ceiling_reached',
+  'timed_out',
+] as const;
+export type ReassignmentCheckNote = (typeof reassignmentCheckNotes)[number];
+
 export const contactabilityReasonSchema = z
   .object({ code: z.enum(contactabilityReasonCodes), text: z.string() })
   .meta({ id: 'ContactabilityReason' });
@@ -108,6 +134,23 @@ export const contactabilityVerdictSchema = z
     nextAllowedAt: z.string().nullable().meta({
       description:
         'When refused for quiet hours only: when the window opens. Null when allowed or when time will not help.',
+    }),
+    reassignment: z
+      .object({
+        checkedAt: z.string().meta({ description: 'When the check was answered.' }),
+        answer: z.enum(reassignedAnswers).meta({
+          description:
+            '`yes`: reassigned since the consent (the verdict refuses, `number_reassigned`); `no`; `no_data` (no data, never a `no`).',
+        }),
+      })
+      .nullable()
+      .meta({
+        description:
+          'The reassigned-number check of the consent the verdict relied on (the latest when it judged); null when there was none, and on a verdict listed later (not kept yet).',
+      }),
+    reassignmentCheck: z.enum(reassignmentCheckNotes).nullable().meta({
+      description:
+        'What the verdict did about that check: `off` (the account does not check), `not_due` (no consent stands), `reused` (younger than the account’s `reassignedMaxAgeDays`), `made` (asked before judging), or a due check not made, judged on what was known: `not_possible` (by e-mail, not a US number), `failed` (the provider did not answer), `ceiling_reached` (the monthly ceiling), `timed_out` (not answered within the verdict’s wait; kept when it ends). Null on a verdict listed later (not kept yet).',
     }),
     rulesVersion: z.string().meta({ description: 'The version of the calling-window rules applied.' }),
     checkedAt: z.string(),

@@ -10,8 +10,12 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keyCall, newApiKey } from '../../test-support/api-v1/client.ts';
 import { createAttempt, readAttempt } from '../../test-support/attempts.ts';
-import { addTestNumber, createPublicForm } from '../../test-support/public-verify.ts';
-import { newOwner, type Owner } from '../../test-support/teams.ts';
+import {
+  newReassignmentWorld,
+  type ReassignmentWorld,
+  verifyTestNumber as verifyTest,
+} from '../../test-support/reassignment.ts';
+import { newOwner } from '../../test-support/teams.ts';
 import { useTwilioTestApp } from '../../test-support/twilio-app.ts';
 import { LOOKUP_NUMBERS } from '../../test-support/twilio-lookup.ts';
 
@@ -24,8 +28,6 @@ import { LOOKUP_NUMBERS } from '../../test-support/twilio-lookup.ts';
 
 const { t, twilio } = useTwilioTestApp();
 
-const scopes: ApiKeyScope[] = ['verifications:write', 'verifications:read', 'contactability:read'];
-const CODE = '246810';
 /** A Canadian number (+1 too, in the fiction range): the database covers US numbers only. */
 const CANADA = '+14165550123';
 const CONCURRENT = '+12015550190';
@@ -39,23 +41,15 @@ const testNumbers = [
   CONCURRENT,
 ];
 
-type World = { owner: Owner; formId: number; testKey: string; liveKey: string };
-let w: World;
+const scopes: ApiKeyScope[] = ['verifications:write', 'verifications:read', 'contactability:read'];
+let w: ReassignmentWorld;
 
 const call = (key: string, method: 'GET' | 'POST', url: string, body?: unknown) =>
   keyCall(t.app, key)(method, url, body);
 const checkUrl = (id: string) => `/api/v1/verifications/${id}/reassignment-checks`;
 
 /** Verifies a test number through the test key (nothing is sent; the fixed code approves it). */
-async function verifyTestNumber(phone: string): Promise<string> {
-  t.clock.advance(31_000);
-  const started = await call(w.testKey, 'POST', '/api/v1/verifications', { formId: w.formId, to: phone });
-  expect(started.statusCode, started.body).toBe(201);
-  const id = started.json<{ id: string }>().id;
-  const checked = await call(w.testKey, 'POST', `/api/v1/verifications/${id}/check`, { code: CODE });
-  expect(checked.json<{ status: string }>().status).toBe('approved');
-  return id;
-}
+const verifyTestNumber = (phone: string) => verifyTest(w, phone);
 
 async function check(key: string, id: string): Promise<ApiReassignmentCheck> {
   const response = await call(key, 'POST', checkUrl(id));
@@ -67,15 +61,7 @@ const compactDate = (iso: string) => iso.slice(0, 10).replaceAll('-', '');
 
 beforeAll(async () => {
   twilio.slowMs = 0;
-  const owner = await newOwner(t.app);
-  const form = await createPublicForm(owner);
-  for (const cellPhone of testNumbers) await addTestNumber(owner, cellPhone, CODE);
-  w = {
-    owner,
-    formId: form.id,
-    testKey: (await newApiKey(owner, scopes, 'test')).key,
-    liveKey: (await newApiKey(owner, scopes, 'live')).key,
-  };
+  w = await newReassignmentWorld(t.app, t.clock, testNumbers);
 });
 
 describe('POST /api/v1/verifications/{id}/reassignment-checks', () => {

@@ -183,6 +183,8 @@ export function createApiVerifications(deps: {
         revokedAt: null,
         revocationId: null,
         reassignment: null,
+        carrier: null,
+        simSwap: null,
         created: now.toISOString(),
       };
     }

@@ -25,8 +25,9 @@ import { cursorPage, parseIdCursor } from '../../lib/cursor-pages.ts';
 import { AppError } from '../../lib/errors.ts';
 import { rowsOf } from '../../lib/rows.ts';
 import { type AccountContext, keyLivemode } from '../../plugins/account-context.ts';
-import { latestReassignmentOf } from '../lookups/index.ts';
+import { latestReassignmentOf, type ReassignmentChecks, reassignedChecksOf } from '../lookups/index.ts';
 import { firstRevocationSince } from '../revocations/index.ts';
+import { checksBeforeJudging, type ReassignmentUsed } from './reassignment.ts';
 
 const { accounts, contactabilityChecks, verificationAttempts } = schema;
 
@@ -45,7 +46,9 @@ const standingRowsSchema = z.array(
       certificate_id: z.string().nullable(),
       revocation_id: z.string().nullable(),
       revoked_at: instant.nullable(),
+      method: z.enum(['sms', 'email']).nullable(),
       reassigned: z.enum(['yes', 'no', 'no_data']).nullable(),
+      reassignment_checked_at: instant.nullable(),
     })
     .transform((row) => ({
       n: row.n,
@@ -54,7 +57,9 @@ const standingRowsSchema = z.array(
       certificateId: row.certificate_id,
       revocationId: row.revocation_id,
       revokedAt: row.revoked_at,
+      method: row.method,
       reassigned: row.reassigned,
+      reassignmentCheckedAt: row.reassignment_checked_at,
     })),
 );
 
@@ -69,8 +74,12 @@ type Standing = {
   certificateId: string | null;
   revocationId: string | null;
   revokedAt: Date | null;
+  /** How that verification was made: by text, or by e-mail (proving no number). */
+  method: 'sms' | 'email' | null;
   /** The latest reassigned-number check of that verification (issue #36): only `yes` refuses; `no_data` is no `no`. */
   reassigned: 'yes' | 'no' | 'no_data' | null;
+  /** When that check was answered. */
+  reassignmentCheckedAt: Date | null;
 };
 
 /** `months` calendar months before `at` (UTC), the day clamped to the month's last (31 Mar − 1 month = 28/29 Feb). */
@@ -87,6 +96,38 @@ export function monthsBefore(at: Date, months: number): Date {
 const reason = (code: ContactabilityReason['code'], text: string): ContactabilityReason => ({ code, text });
 
 /**
+ * The consent of a number at an instant, as a subquery (alias it; its own alias is `nv`): the account's newest
+ * verification of the number in the mode, approved at or before the instant, not redacted. `id`, `verified_at`,
+ * `email`, `verification_method`. The verdict joins it per question; the schedule keeps the verifications it names.
+ */
+export function newestConsentOf(of: { accountId: number; isTest: boolean; phone: SQL; at: SQL }): SQL {
+  return sql`(
+    select nv.id, nv.verified_at, nv.email, nv.verification_method from verifications nv
+    where nv.account_id = ${of.accountId} and nv.cell_phone = ${of.phone} and nv.is_test = ${of.isTest}
+      and nv.verified_at <= ${of.at} and nv.redacted_at is null
+    order by nv.verified_at desc, nv.id desc limit 1
+  )`;
+}
+
+/**
+ * Why the consent does not stand at the instant asked about, before any reassigned-number check: no verification,
+ * one older than the account's consent age, or revoked since. Empty when it stands. The verdict judges by it, and asks
+ * only standing consents' checks; the schedule checks only consents standing now.
+ */
+export function consentRefusals(
+  at: Date,
+  standing: Pick<Standing, 'verifiedAt' | 'revokedAt'>,
+  consentMaxAgeMonths: number,
+): ContactabilityReason[] {
+  const reasons: ContactabilityReason[] = [];
+  if (!standing.verifiedAt) reasons.push(reason('no_consent', contactabilityTexts.no_consent));
+  else if (standing.verifiedAt < monthsBefore(at, consentMaxAgeMonths))
+    reasons.push(reason('consent_too_old', contactabilityTexts.consent_too_old(consentMaxAgeMonths)));
+  if (standing.verifiedAt && standing.revokedAt) reasons.push(reason('revoked', contactabilityTexts.revoked));
+  return reasons;
+}
+
+/**
  * The verdict of one question, from what the database knows and the calling windows: the pure part, so each rule is
  * tested at its edges without a database. Consent first (none, too old, revoked), then quiet hours for marketing.
  */
@@ -96,21 +137,16 @@ export function judge(
   window: CallingWindowAnswer,
   consentMaxAgeMonths: number,
 ): Pick<ContactabilityVerdict, 'allowed' | 'reasons' | 'nextAllowedAt'> {
-  const reasons: ContactabilityReason[] = [];
-  const oldest = monthsBefore(asked.at, consentMaxAgeMonths);
-  if (!standing.verifiedAt) reasons.push(reason('no_consent', contactabilityTexts.no_consent));
-  else if (standing.verifiedAt < oldest)
-    reasons.push(reason('consent_too_old', contactabilityTexts.consent_too_old(consentMaxAgeMonths)));
-  if (standing.verifiedAt && standing.revokedAt) reasons.push(reason('revoked', contactabilityTexts.revoked));
+  const reasons = consentRefusals(asked.at, standing, consentMaxAgeMonths);
   if (standing.verifiedAt && standing.reassigned === 'yes')
     reasons.push(reason('number_reassigned', contactabilityTexts.number_reassigned));
-  const consentStands = reasons.length === 0;
+  const stands = reasons.length === 0;
   if (asked.purpose === 'marketing')
     for (const closed of window.closedBy) reasons.push(reason(closed.code, closed.text));
   // Time helps only when the window alone refuses, and only if the consent still stands when it opens.
   const opensAt = window.nextOpenAt;
   const nextAllowedAt =
-    consentStands &&
+    stands &&
     reasons.length > 0 &&
     opensAt &&
     standing.verifiedAt &&
@@ -125,7 +161,14 @@ export function judge(
  * newest verification at its instant, its attempt and certificate ids, the first revocation since), one inserts the
  * verdicts: a batch of 1,000 costs two round trips. Every verdict is kept: the customer's proof that it checked.
  */
-export function createContactability(deps: { db: Db; clock: Clock }) {
+export function createContactability(deps: {
+  db: Db;
+  clock: Clock;
+  /** The reassigned-number checks the verdict makes when due (issue #36 item 2). */
+  reassignmentChecks: ReassignmentChecks;
+  /** How long a verdict waits for them (config `reassignmentCheckWaitMs`). */
+  reassignmentCheckWaitMs: number;
+}) {
   const { db, clock } = deps;
 
   /** The questions read, or a 400 naming the first bad field (`phone`, or `checks.3.at` in a batch). */
@@ -158,14 +201,10 @@ export function createContactability(deps: { db: Db; clock: Clock }) {
     });
     const answer = await db.execute(sql`
       select q.n, a.id as verification_id, v.verified_at, c.id as certificate_id,
-             r.id as revocation_id, r.received_at as revoked_at, rc.answer as reassigned
+             r.id as revocation_id, r.received_at as revoked_at, v.verification_method as method,
+             rc.answer as reassigned, rc.checked_at as reassignment_checked_at
       from unnest(${sql.param(phones)}::text[], ${sql.param(ats)}::timestamptz[]) with ordinality as q(phone, at, n)
-      left join lateral (
-        select v.id, v.verified_at, v.email from verifications v
-        where v.account_id = ${accountId} and v.cell_phone = q.phone and v.is_test = ${isTest}
-          and v.verified_at <= q.at and v.redacted_at is null
-        order by v.verified_at desc, v.id desc limit 1
-      ) v on true
+      left join lateral ${newestConsentOf({ accountId, isTest, phone: sql`q.phone`, at: sql`q.at` })} v on true
       left join lateral (
         select a.id from verification_attempts a where a.verification_id = v.id limit 1
       ) a on true
@@ -191,7 +230,7 @@ export function createContactability(deps: { db: Db; clock: Clock }) {
     questions: ContactabilityQuestion[],
     fieldOf: (i: number, field: string) => string = (_i, field) => field,
   ): Promise<ContactabilityVerdict[]> {
-    return (await keep(ctx, questions, fieldOf)).map(toVerdict);
+    return (await keep(ctx, questions, fieldOf)).map(({ row, used }) => toVerdict(row, used));
   }
 
   /** The rows of one or more questions' verdicts, kept; in the order asked. */
@@ -199,17 +238,32 @@ export function createContactability(deps: { db: Db; clock: Clock }) {
     ctx: AccountContext,
     questions: ContactabilityQuestion[],
     fieldOf: (i: number, field: string) => string,
-  ): Promise<CheckRow[]> {
+  ): Promise<{ row: CheckRow; used: ReassignmentUsed }[]> {
     const now = clock.now();
     const asked = read(questions, now, fieldOf);
     const isTest = keyLivemode(ctx) === false;
-    const [months, standings] = await Promise.all([
+    const [months, standings, settings] = await Promise.all([
       consentMaxAgeOf(ctx.accountId),
       standingsOf(ctx.accountId, isTest, asked),
+      reassignedChecksOf(db, ctx.accountId),
     ]);
+    const checked = await checksBeforeJudging(
+      { checks: deps.reassignmentChecks, waitMs: deps.reassignmentCheckWaitMs },
+      { accountId: ctx.accountId, livemode: !isTest },
+      settings,
+      now,
+      asked.map((question, i) => {
+        const standing = standings[i] ?? NO_STANDING;
+        return {
+          ...standing,
+          phone: question.phone,
+          stands: consentRefusals(question.at, standing, months).length === 0,
+        };
+      }),
+    );
     const askedBy = ctx.actor.type === 'member' ? ctx.actor.user.email : ctx.actor.prefix;
     const rows = asked.map((question, i): NewCheck => {
-      const standing = standings[i] ?? NO_STANDING;
+      const standing = { ...(standings[i] ?? NO_STANDING), reassigned: checked[i]?.reassigned ?? null };
       const window = callingWindowAt(question.phone, question.at);
       const verdict = judge(question, standing, window, months);
       return {
@@ -236,7 +290,8 @@ export function createContactability(deps: { db: Db; clock: Clock }) {
         checkedAt: now,
       };
     });
-    return db.insert(contactabilityChecks).values(rows).returning();
+    const kept = await db.insert(contactabilityChecks).values(rows).returning();
+    return kept.map((row, i) => ({ row, used: checked[i]?.used ?? NOT_KEPT }));
   }
 
   /** The verdicts given, newest first, in cursor pages (the cursor is the last check's id). */
@@ -261,7 +316,10 @@ export function createContactability(deps: { db: Db; clock: Clock }) {
       .where(and(...conditions))
       .orderBy(desc(contactabilityChecks.id))
       .limit(query.limit + 1);
-    return cursorPage(rows.slice(0, query.limit).map(toVerdict), rows.length > query.limit);
+    return cursorPage(
+      rows.slice(0, query.limit).map((row) => toVerdict(row, NOT_KEPT)),
+      rows.length > query.limit,
+    );
   }
 
   /**
@@ -282,10 +340,16 @@ export function createContactability(deps: { db: Db; clock: Clock }) {
     );
   }
 
-  async function asChecks(accountId: number, rows: CheckRow[]): Promise<ContactabilityCheck[]> {
-    const logIds = await logIdsOf(accountId, rows);
-    return rows.map((row) => ({
-      ...toVerdict(row),
+  async function asChecks(
+    accountId: number,
+    rows: { row: CheckRow; used: ReassignmentUsed }[],
+  ): Promise<ContactabilityCheck[]> {
+    const logIds = await logIdsOf(
+      accountId,
+      rows.map(({ row }) => row),
+    );
+    return rows.map(({ row, used }) => ({
+      ...toVerdict(row, used),
       askedBy: row.askedBy,
       consentLogId: row.verificationId === null ? null : (logIds.get(row.verificationId) ?? null),
     }));
@@ -328,7 +392,10 @@ export function createContactability(deps: { db: Db; clock: Clock }) {
       count: total[0]?.n ?? 0,
       pageNumber: search.pageNumber,
       pageSize: search.pageSize,
-      results: await asChecks(ctx.accountId, rows),
+      results: await asChecks(
+        ctx.accountId,
+        rows.map((row) => ({ row, used: NOT_KEPT })),
+      ),
     };
   }
 
@@ -344,11 +411,22 @@ const NO_STANDING: Omit<Standing, 'n'> = {
   certificateId: null,
   revocationId: null,
   revokedAt: null,
+  method: null,
   reassigned: null,
+  reassignmentCheckedAt: null,
 };
 
-/** A kept check as API v1 shows it: the same object whether just given or listed later. */
-function toVerdict(row: CheckRow): ContactabilityVerdict {
+/**
+ * A verdict listed later: which check it relied on, and what it did about it, are not kept yet (the kept row has no
+ * column for them; ADR 43).
+ */
+const NOT_KEPT: ReassignmentUsed = { reassignment: null, reassignmentCheck: null };
+
+/**
+ * A kept check as API v1 shows it: the same object whether just given or listed later, but for the reassigned-number
+ * check it relied on (`used`), given with the verdict only (not kept yet).
+ */
+function toVerdict(row: CheckRow, used: ReassignmentUsed): ContactabilityVerdict {
   const iso = (date: Date | null) => date?.toISOString() ?? null;
   return {
     id: String(row.id),
@@ -373,6 +451,8 @@ function toVerdict(row: CheckRow): ContactabilityVerdict {
     state: row.state,
     withinCallingWindow: row.withinCallingWindow,
     nextAllowedAt: iso(row.nextAllowedAt),
+    reassignment: used.reassignment,
+    reassignmentCheck: used.reassignmentCheck,
     rulesVersion: row.rulesVersion,
     checkedAt: row.checkedAt.toISOString(),
     livemode: !row.isTest,

@@ -15,14 +15,18 @@ export {
   simSwapWithinWindow,
 } from './at-send.ts';
 export {
+  type CheckableVerification,
+  checkIsDue,
   createReassignmentChecks,
   latestReassignmentOf,
+  notCheckable,
   type ReassignmentChecks,
   reassignmentTexts,
   utcDateOf,
 } from './reassignment.ts';
 export { lookupRoutes } from './routes.ts';
 export {
+  type AccountMode,
   createLookups,
   LOOKUP_REUSE_MS,
   type LookupAsker,
@@ -30,5 +34,10 @@ export {
   type LookupRecord,
   type Lookups,
 } from './service.ts';
-export { createLookupSettings, type LookupSettingsService } from './settings.ts';
+export {
+  accountsCheckingReassigned,
+  createLookupSettings,
+  type LookupSettingsService,
+  reassignedChecksOf,
+} from './settings.ts';
 export { monthOf } from './usage.ts';

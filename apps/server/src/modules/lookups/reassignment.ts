@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { LookupFailedError } from '../../messaging/lookup.ts';
 import { type AccountContext, keyLivemode } from '../../plugins/account-context.ts';
-import type { Lookups } from './service.ts';
+import type { AccountMode, LookupAsker, Lookups } from './service.ts';
 
 const { lookups, reassignmentChecks, verificationAttempts, verifications } = schema;
 
@@ -25,6 +25,40 @@ export const reassignmentTexts = {
     'This is a test verification: its number is one of the account’s test numbers, which the app does not look up (a test API key may).',
   failed: 'The carrier lookup provider did not answer: nothing was recorded. Retry in a moment.',
 } as const;
+
+const DAY_MS = 86_400_000;
+
+/** What the rule of a check needs to know of a verification. */
+export type CheckableVerification = {
+  method: 'sms' | 'email';
+  /** E.164. */
+  cellPhone: string;
+  verifiedAt: Date | null;
+  redactedAt: Date | null;
+};
+
+/**
+ * Why a verification cannot be checked (its text's key in `reassignmentTexts`), or null when it can: not redacted,
+ * approved (a consent date to ask about), by text (a number proven), a US number (the database's coverage). The one
+ * home of the rule: the check on demand, the verdict's and the schedule's ask it.
+ */
+export function notCheckable(
+  verification: CheckableVerification,
+): 'redacted' | 'notApproved' | 'email' | 'notUs' | null {
+  if (verification.redactedAt) return 'redacted';
+  if (!verification.verifiedAt) return 'notApproved';
+  if (verification.method === 'email') return 'email';
+  if (countryOfNumber(verification.cellPhone) !== 'US') return 'notUs';
+  return null;
+}
+
+/**
+ * Whether a verification's check is due at `now`: never checked, or its latest check older than the account's
+ * `reassignedMaxAgeDays`. The verdict and the schedule ask it; a check on demand is made whenever asked.
+ */
+export function checkIsDue(latestCheckedAt: Date | null, maxAgeDays: number, now: Date): boolean {
+  return latestCheckedAt === null || now.getTime() - latestCheckedAt.getTime() > maxAgeDays * DAY_MS;
+}
 
 /** The UTC date of an instant, as `LastVerifiedDate` is asked (YYYY-MM-DD; Twilio's YYYYMMDD is the client's). */
 export const utcDateOf = (instant: Date): string => instant.toISOString().slice(0, 10);
@@ -84,6 +118,10 @@ export function createReassignmentChecks(deps: {
   }
 
   async function verificationOf(ctx: AccountContext, id: string) {
+    return verificationIn(ctx.accountId, ofKeyMode(ctx), id);
+  }
+
+  async function verificationIn(accountId: number, mode: SQL | undefined, id: string) {
     if (!ID_PATTERN.test(id)) throw new AppError('not_found');
     const [row] = await db
       .select({
@@ -97,13 +135,7 @@ export function createReassignmentChecks(deps: {
       })
       .from(verificationAttempts)
       .leftJoin(verifications, eq(verifications.id, verificationAttempts.verificationId))
-      .where(
-        and(
-          eq(verificationAttempts.id, id),
-          eq(verificationAttempts.accountId, ctx.accountId),
-          ofKeyMode(ctx),
-        ),
-      )
+      .where(and(eq(verificationAttempts.id, id), eq(verificationAttempts.accountId, accountId), mode))
       .limit(1);
     if (!row) throw new AppError('not_found');
     return row;
@@ -124,14 +156,31 @@ export function createReassignmentChecks(deps: {
     const verification = await verificationOf(ctx, id);
     if (verification.redactedAt) throw notPossible(reassignmentTexts.redacted);
     if (verification.isTest && keyLivemode(ctx) === null) throw notPossible(reassignmentTexts.testInApp);
-    if (!verification.verifiedAt) throw notPossible(reassignmentTexts.notApproved);
-    if (verification.method === 'email') throw notPossible(reassignmentTexts.email);
-    if (countryOfNumber(verification.cellPhone) !== 'US') throw notPossible(reassignmentTexts.notUs);
+    return checkVerification(ctx, verification);
+  }
+
+  /**
+   * The same check asked by an account in a mode, without a request (the verdict's and the schedule's): a verification
+   * of that account and mode (else 404 `not_found`), with the same 422, 503 and 429 as `check`.
+   */
+  async function checkFor(asker: AccountMode, id: string): Promise<ApiReassignmentCheck> {
+    const mode = eq(verificationAttempts.isTest, !asker.livemode);
+    return checkVerification(asker, await verificationIn(asker.accountId, mode, id));
+  }
+
+  async function checkVerification(
+    asker: LookupAsker,
+    verification: Awaited<ReturnType<typeof verificationIn>>,
+  ): Promise<ApiReassignmentCheck> {
+    const why = notCheckable(verification);
+    if (why) throw notPossible(reassignmentTexts[why]);
+    const { verifiedAt } = verification;
+    if (!verifiedAt) throw notPossible(reassignmentTexts.notApproved);
 
     let record: Awaited<ReturnType<Lookups['lookUp']>>;
     try {
-      record = await carrier.lookUp(ctx, 'reassigned', verification.cellPhone, {
-        lastVerifiedDate: utcDateOf(verification.verifiedAt),
+      record = await carrier.lookUp(asker, 'reassigned', verification.cellPhone, {
+        lastVerifiedDate: utcDateOf(verifiedAt),
       });
     } catch (error) {
       if (error instanceof LookupFailedError)
@@ -183,7 +232,7 @@ export function createReassignmentChecks(deps: {
     return { data: rows.map(toCheck) };
   }
 
-  return { check, list };
+  return { check, checkFor, list };
 }
 
 export type ReassignmentChecks = ReturnType<typeof createReassignmentChecks>;

@@ -48,8 +48,11 @@ export type LookupRecord = {
 /** What is asked besides the number: a reassigned-number check's consent date. */
 export type LookupParams = { lastVerifiedDate?: string };
 
-/** Who asks: a request's account context (its mode from the key), or an account (live) for jobs. */
-export type LookupAsker = AccountContext | number;
+/** An account and a mode, without a request: the verdict's and the schedule's checks (test: a test key's world). */
+export type AccountMode = { accountId: number; livemode: boolean };
+
+/** Who asks: a request's account context (its mode from the key), an account and mode, or an account (live) for jobs. */
+export type LookupAsker = AccountContext | AccountMode | number;
 
 /** Polling for another process's claim: from 10 ms, doubling, to 100 ms (ADR 42 measured it). */
 const WAIT_FIRST_MS = 10;
@@ -348,7 +351,12 @@ export function createLookups(deps: {
   ): Promise<LookupRecord> {
     const question = questionOf(kind, phone, params);
     const accountId = typeof asker === 'number' ? asker : asker.accountId;
-    const isTest = typeof asker === 'number' ? false : keyLivemode(asker) === false;
+    const isTest =
+      typeof asker === 'number'
+        ? false
+        : 'livemode' in asker
+          ? !asker.livemode
+          : keyLivemode(asker) === false;
     const key = JSON.stringify([accountId, isTest, kind, phone, params.lastVerifiedDate ?? null]);
     const running = inFlight.get(key);
     if (running) return running;

@@ -7,7 +7,7 @@ import {
   type UpdateLookupSettingsRequest,
 } from '@veriform/contracts';
 import { type Db, schema, transaction } from '@veriform/db';
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
 import { type AuditLog, auditTarget, changesOf } from '../audit/index.ts';
@@ -40,6 +40,26 @@ async function settingsOf(reader: Db, accountId: number): Promise<Settings> {
   if (!row) return DEFAULTS;
   const { accountId: _account, ...settings } = row;
   return settings;
+}
+
+/** The account's reassigned-number check settings (issue #36 item 2): whether checks are made, and their age. */
+export async function reassignedChecksOf(
+  reader: Db,
+  accountId: number,
+): Promise<{ on: boolean; maxAgeDays: number }> {
+  const settings = await settingsOf(reader, accountId);
+  return { on: settings.reassignedChecks, maxAgeDays: settings.reassignedMaxAgeDays };
+}
+
+/** The accounts with reassigned-number checks on, by id, each with its checks' age: the schedule's list. */
+export async function accountsCheckingReassigned(
+  reader: Db,
+): Promise<{ accountId: number; maxAgeDays: number }[]> {
+  return reader
+    .select({ accountId: lookupSettings.accountId, maxAgeDays: lookupSettings.reassignedMaxAgeDays })
+    .from(lookupSettings)
+    .where(eq(lookupSettings.reassignedChecks, true))
+    .orderBy(asc(lookupSettings.accountId));
 }
 
 /** The account's monthly ceiling of each kind (the defaults without a row). */

@@ -29,6 +29,8 @@ function makeCheck(id: string, over: Partial<ContactabilityCheck> = {}): Contact
     state: 'NJ',
     withinCallingWindow: true,
     nextAllowedAt: null,
+    reassignment: null,
+    reassignmentCheck: null,
     rulesVersion: '2026-11-01',
     checkedAt: '2026-11-25T15:00:00Z',
     livemode: true,
