@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import {
+  type ApiReassignmentCheck,
   type VerificationDetail,
   type VerificationFilter,
   type VerificationList,
@@ -185,4 +186,20 @@ export function verificationExportUrl(accountId: number, search: VerificationSea
     o: search.o,
   };
   return `${verificationEndpoints.exportCsv.path}${buildQueryString(query)}`;
+}
+
+/**
+ * Asks now whether the verification's number was reassigned since its consent (issue #36, "Check for reassignment"):
+ * the check made, or an error in the spec's format (400 why it cannot be checked, 429 the month's ceiling, 503 retry).
+ */
+export function checkReassignment(
+  api: ApiClient,
+  accountId: number,
+  verificationId: number,
+): Promise<ApiReassignmentCheck> {
+  return api.call(verificationEndpoints.checkReassignment, {
+    params: { id: verificationId },
+    query: { account: accountId },
+    body: {},
+  });
 }

@@ -4,37 +4,16 @@ import { languageLabels, type VerificationDetail, type VerificationRevocation } 
 import { type ReactNode, useId } from 'react';
 import { AnchorLink } from '../../../components/links';
 import { TestBadge } from '../../../components/TestBadge';
-import { formatDateTime, formatPhoneForReading, formatTimeToVerify, methodLabels } from '../../../lib/format';
+import { formatPhoneForReading, formatTimeToVerify, methodLabels } from '../../../lib/format';
 import { revocationChannelLabels, revocationSearchDefaults } from '../../revocations/api';
 import { sourceLabels } from '../source';
+import { DetailField, Instant, notRecorded } from './DetailField';
+import { NumberChecksCard } from './NumberChecksCard';
 import { RevokedBadge } from './RevokedMark';
 import { VerificationTimelineCard } from './VerificationTimelineCard';
 
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Stack gap={2}>
-      <Text component="dt" size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text component="dd" m={0} size="sm" style={{ overflowWrap: 'anywhere' }}>
-        {children}
-      </Text>
-    </Stack>
-  );
-}
-
-const unknown = (
-  <Text span size="sm" c="dimmed">
-    Not recorded
-  </Text>
-);
-
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const formatDate = (iso: string) => dateFormat.format(new Date(iso));
-
-function Instant({ iso }: { iso: string | null }) {
-  return iso ? <time dateTime={iso}>{formatDateTime(iso)}</time> : unknown;
-}
 
 /**
  * The consumer revoked consent after this verification (issue #35): when, by which channel, and where the revocation
@@ -112,22 +91,22 @@ export function VerificationDetailView({
       {v.revocation && <RevocationNotice revocation={v.revocation} />}
       <Paper withBorder radius="md" p="lg" component="section" aria-label="Verification">
         <SimpleGrid component="dl" cols={{ base: 1, sm: 2, md: 3 }} spacing="lg" m={0}>
-          <Field label="Cell phone">{v.cellPhone}</Field>
-          <Field label="External ref">{v.externalRefId || unknown}</Field>
-          <Field label="Form">
+          <DetailField label="Cell phone">{v.cellPhone}</DetailField>
+          <DetailField label="External ref">{v.externalRefId || notRecorded}</DetailField>
+          <DetailField label="Form">
             <AnchorLink to="/forms/$verifyFormId" params={{ verifyFormId: String(v.verifyFormId) }}>
               {v.verifyFormName}
             </AnchorLink>
-          </Field>
-          <Field label="Category">{v.verifyFormCategory || unknown}</Field>
-          <Field label="Method">
+          </DetailField>
+          <DetailField label="Category">{v.verifyFormCategory || notRecorded}</DetailField>
+          <DetailField label="Method">
             {methodLabels[v.verificationMethod]}
             {v.verificationMethod === 'email' && v.email ? ` (${v.email})` : ''}
-          </Field>
-          <Field label="Source">{sourceLabels[v.source]}</Field>
-          <Field label="Created">
+          </DetailField>
+          <DetailField label="Source">{sourceLabels[v.source]}</DetailField>
+          <DetailField label="Created">
             <Instant iso={v.created} />
-          </Field>
+          </DetailField>
         </SimpleGrid>
       </Paper>
       <Paper withBorder radius="md" p="lg" component="section" aria-labelledby={evidenceHeading}>
@@ -135,33 +114,34 @@ export function VerificationDetailView({
           Evidence
         </Title>
         <SimpleGrid component="dl" cols={{ base: 1, sm: 2, md: 3 }} spacing="lg" m={0}>
-          <Field label="Code sent at">
+          <DetailField label="Code sent at">
             <Instant iso={v.codeSentAt} />
-          </Field>
-          <Field label="Verified at">
+          </DetailField>
+          <DetailField label="Verified at">
             <Instant iso={v.verifiedAt} />
-          </Field>
-          <Field label="Time to verify">{timeToVerify ?? unknown}</Field>
-          <Field label="Attempts">{v.attempts}</Field>
-          <Field label="IP address">{v.ip ?? unknown}</Field>
-          <Field label="User agent">{v.userAgent ?? unknown}</Field>
+          </DetailField>
+          <DetailField label="Time to verify">{timeToVerify ?? notRecorded}</DetailField>
+          <DetailField label="Attempts">{v.attempts}</DetailField>
+          <DetailField label="IP address">{v.ip ?? notRecorded}</DetailField>
+          <DetailField label="User agent">{v.userAgent ?? notRecorded}</DetailField>
           {/* Issue #18: the consent text version shown when the code was asked for, by number and exact hash. */}
-          <Field label="Consent version">
+          <DetailField label="Consent version">
             {v.consent
               ? `Version ${v.consent.version} (${languageLabels[v.consent.language]})`
               : 'None shown'}
-          </Field>
-          <Field label="Consent hash">
+          </DetailField>
+          <DetailField label="Consent hash">
             {v.consent ? (
               <Text span ff="monospace" size="sm" style={{ overflowWrap: 'anywhere' }}>
                 {v.consent.sha256}
               </Text>
             ) : (
-              unknown
+              notRecorded
             )}
-          </Field>
+          </DetailField>
         </SimpleGrid>
       </Paper>
+      <NumberChecksCard verification={v} accountId={accountId} />
       <VerificationTimelineCard accountId={accountId} verificationId={v.id} />
     </Stack>
   );
