@@ -1,8 +1,14 @@
-import { type ApiProblem, publicVerifyTexts, type SendCodeResponse } from '@veriform/contracts';
+import {
+  type ApiProblem,
+  type ApiVerification,
+  publicVerifyTexts,
+  type SendCodeResponse,
+} from '@veriform/contracts';
 import { schema } from '@veriform/db';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CODE_SEND_LIMITS } from '../../config.ts';
+import type { SimSwapAnswer } from '../../messaging/lookup.ts';
 import { keyCall, newApiKey } from '../../test-support/api-v1/client.ts';
 import { readAttempt } from '../../test-support/attempts.ts';
 import { DAY } from '../../test-support/clock.ts';
@@ -12,9 +18,11 @@ import {
   newCellPhone,
   newConsumer,
 } from '../../test-support/public-verify.ts';
+import { statementsOf } from '../../test-support/statements.ts';
 import { newOwner, type Owner } from '../../test-support/teams.ts';
 import { useTwilioTestApp } from '../../test-support/twilio-app.ts';
 import { LOOKUP_LINE_TYPE_NUMBERS, LOOKUP_NUMBERS } from '../../test-support/twilio-lookup.ts';
+import { simSwapWithinWindow } from '../lookups/index.ts';
 
 /**
  * The carrier lookups asked when a code is requested (issue #36 item 1, ADR 42), through both doors (the hosted page's
@@ -136,6 +144,28 @@ describe('settings off (the default)', () => {
     expect(linksOf(attempt)).toEqual(NOTHING_LINKED);
   });
 
+  it('costs the send no statement: the settings ride in the form’s statement (ADR 26, one round trip)', async () => {
+    const { form } = await setUp();
+    const consumer = await newConsumer(t.app, form.publicId);
+    const phone = newCellPhone();
+    const statements = await statementsOf(t.db.db, async () => {
+      const response = await consumer.sendCode(form.publicId, {
+        cellPhone: phone.typed,
+        method: 'sms',
+        ...consumer.consentFields(),
+        ...consumer.pageFields(),
+      });
+      expect(response.statusCode, response.body).toBe(201);
+    });
+    // The form with its settings (lookup_settings joined), then the send itself (the send job's read may follow).
+    expect(statements[0]).toMatch(/LEFT JOIN lookup_settings/);
+    expect(statements[1]).toMatch(/issue_verification_code/);
+    // No statement of its own reads the settings or the lookups.
+    expect(statements.filter((text) => /lookup_settings|"lookups"|from lookups/i.test(text))).toEqual([
+      statements[0],
+    ]);
+  });
+
   it('asks nothing when only the reassigned-number checks are on', async () => {
     const { form } = await setUp({ reassignedChecks: true });
     const phone = newCellPhone();
@@ -183,17 +213,31 @@ describe('settings on, a text to a real number', () => {
 
   it('through API v1 with a live key too', async () => {
     const { owner, form } = await setUp({ lineType: true, simSwap: true });
-    const { key } = await newApiKey(owner, ['verifications:write'], 'live');
+    const { key } = await newApiKey(owner, ['verifications:write', 'verifications:read'], 'live');
     const phone = LOOKUP_NUMBERS.simSwapYesterday;
     const response = await keyCall(t.app, key)('POST', '/api/v1/verifications', {
       formId: form.id,
       to: phone,
     });
     expect(response.statusCode, response.body).toBe(201);
-    const attempt = await readAttempt(t.app, response.json<{ id: string }>().id);
+    const started = response.json<ApiVerification>();
+    const attempt = await readAttempt(t.app, started.id ?? '');
     expect(askedOf(phone).sort()).toEqual(['line_type_intelligence', 'sim_swap']);
     expect(attempt.lineTypeLookupId).not.toBeNull();
     expect(attempt).toMatchObject({ simSwapWithinWindow: true, simSwapWindowDays: 7 });
+    // The answer carries what the carrier said, as a later read of the verification does.
+    expect(started.carrier).toEqual({ lineType: 'mobile', name: 'Stand-in Wireless' });
+    expect(started.simSwap).toEqual({
+      lastSwapAt: new Date(t.clock.now().getTime() - DAY).toISOString(),
+      withinWindow: true,
+      windowDays: 7,
+    });
+    const read = await keyCall(t.app, key)('GET', `/api/v1/verifications/${started.id}`);
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json<ApiVerification>()).toMatchObject({
+      carrier: started.carrier,
+      simSwap: started.simSwap,
+    });
   });
 });
 
@@ -392,5 +436,46 @@ describe('nothing is asked where no real subscriber is reached', () => {
     expect(attempt.method).toBe('email');
     expect(linksOf(attempt)).toEqual(NOTHING_LINKED);
     expect(askedOf(phone)).toEqual([]);
+  });
+});
+
+describe('the SIM swap judgment (simSwapWithinWindow)', () => {
+  const now = new Date('2026-06-15T12:00:00Z');
+  const answer = (fields: Partial<SimSwapAnswer>): SimSwapAnswer => ({
+    kind: 'simSwap',
+    lastSwapAt: null,
+    swappedPeriod: null,
+    swappedInPeriod: null,
+    carrierName: null,
+    errorCode: null,
+    ...fields,
+  });
+
+  it('by the date where the carrier tells it: within the window’s days before the request, its last instant included', () => {
+    const daysAgo = (days: number) => new Date(now.getTime() - days * DAY);
+    expect(simSwapWithinWindow(answer({ lastSwapAt: daysAgo(7) }), 7, now)).toBe(true);
+    expect(simSwapWithinWindow(answer({ lastSwapAt: new Date(daysAgo(7).getTime() - 1) }), 7, now)).toBe(
+      false,
+    );
+    expect(simSwapWithinWindow(answer({ lastSwapAt: daysAgo(2), swappedInPeriod: false }), 1, now)).toBe(
+      false,
+    );
+  });
+
+  it('by the carrier’s period where it tells no date: a swap in a period no longer than the window', () => {
+    const inPeriod = (swappedPeriod: string) => answer({ swappedPeriod, swappedInPeriod: true });
+    expect(simSwapWithinWindow(inPeriod('PT48H'), 2, now)).toBe(true);
+    expect(simSwapWithinWindow(inPeriod('P7D'), 7, now)).toBe(true);
+    expect(simSwapWithinWindow(inPeriod('P1W'), 6, now)).toBe(false);
+    expect(simSwapWithinWindow(inPeriod('P30D'), 7, now)).toBe(false);
+    // A period we cannot read proves nothing within the window.
+    expect(simSwapWithinWindow(inPeriod('soon'), 7, now)).toBe(false);
+    expect(simSwapWithinWindow(answer({ swappedPeriod: 'PT24H', swappedInPeriod: false }), 7, now)).toBe(
+      false,
+    );
+  });
+
+  it('nothing to judge when the carrier told nothing', () => {
+    expect(simSwapWithinWindow(answer({ errorCode: 60620 }), 7, now)).toBeNull();
   });
 });

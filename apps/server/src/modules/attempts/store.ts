@@ -654,6 +654,12 @@ export function createAttemptStore(deps: {
       consentSha256: consent?.sha256 ?? null,
       deliveryStatus: simulated?.status ?? 'queued',
       deliveryErrorCode: simulated?.errorCode ?? null,
+      // What the carrier said, as the linked records will show it (API v1's answer and the events carry it).
+      carrierLineType: carrier.lineType,
+      carrierName: carrier.carrierName,
+      simSwapLastAt: carrier.simSwap?.lastSwapAt ?? null,
+      simSwapWithinWindow: carrier.simSwap?.withinWindow ?? null,
+      simSwapWindowDays: carrier.simSwap?.windowDays ?? null,
     };
     const outcomeEvent = simulated ? deliveryOutcomeEvent(stored, now) : null;
     const events = [
