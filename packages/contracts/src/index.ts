@@ -21,6 +21,7 @@ export * from './error-reporting.ts';
 export * from './errors.ts';
 export * from './initial-data.ts';
 export * from './lists.ts';
+export * from './lookup-summary.ts';
 export * from './lookups.ts';
 export * from './memberships.ts';
 export * from './my-account.ts';

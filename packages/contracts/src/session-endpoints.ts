@@ -8,6 +8,7 @@ import { contactabilityEndpoints } from './contactability.ts';
 import { devOutboxEndpoints } from './dev-outbox.ts';
 import { domainEndpoints } from './domains.ts';
 import type { Endpoint } from './endpoints.ts';
+import { lookupSummaryEndpoints } from './lookup-summary.ts';
 import { lookupEndpoints } from './lookups.ts';
 import { publicVerifyEndpoints, testPhoneNumberEndpoints } from './public-verify.ts';
 import { revocationEndpoints } from './revocations.ts';
@@ -33,6 +34,7 @@ export const sessionEndpoints = {
   devOutbox: devOutboxEndpoints,
   domains: domainEndpoints,
   invitations: invitationEndpoints,
+  lookupSummary: lookupSummaryEndpoints,
   lookups: lookupEndpoints,
   memberships: membershipEndpoints,
   publicVerify: publicVerifyEndpoints,

@@ -606,6 +606,14 @@ const routes: RouteCase[] = [
     unknown: (c) => c.get(`/api/verifications/report?account=${UNKNOWN}`),
     plainMember: 403,
   },
+  // The dashboard's carrier lookups (issue #36 item 5): members who view reports, as the report.
+  {
+    method: 'GET',
+    url: '/api/lookups/summary',
+    call: (c, w) => c.get(`/api/lookups/summary?account=${w.accountId}`),
+    unknown: (c) => c.get(`/api/lookups/summary?account=${UNKNOWN}`),
+    plainMember: 403,
+  },
   {
     method: 'GET',
     url: '/api/verifications/export-csv',
@@ -770,7 +778,7 @@ describe('tenant isolation', () => {
       .filter(
         (r) =>
           r.method !== 'HEAD' &&
-          /^\/api\/(accounts|memberships|invitations|verify-forms|test-phone-numbers|api-keys|webhook-endpoints|webhook-events|audit-events|verifications|verification-attempts|revocations|contactability)(\/|$)/.test(
+          /^\/api\/(accounts|memberships|invitations|verify-forms|test-phone-numbers|api-keys|webhook-endpoints|webhook-events|audit-events|verifications|verification-attempts|revocations|contactability|lookups)(\/|$)/.test(
             r.url,
           ),
       )

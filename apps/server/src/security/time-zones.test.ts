@@ -44,6 +44,7 @@ it('year 0000 and time zones the runtime knows but PostgreSQL does not: the filt
       '/api/verifications',
       '/api/verifications/report',
       '/api/verifications/export-csv',
+      '/api/lookups/summary',
     ]) {
       const response = await owner.c.get(`${path}?${account}&${query}`);
       expect(response.statusCode, `${path}?${query}`).toBe(200);
