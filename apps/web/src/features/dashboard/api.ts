@@ -3,7 +3,9 @@ import {
   type DashboardSearch,
   type FormListSearch,
   formListSearchSchema,
+  type LookupSummary,
   localToday,
+  lookupSummaryEndpoints,
   type VerificationReport,
   verificationEndpoints,
 } from '@veriform/contracts';
@@ -109,4 +111,29 @@ export function activeFormsSearch(search: DashboardSearch): FormListSearch {
 // The live forms (isLive, status active), through the forms module's one place for the forms list.
 export function activeFormsQueryOptions(api: ApiClient, accountId: number, search: DashboardSearch) {
   return verifyFormListQueryOptions(api, accountId, activeFormsSearch(search));
+}
+
+/** The carrier lookups' count (issue #36): the report's dates only, as the server reads them. */
+export type LookupSummaryParams = Pick<
+  ReportParams,
+  'created__date__preset' | 'created__date__gte' | 'created__date__lte' | 'tz'
+>;
+
+export function lookupSummaryParams(params: ReportParams): LookupSummaryParams {
+  const { created__date__preset, created__date__gte, created__date__lte, tz } = params;
+  return {
+    created__date__preset,
+    tz,
+    ...(created__date__gte === undefined ? {} : { created__date__gte }),
+    ...(created__date__lte === undefined ? {} : { created__date__lte }),
+  };
+}
+
+/** Under the report's key: what reloads the report (a new verification, an account switch) reloads these too. */
+export function lookupSummaryQueryOptions(api: ApiClient, accountId: number, params: LookupSummaryParams) {
+  return queryOptions({
+    queryKey: [...reportKeys.all(accountId), 'lookups', params] as const,
+    queryFn: ({ signal }): Promise<LookupSummary> =>
+      api.call(lookupSummaryEndpoints.summary, { signal, query: { account: accountId, ...params } }),
+  });
 }

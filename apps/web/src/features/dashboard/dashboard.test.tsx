@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { VerificationReport, VerifyForm } from '@veriform/contracts';
+import type { LookupSummary, VerificationReport, VerifyForm } from '@veriform/contracts';
 import { describe, expect, it } from 'vitest';
 import { createFakeServer, makeInitialData, makeMembership, makeUser } from '../../test/fake-server';
 import { renderApp } from '../../test/render';
@@ -115,9 +115,20 @@ function makeForm(over: Partial<VerifyForm> = {}): VerifyForm {
 
 const list = <T,>(results: T[]) => ({ count: results.length, pageNumber: 1, pageSize: 100, results });
 
-function server(report: VerificationReport | ((url: URL) => VerificationReport) = makeReport()) {
+const noLookups: LookupSummary = {
+  range: { gte: '2026-11-16', lte: '2026-11-22', tz: 'America/New_York' },
+  lineType: { asked: 0, failed: 0, byType: [] },
+  simSwap: { asked: 0, failed: 0, withinWindow: 0, outsideWindow: 0, noData: 0 },
+  reassigned: { asked: 0, failed: 0, yes: 0, no: 0, noData: 0 },
+};
+
+function server(
+  report: VerificationReport | ((url: URL) => VerificationReport) = makeReport(),
+  lookups: LookupSummary = noLookups,
+) {
   return createFakeServer({
     'GET /api/verifications/report': ({ url }) => [200, typeof report === 'function' ? report(url) : report],
+    'GET /api/lookups/summary': [200, lookups],
     'GET /api/verify-forms': [200, list([makeForm()])],
     'GET /api/verify-forms/categories': [200, { results: ['Lending'] }],
     'GET /api/revocations/counts': [200, { open: 3, overdue: 1, possible: 2 }],
@@ -210,6 +221,63 @@ describe('/dashboard/', () => {
     });
     const formCalls = fake.calls('GET /api/verify-forms').map((c) => Object.fromEntries(c.url.searchParams));
     expect(formCalls).toContainEqual(expect.objectContaining({ isLive: 'true', status: 'active' }));
+  });
+
+  it('counts the carrier lookups asked in the same dates and their answers, per kind', async () => {
+    const fake = server(makeReport(), {
+      ...noLookups,
+      lineType: {
+        asked: 9,
+        failed: 1,
+        byType: [
+          { lineType: 'mobile', count: 6 },
+          { lineType: 'no_data', count: 2 },
+        ],
+      },
+      simSwap: { asked: 4, failed: 0, withinWindow: 1, outsideWindow: 3, noData: 0 },
+      reassigned: { asked: 1_250, failed: 0, yes: 12, no: 1_200, noData: 38 },
+    });
+    renderApp('/dashboard/', { initialData: signedIn(), server: fake });
+    const panel = await screen.findByRole('region', { name: 'Carrier lookups' }, { timeout: SLOW });
+
+    const lineType = within(panel).getByRole('region', { name: 'Line type lookups' });
+    expect(lineType).toHaveTextContent('9 lookups asked, 1 without an answer');
+    const types = within(lineType).getByRole('list', { name: 'Line type answers' });
+    expect(
+      within(types)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Mobile6', 'No data2']);
+
+    const swaps = within(panel).getByRole('list', { name: 'SIM swap answers' });
+    expect(
+      within(swaps)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['No recent swap3', 'Recent swap (flagged)1']);
+    const reassigned = within(panel).getByRole('region', { name: 'Reassigned numbers lookups' });
+    expect(reassigned).toHaveTextContent('1,250 lookups asked');
+    expect(
+      within(within(reassigned).getByRole('list'))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Not reassigned1,200', 'No data (never read as not reassigned)38', 'Reassigned12']);
+
+    // The report's dates only: the account, the preset and the zone.
+    const [call] = fake.calls('GET /api/lookups/summary');
+    expect(Object.fromEntries(call?.url.searchParams ?? [])).toEqual({
+      account: '21',
+      created__date__preset: 'last7d',
+      tz: expect.any(String),
+    });
+  });
+
+  it('shows no carrier lookups panel when the dates hold none (lookups are off until an owner turns them on)', async () => {
+    const fake = server();
+    renderApp('/dashboard/', { initialData: signedIn(), server: fake });
+    await findChart();
+    await waitFor(() => expect(fake.calls('GET /api/lookups/summary')).toHaveLength(1));
+    expect(screen.queryByRole('region', { name: 'Carrier lookups' })).toBeNull();
   });
 
   it('the funnel: five steps with counts and step-to-step rates, a channel switch, and the top failure reasons', async () => {

@@ -10,6 +10,7 @@ import { verificationSearchDefaults } from '../../../lib/verification-search';
 import { historyReportParams, reportKeys, reportParams, verificationReportQueryOptions } from '../api';
 import { categoryLabel, MUTED } from '../format';
 import { ActiveForms } from './ActiveForms';
+import { CarrierLookups } from './CarrierLookups';
 import { Funnel } from './Funnel';
 import { RankedList } from './RankedList';
 import { PerDayChartSkeleton, ReportGrid, ReportSkeleton } from './ReportGrid';
@@ -188,6 +189,7 @@ export function Dashboard({
       <div aria-busy={isPlaceholderData || shown === undefined || undefined}>
         <ReportSections accountId={accountId} search={search} report={shown} />
       </div>
+      {shown && <CarrierLookups accountId={accountId} params={params} />}
     </>
   );
 }
