@@ -34,6 +34,8 @@ export const engineSpecificTests = [
   'src/modules/api-v1/reassignment-checks.test.ts',
   // The verdict's due checks (issue #36, ADR 43): a batch's checks 8 at once, each verification once, a wait bounded.
   'src/modules/contactability/reassignment-checks.test.ts',
+  // The daily reassigned-number checks: two sweeps at once ask each number once.
+  'src/modules/contactability/reassignment-schedule.test.ts',
   // The app's verdicts (issue #35): the batch statement (unnest … with ordinality), and the count and page of those kept.
   'src/modules/contactability/contactability.test.ts',
   'src/modules/verifications/list.test.ts',

@@ -1,5 +1,6 @@
 import type { ExecuteSql } from '@veriform/db';
 import { handleJob, type JobHandler, openSealed } from './jobs/define.ts';
+import { checkReassignedNumbers } from './jobs/definitions/check-reassigned-numbers.ts';
 import { deliverWebhook } from './jobs/definitions/deliver-webhook.ts';
 import { emitExpiredVerifications } from './jobs/definitions/emit-expired-verifications.ts';
 import { notifyOverdueRevocations } from './jobs/definitions/notify-overdue-revocations.ts';
@@ -35,6 +36,7 @@ import {
 } from './modules/api-v1/index.ts';
 import { createCodeSendStore, sendVerificationCode as sendCode } from './modules/attempts/index.ts';
 import { pruneAuditEvents as pruneAudit } from './modules/audit/index.ts';
+import { checkReassignedNumbers as sweepReassigned } from './modules/contactability/index.ts';
 import {
   deliverRevocationConfirmation,
   sendOverdueEmail,
@@ -126,6 +128,10 @@ export function createJobWork(services: Services, executeSql: ExecuteSql): JobWo
       })),
       handleJob(sendRevocationOverdueEmail, async (payload) => ({
         outcome: await sendOverdueEmail({ db, mailer, config }, payload),
+      })),
+      handleJob(checkReassignedNumbers, async (_payload, { log }) => ({
+        outcome: 'checked',
+        ...(await sweepReassigned({ db, clock, reassignmentChecks: services.reassignmentChecks, log })),
       })),
       handleJob(emitExpiredVerifications, async () => ({
         outcome: 'emitted',

@@ -156,6 +156,16 @@ export function judge(
   return { allowed: reasons.length === 0, reasons, nextAllowedAt };
 }
 
+/** The account's consent age in months (`accounts.consent_max_age_months`): the verdict's, and the schedule's. */
+export async function consentMaxAgeOf(db: Db, accountId: number): Promise<number> {
+  const [row] = await db
+    .select({ months: accounts.consentMaxAgeMonths })
+    .from(accounts)
+    .where(eq(accounts.id, accountId));
+  if (!row) throw new AppError('not_found');
+  return row.months;
+}
+
 /**
  * "May I contact this number now?" (issue #35). One statement reads the standing of every number of a batch (the
  * newest verification at its instant, its attempt and certificate ids, the first revocation since), one inserts the
@@ -215,15 +225,6 @@ export function createContactability(deps: {
     return standingRowsSchema.parse(rowsOf(answer));
   }
 
-  async function consentMaxAgeOf(accountId: number): Promise<number> {
-    const [row] = await db
-      .select({ months: accounts.consentMaxAgeMonths })
-      .from(accounts)
-      .where(eq(accounts.id, accountId));
-    if (!row) throw new AppError('not_found');
-    return row.months;
-  }
-
   /** The verdicts of one or more questions, kept; in the order asked. */
   async function check(
     ctx: AccountContext,
@@ -243,7 +244,7 @@ export function createContactability(deps: {
     const asked = read(questions, now, fieldOf);
     const isTest = keyLivemode(ctx) === false;
     const [months, standings, settings] = await Promise.all([
-      consentMaxAgeOf(ctx.accountId),
+      consentMaxAgeOf(db, ctx.accountId),
       standingsOf(ctx.accountId, isTest, asked),
       reassignedChecksOf(db, ctx.accountId),
     ]);

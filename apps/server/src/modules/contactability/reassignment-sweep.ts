@@ -1,0 +1,139 @@
+import type { Db } from '@veriform/db';
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
+import type { Clock } from '../../lib/clock.ts';
+import { eachAtMost } from '../../lib/concurrency.ts';
+import { rowsOf } from '../../lib/rows.ts';
+import {
+  accountsCheckingReassigned,
+  checkIsDue,
+  latestReassignmentOf,
+  notCheckable,
+  type ReassignmentChecks,
+} from '../lookups/index.ts';
+import { firstRevocationOfVerification } from '../revocations/index.ts';
+import { type CheckOutcome, checkOne, REASSIGNMENT_CHECK_CONCURRENCY } from './reassignment.ts';
+import { consentMaxAgeOf, consentRefusals, newestConsentOf } from './service.ts';
+
+/** Verifications read per statement (keyset by id); their due checks are then made 8 at once. */
+export const SWEEP_PAGE = 200;
+
+const instant = z.union([z.date(), z.string()]).transform((value) => new Date(value));
+const pageSchema = z.array(
+  z
+    .object({
+      id: z.coerce.number(),
+      attempt_id: z.string(),
+      cell_phone: z.string(),
+      method: z.enum(['sms', 'email']),
+      verified_at: instant,
+      revoked_at: instant.nullable(),
+      reassignment_checked_at: instant.nullable(),
+    })
+    .transform((row) => ({
+      id: row.id,
+      attemptId: row.attempt_id,
+      cellPhone: row.cell_phone,
+      method: row.method,
+      verifiedAt: row.verified_at,
+      revokedAt: row.revoked_at,
+      checkedAt: row.reassignment_checked_at,
+    })),
+);
+
+export type SweepReport = {
+  accounts: number;
+  checked: number;
+  failed: number;
+  /** Accounts whose monthly ceiling stopped their checks before the end. */
+  stoppedAtCeiling: number;
+};
+
+/**
+ * The scheduled reassigned-number checks (issue #36 item 2, ADR 43): for every account with `reassignedChecks` on,
+ * every number with live consent — the newest approved verification of each live number (the verdict's
+ * `newestConsentOf`, asked about now), not redacted, not revoked, younger than the account's consent age — whose check
+ * may be made (`notCheckable`: by text, US) and is due (`checkIsDue`) is checked, 8 at once, in pages by verification
+ * id. An account's monthly ceiling stops its checks (logged, without a number); a provider failure is counted and left
+ * for the next run. Two runs at once share each question (lookUp makes one request of it) and each check (one row per
+ * verification and record); a run cut off resumes by running again: what it checked is no longer due.
+ */
+export async function checkReassignedNumbers(deps: {
+  db: Db;
+  clock: Clock;
+  reassignmentChecks: ReassignmentChecks;
+  log: Pick<FastifyBaseLogger, 'info'>;
+}): Promise<SweepReport> {
+  const { db, clock, log } = deps;
+  const report: SweepReport = { accounts: 0, checked: 0, failed: 0, stoppedAtCeiling: 0 };
+
+  async function pageOf(accountId: number, after: number, now: Date) {
+    const nowAt = sql`${now.toISOString()}::timestamptz`;
+    const answer = await db.execute(sql`
+      select v.id, a.id as attempt_id, v.cell_phone, v.verification_method as method, v.verified_at,
+             r.received_at as revoked_at, rc.checked_at as reassignment_checked_at
+      from verifications v
+      join lateral (
+        select a.id from verification_attempts a where a.verification_id = v.id limit 1
+      ) a on true
+      left join lateral ${firstRevocationOfVerification()} r on true
+      left join lateral ${latestReassignmentOf(sql`a.id`)} rc on true
+      where v.account_id = ${accountId} and v.is_test = false and v.id > ${after}
+        and v.id = (
+          select n.id from ${newestConsentOf({ accountId, isTest: false, phone: sql`v.cell_phone`, at: nowAt })} n
+        )
+      order by v.id
+      limit ${SWEEP_PAGE}`);
+    return pageSchema.parse(rowsOf(answer));
+  }
+
+  for (const { accountId, maxAgeDays } of await accountsCheckingReassigned(db)) {
+    report.accounts += 1;
+    const months = await consentMaxAgeOf(db, accountId);
+    const asker = { accountId, livemode: true };
+    let after = 0;
+    let atCeiling = false;
+    let checked = 0;
+    while (!atCeiling) {
+      const now = clock.now();
+      const page = await pageOf(accountId, after, now);
+      const last = page.at(-1);
+      if (!last) break;
+      after = last.id;
+      const due = page
+        .filter(
+          (row) =>
+            consentRefusals(now, row, months).length === 0 &&
+            notCheckable({ ...row, redactedAt: null }) === null &&
+            checkIsDue(row.checkedAt, maxAgeDays, now),
+        )
+        .map((row) => row.attemptId);
+      const outcomes = await eachAtMost(
+        due,
+        REASSIGNMENT_CHECK_CONCURRENCY,
+        async (id): Promise<CheckOutcome> => {
+          // Past the ceiling, the rest of the page asks nothing: each would be refused the same.
+          if (atCeiling) return { note: 'ceiling_reached' };
+          const outcome = await checkOne(deps.reassignmentChecks, asker, id);
+          if (outcome.note === 'ceiling_reached') atCeiling = true;
+          return outcome;
+        },
+      );
+      for (const outcome of outcomes.values()) {
+        if (outcome.note === 'made') checked += 1;
+        else if (outcome.note === 'failed') report.failed += 1;
+      }
+      if (page.length < SWEEP_PAGE) break;
+    }
+    report.checked += checked;
+    if (atCeiling) {
+      report.stoppedAtCeiling += 1;
+      log.info(
+        { accountId, checked },
+        'check-reassigned-numbers: the account reached its monthly ceiling of reassigned-number checks; the rest waits for next month or a higher ceiling',
+      );
+    }
+  }
+  return report;
+}
