@@ -263,6 +263,8 @@ describe('GET /api/verifications/export-csv', () => {
       '',
       // Not revoked (issue #35).
       '',
+      // Never checked for reassignment (issue #36).
+      '',
     ]);
     expect(rows.map((r) => r[2])).toEqual([
       `'=HYPERLINK("http://evil.example","x")`,
@@ -278,6 +280,70 @@ describe('GET /api/verifications/export-csv', () => {
     // The raw text: fields with a comma, a quote or a newline are quoted, quotes doubled.
     expect(response.body).toContain(`,"Loan, ""big""\nsecond line",Lending,SMS,No,`);
     expect(response.body).toContain(',"plain,comma",');
+  });
+
+  it('writes the latest reassigned-number check: Yes, No, No data (never No), empty when never checked; batches and COPY alike', async () => {
+    const owner = await newOwner(t.app, 'Reassigned');
+    const form = await createForm(owner, 'Checked');
+    expect(exportHeader.at(-1)).toBe('Reassigned');
+    /** A verification, its approved code and its checks' answers, oldest first (the last is the latest). */
+    async function checked(answers: ('yes' | 'no' | 'no_data' | null)[], withAttempt = true) {
+      const verification = await insertVerification(form, { isTest: false });
+      if (!withAttempt) return verification.id;
+      const attemptId = randomBytes(16).toString('base64url');
+      await t.db.db.insert(schema.verificationAttempts).values({
+        id: attemptId,
+        accountId: owner.accountId,
+        verifyFormId: form.id,
+        cellPhone: verification.cellPhone,
+        method: 'sms',
+        codeHash: 'not-a-real-hash',
+        status: 'verified',
+        verificationId: verification.id,
+        verifiedAt: verification.createdAt,
+        createdAt: verification.createdAt,
+        expiresAt: new Date(verification.createdAt.getTime() + 600_000),
+      });
+      for (const [i, answer] of answers.entries()) {
+        const at = new Date(Date.UTC(2026, 5, 1) + i * 86_400_000);
+        const [lookup] = await t.db.db
+          .insert(schema.lookups)
+          .values({
+            accountId: owner.accountId,
+            kind: 'reassigned',
+            phone: verification.cellPhone,
+            lastVerifiedDate: '2026-05-01',
+            status: 'answered',
+            provider: 'twilio',
+            answer: { reassigned_number: { is_number_reassigned: answer } },
+            reassigned: answer,
+            askedAt: at,
+            answeredAt: at,
+          })
+          .returning({ id: schema.lookups.id });
+        if (!lookup) throw new Error('no lookup');
+        await t.db.db.insert(schema.reassignmentChecks).values({
+          accountId: owner.accountId,
+          isTest: false,
+          attemptId,
+          lookupId: lookup.id,
+          checkedAt: at,
+        });
+      }
+      return verification.id;
+    }
+    const expected = new Map<number, string>([
+      [await checked(['no', 'yes']), 'Yes'],
+      [await checked(['yes', 'no']), 'No'],
+      [await checked(['no', 'no_data']), 'No data'],
+      // An answer read as nothing is no data, never no.
+      [await checked([null]), 'No data'],
+      [await checked([]), ''],
+      [await checked([], false), ''],
+    ]);
+    exportTuning.batchSize = 4;
+    const { rows } = await exportCsv(owner, `account=${owner.accountId}&o=created`);
+    expect(new Map(rows.map((r) => [Number(r[0]), r[exportHeader.length - 1]]))).toEqual(expected);
   });
 
   it('writes the source after the first columns (API or Hosted page) and filters by it as the list does', async () => {
