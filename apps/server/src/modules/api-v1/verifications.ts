@@ -269,11 +269,19 @@ export function createApiVerifications(deps: {
     const form = await formOfAccount(ctx.accountId, row.verifyFormId);
     if (!form?.isLive) throw formNotLive();
     const phone = parseCellPhone(row.cellPhone);
-    if (!phone.ok) throw notPending(status);
+    // A pattern's landline the carrier called mobile got its code: the attempt's rules ask the carrier again.
+    const cellPhone = phone.ok ? phone : phone.reason === 'landline' ? phone.fixedLine : undefined;
+    if (!cellPhone) throw notPending(status);
     return sendTo(
       ctx,
       form,
-      { phone, method: row.method, email: row.email, externalRefId: row.externalRefId },
+      {
+        phone: cellPhone,
+        landlineByPattern: !phone.ok,
+        method: row.method,
+        email: row.email,
+        externalRefId: row.externalRefId,
+      },
       context,
     );
   }

@@ -289,8 +289,22 @@ describe('the carrier’s line type, in place of the number pattern’s guess', 
     expect(attempt.cellPhone).toBe(e164);
     expect(attempt.lineTypeLookupId).not.toBeNull();
 
-    // Through API v1 too.
+    // Through API v1 too, its resend included (the carrier's answer of the day is reused).
     const { key } = await newApiKey(owner, ['verifications:write'], 'live');
+    t.clock.advance(60_000);
+    const started = await keyCall(t.app, key)('POST', '/api/v1/verifications', {
+      formId: form.id,
+      to: landline,
+    });
+    expect(started.statusCode, started.body).toBe(201);
+    t.clock.advance(60_000);
+    const resent = await keyCall(t.app, key)(
+      'POST',
+      `/api/v1/verifications/${started.json<ApiVerification>().id}/resend`,
+    );
+    expect(resent.statusCode, resent.body).toBe(201);
+    expect(resent.json<ApiVerification>().carrier).toEqual({ lineType: 'mobile', name: 'Stand-in Wireless' });
+    expect(askedOf(e164)).toEqual(['line_type_intelligence']);
     const api = await keyCall(t.app, key)('POST', '/api/v1/verifications', {
       formId: form.id,
       to: landline,
