@@ -104,8 +104,8 @@ export function linkIn(text: string, pathPart: string): string {
   return match[0];
 }
 
-/** A documentation-range address (RFC 5737), unique enough per test. */
-function clientAddress(): string {
+/** A documentation-range address (RFC 5737), unique enough per test (or per browser context of one). */
+export function clientAddress(): string {
   const [a, b] = randomBytes(2);
   return `198.51.${a}.${b}`;
 }

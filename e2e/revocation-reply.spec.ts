@@ -1,7 +1,8 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { publicRevokeTexts } from '@veriform/contracts/public-revoke-texts';
-import { createCompany, createLiveForm, expect, signUpVerified, test } from './fixtures.ts';
+import { clientAddress, createCompany, createLiveForm, expect, signUpVerified, test } from './fixtures.ts';
 import { twilioAppBaseURL, twilioStandInControlURL } from './ports.ts';
+import { codeTextedTo } from './twilio-texts.ts';
 
 /**
  * Issue #35, end to end through Twilio's side: a consumer on a phone verifies a number on a Spanish form (the code
@@ -11,26 +12,6 @@ import { twilioAppBaseURL, twilioStandInControlURL } from './ports.ts';
  */
 test.use({ baseURL: twilioAppBaseURL, viewport: { width: 390, height: 844 } });
 
-type ReceivedSms = { to: string; body: string };
-
-/** The newest text the stand-in took for `to` that carries a 6-digit code, and that code. */
-async function codeTextedTo(to: string): Promise<string> {
-  let code: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        const answer = await fetch(`${twilioStandInControlURL}/received?to=${encodeURIComponent(to)}`);
-        const { results } = (await answer.json()) as { results: ReceivedSms[] };
-        code = results.at(-1)?.body.match(/\b(\d{6})\b/)?.[1];
-        return code !== undefined;
-      },
-      { message: `a code texted to ${to}`, timeout: 15_000 },
-    )
-    .toBe(true);
-  if (!code) throw new Error('unreachable');
-  return code;
-}
-
 /** The consumer's reply, as Twilio posts it to the app's inbound webhook; answers the app's TwiML. */
 async function replyFrom(from: string, body: string): Promise<{ status: number; body: string }> {
   const answer = await fetch(`${twilioStandInControlURL}/reply`, {
@@ -39,11 +20,6 @@ async function replyFrom(from: string, body: string): Promise<{ status: number; 
     body: JSON.stringify({ from, body }),
   });
   return (await answer.json()) as { status: number; body: string };
-}
-
-function clientAddress(): string {
-  const [a, b] = randomBytes(2);
-  return `203.0.${a}.${b}`;
 }
 
 test('a consumer replies ALTO to a Spanish code text; a member sees the revocation with its deadline and acknowledges it', async ({
