@@ -398,7 +398,11 @@ test('settings: my account, company info, manage team, and an invitation’s pag
   await domain.getByRole('textbox', { name: 'Domain' }).fill('example.com');
   await domain.getByRole('button', { name: 'Add domain' }).click();
   await expect(domain).toBeHidden();
-  await atBothWidths(page, 'company info, a test number and a domain', (p) =>
+  // The owner's Carrier lookups card (issue #36) drawn with its switches, not its skeleton.
+  await expect(
+    page.getByRole('region', { name: 'Carrier lookups' }).getByRole('switch').first(),
+  ).toBeVisible();
+  await atBothWidths(page, 'company info, a test number, a domain and carrier lookups', (p) =>
     p.getByRole('article', { name: 'example.com' }),
   );
 
