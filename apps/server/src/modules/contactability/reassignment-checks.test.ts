@@ -3,6 +3,8 @@ import type {
   ContactabilityCheck,
   ContactabilityVerdict,
 } from '@veriform/contracts';
+import { schema } from '@veriform/db';
+import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keyCall } from '../../test-support/api-v1/client.ts';
 import { DAY } from '../../test-support/clock.ts';
@@ -91,6 +93,19 @@ describe('the verdict’s reassigned-number checks', () => {
       `/api/v1/verifications/${ids.get(LOOKUP_NUMBERS.reassignedYes)}/reassignment-checks`,
     );
     expect(checks.json<ApiReassignmentCheckList>().data).toMatchObject([{ answer: 'yes' }]);
+    // The yes tells the customer's systems, as a check on demand does.
+    const events = await t.db.db
+      .select({ data: schema.webhookEvents.data })
+      .from(schema.webhookEvents)
+      .where(
+        and(
+          eq(schema.webhookEvents.accountId, w.owner.accountId),
+          eq(schema.webhookEvents.type, 'consent.number_reassigned'),
+        ),
+      );
+    expect(events).toMatchObject([
+      { data: { verificationId: ids.get(LOOKUP_NUMBERS.reassignedYes), answer: 'yes' } },
+    ]);
     // A number without consent has nothing to check.
     expect(await verdictOf(w, NEVER_VERIFIED)).toMatchObject({
       reasons: [{ code: 'no_consent' }],

@@ -13,7 +13,7 @@ import {
   type ReassignmentChecks,
 } from '../lookups/index.ts';
 import { firstRevocationOfVerification } from '../revocations/index.ts';
-import { type CheckOutcome, checkOne, REASSIGNMENT_CHECK_CONCURRENCY } from './reassignment.ts';
+import { checkUntilCeiling, REASSIGNMENT_CHECK_CONCURRENCY } from './reassignment.ts';
 import { consentMaxAgeOf, consentRefusals, newestConsentOf } from './service.ts';
 
 /** Verifications read per statement (keyset by id); their due checks are then made 8 at once. */
@@ -91,7 +91,8 @@ export async function checkReassignedNumbers(deps: {
   for (const { accountId, maxAgeDays } of await accountsCheckingReassigned(db)) {
     report.accounts += 1;
     const months = await consentMaxAgeOf(db, accountId);
-    const asker = { accountId, livemode: true };
+    // Past the ceiling, the rest of the account asks nothing.
+    const check = checkUntilCeiling(deps.reassignmentChecks, { accountId, livemode: true });
     let after = 0;
     let atCeiling = false;
     let checked = 0;
@@ -109,20 +110,11 @@ export async function checkReassignedNumbers(deps: {
             checkIsDue(row.checkedAt, maxAgeDays, now),
         )
         .map((row) => row.attemptId);
-      const outcomes = await eachAtMost(
-        due,
-        REASSIGNMENT_CHECK_CONCURRENCY,
-        async (id): Promise<CheckOutcome> => {
-          // Past the ceiling, the rest of the page asks nothing: each would be refused the same.
-          if (atCeiling) return { note: 'ceiling_reached' };
-          const outcome = await checkOne(deps.reassignmentChecks, asker, id);
-          if (outcome.note === 'ceiling_reached') atCeiling = true;
-          return outcome;
-        },
-      );
+      const outcomes = await eachAtMost(due, REASSIGNMENT_CHECK_CONCURRENCY, check);
       for (const outcome of outcomes.values()) {
         if (outcome.note === 'made') checked += 1;
         else if (outcome.note === 'failed') report.failed += 1;
+        else if (outcome.note === 'ceiling_reached') atCeiling = true;
       }
       if (page.length < SWEEP_PAGE) break;
     }

@@ -41,6 +41,20 @@ export async function checkOne(
   }
 }
 
+/** `checkOne`, but once the account's ceiling refused one, the rest ask nothing: each would be refused the same. */
+export function checkUntilCeiling(
+  checks: ReassignmentChecks,
+  asker: AccountMode,
+): (attemptId: string) => Promise<CheckOutcome> {
+  let atCeiling = false;
+  return async (attemptId) => {
+    if (atCeiling) return { note: 'ceiling_reached' };
+    const outcome = await checkOne(checks, asker, attemptId);
+    if (outcome.note === 'ceiling_reached') atCeiling = true;
+    return outcome;
+  };
+}
+
 /** What the verdict knows of one question's consent before its check. */
 export type ConsentToCheck = {
   verificationId: string | null;
@@ -71,9 +85,9 @@ export async function checksBeforeJudging(
   const planned = consents.map((consent): ReassignmentCheckNote | { due: string } => {
     if (!settings.on) return 'off';
     if (!consent.stands) return 'not_due';
-    if (!consent.verificationId) return 'not_possible';
+    if (!consent.verificationId || !consent.method) return 'not_possible';
     const why = notCheckable({
-      method: consent.method ?? 'email',
+      method: consent.method,
       cellPhone: consent.phone,
       verifiedAt: consent.verifiedAt,
       redactedAt: null,
@@ -86,7 +100,7 @@ export async function checksBeforeJudging(
   const outcomes =
     due.length === 0
       ? new Map<string, CheckOutcome>()
-      : await eachAtMost(due, REASSIGNMENT_CHECK_CONCURRENCY, (id) => checkOne(deps.checks, asker, id), {
+      : await eachAtMost(due, REASSIGNMENT_CHECK_CONCURRENCY, checkUntilCeiling(deps.checks, asker), {
           waitMs: deps.waitMs,
         });
   return consents.map((consent, i) => {
