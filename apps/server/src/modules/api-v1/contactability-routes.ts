@@ -16,8 +16,13 @@ verification then, younger than the account's consent age, 18 months unless set 
 and, for \`purpose=marketing\`, the number's local time falls within the federal window (8:00 to 21:00) and its
 state's (Florida, Oklahoma, Maryland 8:00 to 20:00; Texas 9:00 to 21:00, Sundays from 12:00), the time zone taken from
 its area code (the stricter one when an area code spans two). \`reasons\` says why not; \`nextAllowedAt\` when the
-window opens if only the window refuses. Every verdict is kept and listed at \`GET /api/v1/contactability/checks\`: the
-proof that the customer checked before contacting.`;
+window opens if only the window refuses. When the account checks reassigned numbers (its carrier lookup settings), a
+consent that stands and whose latest reassigned-number check is older than the account's age for them (30 days unless
+set otherwise), or was never made, is checked first, up to 8 at once and for at most a few seconds: a \`yes\` refuses
+(\`number_reassigned\`). A check the provider does not answer, past the month's ceiling, or not answered in time does
+not fail the verdict: it is judged on what was known. \`reassignment\` is the check judged with, \`reassignmentCheck\`
+what was done. Every verdict is kept and listed at \`GET /api/v1/contactability/checks\`: the proof that the customer
+checked before contacting.`;
 
 /** "May I contact this number now?" in API v1 (issue #35): one question, a batch of up to 1,000, the verdicts kept. */
 export async function contactabilityRoutes(app: FastifyInstance): Promise<void> {
