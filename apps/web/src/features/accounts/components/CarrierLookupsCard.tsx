@@ -163,7 +163,13 @@ function DescribedSwitch({
 
 function KindFieldset({ legend, children }: { legend: string; children: ReactNode }) {
   return (
-    <Fieldset legend={legend} variant="unstyled" p={0}>
+    <Fieldset
+      legend={legend}
+      variant="unstyled"
+      p={0}
+      // The kind reads above its fields as a heading would (their labels are bold too).
+      styles={{ legend: { fontWeight: 700, fontSize: 'var(--mantine-font-size-md)', marginBottom: 4 } }}
+    >
       <Stack gap="sm">{children}</Stack>
     </Fieldset>
   );
