@@ -88,6 +88,8 @@ export const engineSpecificTests = [
   // Carrier lookups (issue #36): 20 identical questions at once (in one process, and from 20 services on one database)
   // make one request; 20 different ones at once ask exactly the monthly ceiling.
   'src/modules/lookups/lookups.test.ts',
+  // The hosted page's sends that ask lookups: 12 strangers' numbers at once from one address ask only its budget.
+  'src/modules/attempts/lookups-at-send-limits.test.ts',
   // Redaction's reach (issue #33): byte-string matching in stored API answers, regexp masking, an information_schema
   // sweep of every row, webhook deliveries through the jobs; and reads recorded under bursts (one chain).
   'src/modules/verifications/redaction-copies.test.ts',

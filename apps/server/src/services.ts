@@ -255,7 +255,16 @@ export function createServices(deps: {
     reassignmentChecks,
     reassignmentCheckWaitMs: config.reassignmentCheckWaitMs,
   });
-  const attempts = createAttemptStore({ config, db, clock, codeDelivery, jobs, webhookEvents, lookups });
+  const attempts = createAttemptStore({
+    config,
+    db,
+    clock,
+    codeDelivery,
+    jobs,
+    webhookEvents,
+    lookups,
+    rateLimit,
+  });
   const publicVerify = createPublicVerifyService({ config, db, clock, attempts, revocations, rateLimit });
   const apiEvents = createApiEvents({ db, clock });
   const apiVerifications = createApiVerifications({

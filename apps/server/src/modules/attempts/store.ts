@@ -26,7 +26,7 @@ import type { JobQueue } from '../../jobs/queue.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { ipKey } from '../../lib/ip-key.ts';
-import { type RateLimitRule, tooMany } from '../../lib/rate-limit.ts';
+import { type RateLimiter, type RateLimitRule, tooMany } from '../../lib/rate-limit.ts';
 import { statement } from '../../lib/statement.ts';
 import type { CurrentConsent } from '../consent/index.ts';
 import {
@@ -446,8 +446,10 @@ export function createAttemptStore(deps: {
   webhookEvents: WebhookEvents;
   /** The carrier lookups a code send asks when the account turned them on (issue #36 item 1). */
   lookups: Lookups;
+  /** The hosted page's per-address budget of sends that ask lookups (ADR 42). */
+  rateLimit: RateLimiter;
 }) {
-  const { config, db, clock, codeDelivery, jobs, webhookEvents, lookups } = deps;
+  const { config, db, clock, codeDelivery, jobs, webhookEvents, lookups, rateLimit } = deps;
   const limits = () => config.codeSendLimits;
 
   /** API v1: a form of the account by its id (the key's account; another account's form is not found). */
@@ -612,7 +614,6 @@ export function createAttemptStore(deps: {
         problem: 'live_mode_test_number',
       });
     }
-    const carrier = testNumber ? NOTHING_ASKED : await carrierAtSend(form, target, asked, options, now);
     const sendRules = sendLimits(
       form,
       { e164: phone.e164, method, email },
@@ -621,6 +622,23 @@ export function createAttemptStore(deps: {
       options,
       !!testNumber,
     );
+    // Lookups are billed, and a send's own limits are decided only after them (in its one statement): from the hosted
+    // page, the sends that ask lookups take a unit of their own per-address daily budget first, atomically (as many
+    // as the address may send codes), so a script sending strangers' numbers from one address, even all at once, asks
+    // no more lookups than it could send codes (ADR 42). Only such sends pay for this round trip.
+    if (asked && !testNumber && options.perIpLimit) {
+      await rateLimit.consume(
+        [
+          {
+            bucket: `code-send-lookups:ip:${ipKey(context.ip)}`,
+            limit: limits().perIpPerDay,
+            windowMs: DAY_MS,
+          },
+        ],
+        texts.tooManyFromIp,
+      );
+    }
+    const carrier = testNumber ? NOTHING_ASKED : await carrierAtSend(form, target, asked, options, now);
 
     const attemptId = newAttemptId();
     const code = testNumber?.code ?? newCode();
