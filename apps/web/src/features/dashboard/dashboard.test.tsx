@@ -280,6 +280,30 @@ describe('/dashboard/', () => {
     expect(screen.queryByRole('region', { name: 'Carrier lookups' })).toBeNull();
   });
 
+  it('a failed count of the carrier lookups says so below the report, with Try again', async () => {
+    const user = userEvent.setup();
+    let fail = true;
+    const fake = server();
+    // A 4xx: the query client retries 5xx answers with backoff, which would only slow this test down.
+    fake.on('GET /api/lookups/summary', () =>
+      fail
+        ? [400, { nonFieldErrors: ['The count is not available right now.'] }]
+        : [200, { ...noLookups, reassigned: { asked: 2, failed: 0, yes: 1, no: 1, noData: 0 } }],
+    );
+    renderApp('/dashboard/', { initialData: signedIn(), server: fake });
+    await findChart();
+    const alert = await screen.findByRole('alert', {}, { timeout: SLOW });
+    expect(alert).toHaveTextContent('The carrier lookups could not be counted');
+    expect(alert).toHaveTextContent('The count is not available right now.');
+    // The report itself stands.
+    expect(stat('Verifications')).toBe('1,234');
+    fail = false;
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    const panel = await screen.findByRole('region', { name: 'Carrier lookups' });
+    expect(within(panel).getByText('2 lookups asked')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it('the funnel: five steps with counts and step-to-step rates, a channel switch, and the top failure reasons', async () => {
     const user = userEvent.setup();
     renderApp('/dashboard/', { initialData: signedIn(), server: server() });
