@@ -14,7 +14,7 @@ import {
 } from '../lookups/index.ts';
 import { firstRevocationOfVerification } from '../revocations/index.ts';
 import { checkUntilCeiling, REASSIGNMENT_CHECK_CONCURRENCY } from './reassignment.ts';
-import { consentMaxAgeOf, consentRefusals, newestConsentOf } from './service.ts';
+import { accountRulesOf, consentRefusals, newestConsentOf } from './service.ts';
 
 /** Verifications read per statement (keyset by id); their due checks are then made 8 at once. */
 export const SWEEP_PAGE = 200;
@@ -90,7 +90,7 @@ export async function checkReassignedNumbers(deps: {
 
   for (const { accountId, maxAgeDays } of await accountsCheckingReassigned(db)) {
     report.accounts += 1;
-    const months = await consentMaxAgeOf(db, accountId);
+    const months = (await accountRulesOf(db, accountId)).consentMaxAgeMonths;
     // Past the ceiling, the rest of the account asks nothing.
     const check = checkUntilCeiling(deps.reassignmentChecks, { accountId, livemode: true });
     let after = 0;

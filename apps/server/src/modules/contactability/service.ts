@@ -25,11 +25,11 @@ import { cursorPage, parseIdCursor } from '../../lib/cursor-pages.ts';
 import { AppError } from '../../lib/errors.ts';
 import { rowsOf } from '../../lib/rows.ts';
 import { type AccountContext, keyLivemode } from '../../plugins/account-context.ts';
-import { latestReassignmentOf, type ReassignmentChecks, reassignedChecksOf } from '../lookups/index.ts';
+import { latestReassignmentOf, type ReassignmentChecks, reassignedChecksFrom } from '../lookups/index.ts';
 import { firstRevocationSince } from '../revocations/index.ts';
 import { checksBeforeJudging, type ReassignmentUsed } from './reassignment.ts';
 
-const { accounts, contactabilityChecks, verificationAttempts } = schema;
+const { accounts, contactabilityChecks, lookupSettings, verificationAttempts } = schema;
 
 const DAY_MS = 86_400_000;
 
@@ -156,14 +156,26 @@ export function judge(
   return { allowed: reasons.length === 0, reasons, nextAllowedAt };
 }
 
-/** The account's consent age in months (`accounts.consent_max_age_months`): the verdict's, and the schedule's. */
-export async function consentMaxAgeOf(db: Db, accountId: number): Promise<number> {
+/**
+ * What the verdict needs of the account, in one read: its consent age in months (`accounts.consent_max_age_months`)
+ * and its reassigned-number check settings (`lookup_settings`, joined: the defaults without a row). The schedule reads
+ * the consent age the same way.
+ */
+export async function accountRulesOf(
+  db: Db,
+  accountId: number,
+): Promise<{ consentMaxAgeMonths: number; reassignedChecks: { on: boolean; maxAgeDays: number } }> {
   const [row] = await db
-    .select({ months: accounts.consentMaxAgeMonths })
+    .select({
+      months: accounts.consentMaxAgeMonths,
+      on: lookupSettings.reassignedChecks,
+      maxAgeDays: lookupSettings.reassignedMaxAgeDays,
+    })
     .from(accounts)
+    .leftJoin(lookupSettings, eq(lookupSettings.accountId, accounts.id))
     .where(eq(accounts.id, accountId));
   if (!row) throw new AppError('not_found');
-  return row.months;
+  return { consentMaxAgeMonths: row.months, reassignedChecks: reassignedChecksFrom(row) };
 }
 
 /**
@@ -243,15 +255,15 @@ export function createContactability(deps: {
     const now = clock.now();
     const asked = read(questions, now, fieldOf);
     const isTest = keyLivemode(ctx) === false;
-    const [months, standings, settings] = await Promise.all([
-      consentMaxAgeOf(db, ctx.accountId),
+    const [rules, standings] = await Promise.all([
+      accountRulesOf(db, ctx.accountId),
       standingsOf(ctx.accountId, isTest, asked),
-      reassignedChecksOf(db, ctx.accountId),
     ]);
+    const months = rules.consentMaxAgeMonths;
     const checked = await checksBeforeJudging(
       { checks: deps.reassignmentChecks, waitMs: deps.reassignmentCheckWaitMs },
       { accountId: ctx.accountId, livemode: !isTest },
-      settings,
+      rules.reassignedChecks,
       now,
       asked.map((question, i) => {
         const standing = standings[i] ?? NO_STANDING;

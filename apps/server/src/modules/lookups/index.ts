@@ -38,6 +38,6 @@ export {
   accountsCheckingReassigned,
   createLookupSettings,
   type LookupSettingsService,
-  reassignedChecksOf,
+  reassignedChecksFrom,
 } from './settings.ts';
 export { monthOf } from './usage.ts';

@@ -42,13 +42,18 @@ async function settingsOf(reader: Db, accountId: number): Promise<Settings> {
   return settings;
 }
 
-/** The account's reassigned-number check settings (issue #36 item 2): whether checks are made, and their age. */
-export async function reassignedChecksOf(
-  reader: Db,
-  accountId: number,
-): Promise<{ on: boolean; maxAgeDays: number }> {
-  const settings = await settingsOf(reader, accountId);
-  return { on: settings.reassignedChecks, maxAgeDays: settings.reassignedMaxAgeDays };
+/**
+ * The account's reassigned-number check settings (issue #36 item 2), whether checks are made and their age, from its
+ * `lookup_settings` columns as a statement joined them: null when it has no row (the defaults).
+ */
+export function reassignedChecksFrom(joined: { on: boolean | null; maxAgeDays: number | null }): {
+  on: boolean;
+  maxAgeDays: number;
+} {
+  return {
+    on: joined.on ?? DEFAULTS.reassignedChecks,
+    maxAgeDays: joined.maxAgeDays ?? DEFAULTS.reassignedMaxAgeDays,
+  };
 }
 
 /** The accounts with reassigned-number checks on, by id, each with its checks' age: the schedule's list. */
