@@ -181,7 +181,8 @@ export async function accountRulesOf(
 /**
  * "May I contact this number now?" (issue #35). One statement reads the standing of every number of a batch (the
  * newest verification at its instant, its attempt and certificate ids, the first revocation since), one inserts the
- * verdicts: a batch of 1,000 costs two round trips. Every verdict is kept: the customer's proof that it checked.
+ * verdicts: a batch of 1,000 costs two round trips. With the account's reassigned-number checks on, the due checks
+ * are made between them (reassignment.ts, ADR 43). Every verdict is kept: the customer's proof that it checked.
  */
 export function createContactability(deps: {
   db: Db;
