@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiCarrierSchema, apiReassignmentSchema, apiSimSwapSchema } from './api-v1.ts';
 import { consentEvidenceSchema } from './consent.ts';
 import { anyIdParams, endpoint, ok } from './endpoints.ts';
 import { verificationMethodSchema } from './public-verify.ts';
@@ -49,6 +50,14 @@ export const certificateSchema = z
       externalRefId: z.string(),
       isTest: z.boolean(),
       source: z.enum(['hosted', 'api']),
+    }),
+    carrier: apiCarrierSchema.nullable().optional().meta({
+      description:
+        'What the carrier said of the number when the code was requested (line type and name; issue #36), as API v1’s verification says it; null when it was not asked. Absent from certificates issued before carrier lookups.',
+    }),
+    simSwap: apiSimSwapSchema.nullable().optional().meta({
+      description:
+        'The number’s last SIM swap as the carrier told it when the code was requested, judged against the account’s window then (issue #36); null when it was not asked. Absent from certificates issued before carrier lookups.',
     }),
     consent: consentEvidenceSchema.extend({ language: languageSchema, text: z.string() }).nullable().meta({
       description: 'The consent text the consumer was shown, in full; null when the form had none.',
@@ -135,6 +144,10 @@ export const certificateStandingSchema = z
     consentRevokedAt: z.string().nullable().meta({
       description:
         'When the consumer revoked consent for the verified number or address, after the verification (issue #35): the certificate stays valid evidence of its moment, and this says "consent revoked on …" beside it. Not part of the signed content. Null when consent was not revoked since (or once redacted).',
+    }),
+    reassignment: apiReassignmentSchema.nullable().meta({
+      description:
+        'The latest reassigned-number check of the verified number since this consent (issue #36): `yes` means the number changed hands since, so the consent no longer covers whoever holds it now; `no_data` is no data, never a no. Not part of the signed content (checks come later and change). Null when none was made.',
     }),
   })
   .meta({ id: 'CertificateStanding' });

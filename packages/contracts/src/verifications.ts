@@ -5,6 +5,7 @@ import {
   apiReassignmentCheckSchema,
   apiReassignmentSchema,
   apiSimSwapSchema,
+  type ReassignmentAnswer,
 } from './api-v1.ts';
 import { consentEvidenceSchema } from './consent.ts';
 import { csvList, datePresets, localDateSchema, timeZoneSchema } from './date-filters.ts';
@@ -180,6 +181,13 @@ export const verificationRevocationSchema = z.object({
   email: z.string().nullable(),
 });
 export type VerificationRevocation = z.infer<typeof verificationRevocationSchema>;
+/** A reassigned-number answer in words (the detail, the certificate's page and PDF): no data is never a no. */
+export const reassignmentAnswerLabels: Record<ReassignmentAnswer, string> = {
+  yes: 'Reassigned since consent',
+  no: 'Not reassigned since consent',
+  no_data: 'No data available',
+};
+
 export const verificationDetailSchema = verificationSchema.extend({
   /** The address the code went to, when the method is e-mail. */
   email: z.string().nullable(),

@@ -721,6 +721,10 @@ export interface components {
                 /** @enum {string} */
                 source: "hosted" | "api";
             };
+            /** @description What the carrier said of the number when the code was requested (line type and name; issue #36), as API v1’s verification says it; null when it was not asked. Absent from certificates issued before carrier lookups. */
+            carrier?: components["schemas"]["CarrierInput"] | null;
+            /** @description The number’s last SIM swap as the carrier told it when the code was requested, judged against the account’s window then (issue #36); null when it was not asked. Absent from certificates issued before carrier lookups. */
+            simSwap?: components["schemas"]["SimSwapInput"] | null;
             /** @description The consent text the consumer was shown, in full; null when the form had none. */
             consent: {
                 versionId: string;
@@ -787,6 +791,8 @@ export interface components {
             redactedAt: string | null;
             /** @description When the consumer revoked consent for the verified number or address, after the verification (issue #35): the certificate stays valid evidence of its moment, and this says "consent revoked on …" beside it. Not part of the signed content. Null when consent was not revoked since (or once redacted). */
             consentRevokedAt: string | null;
+            /** @description The latest reassigned-number check of the verified number since this consent (issue #36): `yes` means the number changed hands since, so the consent no longer covers whoever holds it now; `no_data` is no data, never a no. Not part of the signed content (checks come later and change). Null when none was made. */
+            reassignment: components["schemas"]["ReassignmentInput"] | null;
         };
         /** @description The certificate as signed, without `evidence`. */
         LockedCertificateInput: {
@@ -828,6 +834,10 @@ export interface components {
                 /** @enum {string} */
                 source: "hosted" | "api";
             };
+            /** @description What the carrier said of the number when the code was requested (line type and name; issue #36), as API v1’s verification says it; null when it was not asked. Absent from certificates issued before carrier lookups. */
+            carrier?: components["schemas"]["CarrierInput"] | null;
+            /** @description The number’s last SIM swap as the carrier told it when the code was requested, judged against the account’s window then (issue #36); null when it was not asked. Absent from certificates issued before carrier lookups. */
+            simSwap?: components["schemas"]["SimSwapInput"] | null;
             /** @description The consent text the consumer was shown, in full; null when the form had none. */
             consent: {
                 versionId: string;
@@ -879,6 +889,8 @@ export interface components {
             redactedAt: string | null;
             /** @description When the consumer revoked consent for the verified number or address, after the verification (issue #35): the certificate stays valid evidence of its moment, and this says "consent revoked on …" beside it. Not part of the signed content. Null when consent was not revoked since (or once redacted). */
             consentRevokedAt: string | null;
+            /** @description The latest reassigned-number check of the verified number since this consent (issue #36): `yes` means the number changed hands since, so the consent no longer covers whoever holds it now; `no_data` is no data, never a no. Not part of the signed content (checks come later and change). Null when none was made. */
+            reassignment: components["schemas"]["ReassignmentInput"] | null;
             id: string;
             issuedAt: string;
             company: string;
@@ -1327,6 +1339,10 @@ export interface components {
                 /** @enum {string} */
                 source: "hosted" | "api";
             };
+            /** @description What the carrier said of the number when the code was requested (line type and name; issue #36), as API v1’s verification says it; null when it was not asked. Absent from certificates issued before carrier lookups. */
+            carrier?: components["schemas"]["Carrier"] | null;
+            /** @description The number’s last SIM swap as the carrier told it when the code was requested, judged against the account’s window then (issue #36); null when it was not asked. Absent from certificates issued before carrier lookups. */
+            simSwap?: components["schemas"]["SimSwap"] | null;
             /** @description The consent text the consumer was shown, in full; null when the form had none. */
             consent: {
                 versionId: string;
@@ -1393,6 +1409,8 @@ export interface components {
             redactedAt: string | null;
             /** @description When the consumer revoked consent for the verified number or address, after the verification (issue #35): the certificate stays valid evidence of its moment, and this says "consent revoked on …" beside it. Not part of the signed content. Null when consent was not revoked since (or once redacted). */
             consentRevokedAt: string | null;
+            /** @description The latest reassigned-number check of the verified number since this consent (issue #36): `yes` means the number changed hands since, so the consent no longer covers whoever holds it now; `no_data` is no data, never a no. Not part of the signed content (checks come later and change). Null when none was made. */
+            reassignment: components["schemas"]["Reassignment"] | null;
         };
         /** @description The certificate as signed, without `evidence`. */
         LockedCertificate: {
@@ -1434,6 +1452,10 @@ export interface components {
                 /** @enum {string} */
                 source: "hosted" | "api";
             };
+            /** @description What the carrier said of the number when the code was requested (line type and name; issue #36), as API v1’s verification says it; null when it was not asked. Absent from certificates issued before carrier lookups. */
+            carrier?: components["schemas"]["Carrier"] | null;
+            /** @description The number’s last SIM swap as the carrier told it when the code was requested, judged against the account’s window then (issue #36); null when it was not asked. Absent from certificates issued before carrier lookups. */
+            simSwap?: components["schemas"]["SimSwap"] | null;
             /** @description The consent text the consumer was shown, in full; null when the form had none. */
             consent: {
                 versionId: string;
@@ -1485,6 +1507,8 @@ export interface components {
             redactedAt: string | null;
             /** @description When the consumer revoked consent for the verified number or address, after the verification (issue #35): the certificate stays valid evidence of its moment, and this says "consent revoked on …" beside it. Not part of the signed content. Null when consent was not revoked since (or once redacted). */
             consentRevokedAt: string | null;
+            /** @description The latest reassigned-number check of the verified number since this consent (issue #36): `yes` means the number changed hands since, so the consent no longer covers whoever holds it now; `no_data` is no data, never a no. Not part of the signed content (checks come later and change). Null when none was made. */
+            reassignment: components["schemas"]["Reassignment"] | null;
             id: string;
             issuedAt: string;
             company: string;

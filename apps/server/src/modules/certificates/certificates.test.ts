@@ -119,6 +119,9 @@ describe('GET /api/verifications/{id}/certificate', () => {
         isTest: false,
         source: 'hosted',
       },
+      // The account asks no carrier lookups (issue #36; number-checks.test.ts signs them).
+      carrier: null,
+      simSwap: null,
       consent: {
         versionId: version?.id,
         version: 1,

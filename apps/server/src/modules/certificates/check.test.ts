@@ -70,6 +70,7 @@ describe('POST /api/public/certificates/verify', () => {
         revocationReason: null,
         redactedAt: null,
         consentRevokedAt: null,
+        reassignment: null,
       },
     } satisfies CertificateCheck);
 
@@ -123,6 +124,7 @@ describe('POST /api/public/certificates/verify', () => {
         revocationReason: null,
         redactedAt: null,
         consentRevokedAt: null,
+        reassignment: null,
       },
     } satisfies CertificateCheck);
     // A byte at the start, in the middle and at the end (the seal).

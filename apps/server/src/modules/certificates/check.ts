@@ -8,7 +8,7 @@ import { AppError } from '../../lib/errors.ts';
 import { ipKey } from '../../lib/ip-key.ts';
 import type { RateLimiter } from '../../lib/rate-limit.ts';
 import type { CertificateService } from './service.ts';
-import { consentRevokedAt, standingOf } from './standing.ts';
+import { standingFactsOf, standingOf } from './standing.ts';
 
 const { verificationCertificates } = schema;
 
@@ -112,8 +112,7 @@ export function createCertificateCheck(deps: {
         .from(verificationCertificates)
         .where(eq(verificationCertificates.id, result.certificateId))
         .limit(1);
-      if (row)
-        standing = standingOf({ ...row, consentRevokedAt: await consentRevokedAt(db, row.verificationId) });
+      if (row) standing = standingOf({ ...row, ...(await standingFactsOf(db, row.verificationId)) });
     }
     return {
       verdict: result.verdict,

@@ -3,12 +3,12 @@ import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { canonicalJson, sha256Hex } from '@veriform/verify-certificate';
 import { and, eq } from 'drizzle-orm';
-import { consentEvidenceOf } from '../../domain/api-verification.ts';
+import { carrierColumns, carrierOf, consentEvidenceOf, simSwapOf } from '../../domain/api-verification.ts';
 import { maskEmail, maskPhone } from '../../domain/phone.ts';
 import { verifiedDomainsOf } from '../domains/index.ts';
-import { verificationTimeline } from '../verifications/index.ts';
+import { approvedAttemptOn, verificationTimeline } from '../verifications/index.ts';
 
-const { verifications, accounts, verifyForms, consentVersions } = schema;
+const { verifications, accounts, verifyForms, consentVersions, verificationAttempts } = schema;
 
 type VerificationRow = typeof verifications.$inferSelect;
 
@@ -56,11 +56,14 @@ export async function certificateFacts(
       accountName: accounts.displayName,
       formPublicId: verifyForms.publicId,
       consentText: consentVersions.text,
+      // What the carrier said when the code was requested (issue #36): its approved code's linked lookups.
+      ...carrierColumns,
     })
     .from(verifications)
     .innerJoin(accounts, eq(accounts.id, verifications.accountId))
     .innerJoin(verifyForms, eq(verifyForms.id, verifications.verifyFormId))
     .leftJoin(consentVersions, eq(consentVersions.id, verifications.consentVersionId))
+    .leftJoin(verificationAttempts, approvedAttemptOn)
     .where(and(eq(verifications.accountId, accountId), eq(verifications.id, verificationId)))
     .limit(1);
   if (!found) return null;
@@ -89,6 +92,10 @@ export async function certificateFacts(
       isTest: row.isTest,
       source: row.source,
     },
+    // Signed: facts of the code's moment that never change (issue #36). Certificates issued before carry neither key;
+    // the verifier checks bytes and signature only, so adding keys leaves every earlier signature as it was.
+    carrier: carrierOf(found),
+    simSwap: simSwapOf(found),
     // The text is the version's own row; a version is never changed (migration 0017's trigger), and its hash is the
     // one the verification recorded.
     consent: consent && found.consentText !== null ? { ...consent, text: found.consentText } : null,

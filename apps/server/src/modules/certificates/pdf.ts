@@ -1,10 +1,13 @@
 import {
+  type ApiReassignment,
   CERTIFICATE_ALG,
   CERTIFICATE_KEYS_PATH,
   type Certificate,
+  carrierLineTypeLabels,
   certificateSchema,
   deliveryReasonOf,
   issuerLabel,
+  reassignmentAnswerLabels,
   type TimelineEvent,
 } from '@veriform/contracts';
 import { PDF_SEAL_PREFIX } from '@veriform/verify-certificate';
@@ -77,8 +80,11 @@ export function createCertificatePdfs(
   config: Pick<Config, 'secretKey' | 'certificateKeyGeneration' | 'publicUrl'>,
 ) {
   const keyFor = sealingKeys(config);
-  return async (signed: SignedCertificateText): Promise<Buffer> =>
-    sealPdf(await renderCertificatePdf(signed, config.publicUrl), keyFor(signed.keyId));
+  return async (
+    signed: SignedCertificateText,
+    reassignment: ApiReassignment | null = null,
+  ): Promise<Buffer> =>
+    sealPdf(await renderCertificatePdf(signed, config.publicUrl, reassignment), keyFor(signed.keyId));
 }
 
 /** The seal line after `%%EOF`: signed are the PDF's bytes and the line break that ends them. */
@@ -379,6 +385,8 @@ function eventDetails(event: TimelineEvent, channel: Certificate['verification']
 export async function renderCertificatePdf(
   row: SignedCertificateText,
   publicUrl: string,
+  /** The latest reassigned-number check when the PDF is made (issue #36): the standing's, not signed. */
+  reassignment: ApiReassignment | null = null,
 ): Promise<Uint8Array> {
   const { file } = row;
   const certificate = certificateSchema.parse(JSON.parse(row.content));
@@ -453,6 +461,34 @@ export async function renderCertificatePdf(
   layout.field('Through', verification.source === 'hosted' ? 'The hosted page' : 'API v1');
   layout.field('External reference', verification.externalRefId === '' ? 'none' : verification.externalRefId);
   layout.field('Test', verification.isTest ? 'Yes: a test number, nothing was sent' : 'No');
+
+  // Issue #36: the carrier's answers when the code was requested, signed (absent from certificates issued before), and
+  // the latest reassigned-number check, which is not: checks come later, so the PDF prints the one known when it is
+  // made (the same bytes on every download until a new check is made).
+  layout.heading('Number checks');
+  const { carrier, simSwap } = certificate;
+  layout.field(
+    'Line type',
+    carrier
+      ? `${carrierLineTypeLabels[carrier.lineType]}${carrier.name ? ` (${carrier.name})` : ''}`
+      : 'not looked up',
+  );
+  layout.field(
+    'Last SIM swap',
+    simSwap
+      ? `${simSwap.lastSwapAt ? when(simSwap.lastSwapAt) : 'no date given by the carrier'}; ${
+          simSwap.withinWindow ? 'WITHIN' : 'not within'
+        } the account's ${simSwap.windowDays}-day window before the code`
+      : 'not looked up',
+  );
+  layout.field(
+    'Reassigned number',
+    reassignment
+      ? `${reassignmentAnswerLabels[reassignment.answer]}: checked ${when(reassignment.checkedAt)} for consent of ${reassignment.lastVerifiedDate}${
+          reassignment.errorCode === null ? '' : ` (provider code ${reassignment.errorCode})`
+        }. The latest check when this PDF was made; not part of the signed certificate.`
+      : 'never checked when this PDF was made (not part of the signed certificate)',
+  );
 
   layout.heading('Consent');
   if (consent === null) {

@@ -76,6 +76,7 @@ describe('GET /api/public/certificates/{certId}', () => {
       revocationReason: null,
       redactedAt: null,
       consentRevokedAt: null,
+      reassignment: null,
       certificate: locked,
       signature: file.signature,
     });
@@ -132,6 +133,7 @@ describe('GET /api/public/certificates/{certId}', () => {
       revocationReason: 'Signed up by mistake',
       redactedAt: redactedAt.toISOString(),
       consentRevokedAt: null,
+      reassignment: null,
       certificate: null,
       signature: { alg: 'Ed25519', keyId: row.keyId, value: row.signature },
     });

@@ -19,7 +19,7 @@ import type { RequestOrigin } from '../../plugins/account-context.ts';
 import type { AuditLog } from '../audit/index.ts';
 import { verifiedDomainsOf } from '../domains/index.ts';
 import { saltedSha256 } from './content.ts';
-import { consentRevokedAt, isCertificateId, standingOf } from './standing.ts';
+import { isCertificateId, standingFactsOf, standingOf } from './standing.ts';
 
 const { verificationCertificates, verifications, accounts } = schema;
 
@@ -100,7 +100,7 @@ export function createPublicCertificates(deps: {
     // The consumer's IP address and browser are left out until someone who knows the number unlocks them.
     const certificate = signed === null ? null : withoutEvidence(signed);
     return {
-      ...standingOf({ ...row, consentRevokedAt: await consentRevokedAt(db, row.verificationId) }),
+      ...standingOf({ ...row, ...(await standingFactsOf(db, row.verificationId)) }),
       id: row.id,
       issuedAt: row.createdAt.toISOString(),
       // As signed while there is content (a certificate issued before domains could be verified names none); the

@@ -53,6 +53,7 @@ describe('GET /api/verifications/{id}/certificate/standing', () => {
       revocationReason: null,
       redactedAt: null,
       consentRevokedAt: null,
+      reassignment: null,
       certificateId: null,
       issuedAt: null,
     } satisfies VerificationCertificateStanding);
@@ -65,6 +66,7 @@ describe('GET /api/verifications/{id}/certificate/standing', () => {
       revocationReason: null,
       redactedAt: null,
       consentRevokedAt: null,
+      reassignment: null,
       certificateId: row.id,
       issuedAt: row.createdAt.toISOString(),
     });
@@ -80,6 +82,7 @@ describe('GET /api/verifications/{id}/certificate/standing', () => {
       revocationReason: null,
       redactedAt: redactedAt.toISOString(),
       consentRevokedAt: null,
+      reassignment: null,
       certificateId: null,
       issuedAt: null,
     });
@@ -114,6 +117,7 @@ describe('POST /api/verifications/{id}/certificate/revoke', () => {
       revocationReason: 'Lead disputed it',
       redactedAt: null,
       consentRevokedAt: null,
+      reassignment: null,
       certificateId: row.id,
       issuedAt: row.createdAt.toISOString(),
     } satisfies VerificationCertificateStanding;

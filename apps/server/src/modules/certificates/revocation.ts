@@ -8,7 +8,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
 import type { AuditLog } from '../audit/index.ts';
 import type { CertificateRow, CertificateService } from './service.ts';
-import { consentRevokedAt, standingOf } from './standing.ts';
+import { type StandingFacts, standingFactsOf, standingOf } from './standing.ts';
 
 const { verificationCertificates, verifications } = schema;
 
@@ -20,11 +20,8 @@ const targetName = (row: CertificateRow) =>
     ? `Verification ${row.verificationId}`
     : maskedNumberSchema.parse(JSON.parse(row.content)).verification.cellPhone;
 
-const standingWithId = (
-  row: CertificateRow,
-  consentRevoked: Date | null,
-): VerificationCertificateStanding => ({
-  ...standingOf({ ...row, consentRevokedAt: consentRevoked }),
+const standingWithId = (row: CertificateRow, facts: StandingFacts): VerificationCertificateStanding => ({
+  ...standingOf({ ...row, ...facts }),
   certificateId: row.id,
   issuedAt: row.createdAt.toISOString(),
 });
@@ -79,7 +76,7 @@ export function createCertificateRevocation(deps: {
         targets: [{ type: 'verification', id: String(row.verificationId), name: targetName(row) }],
         changes: { certificateId: row.id, reason },
       });
-      return standingWithId(row, await consentRevokedAt(tx, row.verificationId));
+      return standingWithId(row, await standingFactsOf(tx, row.verificationId));
     });
   }
 
@@ -94,19 +91,20 @@ export function createCertificateRevocation(deps: {
       .where(and(eq(verifications.accountId, ctx.accountId), eq(verifications.id, verificationId)))
       .limit(1);
     if (!verification) throw new AppError('not_found');
-    const revoked = await consentRevokedAt(db, verificationId);
+    const facts = await standingFactsOf(db, verificationId);
     const [row] = await db
       .select()
       .from(verificationCertificates)
       .where(eq(verificationCertificates.verificationId, verificationId))
       .limit(1);
-    if (row) return standingWithId(row, revoked);
+    if (row) return standingWithId(row, facts);
     return {
       status: verification.redactedAt === null ? 'valid' : 'redacted',
       revokedAt: null,
       revocationReason: null,
       redactedAt: verification.redactedAt?.toISOString() ?? null,
-      consentRevokedAt: revoked?.toISOString() ?? null,
+      consentRevokedAt: facts.consentRevokedAt?.toISOString() ?? null,
+      reassignment: facts.reassignment,
       certificateId: null,
       issuedAt: null,
     };

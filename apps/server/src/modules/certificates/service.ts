@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  type ApiReassignment,
   CERTIFICATE_ALG,
   type Certificate,
   type CertificateKeys,
@@ -19,6 +20,7 @@ import { certificateFacts } from './content.ts';
 import { deriveSigningKey, publishedKeys, registerSigningKey } from './keys.ts';
 import type { SignedCertificateText } from './pdf.ts';
 import { refuseRedacted } from './redaction.ts';
+import { standingFactsOf } from './standing-facts.ts';
 
 const { verificationCertificates, certificateChainHeads, verificationAttempts } = schema;
 
@@ -67,10 +69,15 @@ export function createCertificateService(deps: { db: Db; clock: Clock; config: C
   const { db, clock, config, audit } = deps;
   const key = deriveSigningKey(config.secretKey, config.certificateKeyGeneration);
   // pdf-lib and qrcode load with the first PDF asked for, not in every process at start (issue #20 item 5).
-  let pdfRenderer: Promise<(signed: SignedCertificateText) => Promise<Buffer>> | undefined;
-  const renderPdf = async (signed: SignedCertificateText): Promise<Buffer> => {
+  let pdfRenderer:
+    | Promise<(signed: SignedCertificateText, reassignment: ApiReassignment | null) => Promise<Buffer>>
+    | undefined;
+  const renderPdf = async (
+    signed: SignedCertificateText,
+    reassignment: ApiReassignment | null,
+  ): Promise<Buffer> => {
     pdfRenderer ??= import('./pdf.ts').then(({ createCertificatePdfs }) => createCertificatePdfs(config));
-    return (await pdfRenderer)(signed);
+    return (await pdfRenderer)(signed, reassignment);
   };
   let registered: Promise<void> | undefined;
 
@@ -182,12 +189,17 @@ export function createCertificateService(deps: { db: Db; clock: Clock; config: C
   }
 
   async function asPdf(ctx: AccountContext, row: CertificateRow): Promise<CertificateDownload<Buffer>> {
-    const body = await renderPdf({
-      file: certificateFile(row),
-      content: signedContent(row),
-      keyId: row.keyId,
-      signature: row.signature,
-    });
+    // The latest reassigned-number check (issue #36), printed beside the signed content as the standing says it.
+    const { reassignment } = await standingFactsOf(db, row.verificationId);
+    const body = await renderPdf(
+      {
+        file: certificateFile(row),
+        content: signedContent(row),
+        keyId: row.keyId,
+        signature: row.signature,
+      },
+      reassignment,
+    );
     await recorded(ctx, row, 'pdf');
     return { certificateId: row.id, body };
   }

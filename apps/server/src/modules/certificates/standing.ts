@@ -1,15 +1,10 @@
 import type { CertificateStanding, CertificateStatus } from '@veriform/contracts';
-import { type Db, schema } from '@veriform/db';
-import { eq } from 'drizzle-orm';
-import { revocationColumns, revocationMarkOn } from '../verifications/index.ts';
 import type { CertificateRow } from './service.ts';
+import type { StandingFacts } from './standing-facts.ts';
 
-const { verifications } = schema;
+export { type StandingFacts, standingFactsOf } from './standing-facts.ts';
 
-type StandingColumns = Pick<CertificateRow, 'revokedAt' | 'revocationReason' | 'redactedAt'> & {
-  /** The consumer's revocation of consent since the verification (issue #35; consentRevokedAt below). */
-  consentRevokedAt: Date | null;
-};
+type StandingColumns = Pick<CertificateRow, 'revokedAt' | 'revocationReason' | 'redactedAt'> & StandingFacts;
 
 /**
  * Redacted wins over revoked: once the consumer's data is gone, that is what a reader must learn first (the content
@@ -30,22 +25,9 @@ export function standingOf(row: StandingColumns): CertificateStanding {
     redactedAt: row.redactedAt?.toISOString() ?? null,
     // Beside the signed content, never in it: the certificate's bytes stay as they were signed.
     consentRevokedAt: row.consentRevokedAt?.toISOString() ?? null,
+    // Unsigned too: checks come after the certificate, and a later one may answer otherwise.
+    reassignment: row.reassignment,
   };
-}
-
-/**
- * When the consumer revoked consent for the certificate's verification since it was made (issue #35): the
- * verifications module's join of the revocations rule, read for the one verification. Null once redacted (its number
- * and address are masked, so no revocation names them).
- */
-export async function consentRevokedAt(db: Db, verificationId: number): Promise<Date | null> {
-  const [row] = await db
-    .select({ revokedAt: revocationColumns.revokedAt })
-    .from(verifications)
-    .leftJoin(schema.revocationMarks, revocationMarkOn)
-    .where(eq(verifications.id, verificationId))
-    .limit(1);
-  return row?.revokedAt ?? null;
 }
 
 /** `cert_` + 22 base64url characters (128 bits): anything else is answered 404 without a query. */

@@ -18,5 +18,12 @@ export { createVerificationRedaction, type VerificationRedaction } from './redac
 export { verificationRedactionRoutes } from './redaction-routes.ts';
 export { revocationColumns, revocationMarkOn } from './revoked.ts';
 export { verificationRoutes } from './routes.ts';
-export { createVerificationService, type VerificationService } from './service.ts';
+export {
+  approvedAttemptOn,
+  carrierShownColumns,
+  createVerificationService,
+  latestReassignment,
+  reassignmentShownColumns,
+  type VerificationService,
+} from './service.ts';
 export { verificationTimeline } from './timeline.ts';

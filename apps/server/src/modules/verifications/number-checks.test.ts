@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type {
   ApiReassignmentCheck,
   ApiReassignmentCheckList,
@@ -6,15 +5,19 @@ import type {
   VerificationDetail,
   VerifyForm,
 } from '@veriform/contracts';
-import { schema } from '@veriform/db';
-import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keyCall, newApiKey } from '../../test-support/api-v1/client.ts';
 import { join, newOwner, type Owner } from '../../test-support/teams.ts';
 import { useTwilioTestApp } from '../../test-support/twilio-app.ts';
 import { LOOKUP_NUMBERS, STAND_IN_CARRIER } from '../../test-support/twilio-lookup.ts';
 import { noApprovedCodeText } from './number-checks.ts';
-import { createForm, insertAttempt, insertVerification } from './test-helpers.ts';
+import {
+  APPROVED_AT,
+  approvedVerification,
+  createForm,
+  linkCarrierLookups,
+  type Made,
+} from './test-helpers.ts';
 
 /**
  * What a verification carries of the carrier (issue #36 items 1–2): the line type, the SIM swap judged when its code
@@ -24,93 +27,6 @@ import { createForm, insertAttempt, insertVerification } from './test-helpers.ts
  */
 
 const { t, twilio } = useTwilioTestApp();
-
-const APPROVED_AT = new Date('2026-03-10T15:30:00Z');
-
-type Made = { verificationId: number; attemptId: string; phone: string };
-
-/** An approved verification and the code that approved it (API v1's id), made straight in the database. */
-async function approved(
-  form: VerifyForm,
-  options: { phone: string; method?: 'sms' | 'email'; isTest?: boolean; withAttempt?: boolean },
-): Promise<Made> {
-  const method = options.method ?? 'sms';
-  const verification = await insertVerification(t, form, {
-    cellPhone: options.phone,
-    verificationMethod: method,
-    email: method === 'email' ? 'ana@example.com' : null,
-    isTest: options.isTest ?? false,
-    codeSentAt: APPROVED_AT,
-    verifiedAt: APPROVED_AT,
-    createdAt: APPROVED_AT,
-  });
-  const attemptId = randomBytes(16).toString('base64url');
-  if (options.withAttempt !== false)
-    await insertAttempt(t, form, {
-      id: attemptId,
-      cellPhone: options.phone,
-      method,
-      email: method === 'email' ? 'ana@example.com' : null,
-      isTest: options.isTest ?? false,
-      status: 'verified',
-      verifiedAt: APPROVED_AT,
-      verificationId: verification.id,
-      createdAt: new Date(APPROVED_AT.getTime() - 60_000),
-    });
-  return { verificationId: verification.id, attemptId, phone: options.phone };
-}
-
-/** The line type and SIM swap records the code send links (as the send-code slice writes them). */
-async function linkLookups(
-  accountId: number,
-  made: Made,
-  answers: {
-    lineType: string;
-    carrierName: string | null;
-    lastSimSwapAt: Date | null;
-    withinWindow: boolean;
-    windowDays: number;
-  },
-): Promise<void> {
-  const asked = { accountId, phone: made.phone, status: 'answered', provider: 'twilio' } as const;
-  const askedAt = new Date(APPROVED_AT.getTime() - 60_000);
-  const [lineType] = await t.db.db
-    .insert(schema.lookups)
-    .values({
-      ...asked,
-      kind: 'lineType',
-      answer: { line_type_intelligence: { type: answers.lineType, carrier_name: answers.carrierName } },
-      lineType: answers.lineType,
-      carrierName: answers.carrierName,
-      askedAt,
-      answeredAt: askedAt,
-    })
-    .returning({ id: schema.lookups.id });
-  const [simSwap] = await t.db.db
-    .insert(schema.lookups)
-    .values({
-      ...asked,
-      kind: 'simSwap',
-      answer: {
-        sim_swap: { last_sim_swap: { last_sim_swap_date: answers.lastSimSwapAt?.toISOString() ?? null } },
-      },
-      lastSimSwapAt: answers.lastSimSwapAt,
-      simSwappedPeriod: 'PT48H',
-      simSwappedInPeriod: answers.withinWindow,
-      askedAt,
-      answeredAt: askedAt,
-    })
-    .returning({ id: schema.lookups.id });
-  await t.db.db
-    .update(schema.verificationAttempts)
-    .set({
-      lineTypeLookupId: lineType?.id ?? null,
-      simSwapLookupId: simSwap?.id ?? null,
-      simSwapWithinWindow: answers.withinWindow,
-      simSwapWindowDays: answers.windowDays,
-    })
-    .where(eq(schema.verificationAttempts.id, made.attemptId));
-}
 
 const detailOf = async (owner: Owner, made: Made) => {
   const response = await owner.c.get(`/api/verifications/${made.verificationId}`);
@@ -130,7 +46,7 @@ beforeAll(async () => {
 
 describe('what a verification carries of the carrier', () => {
   it('the detail and API v1’s object: the line type, the SIM swap as judged, the latest reassigned-number check', async () => {
-    const made = await approved(form, { phone: LOOKUP_NUMBERS.reassignedYes });
+    const made = await approvedVerification(t, form, { phone: LOOKUP_NUMBERS.reassignedYes });
     const { key } = await newApiKey(owner, ['verifications:read'], 'live');
     const apiObject = async () => {
       const response = await keyCall(t.app, key)('GET', `/api/v1/verifications/${made.attemptId}`);
@@ -143,7 +59,7 @@ describe('what a verification carries of the carrier', () => {
     expect(await apiObject()).toMatchObject({ carrier: null, simSwap: null, reassignment: null });
 
     const swappedAt = new Date(APPROVED_AT.getTime() - 2 * 86_400_000);
-    await linkLookups(owner.accountId, made, {
+    await linkCarrierLookups(t, owner.accountId, made, {
       lineType: 'mobile',
       carrierName: STAND_IN_CARRIER,
       lastSimSwapAt: swappedAt,
@@ -176,8 +92,8 @@ describe('what a verification carries of the carrier', () => {
   });
 
   it('a carrier that tells no swap date: lastSwapAt null, the judgment kept; a line type this build does not name reads unknown', async () => {
-    const made = await approved(form, { phone: '+12015550177' });
-    await linkLookups(owner.accountId, made, {
+    const made = await approvedVerification(t, form, { phone: '+12015550177' });
+    await linkCarrierLookups(t, owner.accountId, made, {
       lineType: 'satellite',
       carrierName: null,
       lastSimSwapAt: null,
@@ -193,7 +109,7 @@ describe('what a verification carries of the carrier', () => {
 
 describe('POST|GET /api/verifications/{id}/reassignment-checks', () => {
   it('members who may read verifications check and list; others 403; another account’s id 404; CSRF as every unsafe call', async () => {
-    const made = await approved(form, { phone: LOOKUP_NUMBERS.reassignedNoData });
+    const made = await approvedVerification(t, form, { phone: LOOKUP_NUMBERS.reassignedNoData });
     const reader = await join(t.app, owner, { canSearchData: true });
     const plain = await join(t.app, owner, { canSearchData: false });
     const stranger = await newOwner(t.app);
@@ -221,15 +137,15 @@ describe('POST|GET /api/verifications/{id}/reassignment-checks', () => {
       expect(response.statusCode, response.body).toBe(400);
       return response.json<{ MainCode_: string; nonFieldErrors: string[] }>();
     };
-    const email = await approved(form, { phone: '+12015550178', method: 'email' });
+    const email = await approvedVerification(t, form, { phone: '+12015550178', method: 'email' });
     expect((await refusal(email)).nonFieldErrors[0]).toMatch(/e-mail/);
-    const test = await approved(form, { phone: '+12015550179', isTest: true });
+    const test = await approvedVerification(t, form, { phone: '+12015550179', isTest: true });
     expect((await refusal(test)).nonFieldErrors[0]).toMatch(/test verification/);
-    const codeless = await approved(form, { phone: '+12015550180', withAttempt: false });
+    const codeless = await approvedVerification(t, form, { phone: '+12015550180', withAttempt: false });
     expect(await refusal(codeless)).toMatchObject({ nonFieldErrors: [noApprovedCodeText] });
     expect((await owner.c.get(checksUrl(codeless))).json()).toEqual({ data: [] });
 
-    const failing = await approved(form, { phone: LOOKUP_NUMBERS.serverError });
+    const failing = await approvedVerification(t, form, { phone: LOOKUP_NUMBERS.serverError });
     const failed = await owner.c.post(checksUrl(failing));
     expect(failed.statusCode, failed.body).toBe(503);
     expect(failed.headers['retry-after']).toBe('30');
@@ -242,7 +158,7 @@ describe('POST|GET /api/verifications/{id}/reassignment-checks', () => {
       monthlyCeiling: { reassigned: 0 },
     });
     expect(patched.statusCode, patched.body).toBe(200);
-    const overCeiling = await approved(cappedForm, { phone: LOOKUP_NUMBERS.reassignedNo });
+    const overCeiling = await approvedVerification(t, cappedForm, { phone: LOOKUP_NUMBERS.reassignedNo });
     const refused = await capped.c.post(checksUrl(overCeiling));
     expect(refused.statusCode, refused.body).toBe(429);
     expect(refused.json()).toMatchObject({ MainCode_: 'lookup_ceiling_reached' });

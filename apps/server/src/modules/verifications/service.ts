@@ -115,11 +115,10 @@ type CarrierShown = Pick<
 type DetailRow = VerificationRow & Revoked & { revocation: RevocationShown | null } & CarrierShown;
 
 /**
- * The carrier's answers of the verification's approved code (the attempt whose `verification_id` it is) and its latest
- * reassigned-number check, by the lookups module's rule: read with the detail and by the certificate's standing.
+ * The latest reassigned-number check of the verification's approved code (the attempt whose `verification_id` it is),
+ * by the lookups module's rule, and with the carrier's answers: read with the detail, by the certificate's standing.
  */
-export const carrierShownColumns = {
-  ...carrierColumns,
+export const reassignmentShownColumns = {
   reassignmentCheckedAt: sql<Date | null>`latest_reassignment.checked_at`.mapWith(
     reassignmentChecks.checkedAt,
   ),
@@ -129,6 +128,7 @@ export const carrierShownColumns = {
   reassignmentAnswer: sql<'yes' | 'no' | 'no_data' | null>`latest_reassignment.answer`,
   reassignmentErrorCode: sql<number | null>`latest_reassignment.error_code`.mapWith(lookups.errorCode),
 };
+export const carrierShownColumns = { ...carrierColumns, ...reassignmentShownColumns };
 /** Joins `carrierShownColumns` need, after `verifications`: the approved attempt and its latest check. */
 export const approvedAttemptOn = eq(verificationAttempts.verificationId, verifications.id);
 export const latestReassignment = sql`${latestReassignmentOf(sql`${verificationAttempts.id}`)} latest_reassignment`;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { VerifyForm } from '@veriform/contracts';
 import { schema } from '@veriform/db';
 import { and, eq } from 'drizzle-orm';
@@ -231,3 +232,96 @@ export const testZones = [
   'America/St_Johns',
   'UTC',
 ];
+
+/** When the verifications `approvedVerification` makes were approved. */
+export const APPROVED_AT = new Date('2026-03-10T15:30:00Z');
+
+export type Made = { verificationId: number; attemptId: string; phone: string };
+
+/** An approved verification and the code that approved it (API v1's id), made straight in the database. */
+export async function approvedVerification(
+  t: TestContext,
+  form: VerifyForm,
+  options: { phone: string; method?: 'sms' | 'email'; isTest?: boolean; withAttempt?: boolean },
+): Promise<Made> {
+  const method = options.method ?? 'sms';
+  const verification = await insertVerification(t, form, {
+    cellPhone: options.phone,
+    verificationMethod: method,
+    email: method === 'email' ? 'ana@example.com' : null,
+    isTest: options.isTest ?? false,
+    codeSentAt: APPROVED_AT,
+    verifiedAt: APPROVED_AT,
+    createdAt: APPROVED_AT,
+  });
+  const attemptId = randomBytes(16).toString('base64url');
+  if (options.withAttempt !== false)
+    await insertAttempt(t, form, {
+      id: attemptId,
+      cellPhone: options.phone,
+      method,
+      email: method === 'email' ? 'ana@example.com' : null,
+      isTest: options.isTest ?? false,
+      status: 'verified',
+      verifiedAt: APPROVED_AT,
+      verificationId: verification.id,
+      createdAt: new Date(APPROVED_AT.getTime() - 60_000),
+    });
+  return { verificationId: verification.id, attemptId, phone: options.phone };
+}
+
+/**
+ * The line type and SIM swap records the code send links (issue #36), written as it writes them: for tests of what a
+ * verification carries, independent of the send.
+ */
+export async function linkCarrierLookups(
+  t: TestContext,
+  accountId: number,
+  made: Made,
+  answers: {
+    lineType: string;
+    carrierName: string | null;
+    lastSimSwapAt: Date | null;
+    withinWindow: boolean;
+    windowDays: number;
+  },
+): Promise<void> {
+  const asked = { accountId, phone: made.phone, status: 'answered', provider: 'twilio' } as const;
+  const askedAt = new Date(APPROVED_AT.getTime() - 60_000);
+  const [lineType] = await t.db.db
+    .insert(schema.lookups)
+    .values({
+      ...asked,
+      kind: 'lineType',
+      answer: { line_type_intelligence: { type: answers.lineType, carrier_name: answers.carrierName } },
+      lineType: answers.lineType,
+      carrierName: answers.carrierName,
+      askedAt,
+      answeredAt: askedAt,
+    })
+    .returning({ id: schema.lookups.id });
+  const [simSwap] = await t.db.db
+    .insert(schema.lookups)
+    .values({
+      ...asked,
+      kind: 'simSwap',
+      answer: {
+        sim_swap: { last_sim_swap: { last_sim_swap_date: answers.lastSimSwapAt?.toISOString() ?? null } },
+      },
+      lastSimSwapAt: answers.lastSimSwapAt,
+      simSwappedPeriod: 'PT48H',
+      simSwappedInPeriod: answers.withinWindow,
+      askedAt,
+      answeredAt: askedAt,
+    })
+    .returning({ id: schema.lookups.id });
+  await t.db.db
+    .update(schema.verificationAttempts)
+    .set({
+      lineTypeLookupId: lineType?.id ?? null,
+      simSwapLookupId: simSwap?.id ?? null,
+      simSwapWithinWindow: answers.withinWindow,
+      simSwapWindowDays: answers.windowDays,
+    })
+    .where(eq(schema.verificationAttempts.id, made.attemptId));
+}

@@ -46,6 +46,7 @@ const issued: VerificationCertificateStanding = {
   revocationReason: null,
   redactedAt: null,
   consentRevokedAt: null,
+  reassignment: null,
 };
 
 const DETAIL = 'GET /api/verifications/42';

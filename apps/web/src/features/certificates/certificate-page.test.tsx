@@ -89,6 +89,7 @@ function makePublic(over: Partial<PublicCertificate> = {}): PublicCertificate {
     revocationReason: null,
     redactedAt: null,
     consentRevokedAt: null,
+    reassignment: null,
     certificate: locked(makeCertificate()),
     signature: { alg: 'Ed25519', keyId: 'vfk_0123456789abcdef', value: 'c2lnbmF0dXJl' },
     ...over,
@@ -109,6 +110,7 @@ function check(over: Partial<CertificateCheck>): CertificateCheck {
       revocationReason: null,
       redactedAt: null,
       consentRevokedAt: null,
+      reassignment: null,
     },
     ...over,
   };
@@ -348,6 +350,7 @@ describe('/certificates/{certId} (the public check page)', { timeout: 20_000 }, 
       revocationReason: 'Duplicate',
       redactedAt: null,
       consentRevokedAt: null,
+      reassignment: null,
     };
     const server = createFakeServer({
       [GET]: [200, makePublic(standing)],

@@ -19,6 +19,7 @@ const page = (over: Partial<PublicCertificate> = {}): PublicCertificate => ({
   revocationReason: null,
   redactedAt: null,
   consentRevokedAt: null,
+  reassignment: null,
   certificate: null,
   signature: { alg: 'Ed25519', keyId: 'vfk_0123456789abcdef', value: 'c2lnbmF0dXJl' },
   ...over,

@@ -1,36 +1,19 @@
 import { Alert, Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconPhoneCheck, IconRefresh } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import type { ApiReassignment, ApiSimSwap, CarrierLineType, VerificationDetail } from '@veriform/contracts';
+import {
+  type ApiReassignment,
+  type ApiSimSwap,
+  carrierLineTypeLabels,
+  reassignmentAnswerLabels,
+  type VerificationDetail,
+} from '@veriform/contracts';
 import { useId } from 'react';
 import { ApiError } from '../../../lib/api-client';
 import { notify } from '../../../lib/notify';
 import { useServices } from '../../../lib/services';
 import { checkReassignment, verificationKeys } from '../api';
 import { DetailField, Instant } from './DetailField';
-
-/** The carrier's line types in words (contracts' `carrierLineTypes`). */
-export const lineTypeLabels: Record<CarrierLineType, string> = {
-  mobile: 'Mobile',
-  landline: 'Landline',
-  fixed_voip: 'Fixed VoIP',
-  non_fixed_voip: 'Non-fixed VoIP',
-  toll_free: 'Toll-free',
-  premium: 'Premium rate',
-  shared_cost: 'Shared cost',
-  personal: 'Personal number',
-  uan: 'Universal access number',
-  voicemail: 'Voicemail',
-  pager: 'Pager',
-  unknown: 'Unknown',
-};
-
-/** A reassigned-number answer in words: "no data" is shown as such, never as a no. */
-export const reassignmentAnswerLabels: Record<ApiReassignment['answer'], string> = {
-  yes: 'Reassigned since consent',
-  no: 'Not reassigned since consent',
-  no_data: 'No data available',
-};
 
 const utcDateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
 /** A `YYYY-MM-DD` date as the reader's locale writes it (the date itself, whatever the reader's zone). */
@@ -169,7 +152,7 @@ export function NumberChecksCard({
       ) : (
         <SimpleGrid component="dl" cols={{ base: 1, sm: 2, md: 3 }} spacing="lg" m={0}>
           <DetailField label="Line type">
-            {v.carrier ? lineTypeLabels[v.carrier.lineType] : 'Not looked up'}
+            {v.carrier ? carrierLineTypeLabels[v.carrier.lineType] : 'Not looked up'}
           </DetailField>
           <DetailField label="Carrier">
             {v.carrier ? (v.carrier.name ?? 'Not named') : 'Not looked up'}
