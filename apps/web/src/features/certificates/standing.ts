@@ -1,4 +1,8 @@
-import type { CertificateStanding, CertificateStatus } from '@veriform/contracts';
+import {
+  type CertificateStanding,
+  type CertificateStatus,
+  reassignmentAnswerLabels,
+} from '@veriform/contracts';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
@@ -42,4 +46,29 @@ export function consentRevokedSentence(
   return standing.consentRevokedAt
     ? `Consent revoked on ${formatDate(standing.consentRevokedAt)} — the consumer revoked consent after this verification; the certificate remains evidence of consent at its moment.`
     : null;
+}
+
+const utcDate = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+/** A `YYYY-MM-DD` date as the reader's locale writes it (the date itself, whatever the reader's zone). */
+export const formatIsoDate = (date: string): string => {
+  const parsed = new Date(`${date}T00:00:00Z`);
+  return Number.isNaN(parsed.getTime()) ? date : utcDate.format(parsed);
+};
+
+/**
+ * The latest reassigned-number check of the verified number (issue #36), in one sentence with its dates: what the
+ * standing says beside the signed certificate. No data is said as such, never as a no. Null when none was made.
+ */
+export function reassignmentSentence(standing: Pick<CertificateStanding, 'reassignment'>): string | null {
+  const check = standing.reassignment;
+  if (!check) return null;
+  const asked = `checked on ${formatDate(check.checkedAt)} for the consent date ${formatIsoDate(check.lastVerifiedDate)}`;
+  switch (check.answer) {
+    case 'yes':
+      return `${reassignmentAnswerLabels.yes} — ${asked}: the number was disconnected since, so this consent does not cover whoever holds it now.`;
+    case 'no':
+      return `${reassignmentAnswerLabels.no} — ${asked}.`;
+    case 'no_data':
+      return `${reassignmentAnswerLabels.no_data} — ${asked}: the database had no data for this number and date, which is not a “no”.`;
+  }
 }

@@ -2,6 +2,7 @@ import { Badge, Box, SimpleGrid, Text } from '@mantine/core';
 import {
   type Certificate,
   type CertificateUnlock,
+  carrierLineTypeLabels,
   languageLabels,
   type PublicCertificate,
 } from '@veriform/contracts';
@@ -84,6 +85,21 @@ function VerificationSection({ c, unlocked }: { c: ShownCertificate; unlocked: C
         <DetailField label="Attempts">{c.attempts.count}</DetailField>
         <DetailField label="Codes entered">{c.attempts.codesEntered}</DetailField>
         <DetailField label="Wrong codes">{c.attempts.wrongCodes}</DetailField>
+        {/* Issue #36: signed with the certificate when the carrier was asked (absent from earlier certificates). */}
+        {c.carrier && (
+          <DetailField label="Line type">
+            {carrierLineTypeLabels[c.carrier.lineType]}
+            {c.carrier.name ? ` (${c.carrier.name})` : ''}
+          </DetailField>
+        )}
+        {c.simSwap && (
+          <DetailField label="Last SIM swap">
+            {c.simSwap.lastSwapAt ? <Instant iso={c.simSwap.lastSwapAt} /> : 'No date given by the carrier'}
+            {c.simSwap.withinWindow
+              ? ` — within the ${c.simSwap.windowDays}-day window before the code`
+              : ` — not within the ${c.simSwap.windowDays}-day window`}
+          </DetailField>
+        )}
         {unlocked && (
           <>
             <DetailField label="IP address">

@@ -9,7 +9,7 @@ import { ApiValidationError } from '../../../lib/api-client';
 import { errorDisplayText } from '../../../lib/error-text';
 import { formatDateTime } from '../../../lib/format';
 import { useCheckCertificateMutation } from '../api';
-import { consentRevokedSentence, standingSentence } from '../standing';
+import { consentRevokedSentence, reassignmentSentence, standingSentence } from '../standing';
 
 /** By extension too: a JSON file often comes without a type (or as text/plain) from a phone's file picker. */
 const ACCEPT = { 'application/pdf': ['.pdf'], 'application/json': ['.json'] };
@@ -32,6 +32,7 @@ function CheckResult({ result, certId }: { result: CertificateCheck; certId: str
   if (result.verdict === 'authentic') {
     const standing = result.standing ? standingSentence(result.standing) : null;
     const consent = result.standing ? consentRevokedSentence(result.standing) : null;
+    const reassigned = result.standing ? reassignmentSentence(result.standing) : null;
     const other = result.certificateId && result.certificateId !== certId ? result.certificateId : null;
     return (
       <Alert
@@ -52,6 +53,7 @@ function CheckResult({ result, certId }: { result: CertificateCheck; certId: str
           </Text>
           {standing && <Text size="sm">{standing}</Text>}
           {consent && <Text size="sm">{consent}</Text>}
+          {reassigned && <Text size="sm">{reassigned}</Text>}
           {other && (
             <Text size="sm">
               It is another certificate than this page’s:{' '}

@@ -3,7 +3,7 @@ import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
 import type { PublicCertificate } from '@veriform/contracts';
 import { SectionPaper } from '../../../components/layout/SectionCard';
 import { formatDateTime } from '../../../lib/format';
-import { consentRevokedSentence, standingSentence } from '../standing';
+import { consentRevokedSentence, reassignmentSentence, standingSentence } from '../standing';
 import { CertificateStatusBadge } from './CertificateStatusBadge';
 import { IssuerDomains, NAME_NOT_VERIFIED_NOTE } from './IssuerDomains';
 
@@ -14,6 +14,7 @@ import { IssuerDomains, NAME_NOT_VERIFIED_NOTE } from './IssuerDomains';
 export function CertificateVerdict({ certificate }: { certificate: PublicCertificate }) {
   const sentence = standingSentence(certificate);
   const consent = consentRevokedSentence(certificate);
+  const reassigned = reassignmentSentence(certificate);
   return (
     <SectionPaper aria-labelledby="certificate-title">
       <Stack gap="sm">
@@ -58,6 +59,21 @@ export function CertificateVerdict({ certificate }: { certificate: PublicCertifi
         {consent && (
           <Alert color="yellow" icon={<IconInfoCircle aria-hidden="true" />} title="Consent revoked">
             {consent}
+          </Alert>
+        )}
+        {reassigned && (
+          <Alert
+            color={certificate.reassignment?.answer === 'yes' ? 'red' : 'gray'}
+            icon={
+              certificate.reassignment?.answer === 'yes' ? (
+                <IconAlertTriangle aria-hidden="true" />
+              ) : (
+                <IconInfoCircle aria-hidden="true" />
+              )
+            }
+            title="Reassigned-number check"
+          >
+            {reassigned}
           </Alert>
         )}
       </Stack>
