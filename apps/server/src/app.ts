@@ -38,6 +38,7 @@ import { lookupRoutes } from './modules/lookups/index.ts';
 import { mediaRoutes } from './modules/media/index.ts';
 import { membershipRoutes } from './modules/memberships/index.ts';
 import { publicVerifyRoutes } from './modules/public-verify/index.ts';
+import { refreshLinkRoutes } from './modules/refresh-links/index.ts';
 import { revocationRoutes, twilioInboundRoutes } from './modules/revocations/index.ts';
 import { testNumberRoutes } from './modules/test-numbers/index.ts';
 import { userRoutes } from './modules/users/index.ts';
@@ -221,6 +222,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(verificationRoutes);
   await app.register(verificationDetailReportRoutes);
   await app.register(verificationRedactionRoutes);
+  await app.register(refreshLinkRoutes);
   await app.register(certificateRoutes);
   await app.register(verificationAttemptRoutes);
   await app.register(publicVerifyRoutes);

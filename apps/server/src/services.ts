@@ -62,6 +62,7 @@ import {
 import { createMediaService, type MediaService } from './modules/media/index.ts';
 import { createMembershipService, type MembershipService } from './modules/memberships/index.ts';
 import { createPublicVerifyService, type PublicVerifyService } from './modules/public-verify/index.ts';
+import { createRefreshLinks, type RefreshLinks } from './modules/refresh-links/index.ts';
 import { createRevocations, type Revocations } from './modules/revocations/index.ts';
 import { createTestNumberService, type TestNumberService } from './modules/test-numbers/index.ts';
 import { createUserService, type UserService } from './modules/users/index.ts';
@@ -158,6 +159,8 @@ export type Services = {
   publicVerify: PublicVerifyService;
   /** API v1's verifications: the public page's rules through an account's API key. */
   apiVerifications: ApiVerifications;
+  /** Fresh verification links bound to an approved verification (issue #36 item 4), for API v1 and the app. */
+  refreshLinks: RefreshLinks;
   /** API v1's events: the account's webhook events of the last 30 days, in cursor pages. */
   apiEvents: ApiEvents;
   /** Webhook endpoints (issue #17): owners manage them; their secrets are sealed with SECRET_KEY. */
@@ -267,6 +270,7 @@ export function createServices(deps: {
   });
   const publicVerify = createPublicVerifyService({ config, db, clock, attempts, revocations, rateLimit });
   const apiEvents = createApiEvents({ db, clock });
+  const refreshLinks = createRefreshLinks({ config, db, clock });
   const apiVerifications = createApiVerifications({
     config,
     db,
@@ -331,6 +335,7 @@ export function createServices(deps: {
     reassignmentChecks,
     publicVerify,
     apiVerifications,
+    refreshLinks,
     apiEvents,
     webhookEndpoints,
     webhookEvents,

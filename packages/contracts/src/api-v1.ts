@@ -114,6 +114,12 @@ export const apiProblems = {
     description:
       'The reassigned-number database answers for a US number whose consent date is known: the verification must be an approved text (SMS) verification of a US number, not redacted.',
   },
+  refresh_not_possible: {
+    status: 422,
+    title: 'Refresh not possible',
+    description:
+      'Only an approved verification that was not redacted has a consent to refresh with a fresh verification link.',
+  },
   lookup_ceiling_reached: {
     status: 429,
     title: 'Lookup ceiling reached',
@@ -394,6 +400,10 @@ export const apiVerificationSchema = z
       description:
         'The number’s last SIM swap, asked when the code was requested (when the account turned SIM swap lookups on, for a text to a live number). Null when not asked or the carrier told nothing to judge. Webhook events carry it as the verification’s.',
     }),
+    refreshes: z.string().nullable().meta({
+      description:
+        'The verification whose consent this one refreshes: it was made through a fresh verification link of that one (`POST /api/v1/verifications/{id}/refresh`), with its `externalRefId`. Null otherwise.',
+    }),
     created: z.string(),
   })
   .meta({ id: 'Verification' });
@@ -453,6 +463,22 @@ export const apiCheckResultSchema = z
 export type ApiCheckResult = z.infer<typeof apiCheckResultSchema>;
 
 export const apiVerificationIdParamsSchema = z.object({ id: z.string().max(64) });
+
+/** POST /api/v1/verifications/{id}/refresh (and the app's): a fresh verification link bound to the verification. */
+export const apiRefreshLinkSchema = z
+  .object({
+    hostedUrl: z.string().meta({
+      description:
+        'The form’s hosted page with the link’s token: the verification made there `refreshes` this one and keeps its `externalRefId` (whatever the URL’s `ref` says). Shown once: only a hash of the token is kept.',
+    }),
+    refreshes: z.string().meta({ description: 'The verification it refreshes.' }),
+    expiresAt: z.string().meta({
+      description:
+        'After this the link still opens the form, but the verification made there refreshes nothing.',
+    }),
+  })
+  .meta({ id: 'RefreshLink' });
+export type ApiRefreshLink = z.infer<typeof apiRefreshLinkSchema>;
 
 /** GET /api/v1/verifications: newest first, in cursor pages, with filters. */
 export const apiVerificationListQuerySchema = apiPageQuerySchema.extend({

@@ -87,6 +87,12 @@ export const sendCodeRequestSchema = z.object({
    * form; anything else (a stale tab, another form's view) is dropped silently, never refused.
    */
   pageViewId: z.string().max(64).optional().catch(undefined),
+  /**
+   * The page URL's `refresh`, a refresh link's token (issue #36 item 4): a link of this form, not expired, makes the
+   * verification refresh the link's one, with its reference. An unknown or expired token is dropped silently, never
+   * refused: the consumer still verifies, and the answer says nothing of it.
+   */
+  refresh: z.string().max(64).optional().catch(undefined),
 });
 export type SendCodeRequest = z.input<typeof sendCodeRequestSchema>;
 

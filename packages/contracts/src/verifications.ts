@@ -4,6 +4,7 @@ import {
   apiReassignmentCheckListSchema,
   apiReassignmentCheckSchema,
   apiReassignmentSchema,
+  apiRefreshLinkSchema,
   apiSimSwapSchema,
   type ReassignmentAnswer,
 } from './api-v1.ts';
@@ -215,6 +216,11 @@ export const verificationDetailSchema = verificationSchema.extend({
   simSwap: apiSimSwapSchema.nullable(),
   /** The latest reassigned-number check of the number since this consent (issue #36 item 2); null when none was made. */
   reassignment: apiReassignmentSchema.nullable(),
+  /**
+   * The verification whose consent this one refreshes (issue #36 item 4): made through a fresh verification link of
+   * that one, by its id here (null when it was not, or that verification is gone).
+   */
+  refreshes: z.number().int().nullable(),
 });
 export type VerificationDetail = z.infer<typeof verificationDetailSchema>;
 
@@ -357,6 +363,9 @@ export const ofQueryAccount = (can: Capability) => ({ account: { from: 'query.ac
  * without `can`. The page's `account` is the account being looked at: a verification of another of the caller's
  * accounts is not found under it (the link would show one company's data inside another's pages).
  */
+/** POST /api/verifications/{id}/refresh: nothing to choose, the web app sends `{}`. */
+export const refreshVerificationRequestSchema = z.object({});
+
 /** POST /api/verifications/{id}/reassignment-checks: nothing to say, the web app sends `{}`. */
 export const reassignmentCheckRequestSchema = z.object({});
 
@@ -419,6 +428,18 @@ export const verificationEndpoints = {
     query: verificationDetailQuerySchema,
     body: reassignmentCheckRequestSchema,
     response: created(apiReassignmentCheckSchema),
+    access: onVerification('searchData'),
+  }),
+  /**
+   * A fresh verification link bound to it (issue #36 item 4, ADR 44): 201 with API v1's RefreshLink; 400 with the
+   * reason in `nonFieldErrors` when it was not approved or was redacted (API v1's 422 `refresh_not_possible`) or its
+   * form is inactive. Those who read the verification (canSearchData): the link carries its reference.
+   */
+  refresh: endpoint('POST /api/verifications/:id/refresh', {
+    params: anyIdParams,
+    query: verificationDetailQuerySchema,
+    body: refreshVerificationRequestSchema,
+    response: created(apiRefreshLinkSchema),
     access: onVerification('searchData'),
   }),
   /** An owner removes a consumer's personal data from it, once (issue #19, ADR 25): the detail as it now reads. */

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   check,
@@ -655,8 +656,17 @@ export const verificationAttempts = pgTable(
     }),
     simSwapWithinWindow: boolean('sim_swap_within_window'),
     simSwapWindowDays: integer('sim_swap_window_days'),
+    /**
+     * The approved attempt (API v1's verification id) whose consent this one refreshes (issue #36 item 4, ADR 44): set
+     * when the code was asked through a refresh link of that verification (refresh_links), never otherwise.
+     */
+    refreshes: text('refreshes').references((): AnyPgColumn => verificationAttempts.id, {
+      onDelete: 'set null',
+    }),
   },
   (t) => [
+    // The refreshes of a verification (its deletion's `set null`, retention and erasure, issue #37).
+    index('verification_attempts_refreshes_idx').on(t.refreshes).where(sql`${t.refreshes} is not null`),
     // A lookup record's attempts (erasure and retention, issue #37, delete lookups: the foreign keys' set null).
     index('verification_attempts_line_type_lookup_idx')
       .on(t.lineTypeLookupId)
@@ -1549,5 +1559,46 @@ export const lookupSettings = pgTable(
       'lookup_settings_ceilings_check',
       sql`${t.ceilingLineType} between 0 and 1000000 and ${t.ceilingSimSwap} between 0 and 1000000 and ${t.ceilingReassigned} between 0 and 1000000`,
     ),
+  ],
+);
+
+/**
+ * Refresh links (issue #36 item 4, ADR 44): a fresh verification link for an approved verification whose consent is
+ * reassigned, stale or revoked, made by a member or an API key. The link's token is a bearer secret (whoever holds it
+ * links their verification of the form to this consent record): only its SHA-256 is kept. The hosted page sends the
+ * token with the code request; a live, unexpired link of the form's account and mode makes the new attempt
+ * `refreshes` the old one, with the old one's `external_ref_id` (from here, never from the URL). Reusable until it
+ * expires; `first_used_at` is the first code sent through it.
+ */
+export const refreshLinks = pgTable(
+  'refresh_links',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    tokenSha256: text('token_sha256').notNull(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    isTest: boolean('is_test').notNull(),
+    /** The approved attempt refreshed (API v1's verification id). */
+    attemptId: text('attempt_id')
+      .notNull()
+      .references(() => verificationAttempts.id, { onDelete: 'cascade' }),
+    verifyFormId: integer('verify_form_id')
+      .notNull()
+      .references(() => verifyForms.id, { onDelete: 'cascade' }),
+    /** Copied from the attempt: the new verification's reference. */
+    externalRefId: text('external_ref_id').notNull().default(''),
+    createdByUserId: integer('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdByApiKeyId: integer('created_by_api_key_id').references(() => apiKeys.id, {
+      onDelete: 'set null',
+    }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    firstUsedAt: timestamp('first_used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('refresh_links_token_idx').on(t.tokenSha256),
+    index('refresh_links_attempt_idx').on(t.attemptId),
+    check('refresh_links_creator_check', sql`${t.createdByUserId} is null or ${t.createdByApiKeyId} is null`),
   ],
 );

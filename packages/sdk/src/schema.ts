@@ -215,6 +215,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/verifications/{id}/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a fresh verification link
+         * @description For an approved verification whose consent is reassigned, stale or revoked: a link to the form's hosted
+         *     page, bound to this verification. The verification the consumer makes there has `refreshes` set to this one's id and
+         *     this one's `externalRefId` (the link's own, whatever its `ref` says), and its certificate names this verification. The
+         *     link works for 30 days and for any number of tries; after that the page still works but binds nothing. Each call makes
+         *     a new link. A verification not approved, or redacted, answers 422 `refresh_not_possible`; an inactive form 409
+         *     `form_not_live`. Needs `verifications:write`.
+         */
+        post: operations["refreshVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/audit-events": {
         parameters: {
             query?: never;
@@ -486,7 +511,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "invalid_request" | "invalid_phone" | "phone_country_not_allowed" | "sim_swap_recent" | "unauthenticated" | "insufficient_scope" | "test_mode_number_required" | "live_mode_test_number" | "not_found" | "form_not_live" | "verification_not_pending" | "revocation_not_open" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reassignment_check_not_possible" | "lookup_ceiling_reached" | "rate_limited" | "server_error" | "lookup_failed";
+            code: "invalid_request" | "invalid_phone" | "phone_country_not_allowed" | "sim_swap_recent" | "unauthenticated" | "insufficient_scope" | "test_mode_number_required" | "live_mode_test_number" | "not_found" | "form_not_live" | "verification_not_pending" | "revocation_not_open" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reassignment_check_not_possible" | "refresh_not_possible" | "lookup_ceiling_reached" | "rate_limited" | "server_error" | "lookup_failed";
             errors?: {
                 pointer: string;
                 detail: string;
@@ -628,6 +653,8 @@ export interface components {
             carrier: components["schemas"]["CarrierInput"] | null;
             /** @description The number’s last SIM swap, asked when the code was requested (when the account turned SIM swap lookups on, for a text to a live number). Null when not asked or the carrier told nothing to judge. Webhook events carry it as the verification’s. */
             simSwap: components["schemas"]["SimSwapInput"] | null;
+            /** @description The verification whose consent this one refreshes: it was made through a fresh verification link of that one (`POST /api/v1/verifications/{id}/refresh`), with its `externalRefId`. Null otherwise. */
+            refreshes: string | null;
             created: string;
         };
         StartVerificationInput: {
@@ -652,6 +679,14 @@ export interface components {
             status: "approved" | "incorrect" | "expired" | "max_attempts" | "already_approved" | "replaced" | "canceled";
             attemptsLeft: number;
             verification: components["schemas"]["VerificationInput"];
+        };
+        RefreshLinkInput: {
+            /** @description The form’s hosted page with the link’s token: the verification made there `refreshes` this one and keeps its `externalRefId` (whatever the URL’s `ref` says). Shown once: only a hash of the token is kept. */
+            hostedUrl: string;
+            /** @description The verification it refreshes. */
+            refreshes: string;
+            /** @description After this the link still opens the form, but the verification made there refreshes nothing. */
+            expiresAt: string;
         };
         AuditEventInput: {
             id: number;
@@ -1104,7 +1139,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "invalid_request" | "invalid_phone" | "phone_country_not_allowed" | "sim_swap_recent" | "unauthenticated" | "insufficient_scope" | "test_mode_number_required" | "live_mode_test_number" | "not_found" | "form_not_live" | "verification_not_pending" | "revocation_not_open" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reassignment_check_not_possible" | "lookup_ceiling_reached" | "rate_limited" | "server_error" | "lookup_failed";
+            code: "invalid_request" | "invalid_phone" | "phone_country_not_allowed" | "sim_swap_recent" | "unauthenticated" | "insufficient_scope" | "test_mode_number_required" | "live_mode_test_number" | "not_found" | "form_not_live" | "verification_not_pending" | "revocation_not_open" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reassignment_check_not_possible" | "refresh_not_possible" | "lookup_ceiling_reached" | "rate_limited" | "server_error" | "lookup_failed";
             errors?: {
                 pointer: string;
                 detail: string;
@@ -1246,6 +1281,8 @@ export interface components {
             carrier: components["schemas"]["Carrier"] | null;
             /** @description The number’s last SIM swap, asked when the code was requested (when the account turned SIM swap lookups on, for a text to a live number). Null when not asked or the carrier told nothing to judge. Webhook events carry it as the verification’s. */
             simSwap: components["schemas"]["SimSwap"] | null;
+            /** @description The verification whose consent this one refreshes: it was made through a fresh verification link of that one (`POST /api/v1/verifications/{id}/refresh`), with its `externalRefId`. Null otherwise. */
+            refreshes: string | null;
             created: string;
         };
         StartVerification: {
@@ -1270,6 +1307,14 @@ export interface components {
             status: "approved" | "incorrect" | "expired" | "max_attempts" | "already_approved" | "replaced" | "canceled";
             attemptsLeft: number;
             verification: components["schemas"]["Verification"];
+        };
+        RefreshLink: {
+            /** @description The form’s hosted page with the link’s token: the verification made there `refreshes` this one and keeps its `externalRefId` (whatever the URL’s `ref` says). Shown once: only a hash of the token is kept. */
+            hostedUrl: string;
+            /** @description The verification it refreshes. */
+            refreshes: string;
+            /** @description After this the link still opens the form, but the verification made there refreshes nothing. */
+            expiresAt: string;
         };
         AuditEvent: {
             id: number;
@@ -2518,6 +2563,94 @@ export interface operations {
             };
             /** @description The provider did not answer; nothing recorded, retry: `lookup_failed`. */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    refreshVerification: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes retrying this request safe: within 24 hours, the same key with the same request returns the first answer again (with `Idempotent-Replayed: true`) without acting twice. 1 to 255 printable ASCII characters, e.g. a UUID; keys are per API key. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefreshLink"];
+                };
+            };
+            /** @description Invalid request: `invalid_request`, or a code of the Errors table. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No live API key: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such verification in this key’s account and mode: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The form is inactive: `form_not_live`. Or the first request with this `Idempotency-Key` is still running: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This `Idempotency-Key` was used with another request (path or body): `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -48,6 +48,8 @@ const attemptColumns = {
   consentSha256: verificationAttempts.consentSha256,
   deliveryStatus: verificationAttempts.deliveryStatus,
   deliveryErrorCode: verificationAttempts.deliveryErrorCode,
+  /** The verification (attempt) whose consent this one refreshes (issue #36 item 4), through a refresh link. */
+  refreshes: verificationAttempts.refreshes,
 };
 
 /**
@@ -214,6 +216,7 @@ export function toApiVerification(row: ApiVerificationRow, now: Date, full: bool
     reassignment: reassignmentOf(row),
     carrier: carrierOf(row),
     simSwap: simSwapOf(row),
+    refreshes: row.refreshes,
     created: row.createdAt.toISOString(),
   };
 }

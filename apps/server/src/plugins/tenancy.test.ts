@@ -594,6 +594,13 @@ const routes: RouteCase[] = [
   },
   {
     method: 'POST',
+    url: '/api/verifications/:id/refresh',
+    call: (c, w) => c.post(`/api/verifications/${w.verificationId}/refresh`, {}),
+    unknown: (c) => c.post(`/api/verifications/${UNKNOWN}/refresh`, {}),
+    plainMember: 403,
+  },
+  {
+    method: 'POST',
     url: '/api/verifications/:id/redact',
     call: (c, w) => c.post(`/api/verifications/${w.verificationId}/redact`),
     unknown: (c) => c.post(`/api/verifications/${UNKNOWN}/redact`),

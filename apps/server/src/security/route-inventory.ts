@@ -103,6 +103,7 @@ export const handParsedBodies: Readonly<Record<string, z.ZodType | 'multipart' |
   'POST /api/v1/verifications/:id/resend': 'none',
   'POST /api/v1/verifications/:id/cancel': 'none',
   'POST /api/v1/verifications/:id/reassignment-checks': 'none',
+  'POST /api/v1/verifications/:id/refresh': 'none',
   'POST /api/v1/revocations/:id/acknowledge': 'none',
   // Form-encoded (Twilio's format), read after the signature is checked.
   'POST /api/webhooks/twilio/status': twilioStatusCallbackSchema,

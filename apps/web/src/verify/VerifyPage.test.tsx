@@ -184,6 +184,26 @@ describe('public verification page', () => {
     });
   });
 
+  it('sends the refresh link’s token from its URL (issue #36 item 4), and nothing without one', async () => {
+    window.history.replaceState(null, '', '/f/abc?ref=CRM-1&refresh=Tok_en-0123456789abcdef');
+    try {
+      const server = createFakeServer({ [SEND]: [200, sent()] });
+      const user = userEvent.setup();
+      renderPage(pageData({ externalRefId: 'CRM-1' }), server);
+      await user.type(screen.getByLabelText(en.cellPhoneLabel), '(201) 555-0123');
+      await user.click(screen.getByRole('button', { name: en.sendCode }));
+      await screen.findByLabelText(en.codeLabel);
+      expect(server.calls(SEND)[0]?.body).toEqual({
+        cellPhone: '(201) 555-0123',
+        method: 'sms',
+        externalRefId: 'CRM-1',
+        refresh: 'Tok_en-0123456789abcdef',
+      });
+    } finally {
+      window.history.replaceState(null, '', '/');
+    }
+  });
+
   it('sends back the page view its data carried (issue #18), which the page data keeps', async () => {
     const data = parsePageData(JSON.stringify(pageData({ form: makeForm({ pageViewId: 'pv_opened-1' }) })));
     expect(data.form?.pageViewId).toBe('pv_opened-1');

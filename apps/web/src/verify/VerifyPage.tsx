@@ -166,6 +166,9 @@ function VerifyFlow({ form, externalRefId, api }: VerifyFlowProps) {
     const request: SendCodeRequest = { cellPhone: phone, method };
     if (method === 'email') request.email = address;
     if (externalRefId) request.externalRefId = externalRefId;
+    // A refresh link's token (issue #36 item 4): the server binds the verification to the one it refreshes.
+    const refresh = new URLSearchParams(location.search).get('refresh');
+    if (refresh) request.refresh = refresh;
     // This opening of the page (issue #18), so the member's timeline shows the page and consent before the code.
     if (form.pageViewId) request.pageViewId = form.pageViewId;
     // The version shown, so the attempt records what the consumer read (and a newer one is refused as stale).

@@ -13,14 +13,17 @@
 --   6. The carrier lookups asked for this send (issue #36 item 1, ADR 42), linked to the attempt: p_line_type_lookup_id,
 --      p_sim_swap_lookup_id, and the SIM swap's judgment with the window it used (p_sim_swap_within_window,
 --      p_sim_swap_window_days: both null when nothing was judged). All null when nothing was asked.
---   7. The webhook events (p_events [{id, type, data, dedupeKey}], built by the caller from the row it knows this
+--   7. The consent it refreshes (issue #36 item 4, ADR 44): p_refreshes, the old attempt a refresh link named (the
+--      caller checked the link), kept as the attempt's `refreshes`; the link's first use (p_refresh_link_id) recorded.
+--      Both null otherwise.
+--   8. The webhook events (p_events [{id, type, data, dedupeKey}], built by the caller from the row it knows this
 --      inserts), their deliveries due at once, and the code's send (p_job_data's sealedCode; none for a test
 --      number) owed by the attempt itself: the code-send worker claims it from the row (ADR 33). p_job_name is kept
 --      for the caller's signature and no longer read.
 -- Refusals write nothing. Answers one row: outcome 'sent' | 'too_soon' | 'limited', wait_ms (too soon: until the
 -- spacing has passed; limited: until the limit-th newest event leaves its window), refused (1-based index into
 -- p_limits) and deliveries (webhook deliveries made).
-CREATE OR REPLACE FUNCTION public.issue_verification_code(p_attempt_id text, p_account_id integer, p_form_id integer, p_cell_phone text, p_method text, p_email text, p_external_ref_id text, p_code_hash text, p_ip text, p_user_agent text, p_source text, p_api_key_id integer, p_consent_version_id text, p_consent_version integer, p_consent_language text, p_consent_sha256 text, p_page_view_id text, p_now timestamp with time zone, p_expires_at timestamp with time zone, p_resend_after_ms bigint, p_limits jsonb, p_test_delivery jsonb, p_events jsonb, p_job_name text, p_job_data jsonb, p_line_type_lookup_id bigint, p_sim_swap_lookup_id bigint, p_sim_swap_within_window boolean, p_sim_swap_window_days integer)
+CREATE OR REPLACE FUNCTION public.issue_verification_code(p_attempt_id text, p_account_id integer, p_form_id integer, p_cell_phone text, p_method text, p_email text, p_external_ref_id text, p_code_hash text, p_ip text, p_user_agent text, p_source text, p_api_key_id integer, p_consent_version_id text, p_consent_version integer, p_consent_language text, p_consent_sha256 text, p_page_view_id text, p_now timestamp with time zone, p_expires_at timestamp with time zone, p_resend_after_ms bigint, p_limits jsonb, p_test_delivery jsonb, p_events jsonb, p_job_name text, p_job_data jsonb, p_line_type_lookup_id bigint, p_sim_swap_lookup_id bigint, p_sim_swap_within_window boolean, p_sim_swap_window_days integer, p_refreshes text, p_refresh_link_id bigint)
  RETURNS TABLE(outcome text, wait_ms bigint, refused integer, deliveries integer)
  LANGUAGE plpgsql
 AS $function$
@@ -76,7 +79,7 @@ BEGIN
     code_hash, is_test, ip, user_agent, source, api_key_id, consent_version_id, consent_version, consent_language,
     consent_sha256, page_view_id, created_at, expires_at, sent_at, provider_message_id, delivery_status,
     delivery_error_code, sealed_code, send_state, send_after, line_type_lookup_id, sim_swap_lookup_id,
-    sim_swap_within_window, sim_swap_window_days)
+    sim_swap_within_window, sim_swap_window_days, refreshes)
   VALUES (p_attempt_id, p_account_id, p_form_id, p_cell_phone, p_method, p_email, p_external_ref_id, p_code_hash,
     v_test, p_ip, p_user_agent, p_source, p_api_key_id, p_consent_version_id, p_consent_version, p_consent_language,
     p_consent_sha256,
@@ -85,7 +88,10 @@ BEGIN
     COALESCE(p_test_delivery->>'status', 'queued'), p_test_delivery->>'errorCode',
     p_job_data->>'sealedCode', CASE WHEN p_job_data IS NOT NULL THEN 'queued' END,
     CASE WHEN p_job_data IS NOT NULL THEN now() END, p_line_type_lookup_id, p_sim_swap_lookup_id,
-    p_sim_swap_within_window, p_sim_swap_window_days);
+    p_sim_swap_within_window, p_sim_swap_window_days, p_refreshes);
+  IF p_refresh_link_id IS NOT NULL THEN
+    UPDATE refresh_links SET first_used_at = p_now WHERE id = p_refresh_link_id AND first_used_at IS NULL;
+  END IF;
 
   INSERT INTO code_delivery_events (attempt_id, status, at, error_code, provider_message_id)
   VALUES (p_attempt_id, 'queued', p_now, NULL, NULL);

@@ -25,6 +25,8 @@ const samples: Record<string, (base: string) => string> = {
     base,
   ) => `curl "${base}/api/v1/verifications/$VERIFICATION_ID/certificate.pdf" --output certificate.pdf \\
   -H "Authorization: Bearer $VERIFORM_API_KEY"`,
+  refreshVerification: (base) => `curl -X POST "${base}/api/v1/verifications/$VERIFICATION_ID/refresh" \\
+  -H "Authorization: Bearer $VERIFORM_API_KEY"`,
   createReassignmentCheck: (
     base,
   ) => `curl -X POST "${base}/api/v1/verifications/$VERIFICATION_ID/reassignment-checks" \\

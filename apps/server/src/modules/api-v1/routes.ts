@@ -8,6 +8,7 @@ import { formRoutes } from './forms-routes.ts';
 import { registerIdempotency } from './idempotency.ts';
 import { createKeyRateLimiter } from './key-rate-limit.ts';
 import { reassignmentCheckRoutes } from './reassignment-routes.ts';
+import { refreshRoutes } from './refresh-routes.ts';
 import { revocationApiRoutes } from './revocations-routes.ts';
 import { verificationRoutes } from './verifications-routes.ts';
 
@@ -45,6 +46,7 @@ export async function apiV1Routes(app: FastifyInstance): Promise<void> {
   await app.register(formRoutes);
   await app.register(verificationRoutes);
   await app.register(reassignmentCheckRoutes);
+  await app.register(refreshRoutes);
   await app.register(auditEventRoutes);
   await app.register(eventRoutes);
   await app.register(revocationApiRoutes);

@@ -112,6 +112,7 @@ const idRoutes = (id: string): { method: 'GET' | 'POST'; url: string; body?: unk
   { method: 'POST', url: `/api/v1/verifications/${id}/check`, body: { code: TEST_CODE } },
   { method: 'POST', url: `/api/v1/verifications/${id}/resend` },
   { method: 'POST', url: `/api/v1/verifications/${id}/cancel` },
+  { method: 'POST', url: `/api/v1/verifications/${id}/refresh` },
   { method: 'GET', url: `/api/v1/verifications/${id}/certificate` },
   { method: 'GET', url: `/api/v1/verifications/${id}/certificate.pdf` },
 ];

@@ -66,6 +66,8 @@ describe('POST /api/v1/verifications and /check', () => {
       // A test number: no carrier lookups (issue #36).
       carrier: null,
       simSwap: null,
+      // Not made through a refresh link (issue #36 item 4; refresh-links.test.ts shows one).
+      refreshes: null,
       created: expect.any(String),
     });
     const id = verification.id ?? '';

@@ -185,6 +185,7 @@ export function createApiVerifications(deps: {
         reassignment: null,
         carrier: null,
         simSwap: null,
+        refreshes: null,
         created: now.toISOString(),
       };
     }

@@ -37,6 +37,7 @@ import {
   lookupsAtSendOf,
   NOTHING_ASKED,
 } from '../lookups/index.ts';
+import { linkForSend } from '../refresh-links/index.ts';
 import { newEventId, type WebhookEvents } from '../webhooks/index.ts';
 import type { CodeDelivery } from './code-delivery.ts';
 import { codeMatches, hashCode, newAttemptId, newCode } from './codes.ts';
@@ -168,7 +169,9 @@ const issueStatement = statement<IssueRow>(
     p_line_type_lookup_id => $26::bigint,
     p_sim_swap_lookup_id => $27::bigint,
     p_sim_swap_within_window => $28::boolean,
-    p_sim_swap_window_days => $29::integer
+    p_sim_swap_window_days => $29::integer,
+    p_refreshes => $30::text,
+    p_refresh_link_id => $31::bigint
   )`,
 );
 
@@ -580,6 +583,12 @@ export function createAttemptStore(deps: {
       pageViewId?: string | undefined;
       /** The number as a test number, when the caller has looked it up already (null: it is none). */
       testNumber?: TestNumber | null | undefined;
+      /**
+       * A refresh link's token, sent by the hosted page (issue #36 item 4, ADR 44): a link of this form, account and
+       * mode, not expired, makes the attempt refresh the link's verification, with that one's reference in place of
+       * `externalRefId`. Any other token links nothing, and the code goes as without one.
+       */
+      refreshToken?: string | undefined;
     },
     texts: PublicVerifyTexts,
     context: PublicRequestContext,
@@ -640,6 +649,17 @@ export function createAttemptStore(deps: {
     }
     const carrier = testNumber ? NOTHING_ASKED : await carrierAtSend(form, target, asked, options, now);
 
+    const refresh = target.refreshToken
+      ? await linkForSend(db, {
+          token: target.refreshToken,
+          accountId: form.accountId,
+          formId: form.id,
+          isTest: testNumber !== null,
+          now,
+        })
+      : null;
+    const externalRefId = refresh?.externalRefId ?? target.externalRefId;
+
     const attemptId = newAttemptId();
     const code = testNumber?.code ?? newCode();
     const expiresAt = expiresAtFor(now);
@@ -656,7 +676,7 @@ export function createAttemptStore(deps: {
       method,
       cellPhone: phone.e164,
       email,
-      externalRefId: target.externalRefId,
+      externalRefId,
       source: options.source,
       isTest: testNumber !== null,
       wrongTries: 0,
@@ -678,6 +698,7 @@ export function createAttemptStore(deps: {
       simSwapLastAt: carrier.simSwap?.lastSwapAt ?? null,
       simSwapWithinWindow: carrier.simSwap?.withinWindow ?? null,
       simSwapWindowDays: carrier.simSwap?.windowDays ?? null,
+      refreshes: refresh?.attemptId ?? null,
     };
     const outcomeEvent = simulated ? deliveryOutcomeEvent(stored, now) : null;
     const events = [
@@ -693,7 +714,7 @@ export function createAttemptStore(deps: {
       phone.e164,
       method,
       email,
-      target.externalRefId,
+      externalRefId,
       hashCode(config.secretKey, attemptId, code),
       context.ip,
       context.userAgent,
@@ -716,6 +737,8 @@ export function createAttemptStore(deps: {
       carrier.simSwapLookupId,
       carrier.simSwap?.withinWindow ?? null,
       carrier.simSwap?.windowDays ?? null,
+      refresh?.attemptId ?? null,
+      refresh?.id ?? null,
     ]);
     if (!row) throw new Error('issue_verification_code answered no row');
     const waitMs = Number(row.wait_ms);

@@ -398,6 +398,7 @@ export function createPublicVerifyService(deps: {
         consent,
         pageViewId: request.pageViewId,
         testNumber,
+        refreshToken: request.refresh,
       },
       texts,
       context,

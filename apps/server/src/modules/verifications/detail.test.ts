@@ -57,6 +57,8 @@ describe('GET /api/verifications/{id}', () => {
       carrier: null,
       simSwap: null,
       reassignment: null,
+      // Not made through a refresh link (issue #36 item 4; refresh-links.test.ts shows one).
+      refreshes: null,
     });
     // Without account, and with the log's search params around it (the detail page keeps them).
     expect((await owner.c.get(`/api/verifications/${row.id}`)).statusCode).toBe(200);

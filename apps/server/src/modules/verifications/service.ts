@@ -112,7 +112,18 @@ type CarrierShown = Pick<
   | 'reassignmentErrorCode'
 >;
 /** The detail's row: the whole verification, its first revoking revocation and what the detail shows of it. */
-type DetailRow = VerificationRow & Revoked & { revocation: RevocationShown | null } & CarrierShown;
+type DetailRow = VerificationRow &
+  Revoked & { revocation: RevocationShown | null } & CarrierShown & { refreshes?: number | null };
+
+/**
+ * The verification (its id here) whose consent this one's approved code refreshes (issue #36 item 4): one probe by
+ * key of the attempt its `refreshes` names. Needs the approved attempt joined (`approvedAttemptOn`).
+ */
+const refreshedVerificationId = sql<
+  number | null
+>`(select r.verification_id from ${verificationAttempts} r where r.id = ${verificationAttempts.refreshes})`.mapWith(
+  verificationAttempts.verificationId,
+);
 
 /**
  * The latest reassigned-number check of the verification's approved code (the attempt whose `verification_id` it is),
@@ -150,6 +161,7 @@ export const toDetailDto = (row: DetailRow): VerificationDetail => ({
   carrier: carrierOf(row),
   simSwap: simSwapOf(row),
   reassignment: reassignmentOf(row),
+  refreshes: row.refreshes ?? null,
 });
 
 /**
@@ -230,6 +242,7 @@ export function createVerificationService(deps: {
         revocationPhone: revocations.phone,
         revocationEmail: revocations.email,
         ...carrierShownColumns,
+        refreshes: refreshedVerificationId,
       })
       .from(verifications)
       .leftJoin(revocationMarks, revocationMarkOn)
@@ -255,6 +268,7 @@ export function createVerificationService(deps: {
       reassignmentLastVerifiedDate: read.reassignmentLastVerifiedDate,
       reassignmentAnswer: read.reassignmentAnswer,
       reassignmentErrorCode: read.reassignmentErrorCode,
+      refreshes: read.refreshes,
       revokedAt: read.revokedAt,
       revocationId: read.revocationId,
       revocation:

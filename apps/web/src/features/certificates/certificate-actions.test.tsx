@@ -36,6 +36,7 @@ const detail: VerificationDetail = {
   carrier: null,
   simSwap: null,
   reassignment: null,
+  refreshes: null,
 };
 
 const issued: VerificationCertificateStanding = {

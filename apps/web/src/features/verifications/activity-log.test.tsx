@@ -391,6 +391,7 @@ describe('/activity-log/{id}', { timeout: 20_000 }, () => {
     carrier: null,
     simSwap: null,
     reassignment: null,
+    refreshes: null,
   };
 
   it('shows the verification and its evidence, and goes back with the same search', async () => {

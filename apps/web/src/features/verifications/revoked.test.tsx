@@ -161,6 +161,7 @@ describe('the verification detail’s revocation', { timeout: 20_000 }, () => {
     carrier: null,
     simSwap: null,
     reassignment: null,
+    refreshes: null,
   };
 
   function detailServer(answer: VerificationDetail) {

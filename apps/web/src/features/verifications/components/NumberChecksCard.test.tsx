@@ -37,6 +37,7 @@ const detail: VerificationDetail = {
   carrier: null,
   simSwap: null,
   reassignment: null,
+  refreshes: null,
 };
 
 const yes: ApiReassignmentCheck = {
