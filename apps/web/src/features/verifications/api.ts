@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import {
   type ApiReassignmentCheck,
+  type ApiRefreshLink,
   type VerificationDetail,
   type VerificationFilter,
   type VerificationList,
@@ -192,6 +193,19 @@ export function verificationExportUrl(accountId: number, search: VerificationSea
  * Asks now whether the verification's number was reassigned since its consent (issue #36, "Check for reassignment"):
  * the check made, or an error in the spec's format (400 why it cannot be checked, 429 the month's ceiling, 503 retry).
  */
+/** A fresh verification link bound to the verification (issue #36 item 4): shown once, the server keeps its hash. */
+export function refreshVerification(
+  api: ApiClient,
+  accountId: number,
+  verificationId: number,
+): Promise<ApiRefreshLink> {
+  return api.call(verificationEndpoints.refresh, {
+    params: { id: verificationId },
+    query: { account: accountId },
+    body: {},
+  });
+}
+
 export function checkReassignment(
   api: ApiClient,
   accountId: number,

@@ -5,9 +5,11 @@ import { type ReactNode, useId } from 'react';
 import { AnchorLink } from '../../../components/links';
 import { TestBadge } from '../../../components/TestBadge';
 import { formatPhoneForReading, formatTimeToVerify, methodLabels } from '../../../lib/format';
+import { verificationSearchDefaults } from '../../../lib/verification-search';
 import { revocationChannelLabels, revocationSearchDefaults } from '../../revocations/api';
 import { sourceLabels } from '../source';
 import { DetailField, Instant, notRecorded } from './DetailField';
+import { FreshLinkAction } from './FreshLinkAction';
 import { NumberChecksCard } from './NumberChecksCard';
 import { RevokedBadge } from './RevokedMark';
 import { VerificationTimelineCard } from './VerificationTimelineCard';
@@ -76,7 +78,10 @@ export function VerificationDetailView({
           {v.isTest && <TestBadge size="md" />}
           {v.revokedAt && <RevokedBadge revokedAt={v.revokedAt} size="md" />}
         </Group>
-        {actions}
+        <Group gap="sm">
+          <FreshLinkAction verification={v} accountId={accountId} />
+          {actions}
+        </Group>
       </Group>
       {v.redactedAt && (
         <Alert
@@ -107,6 +112,18 @@ export function VerificationDetailView({
           <DetailField label="Created">
             <Instant iso={v.created} />
           </DetailField>
+          {/* Issue #36 item 4: made through a fresh verification link of an earlier verification. */}
+          {v.refreshes !== null && (
+            <DetailField label="Refreshes">
+              <AnchorLink
+                to="/activity-log/$verificationId"
+                params={{ verificationId: String(v.refreshes) }}
+                search={verificationSearchDefaults}
+              >
+                Verification {v.refreshes}
+              </AnchorLink>
+            </DetailField>
+          )}
         </SimpleGrid>
       </Paper>
       <Paper withBorder radius="md" p="lg" component="section" aria-labelledby={evidenceHeading}>
