@@ -59,6 +59,24 @@ export const certificateSchema = z
       description:
         'The number’s last SIM swap as the carrier told it when the code was requested, judged against the account’s window then (issue #36); null when it was not asked. Absent from certificates issued before carrier lookups.',
     }),
+    refreshes: z
+      .object({
+        verificationId: z.number().int().nullable().meta({
+          description:
+            'The earlier verification’s id (as `verification.id`); null when it is no longer kept.',
+        }),
+        apiVerificationId: z.string().meta({ description: 'Its id in API v1.' }),
+        certificateId: z
+          .string()
+          .nullable()
+          .meta({ description: 'Its certificate, when one was issued before this one.' }),
+      })
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          'The earlier verification whose consent this one refreshes: made through a fresh verification link of it (issue #36 item 4). Null otherwise; absent from certificates issued before refresh links.',
+      }),
     consent: consentEvidenceSchema.extend({ language: languageSchema, text: z.string() }).nullable().meta({
       description: 'The consent text the consumer was shown, in full; null when the form had none.',
     }),

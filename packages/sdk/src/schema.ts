@@ -760,6 +760,15 @@ export interface components {
             carrier?: components["schemas"]["CarrierInput"] | null;
             /** @description The number’s last SIM swap as the carrier told it when the code was requested, judged against the account’s window then (issue #36); null when it was not asked. Absent from certificates issued before carrier lookups. */
             simSwap?: components["schemas"]["SimSwapInput"] | null;
+            /** @description The earlier verification whose consent this one refreshes: made through a fresh verification link of it (issue #36 item 4). Null otherwise; absent from certificates issued before refresh links. */
+            refreshes?: {
+                /** @description The earlier verification’s id (as `verification.id`); null when it is no longer kept. */
+                verificationId: number | null;
+                /** @description Its id in API v1. */
+                apiVerificationId: string;
+                /** @description Its certificate, when one was issued before this one. */
+                certificateId: string | null;
+            } | null;
             /** @description The consent text the consumer was shown, in full; null when the form had none. */
             consent: {
                 versionId: string;
@@ -873,6 +882,15 @@ export interface components {
             carrier?: components["schemas"]["CarrierInput"] | null;
             /** @description The number’s last SIM swap as the carrier told it when the code was requested, judged against the account’s window then (issue #36); null when it was not asked. Absent from certificates issued before carrier lookups. */
             simSwap?: components["schemas"]["SimSwapInput"] | null;
+            /** @description The earlier verification whose consent this one refreshes: made through a fresh verification link of it (issue #36 item 4). Null otherwise; absent from certificates issued before refresh links. */
+            refreshes?: {
+                /** @description The earlier verification’s id (as `verification.id`); null when it is no longer kept. */
+                verificationId: number | null;
+                /** @description Its id in API v1. */
+                apiVerificationId: string;
+                /** @description Its certificate, when one was issued before this one. */
+                certificateId: string | null;
+            } | null;
             /** @description The consent text the consumer was shown, in full; null when the form had none. */
             consent: {
                 versionId: string;
@@ -1388,6 +1406,15 @@ export interface components {
             carrier?: components["schemas"]["Carrier"] | null;
             /** @description The number’s last SIM swap as the carrier told it when the code was requested, judged against the account’s window then (issue #36); null when it was not asked. Absent from certificates issued before carrier lookups. */
             simSwap?: components["schemas"]["SimSwap"] | null;
+            /** @description The earlier verification whose consent this one refreshes: made through a fresh verification link of it (issue #36 item 4). Null otherwise; absent from certificates issued before refresh links. */
+            refreshes?: {
+                /** @description The earlier verification’s id (as `verification.id`); null when it is no longer kept. */
+                verificationId: number | null;
+                /** @description Its id in API v1. */
+                apiVerificationId: string;
+                /** @description Its certificate, when one was issued before this one. */
+                certificateId: string | null;
+            } | null;
             /** @description The consent text the consumer was shown, in full; null when the form had none. */
             consent: {
                 versionId: string;
@@ -1501,6 +1528,15 @@ export interface components {
             carrier?: components["schemas"]["Carrier"] | null;
             /** @description The number’s last SIM swap as the carrier told it when the code was requested, judged against the account’s window then (issue #36); null when it was not asked. Absent from certificates issued before carrier lookups. */
             simSwap?: components["schemas"]["SimSwap"] | null;
+            /** @description The earlier verification whose consent this one refreshes: made through a fresh verification link of it (issue #36 item 4). Null otherwise; absent from certificates issued before refresh links. */
+            refreshes?: {
+                /** @description The earlier verification’s id (as `verification.id`); null when it is no longer kept. */
+                verificationId: number | null;
+                /** @description Its id in API v1. */
+                apiVerificationId: string;
+                /** @description Its certificate, when one was issued before this one. */
+                certificateId: string | null;
+            } | null;
             /** @description The consent text the consumer was shown, in full; null when the form had none. */
             consent: {
                 versionId: string;

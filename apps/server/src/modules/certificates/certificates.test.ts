@@ -122,6 +122,8 @@ describe('GET /api/verifications/{id}/certificate', () => {
       // The account asks no carrier lookups (issue #36; number-checks.test.ts signs them).
       carrier: null,
       simSwap: null,
+      // Not made through a refresh link (issue #36 item 4; refresh-links.test.ts signs one).
+      refreshes: null,
       consent: {
         versionId: version?.id,
         version: 1,

@@ -2,13 +2,33 @@ import type { Certificate } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
 import { canonicalJson, sha256Hex } from '@veriform/verify-certificate';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { carrierColumns, carrierOf, consentEvidenceOf, simSwapOf } from '../../domain/api-verification.ts';
 import { maskEmail, maskPhone } from '../../domain/phone.ts';
 import { verifiedDomainsOf } from '../domains/index.ts';
 import { approvedAttemptOn, verificationTimeline } from '../verifications/index.ts';
 
-const { verifications, accounts, verifyForms, consentVersions, verificationAttempts } = schema;
+const {
+  verifications,
+  accounts,
+  verifyForms,
+  consentVersions,
+  verificationAttempts,
+  verificationCertificates,
+} = schema;
+
+/**
+ * The verification whose consent this one's approved code refreshes (issue #36 item 4, ADR 44), and that one's
+ * certificate if it has one: probes by key from the joined approved attempt's `refreshes`.
+ */
+const refreshedVerification = sql`(select r.verification_id from ${verificationAttempts} r where r.id = ${verificationAttempts.refreshes})`;
+const refreshesColumns = {
+  refreshesAttemptId: verificationAttempts.refreshes,
+  refreshesVerificationId: sql<number | null>`${refreshedVerification}`.mapWith(verifications.id),
+  refreshesCertificateId: sql<
+    string | null
+  >`(select c.id from ${verificationCertificates} c where c.verification_id = ${refreshedVerification})`,
+};
 
 type VerificationRow = typeof verifications.$inferSelect;
 
@@ -58,6 +78,7 @@ export async function certificateFacts(
       consentText: consentVersions.text,
       // What the carrier said when the code was requested (issue #36): its approved code's linked lookups.
       ...carrierColumns,
+      ...refreshesColumns,
     })
     .from(verifications)
     .innerJoin(accounts, eq(accounts.id, verifications.accountId))
@@ -96,6 +117,15 @@ export async function certificateFacts(
     // the verifier checks bytes and signature only, so adding keys leaves every earlier signature as it was.
     carrier: carrierOf(found),
     simSwap: simSwapOf(found),
+    // Signed likewise (issue #36 item 4): the consent this one refreshes, as known when it is issued.
+    refreshes:
+      found.refreshesAttemptId === null
+        ? null
+        : {
+            verificationId: found.refreshesVerificationId,
+            apiVerificationId: found.refreshesAttemptId,
+            certificateId: found.refreshesCertificateId,
+          },
     // The text is the version's own row; a version is never changed (migration 0017's trigger), and its hash is the
     // one the verification recorded.
     consent: consent && found.consentText !== null ? { ...consent, text: found.consentText } : null,

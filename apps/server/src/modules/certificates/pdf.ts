@@ -461,6 +461,15 @@ export async function renderCertificatePdf(
   layout.field('Through', verification.source === 'hosted' ? 'The hosted page' : 'API v1');
   layout.field('External reference', verification.externalRefId === '' ? 'none' : verification.externalRefId);
   layout.field('Test', verification.isTest ? 'Yes: a test number, nothing was sent' : 'No');
+  // Issue #36 item 4: made through a fresh verification link of an earlier verification, whose consent it refreshes.
+  const { refreshes } = certificate;
+  if (refreshes)
+    layout.field(
+      'Refreshes',
+      `verification ${refreshes.verificationId ?? 'no longer kept'} (API ${refreshes.apiVerificationId}${
+        refreshes.certificateId ? `, certificate ${refreshes.certificateId}` : ''
+      })`,
+    );
 
   // Issue #36: the carrier's answers when the code was requested, signed (absent from certificates issued before), and
   // the latest reassigned-number check, which is not: checks come later, so the PDF prints the one known when it is

@@ -2,11 +2,14 @@ import { createHash } from 'node:crypto';
 import type {
   ApiRefreshLink,
   ApiVerification,
+  Certificate,
+  CertificateKeys,
   SendCodeResponse,
   VerificationDetail,
   VerifyForm,
 } from '@veriform/contracts';
 import { schema } from '@veriform/db';
+import { parseKeys, verifyCertificateFile } from '@veriform/verify-certificate';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keyCall, newApiKey } from '../../test-support/api-v1/client.ts';
@@ -22,6 +25,7 @@ import {
   verifyPhone,
 } from '../../test-support/public-verify.ts';
 import { newOwner, nextIp, type Owner } from '../../test-support/teams.ts';
+import { pdfLines } from '../certificates/pdf-text.test-support.ts';
 import { REFRESH_LINK_DAYS } from './index.ts';
 
 /**
@@ -369,6 +373,49 @@ describe('POST /api/verifications/{id}/refresh (the app)', () => {
     expect(response.statusCode).toBe(400);
     expect(JSON.stringify(response.json())).toContain('redacted');
     expect(await linkRows(old.attemptId)).toEqual([]);
+  });
+});
+
+describe('the certificate of a verification that refreshes another', () => {
+  it('names the old verification, and its certificate when it had one, signed', async () => {
+    const old = await approvedLive();
+    const oldFile = await w.owner.c.get(`/api/verifications/${old.verificationId}/certificate`);
+    expect(oldFile.statusCode, oldFile.body).toBe(200);
+    const oldCertificate = oldFile.json<{ certificate: Certificate }>().certificate;
+    expect(oldCertificate.refreshes).toBeNull();
+
+    const { consumer, query } = await openLink((await refresh(w.liveKey, old.attemptId)).hostedUrl);
+    const made = await verifyThrough(consumer, { refresh: query.get('refresh') });
+    const file = await w.owner.c.get(`/api/verifications/${made.verificationId}/certificate`);
+    expect(file.statusCode, file.body).toBe(200);
+    const { certificate } = file.json<{ certificate: Certificate }>();
+    expect(certificate.refreshes).toEqual({
+      verificationId: old.verificationId,
+      apiVerificationId: old.attemptId,
+      certificateId: oldCertificate.id,
+    });
+    expect(certificate.verification.externalRefId).toBe(REF);
+    const keys = parseKeys(
+      (
+        await t.app.inject({ method: 'GET', url: '/.well-known/veriform-certificate-keys.json' })
+      ).json<CertificateKeys>(),
+    );
+    expect(verifyCertificateFile(Buffer.from(file.body), keys).verdict).toBe('authentic');
+    const pdf = await w.owner.c.get(`/api/verifications/${made.verificationId}/certificate.pdf`);
+    expect(pdfLines(pdf.rawPayload).join(' ')).toContain(
+      `Refreshes verification ${old.verificationId} (API ${old.attemptId}, certificate ${oldCertificate.id})`,
+    );
+
+    // Refreshing a verification that has no certificate yet names it without one.
+    const bare = await approvedLive();
+    const opened = await openLink((await refresh(w.liveKey, bare.attemptId)).hostedUrl);
+    const second = await verifyThrough(opened.consumer, { refresh: opened.query.get('refresh') });
+    const secondFile = await w.owner.c.get(`/api/verifications/${second.verificationId}/certificate`);
+    expect(secondFile.json<{ certificate: Certificate }>().certificate.refreshes).toEqual({
+      verificationId: bare.verificationId,
+      apiVerificationId: bare.attemptId,
+      certificateId: null,
+    });
   });
 });
 
