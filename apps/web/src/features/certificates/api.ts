@@ -160,6 +160,11 @@ export function useRedactVerificationMutation(accountId: number, verificationId:
     mutationFn: () => redactVerification(api, accountId, verificationId),
     onSuccess: (verification) => {
       queryClient.setQueryData(verificationKeys.detail(accountId, verificationId), verification);
+      // The redaction's answer leaves out what the carrier said and the latest check (issue #36): read it whole again.
+      void queryClient.invalidateQueries({
+        queryKey: verificationKeys.detail(accountId, verificationId),
+        exact: true,
+      });
       // The list shows the number too, and the certificate's standing is now redacted.
       void queryClient.invalidateQueries({ queryKey: verificationKeys.lists(accountId) });
       void queryClient.invalidateQueries({ queryKey: certificateKeys.standing(accountId, verificationId) });

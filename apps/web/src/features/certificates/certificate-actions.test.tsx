@@ -180,7 +180,16 @@ describe('/activity-log/{id}: the Certificate menu', { timeout: 20_000 }, () => 
       userAgent: null,
       redactedAt: '2026-11-23T08:00:00Z',
     };
-    const fake = server({ [REDACT]: [200, redacted] });
+    // The server answers the redacted verification from then on, as it is read again (what the redaction's answer
+    // leaves out: the carrier's answers and the latest reassigned-number check, issue #36).
+    let current = detail;
+    const fake = server({
+      [DETAIL]: () => [200, current],
+      [REDACT]: () => {
+        current = redacted;
+        return [200, redacted];
+      },
+    });
     renderApp('/activity-log/42', { initialData: signedIn(owner), server: fake });
     expect(await screen.findByRole('heading', { name: '+1 (415) 555-0106' })).toBeInTheDocument();
     await user.click(within(await openMenu(user)).getByRole('menuitem', { name: 'Redact personal data…' }));
@@ -191,6 +200,7 @@ describe('/activity-log/{id}: the Certificate menu', { timeout: 20_000 }, () => 
     expect(screen.getByRole('heading', { name: '+1 ••• ••• 0106' })).toBeInTheDocument();
     expect(fake.calls(REDACT)[0]?.url.searchParams.get('account')).toBe('21');
     expect(screen.getByText('Personal data redacted')).toBeInTheDocument();
+    await waitFor(() => expect(fake.calls(DETAIL)).toHaveLength(2));
 
     const menu = await openMenu(user);
     expect(within(menu).queryByRole('menuitem', { name: 'Redact personal data…' })).toBeNull();
