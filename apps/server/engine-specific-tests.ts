@@ -36,6 +36,8 @@ export const engineSpecificTests = [
   'src/modules/contactability/reassignment-checks.test.ts',
   // The daily reassigned-number checks: two sweeps at once ask each number once.
   'src/modules/contactability/reassignment-schedule.test.ts',
+  // Refresh links (issue #36 item 4): six code requests through one link at once all bind it, its first use kept once.
+  'src/modules/refresh-links/refresh-links.test.ts',
   // The app's verdicts (issue #35): the batch statement (unnest … with ordinality), and the count and page of those kept.
   'src/modules/contactability/contactability.test.ts',
   'src/modules/verifications/list.test.ts',

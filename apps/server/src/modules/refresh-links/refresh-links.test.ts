@@ -376,6 +376,41 @@ describe('POST /api/verifications/{id}/refresh (the app)', () => {
   });
 });
 
+describe('one link, many sends at once', () => {
+  it('binds every code asked through it (a link is reusable) and keeps one first use', async () => {
+    const old = await approvedLive();
+    const { query } = await openLink((await refresh(w.liveKey, old.attemptId)).hostedUrl);
+    const consumers = await Promise.all(
+      Array.from(
+        { length: 6 },
+        async () => (await openLink(`${TEST_PUBLIC_URL}/f/${w.form.publicId}`)).consumer,
+      ),
+    );
+    t.clock.advance(31_000);
+    const answers = await Promise.all(
+      consumers.map((consumer) =>
+        consumer.sendCode(w.form.publicId, {
+          cellPhone: newCellPhone().typed,
+          method: 'sms',
+          externalRefId: 'tampered',
+          refresh: query.get('refresh'),
+          ...consumer.consentFields(),
+          ...consumer.pageFields(),
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode)).toEqual(answers.map(() => 201));
+    const made = await t.db.db
+      .select({ externalRefId: verificationAttempts.externalRefId })
+      .from(verificationAttempts)
+      .where(eq(verificationAttempts.refreshes, old.attemptId));
+    expect(made).toEqual(answers.map(() => ({ externalRefId: REF })));
+    const links = await linkRows(old.attemptId);
+    expect(links).toHaveLength(1);
+    expect(links[0]?.firstUsedAt).toEqual(t.clock.now());
+  });
+});
+
 describe('the certificate of a verification that refreshes another', () => {
   it('names the old verification, and its certificate when it had one, signed', async () => {
     const old = await approvedLive();
