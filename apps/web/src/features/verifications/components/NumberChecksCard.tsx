@@ -23,7 +23,7 @@ const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
 
 function SimSwapValue({ simSwap }: { simSwap: ApiSimSwap }) {
   return (
-    <Stack gap={4} component="span">
+    <Stack gap={4}>
       <Text span size="sm">
         {simSwap.lastSwapAt ? (
           <>
@@ -58,7 +58,7 @@ const answerColors: Record<ApiReassignment['answer'], string> = { yes: 'red', no
 
 function ReassignmentValue({ check }: { check: ApiReassignment }) {
   return (
-    <Stack gap={4} component="span">
+    <Stack gap={4}>
       <Badge
         variant="light"
         color={answerColors[check.answer]}
