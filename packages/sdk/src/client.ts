@@ -66,6 +66,7 @@ export const operationMethods = {
   checkVerification: 'verifications.check',
   resendVerification: 'verifications.resend',
   cancelVerification: 'verifications.cancel',
+  refreshVerification: 'verifications.refresh',
   createReassignmentCheck: 'verifications.checkReassignment',
   listReassignmentChecks: 'verifications.reassignmentChecks',
   getVerificationCertificate: 'verifications.certificate',

@@ -19,6 +19,8 @@ export type Revocation = Schemas['Revocation'];
 export type ContactabilityVerdict = Schemas['ContactabilityVerdict'];
 export type ReassignmentCheck = Schemas['ReassignmentCheck'];
 export type ReassignmentCheckList = Schemas['ReassignmentCheckList'];
+/** A fresh verification link bound to an approved verification (`POST /api/v1/verifications/{id}/refresh`). */
+export type RefreshLink = Schemas['RefreshLink'];
 /** An error answer: RFC 9457 problem details. */
 export type Problem = Schemas['Problem'];
 export type ProblemCode = Problem['code'];

@@ -5,6 +5,7 @@ import type {
   CheckVerificationParams,
   ReassignmentCheck,
   ReassignmentCheckList,
+  RefreshLink,
   SignedCertificate,
   StartVerificationParams,
   Verification,
@@ -59,6 +60,19 @@ export class Verifications extends Resource {
   cancel(id: string, options?: PostOptions): Promise<Verification> {
     return answer(
       this.api.POST('/api/v1/verifications/{id}/cancel', {
+        params: { path: { id } },
+        ...this.writeInit(options),
+      }),
+    );
+  }
+
+  /**
+   * A fresh verification link for an approved verification whose consent is reassigned, stale or revoked: the
+   * verification made through `hostedUrl` refreshes this one and keeps its `externalRefId`. Needs `verifications:write`.
+   */
+  refresh(id: string, options?: PostOptions): Promise<RefreshLink> {
+    return answer(
+      this.api.POST('/api/v1/verifications/{id}/refresh', {
         params: { path: { id } },
         ...this.writeInit(options),
       }),
