@@ -330,6 +330,17 @@ describe('the hosted page through a refresh link', () => {
     expect((await readAttempt(t.app, live.attemptId)).refreshes).toBeNull();
   });
 
+  it('binds nothing once the old verification was redacted', async () => {
+    const old = await approvedLive();
+    const { consumer, query } = await openLink((await refresh(w.liveKey, old.attemptId)).hostedUrl);
+    expect((await w.owner.c.post(`/api/verifications/${old.verificationId}/redact`)).statusCode).toBe(200);
+    const made = await verifyThrough(consumer, { ref: 'lead-url', refresh: query.get('refresh') });
+    expect(await readAttempt(t.app, made.attemptId)).toMatchObject({
+      refreshes: null,
+      externalRefId: 'lead-url',
+    });
+  });
+
   it('binds a test verification’s link to the test number’s new verification (a test one)', async () => {
     const test = await approvedTest();
     const link = await refresh(w.testKey, test);

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ApiRefreshLink } from '@veriform/contracts';
 import { type Db, schema } from '@veriform/db';
-import { and, eq, gt, type SQL } from 'drizzle-orm';
+import { and, eq, gt, isNull, type SQL } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -50,8 +50,9 @@ export type RefreshLinkForSend = {
 
 /**
  * The link a code request names, when it may bind the new attempt: a link of this form and account, of the same mode
- * as the new attempt (a test number's attempt only through a test verification's link), not expired. An unknown,
- * malformed or expired token, or another form's, is no link (null): the consumer still verifies, unlinked.
+ * as the new attempt (a test number's attempt only through a test verification's link), not expired, whose
+ * verification was not redacted since (as `create` refuses a redacted one). An unknown, malformed or expired token, or
+ * another form's, is no link (null): the consumer still verifies, unlinked.
  */
 export async function linkForSend(
   db: Db,
@@ -65,9 +66,12 @@ export async function linkForSend(
       externalRefId: refreshLinks.externalRefId,
     })
     .from(refreshLinks)
+    .innerJoin(verificationAttempts, eq(verificationAttempts.id, refreshLinks.attemptId))
+    .leftJoin(verifications, eq(verifications.id, verificationAttempts.verificationId))
     .where(
       and(
         eq(refreshLinks.tokenSha256, sha256(query.token)),
+        isNull(verifications.redactedAt),
         eq(refreshLinks.accountId, query.accountId),
         eq(refreshLinks.verifyFormId, query.formId),
         eq(refreshLinks.isTest, query.isTest),
