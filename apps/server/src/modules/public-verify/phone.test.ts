@@ -23,8 +23,15 @@ describe('parseCellPhone', () => {
     },
   );
 
-  it.each(['+44 20 7946 0018', '+33 1 23 45 67 89'])('refuses the landline %s', (typed) => {
-    expect(parseCellPhone(typed)).toEqual({ ok: false, reason: 'landline' });
+  it.each([
+    ['+44 20 7946 0018', { e164: '+442079460018', international: '+44 20 7946 0018', country: 'GB' }],
+    ['+33 1 23 45 67 89', { e164: '+33123456789', international: '+33 1 23 45 67 89', country: 'FR' }],
+  ])('refuses the landline %s, keeping the number for a carrier asked for its line type', (typed, number) => {
+    expect(parseCellPhone(typed)).toEqual({
+      ok: false,
+      reason: 'landline',
+      fixedLine: { ok: true, ...number },
+    });
   });
 
   it.each([
