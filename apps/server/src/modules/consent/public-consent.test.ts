@@ -224,9 +224,12 @@ describe('the public page and send-code', () => {
       .replace(/^\uFEFF/, '')
       .trimEnd()
       .split('\n');
-    // Redacted (issue #19) follows the consent columns, then Revoked at (issue #35), empty for these.
-    expect(lines[0]?.endsWith(',Source,Consent version,Consent hash,Redacted,Revoked at')).toBe(true);
-    expect(lines.slice(1).map((line) => line.split(',').slice(-4, -1))).toEqual([
+    // Redacted (issue #19) follows the consent columns, then Revoked at (issue #35) and Reassigned (issue #36), empty
+    // for these.
+    expect(lines[0]?.endsWith(',Source,Consent version,Consent hash,Redacted,Revoked at,Reassigned')).toBe(
+      true,
+    );
+    expect(lines.slice(1).map((line) => line.split(',').slice(-5, -2))).toEqual([
       ['1', v1.sha256, ''],
       ['2', v2.sha256, ''],
       ['', '', ''],

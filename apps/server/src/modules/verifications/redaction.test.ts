@@ -182,6 +182,11 @@ describe('POST /api/verifications/{id}/redact', () => {
       revokedAt: null,
       revocationId: null,
       revocation: null,
+      // Its code went out with no carrier lookups and its number was never checked (issue #36).
+      carrier: null,
+      simSwap: null,
+      reassignment: null,
+      refreshes: null,
     });
     // The detail reads the same (and a view of it names the masked number).
     const detail = await owner.c.get(`/api/verifications/${verificationId}?account=${owner.accountId}`);

@@ -11,7 +11,7 @@ import type { AccountContext } from '../../plugins/account-context.ts';
 import { redactVerificationRecord } from '../attempts/index.ts';
 import type { AuditLog } from '../audit/index.ts';
 import { unmarkVerification } from '../revocations/index.ts';
-import { toDetailDto } from './service.ts';
+import { detailRowOf, toDetailDto } from './service.ts';
 
 const {
   verifications,
@@ -123,8 +123,10 @@ export async function redactVerification(
     });
     return redacted;
   });
-  // Its number and address are masked now, so no revocation names them any more (issue #35): as the detail reads.
-  return toDetailDto({ ...row, revokedAt: null, revocationId: null, revocation: null });
+  // As the detail reads it now (its number and address masked, so no revocation names them any more: issue #35).
+  const read = await detailRowOf(db, ctx.accountId, row.id);
+  if (!read) throw new Error(`verification ${row.id} vanished after its redaction`);
+  return toDetailDto(read);
 }
 
 type VerificationRow = typeof verifications.$inferSelect;

@@ -144,6 +144,51 @@ export const carrierShownColumns = { ...carrierColumns, ...reassignmentShownColu
 export const approvedAttemptOn = eq(verificationAttempts.verificationId, verifications.id);
 export const latestReassignment = sql`${latestReassignmentOf(sql`${verificationAttempts.id}`)} latest_reassignment`;
 
+/**
+ * The detail's row of one verification of the account (undefined: none): the verification, its first revoking
+ * revocation, what the carrier said and the consent it refreshes. Read by the detail and by a redaction's answer, so
+ * both show the same object.
+ */
+export async function detailRowOf(db: Db, accountId: number, id: number): Promise<DetailRow | undefined> {
+  const [read] = await db
+    .select({
+      verification: verifications,
+      ...revocationColumns,
+      revocationChannel: revocations.channel,
+      revocationPhone: revocations.phone,
+      revocationEmail: revocations.email,
+      ...carrierShownColumns,
+      refreshes: refreshedVerificationId,
+    })
+    .from(verifications)
+    .leftJoin(revocationMarks, revocationMarkOn)
+    .leftJoin(revocations, eq(revocations.id, revocationColumns.revocationId))
+    .leftJoin(verificationAttempts, approvedAttemptOn)
+    .leftJoinLateral(latestReassignment, sql`true`)
+    .where(and(eq(verifications.accountId, accountId), eq(verifications.id, id)))
+    .limit(1);
+  if (!read) return undefined;
+  return {
+    ...read.verification,
+    carrierLineType: read.carrierLineType,
+    carrierName: read.carrierName,
+    simSwapLastAt: read.simSwapLastAt,
+    simSwapWithinWindow: read.simSwapWithinWindow,
+    simSwapWindowDays: read.simSwapWindowDays,
+    reassignmentCheckedAt: read.reassignmentCheckedAt,
+    reassignmentLastVerifiedDate: read.reassignmentLastVerifiedDate,
+    reassignmentAnswer: read.reassignmentAnswer,
+    reassignmentErrorCode: read.reassignmentErrorCode,
+    refreshes: read.refreshes,
+    revokedAt: read.revokedAt,
+    revocationId: read.revocationId,
+    revocation:
+      read.revocationChannel === null
+        ? null
+        : { channel: read.revocationChannel, phone: read.revocationPhone, email: read.revocationEmail },
+  };
+}
+
 export const toDetailDto = (row: DetailRow): VerificationDetail => ({
   ...toVerificationDto(row),
   email: row.email,
@@ -234,48 +279,13 @@ export function createVerificationService(deps: {
    * other tools, does not spread full numbers.
    */
   async function get(ctx: AccountContext, id: number): Promise<VerificationDetail> {
-    const [read] = await db
-      .select({
-        verification: verifications,
-        ...revocationColumns,
-        revocationChannel: revocations.channel,
-        revocationPhone: revocations.phone,
-        revocationEmail: revocations.email,
-        ...carrierShownColumns,
-        refreshes: refreshedVerificationId,
-      })
-      .from(verifications)
-      .leftJoin(revocationMarks, revocationMarkOn)
-      .leftJoin(revocations, eq(revocations.id, revocationColumns.revocationId))
-      .leftJoin(verificationAttempts, approvedAttemptOn)
-      .leftJoinLateral(latestReassignment, sql`true`)
-      .where(and(eq(verifications.accountId, ctx.accountId), eq(verifications.id, id)))
-      .limit(1);
-    if (!read) throw new AppError('not_found');
-    const found = read.verification;
+    const row = await detailRowOf(db, ctx.accountId, id);
+    if (!row) throw new AppError('not_found');
     await audit.record(db, ctx, {
       action: 'verification.viewed',
-      targets: [{ type: 'verification', id: String(found.id), name: maskPhone(found.cellPhone) }],
+      targets: [{ type: 'verification', id: String(row.id), name: maskPhone(row.cellPhone) }],
     });
-    return toDetailDto({
-      ...found,
-      carrierLineType: read.carrierLineType,
-      carrierName: read.carrierName,
-      simSwapLastAt: read.simSwapLastAt,
-      simSwapWithinWindow: read.simSwapWithinWindow,
-      simSwapWindowDays: read.simSwapWindowDays,
-      reassignmentCheckedAt: read.reassignmentCheckedAt,
-      reassignmentLastVerifiedDate: read.reassignmentLastVerifiedDate,
-      reassignmentAnswer: read.reassignmentAnswer,
-      reassignmentErrorCode: read.reassignmentErrorCode,
-      refreshes: read.refreshes,
-      revokedAt: read.revokedAt,
-      revocationId: read.revocationId,
-      revocation:
-        read.revocationChannel === null
-          ? null
-          : { channel: read.revocationChannel, phone: read.revocationPhone, email: read.revocationEmail },
-    });
+    return toDetailDto(row);
   }
 
   /**
