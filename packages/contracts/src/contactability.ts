@@ -146,11 +146,11 @@ export const contactabilityVerdictSchema = z
       .nullable()
       .meta({
         description:
-          'The reassigned-number check of the consent the verdict relied on (the latest when it judged); null when there was none, and on a verdict listed later (not kept yet).',
+          'The reassigned-number check of the consent the verdict relied on (the latest when it judged); null when there was none (and on verdicts kept before these checks existed).',
       }),
     reassignmentCheck: z.enum(reassignmentCheckNotes).nullable().meta({
       description:
-        'What the verdict did about that check: `off` (the account does not check), `not_due` (no consent stands), `reused` (younger than the account’s `reassignedMaxAgeDays`), `made` (asked before judging), or a due check not made, judged on what was known: `not_possible` (by e-mail, not a US number), `failed` (the provider did not answer), `ceiling_reached` (the monthly ceiling), `timed_out` (not answered within the verdict’s wait; kept when it ends). Null on a verdict listed later (not kept yet).',
+        'What the verdict did about that check: `off` (the account does not check), `not_due` (no consent stands), `reused` (younger than the account’s `reassignedMaxAgeDays`), `made` (asked before judging), or a due check not made, judged on what was known: `not_possible` (by e-mail, not a US number), `failed` (the provider did not answer), `ceiling_reached` (the monthly ceiling), `timed_out` (not answered within the verdict’s wait; kept when it ends). Null on verdicts kept before these checks existed.',
     }),
     rulesVersion: z.string().meta({ description: 'The version of the calling-window rules applied.' }),
     checkedAt: z.string(),

@@ -1040,7 +1040,7 @@ export interface components {
             withinCallingWindow: boolean | null;
             /** @description When refused for quiet hours only: when the window opens. Null when allowed or when time will not help. */
             nextAllowedAt: string | null;
-            /** @description The reassigned-number check of the consent the verdict relied on (the latest when it judged); null when there was none, and on a verdict listed later (not kept yet). */
+            /** @description The reassigned-number check of the consent the verdict relied on (the latest when it judged); null when there was none (and on verdicts kept before these checks existed). */
             reassignment: {
                 /** @description When the check was answered. */
                 checkedAt: string;
@@ -1050,7 +1050,7 @@ export interface components {
                  */
                 answer: "yes" | "no" | "no_data";
             } | null;
-            /** @description What the verdict did about that check: `off` (the account does not check), `not_due` (no consent stands), `reused` (younger than the account’s `reassignedMaxAgeDays`), `made` (asked before judging), or a due check not made, judged on what was known: `not_possible` (by e-mail, not a US number), `failed` (the provider did not answer), `ceiling_reached` (the monthly ceiling), `timed_out` (not answered within the verdict’s wait; kept when it ends). Null on a verdict listed later (not kept yet). */
+            /** @description What the verdict did about that check: `off` (the account does not check), `not_due` (no consent stands), `reused` (younger than the account’s `reassignedMaxAgeDays`), `made` (asked before judging), or a due check not made, judged on what was known: `not_possible` (by e-mail, not a US number), `failed` (the provider did not answer), `ceiling_reached` (the monthly ceiling), `timed_out` (not answered within the verdict’s wait; kept when it ends). Null on verdicts kept before these checks existed. */
             reassignmentCheck: ("off" | "not_due" | "reused" | "made" | "not_possible" | "failed" | "ceiling_reached" | "timed_out") | null;
             /** @description The version of the calling-window rules applied. */
             rulesVersion: string;
@@ -1686,7 +1686,7 @@ export interface components {
             withinCallingWindow: boolean | null;
             /** @description When refused for quiet hours only: when the window opens. Null when allowed or when time will not help. */
             nextAllowedAt: string | null;
-            /** @description The reassigned-number check of the consent the verdict relied on (the latest when it judged); null when there was none, and on a verdict listed later (not kept yet). */
+            /** @description The reassigned-number check of the consent the verdict relied on (the latest when it judged); null when there was none (and on verdicts kept before these checks existed). */
             reassignment: {
                 /** @description When the check was answered. */
                 checkedAt: string;
@@ -1696,7 +1696,7 @@ export interface components {
                  */
                 answer: "yes" | "no" | "no_data";
             } | null;
-            /** @description What the verdict did about that check: `off` (the account does not check), `not_due` (no consent stands), `reused` (younger than the account’s `reassignedMaxAgeDays`), `made` (asked before judging), or a due check not made, judged on what was known: `not_possible` (by e-mail, not a US number), `failed` (the provider did not answer), `ceiling_reached` (the monthly ceiling), `timed_out` (not answered within the verdict’s wait; kept when it ends). Null on a verdict listed later (not kept yet). */
+            /** @description What the verdict did about that check: `off` (the account does not check), `not_due` (no consent stands), `reused` (younger than the account’s `reassignedMaxAgeDays`), `made` (asked before judging), or a due check not made, judged on what was known: `not_possible` (by e-mail, not a US number), `failed` (the provider did not answer), `ceiling_reached` (the monthly ceiling), `timed_out` (not answered within the verdict’s wait; kept when it ends). Null on verdicts kept before these checks existed. */
             reassignmentCheck: ("off" | "not_due" | "reused" | "made" | "not_possible" | "failed" | "ceiling_reached" | "timed_out") | null;
             /** @description The version of the calling-window rules applied. */
             rulesVersion: string;

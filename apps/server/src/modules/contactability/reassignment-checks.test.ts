@@ -88,6 +88,12 @@ describe('the verdict’s reassigned-number checks', () => {
       reassignmentCheck: 'made',
     });
     expect(asked(LOOKUP_NUMBERS.reassignedYes)).toBe(before + 1);
+    // Kept with the verdict: listed later, it still names the check it relied on and what it did.
+    const listed = await keyCall(t.app, w.testKey)(
+      'GET',
+      `/api/v1/contactability/checks?phone=${encodeURIComponent(LOOKUP_NUMBERS.reassignedYes)}`,
+    );
+    expect(listed.json<{ data: ContactabilityVerdict[] }>().data).toEqual([verdict]);
     const checks = await keyCall(t.app, w.testKey)(
       'GET',
       `/api/v1/verifications/${ids.get(LOOKUP_NUMBERS.reassignedYes)}/reassignment-checks`,

@@ -27,7 +27,7 @@ import { rowsOf } from '../../lib/rows.ts';
 import { type AccountContext, keyLivemode } from '../../plugins/account-context.ts';
 import { latestReassignmentOf, type ReassignmentChecks, reassignedChecksFrom } from '../lookups/index.ts';
 import { firstRevocationSince } from '../revocations/index.ts';
-import { checksBeforeJudging, type ReassignmentUsed } from './reassignment.ts';
+import { checksBeforeJudging } from './reassignment.ts';
 
 const { accounts, contactabilityChecks, lookupSettings, verificationAttempts } = schema;
 
@@ -244,7 +244,7 @@ export function createContactability(deps: {
     questions: ContactabilityQuestion[],
     fieldOf: (i: number, field: string) => string = (_i, field) => field,
   ): Promise<ContactabilityVerdict[]> {
-    return (await keep(ctx, questions, fieldOf)).map(({ row, used }) => toVerdict(row, used));
+    return (await keep(ctx, questions, fieldOf)).map(toVerdict);
   }
 
   /** The rows of one or more questions' verdicts, kept; in the order asked. */
@@ -252,7 +252,7 @@ export function createContactability(deps: {
     ctx: AccountContext,
     questions: ContactabilityQuestion[],
     fieldOf: (i: number, field: string) => string,
-  ): Promise<{ row: CheckRow; used: ReassignmentUsed }[]> {
+  ): Promise<CheckRow[]> {
     const now = clock.now();
     const asked = read(questions, now, fieldOf);
     const isTest = keyLivemode(ctx) === false;
@@ -278,6 +278,7 @@ export function createContactability(deps: {
     const askedBy = ctx.actor.type === 'member' ? ctx.actor.user.email : ctx.actor.prefix;
     const rows = asked.map((question, i): NewCheck => {
       const standing = { ...(standings[i] ?? NO_STANDING), reassigned: checked[i]?.reassigned ?? null };
+      const used = checked[i]?.used;
       const window = callingWindowAt(question.phone, question.at);
       const verdict = judge(question, standing, window, months);
       return {
@@ -302,10 +303,12 @@ export function createContactability(deps: {
         nextAllowedAt: verdict.nextAllowedAt ? new Date(verdict.nextAllowedAt) : null,
         rulesVersion: CALLING_RULES_VERSION,
         checkedAt: now,
+        reassignmentCheckedAt: used?.reassignment ? new Date(used.reassignment.checkedAt) : null,
+        reassignmentAnswer: used?.reassignment?.answer ?? null,
+        reassignmentCheck: used?.reassignmentCheck ?? null,
       };
     });
-    const kept = await db.insert(contactabilityChecks).values(rows).returning();
-    return kept.map((row, i) => ({ row, used: checked[i]?.used ?? NOT_KEPT }));
+    return db.insert(contactabilityChecks).values(rows).returning();
   }
 
   /** The verdicts given, newest first, in cursor pages (the cursor is the last check's id). */
@@ -330,10 +333,7 @@ export function createContactability(deps: {
       .where(and(...conditions))
       .orderBy(desc(contactabilityChecks.id))
       .limit(query.limit + 1);
-    return cursorPage(
-      rows.slice(0, query.limit).map((row) => toVerdict(row, NOT_KEPT)),
-      rows.length > query.limit,
-    );
+    return cursorPage(rows.slice(0, query.limit).map(toVerdict), rows.length > query.limit);
   }
 
   /**
@@ -354,16 +354,10 @@ export function createContactability(deps: {
     );
   }
 
-  async function asChecks(
-    accountId: number,
-    rows: { row: CheckRow; used: ReassignmentUsed }[],
-  ): Promise<ContactabilityCheck[]> {
-    const logIds = await logIdsOf(
-      accountId,
-      rows.map(({ row }) => row),
-    );
-    return rows.map(({ row, used }) => ({
-      ...toVerdict(row, used),
+  async function asChecks(accountId: number, rows: CheckRow[]): Promise<ContactabilityCheck[]> {
+    const logIds = await logIdsOf(accountId, rows);
+    return rows.map((row) => ({
+      ...toVerdict(row),
       askedBy: row.askedBy,
       consentLogId: row.verificationId === null ? null : (logIds.get(row.verificationId) ?? null),
     }));
@@ -406,10 +400,7 @@ export function createContactability(deps: {
       count: total[0]?.n ?? 0,
       pageNumber: search.pageNumber,
       pageSize: search.pageSize,
-      results: await asChecks(
-        ctx.accountId,
-        rows.map((row) => ({ row, used: NOT_KEPT })),
-      ),
+      results: await asChecks(ctx.accountId, rows),
     };
   }
 
@@ -431,16 +422,10 @@ const NO_STANDING: Omit<Standing, 'n'> = {
 };
 
 /**
- * A verdict listed later: which check it relied on, and what it did about it, are not kept yet (the kept row has no
- * column for them; ADR 43).
+ * A kept check as API v1 shows it: the same object whether just given or listed later, the reassigned-number check it
+ * relied on and what it did about it included (kept since migration 0052; null on verdicts kept before).
  */
-const NOT_KEPT: ReassignmentUsed = { reassignment: null, reassignmentCheck: null };
-
-/**
- * A kept check as API v1 shows it: the same object whether just given or listed later, but for the reassigned-number
- * check it relied on (`used`), given with the verdict only (not kept yet).
- */
-function toVerdict(row: CheckRow, used: ReassignmentUsed): ContactabilityVerdict {
+function toVerdict(row: CheckRow): ContactabilityVerdict {
   const iso = (date: Date | null) => date?.toISOString() ?? null;
   return {
     id: String(row.id),
@@ -465,8 +450,11 @@ function toVerdict(row: CheckRow, used: ReassignmentUsed): ContactabilityVerdict
     state: row.state,
     withinCallingWindow: row.withinCallingWindow,
     nextAllowedAt: iso(row.nextAllowedAt),
-    reassignment: used.reassignment,
-    reassignmentCheck: used.reassignmentCheck,
+    reassignment:
+      row.reassignmentCheckedAt && row.reassignmentAnswer
+        ? { checkedAt: row.reassignmentCheckedAt.toISOString(), answer: row.reassignmentAnswer }
+        : null,
+    reassignmentCheck: row.reassignmentCheck,
     rulesVersion: row.rulesVersion,
     checkedAt: row.checkedAt.toISOString(),
     livemode: !row.isTest,
