@@ -147,7 +147,7 @@ test('an owner filters, sorts and pages the activity log, opens a verification, 
   const text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
   const lines = text.trim().split(/\r?\n/);
   expect(lines[0]).toBe(
-    'ID,Cell phone,External ref,Form ID,Form name,Category,Method,Test,Created,Source,Consent version,Consent hash,Redacted,Revoked at',
+    'ID,Cell phone,External ref,Form ID,Form name,Category,Method,Test,Created,Source,Consent version,Consent hash,Redacted,Revoked at,Reassigned',
   );
   expect(lines).toHaveLength(5);
   const refs = lines.slice(1).map((line) => line.split(',')[2]);
@@ -155,7 +155,8 @@ test('an owner filters, sorts and pages the activity log, opens a verification, 
   for (const line of lines.slice(1)) expect(line).toContain(',Loans,Lending,');
   expect(lines[1]).toContain(phoneOf('L-10'));
   // Created in the browser's zone, with its offset, though the view is "all time"; made on the hosted page; seeded
-  // without a consent text, so its two consent columns are empty, as are Redacted and Revoked at (nothing was).
+  // without a consent text, so its two consent columns are empty, as are Redacted, Revoked at and Reassigned (nothing
+  // was, and no number was checked).
   for (const line of lines.slice(1))
-    expect(line).toMatch(/,\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \+05:30,Hosted page,,,,$/);
+    expect(line).toMatch(/,\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \+05:30,Hosted page,,,,,$/);
 });
