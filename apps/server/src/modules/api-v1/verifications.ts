@@ -39,10 +39,10 @@ import {
   type PublicRequestContext,
 } from '../attempts/index.ts';
 import type { AuditLog } from '../audit/index.ts';
-import { latestReassignmentOf } from '../lookups/index.ts';
+import { latestReassignmentColumns, latestReassignmentJoin } from '../lookups/index.ts';
 import { firstRevocationSince } from '../revocations/index.ts';
 
-const { verificationAttempts, revocations, reassignmentChecks, lookups } = schema;
+const { verificationAttempts, revocations } = schema;
 type AttemptRow = ApiVerificationRow;
 
 /**
@@ -57,19 +57,12 @@ const firstRevocation = sql`${firstRevocationSince({
   since: sql`${verificationAttempts.verifiedAt}`,
 })} first_revocation`;
 /** The latest reassigned-number check of the verification (issue #36), by the lookups module's rule. */
-const latestReassignment = sql`${latestReassignmentOf(sql`${verificationAttempts.id}`)} latest_reassignment`;
+const latestReassignment = latestReassignmentJoin(sql`${verificationAttempts.id}`);
 const columns = {
   ...apiVerificationColumns,
   revokedAt: sql<Date | null>`first_revocation.received_at`.mapWith(revocations.receivedAt),
   revocationId: sql<string | null>`first_revocation.id`,
-  reassignmentCheckedAt: sql<Date | null>`latest_reassignment.checked_at`.mapWith(
-    reassignmentChecks.checkedAt,
-  ),
-  reassignmentLastVerifiedDate: sql<string | null>`latest_reassignment.last_verified_date`.mapWith(
-    lookups.lastVerifiedDate,
-  ),
-  reassignmentAnswer: sql<'yes' | 'no' | 'no_data' | null>`latest_reassignment.answer`,
-  reassignmentErrorCode: sql<number | null>`latest_reassignment.error_code`.mapWith(lookups.errorCode),
+  ...latestReassignmentColumns,
 };
 
 /**

@@ -18,6 +18,8 @@ export {
   type CheckableVerification,
   checkIsDue,
   createReassignmentChecks,
+  latestReassignmentColumns,
+  latestReassignmentJoin,
   latestReassignmentOf,
   notCheckable,
   type ReassignmentChecks,

@@ -238,6 +238,25 @@ export function createReassignmentChecks(deps: {
 export type ReassignmentChecks = ReturnType<typeof createReassignmentChecks>;
 
 /**
+ * The latest check's columns as a verification's reads select them, beside `latestReassignmentJoin` (one home for
+ * the app's detail, the certificate's standing and API v1's object).
+ */
+export const latestReassignmentColumns = {
+  reassignmentCheckedAt: sql<Date | null>`latest_reassignment.checked_at`.mapWith(
+    reassignmentChecks.checkedAt,
+  ),
+  reassignmentLastVerifiedDate: sql<string | null>`latest_reassignment.last_verified_date`.mapWith(
+    lookups.lastVerifiedDate,
+  ),
+  reassignmentAnswer: sql<'yes' | 'no' | 'no_data' | null>`latest_reassignment.answer`,
+  reassignmentErrorCode: sql<number | null>`latest_reassignment.error_code`.mapWith(lookups.errorCode),
+};
+
+/** The lateral join `latestReassignmentColumns` read: the latest check of the attempt `attemptId` names. */
+export const latestReassignmentJoin = (attemptId: SQL): SQL =>
+  sql`${latestReassignmentOf(attemptId)} latest_reassignment`;
+
+/**
  * The latest check of a verification (API v1's attempt) as a lateral subquery: `latest_reassignment.checked_at`,
  * `.last_verified_date`, `.answer`, `.error_code`; joined where a verification is answered, and by the verdict.
  */

@@ -25,22 +25,14 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
 import type { AuditLog } from '../audit/index.ts';
-import { latestReassignmentOf } from '../lookups/index.ts';
+import { latestReassignmentColumns, latestReassignmentJoin } from '../lookups/index.ts';
 import { countVerifications } from './count.ts';
 import { resolveForms, verificationOrderBy, verificationWhere } from './filters.ts';
 import { buildFunnel, funnelCounts, funnelTopFormIds } from './funnel.ts';
 import { verificationReportCounts } from './report-counts.ts';
 import { revocationColumns, revocationMarkOn } from './revoked.ts';
 
-const {
-  verifications,
-  verifyForms,
-  revocations,
-  revocationMarks,
-  verificationAttempts,
-  reassignmentChecks,
-  lookups,
-} = schema;
+const { verifications, verifyForms, revocations, revocationMarks, verificationAttempts } = schema;
 
 export type VerificationRow = typeof verifications.$inferSelect;
 export type VerificationListParams = z.output<typeof verificationListQuerySchema>;
@@ -129,20 +121,11 @@ const refreshedVerificationId = sql<
  * The latest reassigned-number check of the verification's approved code (the attempt whose `verification_id` it is),
  * by the lookups module's rule, and with the carrier's answers: read with the detail, by the certificate's standing.
  */
-export const reassignmentShownColumns = {
-  reassignmentCheckedAt: sql<Date | null>`latest_reassignment.checked_at`.mapWith(
-    reassignmentChecks.checkedAt,
-  ),
-  reassignmentLastVerifiedDate: sql<string | null>`latest_reassignment.last_verified_date`.mapWith(
-    lookups.lastVerifiedDate,
-  ),
-  reassignmentAnswer: sql<'yes' | 'no' | 'no_data' | null>`latest_reassignment.answer`,
-  reassignmentErrorCode: sql<number | null>`latest_reassignment.error_code`.mapWith(lookups.errorCode),
-};
+export const reassignmentShownColumns = latestReassignmentColumns;
 export const carrierShownColumns = { ...carrierColumns, ...reassignmentShownColumns };
 /** Joins `carrierShownColumns` need, after `verifications`: the approved attempt and its latest check. */
 export const approvedAttemptOn = eq(verificationAttempts.verificationId, verifications.id);
-export const latestReassignment = sql`${latestReassignmentOf(sql`${verificationAttempts.id}`)} latest_reassignment`;
+export const latestReassignment = latestReassignmentJoin(sql`${verificationAttempts.id}`);
 
 /**
  * The detail's row of one verification of the account (undefined: none): the verification, its first revoking
