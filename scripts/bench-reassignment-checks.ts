@@ -6,7 +6,7 @@
  *     node scripts/seed-verifications.ts --database-url postgres://postgres@127.0.0.1:5432/veriform_bench \
  *       --verifications 1000000
  *     node scripts/bench-reassignment-checks.ts --database-url postgres://postgres@127.0.0.1:5432/veriform_bench \
- *       [--account 1] [--iterations 100] [--batches 3] [--batch-size 1000] [--sweep 2000]
+ *       [--account 1] [--iterations 100] [--batches 3] [--batch-size 1000] [--sweep 2000] [--provider-ms 250]
  *
  * Boots the app in-process as production does (buildApp, NODE_ENV=production, the PostgreSQL pool) with its Twilio
  * client pointed at the stand-in (test-support/twilio.ts, on loopback), turns the account's checks on with a ceiling
@@ -37,6 +37,8 @@ const { values: args } = parseArgs({
     batches: { type: 'string', default: '3' },
     'batch-size': { type: 'string', default: '1000' },
     sweep: { type: 'string', default: '0' },
+    // How long the stand-in takes to answer each lookup, as Twilio's network and carrier do (0: at once).
+    'provider-ms': { type: 'string', default: '0' },
   },
 });
 const databaseUrl = requireDatabaseUrl(args['database-url']);
@@ -48,6 +50,7 @@ const sweepChecks = Math.max(0, Number(args.sweep));
 
 const standIn = await startTwilioStandIn();
 standIn.slowMs = 0;
+standIn.lookupLatencyMs = Math.max(0, Number(args['provider-ms']));
 const { TWILIO_API_URL: standInUrl, ...twilioEnv } = standIn.env();
 const production = benchConfig(databaseUrl, twilioEnv);
 if (!production.twilio) throw new Error('the stand-in gave no Twilio settings');

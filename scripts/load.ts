@@ -50,6 +50,7 @@ import {
 import {
   cookieFrom,
   type EndpointRow,
+  mixPercentiles,
   Recorder,
   type Reply,
   summarize,
@@ -638,6 +639,11 @@ async function drive(data: LoadData, pids: (number | undefined)[], targets: Targ
   );
   const total = rows.reduce((a, r) => a + r.requests, 0);
   console.log(`\nall: ${total} requests in ${seconds.toFixed(1)} s = ${(total / seconds).toFixed(0)} req/s`);
+  const mix = mixPercentiles(recorder);
+  console.log(
+    `the mix's latency (every request): p50 ${mix.p50.toFixed(1)} ms, p95 ${mix.p95.toFixed(1)} ms, ` +
+      `p99 ${mix.p99.toFixed(1)} ms`,
+  );
 
   const wall = (machine.total - machineAtStart.total) / TICKS_PER_SECOND;
   const busy = (machine.busy - machineAtStart.busy) / TICKS_PER_SECOND;

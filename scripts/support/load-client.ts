@@ -195,6 +195,34 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
+/**
+ * The whole mix's latencies (every endpoint's requests together, a variant's counted once under its endpoint): what a
+ * side-by-side comparison of two runs reads, e.g. the load with and without a background job.
+ */
+export function mixPercentiles(recorder: Recorder): {
+  requests: number;
+  p50: number;
+  p95: number;
+  p99: number;
+} {
+  const parts = [...recorder.endpoints]
+    .filter(([endpoint]) => !endpoint.includes(VARIANT))
+    .map(([, s]) => s.latencies.sorted());
+  const all = new Float64Array(parts.reduce((n, part) => n + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    all.set(part, at);
+    at += part.length;
+  }
+  all.sort();
+  return {
+    requests: all.length,
+    p50: percentile(all, 50),
+    p95: percentile(all, 95),
+    p99: percentile(all, 99),
+  };
+}
+
 export function summarize(recorder: Recorder, seconds: number): EndpointRow[] {
   return [...recorder.endpoints].map(([endpoint, s]) => {
     const sorted = s.latencies.sorted();

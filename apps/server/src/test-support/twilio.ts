@@ -87,6 +87,8 @@ export type TwilioStandIn = {
   scriptLookup(phone: string, ...answers: TwilioAnswer[]): void;
   /** How long the slow number (LOOKUP_NUMBERS.slow) takes to answer: 5 s unless a test shortens it. */
   slowMs: number;
+  /** How long every other lookup takes to answer (a benchmark's stand-in for Twilio's latency): 0 unless set. */
+  lookupLatencyMs: number;
   /** The stand-in's clock for the SIM swap answers ("yesterday", "a year ago"): the real time unless set. */
   now: () => Date;
   /** The status reports to send for messages to `to` (default: sent, then delivered). */
@@ -157,11 +159,13 @@ export async function startTwilioStandIn(
     unauthorized: number;
     callbackOrigin: string | undefined;
     slowMs: number;
+    lookupLatencyMs: number;
     now: () => Date;
   } = {
     unauthorized: 0,
     callbackOrigin: undefined,
     slowMs: 5_000,
+    lookupLatencyMs: 0,
     now: () => new Date(),
   };
   const expectedAuth = `Basic ${Buffer.from(`${credentials.accountSid}:${credentials.authToken}`).toString('base64')}`;
@@ -234,7 +238,7 @@ export async function startTwilioStandIn(
   });
   /** A lookup: scripted answers first, then the number's answer of the table (twilio-lookup.ts). */
   async function answerLookup(response: ServerResponse, phone: string, query: URLSearchParams) {
-    const hold = phone === LOOKUP_NUMBERS.slow ? state.slowMs : holds.get(phone);
+    const hold = phone === LOOKUP_NUMBERS.slow ? state.slowMs : (holds.get(phone) ?? state.lookupLatencyMs);
     if (hold) await new Promise((resolve) => setTimeout(resolve, hold));
     const answer: LookupAnswerOfStandIn =
       lookupScripts.get(phone)?.shift() ?? lookupAnswer(phone, query, state.now());
@@ -370,6 +374,12 @@ export async function startTwilioStandIn(
     },
     set slowMs(ms) {
       state.slowMs = ms;
+    },
+    get lookupLatencyMs() {
+      return state.lookupLatencyMs;
+    },
+    set lookupLatencyMs(ms) {
+      state.lookupLatencyMs = ms;
     },
     get now() {
       return state.now;
