@@ -6,7 +6,7 @@
  *     node scripts/seed-verifications.ts --database-url postgres://postgres@127.0.0.1:5432/veriform_bench \
  *       --verifications 1000000
  *     node scripts/bench-reassignment-checks.ts --database-url postgres://postgres@127.0.0.1:5432/veriform_bench \
- *       [--account 1] [--iterations 100] [--batches 3] [--batch-size 1000] [--sweep 2000] [--provider-ms 250]
+ *       [--account 1] [--iterations 100] [--batches 3] [--batch-size 1000] [--sweep 2000] [--provider-ms 250] [--sweep-per-second 10]
  *
  * Boots the app in-process as production does (buildApp, NODE_ENV=production, the PostgreSQL pool) with its Twilio
  * client pointed at the stand-in (test-support/twilio.ts, on loopback), turns the account's checks on with a ceiling
@@ -39,6 +39,8 @@ const { values: args } = parseArgs({
     sweep: { type: 'string', default: '0' },
     // How long the stand-in takes to answer each lookup, as Twilio's network and carrier do (0: at once).
     'provider-ms': { type: 'string', default: '0' },
+    // The sweep's pace, checks per second (0: unpaced; the app's is config reassignmentSweepChecksPerSecond).
+    'sweep-per-second': { type: 'string', default: '0' },
   },
 });
 const databaseUrl = requireDatabaseUrl(args['database-url']);
@@ -187,6 +189,7 @@ try {
       clock: app.services.clock,
       reassignmentChecks: app.services.reassignmentChecks,
       log: app.log,
+      checksPerSecond: Number(args['sweep-per-second']) || undefined,
     });
     const seconds = (performance.now() - started) / 1000;
     console.log(

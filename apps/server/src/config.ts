@@ -126,6 +126,12 @@ export type Config = {
    */
   reassignmentCheckWaitMs: number;
   /**
+   * The daily reassigned-number sweep's pace (issue #36, ADR 43): checks started per second at most. 5: 100k numbers in
+   * about 5.6 hours, while the load mix beside it stayed within 1.1× of its p95 (1.06× and 1.10× against the runs
+   * around it; at 10 a second 1.05–1.18×, unpaced 1.18×: docs/benchmarks.md, session 30). Not from the environment.
+   */
+  reassignmentSweepChecksPerSecond: number;
+  /**
    * How long a code send waits for the carrier lookups it asks (issue #36 item 1; 2.5 s): a lookup not answered by then
    * is abandoned for this send, which goes on as if the carrier told nothing (its record may still land, reused within
    * the day). Not from the environment; tests set it.
@@ -294,6 +300,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookTimeoutMs: 10_000,
     lookupTimeoutMs: 10_000,
     reassignmentCheckWaitMs: 5_000,
+    reassignmentSweepChecksPerSecond: 5,
     lookupAtSendTimeoutMs: 2_500,
     certificateKeyGeneration: e.CERTIFICATE_KEY_GENERATION ?? 1,
   };

@@ -131,7 +131,13 @@ export function createJobWork(services: Services, executeSql: ExecuteSql): JobWo
       })),
       handleJob(checkReassignedNumbers, async (_payload, { log }) => ({
         outcome: 'checked',
-        ...(await sweepReassigned({ db, clock, reassignmentChecks: services.reassignmentChecks, log })),
+        ...(await sweepReassigned({
+          db,
+          clock,
+          reassignmentChecks: services.reassignmentChecks,
+          log,
+          checksPerSecond: config.reassignmentSweepChecksPerSecond,
+        })),
       })),
       handleJob(emitExpiredVerifications, async () => ({
         outcome: 'emitted',

@@ -16,8 +16,9 @@ export const checkReassignedNumbers = defineJob({
     retryLimit: 2,
     retryDelay: 600,
     retryBackoff: true,
-    // 100k numbers at 8 at once and ~0.3 s each is about an hour; a run past four hours is retried by the next try.
-    expireInSeconds: 4 * 60 * 60,
+    // 100k numbers at the sweep's pace (config reassignmentSweepChecksPerSecond, 5 a second) take about 5.6 hours; a
+    // run past eight is retried by the next try, which finds what it checked no longer due.
+    expireInSeconds: 8 * 60 * 60,
     retentionMinutes: 24 * 60,
   },
 });

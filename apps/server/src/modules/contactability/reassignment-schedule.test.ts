@@ -146,6 +146,26 @@ describe('the scheduled reassigned-number checks (check-reassigned-numbers)', ()
     for (const phone of [yes, no, noData]) expect(lines[0]).not.toContain(phone.slice(2));
   });
 
+  it('keeps its pace: no more checks started a second than checksPerSecond', async () => {
+    const phones = [yes, no, noData];
+    const { w } = await liveWorld('Paced Co', { reassignedChecks: true }, phones);
+    worlds.push(w);
+    const before = asked();
+    const started = performance.now();
+    const report = await sweepDirectly({
+      db: t.db.db,
+      clock: t.clock,
+      reassignmentChecks: t.app.services.reassignmentChecks,
+      log: t.app.log,
+      checksPerSecond: 4,
+    });
+    expect(report).toMatchObject({ checked: 3 });
+    expect(asked() - before).toBe(3);
+    // Three checks at four a second: the third starts half a second after the first, at the soonest (a lower bound,
+    // whatever the machine's speed; the same sweep unpaced takes a few milliseconds a check).
+    expect(performance.now() - started).toBeGreaterThanOrEqual(500);
+  });
+
   it('two sweeps at once ask each number once; after a crash, what was answered that day is not asked again', async () => {
     const { w, ids } = await liveWorld('Twice Co', { reassignedChecks: true }, [yes, no, noData]);
     worlds.push(w);
