@@ -182,6 +182,46 @@ describe('/certificates/{certId} (the public check page)', { timeout: 20_000 }, 
     ).toHaveAttribute('href', '/f/f_abc/revoke');
   });
 
+  it('shows what the carrier said and the verification it refreshes, as signed (issue #36)', async () => {
+    const certificate = makeCertificate();
+    certificate.carrier = { lineType: 'mobile', name: 'Stand-in Wireless' };
+    certificate.simSwap = { lastSwapAt: null, withinWindow: true, windowDays: 7 };
+    certificate.refreshes = {
+      verificationId: 41,
+      apiVerificationId: 'AbCdEfGhIjKlMnOpQrStUv',
+      certificateId: 'cert_Older00000000000000',
+    };
+    open(createFakeServer({ [GET]: [200, makePublic({ certificate: locked(certificate) })] }));
+    const value = async (label: string) =>
+      (await screen.findByText(label, { selector: 'dt' })).nextElementSibling;
+    expect(await value('Line type')).toHaveTextContent('Mobile (Stand-in Wireless)');
+    expect(await value('Last SIM swap')).toHaveTextContent(
+      'No date given by the carrier — within the 7-day window before the code',
+    );
+    const refreshes = await value('Refreshes');
+    expect(refreshes).toHaveTextContent(
+      'Verification AbCdEfGhIjKlMnOpQrStUv, certificate cert_Older00000000000000',
+    );
+    expect(
+      within(refreshes as HTMLElement).getByRole('link', { name: 'cert_Older00000000000000' }),
+    ).toHaveAttribute('href', '/certificates/cert_Older00000000000000');
+  });
+
+  it('names no earlier certificate of a refreshed verification that had none', async () => {
+    const certificate = makeCertificate();
+    certificate.refreshes = {
+      verificationId: null,
+      apiVerificationId: 'AbCdEfGhIjKlMnOpQrStUv',
+      certificateId: null,
+    };
+    open(createFakeServer({ [GET]: [200, makePublic({ certificate: locked(certificate) })] }));
+    const refreshes = (await screen.findByText('Refreshes', { selector: 'dt' })).nextElementSibling;
+    expect(refreshes).toHaveTextContent(
+      'Verification AbCdEfGhIjKlMnOpQrStUv (no certificate was issued for it)',
+    );
+    expect(screen.queryByText('Line type', { selector: 'dt' })).toBeNull();
+  });
+
   it('names the company’s verified domain as signed, beside its name', async () => {
     const certificate = makeCertificate();
     certificate.account.verifiedDomains = ['acme-lending.example'];

@@ -9,6 +9,7 @@ import {
 import type { ReactNode } from 'react';
 import { DetailField } from '../../../components/layout/DetailField';
 import { SectionCard } from '../../../components/layout/SectionCard';
+import { AnchorLink } from '../../../components/links';
 import { TimelineLines } from '../../../components/TimelineLines';
 import { formatDateTime, formatPhoneForReading, methodLabels } from '../../../lib/format';
 import { IssuerDomains } from './IssuerDomains';
@@ -98,6 +99,22 @@ function VerificationSection({ c, unlocked }: { c: ShownCertificate; unlocked: C
             {c.simSwap.withinWindow
               ? ` — within the ${c.simSwap.windowDays}-day window before the code`
               : ` — not within the ${c.simSwap.windowDays}-day window`}
+          </DetailField>
+        )}
+        {/* Issue #36 item 4: signed when the verification was made through a fresh verification link. */}
+        {c.refreshes && (
+          <DetailField label="Refreshes">
+            Verification <Mono>{c.refreshes.apiVerificationId}</Mono>
+            {c.refreshes.certificateId ? (
+              <>
+                {', certificate '}
+                <AnchorLink to="/certificates/$certId" params={{ certId: c.refreshes.certificateId }}>
+                  {c.refreshes.certificateId}
+                </AnchorLink>
+              </>
+            ) : (
+              ' (no certificate was issued for it)'
+            )}
           </DetailField>
         )}
         {unlocked && (
