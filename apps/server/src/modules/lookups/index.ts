@@ -26,6 +26,7 @@ export {
   reassignmentTexts,
   utcDateOf,
 } from './reassignment.ts';
+export { redactLookupsOf } from './redaction.ts';
 export { lookupRoutes } from './routes.ts';
 export {
   type AccountMode,

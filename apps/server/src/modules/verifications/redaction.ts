@@ -10,6 +10,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
 import { redactVerificationRecord } from '../attempts/index.ts';
 import type { AuditLog } from '../audit/index.ts';
+import { redactLookupsOf } from '../lookups/index.ts';
 import { unmarkVerification } from '../revocations/index.ts';
 import { detailRowOf, toDetailDto } from './service.ts';
 
@@ -97,6 +98,8 @@ export async function redactVerification(
       });
     }
     await redactCopies(tx, found, attempts);
+    // Its carrier lookups (issue #36): the number masked, the provider's bodies removed, the answers kept.
+    await redactLookupsOf(tx, attemptIds, maskedPhone);
     // Its number and address are masked, so no revocation names it any more (issue #35).
     await unmarkVerification(tx, found.id);
     if (viewIds.length > 0)
