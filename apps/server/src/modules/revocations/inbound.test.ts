@@ -67,9 +67,14 @@ describe('replies to code texts (Twilio inbound messages)', () => {
         status: 'open',
         acknowledgedAt: null,
       });
-      // 10 business days from the day after the day of receipt: two weekends at least in between.
+      // 10 business days from the day after the day of receipt (its date in New York): two weekends at least in
+      // between, so at least 12 calendar days after it (received on a Sunday: the Friday 12 days later). Counted from
+      // the receipt's local date, not its instant: a Sunday evening in New York is already Monday in UTC.
       expect(row.deadline).toBe(revocationDeadline(row.receivedAt, 'federal'));
-      expect(Date.parse(row.deadline) - row.receivedAt.getTime()).toBeGreaterThan(11 * DAY);
+      const receivedOn = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(
+        row.receivedAt,
+      );
+      expect((Date.parse(row.deadline) - Date.parse(receivedOn)) / DAY).toBeGreaterThanOrEqual(12);
     }
     expect(rows.map((r) => [r.words, r.perSeWords])).toEqual([
       ['STOP', ['stop']],
