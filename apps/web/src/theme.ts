@@ -23,7 +23,8 @@ const variantColorResolver: VariantColorsResolver = (input) => {
       hover: 'var(--mantine-color-red-8)',
     };
   }
-  return { ...colors, color: 'var(--mantine-color-red-9)' };
+  // Outline, subtle and light: the light variant's text colour (red's darkened below to read on its hover shade too).
+  return { ...colors, color: 'var(--mantine-color-red-light-color)' };
 };
 
 export const theme = createTheme({
@@ -73,15 +74,17 @@ export function contrastRatio(a: string, b: string): number {
 }
 
 /**
- * The light variant (a badge, a light button or action icon, an alert's title) writes shade 9 on shade 1. For green
- * (3.8:1), teal (4.3:1), orange, lime and yellow that is below WCAG AA's 4.5:1 for text, found by axe on the form
- * page's Active badge and My Account's badge. Such a colour's text is its shade 9 darkened until it reaches 4.5:1: the
- * same hue, the badge as it was, only its words darker. The other colours keep Mantine's shade 9.
+ * The light variant (a badge, a light button or action icon, an alert's title) writes shade 9 on shade 1, and a light
+ * or subtle button under the pointer on shade 2 (`--mantine-color-*-light-hover`). For green (3.8:1 on shade 1), teal
+ * (4.3:1), orange, lime and yellow, and red on its hover shade (#c92a2a on #ffc9c9, 3.75:1: axe on the form page's
+ * Delete form button, hovered as its dialog opened), that is below WCAG AA's 4.5:1 for text. Such a colour's text is
+ * its shade 9 darkened until it reaches 4.5:1 on shade 2 (so on shade 1 too): the same hue, only its words darker.
+ * The other colours keep Mantine's shade 9.
  */
 function lightVariantTextColors(theme: MantineTheme): Record<string, string> {
   const variables: Record<string, string> = {};
   for (const [name, shades] of Object.entries(theme.colors)) {
-    const [text, background] = [shades[9], shades[1]];
+    const [text, background] = [shades[9], shades[2]];
     let darkened = text;
     for (let amount = 0.05; contrastRatio(darkened, background) < 4.5 && amount < 1; amount += 0.05) {
       darkened = darken(text, amount);
