@@ -270,7 +270,7 @@ export function createServices(deps: {
   });
   const publicVerify = createPublicVerifyService({ config, db, clock, attempts, revocations, rateLimit });
   const apiEvents = createApiEvents({ db, clock });
-  const refreshLinks = createRefreshLinks({ config, db, clock });
+  const refreshLinks = createRefreshLinks({ config, db, clock, audit });
   const apiVerifications = createApiVerifications({
     config,
     db,

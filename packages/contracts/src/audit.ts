@@ -61,6 +61,7 @@ export const auditActions = [
   'revocation.recorded',
   'revocation.decided',
   'revocation.acknowledged',
+  'verification.refresh_link_created',
 ] as const;
 export const auditActionSchema = z.enum(auditActions);
 export type AuditAction = z.infer<typeof auditActionSchema>;
@@ -119,6 +120,7 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'revocation.recorded': 'Recorded a revocation of consent',
   'revocation.decided': 'Decided a possible revocation',
   'revocation.acknowledged': 'Acknowledged a revocation',
+  'verification.refresh_link_created': 'Made a fresh verification link',
 };
 
 export const auditActorTypes = ['user', 'api_key', 'system'] as const;

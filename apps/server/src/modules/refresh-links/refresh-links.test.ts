@@ -10,7 +10,7 @@ import type {
 } from '@veriform/contracts';
 import { schema } from '@veriform/db';
 import { parseKeys, verifyCertificateFile } from '@veriform/verify-certificate';
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keyCall, newApiKey } from '../../test-support/api-v1/client.ts';
 import { TEST_PUBLIC_URL, useTestApp } from '../../test-support/app.ts';
@@ -131,6 +131,25 @@ async function verifyThrough(
 const linkRows = (attemptId: string) =>
   t.db.db.select().from(refreshLinks).where(eq(refreshLinks.attemptId, attemptId));
 
+/** The audit events of links made for the approved attempt `attemptId`, oldest first. */
+async function linkAudits(attemptId: string) {
+  return t.db.db
+    .select({
+      actorType: schema.auditEvents.actorType,
+      actorId: schema.auditEvents.actorId,
+      changes: schema.auditEvents.changes,
+      targets: schema.auditEvents.targets,
+    })
+    .from(schema.auditEvents)
+    .where(
+      and(
+        eq(schema.auditEvents.action, 'verification.refresh_link_created'),
+        sql`${schema.auditEvents.changes}->>'apiVerificationId' = ${attemptId}`,
+      ),
+    )
+    .orderBy(schema.auditEvents.id);
+}
+
 describe('POST /api/v1/verifications/{id}/refresh', () => {
   it('answers a link to the form’s hosted page with the old reference and a token kept only as its SHA-256', async () => {
     const old = await approvedLive();
@@ -160,6 +179,18 @@ describe('POST /api/v1/verifications/{id}/refresh', () => {
     const again = await refresh(w.liveKey, old.attemptId);
     expect(again.hostedUrl).not.toBe(link.hostedUrl);
     expect(await linkRows(old.attemptId)).toHaveLength(2);
+    // Each is in the audit log, by the key, naming the verification (its number masked), never the token.
+    const audited = await linkAudits(old.attemptId);
+    expect(audited).toHaveLength(2);
+    for (const event of audited) {
+      expect(event).toMatchObject({
+        actorType: 'api_key',
+        changes: { apiVerificationId: old.attemptId },
+        targets: [{ type: 'verification', id: String(old.verificationId) }],
+      });
+      expect(JSON.stringify(event)).not.toContain(old.e164);
+      expect(JSON.stringify(event)).not.toContain(token);
+    }
   });
 
   it('leaves `ref` out for a verification without a reference', async () => {
@@ -375,6 +406,9 @@ describe('POST /api/verifications/{id}/refresh (the app)', () => {
     expect(new URL(link.hostedUrl).searchParams.get('ref')).toBe(REF);
     const [row] = await linkRows(old.attemptId);
     expect(row).toMatchObject({ createdByUserId: w.owner.userId, createdByApiKeyId: null });
+    expect(await linkAudits(old.attemptId)).toMatchObject([
+      { actorType: 'user', actorId: String(w.owner.userId), changes: { apiVerificationId: old.attemptId } },
+    ]);
   });
 
   it('answers 400 with the reason for a redacted verification', async () => {

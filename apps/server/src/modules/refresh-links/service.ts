@@ -1,11 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ApiRefreshLink } from '@veriform/contracts';
-import { type Db, schema } from '@veriform/db';
+import { type Db, schema, transaction } from '@veriform/db';
 import { and, eq, gt, isNull, type SQL } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
+import { maskPhone } from '../../domain/phone.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { type AccountContext, keyLivemode } from '../../plugins/account-context.ts';
+import type { AuditLog } from '../audit/index.ts';
 
 const { refreshLinks, verificationAttempts, verifications, verifyForms } = schema;
 
@@ -82,8 +84,14 @@ export async function linkForSend(
   return row ?? null;
 }
 
-export function createRefreshLinks(deps: { config: Config; db: Db; clock: Clock }) {
-  const { config, db, clock } = deps;
+export function createRefreshLinks(deps: {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  /** Making a link is a member's or key's act on a verification: audited in its transaction. */
+  audit: AuditLog;
+}) {
+  const { config, db, clock, audit } = deps;
 
   const notPossible = (detail: string) =>
     new AppError('validation_error', { nonFieldErrors: [detail], problem: 'refresh_not_possible' });
@@ -105,6 +113,8 @@ export function createRefreshLinks(deps: { config: Config; db: Db; clock: Clock 
         publicId: verifyForms.publicId,
         formIsLive: verifyForms.isLive,
         redactedAt: verifications.redactedAt,
+        verificationId: verificationAttempts.verificationId,
+        cellPhone: verificationAttempts.cellPhone,
       })
       .from(verificationAttempts)
       .innerJoin(verifyForms, eq(verifyForms.id, verificationAttempts.verifyFormId))
@@ -124,17 +134,26 @@ export function createRefreshLinks(deps: { config: Config; db: Db; clock: Clock 
     const now = clock.now();
     const expiresAt = new Date(now.getTime() + REFRESH_LINK_DAYS * DAY_MS);
     const actor = ctx.actor;
-    await db.insert(refreshLinks).values({
-      tokenSha256: sha256(token),
-      accountId: ctx.accountId,
-      isTest: old.isTest,
-      attemptId: old.id,
-      verifyFormId: old.formId,
-      externalRefId: old.externalRefId,
-      createdByUserId: actor.type === 'member' ? actor.user.id : null,
-      createdByApiKeyId: actor.type === 'api_key' ? actor.keyId : null,
-      createdAt: now,
-      expiresAt,
+    await transaction(db, async (tx) => {
+      await tx.insert(refreshLinks).values({
+        tokenSha256: sha256(token),
+        accountId: ctx.accountId,
+        isTest: old.isTest,
+        attemptId: old.id,
+        verifyFormId: old.formId,
+        externalRefId: old.externalRefId,
+        createdByUserId: actor.type === 'member' ? actor.user.id : null,
+        createdByApiKeyId: actor.type === 'api_key' ? actor.keyId : null,
+        createdAt: now,
+        expiresAt,
+      });
+      await audit.record(tx, ctx, {
+        action: 'verification.refresh_link_created',
+        targets: [
+          { type: 'verification', id: String(old.verificationId ?? old.id), name: maskPhone(old.cellPhone) },
+        ],
+        changes: { apiVerificationId: old.id, expiresAt: expiresAt.toISOString() },
+      });
     });
     const query = new URLSearchParams();
     if (old.externalRefId) query.set('ref', old.externalRefId);
