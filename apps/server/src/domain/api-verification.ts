@@ -17,6 +17,9 @@ import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { shownDeliveryStatus, statusAt } from './attempt-state.ts';
 import { maskEmail, maskPhone } from './phone.ts';
 
+/** An attempt's id, API v1's verification id: 16 random bytes (128 bits), base64url, 22 characters. */
+export const ATTEMPT_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+
 const { lookups, verificationAttempts, verifications } = schema;
 
 /**

@@ -9,7 +9,7 @@ import { derivedKey, hmacSha256, safeEqual } from '../../lib/crypto.ts';
 
 /** 16 random bytes (128 bits), base64url: 22 characters, unguessable, so the id itself is no way in. */
 export const newAttemptId = (): string => randomBytes(16).toString('base64url');
-export const ATTEMPT_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+export { ATTEMPT_ID_PATTERN } from '../../domain/api-verification.ts';
 
 /** A page view (issue #18): `pv_` + 128 random bits, like consent versions' `cv_` ids. */
 export const newPageViewId = (): string => `pv_${randomBytes(16).toString('base64url')}`;

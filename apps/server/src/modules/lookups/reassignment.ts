@@ -1,6 +1,7 @@
 import type { ApiReassignmentCheck, ApiReassignmentCheckList } from '@veriform/contracts';
 import { type Db, schema, type Tx, transaction } from '@veriform/db';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { ATTEMPT_ID_PATTERN } from '../../domain/api-verification.ts';
 import { countryOfNumber } from '../../domain/phone.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -9,9 +10,6 @@ import { type AccountContext, keyLivemode } from '../../plugins/account-context.
 import type { AccountMode, LookupAsker, Lookups } from './service.ts';
 
 const { lookups, reassignmentChecks, verificationAttempts, verifications } = schema;
-
-/** API v1's verification ids (an attempt's): 16 random bytes, base64url. */
-const ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 
 /** How long a caller waits before retrying a lookup the provider did not answer. */
 const RETRY_AFTER_SECONDS = 30;
@@ -122,7 +120,7 @@ export function createReassignmentChecks(deps: {
   }
 
   async function verificationIn(accountId: number, mode: SQL | undefined, id: string) {
-    if (!ID_PATTERN.test(id)) throw new AppError('not_found');
+    if (!ATTEMPT_ID_PATTERN.test(id)) throw new AppError('not_found');
     const [row] = await db
       .select({
         id: verificationAttempts.id,

@@ -1,10 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { ApiRefreshLink } from '@veriform/contracts';
 import { type Db, schema, transaction } from '@veriform/db';
 import { and, eq, gt, isNull, type SQL } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import { maskPhone } from '../../domain/phone.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { sha256Hex } from '../../lib/crypto.ts';
 import { AppError } from '../../lib/errors.ts';
 import { type AccountContext, keyLivemode } from '../../plugins/account-context.ts';
 import type { AuditLog } from '../audit/index.ts';
@@ -36,8 +37,6 @@ export const refreshTexts = {
     'This verification was redacted (an erasure request): its consent record no longer holds the consumer’s data to refresh.',
   formNotLive: 'This verification’s form is inactive: make it live before sending a fresh verification link.',
 } as const;
-
-const sha256 = (token: string): string => createHash('sha256').update(token).digest('hex');
 
 /** The link's query parameter on the hosted page (`/f/{publicId}?ref=…&refresh=…`). */
 export const REFRESH_PARAM = 'refresh';
@@ -72,7 +71,7 @@ export async function linkForSend(
     .leftJoin(verifications, eq(verifications.id, verificationAttempts.verificationId))
     .where(
       and(
-        eq(refreshLinks.tokenSha256, sha256(query.token)),
+        eq(refreshLinks.tokenSha256, sha256Hex(query.token)),
         isNull(verifications.redactedAt),
         eq(refreshLinks.accountId, query.accountId),
         eq(refreshLinks.verifyFormId, query.formId),
@@ -136,7 +135,7 @@ export function createRefreshLinks(deps: {
     const actor = ctx.actor;
     await transaction(db, async (tx) => {
       await tx.insert(refreshLinks).values({
-        tokenSha256: sha256(token),
+        tokenSha256: sha256Hex(token),
         accountId: ctx.accountId,
         isTest: old.isTest,
         attemptId: old.id,
