@@ -87,10 +87,28 @@ export const accounts = pgTable(
      * (the age after which lead buyers commonly ask for fresh consent; the law sets none).
      */
     consentMaxAgeMonths: integer('consent_max_age_months').notNull().default(18),
+    /**
+     * How long the account's evidence is kept (issue #37): 1–10 years, 5 by default (TrustedForm's default; the TCPA's
+     * four-year limitation period plus a year). The daily purge removes what is older and leaves tombstones.
+     */
+    retentionYears: integer('retention_years').notNull().default(5),
+    /**
+     * When an owner confirmed a policy below the TCPA's four years (the warning's confirmation); null at 4 years or
+     * more. Cleared when the policy goes back to 4 or more.
+     */
+    retentionBelowFourConfirmedAt: timestamp('retention_below_four_confirmed_at', {
+      withTimezone: true,
+      mode: 'date',
+    }),
     createdAt: createdAt(),
   },
   (t) => [
     check('accounts_audit_retention_years_check', sql`${t.auditRetentionYears} between 1 and 7`),
+    check('accounts_retention_years_check', sql`${t.retentionYears} between 1 and 10`),
+    check(
+      'accounts_retention_below_four_check',
+      sql`${t.retentionYears} >= 4 or ${t.retentionBelowFourConfirmedAt} is not null`,
+    ),
     check('accounts_consent_max_age_months_check', sql`${t.consentMaxAgeMonths} between 1 and 60`),
     index('accounts_uploaded_profile_image_idx')
       .on(t.uploadedProfileImage)
@@ -1287,9 +1305,9 @@ export const verificationCertificates = pgTable(
     accountId: integer('account_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
-    verificationId: bigint('verification_id', { mode: 'number' })
-      .notNull()
-      .references(() => verifications.id, { onDelete: 'no action' }),
+    // No foreign key: the retention purge (issue #37) removes the verification and keeps this row as its tombstone,
+    // still naming the verification it was of.
+    verificationId: bigint('verification_id', { mode: 'number' }).notNull(),
     seq: integer('seq').notNull(),
     prevHash: text('prev_hash'),
     /** Null once redacted (`redacted_at`): the rest of the row still proves what was signed and where it sat. */
@@ -1314,6 +1332,11 @@ export const verificationCertificates = pgTable(
     revocationReason: text('revocation_reason'),
     /** When its verification was redacted: `content` and `unlock_salt` are then null. Set once. */
     redactedAt: timestamp('redacted_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * When the retention purge (issue #37) removed its verification: `content` and `unlock_salt` are then null and the
+     * row is the tombstone (hash, signature, chain link). Set once.
+     */
+    purgedAt: timestamp('purged_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     uniqueIndex('verification_certificates_verification_idx').on(t.verificationId),
@@ -1321,7 +1344,7 @@ export const verificationCertificates = pgTable(
     check('verification_certificates_seq_check', sql`${t.seq} >= 1`),
     check(
       'verification_certificates_redacted_check',
-      sql`(${t.redactedAt} is null) = (${t.content} is not null and ${t.unlockSalt} is not null)`,
+      sql`(${t.redactedAt} is null and ${t.purgedAt} is null) = (${t.content} is not null and ${t.unlockSalt} is not null)`,
     ),
     check(
       'verification_certificates_revoked_check',
@@ -1617,5 +1640,154 @@ export const refreshLinks = pgTable(
     uniqueIndex('refresh_links_token_idx').on(t.tokenSha256),
     index('refresh_links_attempt_idx').on(t.attemptId),
     check('refresh_links_creator_check', sql`${t.createdByUserId} is null or ${t.createdByApiKeyId} is null`),
+  ],
+);
+
+/**
+ * Legal holds (issue #37): evidence an account must keep, whatever its retention policy or a data-subject request says.
+ * A hold reaches the whole account, one form, one number or address, or one verification; held evidence is never
+ * purged or redacted (modules/legal-holds: the one rule of what a hold reaches). Placed and released by owners, each
+ * with a reason; released ones stay as the record.
+ */
+export const legalHolds = pgTable(
+  'legal_holds',
+  {
+    /** Random, 128 bits, base64url, prefixed `lh_`. */
+    id: text('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    scope: text('scope', { enum: ['account', 'form', 'identifier', 'verification'] }).notNull(),
+    // No foreign key on the form or the verification: a hold outlives neither's deletion rules, and names what it held.
+    verifyFormId: integer('verify_form_id'),
+    /** E.164, for an identifier hold on a number. */
+    phone: text('phone'),
+    /** Lower-case, for an identifier hold on an address. */
+    email: text('email'),
+    verificationId: bigint('verification_id', { mode: 'number' }),
+    reason: text('reason').notNull(),
+    /** The member's e-mail, as the audit log names them. */
+    placedBy: text('placed_by').notNull(),
+    placedAt: timestamp('placed_at', { withTimezone: true, mode: 'date' }).notNull(),
+    releasedBy: text('released_by'),
+    releasedAt: timestamp('released_at', { withTimezone: true, mode: 'date' }),
+    releaseReason: text('release_reason'),
+  },
+  (t) => [
+    // What holds reach an account's evidence now: the purge's, the redaction's and the detail's one read.
+    index('legal_holds_account_active_idx').on(t.accountId, t.scope).where(sql`${t.releasedAt} is null`),
+    index('legal_holds_account_placed_idx').on(t.accountId, t.placedAt.desc(), t.id.desc()),
+    check(
+      'legal_holds_scope_check',
+      sql`case ${t.scope}
+        when 'account' then ${t.verifyFormId} is null and ${t.phone} is null and ${t.email} is null and ${t.verificationId} is null
+        when 'form' then ${t.verifyFormId} is not null and ${t.phone} is null and ${t.email} is null and ${t.verificationId} is null
+        when 'identifier' then ${t.verifyFormId} is null and (${t.phone} is null) <> (${t.email} is null) and ${t.verificationId} is null
+        else ${t.verifyFormId} is null and ${t.phone} is null and ${t.email} is null and ${t.verificationId} is not null
+      end`,
+    ),
+    check(
+      'legal_holds_released_check',
+      sql`(${t.releasedAt} is null) = (${t.releasedBy} is null) and (${t.releasedAt} is null) = (${t.releaseReason} is null)`,
+    ),
+  ],
+);
+
+/**
+ * What each run of the retention purge removed from an account (issue #37): the cut-off, the policy then, and how many
+ * rows of each kind went and how many verifications a hold kept. The audit log records the same as
+ * `retention.purged`; this table is what Settings shows.
+ */
+export const retentionPurges = pgTable(
+  'retention_purges',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    ranAt: timestamp('ran_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** Evidence created before this instant was due. */
+    cutoff: timestamp('cutoff', { withTimezone: true, mode: 'date' }).notNull(),
+    retentionYears: integer('retention_years').notNull(),
+    /** Rows removed per kind: `{verifications, attempts, pageViews, codeEntries, deliveryEvents, …}`. */
+    removed: jsonb('removed').$type<Record<string, number>>().notNull(),
+    /** Verifications past the cut-off kept because a hold reaches them. */
+    held: integer('held').notNull().default(0),
+  },
+  (t) => [index('retention_purges_account_ran_idx').on(t.accountId, t.ranAt.desc())],
+);
+
+/**
+ * Data-subject requests (issue #37): access, erasure or restriction of a person's data, filed by an owner or by the
+ * customer's privacy tooling through API v1, carried out by a job. Kept 24 months (CCPA, 11 CCR §7101), holding no
+ * more personal data than the answer needs: the identifiers are masked once the request is answered.
+ */
+export const privacyRequests = pgTable(
+  'privacy_requests',
+  {
+    /** Random, 128 bits, base64url, prefixed `dsr_`. */
+    id: text('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: ['access', 'erasure', 'restriction'] }).notNull(),
+    law: text('law', { enum: ['ccpa', 'gdpr', 'other'] }).notNull(),
+    status: text('status', { enum: ['open', 'running', 'answered'] })
+      .notNull()
+      .default('open'),
+    /** E.164 numbers and lower-case addresses the request names (masked once answered). */
+    phones: text('phones').array().notNull().default(sql`'{}'::text[]`),
+    emails: text('emails').array().notNull().default(sql`'{}'::text[]`),
+    requesterName: text('requester_name').notNull(),
+    requesterEmail: text('requester_email'),
+    receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull(),
+    dueAt: timestamp('due_at', { withTimezone: true, mode: 'date' }).notNull(),
+    extendedAt: timestamp('extended_at', { withTimezone: true, mode: 'date' }),
+    extensionReason: text('extension_reason'),
+    /** A member's e-mail or an API key's prefix (as the audit log names them). */
+    filedBy: text('filed_by').notNull(),
+    /** Made with a `vf_test_` key: it reaches the account's test data only (ADR 29). */
+    isTest: boolean('is_test').notNull().default(false),
+    /** Counts of what holds the identifiers: `{verifications, attempts, revocations, webhookEvents, deliveries}`. */
+    matches: jsonb('matches').$type<Record<string, number>>(),
+    /** What was done: counts erased or restricted, and the holds that kept evidence (ids and reasons). */
+    answer: jsonb('answer').$type<Record<string, unknown>>(),
+    answeredAt: timestamp('answered_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('privacy_requests_account_received_idx').on(
+      t.accountId,
+      t.isTest,
+      t.receivedAt.desc(),
+      t.id.desc(),
+    ),
+    // The 24-month prune's walk.
+    index('privacy_requests_created_idx').on(t.createdAt),
+    check('privacy_requests_extended_check', sql`(${t.extendedAt} is null) = (${t.extensionReason} is null)`),
+    check('privacy_requests_answered_check', sql`(${t.status} = 'answered') = (${t.answeredAt} is not null)`),
+  ],
+);
+
+/**
+ * Verifications restricted under GDPR art. 18 (issue #37): by a restriction request, or by an erasure request that a
+ * legal hold kept from erasing. A restricted verification is stored and shown to members, but not processed further:
+ * it no longer stands as consent in the contactability verdict, and is left out of exports and webhooks' replays.
+ */
+export const verificationRestrictions = pgTable(
+  'verification_restrictions',
+  {
+    // No foreign key: verifications are purged by retention and their deletes must not look here.
+    verificationId: bigint('verification_id', { mode: 'number' }).notNull(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    // No foreign key: the request's record is pruned after 24 months; the restriction stands until the evidence goes.
+    privacyRequestId: text('privacy_request_id').notNull(),
+    restrictedAt: timestamp('restricted_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.verificationId, t.privacyRequestId] }),
+    index('verification_restrictions_account_idx').on(t.accountId, t.verificationId),
   ],
 );

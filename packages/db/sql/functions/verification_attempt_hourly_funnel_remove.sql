@@ -7,6 +7,10 @@ CREATE OR REPLACE FUNCTION public.verification_attempt_hourly_funnel_remove()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
+	-- The retention purge (issue #37) removes old evidence and keeps its counts: past reports stay true.
+	IF current_setting('veriform.retention_purge', true) = 'on' THEN
+		RETURN NULL;
+	END IF;
 	UPDATE "verification_attempt_hourly_funnel" AS c SET "requested" = c."requested" - r."requested",
 		"delivered" = c."delivered" - r."delivered", "entered" = c."entered" - r."entered", "verified" = c."verified" - r."verified"
 	FROM (

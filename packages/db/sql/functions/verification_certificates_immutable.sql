@@ -1,6 +1,7 @@
--- A certificate's signed facts never change (ADR 24). Two things may happen to it later, each once: it is revoked
--- (revoked_at and its reason set), or its verification is redacted (redacted_at set, content and unlock_salt removed,
--- while the hash, signature and chain link stay to prove what was there). Anything else is refused, as before.
+-- A certificate's signed facts never change (ADR 24). Three things may happen to it later, each once: it is revoked
+-- (revoked_at and its reason set), its verification is redacted (redacted_at set, content and unlock_salt removed,
+-- while the hash, signature and chain link stay to prove what was there), or its verification is purged by the
+-- account's retention policy (purged_at set, content and unlock_salt removed: issue #37). Anything else is refused.
 CREATE OR REPLACE FUNCTION public.verification_certificates_immutable()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -20,7 +21,11 @@ BEGIN
     AND ((NEW."redacted_at", NEW."content", NEW."unlock_salt") IS NOT DISTINCT FROM
            (OLD."redacted_at", OLD."content", OLD."unlock_salt")
          OR (OLD."redacted_at" IS NULL AND NEW."redacted_at" IS NOT NULL AND NEW."content" IS NULL
+             AND NEW."unlock_salt" IS NULL)
+         OR (OLD."purged_at" IS NULL AND NEW."purged_at" IS NOT NULL AND NEW."content" IS NULL
              AND NEW."unlock_salt" IS NULL))
+    AND (NEW."purged_at" IS NOT DISTINCT FROM OLD."purged_at"
+         OR (OLD."purged_at" IS NULL AND NEW."content" IS NULL AND NEW."unlock_salt" IS NULL))
   THEN
     RETURN NEW;
   END IF;

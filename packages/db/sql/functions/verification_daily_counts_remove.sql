@@ -7,6 +7,10 @@ CREATE OR REPLACE FUNCTION public.verification_daily_counts_remove()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
+	-- The retention purge (issue #37) removes old evidence and keeps its counts: past reports stay true.
+	IF current_setting('veriform.retention_purge', true) = 'on' THEN
+		RETURN NULL;
+	END IF;
 	UPDATE "verification_daily_counts" AS c SET "n" = c."n" - r."n"
 	FROM (
 		SELECT "account_id", "is_test", ("created_at" AT TIME ZONE 'UTC')::date AS "day", "verify_form_id", "verify_form_category", "verification_method", count(*) AS "n"

@@ -6,6 +6,10 @@ CREATE OR REPLACE FUNCTION public.verification_hourly_counts_remove()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
+	-- The retention purge (issue #37) removes old evidence and keeps its counts: past reports stay true.
+	IF current_setting('veriform.retention_purge', true) = 'on' THEN
+		RETURN NULL;
+	END IF;
 	UPDATE "verification_hourly_counts" AS c SET "n" = c."n" - r."n"
 	FROM (
 		SELECT "account_id", "is_test", date_trunc('hour', "created_at", 'UTC') AS "hour", "verify_form_id", "verify_form_category", "verification_method", "source", count(*) AS "n"

@@ -1,0 +1,32 @@
+import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+
+/** A verification's columns as the statement that asks names them (a table, an alias or a subquery's). */
+export type HeldVerification = {
+  accountId: SQLWrapper;
+  verifyFormId: SQLWrapper;
+  cellPhone: SQLWrapper;
+  email: SQLWrapper;
+  id: SQLWrapper;
+};
+
+/**
+ * The one rule of what a legal hold reaches (issue #37): a hold not released, of the verification's account, on the
+ * whole account, on its form, on its number or its address, or on it. The purge, the redaction, an erasure request
+ * and every read of `heldBy` ask this fragment, so the rule has one home and runs in SQL, beside the rows.
+ */
+const reaching = (
+  v: HeldVerification,
+): SQL => sql`h.account_id = ${v.accountId} and h.released_at is null and (
+    h.scope = 'account'
+    or (h.scope = 'form' and h.verify_form_id = ${v.verifyFormId})
+    or (h.scope = 'identifier' and (h.phone = ${v.cellPhone} or h.email = lower(${v.email})))
+    or (h.scope = 'verification' and h.verification_id = ${v.id})
+  )`;
+
+/** True when a hold reaches the verification (a condition for a WHERE). */
+export const isHeld = (v: HeldVerification): SQL<boolean> =>
+  sql<boolean>`exists (select 1 from legal_holds h where ${reaching(v)})`;
+
+/** The ids of the holds that reach the verification, oldest first (`heldBy`); an empty array when none. */
+export const heldBy = (v: HeldVerification): SQL<string[]> =>
+  sql<string[]>`array(select h.id from legal_holds h where ${reaching(v)} order by h.placed_at, h.id)`;
