@@ -16,6 +16,8 @@ export const apiKeyScopes = [
   'revocations:read',
   'revocations:write',
   'contactability:read',
+  'privacy:read',
+  'privacy:write',
 ] as const;
 export const apiKeyScopeSchema = z.enum(apiKeyScopes);
 export type ApiKeyScope = z.infer<typeof apiKeyScopeSchema>;
@@ -37,6 +39,10 @@ export const apiKeyScopeGrants: Readonly<Record<ApiKeyScope, readonly Capability
   'revocations:write': ['writeRevocations'],
   /** Ask "may I contact this number now?" and list the verdicts given. */
   'contactability:read': ['checkContactability'],
+  /** The account's data-subject requests (issue #37), their matches and access bundles. */
+  'privacy:read': ['readPrivacyRequests'],
+  /** File data-subject requests, extend them once, and carry them out (erasure redacts in bulk). */
+  'privacy:write': ['writePrivacyRequests'],
 };
 
 export function scopesGrant(scopes: readonly ApiKeyScope[], capability: Capability): boolean {

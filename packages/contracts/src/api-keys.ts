@@ -26,6 +26,8 @@ export const apiKeyScopeDescriptions = {
   'revocations:read': 'Read revocations of consent, numbers in full',
   'revocations:write': 'Record revocations received elsewhere and acknowledge them',
   'contactability:read': 'Ask whether a number may be contacted now, and list the answers',
+  'privacy:read': 'Read data-subject requests, what they match and their access bundles',
+  'privacy:write': 'File data-subject requests, extend them and carry them out (erasure redacts evidence)',
 } as const satisfies Record<ApiKeyScope, string>;
 
 /** Unrevoked keys an account may hold at once (POST answers 400 past it; revoked keys do not count). */

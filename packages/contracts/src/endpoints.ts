@@ -23,7 +23,8 @@ export type AccountScopedKind =
   | 'apiKeys'
   | 'webhookEndpoints'
   | 'webhookEvents'
-  | 'revocations';
+  | 'revocations'
+  | 'privacyRequests';
 
 export type AccountSource =
   | 'query.account'

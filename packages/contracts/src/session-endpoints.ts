@@ -8,9 +8,12 @@ import { contactabilityEndpoints } from './contactability.ts';
 import { devOutboxEndpoints } from './dev-outbox.ts';
 import { domainEndpoints } from './domains.ts';
 import type { Endpoint } from './endpoints.ts';
+import { legalHoldEndpoints } from './legal-holds.ts';
 import { lookupSummaryEndpoints } from './lookup-summary.ts';
 import { lookupEndpoints } from './lookups.ts';
+import { privacyRequestEndpoints } from './privacy-requests.ts';
 import { publicVerifyEndpoints, testPhoneNumberEndpoints } from './public-verify.ts';
+import { retentionEndpoints } from './retention.ts';
 import { revocationEndpoints } from './revocations.ts';
 import { accountEndpoints, invitationEndpoints, membershipEndpoints } from './teams.ts';
 import { verificationAttemptEndpoints } from './verification-attempts.ts';
@@ -34,10 +37,13 @@ export const sessionEndpoints = {
   devOutbox: devOutboxEndpoints,
   domains: domainEndpoints,
   invitations: invitationEndpoints,
+  legalHolds: legalHoldEndpoints,
   lookupSummary: lookupSummaryEndpoints,
   lookups: lookupEndpoints,
   memberships: membershipEndpoints,
+  privacyRequests: privacyRequestEndpoints,
   publicVerify: publicVerifyEndpoints,
+  retention: retentionEndpoints,
   revocations: revocationEndpoints,
   testPhoneNumbers: testPhoneNumberEndpoints,
   users: userEndpoints,

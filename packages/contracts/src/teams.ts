@@ -34,6 +34,8 @@ export const capabilities = [
   'readRevocations',
   'writeRevocations',
   'checkContactability',
+  'readPrivacyRequests',
+  'writePrivacyRequests',
 ] as const;
 export type Capability = (typeof capabilities)[number];
 export function can(
@@ -59,6 +61,9 @@ export function can(
     case 'readAuditLog':
     case 'readEvents':
     case 'manageEvidence':
+    // Data-subject requests name requesters and their identifiers, and erasure redacts like manageEvidence (issue #37).
+    case 'readPrivacyRequests':
+    case 'writePrivacyRequests':
       return false;
   }
 }

@@ -68,6 +68,12 @@ const accountOfByText = {
       .from(schema.revocations)
       .where(eq(schema.revocations.id, id))
       .limit(1),
+  privacyRequests: (db: Db, id: string) =>
+    db
+      .select({ accountId: schema.privacyRequests.accountId })
+      .from(schema.privacyRequests)
+      .where(eq(schema.privacyRequests.id, id))
+      .limit(1),
 } satisfies Record<string, (db: Db, id: string) => Promise<{ accountId: number }[]>>;
 
 type TextIdKind = keyof typeof accountOfByText;
