@@ -62,6 +62,14 @@ export const auditActions = [
   'revocation.decided',
   'revocation.acknowledged',
   'verification.refresh_link_created',
+  'privacy_request.filed',
+  'privacy_request.carry_out_started',
+  'privacy_request.extended',
+  'privacy_request.answered',
+  'privacy_request.bundle_downloaded',
+  'legal_hold.placed',
+  'legal_hold.released',
+  'retention.purged',
 ] as const;
 export const auditActionSchema = z.enum(auditActions);
 export type AuditAction = z.infer<typeof auditActionSchema>;
@@ -121,6 +129,14 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'revocation.decided': 'Decided a possible revocation',
   'revocation.acknowledged': 'Acknowledged a revocation',
   'verification.refresh_link_created': 'Made a fresh verification link',
+  'privacy_request.filed': 'Filed a data-subject request',
+  'privacy_request.carry_out_started': 'Started carrying out a data-subject request',
+  'privacy_request.extended': 'Extended a data-subject request’s due date',
+  'privacy_request.answered': 'Answered a data-subject request',
+  'privacy_request.bundle_downloaded': 'Downloaded a data-subject request’s access bundle',
+  'legal_hold.placed': 'Placed a legal hold',
+  'legal_hold.released': 'Released a legal hold',
+  'retention.purged': 'Removed evidence past the retention policy',
 };
 
 export const auditActorTypes = ['user', 'api_key', 'system'] as const;
@@ -141,6 +157,8 @@ export const auditTargetTypes = [
   'webhook_event',
   'domain',
   'revocation',
+  'legal_hold',
+  'privacy_request',
 ] as const;
 export const auditTargetTypeSchema = z.enum(auditTargetTypes);
 export type AuditTargetType = z.infer<typeof auditTargetTypeSchema>;

@@ -24,7 +24,8 @@ export type AccountScopedKind =
   | 'webhookEndpoints'
   | 'webhookEvents'
   | 'revocations'
-  | 'privacyRequests';
+  | 'privacyRequests'
+  | 'legalHolds';
 
 export type AccountSource =
   | 'query.account'

@@ -29,6 +29,8 @@ export const webhookEventTypes = [
   'revocation.acknowledged',
   'revocation.overdue',
   'consent.number_reassigned',
+  'legal_hold.placed',
+  'legal_hold.released',
 ] as const;
 export const webhookEventTypeSchema = z.enum(webhookEventTypes);
 export type WebhookEventType = z.infer<typeof webhookEventTypeSchema>;

@@ -74,6 +74,12 @@ const accountOfByText = {
       .from(schema.privacyRequests)
       .where(eq(schema.privacyRequests.id, id))
       .limit(1),
+  legalHolds: (db: Db, id: string) =>
+    db
+      .select({ accountId: schema.legalHolds.accountId })
+      .from(schema.legalHolds)
+      .where(eq(schema.legalHolds.id, id))
+      .limit(1),
 } satisfies Record<string, (db: Db, id: string) => Promise<{ accountId: number }[]>>;
 
 type TextIdKind = keyof typeof accountOfByText;

@@ -79,6 +79,14 @@ const eventTexts: Record<WebhookEventType, { when: string; data: string }> = {
     when: 'A reassigned-number check answered `yes`: the number changed hands since the verification’s consent, and the contactability verdict now refuses it (`number_reassigned`). Sent once per check.',
     data: '`ReassignmentCheck`',
   },
+  'legal_hold.placed': {
+    when: 'An owner placed a legal hold: the evidence it reaches (the account, a form, a number or address, or one verification) is kept whatever the retention policy or an erasure request says, and cannot be redacted.',
+    data: 'The hold: `id` (`lh_…`), `scope`, `formId`, `phone`, `email`, `verificationId` (the one its scope names, the others null), `reason`, `placedBy`, `placedAt`',
+  },
+  'legal_hold.released': {
+    when: 'An owner released a legal hold, with a reason: its evidence follows the retention policy again.',
+    data: 'The hold, with `releasedBy`, `releasedAt` and `releaseReason`',
+  },
 };
 
 const eventsTable = Object.entries(eventTexts)

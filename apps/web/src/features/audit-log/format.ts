@@ -52,6 +52,7 @@ export const targetTypeLabels: Record<AuditTargetType, string> = {
   domain: 'Domain',
   webhook_event: 'Webhook event',
   revocation: 'Revocation',
+  legal_hold: 'Legal hold',
 };
 
 /** The filter bar's choices, in the contract's order ("all" first). */

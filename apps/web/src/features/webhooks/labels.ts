@@ -25,6 +25,8 @@ export const eventTypeLabels: Record<WebhookEventType, string> = {
   'revocation.acknowledged': 'Revocation acknowledged',
   'revocation.overdue': 'Revocation overdue',
   'consent.number_reassigned': 'Number reassigned',
+  'legal_hold.placed': 'Legal hold placed',
+  'legal_hold.released': 'Legal hold released',
 };
 
 export const ALL_EVENTS_LABEL = 'All events';
