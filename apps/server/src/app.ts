@@ -37,6 +37,7 @@ import { invitationRoutes } from './modules/invitations/index.ts';
 import { lookupRoutes } from './modules/lookups/index.ts';
 import { mediaRoutes } from './modules/media/index.ts';
 import { membershipRoutes } from './modules/memberships/index.ts';
+import { privacyRequestRoutes } from './modules/privacy-requests/index.ts';
 import { publicVerifyRoutes } from './modules/public-verify/index.ts';
 import { refreshLinkRoutes } from './modules/refresh-links/index.ts';
 import { revocationRoutes, twilioInboundRoutes } from './modules/revocations/index.ts';
@@ -229,6 +230,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(twilioStatusRoutes);
   await app.register(twilioInboundRoutes);
   await app.register(revocationRoutes);
+  await app.register(privacyRequestRoutes);
   await app.register(contactabilitySessionRoutes);
   await app.register(apiV1Routes);
   await app.register(apiDocsRoutes);

@@ -1,5 +1,6 @@
 import type { ExecuteSql } from '@veriform/db';
 import { handleJob, type JobHandler, openSealed } from './jobs/define.ts';
+import { carryOutPrivacyRequest } from './jobs/definitions/carry-out-privacy-request.ts';
 import { checkReassignedNumbers } from './jobs/definitions/check-reassigned-numbers.ts';
 import { deliverWebhook } from './jobs/definitions/deliver-webhook.ts';
 import { emitExpiredVerifications } from './jobs/definitions/emit-expired-verifications.ts';
@@ -29,6 +30,7 @@ import { sendVerifyEmail, verifyEmailAddressSeal } from './jobs/definitions/send
 import { sendWebhookFailingEmailJob } from './jobs/definitions/send-webhook-failing-email.ts';
 import type { JobWork } from './jobs/queue.ts';
 import { SealedValueError } from './lib/sealed.ts';
+import { prunePrivacyRequests } from './jobs/definitions/prune-privacy-requests.ts';
 import { pruneOutbox as pruneOutboxRows } from './messaging/outbox.ts';
 import {
   pruneWebhookEvents as pruneEvents,
@@ -166,6 +168,13 @@ export function createJobWork(services: Services, executeSql: ExecuteSql): JobWo
       handleJob(pruneWebhookEvents, async () => ({
         outcome: 'pruned',
         deleted: await pruneEvents(db, clock),
+      })),
+      handleJob(carryOutPrivacyRequest, async ({ privacyRequestId }) => ({
+        outcome: await services.privacyRequests.carryOutNow(privacyRequestId),
+      })),
+      handleJob(prunePrivacyRequests, async () => ({
+        outcome: 'pruned',
+        deleted: await services.privacyRequests.prune(),
       })),
     ],
   };

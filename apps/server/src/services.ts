@@ -61,6 +61,7 @@ import {
 } from './modules/lookups/index.ts';
 import { createMediaService, type MediaService } from './modules/media/index.ts';
 import { createMembershipService, type MembershipService } from './modules/memberships/index.ts';
+import { createPrivacyRequests, type PrivacyRequests } from './modules/privacy-requests/index.ts';
 import { createPublicVerifyService, type PublicVerifyService } from './modules/public-verify/index.ts';
 import { createRefreshLinks, type RefreshLinks } from './modules/refresh-links/index.ts';
 import { createRevocations, type Revocations } from './modules/revocations/index.ts';
@@ -145,6 +146,8 @@ export type Services = {
   twilioStatus: TwilioStatus;
   /** Revocations of consent (issue #35), from every channel. */
   revocations: Revocations;
+  /** Data-subject requests (issue #37): access, erasure and restriction, carried out by a job. */
+  privacyRequests: PrivacyRequests;
   /** "May I contact this number now?" (issue #35): verdicts, each kept. */
   contactability: Contactability;
   /** Twilio Lookup v2 (issue #36): the provider's client, with the account credentials of config.ts. */
@@ -240,6 +243,7 @@ export function createServices(deps: {
   const codeDelivery = createCodeDelivery({ db, jobs, sealer });
   const twilioStatus = createTwilioStatus({ db, clock, webhookEvents });
   const revocations = createRevocations({ db, clock, audit, webhookEvents, jobs });
+  const privacyRequests = createPrivacyRequests({ db, clock, audit, jobs, redaction: verificationRedaction });
   const carrierLookup = deps.carrierLookup ?? createCarrierLookup(config);
   const lookups = createLookups({ db, clock, carrierLookup, timeoutMs: config.lookupTimeoutMs });
   const lookupSettings = createLookupSettings({ db, clock, audit });
@@ -328,6 +332,7 @@ export function createServices(deps: {
     codeDelivery,
     twilioStatus,
     revocations,
+    privacyRequests,
     contactability,
     carrierLookup,
     lookups,

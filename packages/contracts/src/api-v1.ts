@@ -88,6 +88,16 @@ export const apiProblems = {
     description:
       'Only an open (or overdue) revocation can be acknowledged, once: this one is acknowledged or dismissed.',
   },
+  privacy_request_not_open: {
+    status: 409,
+    title: 'Privacy request not open',
+    description: 'Only an open data-subject request can be carried out, once: this one is running or answered.',
+  },
+  privacy_request_no_bundle: {
+    status: 409,
+    title: 'No bundle',
+    description: 'Only an answered access request has a bundle to download.',
+  },
   idempotency_key_in_use: {
     status: 409,
     title: 'Idempotency key in use',

@@ -91,15 +91,16 @@ export type PrivacyRequestHold = z.infer<typeof privacyRequestHoldSchema>;
 
 /**
  * What was done. `counts`: what matched when it was carried out. Access: `bundleReady` (the ZIP at `…/bundle`).
- * Erasure: `erased` verifications redacted and `revocationsErased`; `restricted` those a legal hold kept, named in
- * `holds`. Restriction: `restricted` every matching verification. `message`: the answer in words, for the requester.
+ * Erasure: `erased` verifications redacted (their attempts, events and deliveries with them); `restricted` those a
+ * legal hold kept, named in `holds`; revocations naming the identifiers are kept (`revocationsKept`): they are the
+ * person's own "do not contact me", which erasing would undo (ADR 47). Restriction: `restricted` every matching verification. `message`: the answer in words, for the requester.
  */
 export const privacyRequestAnswerSchema = z
   .object({
     counts: privacyRequestMatchesSchema,
     bundleReady: z.boolean(),
     erased: z.number().int(),
-    revocationsErased: z.number().int(),
+    revocationsKept: z.number().int(),
     restricted: z.number().int(),
     holds: z.array(privacyRequestHoldSchema),
     message: z.string(),

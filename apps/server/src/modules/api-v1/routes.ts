@@ -7,6 +7,7 @@ import { eventRoutes } from './events-routes.ts';
 import { formRoutes } from './forms-routes.ts';
 import { registerIdempotency } from './idempotency.ts';
 import { createKeyRateLimiter } from './key-rate-limit.ts';
+import { privacyRequestApiRoutes } from './privacy-requests-routes.ts';
 import { reassignmentCheckRoutes } from './reassignment-routes.ts';
 import { refreshRoutes } from './refresh-routes.ts';
 import { revocationApiRoutes } from './revocations-routes.ts';
@@ -51,4 +52,5 @@ export async function apiV1Routes(app: FastifyInstance): Promise<void> {
   await app.register(eventRoutes);
   await app.register(revocationApiRoutes);
   await app.register(contactabilityRoutes);
+  await app.register(privacyRequestApiRoutes);
 }

@@ -10,6 +10,7 @@ export {
   createAuditLog,
   filtersForTheLog,
   readEntry,
+  type SystemCaller,
 } from './log.ts';
 export { pruneAuditEvents } from './retention.ts';
 export { auditRoutes } from './routes.ts';

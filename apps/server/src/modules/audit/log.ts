@@ -38,6 +38,9 @@ export function actorOf(ctx: AccountContext): AuditActor {
     : { type: 'api_key', id: String(ctx.actor.keyId), name: ctx.actor.prefix };
 }
 
+/** What a system action carries out, as the audit log names it (a data-subject request). */
+export type SystemCaller = { readonly id: string; readonly name: string };
+
 export const SYSTEM_ACTOR: AuditActor = { type: 'system', id: null, name: 'Veriform' };
 export const PUBLIC_PAGE_ACTOR: AuditActor = { type: 'system', id: null, name: 'Public check page' };
 export const NO_ORIGIN: RequestOrigin = { ip: null, userAgent: null, requestId: null };
@@ -162,6 +165,13 @@ export function createAuditLog(deps: { clock: Clock }) {
     /** Veriform's own actions (retention). */
     recordAsSystem: (tx: Db, accountId: number, entry: AuditEntry) =>
       append(tx, accountId, SYSTEM_ACTOR, NO_ORIGIN, entry),
+
+    /**
+     * Veriform carrying out what someone asked for earlier (a data-subject request's job, issue #37): a system actor
+     * named after it (`{type: 'system', id: 'dsr_…', name: 'Privacy request dsr_…'}`).
+     */
+    recordAsSystemFor: (tx: Db, accountId: number, on: SystemCaller, entry: AuditEntry) =>
+      append(tx, accountId, { type: 'system', id: on.id, name: on.name }, NO_ORIGIN, entry),
   };
 }
 

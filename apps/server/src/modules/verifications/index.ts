@@ -22,8 +22,10 @@ export {
   approvedAttemptOn,
   carrierShownColumns,
   createVerificationService,
+  detailRowOf,
   latestReassignment,
   reassignmentShownColumns,
+  toDetailDto,
   type VerificationService,
 } from './service.ts';
 export { verificationTimeline } from './timeline.ts';

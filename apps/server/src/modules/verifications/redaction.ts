@@ -9,7 +9,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
 import { redactVerificationRecord } from '../attempts/index.ts';
-import type { AuditLog } from '../audit/index.ts';
+import type { AuditEntry, AuditLog, SystemCaller } from '../audit/index.ts';
 import { redactLookupsOf } from '../lookups/index.ts';
 import { unmarkVerification } from '../revocations/index.ts';
 import { detailRowOf, toDetailDto } from './service.ts';
@@ -35,6 +35,9 @@ export const REDACTED_MARKER = '[redacted]';
  * (ADR 36).
  */
 export type RedactStoredAnswers = (tx: Db, accountId: number, redaction: PersonRedaction) => Promise<number>;
+
+/** Who redacts: a request's member or key, or Veriform carrying out a data-subject request (issue #37). */
+export type RedactionCaller = AccountContext | { readonly accountId: number; readonly system: SystemCaller };
 
 export type VerificationRedactionDeps = {
   db: Db;
@@ -62,10 +65,12 @@ export type VerificationRedactionDeps = {
  */
 export async function redactVerification(
   deps: VerificationRedactionDeps,
-  ctx: AccountContext,
+  ctx: RedactionCaller,
   id: number,
 ): Promise<VerificationDetail> {
   const { db, clock, audit, redactStoredAnswers } = deps;
+  const record = (tx: Db, entry: AuditEntry) =>
+    'system' in ctx ? audit.recordAsSystemFor(tx, ctx.accountId, ctx.system, entry) : audit.record(tx, ctx, entry);
   const row = await transaction(db, async (tx) => {
     const [found] = await tx
       .select()
@@ -116,7 +121,7 @@ export async function redactVerification(
       .where(eq(verificationCertificates.verificationId, found.id))
       .returning({ id: verificationCertificates.id });
 
-    await audit.record(tx, ctx, {
+    await record(tx, {
       action: 'verification.redacted',
       targets: [{ type: 'verification', id: String(found.id), name: maskedPhone }],
       changes: {
@@ -227,6 +232,9 @@ export function createVerificationRedaction(deps: VerificationRedactionDeps) {
   return {
     redact: (ctx: AccountContext, id: number): Promise<VerificationDetail> =>
       redactVerification(deps, ctx, id),
+    /** The same redaction carried out by Veriform for a data-subject request (issue #37): the audit event names it. */
+    redactFor: (system: SystemCaller, accountId: number, id: number): Promise<VerificationDetail> =>
+      redactVerification(deps, { accountId, system }, id),
   };
 }
 

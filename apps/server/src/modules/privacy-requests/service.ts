@@ -1,0 +1,531 @@
+import {
+  type ApiPrivacyRequest,
+  type ApiPrivacyRequestList,
+  type ApiPrivacyRequestListQuery,
+  type FilePrivacyRequestBody,
+  type PrivacyRequest,
+  type PrivacyRequestFilter,
+  type PrivacyRequestHold,
+  type PrivacyRequestList,
+  type PrivacyRequestMatches,
+  type PrivacyRequestSearch,
+  privacyRequestAnswerSchema,
+  privacyRequestBundleFileName,
+  privacyRequestMatchesSchema,
+  privacyRequestTexts,
+} from '@veriform/contracts';
+import { type Db, schema, type Tx, transaction } from '@veriform/db';
+import { and, count, desc, eq, inArray, lt, ne, or, type SQL } from 'drizzle-orm';
+import { maskedEmail } from '../../domain/person-mask.ts';
+import { e164Of, maskEmail, maskPhone } from '../../domain/phone.ts';
+import { carryOutPrivacyRequest } from '../../jobs/definitions/carry-out-privacy-request.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { randomToken } from '../../lib/crypto.ts';
+import { cursorPage, notACursor } from '../../lib/cursor-pages.ts';
+import { AppError } from '../../lib/errors.ts';
+import { type AccountContext, keyLivemode } from '../../plugins/account-context.ts';
+import type { AuditLog, SystemCaller } from '../audit/index.ts';
+import type { VerificationRedaction } from '../verifications/index.ts';
+import { buildBundle } from './bundle.ts';
+import { dueAtOf, extendedDueAt, isOverdue } from './due.ts';
+import {
+  countMatches,
+  type Identifiers,
+  type MatchIds,
+  matchIds,
+  matchIdsSchema,
+  matchingVerifications,
+} from './matches.ts';
+
+const { privacyRequests, verificationRestrictions, legalHolds } = schema;
+
+export type PrivacyRequestRow = typeof privacyRequests.$inferSelect;
+
+/** How long the log keeps a request (CCPA, 11 CCR §7101(a)): 24 months from when it was filed. */
+export const PRIVACY_REQUEST_RETENTION_MONTHS = 24;
+
+const NO_MATCHES: PrivacyRequestMatches = {
+  verifications: 0,
+  attempts: 0,
+  revocations: 0,
+  webhookEvents: 0,
+  deliveries: 0,
+};
+
+const identifiersOf = (row: PrivacyRequestRow): Identifiers => ({
+  accountId: row.accountId,
+  isTest: row.isTest,
+  phones: row.phones,
+  emails: row.emails,
+});
+
+/** The object as the app shows it; the answer without what only the bundle reads (its ids). */
+export function toPrivacyRequest(row: PrivacyRequestRow, now: Date): PrivacyRequest {
+  const answered = row.status === 'answered';
+  const matches = privacyRequestMatchesSchema.safeParse(row.matches);
+  return {
+    id: row.id,
+    type: row.type,
+    law: row.law,
+    status: row.status,
+    overdue: isOverdue(row, now),
+    phones: row.phones,
+    emails: row.emails,
+    identifiersMasked: answered,
+    requester: { name: row.requesterName, email: row.requesterEmail },
+    receivedAt: row.receivedAt.toISOString(),
+    dueAt: row.dueAt.toISOString(),
+    extendedAt: row.extendedAt?.toISOString() ?? null,
+    extensionReason: row.extensionReason,
+    extendable: !answered && row.extendedAt === null,
+    filedBy: row.filedBy,
+    matches: matches.success ? matches.data : NO_MATCHES,
+    answer: row.answer === null ? null : privacyRequestAnswerSchema.parse(row.answer),
+    answeredAt: row.answeredAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+const toApi = (row: PrivacyRequestRow, now: Date): ApiPrivacyRequest => ({
+  ...toPrivacyRequest(row, now),
+  livemode: !row.isTest,
+});
+
+/** The mode a caller reaches (ADR 29): a `vf_test_` key its test requests only; live keys and members the live ones. */
+const isTestFor = (ctx: AccountContext) => keyLivemode(ctx) === false;
+
+/** The request in the audit log: named by its id and type, never by the person's identifiers. */
+const auditTargetOf = (row: { id: string; type: string }) => ({
+  type: 'privacy_request' as const,
+  id: row.id,
+  name: `${row.type} request`,
+});
+
+/** Veriform carrying out a request, as the audit log names it. */
+const systemFor = (row: { id: string }): SystemCaller => ({ id: row.id, name: `Privacy request ${row.id}` });
+
+const filterOf = (filter: PrivacyRequestFilter, now: Date): SQL | undefined =>
+  filter === 'overdue'
+    ? and(ne(privacyRequests.status, 'answered'), lt(privacyRequests.dueAt, now))
+    : eq(privacyRequests.status, filter);
+
+/** Numbers parsed to E.164 as revocations parse them (US without a country code), each named once. */
+function phonesOf(typed: readonly string[]): string[] {
+  const phones = typed.map((value, index) => {
+    const phone = e164Of(value);
+    if (!phone) throw AppError.field('validation_error', `phones.${index}`, privacyRequestTexts.invalidPhone);
+    return phone;
+  });
+  return [...new Set(phones)];
+}
+
+/** What an erasure or a restriction did, in words for the requester (English; the bundle's texts are the forms'). */
+function messageOf(
+  type: PrivacyRequestRow['type'],
+  done: { erased: number; restricted: number; revocationsKept: number; holds: PrivacyRequestHold[] },
+  counts: PrivacyRequestMatches,
+): string {
+  const plural = (n: number, word: string, words = `${word}s`) => `${n} ${n === 1 ? word : words}`;
+  if (type === 'access')
+    return `The data held about these identifiers is in the bundle: ${plural(counts.verifications, 'verification')}, ${plural(counts.attempts, 'code')} sent, ${plural(counts.revocations, 'revocation')}, ${plural(counts.webhookEvents, 'event')} and ${plural(counts.deliveries, 'delivery', 'deliveries')}.`;
+  const held = done.holds.map((hold) => `legal hold ${hold.id} (${hold.reason})`).join('; ');
+  if (type === 'restriction')
+    return `${plural(done.restricted, 'verification')} restricted: kept, but no longer used as consent.`;
+  const parts = [`${plural(done.erased, 'verification')} erased.`];
+  if (done.restricted > 0)
+    parts.push(
+      `${plural(done.restricted, 'verification')} kept and restricted instead, because the law requires keeping them: ${held}.`,
+    );
+  if (done.revocationsKept > 0)
+    parts.push(
+      `${plural(done.revocationsKept, 'revocation')} of consent kept, so that the person is not contacted again.`,
+    );
+  return parts.join(' ');
+}
+
+/**
+ * Data-subject requests (issue #37 item 3): filed by an owner or API v1, matched against the account's data, extended
+ * once, carried out by a job (`carry-out-privacy-request`), answered, pruned after 24 months. The erasure's redaction
+ * is the verifications module's (`redactFor`), so it is the one redaction of issue #19 with its copies and audit.
+ */
+export function createPrivacyRequests(deps: {
+  db: Db;
+  clock: Clock;
+  audit: AuditLog;
+  jobs: JobQueue;
+  redaction: VerificationRedaction;
+}) {
+  const { db, clock, audit, jobs, redaction } = deps;
+
+  /** The caller's request (its account and mode), or 404. */
+  async function one(reader: Db | Tx, ctx: AccountContext, id: string): Promise<PrivacyRequestRow> {
+    const [row] = await reader
+      .select()
+      .from(privacyRequests)
+      .where(
+        and(
+          eq(privacyRequests.id, id),
+          eq(privacyRequests.accountId, ctx.accountId),
+          eq(privacyRequests.isTest, isTestFor(ctx)),
+        ),
+      );
+    if (!row) throw new AppError('not_found');
+    return row;
+  }
+
+  async function file(ctx: AccountContext, body: FilePrivacyRequestBody): Promise<ApiPrivacyRequest> {
+    const phones = phonesOf(body.phones);
+    const emails = [...new Set(body.emails.map((email) => email.toLowerCase()))];
+    const now = clock.now();
+    const receivedAt = body.receivedAt ? new Date(body.receivedAt) : now;
+    if (receivedAt.getTime() > now.getTime())
+      throw AppError.field('validation_error', 'receivedAt', privacyRequestTexts.receivedAtOutOfRange);
+    const isTest = isTestFor(ctx);
+    const matches = await countMatches(db, { accountId: ctx.accountId, isTest, phones, emails });
+    return transaction(db, async (tx) => {
+      const [row] = await tx
+        .insert(privacyRequests)
+        .values({
+          id: `dsr_${randomToken(16)}`,
+          accountId: ctx.accountId,
+          type: body.type,
+          law: body.law,
+          phones,
+          emails,
+          requesterName: body.requester.name,
+          requesterEmail: body.requester.email?.toLowerCase() ?? null,
+          receivedAt,
+          dueAt: dueAtOf(body.law, receivedAt, false),
+          filedBy: ctx.actor.type === 'member' ? ctx.actor.user.email : ctx.actor.prefix,
+          isTest,
+          matches,
+          createdAt: now,
+        })
+        .returning();
+      if (!row) throw new Error('the insert answered no row');
+      await audit.record(tx, ctx, {
+        action: 'privacy_request.filed',
+        targets: [auditTargetOf(row)],
+        changes: { type: row.type, law: row.law, identifiers: phones.length + emails.length },
+      });
+      return toApi(row, now);
+    });
+  }
+
+  /** Its matches counted again while it is open or running (the data may have changed since it was filed). */
+  async function refreshed(row: PrivacyRequestRow): Promise<PrivacyRequestRow> {
+    if (row.status === 'answered') return row;
+    const matches = await countMatches(db, identifiersOf(row));
+    const [updated] = await db
+      .update(privacyRequests)
+      .set({ matches })
+      .where(and(eq(privacyRequests.id, row.id), ne(privacyRequests.status, 'answered')))
+      .returning();
+    return updated ?? row;
+  }
+
+  async function get(ctx: AccountContext, id: string): Promise<ApiPrivacyRequest> {
+    const row = await refreshed(await one(db, ctx, id));
+    return toApi(row, clock.now());
+  }
+
+  /** The app's list: live requests, newest received first, filtered by status (`overdue` too). */
+  async function list(ctx: AccountContext, search: PrivacyRequestSearch): Promise<PrivacyRequestList> {
+    const now = clock.now();
+    const where = and(
+      eq(privacyRequests.accountId, ctx.accountId),
+      eq(privacyRequests.isTest, false),
+      search.status ? filterOf(search.status, now) : undefined,
+    );
+    const [total, rows] = await Promise.all([
+      db.select({ n: count() }).from(privacyRequests).where(where),
+      db
+        .select()
+        .from(privacyRequests)
+        .where(where)
+        .orderBy(desc(privacyRequests.receivedAt), desc(privacyRequests.id))
+        .limit(search.pageSize)
+        .offset((search.pageNumber - 1) * search.pageSize),
+    ]);
+    return {
+      count: total[0]?.n ?? 0,
+      pageNumber: search.pageNumber,
+      pageSize: search.pageSize,
+      results: rows.map((row) => toPrivacyRequest(row, now)),
+    };
+  }
+
+  /** API v1's list: the key's mode's requests, newest received first, in cursor pages (the cursor is a request's id). */
+  async function page(
+    ctx: AccountContext,
+    query: ApiPrivacyRequestListQuery,
+  ): Promise<ApiPrivacyRequestList> {
+    const now = clock.now();
+    const conditions: (SQL | undefined)[] = [
+      eq(privacyRequests.accountId, ctx.accountId),
+      eq(privacyRequests.isTest, isTestFor(ctx)),
+      query.status ? filterOf(query.status, now) : undefined,
+    ];
+    if (query.startingAfter !== undefined) {
+      const [after] = await db
+        .select({ receivedAt: privacyRequests.receivedAt, id: privacyRequests.id })
+        .from(privacyRequests)
+        .where(
+          and(
+            eq(privacyRequests.id, query.startingAfter),
+            eq(privacyRequests.accountId, ctx.accountId),
+            eq(privacyRequests.isTest, isTestFor(ctx)),
+          ),
+        );
+      if (!after) throw notACursor();
+      conditions.push(
+        or(
+          lt(privacyRequests.receivedAt, after.receivedAt),
+          and(eq(privacyRequests.receivedAt, after.receivedAt), lt(privacyRequests.id, after.id)),
+        ),
+      );
+    }
+    const rows = await db
+      .select()
+      .from(privacyRequests)
+      .where(and(...conditions))
+      .orderBy(desc(privacyRequests.receivedAt), desc(privacyRequests.id))
+      .limit(query.limit + 1);
+    return cursorPage(
+      rows.slice(0, query.limit).map((row) => toApi(row, now)),
+      rows.length > query.limit,
+    );
+  }
+
+  /**
+   * Carried out by a job: `open` → `running` in one statement, the job enqueued in the same transaction, so of many
+   * calls at once exactly one moves it and queues one job; the others (and any call once it left `open`) answer 409.
+   */
+  async function carryOut(ctx: AccountContext, id: string): Promise<ApiPrivacyRequest> {
+    return transaction(db, async (tx) => {
+      const [moved] = await tx
+        .update(privacyRequests)
+        .set({ status: 'running' })
+        .where(
+          and(
+            eq(privacyRequests.id, id),
+            eq(privacyRequests.accountId, ctx.accountId),
+            eq(privacyRequests.isTest, isTestFor(ctx)),
+            eq(privacyRequests.status, 'open'),
+          ),
+        )
+        .returning();
+      if (!moved) {
+        await one(tx, ctx, id);
+        throw new AppError('conflict', {
+          detail: privacyRequestTexts.notOpen,
+          problem: 'privacy_request_not_open',
+        });
+      }
+      await jobs.enqueue(carryOutPrivacyRequest, { privacyRequestId: moved.id }, { tx });
+      await audit.record(tx, ctx, {
+        action: 'privacy_request.carry_out_started',
+        targets: [auditTargetOf(moved)],
+        changes: { type: moved.type },
+      });
+      return toApi(moved, clock.now());
+    });
+  }
+
+  /** The one extension (its law's days more), with its reason; a second, or an answered request's, answers 400. */
+  async function extend(ctx: AccountContext, id: string, reason: string): Promise<ApiPrivacyRequest> {
+    return transaction(db, async (tx) => {
+      const [row] = await tx
+        .select()
+        .from(privacyRequests)
+        .where(
+          and(
+            eq(privacyRequests.id, id),
+            eq(privacyRequests.accountId, ctx.accountId),
+            eq(privacyRequests.isTest, isTestFor(ctx)),
+          ),
+        )
+        .for('update');
+      if (!row) throw new AppError('not_found');
+      if (row.status === 'answered')
+        throw AppError.nonField('validation_error', privacyRequestTexts.answeredNotExtendable);
+      if (row.extendedAt !== null)
+        throw AppError.nonField('validation_error', privacyRequestTexts.alreadyExtended);
+      const dueAt = extendedDueAt(row.law, row.dueAt);
+      const [updated] = await tx
+        .update(privacyRequests)
+        .set({ extendedAt: clock.now(), extensionReason: reason, dueAt })
+        .where(eq(privacyRequests.id, row.id))
+        .returning();
+      if (!updated) throw new Error('the update answered no row');
+      await audit.record(tx, ctx, {
+        action: 'privacy_request.extended',
+        targets: [auditTargetOf(updated)],
+        changes: { dueAt: [row.dueAt.toISOString(), dueAt.toISOString()] },
+      });
+      return toApi(updated, clock.now());
+    });
+  }
+
+  /** Restrictions naming the request, written once per verification and request. */
+  async function restrict(row: PrivacyRequestRow, ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    const restrictedAt = clock.now();
+    for (let start = 0; start < ids.length; start += 1000) {
+      await db
+        .insert(verificationRestrictions)
+        .values(
+          ids.slice(start, start + 1000).map((verificationId) => ({
+            verificationId,
+            accountId: row.accountId,
+            privacyRequestId: row.id,
+            restrictedAt,
+          })),
+        )
+        .onConflictDoNothing();
+    }
+  }
+
+  /** The holds that kept evidence, with their reasons and how many of the matches each kept. */
+  async function holdsOf(kept: { heldBy: string[] }[]): Promise<PrivacyRequestHold[]> {
+    const perHold = new Map<string, number>();
+    for (const verification of kept)
+      for (const id of verification.heldBy) perHold.set(id, (perHold.get(id) ?? 0) + 1);
+    if (perHold.size === 0) return [];
+    const rows = await db
+      .select({ id: legalHolds.id, reason: legalHolds.reason })
+      .from(legalHolds)
+      .where(inArray(legalHolds.id, [...perHold.keys()]))
+      .orderBy(legalHolds.placedAt, legalHolds.id);
+    return rows.map((hold) => ({
+      id: hold.id,
+      reason: hold.reason,
+      verifications: perHold.get(hold.id) ?? 0,
+    }));
+  }
+
+  /** The holds reaching one verification now (after a redaction refused it as held). */
+  async function holdsNow(who: Identifiers, id: number): Promise<string[]> {
+    const found = (await matchingVerifications(db, who)).find((verification) => verification.id === id);
+    return found?.heldBy ?? [];
+  }
+
+  /**
+   * The job's work: a running request carried out and answered. Erasure redacts each matching verification in its own
+   * transaction (the redaction of issue #19, which takes the legal holds' lock and refuses held evidence with a 409):
+   * one held when matched, or held by a hold placed meanwhile, is restricted instead and its holds named in the answer.
+   */
+  async function carryOutNow(privacyRequestId: string): Promise<'answered' | 'not_running'> {
+    const [row] = await db.select().from(privacyRequests).where(eq(privacyRequests.id, privacyRequestId));
+    if (row?.status !== 'running') return 'not_running';
+    const who = identifiersOf(row);
+    const counts = await countMatches(db, who);
+    let ids: MatchIds | null = null;
+    let erased = 0;
+    const kept: { id: number; heldBy: string[] }[] = [];
+    if (row.type === 'access') {
+      ids = await matchIds(db, who);
+    } else {
+      const matched = await matchingVerifications(db, who);
+      if (row.type === 'restriction') {
+        kept.push(...matched);
+      } else {
+        for (const verification of matched) {
+          if (verification.heldBy.length > 0) {
+            kept.push(verification);
+            continue;
+          }
+          try {
+            await redaction.redactFor(systemFor(row), row.accountId, verification.id);
+            erased += 1;
+          } catch (error) {
+            if (!(error instanceof AppError)) throw error;
+            // A hold placed since it was matched (409), or redacted meanwhile by an owner (400): nothing to erase.
+            if (error.code === 'conflict')
+              kept.push({ id: verification.id, heldBy: await holdsNow(who, verification.id) });
+            else if (error.code !== 'validation_error' && error.code !== 'not_found') throw error;
+          }
+        }
+      }
+      await restrict(
+        row,
+        kept.map((verification) => verification.id),
+      );
+    }
+    const holds = row.type === 'erasure' ? await holdsOf(kept) : [];
+    const done = {
+      erased,
+      restricted: kept.length,
+      revocationsKept: row.type === 'erasure' ? counts.revocations : 0,
+      holds,
+    };
+    const answer = {
+      counts,
+      bundleReady: row.type === 'access',
+      ...done,
+      message: messageOf(row.type, done, counts),
+      ...(ids ? { ids } : {}),
+    };
+    const now = clock.now();
+    await transaction(db, async (tx) => {
+      const [answered] = await tx
+        .update(privacyRequests)
+        .set({
+          status: 'answered',
+          answeredAt: now,
+          answer,
+          matches: counts,
+          // The log keeps no more personal data than the answer needs (issue #37): the identifiers masked.
+          phones: row.phones.map(maskPhone),
+          emails: row.emails.map(maskEmail),
+          requesterEmail: maskedEmail(row.requesterEmail),
+        })
+        .where(and(eq(privacyRequests.id, row.id), eq(privacyRequests.status, 'running')))
+        .returning({ id: privacyRequests.id });
+      if (!answered) return;
+      await audit.recordAsSystemFor(tx, row.accountId, systemFor(row), {
+        action: 'privacy_request.answered',
+        targets: [auditTargetOf(row)],
+        changes: { type: row.type, erased, restricted: kept.length, holds: holds.map((hold) => hold.id) },
+      });
+    });
+    return 'answered';
+  }
+
+  /** An answered access request's bundle: the ZIP, built from the ids its answer kept. */
+  async function bundle(ctx: AccountContext, id: string): Promise<{ fileName: string; bytes: Uint8Array }> {
+    const row = await one(db, ctx, id);
+    const ids =
+      row.type === 'access' && row.status === 'answered'
+        ? matchIdsSchema.safeParse((row.answer as { ids?: unknown } | null)?.ids)
+        : null;
+    if (!ids?.success)
+      throw new AppError('conflict', {
+        detail: privacyRequestTexts.noBundle,
+        problem: 'privacy_request_no_bundle',
+      });
+    const bytes = await buildBundle(db, row.accountId, ids.data);
+    await audit.record(db, ctx, {
+      action: 'privacy_request.bundle_downloaded',
+      targets: [auditTargetOf(row)],
+      changes: { verifications: ids.data.verifications.length },
+    });
+    return { fileName: privacyRequestBundleFileName(row.id), bytes };
+  }
+
+  /** The daily prune: requests filed more than 24 months ago (their restrictions stay with the evidence). */
+  async function prune(): Promise<number> {
+    const cutoff = clock.now();
+    cutoff.setUTCMonth(cutoff.getUTCMonth() - PRIVACY_REQUEST_RETENTION_MONTHS);
+    const deleted = await db
+      .delete(privacyRequests)
+      .where(lt(privacyRequests.createdAt, cutoff))
+      .returning({ id: privacyRequests.id });
+    return deleted.length;
+  }
+
+  return { file, get, list, page, carryOut, extend, carryOutNow, bundle, prune };
+}
+
+export type PrivacyRequests = ReturnType<typeof createPrivacyRequests>;
