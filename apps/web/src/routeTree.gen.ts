@@ -33,6 +33,8 @@ import { Route as AuthedSettingsManageTeamRouteImport } from './routes/_authed/s
 import { Route as AuthedSettingsMyAccountRouteImport } from './routes/_authed/settings/my-account'
 import { Route as PublicFollowInvitationIndexRouteImport } from './routes/_public/follow-invitation/index'
 import { Route as PublicFollowInvitationErrorRouteImport } from './routes/_public/follow-invitation/error'
+import { Route as AuthedSettingsPrivacyRequestsIndexRouteImport } from './routes/_authed/settings/privacy-requests/index'
+import { Route as AuthedSettingsPrivacyRequestsRequestIdRouteImport } from './routes/_authed/settings/privacy-requests/$requestId'
 import { Route as AuthedSettingsWebhooksIndexRouteImport } from './routes/_authed/settings/webhooks/index'
 import { Route as AuthedSettingsWebhooksEndpointIdRouteImport } from './routes/_authed/settings/webhooks/$endpointId'
 import { Route as PublicAuthLoginFromInvitationRouteImport } from './routes/_public/auth/login/from-invitation'
@@ -184,6 +186,18 @@ const PublicFollowInvitationErrorRoute =
     id: '/follow-invitation/error',
     path: '/follow-invitation/error',
     getParentRoute: () => PublicRoute,
+  } as any)
+const AuthedSettingsPrivacyRequestsIndexRoute =
+  AuthedSettingsPrivacyRequestsIndexRouteImport.update({
+    id: '/privacy-requests/',
+    path: '/privacy-requests/',
+    getParentRoute: () => AuthedSettingsRoute,
+  } as any)
+const AuthedSettingsPrivacyRequestsRequestIdRoute =
+  AuthedSettingsPrivacyRequestsRequestIdRouteImport.update({
+    id: '/privacy-requests/$requestId',
+    path: '/privacy-requests/$requestId',
+    getParentRoute: () => AuthedSettingsRoute,
   } as any)
 const AuthedSettingsWebhooksIndexRoute =
   AuthedSettingsWebhooksIndexRouteImport.update({
@@ -364,6 +378,7 @@ export interface FileRoutesByFullPath {
   '/forms/': typeof AuthedFormsIndexRoute
   '/settings/': typeof AuthedSettingsIndexRoute
   '/follow-invitation/': typeof PublicFollowInvitationIndexRoute
+  '/settings/privacy-requests/$requestId': typeof AuthedSettingsPrivacyRequestsRequestIdRoute
   '/settings/webhooks/$endpointId': typeof AuthedSettingsWebhooksEndpointIdRoute
   '/auth/login/from-invitation': typeof PublicAuthLoginFromInvitationRoute
   '/auth/reset-password/sent': typeof PublicAuthResetPasswordSentRoute
@@ -372,6 +387,7 @@ export interface FileRoutesByFullPath {
   '/auth/verify-email/resend': typeof PublicAuthVerifyEmailResendRoute
   '/auth/verify-email/sent': typeof PublicAuthVerifyEmailSentRoute
   '/auth/verify-email/success': typeof PublicAuthVerifyEmailSuccessRoute
+  '/settings/privacy-requests/': typeof AuthedSettingsPrivacyRequestsIndexRoute
   '/settings/webhooks/': typeof AuthedSettingsWebhooksIndexRoute
   '/auth/reset-password/': typeof PublicAuthResetPasswordIndexRoute
   '/auth/verify-email/': typeof PublicAuthVerifyEmailIndexRoute
@@ -412,6 +428,7 @@ export interface FileRoutesByTo {
   '/forms': typeof AuthedFormsIndexRoute
   '/settings': typeof AuthedSettingsIndexRoute
   '/follow-invitation': typeof PublicFollowInvitationIndexRoute
+  '/settings/privacy-requests/$requestId': typeof AuthedSettingsPrivacyRequestsRequestIdRoute
   '/settings/webhooks/$endpointId': typeof AuthedSettingsWebhooksEndpointIdRoute
   '/auth/login/from-invitation': typeof PublicAuthLoginFromInvitationRoute
   '/auth/reset-password/sent': typeof PublicAuthResetPasswordSentRoute
@@ -420,6 +437,7 @@ export interface FileRoutesByTo {
   '/auth/verify-email/resend': typeof PublicAuthVerifyEmailResendRoute
   '/auth/verify-email/sent': typeof PublicAuthVerifyEmailSentRoute
   '/auth/verify-email/success': typeof PublicAuthVerifyEmailSuccessRoute
+  '/settings/privacy-requests': typeof AuthedSettingsPrivacyRequestsIndexRoute
   '/settings/webhooks': typeof AuthedSettingsWebhooksIndexRoute
   '/auth/reset-password': typeof PublicAuthResetPasswordIndexRoute
   '/auth/verify-email': typeof PublicAuthVerifyEmailIndexRoute
@@ -465,6 +483,7 @@ export interface FileRoutesById {
   '/_authed/forms/': typeof AuthedFormsIndexRoute
   '/_authed/settings/': typeof AuthedSettingsIndexRoute
   '/_public/follow-invitation/': typeof PublicFollowInvitationIndexRoute
+  '/_authed/settings/privacy-requests/$requestId': typeof AuthedSettingsPrivacyRequestsRequestIdRoute
   '/_authed/settings/webhooks/$endpointId': typeof AuthedSettingsWebhooksEndpointIdRoute
   '/_public/auth/login/from-invitation': typeof PublicAuthLoginFromInvitationRoute
   '/_public/auth/reset-password/sent': typeof PublicAuthResetPasswordSentRoute
@@ -473,6 +492,7 @@ export interface FileRoutesById {
   '/_public/auth/verify-email/resend': typeof PublicAuthVerifyEmailResendRoute
   '/_public/auth/verify-email/sent': typeof PublicAuthVerifyEmailSentRoute
   '/_public/auth/verify-email/success': typeof PublicAuthVerifyEmailSuccessRoute
+  '/_authed/settings/privacy-requests/': typeof AuthedSettingsPrivacyRequestsIndexRoute
   '/_authed/settings/webhooks/': typeof AuthedSettingsWebhooksIndexRoute
   '/_public/auth/reset-password/': typeof PublicAuthResetPasswordIndexRoute
   '/_public/auth/verify-email/': typeof PublicAuthVerifyEmailIndexRoute
@@ -516,6 +536,7 @@ export interface FileRouteTypes {
     | '/forms/'
     | '/settings/'
     | '/follow-invitation/'
+    | '/settings/privacy-requests/$requestId'
     | '/settings/webhooks/$endpointId'
     | '/auth/login/from-invitation'
     | '/auth/reset-password/sent'
@@ -524,6 +545,7 @@ export interface FileRouteTypes {
     | '/auth/verify-email/resend'
     | '/auth/verify-email/sent'
     | '/auth/verify-email/success'
+    | '/settings/privacy-requests/'
     | '/settings/webhooks/'
     | '/auth/reset-password/'
     | '/auth/verify-email/'
@@ -564,6 +586,7 @@ export interface FileRouteTypes {
     | '/forms'
     | '/settings'
     | '/follow-invitation'
+    | '/settings/privacy-requests/$requestId'
     | '/settings/webhooks/$endpointId'
     | '/auth/login/from-invitation'
     | '/auth/reset-password/sent'
@@ -572,6 +595,7 @@ export interface FileRouteTypes {
     | '/auth/verify-email/resend'
     | '/auth/verify-email/sent'
     | '/auth/verify-email/success'
+    | '/settings/privacy-requests'
     | '/settings/webhooks'
     | '/auth/reset-password'
     | '/auth/verify-email'
@@ -616,6 +640,7 @@ export interface FileRouteTypes {
     | '/_authed/forms/'
     | '/_authed/settings/'
     | '/_public/follow-invitation/'
+    | '/_authed/settings/privacy-requests/$requestId'
     | '/_authed/settings/webhooks/$endpointId'
     | '/_public/auth/login/from-invitation'
     | '/_public/auth/reset-password/sent'
@@ -624,6 +649,7 @@ export interface FileRouteTypes {
     | '/_public/auth/verify-email/resend'
     | '/_public/auth/verify-email/sent'
     | '/_public/auth/verify-email/success'
+    | '/_authed/settings/privacy-requests/'
     | '/_authed/settings/webhooks/'
     | '/_public/auth/reset-password/'
     | '/_public/auth/verify-email/'
@@ -822,6 +848,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PublicFollowInvitationErrorRouteImport
       parentRoute: typeof PublicRoute
     }
+    '/_authed/settings/privacy-requests/': {
+      id: '/_authed/settings/privacy-requests/'
+      path: '/privacy-requests'
+      fullPath: '/settings/privacy-requests/'
+      preLoaderRoute: typeof AuthedSettingsPrivacyRequestsIndexRouteImport
+      parentRoute: typeof AuthedSettingsRoute
+    }
+    '/_authed/settings/privacy-requests/$requestId': {
+      id: '/_authed/settings/privacy-requests/$requestId'
+      path: '/privacy-requests/$requestId'
+      fullPath: '/settings/privacy-requests/$requestId'
+      preLoaderRoute: typeof AuthedSettingsPrivacyRequestsRequestIdRouteImport
+      parentRoute: typeof AuthedSettingsRoute
+    }
     '/_authed/settings/webhooks/': {
       id: '/_authed/settings/webhooks/'
       path: '/webhooks'
@@ -1014,7 +1054,9 @@ interface AuthedSettingsRouteChildren {
   AuthedSettingsManageTeamRoute: typeof AuthedSettingsManageTeamRoute
   AuthedSettingsMyAccountRoute: typeof AuthedSettingsMyAccountRoute
   AuthedSettingsIndexRoute: typeof AuthedSettingsIndexRoute
+  AuthedSettingsPrivacyRequestsRequestIdRoute: typeof AuthedSettingsPrivacyRequestsRequestIdRoute
   AuthedSettingsWebhooksEndpointIdRoute: typeof AuthedSettingsWebhooksEndpointIdRoute
+  AuthedSettingsPrivacyRequestsIndexRoute: typeof AuthedSettingsPrivacyRequestsIndexRoute
   AuthedSettingsWebhooksIndexRoute: typeof AuthedSettingsWebhooksIndexRoute
 }
 
@@ -1025,7 +1067,11 @@ const AuthedSettingsRouteChildren: AuthedSettingsRouteChildren = {
   AuthedSettingsManageTeamRoute: AuthedSettingsManageTeamRoute,
   AuthedSettingsMyAccountRoute: AuthedSettingsMyAccountRoute,
   AuthedSettingsIndexRoute: AuthedSettingsIndexRoute,
+  AuthedSettingsPrivacyRequestsRequestIdRoute:
+    AuthedSettingsPrivacyRequestsRequestIdRoute,
   AuthedSettingsWebhooksEndpointIdRoute: AuthedSettingsWebhooksEndpointIdRoute,
+  AuthedSettingsPrivacyRequestsIndexRoute:
+    AuthedSettingsPrivacyRequestsIndexRoute,
   AuthedSettingsWebhooksIndexRoute: AuthedSettingsWebhooksIndexRoute,
 }
 

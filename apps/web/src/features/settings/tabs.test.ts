@@ -21,19 +21,21 @@ describe('activeSettingsTab', () => {
     expect(activeSettingsTab('/settings/audit-log')).toBe('audit-log');
     expect(activeSettingsTab('/settings/webhooks')).toBe('webhooks');
     expect(activeSettingsTab('/settings/webhooks/12')).toBe('webhooks');
+    expect(activeSettingsTab('/settings/privacy-requests/dsr_abc')).toBe('privacy-requests');
     expect(activeSettingsTab('/settings/my-account')).toBe('my-account');
     expect(activeSettingsTab('/settings')).toBeNull();
   });
 });
 
 describe('visibleSettingsTabs', () => {
-  it('shows API keys, webhooks and the audit log to owners only', () => {
+  it('shows API keys, webhooks, the audit log and privacy requests to owners only', () => {
     expect(labels(membership({ role: 'owner' }))).toEqual([
       'Company Info',
       'Manage Team',
       'API keys',
       'Webhooks',
       'Audit log',
+      'Privacy requests',
       'My Account',
     ]);
     expect(labels(membership({}))).toEqual(['Company Info', 'Manage Team', 'My Account']);

@@ -1,6 +1,7 @@
 import type { Membership } from '@veriform/contracts';
 import { canManageApiKeys } from '../api-keys/api';
 import { canReadAuditLog } from '../audit-log/api';
+import { canManagePrivacyRequests } from '../privacy-requests/api';
 import { canManageWebhooks } from '../webhooks/api';
 
 export const settingsTabs = [
@@ -9,20 +10,22 @@ export const settingsTabs = [
   { id: 'api-keys', label: 'API keys', to: '/settings/api-keys' },
   { id: 'webhooks', label: 'Webhooks', to: '/settings/webhooks' },
   { id: 'audit-log', label: 'Audit log', to: '/settings/audit-log' },
+  { id: 'privacy-requests', label: 'Privacy requests', to: '/settings/privacy-requests' },
   { id: 'my-account', label: 'My Account', to: '/settings/my-account' },
 ] as const;
 
 export type SettingsTab = (typeof settingsTabs)[number];
 
 /**
- * The tabs the current membership may open: API keys, webhooks and the audit log are the owners' (members would get
- * 403).
+ * The tabs the current membership may open: API keys, webhooks, the audit log and privacy requests are the owners'
+ * (members would get 403).
  */
 export function visibleSettingsTabs(membership: Membership | null): SettingsTab[] {
   return settingsTabs.filter((tab) => {
     if (tab.id === 'api-keys') return canManageApiKeys(membership);
     if (tab.id === 'webhooks') return canManageWebhooks(membership);
     if (tab.id === 'audit-log') return canReadAuditLog(membership);
+    if (tab.id === 'privacy-requests') return canManagePrivacyRequests(membership);
     return true;
   });
 }

@@ -148,16 +148,5 @@ export async function downloadCsv(
   return { blob: new Blob(chunks, { type }), filename, rows };
 }
 
-/** Hands the file to the browser's downloads (an `<a download>` click on an object URL). */
-export function saveBlob(blob: Blob, filename: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  link.style.display = 'none';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The click starts the download synchronously; the URL is released once the browser has taken it.
-  setTimeout(() => URL.revokeObjectURL(url), 30_000);
-}
+// The one saver of a made file, shared with other features (a privacy request's receipt).
+export { saveBlob } from '../../lib/save-blob';
