@@ -49,6 +49,8 @@ type World = {
   domainId: number;
   /** A possible revocation (a reply to a code text): decidable, and then acknowledgeable. */
   revocationId: string;
+  /** An open data-subject request (issue #37). */
+  privacyRequestId: string;
 };
 
 type Call = (c: TestClient, w: World) => Promise<LightMyRequestResponse>;
@@ -499,6 +501,61 @@ const routes: RouteCase[] = [
     unknown: (c) => c.post('/api/revocations/unknownunknownunknown1/acknowledge'),
     plainMember: 403,
   },
+  // Data-subject requests (issue #37): owners only (they name requesters; erasure redacts).
+  {
+    method: 'GET',
+    url: '/api/privacy-requests',
+    call: (c, w) => c.get(`/api/privacy-requests?account=${w.accountId}`),
+    unknown: (c) => c.get(`/api/privacy-requests?account=${UNKNOWN}`),
+    plainMember: 403,
+  },
+  {
+    method: 'POST',
+    url: '/api/privacy-requests',
+    call: (c, w) =>
+      c.post(`/api/privacy-requests?account=${w.accountId}`, {
+        type: 'erasure',
+        law: 'gdpr',
+        phones: ['+12015550123'],
+        requester: { name: 'Ana' },
+      }),
+    unknown: (c) =>
+      c.post(`/api/privacy-requests?account=${UNKNOWN}`, {
+        type: 'erasure',
+        law: 'gdpr',
+        phones: ['+12015550123'],
+        requester: { name: 'Ana' },
+      }),
+    plainMember: 403,
+  },
+  {
+    method: 'GET',
+    url: '/api/privacy-requests/:id',
+    call: (c, w) => c.get(`/api/privacy-requests/${w.privacyRequestId}`),
+    unknown: (c) => c.get('/api/privacy-requests/dsr_unknownunknownunknown1'),
+    plainMember: 403,
+  },
+  {
+    method: 'POST',
+    url: '/api/privacy-requests/:id/carry-out',
+    call: (c, w) => c.post(`/api/privacy-requests/${w.privacyRequestId}/carry-out`, {}),
+    unknown: (c) => c.post('/api/privacy-requests/dsr_unknownunknownunknown1/carry-out', {}),
+    plainMember: 403,
+  },
+  {
+    method: 'POST',
+    url: '/api/privacy-requests/:id/extend',
+    call: (c, w) => c.post(`/api/privacy-requests/${w.privacyRequestId}/extend`, { reason: 'More time' }),
+    unknown: (c) => c.post('/api/privacy-requests/dsr_unknownunknownunknown1/extend', { reason: 'More time' }),
+    plainMember: 403,
+  },
+  {
+    method: 'GET',
+    url: '/api/privacy-requests/:id/bundle',
+    call: (c, w) => c.get(`/api/privacy-requests/${w.privacyRequestId}/bundle`),
+    unknown: (c) => c.get('/api/privacy-requests/dsr_unknownunknownunknown1/bundle'),
+    plainMember: 403,
+  },
   // "May I contact this number now?" (issue #35): asked and listed by owners and members with canSearchData.
   {
     method: 'GET',
@@ -719,6 +776,19 @@ async function worldOf(owner: Owner, member: Joined): Promise<World> {
     receivedAt: new Date(),
     deadline: '2099-12-31',
   });
+  // A data-subject request as an owner files it (open).
+  const privacyRequestId = `dsr_of_${owner.accountId}`;
+  await t.db.db.insert(schema.privacyRequests).values({
+    id: privacyRequestId,
+    accountId: owner.accountId,
+    type: 'erasure',
+    law: 'gdpr',
+    phones: ['+12015550123'],
+    requesterName: 'Ana',
+    receivedAt: new Date(),
+    dueAt: new Date(Date.now() + 30 * 86_400_000),
+    filedBy: 'owner@example.com',
+  });
   return {
     accountId: owner.accountId,
     memberMembershipId: member.membership.id,
@@ -732,6 +802,7 @@ async function worldOf(owner: Owner, member: Joined): Promise<World> {
     verificationId: verification.id,
     domainId: domain.json().id,
     revocationId,
+    privacyRequestId,
   };
 }
 
@@ -763,6 +834,12 @@ async function snapshotOf(owner: Owner) {
     revocations: (await c.get(`/api/revocations?account=${owner.accountId}`)).json(),
     // A verdict asked under another account's id would be kept in it.
     contactability: (await c.get(`/api/contactability/checks?account=${owner.accountId}`)).json(),
+    // The rows: a carry-out or an extension shows here (the list would count matches again).
+    privacyRequests: await t.db.db
+      .select()
+      .from(schema.privacyRequests)
+      .where(eq(schema.privacyRequests.accountId, owner.accountId))
+      .orderBy(schema.privacyRequests.id),
     // The rows, sealed secrets included: a rotation shows only there.
     webhookEndpoints: await t.db.db
       .select()
@@ -785,7 +862,7 @@ describe('tenant isolation', () => {
       .filter(
         (r) =>
           r.method !== 'HEAD' &&
-          /^\/api\/(accounts|memberships|invitations|verify-forms|test-phone-numbers|api-keys|webhook-endpoints|webhook-events|audit-events|verifications|verification-attempts|revocations|contactability|lookups)(\/|$)/.test(
+          /^\/api\/(accounts|memberships|invitations|verify-forms|test-phone-numbers|api-keys|webhook-endpoints|webhook-events|audit-events|verifications|verification-attempts|revocations|contactability|lookups|privacy-requests)(\/|$)/.test(
             r.url,
           ),
       )

@@ -50,6 +50,8 @@ export type World = {
   domainId: number;
   /** A revocation a member recorded (issue #35). */
   revocationId: string;
+  /** A data-subject request an owner filed (issue #37), open. */
+  privacyRequestId: string;
 };
 
 export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<World> {
@@ -140,6 +142,14 @@ export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<Wo
   });
   if (revocation.statusCode !== 201)
     throw new Error(`record revocation: ${revocation.statusCode} ${revocation.body}`);
+  const privacyRequest = await owner.c.post(`/api/privacy-requests?account=${owner.accountId}`, {
+    type: 'access',
+    law: 'ccpa',
+    phones: ['+12015550124'],
+    requester: { name: 'Ana Díaz' },
+  });
+  if (privacyRequest.statusCode !== 201)
+    throw new Error(`file privacy request: ${privacyRequest.statusCode} ${privacyRequest.body}`);
   await t.db.db
     .update(schema.accountDomains)
     .set({ verifiedAt: new Date(), verifiedBy: 'dns' })
@@ -163,6 +173,7 @@ export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<Wo
     mediaFile,
     domainId,
     revocationId: revocation.json<Revocation>().id,
+    privacyRequestId: privacyRequest.json<{ id: string }>().id,
   };
 }
 
@@ -194,6 +205,8 @@ export function worldParam(world: World, route: Pick<RouteInfo, 'url'>, name: st
   }
   if (route.url.startsWith('/api/revocations/') || route.url.startsWith('/api/v1/revocations/'))
     return world.revocationId;
+  if (route.url.startsWith('/api/privacy-requests/') || route.url.startsWith('/api/v1/privacy-requests/'))
+    return world.privacyRequestId;
   const area = route.url.split('/')[2] ?? '';
   const id = idByArea[area];
   return id ? String(id(world)) : undefined;
