@@ -26,6 +26,8 @@ export const engineSpecificTests = [
   'src/modules/revocations/inbound.test.ts',
   // 20 acknowledgments of one revocation at once: one wins.
   'src/modules/revocations/revocations.test.ts',
+  // 20 releases of one legal hold at once: one wins; a redaction racing a hold (issue #37).
+  'src/modules/legal-holds/legal-holds.test.ts',
   // Data-subject requests (issue #37): twenty carry-outs at once make one job; the erasure job's redactions.
   'src/modules/privacy-requests/privacy-requests.test.ts',
   // Four overdue sweeps at once (SKIP LOCKED, marked once): one event and one e-mail per owner; and API v1's

@@ -34,6 +34,7 @@ import { contactabilitySessionRoutes } from './modules/contactability/index.ts';
 import { devRoutes } from './modules/dev/index.ts';
 import { domainRoutes, type TxtLookup } from './modules/domains/index.ts';
 import { invitationRoutes } from './modules/invitations/index.ts';
+import { legalHoldRoutes } from './modules/legal-holds/index.ts';
 import { lookupRoutes } from './modules/lookups/index.ts';
 import { mediaRoutes } from './modules/media/index.ts';
 import { membershipRoutes } from './modules/memberships/index.ts';
@@ -230,6 +231,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(twilioStatusRoutes);
   await app.register(twilioInboundRoutes);
   await app.register(revocationRoutes);
+  await app.register(legalHoldRoutes);
   await app.register(privacyRequestRoutes);
   await app.register(contactabilitySessionRoutes);
   await app.register(apiV1Routes);

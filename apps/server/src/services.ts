@@ -51,6 +51,7 @@ import {
   type TxtLookup,
 } from './modules/domains/index.ts';
 import { createInvitationService, type InvitationService } from './modules/invitations/index.ts';
+import { createLegalHolds, type LegalHolds } from './modules/legal-holds/index.ts';
 import {
   createLookupSettings,
   createLookups,
@@ -146,6 +147,7 @@ export type Services = {
   twilioStatus: TwilioStatus;
   /** Revocations of consent (issue #35), from every channel. */
   revocations: Revocations;
+  legalHolds: LegalHolds;
   /** Data-subject requests (issue #37): access, erasure and restriction, carried out by a job. */
   privacyRequests: PrivacyRequests;
   /** "May I contact this number now?" (issue #35): verdicts, each kept. */
@@ -243,6 +245,7 @@ export function createServices(deps: {
   const codeDelivery = createCodeDelivery({ db, jobs, sealer });
   const twilioStatus = createTwilioStatus({ db, clock, webhookEvents });
   const revocations = createRevocations({ db, clock, audit, webhookEvents, jobs });
+  const legalHolds = createLegalHolds({ db, clock, audit, webhookEvents });
   const privacyRequests = createPrivacyRequests({ db, clock, audit, jobs, redaction: verificationRedaction });
   const carrierLookup = deps.carrierLookup ?? createCarrierLookup(config);
   const lookups = createLookups({ db, clock, carrierLookup, timeoutMs: config.lookupTimeoutMs });
@@ -332,6 +335,7 @@ export function createServices(deps: {
     codeDelivery,
     twilioStatus,
     revocations,
+    legalHolds,
     privacyRequests,
     contactability,
     carrierLookup,

@@ -91,7 +91,8 @@ export const apiProblems = {
   privacy_request_not_open: {
     status: 409,
     title: 'Privacy request not open',
-    description: 'Only an open data-subject request can be carried out, once: this one is running or answered.',
+    description:
+      'Only an open data-subject request can be carried out, once: this one is running or answered.',
   },
   privacy_request_no_bundle: {
     status: 409,
@@ -413,6 +414,10 @@ export const apiVerificationSchema = z
     refreshes: z.string().nullable().meta({
       description:
         'The verification whose consent this one refreshes: it was made through a fresh verification link of that one (`POST /api/v1/verifications/{id}/refresh`), with its `externalRefId`. Null otherwise.',
+    }),
+    heldBy: z.array(z.string()).meta({
+      description:
+        'The ids (`lh_…`) of the legal holds that reach it now: on the account, its form, its number or address, or on it. While any does, it is kept whatever the retention policy says and cannot be redacted. Empty when none, and in webhook events.',
     }),
     created: z.string(),
   })

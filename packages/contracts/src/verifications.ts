@@ -11,6 +11,7 @@ import {
 import { consentEvidenceSchema } from './consent.ts';
 import { csvList, datePresets, localDateSchema, timeZoneSchema } from './date-filters.ts';
 import { anyIdParams, created, endpoint, ok } from './endpoints.ts';
+import { legalHoldScopes } from './legal-holds.ts';
 import { bigIdParamsSchema, listResponseSchema } from './lists.ts';
 import { verificationMethodSchema, verificationMethods } from './public-verify.ts';
 import type { RevocationChannel } from './revocations.ts';
@@ -221,6 +222,15 @@ export const verificationDetailSchema = verificationSchema.extend({
    * that one, by its id here (null when it was not, or that verification is gone).
    */
   refreshes: z.number().int().nullable(),
+  /**
+   * The legal holds that reach it now (issue #37), oldest first: while any does, it is never purged nor redacted. Empty
+   * when none.
+   */
+  heldBy: z.array(z.string()),
+  /** The same holds with their scope and reason, for the detail's notice. */
+  holds: z.array(
+    z.object({ id: z.string(), scope: z.enum(legalHoldScopes), reason: z.string(), placedAt: z.string() }),
+  ),
 });
 export type VerificationDetail = z.infer<typeof verificationDetailSchema>;
 

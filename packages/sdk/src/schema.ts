@@ -446,6 +446,120 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/privacy-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List privacy requests
+         * @description Newest received first, in cursor pages: pass `nextCursor` as `startingAfter`. Filter by `status`
+         *     (`overdue`: open or running past `dueAt`). Needs `privacy:read`.
+         */
+        get: operations["listPrivacyRequests"];
+        put?: never;
+        /**
+         * File a privacy request
+         * @description A data-subject request the customer received: `access`, `erasure` or `restriction`, under
+         *     `ccpa` (due in 45 days, extendable once by 45), `gdpr` (30, once by 60) or `other` (30, once by 30), counted from
+         *     `receivedAt` (now when left out; never in the future, not before 2000). It names the person's `phones` (E.164, or US
+         *     numbers as typed) and `emails`, at least one. It is `open` with its `matches` counted until carried out. Needs
+         *     `privacy:write`.
+         */
+        post: operations["createPrivacyRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/privacy-requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a privacy request
+         * @description Its status, due date and `matches` (counted again while it is open or running), and its `answer` once
+         *     answered (then its identifiers are masked). Needs `privacy:read`.
+         */
+        get: operations["getPrivacyRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/privacy-requests/{id}/carry-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Carry out a privacy request
+         * @description Starts the job that carries it out (202, status `running`): access gathers the bundle, erasure redacts
+         *     every matching verification except those under a legal hold, which are restricted instead and named in the answer,
+         *     restriction restricts every match. Only an open request; anything else answers 409. Needs `privacy:write`.
+         */
+        post: operations["carryOutPrivacyRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/privacy-requests/{id}/extend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Extend a privacy request
+         * @description Moves `dueAt` by its law's extension, once, with the `reason` the requester is told. A second
+         *     extension, or one of an answered request, answers 400. Needs `privacy:write`.
+         */
+        post: operations["extendPrivacyRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/privacy-requests/{id}/bundle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an access bundle
+         * @description An answered access request's data: a ZIP of `data.json` (verifications, codes sent, revocations,
+         *     webhook events and deliveries) and one CSV per kind. Any other request answers 409. Needs `privacy:read`.
+         */
+        get: operations["getPrivacyRequestBundle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -478,10 +592,10 @@ export interface components {
                 name: string;
             };
             /** @enum {string} */
-            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published" | "verification.certificate_viewed" | "verification.certificate_downloaded" | "verification.certificate_revoked" | "verification.redacted" | "verification.certificate_unlocked" | "domain.added" | "domain.verified" | "domain.removed" | "api_key.kept" | "webhook_endpoint.kept" | "verification.list_read" | "event.list_read" | "audit_log.list_read" | "audit_log.exported" | "revocation.recorded" | "revocation.decided" | "revocation.acknowledged" | "verification.refresh_link_created";
+            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published" | "verification.certificate_viewed" | "verification.certificate_downloaded" | "verification.certificate_revoked" | "verification.redacted" | "verification.certificate_unlocked" | "domain.added" | "domain.verified" | "domain.removed" | "api_key.kept" | "webhook_endpoint.kept" | "verification.list_read" | "event.list_read" | "audit_log.list_read" | "audit_log.exported" | "revocation.recorded" | "revocation.decided" | "revocation.acknowledged" | "verification.refresh_link_created" | "privacy_request.filed" | "privacy_request.carry_out_started" | "privacy_request.extended" | "privacy_request.answered" | "privacy_request.bundle_downloaded" | "legal_hold.placed" | "legal_hold.released" | "retention.purged";
             targets: {
                 /** @enum {string} */
-                type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event" | "webhook_endpoint" | "webhook_event" | "domain" | "revocation";
+                type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event" | "webhook_endpoint" | "webhook_event" | "domain" | "revocation" | "legal_hold" | "privacy_request";
                 id: string;
                 name: string;
             }[];
@@ -511,7 +625,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "invalid_request" | "invalid_phone" | "phone_country_not_allowed" | "sim_swap_recent" | "unauthenticated" | "insufficient_scope" | "test_mode_number_required" | "live_mode_test_number" | "not_found" | "form_not_live" | "verification_not_pending" | "revocation_not_open" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reassignment_check_not_possible" | "refresh_not_possible" | "lookup_ceiling_reached" | "rate_limited" | "server_error" | "lookup_failed";
+            code: "invalid_request" | "invalid_phone" | "phone_country_not_allowed" | "sim_swap_recent" | "unauthenticated" | "insufficient_scope" | "test_mode_number_required" | "live_mode_test_number" | "not_found" | "form_not_live" | "verification_not_pending" | "revocation_not_open" | "privacy_request_not_open" | "privacy_request_no_bundle" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reassignment_check_not_possible" | "refresh_not_possible" | "lookup_ceiling_reached" | "rate_limited" | "server_error" | "lookup_failed";
             errors?: {
                 pointer: string;
                 detail: string;
@@ -655,6 +769,8 @@ export interface components {
             simSwap: components["schemas"]["SimSwapInput"] | null;
             /** @description The verification whose consent this one refreshes: it was made through a fresh verification link of that one (`POST /api/v1/verifications/{id}/refresh`), with its `externalRefId`. Null otherwise. */
             refreshes: string | null;
+            /** @description The ids (`lh_…`) of the legal holds that reach it now: on the account, its form, its number or address, or on it. While any does, it is kept whatever the retention policy says and cannot be redacted. Empty when none, and in webhook events. */
+            heldBy: string[];
             created: string;
         };
         StartVerificationInput: {
@@ -699,10 +815,10 @@ export interface components {
                 name: string;
             };
             /** @enum {string} */
-            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published" | "verification.certificate_viewed" | "verification.certificate_downloaded" | "verification.certificate_revoked" | "verification.redacted" | "verification.certificate_unlocked" | "domain.added" | "domain.verified" | "domain.removed" | "api_key.kept" | "webhook_endpoint.kept" | "verification.list_read" | "event.list_read" | "audit_log.list_read" | "audit_log.exported" | "revocation.recorded" | "revocation.decided" | "revocation.acknowledged" | "verification.refresh_link_created";
+            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published" | "verification.certificate_viewed" | "verification.certificate_downloaded" | "verification.certificate_revoked" | "verification.redacted" | "verification.certificate_unlocked" | "domain.added" | "domain.verified" | "domain.removed" | "api_key.kept" | "webhook_endpoint.kept" | "verification.list_read" | "event.list_read" | "audit_log.list_read" | "audit_log.exported" | "revocation.recorded" | "revocation.decided" | "revocation.acknowledged" | "verification.refresh_link_created" | "privacy_request.filed" | "privacy_request.carry_out_started" | "privacy_request.extended" | "privacy_request.answered" | "privacy_request.bundle_downloaded" | "legal_hold.placed" | "legal_hold.released" | "retention.purged";
             targets: {
                 /** @enum {string} */
-                type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event" | "webhook_endpoint" | "webhook_event" | "domain" | "revocation";
+                type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event" | "webhook_endpoint" | "webhook_event" | "domain" | "revocation" | "legal_hold" | "privacy_request";
                 id: string;
                 name: string;
             }[];
@@ -826,13 +942,15 @@ export interface components {
         };
         CertificateStandingInput: {
             /**
-             * @description `redacted` wins over `revoked` when both happened.
+             * @description `purged` wins over `redacted`, and `redacted` over `revoked`, when more than one happened. `purged`: the account's retention policy removed the verification (issue #37); the certificate is still authentic.
              * @enum {string}
              */
-            status: "valid" | "revoked" | "redacted";
+            status: "valid" | "revoked" | "redacted" | "purged";
             revokedAt: string | null;
             revocationReason: string | null;
             redactedAt: string | null;
+            /** @description When the account's retention policy removed the verification and the certificate's content (issue #37): its hash, signature and place in the chain are kept, so it still checks as authentic. Null otherwise. */
+            purgedAt: string | null;
             /** @description When the consumer revoked consent for the verified number or address, after the verification (issue #35): the certificate stays valid evidence of its moment, and this says "consent revoked on …" beside it. Not part of the signed content. Null when consent was not revoked since (or once redacted). */
             consentRevokedAt: string | null;
             /** @description The latest reassigned-number check of the verified number since this consent (issue #36): `yes` means the number changed hands since, so the consent no longer covers whoever holds it now; `no_data` is no data, never a no. Not part of the signed content (checks come later and change). Null when none was made. */
@@ -933,13 +1051,15 @@ export interface components {
         };
         PublicCertificateInput: {
             /**
-             * @description `redacted` wins over `revoked` when both happened.
+             * @description `purged` wins over `redacted`, and `redacted` over `revoked`, when more than one happened. `purged`: the account's retention policy removed the verification (issue #37); the certificate is still authentic.
              * @enum {string}
              */
-            status: "valid" | "revoked" | "redacted";
+            status: "valid" | "revoked" | "redacted" | "purged";
             revokedAt: string | null;
             revocationReason: string | null;
             redactedAt: string | null;
+            /** @description When the account's retention policy removed the verification and the certificate's content (issue #37): its hash, signature and place in the chain are kept, so it still checks as authentic. Null otherwise. */
+            purgedAt: string | null;
             /** @description When the consumer revoked consent for the verified number or address, after the verification (issue #35): the certificate stays valid evidence of its moment, and this says "consent revoked on …" beside it. Not part of the signed content. Null when consent was not revoked since (or once redacted). */
             consentRevokedAt: string | null;
             /** @description The latest reassigned-number check of the verified number since this consent (issue #36): `yes` means the number changed hands since, so the consent no longer covers whoever holds it now; `no_data` is no data, never a no. Not part of the signed content (checks come later and change). Null when none was made. */
@@ -1063,6 +1183,75 @@ export interface components {
         ContactabilityBatchInput: {
             results: components["schemas"]["ContactabilityVerdictInput"][];
         };
+        PrivacyRequestMatchesInput: {
+            verifications: number;
+            attempts: number;
+            revocations: number;
+            webhookEvents: number;
+            deliveries: number;
+        };
+        PrivacyRequestHoldInput: {
+            id: string;
+            reason: string;
+            verifications: number;
+        };
+        PrivacyRequestAnswerInput: {
+            counts: components["schemas"]["PrivacyRequestMatchesInput"];
+            bundleReady: boolean;
+            erased: number;
+            revocationsKept: number;
+            restricted: number;
+            holds: components["schemas"]["PrivacyRequestHoldInput"][];
+            message: string;
+        };
+        FilePrivacyRequestRequestInput: {
+            /** @enum {string} */
+            type: "access" | "erasure" | "restriction";
+            /** @enum {string} */
+            law: "ccpa" | "gdpr" | "other";
+            /** @default [] */
+            phones: string[];
+            /** @default [] */
+            emails: string[];
+            requester: {
+                name: string;
+                email?: string | null;
+            };
+            /** Format: date-time */
+            receivedAt?: string;
+        };
+        ExtendPrivacyRequestRequestInput: {
+            reason: string;
+        };
+        PrivacyRequestInput: {
+            id: string;
+            /** @enum {string} */
+            type: "access" | "erasure" | "restriction";
+            /** @enum {string} */
+            law: "ccpa" | "gdpr" | "other";
+            /** @enum {string} */
+            status: "open" | "running" | "answered";
+            overdue: boolean;
+            phones: string[];
+            emails: string[];
+            identifiersMasked: boolean;
+            requester: {
+                name: string;
+                email: string | null;
+            };
+            receivedAt: string;
+            dueAt: string;
+            extendedAt: string | null;
+            extensionReason: string | null;
+            extendable: boolean;
+            filedBy: string;
+            matches: components["schemas"]["PrivacyRequestMatchesInput"];
+            answer: components["schemas"]["PrivacyRequestAnswerInput"] | null;
+            answeredAt: string | null;
+            createdAt: string;
+            /** @description False for one filed with a `vf_test_` key: it reaches the account’s test data only, and only `vf_test_` keys see it. */
+            livemode: boolean;
+        };
         RevocationInput: {
             id: string;
             /** @enum {string} */
@@ -1124,10 +1313,10 @@ export interface components {
                 name: string;
             };
             /** @enum {string} */
-            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published" | "verification.certificate_viewed" | "verification.certificate_downloaded" | "verification.certificate_revoked" | "verification.redacted" | "verification.certificate_unlocked" | "domain.added" | "domain.verified" | "domain.removed" | "api_key.kept" | "webhook_endpoint.kept" | "verification.list_read" | "event.list_read" | "audit_log.list_read" | "audit_log.exported" | "revocation.recorded" | "revocation.decided" | "revocation.acknowledged" | "verification.refresh_link_created";
+            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published" | "verification.certificate_viewed" | "verification.certificate_downloaded" | "verification.certificate_revoked" | "verification.redacted" | "verification.certificate_unlocked" | "domain.added" | "domain.verified" | "domain.removed" | "api_key.kept" | "webhook_endpoint.kept" | "verification.list_read" | "event.list_read" | "audit_log.list_read" | "audit_log.exported" | "revocation.recorded" | "revocation.decided" | "revocation.acknowledged" | "verification.refresh_link_created" | "privacy_request.filed" | "privacy_request.carry_out_started" | "privacy_request.extended" | "privacy_request.answered" | "privacy_request.bundle_downloaded" | "legal_hold.placed" | "legal_hold.released" | "retention.purged";
             targets: {
                 /** @enum {string} */
-                type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event" | "webhook_endpoint" | "webhook_event" | "domain" | "revocation";
+                type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event" | "webhook_endpoint" | "webhook_event" | "domain" | "revocation" | "legal_hold" | "privacy_request";
                 id: string;
                 name: string;
             }[];
@@ -1157,7 +1346,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "invalid_request" | "invalid_phone" | "phone_country_not_allowed" | "sim_swap_recent" | "unauthenticated" | "insufficient_scope" | "test_mode_number_required" | "live_mode_test_number" | "not_found" | "form_not_live" | "verification_not_pending" | "revocation_not_open" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reassignment_check_not_possible" | "refresh_not_possible" | "lookup_ceiling_reached" | "rate_limited" | "server_error" | "lookup_failed";
+            code: "invalid_request" | "invalid_phone" | "phone_country_not_allowed" | "sim_swap_recent" | "unauthenticated" | "insufficient_scope" | "test_mode_number_required" | "live_mode_test_number" | "not_found" | "form_not_live" | "verification_not_pending" | "revocation_not_open" | "privacy_request_not_open" | "privacy_request_no_bundle" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "reassignment_check_not_possible" | "refresh_not_possible" | "lookup_ceiling_reached" | "rate_limited" | "server_error" | "lookup_failed";
             errors?: {
                 pointer: string;
                 detail: string;
@@ -1301,6 +1490,8 @@ export interface components {
             simSwap: components["schemas"]["SimSwap"] | null;
             /** @description The verification whose consent this one refreshes: it was made through a fresh verification link of that one (`POST /api/v1/verifications/{id}/refresh`), with its `externalRefId`. Null otherwise. */
             refreshes: string | null;
+            /** @description The ids (`lh_…`) of the legal holds that reach it now: on the account, its form, its number or address, or on it. While any does, it is kept whatever the retention policy says and cannot be redacted. Empty when none, and in webhook events. */
+            heldBy: string[];
             created: string;
         };
         StartVerification: {
@@ -1345,10 +1536,10 @@ export interface components {
                 name: string;
             };
             /** @enum {string} */
-            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published" | "verification.certificate_viewed" | "verification.certificate_downloaded" | "verification.certificate_revoked" | "verification.redacted" | "verification.certificate_unlocked" | "domain.added" | "domain.verified" | "domain.removed" | "api_key.kept" | "webhook_endpoint.kept" | "verification.list_read" | "event.list_read" | "audit_log.list_read" | "audit_log.exported" | "revocation.recorded" | "revocation.decided" | "revocation.acknowledged" | "verification.refresh_link_created";
+            action: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "user.password_changed" | "user.email_changed" | "invitation.sent" | "invitation.resent" | "invitation.revoked" | "invitation.accepted" | "membership.role_changed" | "membership.permissions_changed" | "membership.removed" | "account.updated" | "form.created" | "form.updated" | "form.live_changed" | "form.deleted" | "form.banner_changed" | "test_number.added" | "test_number.removed" | "verifications.exported" | "verification.viewed" | "api_key.created" | "api_key.revoked" | "audit.pruned" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_viewed" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.test_sent" | "webhook_endpoint.replayed_failed" | "webhook_endpoint.disabled" | "webhook_event.replayed" | "verify_form.consent_published" | "verification.certificate_viewed" | "verification.certificate_downloaded" | "verification.certificate_revoked" | "verification.redacted" | "verification.certificate_unlocked" | "domain.added" | "domain.verified" | "domain.removed" | "api_key.kept" | "webhook_endpoint.kept" | "verification.list_read" | "event.list_read" | "audit_log.list_read" | "audit_log.exported" | "revocation.recorded" | "revocation.decided" | "revocation.acknowledged" | "verification.refresh_link_created" | "privacy_request.filed" | "privacy_request.carry_out_started" | "privacy_request.extended" | "privacy_request.answered" | "privacy_request.bundle_downloaded" | "legal_hold.placed" | "legal_hold.released" | "retention.purged";
             targets: {
                 /** @enum {string} */
-                type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event" | "webhook_endpoint" | "webhook_event" | "domain" | "revocation";
+                type: "user" | "account" | "membership" | "invitation" | "form" | "test_number" | "api_key" | "verification" | "audit_event" | "webhook_endpoint" | "webhook_event" | "domain" | "revocation" | "legal_hold" | "privacy_request";
                 id: string;
                 name: string;
             }[];
@@ -1472,13 +1663,15 @@ export interface components {
         };
         CertificateStanding: {
             /**
-             * @description `redacted` wins over `revoked` when both happened.
+             * @description `purged` wins over `redacted`, and `redacted` over `revoked`, when more than one happened. `purged`: the account's retention policy removed the verification (issue #37); the certificate is still authentic.
              * @enum {string}
              */
-            status: "valid" | "revoked" | "redacted";
+            status: "valid" | "revoked" | "redacted" | "purged";
             revokedAt: string | null;
             revocationReason: string | null;
             redactedAt: string | null;
+            /** @description When the account's retention policy removed the verification and the certificate's content (issue #37): its hash, signature and place in the chain are kept, so it still checks as authentic. Null otherwise. */
+            purgedAt: string | null;
             /** @description When the consumer revoked consent for the verified number or address, after the verification (issue #35): the certificate stays valid evidence of its moment, and this says "consent revoked on …" beside it. Not part of the signed content. Null when consent was not revoked since (or once redacted). */
             consentRevokedAt: string | null;
             /** @description The latest reassigned-number check of the verified number since this consent (issue #36): `yes` means the number changed hands since, so the consent no longer covers whoever holds it now; `no_data` is no data, never a no. Not part of the signed content (checks come later and change). Null when none was made. */
@@ -1579,13 +1772,15 @@ export interface components {
         };
         PublicCertificate: {
             /**
-             * @description `redacted` wins over `revoked` when both happened.
+             * @description `purged` wins over `redacted`, and `redacted` over `revoked`, when more than one happened. `purged`: the account's retention policy removed the verification (issue #37); the certificate is still authentic.
              * @enum {string}
              */
-            status: "valid" | "revoked" | "redacted";
+            status: "valid" | "revoked" | "redacted" | "purged";
             revokedAt: string | null;
             revocationReason: string | null;
             redactedAt: string | null;
+            /** @description When the account's retention policy removed the verification and the certificate's content (issue #37): its hash, signature and place in the chain are kept, so it still checks as authentic. Null otherwise. */
+            purgedAt: string | null;
             /** @description When the consumer revoked consent for the verified number or address, after the verification (issue #35): the certificate stays valid evidence of its moment, and this says "consent revoked on …" beside it. Not part of the signed content. Null when consent was not revoked since (or once redacted). */
             consentRevokedAt: string | null;
             /** @description The latest reassigned-number check of the verified number since this consent (issue #36): `yes` means the number changed hands since, so the consent no longer covers whoever holds it now; `no_data` is no data, never a no. Not part of the signed content (checks come later and change). Null when none was made. */
@@ -1708,6 +1903,75 @@ export interface components {
         };
         ContactabilityBatch: {
             results: components["schemas"]["ContactabilityVerdict"][];
+        };
+        PrivacyRequestMatches: {
+            verifications: number;
+            attempts: number;
+            revocations: number;
+            webhookEvents: number;
+            deliveries: number;
+        };
+        PrivacyRequestHold: {
+            id: string;
+            reason: string;
+            verifications: number;
+        };
+        PrivacyRequestAnswer: {
+            counts: components["schemas"]["PrivacyRequestMatches"];
+            bundleReady: boolean;
+            erased: number;
+            revocationsKept: number;
+            restricted: number;
+            holds: components["schemas"]["PrivacyRequestHold"][];
+            message: string;
+        };
+        FilePrivacyRequestRequest: {
+            /** @enum {string} */
+            type: "access" | "erasure" | "restriction";
+            /** @enum {string} */
+            law: "ccpa" | "gdpr" | "other";
+            /** @default [] */
+            phones: string[];
+            /** @default [] */
+            emails: string[];
+            requester: {
+                name: string;
+                email?: string | null;
+            };
+            /** Format: date-time */
+            receivedAt?: string;
+        };
+        ExtendPrivacyRequestRequest: {
+            reason: string;
+        };
+        PrivacyRequest: {
+            id: string;
+            /** @enum {string} */
+            type: "access" | "erasure" | "restriction";
+            /** @enum {string} */
+            law: "ccpa" | "gdpr" | "other";
+            /** @enum {string} */
+            status: "open" | "running" | "answered";
+            overdue: boolean;
+            phones: string[];
+            emails: string[];
+            identifiersMasked: boolean;
+            requester: {
+                name: string;
+                email: string | null;
+            };
+            receivedAt: string;
+            dueAt: string;
+            extendedAt: string | null;
+            extensionReason: string | null;
+            extendable: boolean;
+            filedBy: string;
+            matches: components["schemas"]["PrivacyRequestMatches"];
+            answer: components["schemas"]["PrivacyRequestAnswer"] | null;
+            answeredAt: string | null;
+            createdAt: string;
+            /** @description False for one filed with a `vf_test_` key: it reaches the account’s test data only, and only `vf_test_` keys see it. */
+            livemode: boolean;
         };
         Revocation: {
             id: string;
@@ -2765,7 +3029,7 @@ export interface operations {
                 limit?: number;
                 startingAfter?: string;
                 /** @description Only events of this type. */
-                type?: "verification.code_sent" | "verification.approved" | "verification.failed" | "verification.expired" | "verification.canceled" | "verification.delivered" | "verification.delivery_failed" | "form.created" | "form.updated" | "form.live_changed" | "membership.created" | "membership.removed" | "consent.revoked" | "revocation.acknowledged" | "revocation.overdue" | "consent.number_reassigned" | "webhook.test";
+                type?: "verification.code_sent" | "verification.approved" | "verification.failed" | "verification.expired" | "verification.canceled" | "verification.delivered" | "verification.delivery_failed" | "form.created" | "form.updated" | "form.live_changed" | "membership.created" | "membership.removed" | "consent.revoked" | "revocation.acknowledged" | "revocation.overdue" | "consent.number_reassigned" | "legal_hold.placed" | "legal_hold.released" | "webhook.test";
                 /** @description `true`: only events with a delivery that failed (still being retried, or given up); `false`: only events none of whose deliveries failed. */
                 deliveryFailed?: "true" | "false";
                 /** @description Created at or after this time (ISO 8601). */
@@ -3391,6 +3655,478 @@ export interface operations {
             };
             /** @description The key lacks the scope: `insufficient_scope`. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listPrivacyRequests: {
+        parameters: {
+            query?: {
+                limit?: number;
+                startingAfter?: string;
+                status?: "open" | "running" | "answered" | "overdue";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PrivacyRequest"][];
+                        hasMore: boolean;
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request: `invalid_request`, or a code of the Errors table. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No live API key: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createPrivacyRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes retrying this request safe: within 24 hours, the same key with the same request returns the first answer again (with `Idempotent-Replayed: true`) without acting twice. 1 to 255 printable ASCII characters, e.g. a UUID; keys are per API key. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FilePrivacyRequestRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivacyRequest"];
+                };
+            };
+            /** @description Invalid request: `invalid_request`, or a code of the Errors table. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No live API key: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This `Idempotency-Key` was used with another request (path or body): `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPrivacyRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivacyRequest"];
+                };
+            };
+            /** @description Invalid request: `invalid_request`, or a code of the Errors table. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No live API key: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such privacy request in this key’s account and mode: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    carryOutPrivacyRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes retrying this request safe: within 24 hours, the same key with the same request returns the first answer again (with `Idempotent-Replayed: true`) without acting twice. 1 to 255 printable ASCII characters, e.g. a UUID; keys are per API key. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never> | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivacyRequest"];
+                };
+            };
+            /** @description Invalid request: `invalid_request`, or a code of the Errors table. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No live API key: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such privacy request in this key’s account and mode: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Running or answered already: `privacy_request_not_open`. Or the first request with this `Idempotency-Key` is still running: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This `Idempotency-Key` was used with another request (path or body): `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    extendPrivacyRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes retrying this request safe: within 24 hours, the same key with the same request returns the first answer again (with `Idempotent-Replayed: true`) without acting twice. 1 to 255 printable ASCII characters, e.g. a UUID; keys are per API key. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExtendPrivacyRequestRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivacyRequest"];
+                };
+            };
+            /** @description Invalid request: `invalid_request`, or a code of the Errors table. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No live API key: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such privacy request in this key’s account and mode: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This `Idempotency-Key` was used with another request (path or body): `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPrivacyRequestBundle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The access bundle: a ZIP of `data.json` and one CSV per kind. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description Invalid request: `invalid_request`, or a code of the Errors table. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No live API key: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such privacy request in this key’s account and mode: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not an answered access request: `privacy_request_no_bundle`. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

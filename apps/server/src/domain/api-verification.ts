@@ -118,6 +118,11 @@ export type ApiVerificationRow = {
   simSwapLastAt?: Date | null;
   simSwapWithinWindow?: boolean | null;
   simSwapWindowDays?: number | null;
+  /**
+   * The legal holds that reach it (issue #37), read where the object is answered (API v1 asks the holds module's
+   * `heldBy`); left out, as webhook events do, it is empty.
+   */
+  heldBy?: string[];
 };
 
 const lineTypes: ReadonlySet<string> = new Set(carrierLineTypes);
@@ -220,6 +225,7 @@ export function toApiVerification(row: ApiVerificationRow, now: Date, full: bool
     carrier: carrierOf(row),
     simSwap: simSwapOf(row),
     refreshes: row.refreshes,
+    heldBy: row.heldBy ?? [],
     created: row.createdAt.toISOString(),
   };
 }

@@ -39,6 +39,7 @@ import {
   type PublicRequestContext,
 } from '../attempts/index.ts';
 import type { AuditLog } from '../audit/index.ts';
+import { heldBy } from '../legal-holds/index.ts';
 import { latestReassignmentColumns, latestReassignmentJoin } from '../lookups/index.ts';
 import { firstRevocationSince } from '../revocations/index.ts';
 
@@ -58,8 +59,20 @@ const firstRevocation = sql`${firstRevocationSince({
 })} first_revocation`;
 /** The latest reassigned-number check of the verification (issue #36), by the lookups module's rule. */
 const latestReassignment = latestReassignmentJoin(sql`${verificationAttempts.id}`);
+/**
+ * The legal holds that reach the verification (issue #37), by the holds module's rule: the attempt's account, form,
+ * number and address, and its verification once approved. One small subquery per row (an account has few holds).
+ */
+const heldByColumn = sql<string[]>`${heldBy({
+  accountId: verificationAttempts.accountId,
+  verifyFormId: verificationAttempts.verifyFormId,
+  cellPhone: verificationAttempts.cellPhone,
+  email: verificationAttempts.email,
+  id: verificationAttempts.verificationId,
+})}`.mapWith((value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []));
 const columns = {
   ...apiVerificationColumns,
+  heldBy: heldByColumn,
   revokedAt: sql<Date | null>`first_revocation.received_at`.mapWith(revocations.receivedAt),
   revocationId: sql<string | null>`first_revocation.id`,
   ...latestReassignmentColumns,
@@ -179,6 +192,7 @@ export function createApiVerifications(deps: {
         carrier: null,
         simSwap: null,
         refreshes: null,
+        heldBy: [],
         created: now.toISOString(),
       };
     }

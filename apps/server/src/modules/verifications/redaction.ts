@@ -1,4 +1,4 @@
-import type { VerificationDetail } from '@veriform/contracts';
+import { legalHoldTexts, type VerificationDetail } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema, transaction } from '@veriform/db';
 import { and, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
@@ -10,11 +10,13 @@ import { AppError } from '../../lib/errors.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
 import { redactVerificationRecord } from '../attempts/index.ts';
 import type { AuditEntry, AuditLog, SystemCaller } from '../audit/index.ts';
+import { heldBy, lockLegalHolds } from '../legal-holds/index.ts';
 import { redactLookupsOf } from '../lookups/index.ts';
 import { unmarkVerification } from '../revocations/index.ts';
 import { detailRowOf, toDetailDto } from './service.ts';
 
 const {
+  legalHolds,
   verifications,
   codeEntries,
   formPageViews,
@@ -70,8 +72,12 @@ export async function redactVerification(
 ): Promise<VerificationDetail> {
   const { db, clock, audit, redactStoredAnswers } = deps;
   const record = (tx: Db, entry: AuditEntry) =>
-    'system' in ctx ? audit.recordAsSystemFor(tx, ctx.accountId, ctx.system, entry) : audit.record(tx, ctx, entry);
+    'system' in ctx
+      ? audit.recordAsSystemFor(tx, ctx.accountId, ctx.system, entry)
+      : audit.record(tx, ctx, entry);
   const row = await transaction(db, async (tx) => {
+    // Before the row's lock, as a hold's placement and the purge take it: a hold placed meanwhile is seen (issue #37).
+    await lockLegalHolds(tx, ctx.accountId);
     const [found] = await tx
       .select()
       .from(verifications)
@@ -83,6 +89,7 @@ export async function redactVerification(
         'validation_error',
         `This verification's personal data was already redacted on ${found.redactedAt.toISOString()}.`,
       );
+    await refuseHeld(tx, found);
     const now = clock.now();
     const maskedPhone = maskPhone(found.cellPhone);
     // The verification's own rows are the attempts module's to write (ADR 35): masked there, in this transaction.
@@ -138,6 +145,22 @@ export async function redactVerification(
 }
 
 type VerificationRow = typeof verifications.$inferSelect;
+
+/** Held evidence is never redacted (issue #37): 409 naming the first hold that reaches it, and its reason. */
+async function refuseHeld(tx: Db, found: VerificationRow): Promise<void> {
+  const holds = heldBy({
+    accountId: sql`${found.accountId}::integer`,
+    verifyFormId: sql`${found.verifyFormId}::integer`,
+    cellPhone: sql`${found.cellPhone}::text`,
+    email: sql`${found.email}::text`,
+    id: sql`${found.id}::bigint`,
+  });
+  const [hold] = await tx
+    .select({ id: legalHolds.id, reason: legalHolds.reason })
+    .from(legalHolds)
+    .where(sql`${legalHolds.id} = (${holds})[1]`);
+  if (hold) throw new AppError('conflict', { detail: legalHoldTexts.redactionRefused(hold.id, hold.reason) });
+}
 
 /** The earliest of the attempts' times (or `fallback`): no copy about them is older. */
 const firstOf = (attempts: { createdAt: Date }[], fallback: Date): Date =>

@@ -25,6 +25,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
 import type { AuditLog } from '../audit/index.ts';
+import { heldBy } from '../legal-holds/index.ts';
 import { latestReassignmentColumns, latestReassignmentJoin } from '../lookups/index.ts';
 import { countVerifications } from './count.ts';
 import { resolveForms, verificationOrderBy, verificationWhere } from './filters.ts';
@@ -32,7 +33,7 @@ import { buildFunnel, funnelCounts, funnelTopFormIds } from './funnel.ts';
 import { verificationReportCounts } from './report-counts.ts';
 import { revocationColumns, revocationMarkOn } from './revoked.ts';
 
-const { verifications, verifyForms, revocations, revocationMarks, verificationAttempts } = schema;
+const { verifications, verifyForms, revocations, revocationMarks, verificationAttempts, legalHolds } = schema;
 
 export type VerificationRow = typeof verifications.$inferSelect;
 export type VerificationListParams = z.output<typeof verificationListQuerySchema>;
@@ -103,9 +104,37 @@ type CarrierShown = Pick<
   | 'reassignmentAnswer'
   | 'reassignmentErrorCode'
 >;
+/** A legal hold that reaches the verification, as the detail's notice shows it (issue #37). */
+type HoldShown = VerificationDetail['holds'][number];
 /** The detail's row: the whole verification, its first revoking revocation and what the detail shows of it. */
 type DetailRow = VerificationRow &
-  Revoked & { revocation: RevocationShown | null } & CarrierShown & { refreshes?: number | null };
+  Revoked & { revocation: RevocationShown | null } & CarrierShown & {
+    refreshes?: number | null;
+    holds?: HoldShown[];
+  };
+
+/**
+ * The legal holds that reach the verification now (issue #37), by the holds module's one rule (`heldBy`), oldest first,
+ * with what the detail shows of each: one small subquery of the detail's one row (an account has few holds).
+ */
+const holdsShown = sql<
+  HoldShown[]
+>`(select coalesce(json_agg(json_build_object('id', lh.id, 'scope', lh.scope,
+  'reason', lh.reason, 'placedAt', lh.placed_at) order by lh.placed_at, lh.id), '[]'::json)
+  from ${legalHolds} lh where lh.id = any(${heldBy({
+    accountId: verifications.accountId,
+    verifyFormId: verifications.verifyFormId,
+    cellPhone: verifications.cellPhone,
+    email: verifications.email,
+    id: verifications.id,
+  })}))`.mapWith(holdsOf);
+
+/** The subquery's JSON (parsed by one driver, text in another), its times made ISO 8601. */
+function holdsOf(value: unknown): HoldShown[] {
+  const list: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  if (!Array.isArray(list)) return [];
+  return list.map((item: HoldShown) => ({ ...item, placedAt: new Date(item.placedAt).toISOString() }));
+}
 
 /**
  * The verification (its id here) whose consent this one's approved code refreshes (issue #36 item 4): one probe by
@@ -142,6 +171,7 @@ export async function detailRowOf(db: Db, accountId: number, id: number): Promis
       revocationEmail: revocations.email,
       ...carrierShownColumns,
       refreshes: refreshedVerificationId,
+      holds: holdsShown,
     })
     .from(verifications)
     .leftJoin(revocationMarks, revocationMarkOn)
@@ -163,6 +193,7 @@ export async function detailRowOf(db: Db, accountId: number, id: number): Promis
     reassignmentAnswer: read.reassignmentAnswer,
     reassignmentErrorCode: read.reassignmentErrorCode,
     refreshes: read.refreshes,
+    holds: read.holds,
     revokedAt: read.revokedAt,
     revocationId: read.revocationId,
     revocation:
@@ -190,6 +221,8 @@ export const toDetailDto = (row: DetailRow): VerificationDetail => ({
   simSwap: simSwapOf(row),
   reassignment: reassignmentOf(row),
   refreshes: row.refreshes ?? null,
+  heldBy: (row.holds ?? []).map((hold) => hold.id),
+  holds: row.holds ?? [],
 });
 
 /**
