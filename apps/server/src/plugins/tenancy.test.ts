@@ -546,7 +546,8 @@ const routes: RouteCase[] = [
     method: 'POST',
     url: '/api/privacy-requests/:id/extend',
     call: (c, w) => c.post(`/api/privacy-requests/${w.privacyRequestId}/extend`, { reason: 'More time' }),
-    unknown: (c) => c.post('/api/privacy-requests/dsr_unknownunknownunknown1/extend', { reason: 'More time' }),
+    unknown: (c) =>
+      c.post('/api/privacy-requests/dsr_unknownunknownunknown1/extend', { reason: 'More time' }),
     plainMember: 403,
   },
   {

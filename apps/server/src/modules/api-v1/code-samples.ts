@@ -1,7 +1,7 @@
 /**
  * One `curl` example per API v1 operation, shown by the docs page (OpenAPI's `x-codeSamples`) and run as written by
  * `docs.test.ts` against a listening app: an example that drifts from the server fails the suite. They read the key
- * and ids from the shell (`VERIFORM_API_KEY`, `FORM_ID`, `VERIFICATION_ID`, `EVENT_ID`, `REVOCATION_ID`), as the quick start sets
+ * and ids from the shell (`VERIFORM_API_KEY`, `FORM_ID`, `VERIFICATION_ID`, `EVENT_ID`, `REVOCATION_ID`, `PRIVACY_REQUEST_ID`), as the quick start sets
  * them; the verification examples use a test number, so a `vf_test_` key runs them without sending anything.
  */
 
@@ -67,6 +67,26 @@ const samples: Record<string, (base: string) => string> = {
   getRevocation: (base) => `curl "${base}/api/v1/revocations/$REVOCATION_ID" \\
   -H "Authorization: Bearer $VERIFORM_API_KEY"`,
   acknowledgeRevocation: (base) => `curl -X POST "${base}/api/v1/revocations/$REVOCATION_ID/acknowledge" \\
+  -H "Authorization: Bearer $VERIFORM_API_KEY"`,
+  createPrivacyRequest: (base) => `curl "${base}/api/v1/privacy-requests" \\
+  -H "Authorization: Bearer $VERIFORM_API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d '{"type": "access", "law": "ccpa", "phones": ["+12015550123"], "requester": {"name": "Ana Díaz", "email": "ana@example.com"}}'`,
+  listPrivacyRequests: (base) => `curl "${base}/api/v1/privacy-requests?status=open&limit=20" \\
+  -H "Authorization: Bearer $VERIFORM_API_KEY"`,
+  getPrivacyRequest: (base) => `curl "${base}/api/v1/privacy-requests/$PRIVACY_REQUEST_ID" \\
+  -H "Authorization: Bearer $VERIFORM_API_KEY"`,
+  extendPrivacyRequest: (base) => `curl "${base}/api/v1/privacy-requests/$PRIVACY_REQUEST_ID/extend" \\
+  -H "Authorization: Bearer $VERIFORM_API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d '{"reason": "The records are kept in two systems; we need more time to search both."}'`,
+  carryOutPrivacyRequest: (
+    base,
+  ) => `curl -X POST "${base}/api/v1/privacy-requests/$PRIVACY_REQUEST_ID/carry-out" \\
+  -H "Authorization: Bearer $VERIFORM_API_KEY"`,
+  getPrivacyRequestBundle: (
+    base,
+  ) => `curl "${base}/api/v1/privacy-requests/$PRIVACY_REQUEST_ID/bundle" --output bundle.zip \\
   -H "Authorization: Bearer $VERIFORM_API_KEY"`,
 };
 

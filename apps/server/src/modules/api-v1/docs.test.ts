@@ -10,6 +10,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { apiV1, newApiKey } from '../../test-support/api-v1/client.ts';
 import { buildTestApp, openTestDb, useTestApp } from '../../test-support/app.ts';
+import { jobsSettled } from '../../test-support/jobs.ts';
 import { newOwner } from '../../test-support/teams.ts';
 import { startTwilioStandIn } from '../../test-support/twilio.ts';
 import { codeSampleOf, sampledOperations } from './code-samples.ts';
@@ -125,6 +126,8 @@ describe('the curl examples', () => {
       'revocations:read',
       'revocations:write',
       'contactability:read',
+      'privacy:read',
+      'privacy:write',
     ]);
     const env: Record<string, string | undefined> = {
       ...process.env,
@@ -155,6 +158,8 @@ describe('the curl examples', () => {
       resendVerification: freshPending,
       cancelVerification: freshPending,
       listEvents: anEvent,
+      // The access request carried out just before is answered by its job.
+      getPrivacyRequestBundle: () => jobsSettled(app),
     };
     for (const operationId of sampledOperations) {
       await before[operationId]?.();
@@ -166,6 +171,11 @@ describe('the curl examples', () => {
       if (operationId === 'getVerificationCertificatePdf') {
         const pdf = await readFile(join(downloads, 'certificate.pdf'));
         expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+        continue;
+      }
+      if (operationId === 'getPrivacyRequestBundle') {
+        const zip = await readFile(join(downloads, 'bundle.zip'));
+        expect(zip.subarray(0, 2).toString('latin1')).toBe('PK');
         continue;
       }
       const answer: unknown = JSON.parse(stdout);
@@ -205,6 +215,11 @@ describe('the curl examples', () => {
       if (operationId === 'getRevocation')
         expect(answer).toMatchObject({ id: env.REVOCATION_ID, status: 'open' });
       if (operationId === 'acknowledgeRevocation') expect(answer).toMatchObject({ status: 'acknowledged' });
+      if (operationId === 'createPrivacyRequest') env.PRIVACY_REQUEST_ID = (answer as { id: string }).id;
+      if (operationId === 'getPrivacyRequest')
+        expect(answer).toMatchObject({ id: env.PRIVACY_REQUEST_ID, status: 'open' });
+      if (operationId === 'extendPrivacyRequest') expect(answer).toMatchObject({ extendable: false });
+      if (operationId === 'carryOutPrivacyRequest') expect(answer).toMatchObject({ status: 'running' });
     }
   });
 });

@@ -18,7 +18,7 @@ const notFound = { 404: problem('No such privacy request in this key’s account
 
 const zipResponse = {
   description: 'The access bundle: a ZIP of `data.json` and one CSV per kind.',
-  content: { 'application/zip': { schema: z.string().meta({ format: 'binary' }) } },
+  content: { 'application/zip': { schema: z.file() } },
 };
 
 /**
