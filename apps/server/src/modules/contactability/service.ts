@@ -97,7 +97,8 @@ const reason = (code: ContactabilityReason['code'], text: string): Contactabilit
 
 /**
  * The consent of a number at an instant, as a subquery (alias it; its own alias is `nv`): the account's newest
- * verification of the number in the mode, approved at or before the instant, not redacted. `id`, `verified_at`,
+ * verification of the number in the mode, approved at or before the instant, not redacted, and not restricted by then
+ * (GDPR art. 18, a data-subject request: issue #37; kept, but no longer processed as consent). `id`, `verified_at`,
  * `email`, `verification_method`. The verdict joins it per question; the schedule keeps the verifications it names.
  */
 export function newestConsentOf(of: { accountId: number; isTest: boolean; phone: SQL; at: SQL }): SQL {
@@ -105,6 +106,9 @@ export function newestConsentOf(of: { accountId: number; isTest: boolean; phone:
     select nv.id, nv.verified_at, nv.email, nv.verification_method from verifications nv
     where nv.account_id = ${of.accountId} and nv.cell_phone = ${of.phone} and nv.is_test = ${of.isTest}
       and nv.verified_at <= ${of.at} and nv.redacted_at is null
+      and not exists (
+        select 1 from verification_restrictions vr where vr.verification_id = nv.id and vr.restricted_at <= ${of.at}
+      )
     order by nv.verified_at desc, nv.id desc limit 1
   )`;
 }

@@ -283,7 +283,20 @@ describe('carrying out', () => {
     const a = await approvedVerification(t, form, { phone: '+12015550211' });
     const b = await approvedVerification(t, form, { phone: '+12015550212' });
     const request = await filed(owner, { type: 'restriction', phones: ['+12015550211', '+12015550212'] });
+    const consentOf = async () => {
+      const response = await owner.c.post(`/api/contactability?account=${owner.accountId}`, {
+        phone: '+12015550211',
+        purpose: 'informational',
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<{ consent: { verificationId: string } | null; reasons: { code: string }[] }>();
+    };
+    expect((await consentOf()).consent).not.toBeNull();
     const answered = await carriedOut(owner, request.id);
+    // A restricted verification no longer stands as consent (GDPR art. 18).
+    const after = await consentOf();
+    expect(after.consent).toBeNull();
+    expect(after.reasons.map((reason) => reason.code)).toContain('no_consent');
     expect(answered.answer).toMatchObject({ erased: 0, restricted: 2, holds: [] });
     const restricted = await t.db.db
       .select({ id: schema.verificationRestrictions.verificationId })
