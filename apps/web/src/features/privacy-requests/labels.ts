@@ -64,11 +64,11 @@ export function formatDay(iso: string): string {
 
 /** How the due date was computed: the law's days from receipt, plus the extension's once extended. */
 export function dueDateExplanation(
-  request: Pick<PrivacyRequest, 'law' | 'receivedAt' | 'extendedAt'>,
+  request: Pick<PrivacyRequest, 'law' | 'receivedAt' | 'extendedAt' | 'extendable'>,
 ): string {
   const { days, extensionDays } = privacyLawDeadlines[request.law];
   const base = `${days} days from its receipt on ${formatDay(request.receivedAt)} under ${lawNames[request.law]}`;
-  return request.extendedAt
-    ? `${base}, plus the ${extensionDays}-day extension made on ${formatDay(request.extendedAt)}.`
-    : `${base}; it may be extended once by ${extensionDays} days.`;
+  if (request.extendedAt)
+    return `${base}, plus the ${extensionDays}-day extension made on ${formatDay(request.extendedAt)}.`;
+  return request.extendable ? `${base}; it may be extended once by ${extensionDays} days.` : `${base}.`;
 }

@@ -294,6 +294,10 @@ describe('A request’s page', { timeout: 20_000 }, () => {
     await waitFor(() => expect(fake.calls('POST /api/privacy-requests/dsr_a/carry-out')).toHaveLength(1));
     expect(await screen.findByText('Being carried out')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Carry out' })).toBeNull();
+    // Its button gone, the keyboard is back at the request.
+    await waitFor(() =>
+      expect(screen.getByRole('heading', { name: 'Erasure request of Jane Roe' })).toHaveFocus(),
+    );
 
     // The job answers; the page reads it again while it runs.
     replace(
@@ -313,6 +317,8 @@ describe('A request’s page', { timeout: 20_000 }, () => {
     expect(within(answer).getByText(/Smith v\. Acme litigation/)).toBeInTheDocument();
     expect(screen.getByText(/Masked since it was answered/)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Download bundle' })).toBeNull();
+    // No longer extendable: the due date's words offer no extension.
+    expect(screen.getByText('45 days from its receipt on Nov 20, 2026 under the CCPA.')).toBeInTheDocument();
 
     const saved: { blob?: Blob; filename?: string } = {};
     vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
@@ -377,6 +383,9 @@ describe('A request’s page', { timeout: 20_000 }, () => {
       reason: 'Many records to gather',
     });
     expect(screen.queryByRole('button', { name: 'Extend' })).toBeNull();
+    await waitFor(() =>
+      expect(screen.getByRole('heading', { name: 'Erasure request of Jane Roe' })).toHaveFocus(),
+    );
     expect(await screen.findByText('Many records to gather')).toBeInTheDocument();
     expect(screen.getByText(/plus the 45-day extension made on Nov 30, 2026/)).toBeInTheDocument();
   });

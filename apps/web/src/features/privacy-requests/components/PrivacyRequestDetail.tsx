@@ -79,7 +79,7 @@ function carryOutText(type: PrivacyRequestType, matches: PrivacyRequestMatches):
         is not contacted again.
       </>
     );
-  return `The ${verifications} are kept but restricted: they no longer stand as consent, and are left out of exports and replays. Nothing is deleted.`;
+  return `The ${verifications} are kept but restricted: no longer used as consent. Nothing is deleted.`;
 }
 
 const confirmLabels: Record<PrivacyRequestType, string> = {
@@ -200,11 +200,22 @@ function RequestView({ accountId, request }: { accountId: number; request: Priva
   const headingRef = useFocusOnMount<HTMLHeadingElement>();
   const receipt = privacyRequestReceipt(request);
   const title = `${privacyRequestTypeLabels[request.type]} request of ${request.requester.name}`;
+  /**
+   * The button that opened a dialog is gone once its action is done (Carry out, Extend): the dialog's closing gives
+   * focus back to nothing (Mantine tries after 10 ms), so the keyboard starts again at the request.
+   */
+  const focusHeadingIfLost = () =>
+    window.setTimeout(() => {
+      const active = document.activeElement;
+      if (active === null || active === document.body || !active.isConnected) headingRef.current?.focus();
+    }, 50);
 
   const confirmCarryOut = () =>
     carryOut.mutate(request.id, {
-      onSuccess: () =>
-        notify.success('Request being carried out', 'This page shows the answer as soon as it is ready.'),
+      onSuccess: () => {
+        notify.success('Request being carried out', 'This page shows the answer as soon as it is ready.');
+        focusHeadingIfLost();
+      },
       onError: (error) => notify.error('The request could not be carried out', errorDisplayText(error)),
       onSettled: () => setDialog(null),
     });
@@ -353,6 +364,7 @@ function RequestView({ accountId, request }: { accountId: number; request: Priva
           onExtended={(extended) => {
             setDialog(null);
             notify.success('Due date extended', `Now due ${formatDay(extended.dueAt)}.`);
+            focusHeadingIfLost();
           }}
         />
       )}
