@@ -53,6 +53,7 @@ export const targetTypeLabels: Record<AuditTargetType, string> = {
   webhook_event: 'Webhook event',
   revocation: 'Revocation',
   legal_hold: 'Legal hold',
+  privacy_request: 'Privacy request',
 };
 
 /** The filter bar's choices, in the contract's order ("all" first). */
