@@ -176,6 +176,9 @@ describe('File a request', { timeout: 20_000 }, () => {
     await userEvent.click(within(dialog).getByRole('radio', { name: /Erasure/ }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add another number' }));
     await userEvent.type(within(dialog).getByLabelText('Phone number 2'), '(201) 555-0123');
+    expect(
+      within(dialog).queryByText('Name at least one phone number or e-mail address the request is about.'),
+    ).toBeNull();
     await userEvent.type(within(dialog).getByLabelText(/Requester’s name/), 'Jane Roe');
     await userEvent.click(within(dialog).getByRole('button', { name: 'File request' }));
     await waitFor(() => expect(fake.calls('POST /api/privacy-requests')).toHaveLength(1));

@@ -13,6 +13,7 @@ import {
   privacyRequestTexts,
   privacyRequestTypes,
 } from '@veriform/contracts';
+import type { ChangeEvent } from 'react';
 import { CellPhoneInput } from '../../../components/form/CellPhoneInput';
 import { FormModal } from '../../../components/form/FormModal';
 import { useFilePrivacyRequestMutation } from '../api';
@@ -145,8 +146,8 @@ function IdentifierInput({
 }) {
   const label = kind === 'phones' ? phoneLabel(i) : emailLabel(i);
   const props = form.getInputProps(`${kind}.${i}`);
-  // "At least one number or address" belongs to the first number.
-  const error = props.error ?? (kind === 'phones' && i === 0 ? form.errors.phones : undefined);
+  // An error of the whole list (the first number's: "at least one number or address") shows on its first input.
+  const error = props.error ?? (i === 0 ? form.errors[kind] : undefined);
   const remove =
     form.values[kind].length > 1 ? (
       <ActionIcon
@@ -158,7 +159,18 @@ function IdentifierInput({
         <IconTrash size={16} aria-hidden="true" />
       </ActionIcon>
     ) : undefined;
-  const common = { ...props, error, label, rightSection: remove };
+  const common = {
+    ...props,
+    error,
+    label,
+    rightSection: remove,
+    // Typing a number or an address answers "at least one" wherever it was said.
+    onChange: (event: ChangeEvent<HTMLInputElement>) => {
+      props.onChange(event);
+      form.clearFieldError('phones');
+      form.clearFieldError('emails');
+    },
+  };
   return kind === 'phones' ? (
     <CellPhoneInput {...common} required={false} />
   ) : (
