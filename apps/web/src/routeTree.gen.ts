@@ -29,6 +29,7 @@ import { Route as AuthedSettingsIndexRouteImport } from './routes/_authed/settin
 import { Route as AuthedSettingsApiKeysRouteImport } from './routes/_authed/settings/api-keys'
 import { Route as AuthedSettingsAuditLogRouteImport } from './routes/_authed/settings/audit-log'
 import { Route as AuthedSettingsCompanyInfoRouteImport } from './routes/_authed/settings/company-info'
+import { Route as AuthedSettingsLegalHoldsRouteImport } from './routes/_authed/settings/legal-holds'
 import { Route as AuthedSettingsManageTeamRouteImport } from './routes/_authed/settings/manage-team'
 import { Route as AuthedSettingsMyAccountRouteImport } from './routes/_authed/settings/my-account'
 import { Route as PublicFollowInvitationIndexRouteImport } from './routes/_public/follow-invitation/index'
@@ -162,6 +163,12 @@ const AuthedSettingsCompanyInfoRoute =
   AuthedSettingsCompanyInfoRouteImport.update({
     id: '/company-info',
     path: '/company-info',
+    getParentRoute: () => AuthedSettingsRoute,
+  } as any)
+const AuthedSettingsLegalHoldsRoute =
+  AuthedSettingsLegalHoldsRouteImport.update({
+    id: '/legal-holds',
+    path: '/legal-holds',
     getParentRoute: () => AuthedSettingsRoute,
   } as any)
 const AuthedSettingsManageTeamRoute =
@@ -370,6 +377,7 @@ export interface FileRoutesByFullPath {
   '/settings/api-keys': typeof AuthedSettingsApiKeysRoute
   '/settings/audit-log': typeof AuthedSettingsAuditLogRoute
   '/settings/company-info': typeof AuthedSettingsCompanyInfoRoute
+  '/settings/legal-holds': typeof AuthedSettingsLegalHoldsRoute
   '/settings/manage-team': typeof AuthedSettingsManageTeamRoute
   '/settings/my-account': typeof AuthedSettingsMyAccountRoute
   '/follow-invitation/error': typeof PublicFollowInvitationErrorRoute
@@ -420,6 +428,7 @@ export interface FileRoutesByTo {
   '/settings/api-keys': typeof AuthedSettingsApiKeysRoute
   '/settings/audit-log': typeof AuthedSettingsAuditLogRoute
   '/settings/company-info': typeof AuthedSettingsCompanyInfoRoute
+  '/settings/legal-holds': typeof AuthedSettingsLegalHoldsRoute
   '/settings/manage-team': typeof AuthedSettingsManageTeamRoute
   '/settings/my-account': typeof AuthedSettingsMyAccountRoute
   '/follow-invitation/error': typeof PublicFollowInvitationErrorRoute
@@ -475,6 +484,7 @@ export interface FileRoutesById {
   '/_authed/settings/api-keys': typeof AuthedSettingsApiKeysRoute
   '/_authed/settings/audit-log': typeof AuthedSettingsAuditLogRoute
   '/_authed/settings/company-info': typeof AuthedSettingsCompanyInfoRoute
+  '/_authed/settings/legal-holds': typeof AuthedSettingsLegalHoldsRoute
   '/_authed/settings/manage-team': typeof AuthedSettingsManageTeamRoute
   '/_authed/settings/my-account': typeof AuthedSettingsMyAccountRoute
   '/_public/follow-invitation/error': typeof PublicFollowInvitationErrorRoute
@@ -528,6 +538,7 @@ export interface FileRouteTypes {
     | '/settings/api-keys'
     | '/settings/audit-log'
     | '/settings/company-info'
+    | '/settings/legal-holds'
     | '/settings/manage-team'
     | '/settings/my-account'
     | '/follow-invitation/error'
@@ -578,6 +589,7 @@ export interface FileRouteTypes {
     | '/settings/api-keys'
     | '/settings/audit-log'
     | '/settings/company-info'
+    | '/settings/legal-holds'
     | '/settings/manage-team'
     | '/settings/my-account'
     | '/follow-invitation/error'
@@ -632,6 +644,7 @@ export interface FileRouteTypes {
     | '/_authed/settings/api-keys'
     | '/_authed/settings/audit-log'
     | '/_authed/settings/company-info'
+    | '/_authed/settings/legal-holds'
     | '/_authed/settings/manage-team'
     | '/_authed/settings/my-account'
     | '/_public/follow-invitation/error'
@@ -818,6 +831,13 @@ declare module '@tanstack/react-router' {
       path: '/company-info'
       fullPath: '/settings/company-info'
       preLoaderRoute: typeof AuthedSettingsCompanyInfoRouteImport
+      parentRoute: typeof AuthedSettingsRoute
+    }
+    '/_authed/settings/legal-holds': {
+      id: '/_authed/settings/legal-holds'
+      path: '/legal-holds'
+      fullPath: '/settings/legal-holds'
+      preLoaderRoute: typeof AuthedSettingsLegalHoldsRouteImport
       parentRoute: typeof AuthedSettingsRoute
     }
     '/_authed/settings/manage-team': {
@@ -1051,6 +1071,7 @@ interface AuthedSettingsRouteChildren {
   AuthedSettingsApiKeysRoute: typeof AuthedSettingsApiKeysRoute
   AuthedSettingsAuditLogRoute: typeof AuthedSettingsAuditLogRoute
   AuthedSettingsCompanyInfoRoute: typeof AuthedSettingsCompanyInfoRoute
+  AuthedSettingsLegalHoldsRoute: typeof AuthedSettingsLegalHoldsRoute
   AuthedSettingsManageTeamRoute: typeof AuthedSettingsManageTeamRoute
   AuthedSettingsMyAccountRoute: typeof AuthedSettingsMyAccountRoute
   AuthedSettingsIndexRoute: typeof AuthedSettingsIndexRoute
@@ -1064,6 +1085,7 @@ const AuthedSettingsRouteChildren: AuthedSettingsRouteChildren = {
   AuthedSettingsApiKeysRoute: AuthedSettingsApiKeysRoute,
   AuthedSettingsAuditLogRoute: AuthedSettingsAuditLogRoute,
   AuthedSettingsCompanyInfoRoute: AuthedSettingsCompanyInfoRoute,
+  AuthedSettingsLegalHoldsRoute: AuthedSettingsLegalHoldsRoute,
   AuthedSettingsManageTeamRoute: AuthedSettingsManageTeamRoute,
   AuthedSettingsMyAccountRoute: AuthedSettingsMyAccountRoute,
   AuthedSettingsIndexRoute: AuthedSettingsIndexRoute,

@@ -51,6 +51,8 @@ type World = {
   revocationId: string;
   /** An open data-subject request (issue #37). */
   privacyRequestId: string;
+  /** An active legal hold on a number no verification has (issue #37). */
+  legalHoldId: string;
 };
 
 type Call = (c: TestClient, w: World) => Promise<LightMyRequestResponse>;
@@ -574,6 +576,36 @@ const routes: RouteCase[] = [
   },
   {
     method: 'GET',
+  // Legal holds (issue #37): members with canSearchData read them; owners place and release them.
+  {
+    method: 'GET',
+    url: '/api/legal-holds',
+    call: (c, w) => c.get(`/api/legal-holds?account=${w.accountId}`),
+    unknown: (c) => c.get(`/api/legal-holds?account=${UNKNOWN}`),
+    plainMember: 403,
+  },
+  {
+    method: 'POST',
+    url: '/api/legal-holds',
+    call: (c, w) =>
+      c.post(`/api/legal-holds?account=${w.accountId}`, { scope: 'account', reason: 'Litigation' }),
+    unknown: (c) => c.post(`/api/legal-holds?account=${UNKNOWN}`, { scope: 'account', reason: 'Litigation' }),
+    plainMember: 403,
+  },
+  {
+    method: 'GET',
+    url: '/api/legal-holds/:id',
+    call: (c, w) => c.get(`/api/legal-holds/${w.legalHoldId}`),
+    unknown: (c) => c.get('/api/legal-holds/lh_unknownunknownunknown1'),
+    plainMember: 403,
+  },
+  {
+    method: 'POST',
+    url: '/api/legal-holds/:id/release',
+    call: (c, w) => c.post(`/api/legal-holds/${w.legalHoldId}/release`, { reason: 'Settled' }),
+    unknown: (c) => c.post('/api/legal-holds/lh_unknownunknownunknown1/release', { reason: 'Settled' }),
+    plainMember: 403,
+  },
     url: '/api/audit-events',
     call: (c, w) => c.get(`/api/audit-events?account=${w.accountId}`),
     unknown: (c) => c.get(`/api/audit-events?account=${UNKNOWN}`),
@@ -794,6 +826,17 @@ async function worldOf(owner: Owner, member: Joined): Promise<World> {
     accountId: owner.accountId,
     memberMembershipId: member.membership.id,
     ownerMembershipId: owner.membership.id,
+  // An active legal hold, on a number none of the world's verifications has (its redaction stays possible).
+  const legalHoldId = `lh_of_${owner.accountId}`;
+  await t.db.db.insert(schema.legalHolds).values({
+    id: legalHoldId,
+    accountId: owner.accountId,
+    scope: 'identifier',
+    phone: '+12015550199',
+    reason: 'Litigation',
+    placedBy: owner.email,
+    placedAt: new Date(),
+  });
     invitationId: invited.json<Invitation>().id,
     formId: form.json().id,
     testNumberId: testNumber.json().id,
@@ -821,6 +864,7 @@ async function snapshotOf(owner: Owner) {
   // The owner's session from an address of its own each time: two snapshots per route would pass the per-IP limit.
   const c = new TestClient(t.app, nextIp());
   for (const [name, value] of owner.c.cookies) c.cookies.set(name, value);
+    legalHoldId,
   return {
     account: (await c.get(`/api/accounts/${owner.accountId}`)).json(),
     team: (await c.get(`/api/memberships?accountId=${owner.accountId}`)).json(),
@@ -858,12 +902,18 @@ async function snapshotOf(owner: Owner) {
 const snapshotOfB = () => snapshotOf(ownerB);
 
 describe('tenant isolation', () => {
+    // The rows: a hold placed or released under another account's id would show here.
+    legalHolds: await t.db.db
+      .select()
+      .from(schema.legalHolds)
+      .where(eq(schema.legalHolds.accountId, owner.accountId))
+      .orderBy(schema.legalHolds.id),
   it('the table lists every route of accounts, memberships, invitations, verify-forms, test numbers, API keys, webhook endpoints and verifications', () => {
     const registered = t.app.routeList
       .filter(
         (r) =>
           r.method !== 'HEAD' &&
-          /^\/api\/(accounts|memberships|invitations|verify-forms|test-phone-numbers|api-keys|webhook-endpoints|webhook-events|audit-events|verifications|verification-attempts|revocations|contactability|lookups|privacy-requests)(\/|$)/.test(
+          /^\/api\/(accounts|memberships|invitations|verify-forms|test-phone-numbers|api-keys|webhook-endpoints|webhook-events|audit-events|verifications|verification-attempts|revocations|contactability|lookups|privacy-requests|legal-holds)(\/|$)/.test(
             r.url,
           ),
       )

@@ -512,7 +512,7 @@ describe('cross-account access: every id-taking route is proved somewhere', () =
   /** Where each family of routes with an id (path, query or body) is checked across accounts or users. */
   const provedBy: [RegExp, string][] = [
     [
-      /^\/api\/(accounts|memberships|invitations|verify-forms|test-phone-numbers|api-keys|webhook-endpoints|webhook-events|audit-events|verifications|verification-attempts|revocations|contactability|lookups|privacy-requests)(\/|$)/,
+      /^\/api\/(accounts|memberships|invitations|verify-forms|test-phone-numbers|api-keys|webhook-endpoints|webhook-events|audit-events|verifications|verification-attempts|revocations|contactability|lookups|privacy-requests|legal-holds)(\/|$)/,
       'plugins/tenancy.test.ts (404 for another account’s object and for unknown ids, B unchanged)',
     ],
     [

@@ -52,6 +52,8 @@ export type World = {
   revocationId: string;
   /** A data-subject request an owner filed (issue #37), open. */
   privacyRequestId: string;
+  /** A legal hold an owner placed (issue #37), on a number none of the world's verifications has. */
+  legalHoldId: string;
 };
 
 export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<World> {
@@ -150,6 +152,13 @@ export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<Wo
   });
   if (privacyRequest.statusCode !== 201)
     throw new Error(`file privacy request: ${privacyRequest.statusCode} ${privacyRequest.body}`);
+  const legalHold = await owner.c.post(`/api/legal-holds?account=${owner.accountId}`, {
+    scope: 'identifier',
+    phone: '+12015550199',
+    reason: 'Litigation',
+  });
+  if (legalHold.statusCode !== 201)
+    throw new Error(`place legal hold: ${legalHold.statusCode} ${legalHold.body}`);
   await t.db.db
     .update(schema.accountDomains)
     .set({ verifiedAt: new Date(), verifiedBy: 'dns' })
@@ -174,6 +183,7 @@ export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<Wo
     domainId,
     revocationId: revocation.json<Revocation>().id,
     privacyRequestId: privacyRequest.json<{ id: string }>().id,
+    legalHoldId: legalHold.json<{ id: string }>().id,
   };
 }
 
@@ -207,6 +217,7 @@ export function worldParam(world: World, route: Pick<RouteInfo, 'url'>, name: st
     return world.revocationId;
   if (route.url.startsWith('/api/privacy-requests/') || route.url.startsWith('/api/v1/privacy-requests/'))
     return world.privacyRequestId;
+  if (route.url.startsWith('/api/legal-holds/')) return world.legalHoldId;
   const area = route.url.split('/')[2] ?? '';
   const id = idByArea[area];
   return id ? String(id(world)) : undefined;

@@ -37,6 +37,8 @@ const detail: VerificationDetail = {
   simSwap: null,
   reassignment: null,
   refreshes: null,
+  heldBy: [],
+  holds: [],
 };
 
 const issued: VerificationCertificateStanding = {

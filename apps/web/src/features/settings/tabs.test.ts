@@ -22,6 +22,7 @@ describe('activeSettingsTab', () => {
     expect(activeSettingsTab('/settings/webhooks')).toBe('webhooks');
     expect(activeSettingsTab('/settings/webhooks/12')).toBe('webhooks');
     expect(activeSettingsTab('/settings/privacy-requests/dsr_abc')).toBe('privacy-requests');
+    expect(activeSettingsTab('/settings/legal-holds')).toBe('legal-holds');
     expect(activeSettingsTab('/settings/my-account')).toBe('my-account');
     expect(activeSettingsTab('/settings')).toBeNull();
   });
@@ -36,9 +37,16 @@ describe('visibleSettingsTabs', () => {
       'Webhooks',
       'Audit log',
       'Privacy requests',
+      'Legal holds',
       'My Account',
     ]);
-    expect(labels(membership({}))).toEqual(['Company Info', 'Manage Team', 'My Account']);
+    // Legal holds to members who may search the account's data too (read only).
+    expect(labels(membership({}))).toEqual(['Company Info', 'Manage Team', 'Legal holds', 'My Account']);
+    expect(labels(membership({ canSearchData: false }))).toEqual([
+      'Company Info',
+      'Manage Team',
+      'My Account',
+    ]);
     expect(labels(null)).toEqual(['Company Info', 'Manage Team', 'My Account']);
   });
 });

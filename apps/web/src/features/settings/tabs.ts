@@ -1,6 +1,7 @@
 import type { Membership } from '@veriform/contracts';
 import { canManageApiKeys } from '../api-keys/api';
 import { canReadAuditLog } from '../audit-log/api';
+import { canReadLegalHolds } from '../legal-holds/api';
 import { canManagePrivacyRequests } from '../privacy-requests/api';
 import { canManageWebhooks } from '../webhooks/api';
 
@@ -11,6 +12,7 @@ export const settingsTabs = [
   { id: 'webhooks', label: 'Webhooks', to: '/settings/webhooks' },
   { id: 'audit-log', label: 'Audit log', to: '/settings/audit-log' },
   { id: 'privacy-requests', label: 'Privacy requests', to: '/settings/privacy-requests' },
+  { id: 'legal-holds', label: 'Legal holds', to: '/settings/legal-holds' },
   { id: 'my-account', label: 'My Account', to: '/settings/my-account' },
 ] as const;
 
@@ -26,6 +28,8 @@ export function visibleSettingsTabs(membership: Membership | null): SettingsTab[
     if (tab.id === 'webhooks') return canManageWebhooks(membership);
     if (tab.id === 'audit-log') return canReadAuditLog(membership);
     if (tab.id === 'privacy-requests') return canManagePrivacyRequests(membership);
+    // Members who may search the account's data read them (a hold names a number or an address).
+    if (tab.id === 'legal-holds') return canReadLegalHolds(membership);
     return true;
   });
 }

@@ -392,6 +392,8 @@ describe('/activity-log/{id}', { timeout: 20_000 }, () => {
     simSwap: null,
     reassignment: null,
     refreshes: null,
+    heldBy: [],
+    holds: [],
   };
 
   it('shows the verification and its evidence, and goes back with the same search', async () => {

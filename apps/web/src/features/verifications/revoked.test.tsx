@@ -162,6 +162,8 @@ describe('the verification detail’s revocation', { timeout: 20_000 }, () => {
     simSwap: null,
     reassignment: null,
     refreshes: null,
+    heldBy: [],
+    holds: [],
   };
 
   function detailServer(answer: VerificationDetail) {

@@ -35,6 +35,8 @@ const detail: VerificationDetail = {
   simSwap: null,
   reassignment: null,
   refreshes: null,
+  heldBy: [],
+  holds: [],
 };
 
 const link: ApiRefreshLink = {

@@ -38,6 +38,8 @@ const detail: VerificationDetail = {
   simSwap: null,
   reassignment: null,
   refreshes: null,
+  heldBy: [],
+  holds: [],
 };
 
 const yes: ApiReassignmentCheck = {

@@ -1,11 +1,12 @@
 import { Alert, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconEraser, IconHandStop } from '@tabler/icons-react';
+import { IconEraser, IconGavel, IconHandStop } from '@tabler/icons-react';
 import { languageLabels, type VerificationDetail, type VerificationRevocation } from '@veriform/contracts';
 import { type ReactNode, useId } from 'react';
 import { AnchorLink } from '../../../components/links';
 import { TestBadge } from '../../../components/TestBadge';
 import { formatPhoneForReading, formatTimeToVerify, methodLabels } from '../../../lib/format';
 import { verificationSearchDefaults } from '../../../lib/verification-search';
+import { legalHoldScopeLabels, legalHoldSearchDefaults } from '../../legal-holds/api';
 import { revocationChannelLabels, revocationSearchDefaults } from '../../revocations/api';
 import { sourceLabels } from '../source';
 import { DetailField, Instant, notRecorded } from './DetailField';
@@ -45,6 +46,50 @@ function RevocationNotice({ revocation }: { revocation: VerificationRevocation }
           underline="always"
         >
           See it in Activity Log › Revocations
+        </AnchorLink>
+      </Stack>
+    </Alert>
+  );
+}
+
+/**
+ * Legal holds reach this verification (issue #37): it is kept whatever the retention policy says and cannot be
+ * redacted until each is released (Settings › Legal holds).
+ */
+function LegalHoldNotice({ holds }: { holds: VerificationDetail['holds'] }) {
+  const [first] = holds;
+  if (!first) return null;
+  return (
+    <Alert
+      color="orange"
+      icon={<IconGavel aria-hidden="true" />}
+      title={holds.length === 1 ? `Under legal hold: ${first.reason}` : `Under ${holds.length} legal holds`}
+    >
+      <Stack gap="xs">
+        {holds.length > 1 && (
+          <Stack component="ul" gap={2} m={0} pl="md">
+            {holds.map((hold) => (
+              <Text component="li" size="sm" key={hold.id}>
+                {hold.reason} ({legalHoldScopeLabels[hold.scope].toLowerCase()})
+              </Text>
+            ))}
+          </Stack>
+        )}
+        <Text size="sm">
+          {holds.length === 1 ? `${legalHoldScopeLabels[first.scope]}, placed ` : 'The first placed '}
+          <Instant iso={first.placedAt} />. This verification is kept whatever the retention policy says, and
+          its personal data cannot be redacted, until {holds.length === 1 ? 'the hold is' : 'every hold is'}{' '}
+          released.
+        </Text>
+        <AnchorLink
+          to="/settings/legal-holds"
+          search={legalHoldSearchDefaults}
+          size="sm"
+          // Dark and underlined on the alert's tint, as the revocation notice's link.
+          c="dark.7"
+          underline="always"
+        >
+          See Settings › Legal holds
         </AnchorLink>
       </Stack>
     </Alert>
@@ -94,6 +139,7 @@ export function VerificationDetailView({
         </Alert>
       )}
       {v.revocation && <RevocationNotice revocation={v.revocation} />}
+      <LegalHoldNotice holds={v.holds} />
       <Paper withBorder radius="md" p="lg" component="section" aria-label="Verification">
         <SimpleGrid component="dl" cols={{ base: 1, sm: 2, md: 3 }} spacing="lg" m={0}>
           <DetailField label="Cell phone">{v.cellPhone}</DetailField>
