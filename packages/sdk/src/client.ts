@@ -3,6 +3,7 @@ import { AuditEvents } from './resources/audit-events.ts';
 import { Contactability } from './resources/contactability.ts';
 import { Events } from './resources/events.ts';
 import { Forms } from './resources/forms.ts';
+import { PrivacyRequests } from './resources/privacy-requests.ts';
 import type { Resource, ResourceContext } from './resources/resource.ts';
 import { Revocations } from './resources/revocations.ts';
 import { Verifications } from './resources/verifications.ts';
@@ -27,6 +28,7 @@ export class Veriform {
   readonly events: Events;
   readonly revocations: Revocations;
   readonly contactability: Contactability;
+  readonly privacyRequests: PrivacyRequests;
   /** Not an API call: checks certificate files against the keys this server publishes. */
   readonly certificates: { check(bytes: Uint8Array | string): Promise<CertificateVerdict> };
 
@@ -39,6 +41,7 @@ export class Veriform {
     this.events = new Events(context);
     this.revocations = new Revocations(context);
     this.contactability = new Contactability(context);
+    this.privacyRequests = new PrivacyRequests(context);
     const keysUrl = new URL(CERTIFICATE_KEYS_PATH, options.baseUrl);
     const { fetch } = options;
     this.certificates = {
@@ -81,4 +84,10 @@ export const operationMethods = {
   checkContactability: 'contactability.check',
   checkContactabilityBatch: 'contactability.checkBatch',
   listContactabilityChecks: 'contactability.listChecks',
+  createPrivacyRequest: 'privacyRequests.create',
+  listPrivacyRequests: 'privacyRequests.list',
+  getPrivacyRequest: 'privacyRequests.get',
+  extendPrivacyRequest: 'privacyRequests.extend',
+  carryOutPrivacyRequest: 'privacyRequests.carryOut',
+  getPrivacyRequestBundle: 'privacyRequests.bundle',
 } as const satisfies Partial<Record<OperationId, MethodPath>>;

@@ -84,6 +84,8 @@ describe('what an actor may do', () => {
     ['revocations:read', ['readRevocations']],
     ['revocations:write', ['writeRevocations']],
     ['contactability:read', ['checkContactability']],
+    ['privacy:read', ['readPrivacyRequests']],
+    ['privacy:write', ['writePrivacyRequests']],
   ] as const)('an API key with only %s may %j', (scope, capabilities) => {
     expect(grantedTo(keyActor([scope]))).toEqual([...capabilities].sort());
   });
@@ -95,8 +97,10 @@ describe('what an actor may do', () => {
         'readAuditLog',
         'readEvents',
         'readForms',
+        'readPrivacyRequests',
         'readRevocations',
         'searchData',
+        'writePrivacyRequests',
         'writeRevocations',
         'writeVerifications',
       ].sort(),
