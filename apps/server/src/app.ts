@@ -41,6 +41,7 @@ import { membershipRoutes } from './modules/memberships/index.ts';
 import { privacyRequestRoutes } from './modules/privacy-requests/index.ts';
 import { publicVerifyRoutes } from './modules/public-verify/index.ts';
 import { refreshLinkRoutes } from './modules/refresh-links/index.ts';
+import { retentionRoutes } from './modules/retention/index.ts';
 import { revocationRoutes, twilioInboundRoutes } from './modules/revocations/index.ts';
 import { testNumberRoutes } from './modules/test-numbers/index.ts';
 import { userRoutes } from './modules/users/index.ts';
@@ -213,6 +214,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(accountRoutes);
   await app.register(domainRoutes);
   await app.register(lookupRoutes);
+  await app.register(retentionRoutes);
   await app.register(membershipRoutes);
   await app.register(invitationRoutes);
   await app.register(verifyFormRoutes);
@@ -231,8 +233,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(twilioStatusRoutes);
   await app.register(twilioInboundRoutes);
   await app.register(revocationRoutes);
-  await app.register(legalHoldRoutes);
   await app.register(privacyRequestRoutes);
+  await app.register(legalHoldRoutes);
   await app.register(contactabilitySessionRoutes);
   await app.register(apiV1Routes);
   await app.register(apiDocsRoutes);

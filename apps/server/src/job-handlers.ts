@@ -8,9 +8,11 @@ import { notifyOverdueRevocations } from './jobs/definitions/notify-overdue-revo
 import { pruneAuditEvents } from './jobs/definitions/prune-audit-events.ts';
 import { pruneIdempotencyKeys } from './jobs/definitions/prune-idempotency-keys.ts';
 import { OUTBOX_MAX_AGE_MS, pruneOutbox } from './jobs/definitions/prune-outbox.ts';
+import { prunePrivacyRequests } from './jobs/definitions/prune-privacy-requests.ts';
 import { pruneRateLimitEvents } from './jobs/definitions/prune-rate-limit-events.ts';
 import { pruneSessions } from './jobs/definitions/prune-sessions.ts';
 import { pruneWebhookEvents } from './jobs/definitions/prune-webhook-events.ts';
+import { purgeExpiredEvidence } from './jobs/definitions/purge-expired-evidence.ts';
 import { sendEmailChangeLink } from './jobs/definitions/send-email-change-link.ts';
 import { sendEmailChangeRequestedNotice } from './jobs/definitions/send-email-change-requested-notice.ts';
 import {
@@ -30,7 +32,6 @@ import { sendVerifyEmail, verifyEmailAddressSeal } from './jobs/definitions/send
 import { sendWebhookFailingEmailJob } from './jobs/definitions/send-webhook-failing-email.ts';
 import type { JobWork } from './jobs/queue.ts';
 import { SealedValueError } from './lib/sealed.ts';
-import { prunePrivacyRequests } from './jobs/definitions/prune-privacy-requests.ts';
 import { pruneOutbox as pruneOutboxRows } from './messaging/outbox.ts';
 import {
   pruneWebhookEvents as pruneEvents,
@@ -39,6 +40,7 @@ import {
 import { createCodeSendStore, sendVerificationCode as sendCode } from './modules/attempts/index.ts';
 import { pruneAuditEvents as pruneAudit } from './modules/audit/index.ts';
 import { checkReassignedNumbers as sweepReassigned } from './modules/contactability/index.ts';
+import { purgeExpiredEvidence as purgeEvidence } from './modules/retention/index.ts';
 import {
   deliverRevocationConfirmation,
   sendOverdueEmail,
@@ -176,6 +178,14 @@ export function createJobWork(services: Services, executeSql: ExecuteSql): JobWo
         outcome: 'pruned',
         deleted: await services.privacyRequests.prune(),
       })),
+      handleJob(purgeExpiredEvidence, async () => {
+        const purged = await purgeEvidence({ db, clock, audit: services.audit });
+        return {
+          outcome: 'purged',
+          accounts: purged.length,
+          verifications: purged.reduce((sum, account) => sum + account.removed.verifications, 0),
+        };
+      }),
     ],
   };
 }

@@ -65,6 +65,7 @@ import { createMembershipService, type MembershipService } from './modules/membe
 import { createPrivacyRequests, type PrivacyRequests } from './modules/privacy-requests/index.ts';
 import { createPublicVerifyService, type PublicVerifyService } from './modules/public-verify/index.ts';
 import { createRefreshLinks, type RefreshLinks } from './modules/refresh-links/index.ts';
+import { createRetentionPolicy, type RetentionPolicyService } from './modules/retention/index.ts';
 import { createRevocations, type Revocations } from './modules/revocations/index.ts';
 import { createTestNumberService, type TestNumberService } from './modules/test-numbers/index.ts';
 import { createUserService, type UserService } from './modules/users/index.ts';
@@ -158,6 +159,8 @@ export type Services = {
   lookups: Lookups;
   /** The account's carrier lookup settings (owners). */
   lookupSettings: LookupSettingsService;
+  /** The account's evidence retention policy (issue #37): members read it, owners change it. */
+  retentionPolicy: RetentionPolicyService;
   /** Reassigned-number checks of verifications (issue #36): each a lookup record linked to the consent it protects. */
   reassignmentChecks: ReassignmentChecks;
   /** The public verification page's API (read a live form, send a code, check it). */
@@ -250,6 +253,7 @@ export function createServices(deps: {
   const carrierLookup = deps.carrierLookup ?? createCarrierLookup(config);
   const lookups = createLookups({ db, clock, carrierLookup, timeoutMs: config.lookupTimeoutMs });
   const lookupSettings = createLookupSettings({ db, clock, audit });
+  const retentionPolicy = createRetentionPolicy({ db, clock, audit });
   const reassignmentChecks = createReassignmentChecks({
     db,
     clock,
@@ -341,6 +345,7 @@ export function createServices(deps: {
     carrierLookup,
     lookups,
     lookupSettings,
+    retentionPolicy,
     reassignmentChecks,
     publicVerify,
     apiVerifications,

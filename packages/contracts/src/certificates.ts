@@ -142,23 +142,29 @@ export type CertificateKeys = z.infer<typeof certificateKeysSchema>;
 // ---- Standing, public check, unlock, revocation (issue #19) ---------------------------------------------------------
 
 /**
- * Where a certificate stands now. Its signed facts never change; two things may happen to it later, each once: the
- * account revokes it (with a reason), or the consumer's personal data is redacted from its verification (the content is
- * removed; the hash, signature and place in the chain stay). A revoked or redacted certificate still verifies — it was
+ * Where a certificate stands now. Its signed facts never change; three things may happen to it later, each once: the
+ * account revokes it (with a reason), the consumer's personal data is redacted from its verification (the content is
+ * removed; the hash, signature and place in the chain stay), or the account's retention policy purges its verification
+ * (issue #37: the same tombstone, `purgedAt`). A revoked, redacted or purged certificate still verifies — it was
  * signed — and every check of it says so, with the date.
  */
-export const certificateStatuses = ['valid', 'revoked', 'redacted'] as const;
+export const certificateStatuses = ['valid', 'revoked', 'redacted', 'purged'] as const;
 export const certificateStatusSchema = z.enum(certificateStatuses);
 export type CertificateStatus = z.infer<typeof certificateStatusSchema>;
 
 export const certificateStandingSchema = z
   .object({
     status: certificateStatusSchema.meta({
-      description: '`redacted` wins over `revoked` when both happened.',
+      description:
+        "`purged` wins over `redacted`, and `redacted` over `revoked`, when more than one happened. `purged`: the account's retention policy removed the verification (issue #37); the certificate is still authentic.",
     }),
     revokedAt: z.string().nullable(),
     revocationReason: z.string().nullable(),
     redactedAt: z.string().nullable(),
+    purgedAt: z.string().nullable().meta({
+      description:
+        "When the account's retention policy removed the verification and the certificate's content (issue #37): its hash, signature and place in the chain are kept, so it still checks as authentic. Null otherwise.",
+    }),
     consentRevokedAt: z.string().nullable().meta({
       description:
         'When the consumer revoked consent for the verified number or address, after the verification (issue #35): the certificate stays valid evidence of its moment, and this says "consent revoked on …" beside it. Not part of the signed content. Null when consent was not revoked since (or once redacted).',

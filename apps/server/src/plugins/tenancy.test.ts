@@ -162,6 +162,23 @@ const routes: RouteCase[] = [
     unknown: (c) => c.patch(`/api/accounts/${UNKNOWN}/lookups`, { monthlyCeiling: { simSwap: 1_000_000 } }),
     plainMember: 403,
   },
+  // The evidence retention policy (issue #37): every member reads it, owners change it (manageCompany).
+  {
+    method: 'GET',
+    url: '/api/accounts/:id/retention',
+    call: (c, w) => c.get(`/api/accounts/${w.accountId}/retention`),
+    unknown: (c) => c.get(`/api/accounts/${UNKNOWN}/retention`),
+    plainMember: 200,
+  },
+  {
+    method: 'PUT',
+    url: '/api/accounts/:id/retention',
+    call: (c, w) =>
+      c.request({ method: 'PUT', url: `/api/accounts/${w.accountId}/retention`, body: { years: 6 } }),
+    unknown: (c) =>
+      c.request({ method: 'PUT', url: `/api/accounts/${UNKNOWN}/retention`, body: { years: 6 } }),
+    plainMember: 403,
+  },
   {
     method: 'GET',
     url: '/api/memberships',
@@ -559,23 +576,6 @@ const routes: RouteCase[] = [
     unknown: (c) => c.get('/api/privacy-requests/dsr_unknownunknownunknown1/bundle'),
     plainMember: 403,
   },
-  // "May I contact this number now?" (issue #35): asked and listed by owners and members with canSearchData.
-  {
-    method: 'GET',
-    url: '/api/contactability/checks',
-    call: (c, w) => c.get(`/api/contactability/checks?account=${w.accountId}`),
-    unknown: (c) => c.get(`/api/contactability/checks?account=${UNKNOWN}`),
-    plainMember: 403,
-  },
-  {
-    method: 'POST',
-    url: '/api/contactability',
-    call: (c, w) => c.post(`/api/contactability?account=${w.accountId}`, { phone: '+12015550123' }),
-    unknown: (c) => c.post(`/api/contactability?account=${UNKNOWN}`, { phone: '+12015550123' }),
-    plainMember: 403,
-  },
-  {
-    method: 'GET',
   // Legal holds (issue #37): members with canSearchData read them; owners place and release them.
   {
     method: 'GET',
@@ -606,6 +606,23 @@ const routes: RouteCase[] = [
     unknown: (c) => c.post('/api/legal-holds/lh_unknownunknownunknown1/release', { reason: 'Settled' }),
     plainMember: 403,
   },
+  // "May I contact this number now?" (issue #35): asked and listed by owners and members with canSearchData.
+  {
+    method: 'GET',
+    url: '/api/contactability/checks',
+    call: (c, w) => c.get(`/api/contactability/checks?account=${w.accountId}`),
+    unknown: (c) => c.get(`/api/contactability/checks?account=${UNKNOWN}`),
+    plainMember: 403,
+  },
+  {
+    method: 'POST',
+    url: '/api/contactability',
+    call: (c, w) => c.post(`/api/contactability?account=${w.accountId}`, { phone: '+12015550123' }),
+    unknown: (c) => c.post(`/api/contactability?account=${UNKNOWN}`, { phone: '+12015550123' }),
+    plainMember: 403,
+  },
+  {
+    method: 'GET',
     url: '/api/audit-events',
     call: (c, w) => c.get(`/api/audit-events?account=${w.accountId}`),
     unknown: (c) => c.get(`/api/audit-events?account=${UNKNOWN}`),
@@ -809,6 +826,17 @@ async function worldOf(owner: Owner, member: Joined): Promise<World> {
     receivedAt: new Date(),
     deadline: '2099-12-31',
   });
+  // An active legal hold, on a number none of the world's verifications has (its redaction stays possible).
+  const legalHoldId = `lh_of_${owner.accountId}`;
+  await t.db.db.insert(schema.legalHolds).values({
+    id: legalHoldId,
+    accountId: owner.accountId,
+    scope: 'identifier',
+    phone: '+12015550199',
+    reason: 'Litigation',
+    placedBy: owner.email,
+    placedAt: new Date(),
+  });
   // A data-subject request as an owner files it (open).
   const privacyRequestId = `dsr_of_${owner.accountId}`;
   await t.db.db.insert(schema.privacyRequests).values({
@@ -826,17 +854,6 @@ async function worldOf(owner: Owner, member: Joined): Promise<World> {
     accountId: owner.accountId,
     memberMembershipId: member.membership.id,
     ownerMembershipId: owner.membership.id,
-  // An active legal hold, on a number none of the world's verifications has (its redaction stays possible).
-  const legalHoldId = `lh_of_${owner.accountId}`;
-  await t.db.db.insert(schema.legalHolds).values({
-    id: legalHoldId,
-    accountId: owner.accountId,
-    scope: 'identifier',
-    phone: '+12015550199',
-    reason: 'Litigation',
-    placedBy: owner.email,
-    placedAt: new Date(),
-  });
     invitationId: invited.json<Invitation>().id,
     formId: form.json().id,
     testNumberId: testNumber.json().id,
@@ -847,6 +864,7 @@ async function worldOf(owner: Owner, member: Joined): Promise<World> {
     domainId: domain.json().id,
     revocationId,
     privacyRequestId,
+    legalHoldId,
   };
 }
 
@@ -864,7 +882,6 @@ async function snapshotOf(owner: Owner) {
   // The owner's session from an address of its own each time: two snapshots per route would pass the per-IP limit.
   const c = new TestClient(t.app, nextIp());
   for (const [name, value] of owner.c.cookies) c.cookies.set(name, value);
-    legalHoldId,
   return {
     account: (await c.get(`/api/accounts/${owner.accountId}`)).json(),
     team: (await c.get(`/api/memberships?accountId=${owner.accountId}`)).json(),
@@ -885,6 +902,12 @@ async function snapshotOf(owner: Owner) {
       .from(schema.privacyRequests)
       .where(eq(schema.privacyRequests.accountId, owner.accountId))
       .orderBy(schema.privacyRequests.id),
+    // The rows: a hold placed or released under another account's id would show here.
+    legalHolds: await t.db.db
+      .select()
+      .from(schema.legalHolds)
+      .where(eq(schema.legalHolds.accountId, owner.accountId))
+      .orderBy(schema.legalHolds.id),
     // The rows, sealed secrets included: a rotation shows only there.
     webhookEndpoints: await t.db.db
       .select()
@@ -902,12 +925,6 @@ async function snapshotOf(owner: Owner) {
 const snapshotOfB = () => snapshotOf(ownerB);
 
 describe('tenant isolation', () => {
-    // The rows: a hold placed or released under another account's id would show here.
-    legalHolds: await t.db.db
-      .select()
-      .from(schema.legalHolds)
-      .where(eq(schema.legalHolds.accountId, owner.accountId))
-      .orderBy(schema.legalHolds.id),
   it('the table lists every route of accounts, memberships, invitations, verify-forms, test numbers, API keys, webhook endpoints and verifications', () => {
     const registered = t.app.routeList
       .filter(

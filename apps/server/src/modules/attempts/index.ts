@@ -1,10 +1,11 @@
 /**
  * The attempt and its verification, owned once (issue #34, ADR 35): other modules import this entry only.
  * - state.ts (pure): statuses, transitions, the code's lifetime, tries and spacing, "expired", the delivery order;
- * - store.ts, redact.ts, code-delivery.ts: the only writers of `verification_attempts`, `verifications` and
+ * - store.ts, redact.ts, code-delivery.ts, purge.ts: the only writers of `verification_attempts`, `verifications` and
  *   `code_delivery_events` (ownership.test.ts keeps it so), and the only caller of issue_verification_code and
  *   judge_verification_code; redact.ts masks the verification and its attempts for verifications/redaction.ts, in its
- *   transaction; code-delivery.ts makes a code's send owed and is the send job's row store (ADR 33);
+ *   transaction; code-delivery.ts makes a code's send owed and is the send job's row store (ADR 33); purge.ts removes
+ *   what the retention policy says is past (issue #37, ADR 45), for modules/retention;
  * - events.ts: which webhook event each transition emits, its payload typed;
  * - codes.ts: the attempt's id and its code (made, hashed, compared).
  */
@@ -34,6 +35,13 @@ export {
   emitDeliveryOutcome,
   transitionEvent,
 } from './events.ts';
+export {
+  type KeptColumns,
+  type KeptRule,
+  type PurgeBatch,
+  purgeUnlinkedAttemptBatch,
+  purgeVerificationBatch,
+} from './purge.ts';
 export {
   type RedactedAttempt,
   redactVerificationRecord,

@@ -93,7 +93,9 @@ describe('the attempt has one owner (ADR 35)', () => {
     const owners = writesOutside((path) => !path.startsWith(OWNER)).map((found) => found.split(':')[0]);
     expect(new Set(owners)).toEqual(
       new Set(
-        ['store.ts', 'redact.ts', 'code-delivery.ts'].map((file) => relative(repoRoot, join(OWNER, file))),
+        ['store.ts', 'redact.ts', 'code-delivery.ts', 'purge.ts'].map((file) =>
+          relative(repoRoot, join(OWNER, file)),
+        ),
       ),
     );
   });

@@ -107,6 +107,7 @@ export function createCertificateCheck(deps: {
           revokedAt: verificationCertificates.revokedAt,
           revocationReason: verificationCertificates.revocationReason,
           redactedAt: verificationCertificates.redactedAt,
+          purgedAt: verificationCertificates.purgedAt,
           verificationId: verificationCertificates.verificationId,
         })
         .from(verificationCertificates)

@@ -4,6 +4,7 @@
  */
 export { type CertificateChecker, createCertificateCheck } from './check.ts';
 export { createPublicCertificates, type PublicCertificates } from './public.ts';
+export { tombstoneCertificates } from './purge.ts';
 export { type CertificateRevocation, createCertificateRevocation } from './revocation.ts';
 export {
   certificatePdfResponse,

@@ -47,6 +47,8 @@ export const unlockTexts = {
     `Too many wrong numbers were tried for this certificate. Try again in ${Math.ceil(seconds / 3600)} hours.`,
   redacted: (at: Date) =>
     `The consumer's personal data in this verification was redacted on ${at.toISOString()}: there is nothing left to unlock.`,
+  purged: (at: Date) =>
+    `The verification's content was removed under the account's retention policy on ${at.toISOString()}: there is nothing left to unlock.`,
 };
 
 /**
@@ -123,6 +125,7 @@ export function createPublicCertificates(deps: {
     const found = await find(certId);
     if (!found) throw new AppError('not_found');
     const { row } = found;
+    if (row.purgedAt !== null) throw new AppError('not_found', { detail: unlockTexts.purged(row.purgedAt) });
     if (row.content === null || row.unlockSalt === null)
       throw new AppError('not_found', { detail: unlockTexts.redacted(row.redactedAt ?? row.createdAt) });
     const e164 = e164Of(typed);

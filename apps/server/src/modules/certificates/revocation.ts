@@ -103,6 +103,7 @@ export function createCertificateRevocation(deps: {
       revokedAt: null,
       revocationReason: null,
       redactedAt: verification.redactedAt?.toISOString() ?? null,
+      purgedAt: null,
       consentRevokedAt: facts.consentRevokedAt?.toISOString() ?? null,
       reassignment: facts.reassignment,
       certificateId: null,

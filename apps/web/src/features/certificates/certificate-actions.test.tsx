@@ -48,6 +48,7 @@ const issued: VerificationCertificateStanding = {
   revokedAt: null,
   revocationReason: null,
   redactedAt: null,
+  purgedAt: null,
   consentRevokedAt: null,
   reassignment: null,
 };

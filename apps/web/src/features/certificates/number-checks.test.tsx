@@ -24,6 +24,7 @@ const page = (over: Partial<PublicCertificate> = {}): PublicCertificate => ({
   revokedAt: null,
   revocationReason: null,
   redactedAt: null,
+  purgedAt: null,
   consentRevokedAt: null,
   reassignment: null,
   certificate: null,

@@ -2,6 +2,7 @@ import {
   type CertificateStanding,
   type CertificateStatus,
   reassignmentAnswerLabels,
+  retentionTexts,
 } from '@veriform/contracts';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
@@ -16,16 +17,20 @@ export const statusLabels: Record<CertificateStatus, string> = {
   valid: 'Valid',
   revoked: 'Revoked',
   redacted: 'Redacted',
+  purged: 'Purged',
 };
 
 export const REDACTED_EXPLANATION =
   'the personal data was removed at the company’s request; its seal and place in the chain remain.';
 
 /**
- * Where a certificate stands, in one sentence with its date; null while it is valid. A redaction wins over a
- * revocation (the contract's order); a redacted certificate that had been revoked says both.
+ * Where a certificate stands, in one sentence with its date; null while it is valid. A purge wins over a redaction,
+ * a redaction over a revocation (the contract's order); a redacted certificate that had been revoked says both.
  */
 export function standingSentence(standing: CertificateStanding): string | null {
+  // The retention policy removed the verification (issue #37): the last word, the certificate still authentic.
+  if (standing.status === 'purged' && standing.purgedAt)
+    return retentionTexts.purged(formatDate(standing.purgedAt));
   const revoked = standing.revokedAt
     ? `Revoked on ${formatDate(standing.revokedAt)} — ${standing.revocationReason ?? 'no reason was given'}`
     : null;

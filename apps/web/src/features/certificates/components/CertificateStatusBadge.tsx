@@ -1,5 +1,5 @@
 import { Badge } from '@mantine/core';
-import { IconBan, IconEraser, IconShieldCheck } from '@tabler/icons-react';
+import { IconArchive, IconBan, IconEraser, IconShieldCheck } from '@tabler/icons-react';
 import type { CertificateStatus } from '@veriform/contracts';
 import { statusLabels } from '../standing';
 
@@ -7,6 +7,7 @@ const looks = {
   valid: { color: 'green', icon: IconShieldCheck },
   revoked: { color: 'red', icon: IconBan },
   redacted: { color: 'gray', icon: IconEraser },
+  purged: { color: 'gray', icon: IconArchive },
 } as const;
 
 /** The certificate's standing in words, with an icon: never its colour alone. */

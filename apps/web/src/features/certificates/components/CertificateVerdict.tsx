@@ -50,7 +50,11 @@ export function CertificateVerdict({ certificate }: { certificate: PublicCertifi
               )
             }
             title={
-              certificate.status === 'revoked' ? 'This certificate was revoked' : 'Personal data redacted'
+              certificate.status === 'revoked'
+                ? 'This certificate was revoked'
+                : certificate.status === 'purged'
+                  ? 'Content removed under the retention policy'
+                  : 'Personal data redacted'
             }
           >
             {sentence}
