@@ -161,6 +161,17 @@ describe('ApiClient: errors', () => {
       );
     }
 
+    // A conflict says why (issue #37: held evidence's redaction names the hold); without a detail, the generic text.
+    const held = await failWith(409, {
+      detail: 'This verification is under legal hold lh_1.',
+      MainCode_: 'conflict',
+    });
+    expect((held as Error).message).toBe('This verification is under legal hold lh_1.');
+    expect((await failWith(409, undefined)) as Error).toHaveProperty(
+      'message',
+      'Unexpected 409 response from server.',
+    );
+
     const teapot = await failWith(418, undefined);
     expect(teapot).toBeInstanceOf(ApiError);
     expect((teapot as Error).message).toBe('Unexpected 418 response from server.');

@@ -356,6 +356,8 @@ export class ApiClient {
     if (status === 401) return new NotAuthenticatedError(detail ?? errorTexts.notAuthenticated);
     if (status === 403) return new PermissionDeniedError(detail);
     if (status === 404) return new NotFoundError(detail);
+    // A conflict (a second release, held evidence's redaction) says why in its detail: the one line shown.
+    if (status === 409) return new ApiError(409, detail ?? unexpectedStatusText(409), detail);
     if (status === 429) return new RateLimitedError(detail);
     if (status >= 500) return new ServerError(status, detail);
     return new ApiError(status, unexpectedStatusText(status), detail);
