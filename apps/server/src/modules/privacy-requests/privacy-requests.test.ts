@@ -387,6 +387,50 @@ describe('carrying out', () => {
   });
 });
 
+describe('an erasure racing a legal hold', () => {
+  it('a hold placed while the job runs: each match is erased before it or restricted after it, never lost', async () => {
+    const owner = await newOwner(t.app, 'Race Hold Co');
+    const form = await createForm(owner);
+    const phone = '+12015550251';
+    const made = [];
+    for (let i = 0; i < 30; i += 1) made.push(await approvedVerification(t, form, { phone }));
+    const request = await filed(owner, { type: 'erasure', phones: [phone] });
+    const started = await owner.c.post(`/api/privacy-requests/${request.id}/carry-out`, {});
+    expect(started.statusCode).toBe(202);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const hold = await owner.c.post(`/api/legal-holds?account=${owner.accountId}`, {
+      scope: 'identifier',
+      phone,
+      reason: 'Litigation hold, placed mid-erasure',
+    });
+    expect(hold.statusCode, hold.body).toBe(201);
+    const holdId = hold.json<{ id: string }>().id;
+    await jobsSettled(t.app);
+    const answered = await read(owner, request.id);
+    const rows = await t.db.db
+      .select({ id: schema.verifications.id, redactedAt: schema.verifications.redactedAt })
+      .from(schema.verifications)
+      .where(eq(schema.verifications.accountId, owner.accountId));
+    const restricted = new Set(
+      (
+        await t.db.db
+          .select({ id: schema.verificationRestrictions.verificationId })
+          .from(schema.verificationRestrictions)
+          .where(eq(schema.verificationRestrictions.privacyRequestId, request.id))
+      ).map((row) => row.id),
+    );
+    // Every match is exactly one of: redacted, or restricted (kept under the hold).
+    for (const row of rows)
+      expect(row.redactedAt !== null, `verification ${row.id}`).toBe(!restricted.has(row.id));
+    expect(rows).toHaveLength(made.length);
+    expect((answered.answer?.erased ?? 0) + (answered.answer?.restricted ?? 0)).toBe(made.length);
+    if (restricted.size > 0)
+      expect(answered.answer?.holds).toEqual([
+        { id: holdId, reason: 'Litigation hold, placed mid-erasure', verifications: restricted.size },
+      ]);
+  });
+});
+
 describe('the 24-month prune', () => {
   it('removes requests filed more than 24 months ago, keeps the rest', async () => {
     const owner = await newOwner(t.app, 'Prune Co');
