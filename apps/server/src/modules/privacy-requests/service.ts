@@ -16,6 +16,7 @@ import {
 } from '@veriform/contracts';
 import { type Db, schema, type Tx, transaction } from '@veriform/db';
 import { and, count, desc, eq, inArray, lt, ne, or, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
 import { maskedEmail } from '../../domain/person-mask.ts';
 import { e164Of, maskEmail, maskPhone } from '../../domain/phone.ts';
 import { carryOutPrivacyRequest } from '../../jobs/definitions/carry-out-privacy-request.ts';
@@ -52,6 +53,9 @@ const NO_MATCHES: PrivacyRequestMatches = {
   webhookEvents: 0,
   deliveries: 0,
 };
+
+/** An access request's answer keeps the ids of what matched, for its bundle (never shown: `toPrivacyRequest`). */
+const bundleIdsSchema = z.object({ ids: matchIdsSchema });
 
 const identifiersOf = (row: PrivacyRequestRow): Identifiers => ({
   accountId: row.accountId,
@@ -496,20 +500,19 @@ export function createPrivacyRequests(deps: {
   /** An answered access request's bundle: the ZIP, built from the ids its answer kept. */
   async function bundle(ctx: AccountContext, id: string): Promise<{ fileName: string; bytes: Uint8Array }> {
     const row = await one(db, ctx, id);
-    const ids =
-      row.type === 'access' && row.status === 'answered'
-        ? matchIdsSchema.safeParse((row.answer as { ids?: unknown } | null)?.ids)
-        : null;
-    if (!ids?.success)
+    const kept =
+      row.type === 'access' && row.status === 'answered' ? bundleIdsSchema.safeParse(row.answer) : null;
+    if (!kept?.success)
       throw new AppError('conflict', {
         detail: privacyRequestTexts.noBundle,
         problem: 'privacy_request_no_bundle',
       });
-    const bytes = await buildBundle(db, row.accountId, ids.data);
+    const ids = kept.data.ids;
+    const bytes = await buildBundle(db, row.accountId, ids);
     await audit.record(db, ctx, {
       action: 'privacy_request.bundle_downloaded',
       targets: [auditTargetOf(row)],
-      changes: { verifications: ids.data.verifications.length },
+      changes: { verifications: ids.verifications.length },
     });
     return { fileName: privacyRequestBundleFileName(row.id), bytes };
   }
