@@ -21,6 +21,11 @@ export type SavedSelectProps = {
   /** The input's width: it keeps it, and a refusal is written below it at full length. */
   width: number;
   maxDropdownHeight?: number;
+  /**
+   * Asked before a choice is saved (a warning to confirm, e.g. a retention below the TCPA's four years): false goes back
+   * to the saved value without a word. None: every choice is saved.
+   */
+  confirm?: (value: number) => Promise<boolean>;
 };
 
 /**
@@ -37,6 +42,7 @@ export function SavedSelect({
   pending,
   width,
   maxDropdownHeight,
+  confirm,
 }: SavedSelectProps) {
   const [value, setValue] = useState(saved);
   const [error, setError] = useState<string | null>(null);
@@ -48,6 +54,10 @@ export function SavedSelect({
     if (!chosen || next === value || pending) return;
     setValue(next);
     setError(null);
+    if (confirm && !(await confirm(next))) {
+      setValue(saved);
+      return;
+    }
     try {
       const done = await save(next);
       notify.success(done.title, done.message);

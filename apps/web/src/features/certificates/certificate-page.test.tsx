@@ -423,6 +423,35 @@ describe('/certificates/{certId} (the public check page)', { timeout: 20_000 }, 
     expect(screen.queryByRole('link', { name: /Revoke consent/ })).toBeNull();
   });
 
+  it('a purged certificate (issue #37): authentic, its content removed under the retention policy, its seal kept', async () => {
+    const standing = {
+      status: 'purged' as const,
+      revokedAt: null,
+      revocationReason: null,
+      redactedAt: null,
+      purgedAt: '2031-11-24T04:23:00Z',
+      consentRevokedAt: null,
+      reassignment: null,
+    };
+    const server = createFakeServer({
+      [GET]: [200, makePublic({ ...standing, certificate: null })],
+      [VERIFY]: [200, check({ standing })],
+    });
+    open(server);
+    const verdict = await screen.findByRole('region', { name: 'Verification certificate' });
+    expect(within(verdict).getByText('Purged')).toBeInTheDocument();
+    expect(verdict).toHaveTextContent('Content removed under the retention policy');
+    expect(verdict).toHaveTextContent(
+      'Authentic; its content was removed under the retention policy on Nov 24, 2031.',
+    );
+    expect(screen.getByRole('region', { name: 'Seal' })).toHaveTextContent('vfk_0123456789abcdef');
+    expect(screen.queryByRole('form', { name: 'Unlock the phone number' })).toBeNull();
+    await drop([pdf()]);
+    const result = await screen.findByRole('status');
+    expect(result).toHaveTextContent(/Authentic — issued/);
+    expect(result).toHaveTextContent('its content was removed under the retention policy on Nov 24, 2031');
+  });
+
   it('an unknown id: a clear not-found state, and the file check still there', async () => {
     const server = createFakeServer();
     open(server, '/certificates/cert_nosuchthing');

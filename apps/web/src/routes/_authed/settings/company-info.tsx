@@ -1,6 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { CompanyInfo } from '../../../features/accounts/components/CompanyInfo';
 import { DomainsCard } from '../../../features/domains/components/DomainsCard';
+import { RetentionCard } from '../../../features/retention/components/RetentionCard';
 import { TestNumbersCard } from '../../../features/test-numbers/components/TestNumbersCard';
 import { usePageTitle } from '../../../lib/page-title';
 
@@ -15,6 +16,7 @@ function CompanyInfoPage() {
       moreCards={(membership) => (
         <>
           <DomainsCard membership={membership} />
+          <RetentionCard membership={membership} />
           <TestNumbersCard membership={membership} />
         </>
       )}
