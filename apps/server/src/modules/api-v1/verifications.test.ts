@@ -68,6 +68,8 @@ describe('POST /api/v1/verifications and /check', () => {
       simSwap: null,
       // Not made through a refresh link (issue #36 item 4; refresh-links.test.ts shows one).
       refreshes: null,
+      // No legal hold reaches it (issue #37; legal-holds.test.ts shows one).
+      heldBy: [],
       created: expect.any(String),
     });
     const id = verification.id ?? '';

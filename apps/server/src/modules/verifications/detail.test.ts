@@ -59,6 +59,9 @@ describe('GET /api/verifications/{id}', () => {
       reassignment: null,
       // Not made through a refresh link (issue #36 item 4; refresh-links.test.ts shows one).
       refreshes: null,
+      // No legal hold reaches it (issue #37; legal-holds.test.ts shows them).
+      heldBy: [],
+      holds: [],
     });
     // Without account, and with the log's search params around it (the detail page keeps them).
     expect((await owner.c.get(`/api/verifications/${row.id}`)).statusCode).toBe(200);

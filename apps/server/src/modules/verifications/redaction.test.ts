@@ -187,6 +187,9 @@ describe('POST /api/verifications/{id}/redact', () => {
       simSwap: null,
       reassignment: null,
       refreshes: null,
+      // No legal hold reaches it: held evidence is refused (legal-holds.test.ts).
+      heldBy: [],
+      holds: [],
     });
     // The detail reads the same (and a view of it names the masked number).
     const detail = await owner.c.get(`/api/verifications/${verificationId}?account=${owner.accountId}`);
