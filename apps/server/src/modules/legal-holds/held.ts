@@ -32,11 +32,36 @@ export const isHeld = (v: HeldVerification): SQL<boolean> =>
 export const heldBy = (v: HeldVerification): SQL<string[]> =>
   sql<string[]>`array(select h.id from legal_holds h where ${reaching(v)} order by h.placed_at, h.id)`;
 
+/** The verification's columns as `verifications v` names them. */
+const v: HeldVerification = {
+  accountId: sql`v.account_id`,
+  verifyFormId: sql`v.verify_form_id`,
+  cellPhone: sql`v.cell_phone`,
+  email: sql`v.email`,
+  id: sql`v.id`,
+};
+
 /**
- * The same rule for one hold the statement already names `h` (a row of `legal_holds h` in scope): whether it reaches
- * the verification. The holds module counts a hold's reach with it.
+ * How many verifications the hold the statement names `h` (a row of `legal_holds h` in scope) reaches now, counted up
+ * to `limit`, by the same rule. One branch per scope, each gated by the hold's scope (a one-time filter) and walking
+ * its own index (the account's rows, its form's, its number's, its one row), each still asking the rule: so counting a
+ * number's hold on an account of millions reads that number's rows, not the account's.
  */
-export const reachedByHold = (v: HeldVerification): SQL<boolean> => sql<boolean>`(${reaching(v)})`;
+export const reachCount = (limit: number): SQL<number> => sql<number>`(select count(*) from (
+    select 1 from verifications v where h.scope = 'account' and v.account_id = h.account_id and ${reaching(v)}
+    union all
+    select 1 from verifications v where h.scope = 'form' and v.account_id = h.account_id
+      and v.verify_form_id = h.verify_form_id and ${reaching(v)}
+    union all
+    select 1 from verifications v where h.scope = 'identifier' and h.phone is not null
+      and v.account_id = h.account_id and v.cell_phone = h.phone and ${reaching(v)}
+    union all
+    select 1 from verifications v where h.scope = 'identifier' and h.email is not null
+      and v.account_id = h.account_id and v.email is not null and ${reaching(v)}
+    union all
+    select 1 from verifications v where h.scope = 'verification' and v.id = h.verification_id and ${reaching(v)}
+    limit ${limit}
+  ) reached)`;
 
 /**
  * Orders the account's hold placements against what removes evidence (issue #37): placing a hold takes this lock in

@@ -1,6 +1,6 @@
 import type { LegalHold, LegalHoldList, VerificationDetail } from '@veriform/contracts';
 import { schema } from '@veriform/db';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { maskPhone } from '../../domain/phone.ts';
 import { apiV1, newApiKey } from '../../test-support/api-v1/client.ts';
@@ -142,6 +142,25 @@ describe('legal holds (issue #37 item 2)', () => {
       [byEmail.id, 'identifier', 'Subpoena'],
       [byId.id, 'verification', 'Dispute'],
     ]);
+  });
+
+  it('counts what an active hold reaches up to 1,000 (more past it), each scope by its own rows', async () => {
+    const owner = await newOwner(t.app);
+    const form = await createForm(owner);
+    await t.db.db.execute(sql`insert into verifications
+        (account_id, verify_form_id, cell_phone, verify_form_name, verification_method, created_at)
+      select ${owner.accountId}, ${form.id}, '+1201555' || lpad((i % 3)::text, 4, '0'), ${form.name}, 'sms', now()
+      from generate_series(1, 1001) i`);
+    const account = await placed(owner, { scope: 'account', reason: 'Everything' });
+    expect(account.reaches).toEqual({ verifications: 1000, more: true });
+    const byForm = await placed(owner, { scope: 'form', formId: form.id, reason: 'The form' });
+    expect(byForm.reaches).toEqual({ verifications: 1000, more: true });
+    const byNumber = await placed(owner, {
+      scope: 'identifier',
+      phone: '+12015550001',
+      reason: 'One number',
+    });
+    expect(byNumber.reaches).toEqual({ verifications: 334, more: false });
   });
 
   it('refuses a body whose fields do not fit its scope, naming the field (400, nothing stored)', async () => {

@@ -16,7 +16,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
 import type { AuditLog } from '../audit/index.ts';
 import type { WebhookEvents } from '../webhooks/index.ts';
-import { lockLegalHolds, reachedByHold } from './held.ts';
+import { lockLegalHolds, reachCount } from './held.ts';
 
 const { legalHolds, verifications, verifyForms } = schema;
 
@@ -28,21 +28,12 @@ type HoldRow = typeof legalHolds.$inferSelect;
 type ListedRow = HoldRow & { formName: string | null; reached: number | null };
 
 /**
- * How many verifications the hold reaches now, by the one rule (held.ts, which names the hold `h`), counted up to one
- * past the cap so the answer can say "more"; null for a released hold (it reaches nothing).
+ * How many verifications the hold reaches now, by the one rule (held.ts's `reachCount`, which names the hold `h`),
+ * counted up to one past the cap so the answer can say "more"; null for a released hold (it reaches nothing).
  */
-const reachedCount = sql<number | null>`(select case when h.released_at is null then (
-  select count(*) from (
-    select 1 from ${verifications} v where v.account_id = h.account_id and ${reachedByHold({
-      accountId: sql`v.account_id`,
-      verifyFormId: sql`v.verify_form_id`,
-      cellPhone: sql`v.cell_phone`,
-      email: sql`v.email`,
-      id: sql`v.id`,
-    })}
-    limit ${LEGAL_HOLD_REACH_COUNT_MAX + 1}
-  ) reached
-) end from ${legalHolds} h where h.id = legal_holds.id)`.mapWith((value: unknown) =>
+const reachedCount = sql<number | null>`(select case when h.released_at is null then ${reachCount(
+  LEGAL_HOLD_REACH_COUNT_MAX + 1,
+)} end from ${legalHolds} h where h.id = legal_holds.id)`.mapWith((value: unknown) =>
   value === null ? null : Number(value),
 );
 
