@@ -43,6 +43,8 @@ const {
   legalHolds,
   retentionPurges,
   contactabilityChecks,
+  lookups,
+  webhookEvents,
 } = schema;
 
 const urlOf = (owner: Pick<Owner, 'accountId'>) => `/api/accounts/${owner.accountId}/retention`;
@@ -243,6 +245,23 @@ describe('the daily purge', () => {
         .where(eq(verificationAttempts.accountId, owner.accountId))
     ).map((row) => row.id);
     expect(attemptIds.length).toBeGreaterThan(0);
+    // A line-type answer no attempt names, and the webhook events the verification's steps made.
+    await t.db.db.insert(lookups).values({
+      accountId: owner.accountId,
+      kind: 'lineType',
+      phone: hosted.cellPhone,
+      status: 'answered',
+      provider: 'twilio',
+      answer: { line_type_intelligence: { type: 'mobile' } },
+      lineType: 'mobile',
+      askedAt: t.clock.now(),
+      answeredAt: t.clock.now(),
+    });
+    const eventsBefore = await t.db.db
+      .select({ id: webhookEvents.id })
+      .from(webhookEvents)
+      .where(eq(webhookEvents.accountId, owner.accountId));
+    expect(eventsBefore.length).toBeGreaterThan(0);
     await t.db.db.insert(contactabilityChecks).values({
       accountId: owner.accountId,
       isTest: false,
@@ -294,6 +313,16 @@ describe('the daily purge', () => {
         .select()
         .from(contactabilityChecks)
         .where(eq(contactabilityChecks.accountId, owner.accountId)),
+    ).toEqual([]);
+    expect(await t.db.db.select().from(lookups).where(eq(lookups.accountId, owner.accountId))).toEqual([]);
+    // Only the events of what happened since (the fresh verification's certificate…) are left.
+    expect(
+      (
+        await t.db.db
+          .select({ id: webhookEvents.id })
+          .from(webhookEvents)
+          .where(eq(webhookEvents.accountId, owner.accountId))
+      ).filter((event) => eventsBefore.some((before) => before.id === event.id)),
     ).toEqual([]);
 
     // The tombstones: hash, signature and chain link kept, content and salt gone.
@@ -350,7 +379,14 @@ describe('the daily purge', () => {
       ranAt: t.clock.now().toISOString(),
       years: 5,
       held: 0,
-      removed: { verifications: 2, certificates: 2, pageViews: 1, contactabilityChecks: 1 },
+      removed: {
+        verifications: 2,
+        certificates: 2,
+        pageViews: 1,
+        contactabilityChecks: 1,
+        lookups: 1,
+        webhookEvents: eventsBefore.length,
+      },
     });
     expect(policy.lastPurge?.removed.attempts).toBe(attemptIds.length);
     const [purged] = await auditOf(owner, 'retention.purged');
