@@ -28,6 +28,8 @@ const {
   retentionPurges,
 } = schema;
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 /** Rows per transaction: the living's statements wait for a batch at most (ADR 45 says what was measured). */
 export const PURGE_BATCH = 5_000;
 
@@ -119,8 +121,11 @@ export async function purgeAccount(
     size,
   );
 
+  // A day later than the verifications' cut-off: the codes a visit asked for before its verification (resends, wrong
+  // numbers) are never split from a verification kept on the other side of the cut-off.
+  const unlinked = { ...batch, cutoff: new Date(cutoff.getTime() - DAY_MS) };
   removed.attempts += await untilDone(
-    () => inBatch(db, accountId, (tx) => purgeUnlinkedAttemptBatch(tx, batch)),
+    () => inBatch(db, accountId, (tx) => purgeUnlinkedAttemptBatch(tx, unlinked)),
     size,
   );
 

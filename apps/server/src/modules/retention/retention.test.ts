@@ -21,7 +21,12 @@ import { createPublicForm } from '../../test-support/public-verify.ts';
 import { join, newOwner, nextIp, type Owner } from '../../test-support/teams.ts';
 import { checkStoredChain } from '../certificates/redaction.ts';
 import { certificateFile } from '../certificates/service.ts';
-import { insertVerification, setClock, verifyOnHostedPage } from '../verifications/test-helpers.ts';
+import {
+  insertAttempt,
+  insertVerification,
+  setClock,
+  verifyOnHostedPage,
+} from '../verifications/test-helpers.ts';
 import { nextPurgeAfter, purgeAccount, retentionCutoff } from './index.ts';
 
 /**
@@ -442,6 +447,29 @@ describe('the daily purge', () => {
     const second = await purgeAccount(deps(), { accountId: owner.accountId, years: 1 });
     expect(second).toMatchObject({ removed: { verifications: 2 }, held: 2 });
     expect(await idsOf(owner.accountId)).toEqual([c.id, e.id]);
+  });
+
+  it('codes no verification names go a day after the cut-off, so a visit is not split from its kept verification', async () => {
+    setClock(t, '2026-07-01T12:00:00Z');
+    const owner = await newOwner(t.app);
+    const form = await createPublicForm(owner);
+    const at = (iso: string) => ({ createdAt: new Date(iso), verificationId: null });
+    await insertAttempt(t, form, { id: 'att_old_unlinked', ...at('2026-06-20T12:00:00Z') });
+    await insertAttempt(t, form, {
+      id: 'att_visit_replaced',
+      status: 'replaced',
+      ...at('2026-07-01T11:50:00Z'),
+    });
+    await insertVerification(t, form, { createdAt: new Date('2026-07-01T12:05:00Z') });
+    // One year later to the minute, plus one: the verification (12:05) is kept; its visit's code (11:50) too.
+    setClock(t, '2027-07-01T12:01:00Z');
+    const purge = await purgeAccount(deps(), { accountId: owner.accountId, years: 1 });
+    expect(purge.removed).toMatchObject({ verifications: 0, attempts: 1 });
+    const left = await t.db.db
+      .select({ id: verificationAttempts.id })
+      .from(verificationAttempts)
+      .where(eq(verificationAttempts.accountId, owner.accountId));
+    expect(left.map((row) => row.id)).toEqual(['att_visit_replaced']);
   });
 
   it('a hold placed while the purge runs keeps everything the purge had not removed when it was placed', async () => {
