@@ -420,6 +420,8 @@ describe('the daily purge', () => {
     const c = await insertVerification(t, otherForm, day(2));
     const d = await insertVerification(t, form, { ...day(3), cellPhone: '+12015550111' });
     const e = await insertVerification(t, form, day(4));
+    // A year and a month later: not yet due at the first purge.
+    const g = await insertVerification(t, form, { createdAt: new Date('2027-06-01T12:00:00Z') });
 
     // Two years on: nothing under five years; the owner shortens it to one, confirming the warning.
     t.clock.advance(2 * YEAR);
@@ -436,17 +438,25 @@ describe('the daily purge', () => {
     const first = await purgeAccount(deps(), { accountId: owner.accountId, years: 1 }, 2);
     expect(first.removed.verifications).toBe(1);
     expect(first.held).toBe(4);
-    expect(await idsOf(owner.accountId)).toEqual([b.id, c.id, d.id, e.id]);
+    expect(first.cutoff.getTime()).toBeLessThan(new Date('2027-06-01T12:00:00Z').getTime());
+    expect(await idsOf(owner.accountId)).toEqual([b.id, c.id, d.id, e.id, g.id]);
 
-    // Released: the next purge takes b and d.
+    // Between two purges: the number's hold is released, and the owner places one on g through the app.
     await t.db.db
       .update(legalHolds)
       .set({ releasedAt: t.clock.now(), releasedBy: 'owner@example.com', releaseReason: 'Settled' })
       .where(eq(legalHolds.id, byNumber));
-    t.clock.advance(DAY);
+    const placed = await owner.c.post(`/api/legal-holds?account=${owner.accountId}`, {
+      scope: 'verification',
+      verificationId: g.id,
+      reason: 'Subpoena',
+    });
+    expect(placed.statusCode, placed.body).toBe(201);
+    // Forty days later g is past the policy too: the purge takes b and d, and keeps c, e and g.
+    t.clock.advance(40 * DAY);
     const second = await purgeAccount(deps(), { accountId: owner.accountId, years: 1 });
-    expect(second).toMatchObject({ removed: { verifications: 2 }, held: 2 });
-    expect(await idsOf(owner.accountId)).toEqual([c.id, e.id]);
+    expect(second).toMatchObject({ removed: { verifications: 2 }, held: 3 });
+    expect(await idsOf(owner.accountId)).toEqual([c.id, e.id, g.id]);
   });
 
   it('codes no verification names go a day after the cut-off, so a visit is not split from its kept verification', async () => {
