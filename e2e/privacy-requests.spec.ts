@@ -13,7 +13,8 @@ import {
  * Issue #37 item 3: a person asks the customer to erase what it keeps about their number. The owner files the erasure
  * request in Settings › Privacy requests, sees what it matches (the number's verification), carries it out, sees it
  * answered, and downloads the receipt. At desktop and phone width, axe clean (WCAG 2.1 AA) on each screen and with its
- * dialogs open, and nothing wider than the screen.
+ * dialogs open, and nothing wider than the screen. Then an access request's bundle (a ZIP), and an erasure of two
+ * numbers, one under a legal hold: that one is restricted instead, and the answer names the hold's reason.
  */
 for (const viewport of [
   { width: 1280, height: 800 },
@@ -114,3 +115,70 @@ for (const viewport of [
     });
   });
 }
+
+test('an access request’s bundle downloads; an erasure meeting a legal hold restricts the held number and names the hold', async ({
+  page,
+  user,
+}) => {
+  test.slow();
+  await signUpVerified(page.request, user);
+  const membership = await createCompany(page.request, `Privacy holds ${user.lastName}`);
+  const account = membership.account.id;
+  const form = await createLiveForm(page.request, { account, name: 'Quote request' });
+  const [held, free] = await createVerifications(page.request, {
+    account,
+    specs: [{ publicId: form.publicId }, { publicId: form.publicId }],
+  });
+  if (!held || !free) throw new Error('no verifications made');
+  const csrf = ((await (await page.request.post('/api/auth/csrf')).json()) as { csrfToken: string })
+    .csrfToken;
+  const hold = await page.request.post(`/api/legal-holds?account=${account}`, {
+    headers: { 'X-CSRFToken': csrf },
+    data: { scope: 'identifier', phone: held.cellPhone, reason: 'Smith v. Acme, preserve all records' },
+  });
+  expect(hold.status(), await hold.text()).toBe(201);
+
+  const file = async (type: 'Access' | 'Erasure', phones: string[]) => {
+    await page.goto('/settings/privacy-requests');
+    await page.getByRole('button', { name: 'File a request' }).click();
+    const dialog = page.getByRole('dialog', { name: 'File a privacy request' });
+    await dialog.getByRole('radio', { name: new RegExp(type) }).check();
+    for (const [i, phone] of phones.entries()) {
+      if (i > 0) await dialog.getByRole('button', { name: 'Add another number' }).click();
+      await dialog.getByRole('textbox', { name: `Phone number ${i + 1}`, exact: true }).fill(phone);
+    }
+    await dialog.getByLabel(/Requester’s name/).fill('Jane Roe');
+    await dialog.getByRole('button', { name: 'File request' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('heading', { name: `${type} request of Jane Roe` })).toBeVisible();
+  };
+  const carryOut = async (confirmLabel: string) => {
+    await page.getByRole('button', { name: 'Carry out' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: confirmLabel }).click();
+    await expect(page.getByRole('region', { name: 'Answer' })).toBeVisible({ timeout: 30_000 });
+  };
+
+  // Access: the bundle, a ZIP.
+  await file('Access', [held.cellPhone]);
+  await carryOut('Prepare the bundle');
+  const [bundle] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Download bundle' }).click(),
+  ]);
+  expect(bundle.suggestedFilename()).toMatch(/^privacy-request-dsr_[\w-]+\.zip$/);
+  const zip = await readFile(await bundle.path());
+  expect(zip.subarray(0, 2).toString('latin1')).toBe('PK');
+
+  // Erasure of both numbers: the held one is restricted instead, and the answer says why.
+  await file('Erasure', [held.cellPhone, free.cellPhone]);
+  await carryOut('Erase');
+  const answer = page.getByRole('region', { name: 'Answer' });
+  await expect(answer.getByText('Verifications erased').locator('xpath=following-sibling::dd')).toHaveText(
+    '1',
+  );
+  await expect(
+    answer.getByText('Restricted under a legal hold').locator('xpath=following-sibling::dd'),
+  ).toHaveText('1');
+  await expect(answer.getByText(/Smith v\. Acme, preserve all records/).first()).toBeVisible();
+  expect(await axeViolations(page)).toEqual([]);
+});
