@@ -459,6 +459,27 @@ describe('the daily purge', () => {
     expect(await idsOf(owner.accountId)).toEqual([c.id, e.id, g.id]);
   });
 
+  it('a hold on the whole account keeps all of it, its old codes included, and the purge walks nothing', async () => {
+    setClock(t, '2026-08-01T12:00:00Z');
+    const owner = await newOwner(t.app);
+    const form = await createPublicForm(owner);
+    await insertVerification(t, form);
+    await insertVerification(t, form);
+    await insertAttempt(t, form, { verificationId: null });
+    t.clock.advance(6 * YEAR);
+    await placeHold(owner.accountId, { scope: 'account' });
+    const purge = await purgeAccount(deps(), { accountId: owner.accountId, years: 5 });
+    expect(purge.held).toBe(2);
+    expect(Object.values(purge.removed).every((n) => n === 0)).toBe(true);
+    expect(await idsOf(owner.accountId)).toHaveLength(2);
+    expect(
+      await t.db.db
+        .select({ id: verificationAttempts.id })
+        .from(verificationAttempts)
+        .where(eq(verificationAttempts.accountId, owner.accountId)),
+    ).toHaveLength(1);
+  });
+
   it('codes no verification names go a day after the cut-off, so a visit is not split from its kept verification', async () => {
     setClock(t, '2026-07-01T12:00:00Z');
     const owner = await newOwner(t.app);
