@@ -20,6 +20,7 @@ export * from './endpoints.ts';
 export * from './error-reporting.ts';
 export * from './errors.ts';
 export * from './initial-data.ts';
+export * from './legal-hold-search.ts';
 export * from './legal-holds.ts';
 export * from './lists.ts';
 export * from './lookup-summary.ts';

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { emailSchema } from './auth.ts';
 import { anyIdParams, created, endpoint, ok } from './endpoints.ts';
+import {
+  type LegalHoldScope,
+  legalHoldScopes,
+  legalHoldSearchSchema,
+  legalHoldStatuses,
+} from './legal-hold-search.ts';
 import { listResponseSchema, MAX_BIGINT_ID, MAX_INT_ID } from './lists.ts';
 import { hasLineBreakOrControl, singleLineTexts } from './names.ts';
 
@@ -12,17 +18,9 @@ import { hasLineBreakOrControl, singleLineTexts } from './names.ts';
  * (modules/legal-holds/held.ts).
  */
 
-export const legalHoldScopes = ['account', 'form', 'identifier', 'verification'] as const;
-export type LegalHoldScope = (typeof legalHoldScopes)[number];
-
-export const legalHoldStatuses = ['active', 'released'] as const;
-export type LegalHoldStatus = (typeof legalHoldStatuses)[number];
-
 /** What a hold's reach is counted up to (the list stays cheap on an account of millions): past it, `more`. */
 export const LEGAL_HOLD_REACH_COUNT_MAX = 1000;
 export const MAX_LEGAL_HOLD_REASON_LENGTH = 500;
-export const LEGAL_HOLD_PAGE_SIZE_DEFAULT = 25;
-export const LEGAL_HOLD_PAGE_SIZE_MAX = 100;
 
 export const legalHoldTexts = {
   formRequired: 'Choose the form to hold.',
@@ -137,20 +135,6 @@ export const releaseLegalHoldRequestSchema = z.object({ reason: reasonSchema });
 export type ReleaseLegalHoldRequest = z.input<typeof releaseLegalHoldRequestSchema>;
 
 const accountQuerySchema = z.object({ account: z.coerce.number().int().positive().max(MAX_INT_ID) });
-
-/** Settings › Legal holds search params (a bad value falls back): the status, the page. */
-export const legalHoldSearchSchema = z.object({
-  status: z.enum(legalHoldStatuses).optional().catch(undefined),
-  pageNumber: z.coerce.number().int().min(1).catch(1).default(1),
-  pageSize: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(LEGAL_HOLD_PAGE_SIZE_MAX)
-    .catch(LEGAL_HOLD_PAGE_SIZE_DEFAULT)
-    .default(LEGAL_HOLD_PAGE_SIZE_DEFAULT),
-});
-export type LegalHoldSearch = z.infer<typeof legalHoldSearchSchema>;
 
 export const legalHoldListQuerySchema = legalHoldSearchSchema.extend(accountQuerySchema.shape);
 

@@ -11,7 +11,7 @@ import {
 import { consentEvidenceSchema } from './consent.ts';
 import { csvList, datePresets, localDateSchema, timeZoneSchema } from './date-filters.ts';
 import { anyIdParams, created, endpoint, ok } from './endpoints.ts';
-import { legalHoldScopes } from './legal-holds.ts';
+import { legalHoldScopes } from './legal-hold-search.ts';
 import { bigIdParamsSchema, listResponseSchema } from './lists.ts';
 import { verificationMethodSchema, verificationMethods } from './public-verify.ts';
 import type { RevocationChannel } from './revocations.ts';

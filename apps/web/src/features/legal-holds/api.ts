@@ -1,17 +1,21 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import {
-  can,
   type LegalHold,
   type LegalHoldSearch,
   legalHoldEndpoints,
-  legalHoldSearchSchema,
-  type Membership,
   type PlaceLegalHoldRequest,
 } from '@veriform/contracts';
 import { accountScope } from '../../lib/account-keys';
 import type { ApiClient } from '../../lib/api-client';
 import { useServices } from '../../lib/services';
 
+/** Who reads and who manages holds, and the page's search params (the app shell's part: access.ts). */
+export {
+  canManageLegalHolds,
+  canReadLegalHolds,
+  legalHoldSearchDefaults,
+  validateLegalHoldSearch,
+} from './access';
 /** The scopes' words, for other features that show a hold (a verification's detail). */
 export { legalHoldScopeLabels } from './labels';
 
@@ -25,21 +29,6 @@ export const legalHoldKeys = {
   list: (accountId: number, search: LegalHoldSearch) =>
     [...legalHoldKeys.all(accountId), 'list', search] as const,
 };
-
-/** Who sees Settings → Legal holds: owners and members who may search the account's data (a hold names a number). */
-export function canReadLegalHolds(membership: Membership | null): boolean {
-  return membership !== null && can(membership, 'searchData');
-}
-
-/** Who places and releases holds: the owners (`manageEvidence`, as redaction). */
-export function canManageLegalHolds(membership: Membership | null): boolean {
-  return membership !== null && can(membership, 'manageEvidence');
-}
-
-/** The URL's search: every bad value falls back (the contract's schema), defaults left out of the URL. */
-export const validateLegalHoldSearch = (search: Record<string, unknown>): LegalHoldSearch =>
-  legalHoldSearchSchema.parse(search);
-export const legalHoldSearchDefaults = legalHoldSearchSchema.parse({});
 
 export function legalHoldListQueryOptions(api: ApiClient, accountId: number, search: LegalHoldSearch) {
   return queryOptions({

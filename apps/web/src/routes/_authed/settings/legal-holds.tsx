@@ -7,7 +7,7 @@ import {
   canReadLegalHolds,
   legalHoldSearchDefaults,
   validateLegalHoldSearch,
-} from '../../../features/legal-holds/api';
+} from '../../../features/legal-holds/access';
 import { LegalHolds } from '../../../features/legal-holds/components/LegalHolds';
 import { usePageTitle } from '../../../lib/page-title';
 import { useSession } from '../../../lib/session';
