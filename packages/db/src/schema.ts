@@ -685,6 +685,8 @@ export const verificationAttempts = pgTable(
   (t) => [
     // The refreshes of a verification (its deletion's `set null`, retention and erasure, issue #37).
     index('verification_attempts_refreshes_idx').on(t.refreshes).where(sql`${t.refreshes} is not null`),
+    // The retention purge strips a page view's IP and user agent only when no kept attempt names it (ADR 45).
+    index('verification_attempts_page_view_idx').on(t.pageViewId).where(sql`${t.pageViewId} is not null`),
     // A lookup record's attempts (erasure and retention, issue #37, delete lookups: the foreign keys' set null).
     index('verification_attempts_line_type_lookup_idx')
       .on(t.lineTypeLookupId)
@@ -1449,6 +1451,8 @@ export const contactabilityChecks = pgTable(
   (t) => [
     index('contactability_checks_account_id_idx').on(t.accountId, t.isTest, t.id.desc()),
     index('contactability_checks_account_phone_idx').on(t.accountId, t.phone),
+    // The retention purge's walk of an account's verdicts older than its cut-off (issue #37, ADR 45).
+    index('contactability_checks_account_checked_idx').on(t.accountId, t.checkedAt),
     check(
       'contactability_checks_reassignment_check',
       sql`(${t.reassignmentCheckedAt} is null) = (${t.reassignmentAnswer} is null)`,
@@ -1548,6 +1552,8 @@ export const reassignmentChecks = pgTable(
   (t) => [
     uniqueIndex('reassignment_checks_attempt_lookup_idx').on(t.attemptId, t.lookupId),
     index('reassignment_checks_attempt_idx').on(t.attemptId, t.checkedAt.desc(), t.id.desc()),
+    // The retention purge keeps the lookups a kept check names, and a lookup's delete cascades here (ADR 45).
+    index('reassignment_checks_lookup_idx').on(t.lookupId),
   ],
 );
 

@@ -1,0 +1,3 @@
+CREATE INDEX "contactability_checks_account_checked_idx" ON "contactability_checks" USING btree ("account_id","checked_at");--> statement-breakpoint
+CREATE INDEX "reassignment_checks_lookup_idx" ON "reassignment_checks" USING btree ("lookup_id");--> statement-breakpoint
+CREATE INDEX "verification_attempts_page_view_idx" ON "verification_attempts" USING btree ("page_view_id") WHERE "verification_attempts"."page_view_id" is not null;
