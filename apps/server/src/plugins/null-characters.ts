@@ -53,8 +53,9 @@ export function registerNullCharacterGuard(app: FastifyInstance): void {
     for (const value of [query, request.body]) {
       const path = nullCharacterPath(value);
       if (!path) continue;
-      if (path.length === 0) throw AppError.nonField('validation_error', messageFor(value, path));
-      throw AppError.field('validation_error', path.join('.'), messageFor(value, path));
+      // As a failed validation's issue: on the body as a whole, or on a field whose name would collide with the body's
+      // own keys (a stray `MainCode_` holding one), a non-field error; else on its field.
+      throw AppError.fromIssues([{ path, message: messageFor(value, path) }]);
     }
   });
 }

@@ -780,6 +780,13 @@ describe('what the fuzzer and the probes around it found (regressions)', () => {
     // A query the route does not read is ignored, NUL or not: the public page still opens.
     expect((await anonymous.get(`/f/${form.publicId}?ref=a%00b&x=%00`)).statusCode).toBe(200);
     expect((await anonymous.get(`/api/public/verify-forms/${form.publicId}?x=%00`)).statusCode).toBe(200);
+    // A stray `MainCode_` holding one, in a body its handler reads whole: a non-field error (a field of that name would
+    // lose its message to the code).
+    const stray = await anonymous.post(`/api/public/attempts/${world.attemptId}/check`, {
+      code: '000000',
+      MainCode_: 'x\u0000y',
+    });
+    expect(stray.json()).toEqual({ nonFieldErrors: message, ...nul });
     expect(nullCharacterPath({ a: [{ b: 'x\u0000' }] })).toEqual(['a', '0', 'b']);
     expect(nullCharacterPath({ 'k\u0000': 1 })).toEqual([]);
     expect(nullCharacterPath({ a: ['fine', 1, null] })).toBeNull();
