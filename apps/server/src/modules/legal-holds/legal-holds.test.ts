@@ -1,5 +1,5 @@
 import type { LegalHold, LegalHoldList, VerificationDetail } from '@veriform/contracts';
-import { schema } from '@veriform/db';
+import { schema, transaction } from '@veriform/db';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { maskPhone } from '../../domain/phone.ts';
@@ -9,6 +9,7 @@ import { MINUTE } from '../../test-support/clock.ts';
 import { createPublicForm } from '../../test-support/public-verify.ts';
 import { join, newOwner, type Owner } from '../../test-support/teams.ts';
 import { createForm, insertVerification, verifyThroughApi } from '../verifications/test-helpers.ts';
+import { lockLegalHolds } from './held.ts';
 
 /** Legal holds (issue #37 item 2): placed, listed, released, audited and sent; what they reach kept from redaction. */
 
@@ -342,6 +343,36 @@ describe('legal holds (issue #37 item 2)', () => {
     expect(
       rows.filter((r) => r.redactedAt === null).every((r) => r.cellPhone.startsWith('+1201555014')),
     ).toBe(true);
+  });
+
+  it('a redaction waits for a hold being placed on its account, then sees it and refuses (the hold lock)', async () => {
+    const owner = await newOwner(t.app);
+    const form = await createForm(owner);
+    const verification = await insertVerification(t, form, { cellPhone: '+12015550155' });
+    let redaction: ReturnType<typeof redact> | undefined;
+    await transaction(t.db.db, async (tx) => {
+      // A hold's placement, caught between its lock and its commit: the redaction starts meanwhile.
+      await lockLegalHolds(tx, owner.accountId);
+      redaction = redact(owner, verification.id);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await tx.insert(schema.legalHolds).values({
+        id: 'lh_placed_meanwhile',
+        accountId: owner.accountId,
+        scope: 'identifier',
+        phone: '+12015550155',
+        reason: 'Placed meanwhile',
+        placedBy: owner.email,
+        placedAt: t.clock.now(),
+      });
+    });
+    const answer = await redaction;
+    expect(answer?.statusCode, answer?.body).toBe(409);
+    expect(answer?.json().detail).toContain('lh_placed_meanwhile');
+    const [kept] = await t.db.db
+      .select({ redactedAt: schema.verifications.redactedAt })
+      .from(schema.verifications)
+      .where(eq(schema.verifications.id, verification.id));
+    expect(kept?.redactedAt).toBeNull();
   });
 
   it('API v1 verifications carry heldBy (the single read and the list)', async () => {
