@@ -42,6 +42,10 @@ for (const viewport of [
 
       await page.goto('/settings/legal-holds');
       await expect(page.getByRole('tab', { name: 'Legal holds' })).toHaveAttribute('aria-selected', 'true');
+      // The settings tabs, one more, still all in sight (they wrap on a phone).
+      await expect(page.getByRole('tab', { name: 'Legal holds' })).toBeInViewport({ ratio: 1 });
+      await expect(page.getByRole('tab', { name: 'My Account' })).toBeInViewport({ ratio: 1 });
+      await page.screenshot({ path: test.info().outputPath(`settings-tabs-${viewport.width}.png`) });
       await expect(page.getByText('No legal holds')).toBeVisible();
       await noWider();
       expect(await axeViolations(page)).toEqual([]);

@@ -241,13 +241,15 @@ test('at 390 px every settings tab is in sight and opens its page', async ({ pag
 
   await page.goto('/settings/company-info');
   const tabs = page.getByRole('tab');
-  await expect(tabs).toHaveCount(6);
+  await expect(tabs).toHaveCount(8);
   for (const [label, path] of [
     ['Company Info', '/settings/company-info'],
     ['Manage Team', '/settings/manage-team'],
     ['API keys', '/settings/api-keys'],
     ['Webhooks', '/settings/webhooks'],
     ['Audit log', '/settings/audit-log'],
+    ['Privacy requests', '/settings/privacy-requests'],
+    ['Legal holds', '/settings/legal-holds'],
     ['My Account', '/settings/my-account'],
   ] as const) {
     const tab = page.getByRole('tab', { name: label });
