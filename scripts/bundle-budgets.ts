@@ -46,6 +46,9 @@ type PageBudget = {
 // (ADR 38), whose schemas the shell's endpoint table holds. The public form page: raised from 79 to 80 (79.13 KB
 // measured): the SIM swap refusal's text in both languages and the refresh link's parameter (issue #36); the same
 // source measured 79.09 KB in one build and under 79 in another (chunk names are content hashes, gzip sees them).
+// The app shell raised 2026-11-30 from 234 to 236 (235.0 KB measured): issue #37's session endpoints (retention,
+// legal holds, privacy requests) declared in contracts, their two settings tabs and routes' search schemas; the
+// legal holds' page code was moved out of the shell first (236.1 → 235.0 KB).
 const BUDGETS: readonly PageBudget[] = [
   {
     name: 'login page',
@@ -61,7 +64,7 @@ const BUDGETS: readonly PageBudget[] = [
     path: '/forms/',
     loggedIn: true,
     ready: (page) => page.getByRole('heading', { name: 'Forms' }).waitFor(),
-    budgetKb: 234,
+    budgetKb: 236,
   },
   {
     name: 'public form page',
