@@ -30,6 +30,8 @@ export const engineSpecificTests = [
   'src/modules/legal-holds/legal-holds.test.ts',
   // Data-subject requests (issue #37): twenty carry-outs at once make one job; the erasure job's redactions.
   'src/modules/privacy-requests/privacy-requests.test.ts',
+  // An erasure's reach past the verifications (ADR 47 amendment): no copy of the number or address left anywhere.
+  'src/modules/privacy-requests/erasure-reach.test.ts',
   // Four overdue sweeps at once (SKIP LOCKED, marked once): one event and one e-mail per owner; and API v1's
   // acknowledgments of one revocation at once.
   'src/modules/revocations/overdue.test.ts',

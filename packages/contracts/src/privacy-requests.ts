@@ -103,6 +103,12 @@ export const privacyRequestAnswerSchema = z
     revocationsKept: z.number().int(),
     restricted: z.number().int(),
     holds: z.array(privacyRequestHoldSchema),
+    /** An erasure's: the matching codes no verification names, masked (held ones kept). */
+    attemptsErased: z.number().int().optional(),
+    /** An erasure's: the contactability verdicts about the numbers, their number masked (held ones kept). */
+    verdictsErased: z.number().int().optional(),
+    /** An erasure's: the carrier lookups of the numbers, their number and provider body removed (held ones kept). */
+    lookupsErased: z.number().int().optional(),
     message: z.string(),
   })
   .meta({ id: 'PrivacyRequestAnswer' });

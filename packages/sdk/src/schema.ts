@@ -1202,6 +1202,9 @@ export interface components {
             revocationsKept: number;
             restricted: number;
             holds: components["schemas"]["PrivacyRequestHoldInput"][];
+            attemptsErased?: number;
+            verdictsErased?: number;
+            lookupsErased?: number;
             message: string;
         };
         FilePrivacyRequestRequestInput: {
@@ -1923,6 +1926,9 @@ export interface components {
             revocationsKept: number;
             restricted: number;
             holds: components["schemas"]["PrivacyRequestHold"][];
+            attemptsErased?: number;
+            verdictsErased?: number;
+            lookupsErased?: number;
             message: string;
         };
         FilePrivacyRequestRequest: {

@@ -36,6 +36,7 @@ export {
   transitionEvent,
 } from './events.ts';
 export {
+  attemptKept,
   type KeptColumns,
   type KeptRule,
   type PurgeBatch,
@@ -43,6 +44,8 @@ export {
   purgeVerificationBatch,
 } from './purge.ts';
 export {
+  type ErasedAttempt,
+  eraseUnlinkedAttemptBatch,
   type RedactedAttempt,
   redactVerificationRecord,
   type VerificationRow,

@@ -88,6 +88,25 @@ export async function purgeVerificationBatch(
 }
 
 /**
+ * The one rule of which attempt no verification names is kept from removal (the purge) and masking (an erasure): those
+ * a hold reaches by their own account, form, number or address (`kept` with a null id), and those of a form and number
+ * that a kept verification of the account has (the codes of a held verification's visit). `a` names the attempt's
+ * columns as the statement does.
+ */
+export function attemptKept(kept: KeptRule, a: Omit<KeptColumns, 'id'>): SQL<boolean> {
+  const held = {
+    accountId: sql.raw('hv.account_id'),
+    verifyFormId: sql.raw('hv.verify_form_id'),
+    cellPhone: sql.raw('hv.cell_phone'),
+    email: sql.raw('hv.email'),
+    id: sql.raw('hv.id'),
+  };
+  return sql<boolean>`(${kept({ ...a, id: sql`null::bigint` })} or exists (select 1 from ${verifications} hv
+      where hv.account_id = ${a.accountId} and hv.verify_form_id = ${a.verifyFormId} and hv.cell_phone = ${a.cellPhone}
+        and ${kept(held)}))`;
+}
+
+/**
  * One batch of the account's attempts created before the cut-off that no verification names (codes never approved,
  * locked, replaced, canceled, expired), oldest first. Kept: those a hold reaches by their own account, form, number or
  * address, and those of a form and number that a kept verification of the account has (the codes of a held
@@ -100,18 +119,8 @@ export async function purgeUnlinkedAttemptBatch(tx: Tx, batch: PurgeBatch): Prom
     verifyFormId: sql.raw('a.verify_form_id'),
     cellPhone: sql.raw('a.cell_phone'),
     email: sql.raw('a.email'),
-    id: sql`null::bigint`,
   };
-  const held = {
-    accountId: sql.raw('hv.account_id'),
-    verifyFormId: sql.raw('hv.verify_form_id'),
-    cellPhone: sql.raw('hv.cell_phone'),
-    email: sql.raw('hv.email'),
-    id: sql.raw('hv.id'),
-  };
-  const keptHere = sql`(${kept(a)} or exists (select 1 from ${verifications} hv
-      where hv.account_id = a.account_id and hv.verify_form_id = a.verify_form_id and hv.cell_phone = a.cell_phone
-        and ${kept(held)}))`;
+  const keptHere = attemptKept(kept, a);
   const gone = await tx.execute(sql`
     delete from ${verificationAttempts} d
     where d.id in (

@@ -1,8 +1,9 @@
 import { schema, type Tx } from '@veriform/db';
-import { and, eq, inArray, isNotNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { escapeRegExp, maskedEmail, type Person, phoneSpellings } from '../../domain/person-mask.ts';
 import { maskEmail, maskPhone } from '../../domain/phone.ts';
+import { attemptKept, type KeptRule } from './purge.ts';
 
 const { verifications, verificationAttempts } = schema;
 
@@ -96,26 +97,86 @@ async function redactAttempts(tx: Tx, verification: VerificationRow): Promise<Re
     .for('update');
   const redacted: RedactedAttempt[] = [];
   for (const attempt of evidence) {
-    const [row] = await tx
-      .update(verificationAttempts)
-      .set({
-        cellPhone: maskPhone(attempt.cellPhone),
-        email: maskedEmail(attempt.email),
-        ip: null,
-        userAgent: null,
-        sendError: masking(verificationAttempts.sendError, attempt),
-      })
-      .where(eq(verificationAttempts.id, attempt.id))
-      .returning({
-        id: verificationAttempts.id,
-        cellPhone: verificationAttempts.cellPhone,
-        email: verificationAttempts.email,
-        pageViewId: verificationAttempts.pageViewId,
-        createdAt: verificationAttempts.createdAt,
-      });
+    const row = await maskAttempt(tx, attempt);
     if (row) redacted.push(row);
   }
   return redacted;
+}
+
+/** One attempt masked (the number and address masked, IP and user agent dropped, its send error's quotes masked). */
+async function maskAttempt(tx: Tx, attempt: { id: string } & Person): Promise<RedactedAttempt | undefined> {
+  const [row] = await tx
+    .update(verificationAttempts)
+    .set({
+      cellPhone: maskPhone(attempt.cellPhone),
+      email: maskedEmail(attempt.email),
+      ip: null,
+      userAgent: null,
+      sendError: masking(verificationAttempts.sendError, attempt),
+    })
+    .where(eq(verificationAttempts.id, attempt.id))
+    .returning({
+      id: verificationAttempts.id,
+      cellPhone: verificationAttempts.cellPhone,
+      email: verificationAttempts.email,
+      pageViewId: verificationAttempts.pageViewId,
+      createdAt: verificationAttempts.createdAt,
+    });
+  return row;
+}
+
+/** An attempt an erasure masked: as it now is, and the person it named (what its copies are found by). */
+export type ErasedAttempt = { attempt: RedactedAttempt; person: Person; expiresAt: Date };
+
+/**
+ * An erasure request's reach past the verifications (issue #37 item 3, ADR 47): one batch of the account's attempts
+ * that no verification names (codes asked for and never approved, locked, replaced, canceled, expired) matching the
+ * request (`matching`, the privacy requests' rule over `verification_attempts`), masked as a redaction masks the
+ * verification's own. Kept as the retention purge keeps them (`attemptKept`: a hold reaching the attempt's account,
+ * form, number or address, or a kept verification of its form and number). The caller runs it under the holds' lock,
+ * in the transaction that masks the attempts' copies; it repeats until a batch is empty (a masked attempt no longer
+ * matches). Answers each attempt masked with the person it named.
+ */
+export async function eraseUnlinkedAttemptBatch(
+  tx: Tx,
+  batch: { accountId: number; matching: SQL; kept: KeptRule; limit: number },
+): Promise<ErasedAttempt[]> {
+  const { accountId, matching, kept, limit } = batch;
+  const found = await tx
+    .select({
+      id: verificationAttempts.id,
+      cellPhone: verificationAttempts.cellPhone,
+      email: verificationAttempts.email,
+      expiresAt: verificationAttempts.expiresAt,
+    })
+    .from(verificationAttempts)
+    .where(
+      and(
+        eq(verificationAttempts.accountId, accountId),
+        isNull(verificationAttempts.verificationId),
+        matching,
+        sql`not ${attemptKept(kept, {
+          accountId: verificationAttempts.accountId,
+          verifyFormId: verificationAttempts.verifyFormId,
+          cellPhone: verificationAttempts.cellPhone,
+          email: verificationAttempts.email,
+        })}`,
+      ),
+    )
+    .orderBy(verificationAttempts.createdAt, verificationAttempts.id)
+    .limit(limit)
+    .for('update');
+  const erased: ErasedAttempt[] = [];
+  for (const attempt of found) {
+    const row = await maskAttempt(tx, attempt);
+    if (row)
+      erased.push({
+        attempt: row,
+        person: { cellPhone: attempt.cellPhone, email: attempt.email },
+        expiresAt: attempt.expiresAt,
+      });
+  }
+  return erased;
 }
 
 /**

@@ -26,7 +26,7 @@ export {
   reassignmentTexts,
   utcDateOf,
 } from './reassignment.ts';
-export { redactLookupsOf } from './redaction.ts';
+export { eraseLookupsOf, type HeldNumberRule, redactLookupsOf } from './redaction.ts';
 export { lookupRoutes } from './routes.ts';
 export {
   type AccountMode,

@@ -1,5 +1,6 @@
 import { schema, type Tx } from '@veriform/db';
-import { and, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, ne, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { maskPhone } from '../../domain/phone.ts';
 
 const { lookups, reassignmentChecks, verificationAttempts } = schema;
 
@@ -35,4 +36,55 @@ export async function redactLookupsOf(tx: Tx, attemptIds: string[], maskedPhone:
     .where(or(inArray(lookups.id, linkedAtSend), inArray(lookups.id, checked)))
     .returning({ id: lookups.id });
   return redacted.length;
+}
+
+/** The legal holds' rule (`isHeld` of modules/legal-holds), passed in by the caller: a number's columns as it asks. */
+export type HeldNumberRule = (v: {
+  accountId: SQLWrapper;
+  verifyFormId: SQLWrapper;
+  cellPhone: SQLWrapper;
+  email: SQLWrapper;
+  id: SQLWrapper;
+}) => SQL<boolean>;
+
+/**
+ * An erasure request's reach into the carrier lookups of a number (issue #37 item 3, ADR 47 amendment), beyond those of
+ * the verifications it redacted: the account's answered or failed records of the mode about the number, masked as
+ * `redactLookupsOf` masks them (the number masked, the provider's body removed, the typed answer kept). Kept whole: a
+ * held number's (the holds' rule with the account and the number alone), and a record an attempt still naming the
+ * number in full links (at its send, or by a reassigned-number check: the evidence of a verification the erasure kept).
+ * A pending record is a request in flight, left to be answered. The caller runs it under the holds' lock. Answers how
+ * many were masked.
+ */
+export async function eraseLookupsOf(
+  tx: Tx,
+  who: { accountId: number; isTest: boolean; phone: string },
+  held: HeldNumberRule,
+): Promise<number> {
+  const phone = sql`${lookups.phone}`;
+  const masked = await tx
+    .update(lookups)
+    .set({ phone: maskPhone(who.phone), answer: null })
+    .where(
+      and(
+        eq(lookups.accountId, who.accountId),
+        eq(lookups.isTest, who.isTest),
+        eq(lookups.phone, who.phone),
+        ne(lookups.status, 'pending'),
+        sql`not ${held({
+          accountId: lookups.accountId,
+          verifyFormId: sql`null::integer`,
+          cellPhone: phone,
+          email: sql`null::text`,
+          id: sql`null::bigint`,
+        })}`,
+        sql`not exists (select 1 from ${verificationAttempts} kept
+          where kept.account_id = ${lookups.accountId} and kept.cell_phone = ${phone}
+            and (kept.line_type_lookup_id = ${lookups.id} or kept.sim_swap_lookup_id = ${lookups.id}))`,
+        sql`not exists (select 1 from ${reassignmentChecks} rc join ${verificationAttempts} kept on kept.id = rc.attempt_id
+          where rc.lookup_id = ${lookups.id} and kept.cell_phone = ${phone})`,
+      ),
+    )
+    .returning({ id: lookups.id });
+  return masked.length;
 }

@@ -27,6 +27,9 @@ import { cursorPage, notACursor } from '../../lib/cursor-pages.ts';
 import { AppError } from '../../lib/errors.ts';
 import { type AccountContext, keyLivemode } from '../../plugins/account-context.ts';
 import type { AuditLog, SystemCaller } from '../audit/index.ts';
+import { eraseVerdictsOf } from '../contactability/index.ts';
+import { isHeld, lockLegalHolds } from '../legal-holds/index.ts';
+import { eraseLookupsOf } from '../lookups/index.ts';
 import type { VerificationRedaction } from '../verifications/index.ts';
 import { buildBundle } from './bundle.ts';
 import { dueAtOf, extendedDueAt, isOverdue } from './due.ts';
@@ -36,6 +39,7 @@ import {
   type MatchIds,
   matchIds,
   matchIdsSchema,
+  matching,
   matchingVerifications,
 } from './matches.ts';
 
@@ -124,10 +128,18 @@ function phonesOf(typed: readonly string[]): string[] {
   return [...new Set(phones)];
 }
 
+/** What an erasure reached besides the verifications it redacted (ADR 47 amendment): counts only. */
+type Reached = { attemptsErased: number; verdictsErased: number; lookupsErased: number };
+
 /** What an erasure or a restriction did, in words for the requester (English; the bundle's texts are the forms'). */
 function messageOf(
   type: PrivacyRequestRow['type'],
-  done: { erased: number; restricted: number; revocationsKept: number; holds: PrivacyRequestHold[] },
+  done: {
+    erased: number;
+    restricted: number;
+    revocationsKept: number;
+    holds: PrivacyRequestHold[];
+  } & Partial<Reached>,
   counts: PrivacyRequestMatches,
 ): string {
   const plural = (n: number, word: string, words = `${word}s`) => `${n} ${n === 1 ? word : words}`;
@@ -137,6 +149,12 @@ function messageOf(
   if (type === 'restriction')
     return `${plural(done.restricted, 'verification')} restricted: kept, but no longer used as consent.`;
   const parts = [`${plural(done.erased, 'verification')} erased.`];
+  const beyond = [
+    done.attemptsErased ? plural(done.attemptsErased, 'other code sent', 'other codes sent') : null,
+    done.verdictsErased ? plural(done.verdictsErased, 'contactability check') : null,
+    done.lookupsErased ? plural(done.lookupsErased, 'carrier lookup') : null,
+  ].filter((part) => part !== null);
+  if (beyond.length > 0) parts.push(`Also erased: ${beyond.join(', ')}.`);
   if (done.restricted > 0)
     parts.push(
       `${plural(done.restricted, 'verification')} kept and restricted instead, because the law requires keeping them: ${held}.`,
@@ -416,6 +434,26 @@ export function createPrivacyRequests(deps: {
   }
 
   /**
+   * An erasure's reach past the verifications (ADR 47 amendment: every copy of the person): the matching attempts no
+   * verification names (masked with their copies by the verifications module's redaction, in batches under the holds'
+   * lock), then each number's contactability verdicts and carrier lookups, one transaction per number under the lock.
+   * Held evidence stays whole (the holds' rule, `isHeld`); revocations stay (ADR 39).
+   */
+  async function eraseBeyondVerifications(who: Identifiers): Promise<Reached> {
+    const attemptsErased = await redaction.eraseUnlinkedAttempts(who.accountId, matching.attempts(who));
+    let verdictsErased = 0;
+    let lookupsErased = 0;
+    for (const phone of who.phones)
+      await transaction(db, async (tx) => {
+        await lockLegalHolds(tx, who.accountId);
+        const number = { accountId: who.accountId, isTest: who.isTest, phone };
+        verdictsErased += await eraseVerdictsOf(tx, number, isHeld);
+        lookupsErased += await eraseLookupsOf(tx, number, isHeld);
+      });
+    return { attemptsErased, verdictsErased, lookupsErased };
+  }
+
+  /**
    * The job's work: a running request carried out and answered. Erasure redacts each matching verification in its own
    * transaction (the redaction of issue #19, which takes the legal holds' lock and refuses held evidence with a 409):
    * one held when matched, or held by a hold placed meanwhile, is restricted instead and its holds named in the answer.
@@ -427,6 +465,7 @@ export function createPrivacyRequests(deps: {
     const counts = await countMatches(db, who);
     let ids: MatchIds | null = null;
     let erased = 0;
+    let reached: Reached | null = null;
     const kept: { id: number; heldBy: string[] }[] = [];
     if (row.type === 'access') {
       ids = await matchIds(db, who);
@@ -456,6 +495,7 @@ export function createPrivacyRequests(deps: {
         row,
         kept.map((verification) => verification.id),
       );
+      if (row.type === 'erasure') reached = await eraseBeyondVerifications(who);
     }
     const holds = row.type === 'erasure' ? await holdsOf(kept) : [];
     const done = {
@@ -463,6 +503,7 @@ export function createPrivacyRequests(deps: {
       restricted: kept.length,
       revocationsKept: row.type === 'erasure' ? counts.revocations : 0,
       holds,
+      ...reached,
     };
     const answer = {
       counts,
@@ -491,7 +532,13 @@ export function createPrivacyRequests(deps: {
       await audit.recordAsSystemFor(tx, row.accountId, systemFor(row), {
         action: 'privacy_request.answered',
         targets: [auditTargetOf(row)],
-        changes: { type: row.type, erased, restricted: kept.length, holds: holds.map((hold) => hold.id) },
+        changes: {
+          type: row.type,
+          erased,
+          restricted: kept.length,
+          holds: holds.map((hold) => hold.id),
+          ...reached,
+        },
       });
     });
     return 'answered';

@@ -1,16 +1,20 @@
 import { legalHoldTexts, type VerificationDetail } from '@veriform/contracts';
 import type { Db } from '@veriform/db';
 import { schema, transaction } from '@veriform/db';
-import { and, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
-import { maskedEmail, maskPerson } from '../../domain/person-mask.ts';
+import { and, eq, gte, inArray, lte, ne, type SQL, sql } from 'drizzle-orm';
+import { maskedEmail, maskPerson, type Person } from '../../domain/person-mask.ts';
 import type { PersonRedaction } from '../../domain/person-redaction.ts';
 import { maskPhone } from '../../domain/phone.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
-import { redactVerificationRecord } from '../attempts/index.ts';
+import {
+  type ErasedAttempt,
+  eraseUnlinkedAttemptBatch,
+  redactVerificationRecord,
+} from '../attempts/index.ts';
 import type { AuditEntry, AuditLog, SystemCaller } from '../audit/index.ts';
-import { heldBy, lockLegalHolds } from '../legal-holds/index.ts';
+import { heldBy, isHeld, lockLegalHolds } from '../legal-holds/index.ts';
 import { redactLookupsOf } from '../lookups/index.ts';
 import { unmarkVerification } from '../revocations/index.ts';
 import { detailRowOf, toDetailDto } from './service.ts';
@@ -109,7 +113,7 @@ export async function redactVerification(
         since: firstOf(attempts, found.createdAt),
       });
     }
-    await redactCopies(tx, found, attempts);
+    await redactCopies(tx, found, firstOf(attempts, found.createdAt), found.verifiedAt ?? found.createdAt);
     // Its carrier lookups (issue #36): the number masked, the provider's bodies removed, the answers kept.
     await redactLookupsOf(tx, attemptIds, maskedPhone);
     // Its number and address are masked, so no revocation names it any more (issue #35).
@@ -224,30 +228,99 @@ async function redactWebhookEvents(
  * starts again, which one owner's once-per-verification redaction cannot be used to abuse; and the development
  * outbox's messages to them from the first code to the verification have their recipient masked.
  */
-async function redactCopies(
-  tx: Db,
-  verification: VerificationRow,
-  attempts: { createdAt: Date }[],
-): Promise<void> {
-  const buckets = [`code-send:phone:${verification.cellPhone}`];
-  if (verification.email) buckets.push(`code-send:email:${verification.email.toLowerCase()}`);
+async function redactCopies(tx: Db, person: Person, first: Date, last: Date): Promise<void> {
+  const buckets = [`code-send:phone:${person.cellPhone}`];
+  if (person.email) buckets.push(`code-send:email:${person.email.toLowerCase()}`);
   await tx.delete(rateLimitEvents).where(inArray(rateLimitEvents.bucket, buckets));
-  const first = firstOf(attempts, verification.createdAt);
-  const recipients = [verification.cellPhone];
-  if (verification.email) recipients.push(verification.email.toLowerCase());
+  const recipients = [person.cellPhone];
+  if (person.email) recipients.push(person.email.toLowerCase());
   await tx
     .update(outboxMessages)
     .set({
-      to: sql`case when ${outboxMessages.channel} = 'sms' then ${maskPhone(verification.cellPhone)}
-        else ${maskedEmail(verification.email) ?? ''} end`,
+      to: sql`case when ${outboxMessages.channel} = 'sms' then ${maskPhone(person.cellPhone)}
+        else ${maskedEmail(person.email) ?? ''} end`,
     })
     .where(
       and(
         inArray(sql`lower(${outboxMessages.to})`, recipients),
         gte(outboxMessages.createdAt, first),
-        lte(outboxMessages.createdAt, verification.verifiedAt ?? verification.createdAt),
+        lte(outboxMessages.createdAt, last),
       ),
     );
+}
+
+/** How many unlinked attempts one transaction of an erasure masks. */
+const ERASURE_BATCH = 200;
+
+/**
+ * An erasure request's reach past the verifications it redacted (issue #37 item 3, ADR 47 amendment): the account's
+ * attempts no verification names that match the request (`matching`: the privacy requests' rule), masked by their
+ * owner (`eraseUnlinkedAttemptBatch`, held ones kept by the holds' rule), with every copy of them the redaction
+ * masks for a verification's attempts: code entries' and page views' IP and user agent, webhook events and the
+ * receivers' answers, Idempotency-Key answers, code-send buckets, the development outbox, their carrier lookups. In
+ * batches, each one transaction under the account's holds' lock, so a hold placed meanwhile is seen by the next batch.
+ * No audit event of its own: the request's answer counts them. Answers how many attempts were masked.
+ */
+async function eraseUnlinkedAttempts(
+  deps: VerificationRedactionDeps,
+  accountId: number,
+  matching: SQL,
+): Promise<number> {
+  const { db, redactStoredAnswers } = deps;
+  let total = 0;
+  for (;;) {
+    const done = await transaction(db, async (tx) => {
+      await lockLegalHolds(tx, accountId);
+      const erased = await eraseUnlinkedAttemptBatch(tx, {
+        accountId,
+        matching,
+        kept: isHeld,
+        limit: ERASURE_BATCH,
+      });
+      if (erased.length === 0) return 0;
+      const attempts = erased.map((e) => e.attempt);
+      const attemptIds = attempts.map((a) => a.id);
+      await tx
+        .update(codeEntries)
+        .set({ ip: null, userAgent: null })
+        .where(inArray(codeEntries.attemptId, attemptIds));
+      await redactWebhookEvents(tx, accountId, attempts);
+      const viewIds = [...new Set(attempts.flatMap((a) => (a.pageViewId === null ? [] : [a.pageViewId])))];
+      if (viewIds.length > 0)
+        await tx
+          .update(formPageViews)
+          .set({ ip: null, userAgent: null })
+          .where(and(eq(formPageViews.accountId, accountId), inArray(formPageViews.id, viewIds)));
+      // Per person named (a number, and its address if any): their copies found by their spellings.
+      const byPerson = new Map<string, ErasedAttempt[]>();
+      for (const e of erased) {
+        const key = `${e.person.cellPhone} ${e.person.email?.toLowerCase() ?? ''}`;
+        byPerson.set(key, [...(byPerson.get(key) ?? []), e]);
+      }
+      for (const group of byPerson.values()) {
+        const [first] = group;
+        if (!first) continue;
+        const person = first.person;
+        const ids = group.map((e) => e.attempt.id);
+        const since = firstOf(
+          group.map((e) => e.attempt),
+          first.attempt.createdAt,
+        );
+        const last = group.reduce((latest, e) => (e.expiresAt > latest ? e.expiresAt : latest), since);
+        await redactStoredAnswers(tx, accountId, {
+          attempts: group.map((e) => e.attempt),
+          needles: [...ids, person.cellPhone],
+          mask: (text) => maskPerson(text, person),
+          since,
+        });
+        await redactCopies(tx, person, since, last);
+        await redactLookupsOf(tx, ids, maskPhone(person.cellPhone));
+      }
+      return erased.length;
+    });
+    total += done;
+    if (done < ERASURE_BATCH) return total;
+  }
 }
 
 /** The redaction with its dependencies bound (services.ts builds it; the route calls it). */
@@ -258,6 +331,9 @@ export function createVerificationRedaction(deps: VerificationRedactionDeps) {
     /** The same redaction carried out by Veriform for a data-subject request (issue #37): the audit event names it. */
     redactFor: (system: SystemCaller, accountId: number, id: number): Promise<VerificationDetail> =>
       redactVerification(deps, { accountId, system }, id),
+    /** An erasure's masking of the matching attempts no verification names (issue #37): how many. */
+    eraseUnlinkedAttempts: (accountId: number, matching: SQL): Promise<number> =>
+      eraseUnlinkedAttempts(deps, accountId, matching),
   };
 }
 
