@@ -265,6 +265,9 @@ const erasureAnswer: PrivacyRequestAnswer = {
   revocationsKept: 0,
   restricted: 1,
   holds: [{ id: 'hold_1', reason: 'Smith v. Acme litigation', verifications: 1 }],
+  attemptsErased: 3,
+  verdictsErased: 5,
+  lookupsErased: 0,
   message: 'Erased 2 verifications; 1 is kept under a legal hold and restricted instead.',
 };
 
@@ -317,6 +320,10 @@ describe('A request’s page', { timeout: 20_000 }, () => {
     expect(within(answer).getByText(erasureAnswer.message)).toBeInTheDocument();
     expect(within(answer).getByText('Verifications erased').nextSibling).toHaveTextContent('2');
     expect(within(answer).getByText('Restricted under a legal hold').nextSibling).toHaveTextContent('1');
+    // The copies beyond the verifications: the codes no verification names, the verdicts, the lookups.
+    expect(within(answer).getByText('Other codes sent, erased').nextSibling).toHaveTextContent('3');
+    expect(within(answer).getByText('Contactability checks erased').nextSibling).toHaveTextContent('5');
+    expect(within(answer).getByText('Carrier lookups erased').nextSibling).toHaveTextContent('0');
     expect(within(answer).getByText(/Smith v\. Acme litigation/)).toBeInTheDocument();
     expect(screen.getByText(/Masked since it was answered/)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Download bundle' })).toBeNull();

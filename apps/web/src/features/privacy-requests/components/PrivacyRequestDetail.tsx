@@ -118,6 +118,16 @@ function Counts({ counts, label }: { counts: PrivacyRequestMatches; label: strin
   );
 }
 
+/** An erasure's copies of the person beyond its verifications, each counted when the answer counts it. */
+function beyondVerifications(answer: PrivacyRequestAnswer): { label: string; value: number }[] {
+  const rows: { label: string; value: number | undefined }[] = [
+    { label: 'Other codes sent, erased', value: answer.attemptsErased },
+    { label: 'Contactability checks erased', value: answer.verdictsErased },
+    { label: 'Carrier lookups erased', value: answer.lookupsErased },
+  ];
+  return rows.flatMap((row) => (row.value === undefined ? [] : [{ label: row.label, value: row.value }]));
+}
+
 /** What was done, in numbers, by the request's type. */
 function AnswerFigures({ type, answer }: { type: PrivacyRequestType; answer: PrivacyRequestAnswer }) {
   const rows: { label: string; value: number }[] =
@@ -128,6 +138,8 @@ function AnswerFigures({ type, answer }: { type: PrivacyRequestType; answer: Pri
             { label: 'Verifications erased', value: answer.erased },
             { label: 'Restricted under a legal hold', value: answer.restricted },
             { label: 'Revocations kept', value: answer.revocationsKept },
+            // Counted since erasures reached past the verifications (ADR 47's amendment); absent from older answers.
+            ...beyondVerifications(answer),
           ]
         : [{ label: 'Verifications restricted', value: answer.restricted }];
   if (rows.length === 0) return null;
