@@ -13,6 +13,7 @@ import {
   newConsumer,
   verifyPhone,
 } from '../../test-support/public-verify.ts';
+import { insertRevocation } from '../../test-support/revocations.ts';
 import { newOwner, type Owner } from '../../test-support/teams.ts';
 import {
   approvedVerification,
@@ -161,15 +162,22 @@ describe('an erasure reaches every copy of the person', () => {
       payload: JSON.stringify({ formId: form.id, to: erased.e164 }),
     });
     expect(started.statusCode, started.body).toBe(201);
-    // …and a code by e-mail to the address, locked.
-    const formRow = { id: form.id, account: owner.accountId } as Parameters<typeof insertAttempt>[1];
-    await insertAttempt(t, formRow, {
-      cellPhone: erased.e164,
+    // …and a code by e-mail to the address, on a third visit (its e-mail goes through the outbox).
+    t.clock.advance(2 * MINUTE);
+    const byEmail = await newConsumer(t.app, form.publicId);
+    const emailed = await byEmail.sendCode(form.publicId, {
+      cellPhone: erased.typed,
       method: 'email',
       email,
-      status: 'locked',
-      ip: '192.0.2.77',
-      userAgent: 'Mozilla/5.0 (erase-me)',
+      ...byEmail.consentFields(),
+      ...byEmail.pageFields(),
+    });
+    expect(emailed.statusCode, emailed.body).toBe(201);
+    // The person's opt-out stays (ADR 39, 47): their revocation is the one row that still names them.
+    await insertRevocation(t.db.db, {
+      accountId: owner.accountId,
+      phone: erased.e164,
+      receivedAt: t.clock.now(),
     });
     await verdictOf(owner, erased.e164);
     await lookupOf(owner, erased.e164);
@@ -208,14 +216,16 @@ describe('an erasure reaches every copy of the person', () => {
     expect(answered.answer).toMatchObject({
       erased: 1,
       restricted: 0,
+      revocationsKept: 1,
       attemptsErased: 3,
       verdictsErased: 1,
       lookupsErased: 1,
     });
     expect(answered.answer?.message).toContain('3 other codes sent');
 
-    // Nowhere: no table holds the number in any spelling or the address (the request itself masked them).
-    expect(await whereFound(needles)).toEqual([]);
+    // Nowhere: no table holds the number in any spelling or the address (the request itself masked them), but the
+    // person's revocation of consent.
+    expect(await whereFound(needles)).toEqual(['public.revocations.phone: 1']);
     // Nor the never-approved visit's IP address (its page view, attempt and code entries), but in the per-IP
     // code-send limit's bucket: the address's own count for a day, not the person's, which a redaction keeps too.
     expect(await whereFound(['203.0.113.55'])).toEqual(['public.rate_limit_events.bucket: 1']);
