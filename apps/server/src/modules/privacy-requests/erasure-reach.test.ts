@@ -14,6 +14,7 @@ import {
   verifyPhone,
 } from '../../test-support/public-verify.ts';
 import { insertRevocation } from '../../test-support/revocations.ts';
+import { spellingsOf, whereStored } from '../../test-support/stored.ts';
 import { newOwner, type Owner } from '../../test-support/teams.ts';
 import {
   approvedVerification,
@@ -31,43 +32,7 @@ import {
 
 const t = useTestApp();
 
-/** Every stored spelling of a US number: E.164, its ten national digits, and as typed on the page. */
-const spellingsOf = (phone: { typed: string; e164: string }) => [
-  phone.e164,
-  phone.e164.slice(2),
-  phone.typed,
-];
-
-/** Where the database holds any of `needles` (case-insensitive): `schema.table.column` with how many rows. */
-async function whereFound(needles: string[]): Promise<string[]> {
-  const columns = rowsOf(
-    await t.db.db.execute(sql`
-      select table_schema as s, table_name as t, column_name as c, data_type as d from information_schema.columns
-      where table_schema not in ('pg_catalog', 'information_schema')
-        and data_type in ('text', 'character varying', 'character', 'json', 'jsonb', 'ARRAY', 'bytea')
-      order by 1, 2, 3`),
-  );
-  const found: string[] = [];
-  for (const column of columns) {
-    const [s, table, c] = [String(column.s), String(column.t), String(column.c)];
-    const patterns = sql.join(
-      needles.map((needle) => sql`${`%${needle}%`}`),
-      sql`, `,
-    );
-    // Bytes (a stored Idempotency-Key answer) read as text, their non-ASCII bytes escaped.
-    const text =
-      column.d === 'bytea' ? sql`encode(${sql.identifier(c)}, 'escape')` : sql`${sql.identifier(c)}::text`;
-    const [row] = rowsOf(
-      await t.db.db.execute(
-        sql`select count(*) as n from ${sql.identifier(s)}.${sql.identifier(table)}
-          where ${text} ilike any (array[${patterns}])`,
-      ),
-    );
-    const n = Number(row?.n ?? 0);
-    if (n > 0) found.push(`${s}.${table}.${c}: ${n}`);
-  }
-  return found;
-}
+const whereFound = (needles: readonly string[]) => whereStored(t.db.db, needles);
 
 async function carriedOut(owner: Owner, body: Record<string, unknown>): Promise<PrivacyRequest> {
   const filed = await owner.c.post(`/api/privacy-requests?account=${owner.accountId}`, {
@@ -205,7 +170,7 @@ describe('an erasure reaches every copy of the person', () => {
     expect(heldBefore).toHaveLength(1);
     expect(heldBefore[0]?.ip).not.toBeNull();
 
-    const needles = [...spellingsOf(erased), email];
+    const needles = [...spellingsOf(erased.e164), email];
     expect((await whereFound(needles)).length).toBeGreaterThan(3);
 
     const answered = await carriedOut(owner, {
@@ -225,10 +190,10 @@ describe('an erasure reaches every copy of the person', () => {
 
     // Nowhere: no table holds the number in any spelling or the address (the request itself masked them), but the
     // person's revocation of consent.
-    expect(await whereFound(needles)).toEqual(['public.revocations.phone: 1']);
+    expect(await whereFound(needles)).toEqual(['public.revocations: 1']);
     // Nor the never-approved visit's IP address (its page view, attempt and code entries), but in the per-IP
     // code-send limit's bucket: the address's own count for a day, not the person's, which a redaction keeps too.
-    expect(await whereFound(['203.0.113.55'])).toEqual(['public.rate_limit_events.bucket: 1']);
+    expect(await whereFound(['203.0.113.55'])).toEqual(['public.rate_limit_events: 1']);
     const [bucket] = rowsOf(
       await t.db.db.execute(sql`select bucket from rate_limit_events where bucket like ${'%203.0.113.55%'}`),
     );
