@@ -273,4 +273,55 @@ describe('an erasure reaches every copy of the person', () => {
     expect(lookups).toHaveLength(2);
     expect(lookups.every((lookup) => lookup.answer !== null)).toBe(true);
   });
+
+  it('a hold placed while it masks codes: whole batches before it, none after it', async () => {
+    const owner = await newOwner(t.app, 'Race Reach Co');
+    const form = await createForm(owner);
+    const phone = '+12015550281';
+    const total = 450;
+    const at = t.clock.now();
+    await t.db.db.insert(schema.verificationAttempts).values(
+      Array.from({ length: total }, (_, i) => ({
+        id: `race-reach-${i}`,
+        accountId: owner.accountId,
+        verifyFormId: form.id,
+        cellPhone: phone,
+        method: 'sms' as const,
+        codeHash: 'not-a-real-hash',
+        status: 'locked' as const,
+        ip: '192.0.2.44',
+        createdAt: new Date(at.getTime() - (total - i) * 1000),
+        expiresAt: new Date(at.getTime() + MINUTE),
+      })),
+    );
+    const filed = await owner.c.post(`/api/privacy-requests?account=${owner.accountId}`, {
+      type: 'erasure',
+      law: 'ccpa',
+      requester: { name: 'Ana' },
+      phones: [phone],
+    });
+    expect(filed.statusCode, filed.body).toBe(201);
+    const id = filed.json<PrivacyRequest>().id;
+    expect((await owner.c.post(`/api/privacy-requests/${id}/carry-out`, {})).statusCode).toBe(202);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const hold = await owner.c.post(`/api/legal-holds?account=${owner.accountId}`, {
+      scope: 'identifier',
+      phone,
+      reason: 'Placed mid-erasure',
+    });
+    expect(hold.statusCode, hold.body).toBe(201);
+    await jobsSettled(t.app);
+    const answered = (await owner.c.get(`/api/privacy-requests/${id}`)).json<PrivacyRequest>();
+    const rows = await t.db.db
+      .select({ cellPhone: schema.verificationAttempts.cellPhone, ip: schema.verificationAttempts.ip })
+      .from(schema.verificationAttempts)
+      .where(eq(schema.verificationAttempts.accountId, owner.accountId));
+    const intact = rows.filter((row) => row.cellPhone === phone && row.ip !== null).length;
+    const masked = rows.filter((row) => row.cellPhone !== phone && row.ip === null).length;
+    // Every code is either masked whole or untouched, and the answer counts the masked ones.
+    expect(intact + masked).toBe(total);
+    expect(answered.answer?.attemptsErased).toBe(masked);
+    // Batches of 200 under the holds' lock: the hold came between two of them (or before the first, or after all).
+    expect([0, 200, 400, total]).toContain(masked);
+  });
 });
