@@ -166,6 +166,22 @@ export async function eraseUnlinkedAttemptBatch(
     .orderBy(verificationAttempts.createdAt, verificationAttempts.id)
     .limit(limit)
     .for('update');
+  // A code still pending ends here: its number is masked, so entering it must not make a verification of the mask,
+  // and a send still owed (`send_after`, the sealed code) must not go to it. Canceled, as API v1's cancel leaves it.
+  if (found.length > 0)
+    await tx
+      .update(verificationAttempts)
+      .set({
+        status: sql`case when ${verificationAttempts.status} = 'pending' then 'canceled' else ${verificationAttempts.status} end`,
+        sendAfter: null,
+        sealedCode: null,
+      })
+      .where(
+        inArray(
+          verificationAttempts.id,
+          found.map((attempt) => attempt.id),
+        ),
+      );
   const erased: ErasedAttempt[] = [];
   for (const attempt of found) {
     const row = await maskAttempt(tx, attempt);

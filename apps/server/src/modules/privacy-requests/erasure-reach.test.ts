@@ -6,6 +6,7 @@ import { rowsOf } from '../../lib/rows.ts';
 import { newApiKey } from '../../test-support/api-v1/client.ts';
 import { useTestApp } from '../../test-support/app.ts';
 import { MINUTE } from '../../test-support/clock.ts';
+import { latestCodeTo } from '../../test-support/codes.ts';
 import { jobsSettled } from '../../test-support/jobs.ts';
 import {
   createPublicForm,
@@ -138,6 +139,7 @@ describe('an erasure reaches every copy of the person', () => {
       ...byEmail.pageFields(),
     });
     expect(emailed.statusCode, emailed.body).toBe(201);
+    const emailedCode = await latestCodeTo(t.app, email);
     // The person's opt-out stays (ADR 39, 47): their revocation is the one row that still names them.
     await insertRevocation(t.db.db, {
       accountId: owner.accountId,
@@ -187,6 +189,23 @@ describe('an erasure reaches every copy of the person', () => {
       lookupsErased: 1,
     });
     expect(answered.answer?.message).toContain('3 other codes sent');
+
+    // The code still pending ended with the erasure: typed now, it makes no verification of the masked number.
+    const late = await byEmail.check(emailed.json<{ attemptId: string }>().attemptId, emailedCode);
+    expect(late.statusCode, late.body).toBe(400);
+    const [ended] = await t.db.db
+      .select({
+        status: schema.verificationAttempts.status,
+        sendAfter: schema.verificationAttempts.sendAfter,
+      })
+      .from(schema.verificationAttempts)
+      .where(eq(schema.verificationAttempts.id, emailed.json<{ attemptId: string }>().attemptId));
+    expect(ended).toEqual({ status: 'canceled', sendAfter: null });
+    const made = await t.db.db
+      .select({ id: schema.verifications.id })
+      .from(schema.verifications)
+      .where(eq(schema.verifications.accountId, owner.accountId));
+    expect(made).toHaveLength(1);
 
     // Nowhere: no table holds the number in any spelling or the address (the request itself masked them), but the
     // person's revocation of consent.
