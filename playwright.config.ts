@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,8 @@ import { TWILIO_TEST_CREDENTIALS } from './apps/server/src/test-support/twilio.t
 import {
   appPort,
   baseURL,
+  postgresAppBaseURL,
+  postgresAppPort,
   reportingBaseURL,
   reportingPort,
   sentryStandInPort,
@@ -16,6 +19,7 @@ import {
   twilioStandInControlURL,
   twilioStandInPort,
 } from './e2e/ports.ts';
+import { newE2eDatabaseName } from './e2e/postgres.ts';
 
 /**
  * Browser tests walk the journeys in Debian's Chromium against the app as `npm start` runs it: the built web app,
@@ -24,6 +28,8 @@ import {
 // Made once in the main process; workers inherit the variable instead of making their own.
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'veriform-e2e-'));
 const dataDir = process.env.E2E_DATA_DIR;
+// The fourth app's PostgreSQL database (e2e/postgres.ts), named once here as the data directory is.
+process.env.E2E_POSTGRES_DATABASE ??= newE2eDatabaseName(randomBytes(6).toString('hex'));
 
 function appEnv(appPort: number, appDataDir: string): Record<string, string> {
   return {
@@ -121,6 +127,21 @@ export default defineConfig({
         TWILIO_AUTH_TOKEN: TWILIO_TEST_CREDENTIALS.authToken,
         TWILIO_FROM: TWILIO_TEST_CREDENTIALS.from,
         TWILIO_API_URL: `http://127.0.0.1:${twilioStandInPort}`,
+      },
+    },
+    // The retention purge's journey (issue #37, e2e/purged-certificate.spec.ts): a fourth app on a PostgreSQL database
+    // of its own, which the journey reaches to age its evidence and run the real purge (the others run on PGlite in
+    // their own processes, out of a test's reach). e2e/postgres-app.ts creates the database and drops it once the app
+    // has stopped, which it does on the signal below (without one, Playwright kills the process group outright).
+    {
+      command: 'node e2e/postgres-app.ts',
+      url: `${postgresAppBaseURL}/auth/login/`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
+      env: {
+        ...appEnv(postgresAppPort, join(dataDir, 'postgres')),
+        E2E_POSTGRES_DATABASE: process.env.E2E_POSTGRES_DATABASE,
       },
     },
   ],

@@ -19,3 +19,10 @@ export const twilioAppBaseURL = `http://localhost:${twilioAppPort}`;
 export const twilioStandInPort = appPort + 4;
 export const twilioStandInControlPort = appPort + 5;
 export const twilioStandInControlURL = `http://127.0.0.1:${twilioStandInControlPort}`;
+
+/**
+ * The retention purge's journey (issue #37, e2e/purged-certificate.spec.ts): a fourth app on a PostgreSQL database of
+ * its own (e2e/postgres.ts), which the journey reaches directly to age its evidence and run the real purge on it.
+ */
+export const postgresAppPort = appPort + 6;
+export const postgresAppBaseURL = `http://localhost:${postgresAppPort}`;
