@@ -1,6 +1,6 @@
 import type { RetentionPurgeKind } from '@veriform/contracts';
 import { type Db, schema, type Tx, transaction } from '@veriform/db';
-import { asc, sql } from 'drizzle-orm';
+import { asc, type SQL, sql } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
 import { rowsOf } from '../../lib/rows.ts';
 import {
@@ -102,6 +102,21 @@ export async function purgeAccount(
     certificates: 0,
   };
   const batch = { accountId, cutoff, limit: size, kept };
+  /** One step: batch after batch, each its own transaction under the hold lock, until one is short; the total. */
+  const inBatches = (work: (tx: Tx) => Promise<number>): Promise<number> =>
+    untilDone(() => inBatch(db, accountId, work), size);
+  /** A batch that is one statement: how many rows it returned. */
+  const returned =
+    (statement: SQL) =>
+    async (tx: Tx): Promise<number> =>
+      rowsOf(await tx.execute(statement)).length;
+  /** A row naming a number alone (a carrier lookup, a verdict), as the hold rule reads it. */
+  const numberOnly = (alias: string) => ({
+    accountId: sql.raw(`${alias}.account_id`),
+    verifyFormId: sql`null::integer`,
+    ...none,
+    cellPhone: sql.raw(`${alias}.phone`),
+  });
 
   // A hold on the whole account keeps everything: nothing is walked (the rule asked of the account alone, which only an
   // account hold reaches).
@@ -111,126 +126,76 @@ export async function purgeAccount(
     ),
   );
   if (whole?.held !== true) {
-    await untilDone(
-      () =>
-        inBatch(db, accountId, async (tx) => {
-          const { verificationIds, attempts } = await purgeVerificationBatch(tx, batch);
-          removed.verifications += verificationIds.length;
-          removed.attempts += attempts;
-          removed.certificates += await tombstoneCertificates(tx, accountId, verificationIds, clock.now());
-          if (verificationIds.length > 0)
-            await tx.execute(sql`delete from ${verificationRestrictions}
+    await inBatches(async (tx) => {
+      const { verificationIds, attempts } = await purgeVerificationBatch(tx, batch);
+      removed.verifications += verificationIds.length;
+      removed.attempts += attempts;
+      removed.certificates += await tombstoneCertificates(tx, accountId, verificationIds, clock.now());
+      if (verificationIds.length > 0)
+        await tx.execute(sql`delete from ${verificationRestrictions}
             where account_id = ${accountId} and verification_id = any(array[${sql.join(
               verificationIds.map((id) => sql`${id}`),
               sql`, `,
             )}]::bigint[])`);
-          return verificationIds.length;
-        }),
-      size,
-    );
+      return verificationIds.length;
+    });
 
     // A day later than the verifications' cut-off: the codes a visit asked for before its verification (resends, wrong
     // numbers) are never split from a verification kept on the other side of the cut-off.
     const unlinked = { ...batch, cutoff: new Date(cutoff.getTime() - DAY_MS) };
-    removed.attempts += await untilDone(
-      () => inBatch(db, accountId, (tx) => purgeUnlinkedAttemptBatch(tx, unlinked)),
-      size,
-    );
+    removed.attempts += await inBatches((tx) => purgeUnlinkedAttemptBatch(tx, unlinked));
 
     // Page views stay as rows, their IP address and user agent removed: the report's funnel counts them ("page
     // opened"), so removing them would change past reports. A kept attempt's page view keeps its evidence.
     const pv = { accountId: sql.raw('pv.account_id'), verifyFormId: sql.raw('pv.verify_form_id'), ...none };
-    removed.pageViews = await untilDone(
-      () =>
-        inBatch(
-          db,
-          accountId,
-          async (tx) =>
-            rowsOf(
-              await tx.execute(sql`update ${formPageViews} d set ip = null, user_agent = null where d.id in (
+    removed.pageViews = await inBatches(
+      returned(sql`update ${formPageViews} d set ip = null, user_agent = null where d.id in (
             select pv.id from ${formPageViews} pv
             where pv.account_id = ${accountId} and pv.created_at < ${before}
               and (pv.ip is not null or pv.user_agent is not null) and not ${isHeld(pv)}
               and not exists (select 1 from ${verificationAttempts} a where a.page_view_id = pv.id)
             order by pv.created_at, pv.id limit ${size} for update of pv skip locked)
           returning d.id`),
-            ).length,
-        ),
-      size,
     );
 
-    const lk = {
-      accountId: sql.raw('l.account_id'),
-      verifyFormId: sql`null::integer`,
-      ...none,
-      cellPhone: sql.raw('l.phone'),
-    };
-    removed.lookups = await untilDone(
-      () =>
-        inBatch(
-          db,
-          accountId,
-          async (tx) =>
-            rowsOf(
-              await tx.execute(sql`delete from ${lookups} d where d.id in (
+    removed.lookups = await inBatches(
+      returned(sql`delete from ${lookups} d where d.id in (
             select l.id from ${lookups} l
             where l.account_id = ${accountId} and l.asked_at < ${before} and l.status <> 'pending'
-              and not ${isHeld(lk)}
+              and not ${isHeld(numberOnly('l'))}
               and not exists (select 1 from ${verificationAttempts} a where a.line_type_lookup_id = l.id)
               and not exists (select 1 from ${verificationAttempts} a where a.sim_swap_lookup_id = l.id)
               and not exists (select 1 from ${reassignmentChecks} rc where rc.lookup_id = l.id)
             order by l.asked_at, l.id limit ${size} for update of l skip locked)
           returning d.id`),
-            ).length,
-        ),
-      size,
     );
 
-    const cc = {
-      accountId: sql.raw('c.account_id'),
-      verifyFormId: sql`null::integer`,
-      ...none,
-      cellPhone: sql.raw('c.phone'),
-    };
-    removed.contactabilityChecks = await untilDone(
-      () =>
-        inBatch(
-          db,
-          accountId,
-          async (tx) =>
-            rowsOf(
-              await tx.execute(sql`delete from ${contactabilityChecks} d where d.id in (
+    removed.contactabilityChecks = await inBatches(
+      returned(sql`delete from ${contactabilityChecks} d where d.id in (
             select c.id from ${contactabilityChecks} c
-            where c.account_id = ${accountId} and c.checked_at < ${before} and not ${isHeld(cc)}
-            order by c.id limit ${size} for update of c skip locked)
+            where c.account_id = ${accountId} and c.checked_at < ${before} and not ${isHeld(numberOnly('c'))}
+            order by c.checked_at, c.id limit ${size} for update of c skip locked)
           returning d.id`),
-            ).length,
-        ),
-      size,
     );
 
     // Webhook events are replayable for 30 days (their own prune removes older ones): these are the few a policy of a
     // year can reach only when that prune has not run; their deliveries go with them.
-    await untilDone(
-      () =>
-        inBatch(db, accountId, async (tx) => {
-          const due = sql`select e.id from ${webhookEvents} e
+    await inBatches(async (tx) => {
+      const due = sql`select e.id from ${webhookEvents} e
           where e.account_id = ${accountId} and e.created_at < ${before}
           order by e.created_at, e.id limit ${size} for update of e skip locked`;
-          const [deliveries] = rowsOf(
-            await tx.execute(
-              sql`select count(*)::int as n from ${webhookDeliveries} where event_id in (${due}) and account_id = ${accountId}`,
-            ),
-          );
-          const gone = rowsOf(
-            await tx.execute(sql`delete from ${webhookEvents} d where d.id in (${due}) returning d.id`),
-          ).length;
-          removed.webhookEvents += gone;
-          removed.webhookDeliveries += Number(deliveries?.n ?? 0);
-          return gone;
-        }),
-      size,
-    );
+      const [deliveries] = rowsOf(
+        await tx.execute(
+          sql`select count(*)::int as n from ${webhookDeliveries} where event_id in (${due}) and account_id = ${accountId}`,
+        ),
+      );
+      const gone = rowsOf(
+        await tx.execute(sql`delete from ${webhookEvents} d where d.id in (${due}) returning d.id`),
+      ).length;
+      removed.webhookEvents += gone;
+      removed.webhookDeliveries += Number(deliveries?.n ?? 0);
+      return gone;
+    });
   }
 
   const v = {
