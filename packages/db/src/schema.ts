@@ -34,6 +34,12 @@ export const users = pgTable(
     uploadedProfileImage: text('uploaded_profile_image'),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true, mode: 'date' }),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * When the person last enrolled a second factor (issue #38: a TOTP confirmed, a passkey added); null while they
+     * have none. On the user row, which every request loads, so the owners' requirement (403 `mfa_setup_required`) and
+     * step-up (a session's last proof older than this) cost no query. Kept by the enrolment and removal use cases.
+     */
+    mfaEnrolledAt: timestamp('mfa_enrolled_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -64,6 +70,16 @@ export const sessions = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     userAgent: text('user_agent'),
     ip: text('ip'),
+    /**
+     * When this session last proved a second factor (issue #38): at a sign-in with one (TOTP, recovery code, passkey),
+     * an enrolment's confirmation or a step-up. Null when it never did. Step-up asks again when it is older than 10
+     * minutes or older than the person's latest enrolment.
+     */
+    lastProofAt: timestamp('last_proof_at', { withTimezone: true, mode: 'date' }),
+    /** How the session began: `password`, `passkey` (without a password) or `sso`. */
+    signedInWith: text('signed_in_with', { enum: ['password', 'passkey', 'sso'] })
+      .notNull()
+      .default('password'),
   },
   (t) => [index('sessions_user_id_idx').on(t.userId), index('sessions_expires_at_idx').on(t.expiresAt)],
 );
@@ -100,6 +116,11 @@ export const accounts = pgTable(
       withTimezone: true,
       mode: 'date',
     }),
+    /**
+     * Owners require a second factor of every member (issue #38): a member without one is led through enrolment and
+     * every other call on the account answers 403 `mfa_setup_required` until then.
+     */
+    requireMfa: boolean('require_mfa').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
@@ -1795,5 +1816,132 @@ export const verificationRestrictions = pgTable(
   (t) => [
     primaryKey({ columns: [t.verificationId, t.privacyRequestId] }),
     index('verification_restrictions_account_idx').on(t.accountId, t.verificationId),
+  ],
+);
+
+/**
+ * A person's TOTP authenticator (issue #38, RFC 6238: SHA-1, 6 digits, 30 s). The secret is sealed (lib/sealed.ts,
+ * context `totp:<userId>`): it must be read back to check codes, so it cannot be hashed. Unconfirmed until a first
+ * code proves the person's app has it; only a confirmed one is a factor. `last_used_step` refuses a code's replay
+ * within its window (a step at or below it is refused).
+ */
+export const userTotp = pgTable('user_totp', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secretSealed: text('secret_sealed').notNull(),
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true, mode: 'date' }),
+  lastUsedStep: bigint('last_used_step', { mode: 'number' }),
+  createdAt: createdAt(),
+});
+
+/** One-time recovery codes (issue #38): 10 made at a TOTP confirmation, shown once, kept as SHA-256 only. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('recovery_codes_user_code_idx').on(t.userId, t.codeHash)],
+);
+
+/** WebAuthn credentials (issue #38): several per person, named; a passkey may sign in without a password. */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The credential's id, base64url, as the authenticator gave it. */
+    credentialId: text('credential_id').notNull(),
+    /** The COSE public key. */
+    publicKey: bytea('public_key').notNull(),
+    signCount: bigint('sign_count', { mode: 'number' }).notNull().default(0),
+    transports: text('transports').array().notNull().default([]),
+    name: text('name').notNull(),
+    /** `singleDevice` or `multiDevice` (synced), and whether it is backed up, as the registration reported. */
+    deviceType: text('device_type').notNull(),
+    backedUp: boolean('backed_up').notNull().default(false),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('passkeys_credential_id_idx').on(t.credentialId),
+    index('passkeys_user_id_idx').on(t.userId),
+    check('passkeys_name_check', sql`length(${t.name}) between 1 and 100`),
+  ],
+);
+
+/**
+ * Short-lived ceremony state (issue #38), each used once (taken with DELETE … RETURNING): a sign-in waiting for its
+ * second factor (`mfa_login`), a WebAuthn challenge (`passkey_registration`, `passkey_authentication`) and an OpenID
+ * Connect sign-in's state, nonce and PKCE verifier (`sso`). The key is the SHA-256 of the token or challenge the
+ * browser holds; `payload` is what the ceremony needs back.
+ */
+export const authChallenges = pgTable(
+  'auth_challenges',
+  {
+    idHash: text('id_hash').primaryKey(),
+    kind: text('kind', {
+      enum: ['mfa_login', 'passkey_registration', 'passkey_authentication', 'sso'],
+    }).notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    payload: jsonb('payload').notNull().default({}),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('auth_challenges_expires_at_idx').on(t.expiresAt)],
+);
+
+/**
+ * An account's single sign-on connection (issue #38): an OpenID Connect provider for the people of one of its
+ * verified domains (account_domains). One connection per domain across all accounts. The client secret is sealed
+ * (context `sso:<accountId>`). `required`: people of the domain may no longer sign in with a password.
+ */
+export const ssoConnections = pgTable(
+  'sso_connections',
+  {
+    accountId: integer('account_id')
+      .primaryKey()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    domain: text('domain').notNull(),
+    issuer: text('issuer').notNull(),
+    clientId: text('client_id').notNull(),
+    clientSecretSealed: text('client_secret_sealed').notNull(),
+    defaultRole: text('default_role', { enum: ['member', 'owner'] })
+      .notNull()
+      .default('member'),
+    required: boolean('required').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('sso_connections_domain_idx').on(t.domain)],
+);
+
+/** Who a provider's subject is (issue #38): after the first sign-in, the `sub` decides, not the e-mail address. */
+export const ssoIdentities = pgTable(
+  'sso_identities',
+  {
+    id: serial('id').primaryKey(),
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('sso_identities_issuer_subject_idx').on(t.issuer, t.subject),
+    index('sso_identities_user_id_idx').on(t.userId),
   ],
 );
