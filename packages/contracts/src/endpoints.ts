@@ -118,6 +118,12 @@ export type EndpointSpec = {
   readonly bodyCheckedBy?: 'handler';
   readonly response: EndpointResponse;
   readonly access: Access;
+  /**
+   * A sensitive call (issue #38 item 2): a person with a second factor must have proved it in this session within
+   * STEP_UP_MAX_AGE_MS and since their latest enrolment, else 403 `step_up_required` (checked after the account is
+   * resolved, so another account's id is still a 404). API keys are not asked.
+   */
+  readonly stepUp?: true;
 };
 
 export type Endpoint = EndpointSpec & {

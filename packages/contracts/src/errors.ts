@@ -24,6 +24,10 @@ export const mainCodes = [
   'lookup_ceiling_reached',
   /** 503: the carrier lookup provider gave no answer (a timeout, its error); nothing recorded, retry (issue #36). */
   'lookup_failed',
+  /** 403: the account requires a second factor and the person has none; only enrolment is open (issue #38). */
+  'mfa_setup_required',
+  /** 403: a sensitive call needs a fresh proof of the second factor (`POST /api/auth/step-up`, issue #38). */
+  'step_up_required',
 ] as const;
 export type MainCode = (typeof mainCodes)[number];
 

@@ -2,6 +2,7 @@ import { accountSelfServiceEndpoints, userEndpoints } from './account-self-servi
 import { apiKeyEndpoints } from './api-keys.ts';
 import { auditEndpoints } from './audit.ts';
 import { authEndpoints } from './auth.ts';
+import { authSessionEndpoints } from './auth-sessions.ts';
 import { certificateEndpoints } from './certificates.ts';
 import { consentEndpoints } from './consent.ts';
 import { contactabilityEndpoints } from './contactability.ts';
@@ -15,6 +16,8 @@ import { privacyRequestEndpoints } from './privacy-requests.ts';
 import { publicVerifyEndpoints, testPhoneNumberEndpoints } from './public-verify.ts';
 import { retentionEndpoints } from './retention.ts';
 import { revocationEndpoints } from './revocations.ts';
+import { passkeyEndpoints, secondFactorEndpoints } from './second-factors.ts';
+import { ssoEndpoints } from './sso.ts';
 import { accountEndpoints, invitationEndpoints, membershipEndpoints } from './teams.ts';
 import { verificationAttemptEndpoints } from './verification-attempts.ts';
 import { verificationEndpoints } from './verifications.ts';
@@ -31,6 +34,7 @@ export const sessionEndpoints = {
   apiKeys: apiKeyEndpoints,
   audit: auditEndpoints,
   auth: authEndpoints,
+  authSessions: authSessionEndpoints,
   certificates: certificateEndpoints,
   consent: consentEndpoints,
   contactability: contactabilityEndpoints,
@@ -41,10 +45,13 @@ export const sessionEndpoints = {
   lookupSummary: lookupSummaryEndpoints,
   lookups: lookupEndpoints,
   memberships: membershipEndpoints,
+  passkeys: passkeyEndpoints,
   privacyRequests: privacyRequestEndpoints,
   publicVerify: publicVerifyEndpoints,
   retention: retentionEndpoints,
   revocations: revocationEndpoints,
+  secondFactors: secondFactorEndpoints,
+  sso: ssoEndpoints,
   testPhoneNumbers: testPhoneNumberEndpoints,
   users: userEndpoints,
   verificationAttempts: verificationAttemptEndpoints,

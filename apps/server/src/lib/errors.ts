@@ -3,6 +3,7 @@ import {
   errorTexts,
   MAIN_CODE_KEY,
   type MainCode,
+  secondFactorTexts,
   type TeamMainCode,
 } from '@veriform/contracts';
 
@@ -24,6 +25,8 @@ export const statusOfCode: Record<AppErrorCode, number> = {
   conflict: 409,
   lookup_ceiling_reached: 429,
   lookup_failed: 503,
+  mfa_setup_required: 403,
+  step_up_required: 403,
   server_error: 500,
   last_owner: 400,
   invitation_missing: 400,
@@ -122,6 +125,10 @@ function defaultDetail(code: AppErrorCode): string {
       return errorTexts.notFound;
     case 'server_error':
       return errorTexts.serverError;
+    case 'mfa_setup_required':
+      return secondFactorTexts.mfaSetupRequired;
+    case 'step_up_required':
+      return secondFactorTexts.stepUpRequired;
     default:
       return code;
   }
