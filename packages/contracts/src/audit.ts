@@ -70,6 +70,19 @@ export const auditActions = [
   'legal_hold.placed',
   'legal_hold.released',
   'retention.purged',
+  'auth.mfa_enrolled',
+  'auth.mfa_removed',
+  'auth.recovery_codes_regenerated',
+  'auth.recovery_code_used',
+  'auth.mfa_failed',
+  'auth.step_up',
+  'auth.passkey_added',
+  'auth.passkey_removed',
+  'auth.sso_login',
+  'auth.sso_failed',
+  'auth.session_ended',
+  'account.mfa_requirement_changed',
+  'account.sso_changed',
 ] as const;
 export const auditActionSchema = z.enum(auditActions);
 export type AuditAction = z.infer<typeof auditActionSchema>;
@@ -137,6 +150,19 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'legal_hold.placed': 'Placed a legal hold',
   'legal_hold.released': 'Released a legal hold',
   'retention.purged': 'Removed evidence past the retention policy',
+  'auth.mfa_enrolled': 'Set up an authenticator app',
+  'auth.mfa_removed': 'Removed an authenticator app',
+  'auth.recovery_codes_regenerated': 'Made new recovery codes',
+  'auth.recovery_code_used': 'Used a recovery code',
+  'auth.mfa_failed': 'Failed a second-factor check',
+  'auth.step_up': 'Confirmed a second factor for a sensitive action',
+  'auth.passkey_added': 'Added a passkey',
+  'auth.passkey_removed': 'Removed a passkey',
+  'auth.sso_login': 'Signed in with single sign-on',
+  'auth.sso_failed': 'Single sign-on failed',
+  'auth.session_ended': 'Ended a session',
+  'account.mfa_requirement_changed': 'Changed the two-factor requirement',
+  'account.sso_changed': 'Changed single sign-on',
 };
 
 export const auditActorTypes = ['user', 'api_key', 'system'] as const;
@@ -159,6 +185,8 @@ export const auditTargetTypes = [
   'revocation',
   'legal_hold',
   'privacy_request',
+  'passkey',
+  'sso_connection',
 ] as const;
 export const auditTargetTypeSchema = z.enum(auditTargetTypes);
 export type AuditTargetType = z.infer<typeof auditTargetTypeSchema>;
