@@ -54,6 +54,8 @@ export const targetTypeLabels: Record<AuditTargetType, string> = {
   revocation: 'Revocation',
   legal_hold: 'Legal hold',
   privacy_request: 'Privacy request',
+  passkey: 'Passkey',
+  sso_connection: 'Single sign-on',
 };
 
 /** The filter bar's choices, in the contract's order ("all" first). */
