@@ -37,7 +37,15 @@ export function sessionExpiry(createdAt: Date, now: Date): Date {
 export function createSessionStore(db: Db, clock: Clock) {
   async function create(
     userId: number,
-    meta: { ip: string; userAgent: string | undefined; currentMembershipId?: number | null },
+    meta: {
+      ip: string;
+      userAgent: string | undefined;
+      currentMembershipId?: number | null;
+      /** How the session began (issue #38); `password` when not said. */
+      signedInWith?: SessionRow['signedInWith'];
+      /** When it proved a second factor (a sign-in with a passkey, or a second step); null when it did not. */
+      lastProofAt?: Date | null;
+    },
   ) {
     const id = randomToken(32);
     const now = clock.now();
@@ -52,6 +60,8 @@ export function createSessionStore(db: Db, clock: Clock) {
         ip: meta.ip,
         userAgent: meta.userAgent?.slice(0, 512),
         currentMembershipId: meta.currentMembershipId ?? null,
+        signedInWith: meta.signedInWith ?? 'password',
+        lastProofAt: meta.lastProofAt ?? null,
       })
       .returning();
     if (!row) throw new Error('Session insert returned no row');
@@ -134,6 +144,14 @@ export function createSessionStore(db: Db, clock: Clock) {
       );
   }
 
+  /**
+   * The session proved a second factor at `at` (issue #38: an enrolment, a step-up). `executor`: the caller's
+   * transaction, when the proof is recorded with it.
+   */
+  async function markProof(idHash: string, at: Date, executor: Db = db): Promise<void> {
+    await executor.update(sessions).set({ lastProofAt: at }).where(eq(sessions.idHash, idHash));
+  }
+
   /** Remembers the session's current membership (SPEC §4; POST /api/memberships/{id}/select, account creation…). */
   async function setCurrentMembership(idHash: string, membershipId: number | null): Promise<void> {
     await db.update(sessions).set({ currentMembershipId: membershipId }).where(eq(sessions.idHash, idHash));
@@ -143,7 +161,16 @@ export function createSessionStore(db: Db, clock: Clock) {
     await db.delete(sessions).where(lt(sessions.expiresAt, clock.now()));
   }
 
-  return { create, find, touchIfDue, remove, removeAllOfUser, setCurrentMembership, pruneExpired };
+  return {
+    create,
+    find,
+    touchIfDue,
+    remove,
+    removeAllOfUser,
+    markProof,
+    setCurrentMembership,
+    pruneExpired,
+  };
 }
 
 export type SessionStore = ReturnType<typeof createSessionStore>;

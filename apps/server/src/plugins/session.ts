@@ -71,6 +71,13 @@ export function registerSessions(app: FastifyInstance): void {
   });
 }
 
+/** How a session began (issue #38), when not with a password alone. */
+export type StartSessionOptions = {
+  signedInWith?: SessionRow['signedInWith'];
+  /** The sign-in proved a second factor (a passkey, a second step): step-up is not asked for the next minutes. */
+  lastProofAt?: Date | null;
+};
+
 /**
  * Logs `user` in on a brand-new session id (never the one the request came with: session fixation), ending the
  * request's previous session if it had one.
@@ -79,12 +86,14 @@ export async function startSession(
   request: FastifyRequest,
   reply: FastifyReply,
   user: UserRow,
+  options: StartSessionOptions = {},
 ): Promise<void> {
   const { config, sessions } = request.server.services;
   if (request.session) await sessions.remove(request.session.idHash);
   const created = await sessions.create(user.id, {
     ip: request.ip,
     userAgent: request.headers['user-agent'],
+    ...options,
   });
   reply.setCookie(cookieNames(config).session, created.id, {
     ...baseCookieOptions(config),

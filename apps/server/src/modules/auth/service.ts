@@ -225,7 +225,11 @@ export function createAuthService(deps: {
     return updated;
   }
 
-  return { signup, login, logout, changePassword, checkCurrentPassword };
+  /**
+   * The guess limits, for other proofs of who a person is (a passkey's assertion, issue #38): `reserveGuess` before
+   * the proof is checked, `forgiveGuess` when it was right. One home for the rule: LOGIN_FAILURE_LIMITS above.
+   */
+  return { signup, login, logout, changePassword, checkCurrentPassword, reserveGuess, forgiveGuess };
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;
