@@ -14,6 +14,8 @@ import {
   PermissionDeniedError,
   RateLimitedError,
   ServerError,
+  STEP_UP_CANCELED_TEXT,
+  StepUpCanceledError,
 } from './api-client';
 
 interface Call {
@@ -229,5 +231,69 @@ describe('buildQueryString', () => {
     expect(buildQueryString({ category__in: ['x y', 'z'] })).toBe('?category__in=x%20y%2Cz');
     expect(buildQueryString({ a: undefined })).toBe('');
     expect(buildQueryString(undefined)).toBe('');
+  });
+});
+
+describe('ApiClient: step-up and the required second factor (issue #38)', () => {
+  const stepUp = [403, { detail: 'Confirm it is you.', MainCode_: 'step_up_required' }] as [number, unknown];
+
+  it('asks the step-up handler, then makes the same call once more', async () => {
+    const { fetch, calls } = fakeFetch(stepUp, [200, { ok: true }]);
+    const api = new ApiClient({ fetch, csrfToken: 't' });
+    const handler = vi.fn(async () => true);
+    api.setStepUpHandler(handler);
+    await expect(api.request('POST', '/api/x', { schema: okSchema, body: { a: 1 } })).resolves.toEqual({
+      ok: true,
+    });
+    expect(handler).toHaveBeenCalledTimes(1);
+    expect(calls.map((c) => [c.method, c.url, c.body])).toEqual([
+      ['POST', '/api/x', '{"a":1}'],
+      ['POST', '/api/x', '{"a":1}'],
+    ]);
+  });
+
+  it('a canceled step-up fails the call with its own message and does not retry', async () => {
+    const { fetch, calls } = fakeFetch(stepUp);
+    const api = new ApiClient({ fetch, csrfToken: 't' });
+    api.setStepUpHandler(async () => false);
+    const failure = api.request('DELETE', '/api/x', { schema: noContent });
+    await expect(failure).rejects.toBeInstanceOf(StepUpCanceledError);
+    await expect(failure).rejects.toThrow(STEP_UP_CANCELED_TEXT);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('retries once only: a second step_up_required is a plain 403', async () => {
+    const { fetch, calls } = fakeFetch(stepUp, stepUp);
+    const api = new ApiClient({ fetch, csrfToken: 't' });
+    const handler = vi.fn(async () => true);
+    api.setStepUpHandler(handler);
+    const failure = api.request('POST', '/api/x', { schema: okSchema });
+    await expect(failure).rejects.toBeInstanceOf(PermissionDeniedError);
+    await expect(failure).rejects.toMatchObject({ mainCode: 'step_up_required' });
+    expect(handler).toHaveBeenCalledTimes(1);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('without a handler the 403 is the caller’s, with its main code', async () => {
+    const { fetch } = fakeFetch(stepUp);
+    const api = new ApiClient({ fetch, csrfToken: 't' });
+    await expect(api.request('GET', '/api/x', { schema: okSchema })).rejects.toMatchObject({
+      status: 403,
+      mainCode: 'step_up_required',
+    });
+  });
+
+  it('mfa_setup_required tells its handler and fails the call', async () => {
+    const { fetch } = fakeFetch([
+      403,
+      { detail: 'Set up a second factor.', MainCode_: 'mfa_setup_required' },
+    ]);
+    const api = new ApiClient({ fetch, csrfToken: 't' });
+    const handler = vi.fn();
+    api.setMfaSetupRequiredHandler(handler);
+    await expect(api.request('GET', '/api/x', { schema: okSchema })).rejects.toMatchObject({
+      mainCode: 'mfa_setup_required',
+    });
+    expect(handler).toHaveBeenCalledTimes(1);
   });
 });

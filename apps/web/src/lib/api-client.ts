@@ -63,11 +63,31 @@ export class NotAuthenticatedError extends ApiError {
 }
 
 export class PermissionDeniedError extends ApiError {
-  constructor(detail: string | undefined) {
+  /** The body's MainCode_ (`step_up_required`, `mfa_setup_required`), when it named one. */
+  readonly mainCode: string | undefined;
+
+  constructor(detail: string | undefined, mainCode?: string) {
     super(403, errorTexts.permissionDenied, detail);
     this.name = 'PermissionDeniedError';
+    this.mainCode = mainCode;
   }
 }
+
+export const STEP_UP_CANCELED_TEXT = 'Nothing was changed: confirming it is you was canceled.';
+
+/** The person closed the step-up dialog (issue #38): the call was not made again, nothing changed. */
+export class StepUpCanceledError extends ApiError {
+  constructor() {
+    super(403, STEP_UP_CANCELED_TEXT);
+    this.name = 'StepUpCanceledError';
+  }
+}
+
+/**
+ * Asked when a call answers 403 `step_up_required`: resolves true once the person has proved their second factor
+ * again (`POST /api/auth/step-up`), false when they canceled.
+ */
+export type StepUpHandler = () => Promise<boolean>;
 
 export class NotFoundError extends ApiError {
   constructor(detail: string | undefined) {
@@ -160,8 +180,16 @@ export interface ApiClientOptions {
   onNotAuthenticated?: (error: NotAuthenticatedError) => void;
 }
 
+/** 403 with this main code: the account requires a second factor the person has not set up (issue #38). */
+const MFA_SETUP_REQUIRED = 'mfa_setup_required';
+const STEP_UP_REQUIRED = 'step_up_required';
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function mainCodeOf(body: unknown): string | undefined {
+  return isRecord(body) && typeof body[MAIN_CODE_KEY] === 'string' ? body[MAIN_CODE_KEY] : undefined;
 }
 
 function detailOf(body: unknown): string | undefined {
@@ -224,6 +252,8 @@ export class ApiClient {
   private csrfToken: string | null;
   private pendingCsrf: Promise<string> | null = null;
   private onNotAuthenticated: ((error: NotAuthenticatedError) => void) | undefined;
+  private onStepUpRequired: StepUpHandler | undefined;
+  private onMfaSetupRequired: (() => void) | undefined;
 
   constructor(options: ApiClientOptions = {}) {
     this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
@@ -241,6 +271,19 @@ export class ApiClient {
 
   setNotAuthenticatedHandler(handler: ((error: NotAuthenticatedError) => void) | undefined): void {
     this.onNotAuthenticated = handler;
+  }
+
+  /**
+   * Who proves the second factor again when a call answers 403 `step_up_required` (the step-up dialog, issue #38):
+   * the call is then made once more; without a handler, or when it resolves false, the call fails.
+   */
+  setStepUpHandler(handler: StepUpHandler | undefined): void {
+    this.onStepUpRequired = handler;
+  }
+
+  /** Told when a call answers 403 `mfa_setup_required` (the account requires a second factor; issue #38). */
+  setMfaSetupRequiredHandler(handler: (() => void) | undefined): void {
+    this.onMfaSetupRequired = handler;
   }
 
   /** A fresh token (its request needs none); concurrent callers share one request. */
@@ -331,6 +374,15 @@ export class ApiClient {
       this.csrfToken = null;
       result = await attempt(await this.refreshCsrfToken());
     }
+    if (
+      result.response.status === 403 &&
+      mainCodeOf(result.payload) === STEP_UP_REQUIRED &&
+      this.onStepUpRequired
+    ) {
+      // Issue #38: a sensitive call asks for a fresh proof; once given, the same call is made once more.
+      if (!(await this.onStepUpRequired())) throw new StepUpCanceledError();
+      result = await attempt(needsCsrf ? (this.csrfToken ?? (await this.refreshCsrfToken())) : null);
+    }
 
     const { response, payload } = result;
     if (response.ok) {
@@ -354,7 +406,11 @@ export class ApiClient {
     }
     if (status === 400) return validationErrorFromBody(payload);
     if (status === 401) return new NotAuthenticatedError(detail ?? errorTexts.notAuthenticated);
-    if (status === 403) return new PermissionDeniedError(detail);
+    if (status === 403) {
+      const mainCode = mainCodeOf(payload);
+      if (mainCode === MFA_SETUP_REQUIRED) this.onMfaSetupRequired?.();
+      return new PermissionDeniedError(detail, mainCode);
+    }
     if (status === 404) return new NotFoundError(detail);
     // A conflict (a second release, held evidence's redaction) says why in its detail: the one line shown.
     if (status === 409) return new ApiError(409, detail ?? unexpectedStatusText(409), detail);
