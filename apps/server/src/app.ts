@@ -38,6 +38,7 @@ import { legalHoldRoutes } from './modules/legal-holds/index.ts';
 import { lookupRoutes } from './modules/lookups/index.ts';
 import { mediaRoutes } from './modules/media/index.ts';
 import { membershipRoutes } from './modules/memberships/index.ts';
+import { passkeyRoutes } from './modules/passkeys/index.ts';
 import { privacyRequestRoutes } from './modules/privacy-requests/index.ts';
 import { publicVerifyRoutes } from './modules/public-verify/index.ts';
 import { refreshLinkRoutes } from './modules/refresh-links/index.ts';
@@ -209,6 +210,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await registerOpenApi(app);
 
   await app.register(authRoutes);
+  await app.register(passkeyRoutes);
   await app.register(userRoutes);
   await app.register(mediaRoutes);
   await app.register(accountRoutes);

@@ -62,6 +62,7 @@ import {
 } from './modules/lookups/index.ts';
 import { createMediaService, type MediaService } from './modules/media/index.ts';
 import { createMembershipService, type MembershipService } from './modules/memberships/index.ts';
+import { createPasskeyService, type PasskeyService } from './modules/passkeys/index.ts';
 import { createPrivacyRequests, type PrivacyRequests } from './modules/privacy-requests/index.ts';
 import { createPublicVerifyService, type PublicVerifyService } from './modules/public-verify/index.ts';
 import { createRefreshLinks, type RefreshLinks } from './modules/refresh-links/index.ts';
@@ -115,6 +116,8 @@ export type Services = {
   passwordReset: PasswordReset;
   emailChange: EmailChange;
   auth: AuthService;
+  /** Passkeys (WebAuthn, issue #38): registration, the sign-in without a password, assertions for a known person. */
+  passkeys: PasskeyService;
   users: UserService;
   media: MediaService;
   accounts: AccountService;
@@ -211,6 +214,7 @@ export function createServices(deps: {
   const emailVerification = createEmailVerification(linkDeps);
   const passwordReset = createPasswordReset({ ...linkDeps, sessions, audit });
   const auth = createAuthService({ db, clock, rateLimit, sessions, emailVerification, audit });
+  const passkeys = createPasskeyService({ db, clock, config, rateLimit, sessions, audit, guesses: auth });
   const emailChange = createEmailChange({ ...linkDeps, checkPassword: auth.checkCurrentPassword, audit });
   const media = createMediaService(db, rateLimit);
   const users = createUserService(db);
@@ -319,6 +323,7 @@ export function createServices(deps: {
     passwordReset,
     emailChange,
     auth,
+    passkeys,
     users,
     media,
     accounts,
