@@ -22,6 +22,8 @@ export const engineSpecificTests = [
   'src/messaging/twilio.test.ts',
   'src/modules/verifications/export.test.ts',
   'src/modules/verifications/count.test.ts',
+  // Single sign-on (issue #38): one state replayed by 20 callbacks at once signs in once.
+  'src/modules/sso/sso-concurrency.test.ts',
   // A reply delivered 10 times at once is one revocation (its MessageSid unique), on each engine's locking.
   'src/modules/revocations/inbound.test.ts',
   // 20 acknowledgments of one revocation at once: one wins.
@@ -61,6 +63,8 @@ export const engineSpecificTests = [
   // Passkeys (issue #38): one challenge under a burst of 20 is one session; the passkey limit under a burst; the guess
   // limits shared with passwords.
   'src/modules/passkeys/passkeys.test.ts',
+  // The person's sessions: 20 endings of one session at once end it once, with one event.
+  'src/modules/auth-sessions/auth-sessions.test.ts',
   // The audit chain (one event at a time per account, hashed in SQL) and the summaries' triggers (30 code entries at
   // once count one attempt entered): "only once" rules under bursts.
   'src/modules/audit/audit.test.ts',

@@ -27,6 +27,7 @@ import {
 } from './modules/api-v1/index.ts';
 import { auditRoutes } from './modules/audit/index.ts';
 import { authRoutes, viewerState } from './modules/auth/index.ts';
+import { authSessionRoutes } from './modules/auth-sessions/index.ts';
 import { certificateRoutes } from './modules/certificates/index.ts';
 import { twilioStatusRoutes } from './modules/code-delivery/index.ts';
 import { consentRoutes } from './modules/consent/index.ts';
@@ -211,6 +212,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   await app.register(authRoutes);
   await app.register(passkeyRoutes);
+  await app.register(authSessionRoutes);
   await app.register(userRoutes);
   await app.register(mediaRoutes);
   await app.register(accountRoutes);

@@ -21,6 +21,7 @@ import {
 } from './modules/api-v1/index.ts';
 import { type CodeDelivery, createAttemptStore, createCodeDelivery } from './modules/attempts/index.ts';
 import { type AuditLog, type AuditReader, createAuditLog, createAuditReader } from './modules/audit/index.ts';
+import { type AuthSessions, createAuthSessions } from './modules/auth-sessions/index.ts';
 import {
   type AuthService,
   createAuthService,
@@ -118,6 +119,8 @@ export type Services = {
   auth: AuthService;
   /** Passkeys (WebAuthn, issue #38): registration, the sign-in without a password, assertions for a known person. */
   passkeys: PasskeyService;
+  /** The signed-in person's own sessions: the list, ending one or all the others (issue #38). */
+  authSessions: AuthSessions;
   users: UserService;
   media: MediaService;
   accounts: AccountService;
@@ -215,6 +218,7 @@ export function createServices(deps: {
   const passwordReset = createPasswordReset({ ...linkDeps, sessions, audit });
   const auth = createAuthService({ db, clock, rateLimit, sessions, emailVerification, audit });
   const passkeys = createPasskeyService({ db, clock, config, rateLimit, sessions, audit, guesses: auth });
+  const authSessions = createAuthSessions({ db, sessions, audit });
   const emailChange = createEmailChange({ ...linkDeps, checkPassword: auth.checkCurrentPassword, audit });
   const media = createMediaService(db, rateLimit);
   const users = createUserService(db);
@@ -324,6 +328,7 @@ export function createServices(deps: {
     emailChange,
     auth,
     passkeys,
+    authSessions,
     users,
     media,
     accounts,

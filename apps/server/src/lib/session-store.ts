@@ -1,6 +1,6 @@
 import type { Db } from '@veriform/db';
 import { schema } from '@veriform/db';
-import { and, eq, gt, lt, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, lt, ne, sql } from 'drizzle-orm';
 import type { Clock } from './clock.ts';
 import { randomToken, sha256Hex } from './crypto.ts';
 import type { AccountRow, MembershipRow, SessionRow, UserRow } from './rows.ts';
@@ -132,16 +132,40 @@ export function createSessionStore(db: Db, clock: Clock) {
     return removed.length > 0;
   }
 
-  /** Ends every session of the user (password reset), or every one but `exceptIdHash` (password change). */
-  async function removeAllOfUser(userId: number, options: { exceptIdHash?: string } = {}): Promise<void> {
-    await db
+  /**
+   * Ends every session of the user (password reset), or every one but `exceptIdHash` (password change, "end all
+   * others"); answers how many ended. `executor`: the caller's transaction, when the ending is recorded with it.
+   */
+  async function removeAllOfUser(
+    userId: number,
+    options: { exceptIdHash?: string; executor?: Db } = {},
+  ): Promise<number> {
+    const removed = await (options.executor ?? db)
       .delete(sessions)
       .where(
         and(
           eq(sessions.userId, userId),
           options.exceptIdHash ? ne(sessions.idHash, options.exceptIdHash) : undefined,
         ),
-      );
+      )
+      .returning({ idHash: sessions.idHash });
+    return removed.length;
+  }
+
+  /** The user's live sessions (not expired, within their absolute lifetime), the most recently seen first. */
+  async function listOfUser(userId: number): Promise<SessionRow[]> {
+    const now = clock.now();
+    return db
+      .select()
+      .from(sessions)
+      .where(
+        and(
+          eq(sessions.userId, userId),
+          gt(sessions.expiresAt, now),
+          gt(sessions.createdAt, new Date(now.getTime() - SESSION_MAX_LIFETIME_MS)),
+        ),
+      )
+      .orderBy(desc(sessions.lastSeenAt), desc(sessions.createdAt));
   }
 
   /**
@@ -167,6 +191,7 @@ export function createSessionStore(db: Db, clock: Clock) {
     touchIfDue,
     remove,
     removeAllOfUser,
+    listOfUser,
     markProof,
     setCurrentMembership,
     pruneExpired,
