@@ -9,6 +9,7 @@ import {
   LookupFailedError,
   type LookupQuestion,
 } from '../../messaging/lookup.ts';
+import { createTestModeLookup } from '../../messaging/test-mode-lookup.ts';
 import { type AccountContext, keyLivemode } from '../../plugins/account-context.ts';
 import { ceilingsOf } from './settings.ts';
 import { monthOf, usageIn } from './usage.ts';
@@ -24,6 +25,10 @@ type LookupRow = typeof lookups.$inferSelect;
  * the others wait for its answer, in whichever process they run); each account asks at most its monthly ceiling of
  * each kind (counted in `lookup_usage` by the statement that checks it). A failed request is no answer: its row is
  * marked failed, its unit of the ceiling given back, and the caller gets `LookupFailedError` to retry.
+ *
+ * Test mode asks no provider (ADR 42's amendment): a test key's question is answered by the test-mode lookup
+ * (messaging/test-mode-lookup.ts, its table of magic numbers), recorded and reused as any other, and not counted
+ * against the month's ceiling (nothing is spent).
  */
 
 /** How long an answer stands for the same question: a day. */
@@ -160,10 +165,15 @@ export function createLookups(deps: {
   db: Db;
   clock: Clock;
   carrierLookup: CarrierLookup;
+  /** Answers test mode's questions without asking anyone (default: messaging/test-mode-lookup.ts). */
+  testModeLookup?: CarrierLookup;
   /** The provider request's timeout (config `lookupTimeoutMs`): how long a claim may stand, and waiters wait. */
   timeoutMs: number;
 }) {
   const { db, clock, carrierLookup, timeoutMs } = deps;
+  const testModeLookup = deps.testModeLookup ?? createTestModeLookup();
+  /** Who answers: never the provider for a test-mode question (a test key proves no real subscriber). */
+  const answererOf = (isTest: boolean): CarrierLookup => (isTest ? testModeLookup : carrierLookup);
   const claimLifetimeMs = timeoutMs + CLAIM_MARGIN_MS;
   /**
    * This process's questions in flight, by question: a second caller here shares the first one's promise instead of
@@ -235,7 +245,8 @@ export function createLookups(deps: {
             ),
           )
           .returning({ askedAt: lookups.askedAt });
-        for (const { askedAt } of abandoned) await giveBack(tx, accountId, question.kind, askedAt);
+        if (!isTest)
+          for (const { askedAt } of abandoned) await giveBack(tx, accountId, question.kind, askedAt);
 
         const [claimed] = await tx
           .insert(lookups)
@@ -246,7 +257,7 @@ export function createLookups(deps: {
             phone: question.phone,
             lastVerifiedDate: question.kind === 'reassigned' ? question.lastVerifiedDate : null,
             status: 'pending',
-            provider: carrierLookup.provider,
+            provider: answererOf(isTest).provider,
             askedAt: now,
           })
           .onConflictDoNothing()
@@ -262,6 +273,8 @@ export function createLookups(deps: {
 
         const answered = await reusable(tx, same);
         if (answered) throw new AnsweredMeanwhile(answered);
+        // Test mode spends nothing: not counted, never refused by the ceiling.
+        if (isTest) return { claimed };
 
         const ceiling = (await ceilingsOf(tx, accountId))[question.kind];
         const counted =
@@ -294,7 +307,7 @@ export function createLookups(deps: {
   async function ask(claimed: LookupRow, question: LookupQuestion): Promise<LookupRecord> {
     let reply: Awaited<ReturnType<CarrierLookup['ask']>>;
     try {
-      reply = await carrierLookup.ask(question);
+      reply = await answererOf(claimed.isTest).ask(question);
     } catch (error) {
       const failure = error instanceof Error ? error.message : String(error);
       await transaction(db, async (tx) => {
@@ -302,7 +315,7 @@ export function createLookups(deps: {
           .update(lookups)
           .set({ status: 'failed', failure, answeredAt: clock.now() })
           .where(and(eq(lookups.id, claimed.id), eq(lookups.status, 'pending')));
-        await giveBack(tx, claimed.accountId, question.kind, claimed.askedAt);
+        if (!claimed.isTest) await giveBack(tx, claimed.accountId, question.kind, claimed.askedAt);
       });
       throw error;
     }
