@@ -520,6 +520,10 @@ describe('cross-account access: every id-taking route is proved somewhere', () =
       'modules/api-v1/*.test.ts (a key gets 404 for another account’s forms and verifications)',
     ],
     [/^\/api\/users\/:id/, 'modules/users/users.test.ts (“only one’s own”: 404 for another user’s id)'],
+    [
+      /^\/api\/auth\/(passkeys|sessions)\/:id$/,
+      'modules/passkeys/passkeys.test.ts, modules/auth-sessions/auth-sessions.test.ts (404 for another person’s id)',
+    ],
     [/^\/api\/public\//, 'public by design: publicId and attemptId are unguessable; public-verify.test.ts'],
     [/^\/media\/:file$/, 'public by design: content-addressed by SHA-256'],
     [/^\/f\/:publicId(\/revoke)?$/, 'public by design: the consumer page and its revocation page'],
