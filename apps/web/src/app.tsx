@@ -3,6 +3,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { DeferredNotifications } from './components/DeferredNotifications';
+import { SecondFactorGate } from './features/account/components/SecondFactorGate';
 import { type Services, ServicesProvider } from './lib/services';
 import type { AppRouter } from './router';
 import { cssVariablesResolver, theme } from './theme';
@@ -19,7 +20,10 @@ export function AppProviders({ services, env, children }: ProvidersProps & { chi
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env={env}>
       <DeferredNotifications />
       <QueryClientProvider client={services.queryClient}>
-        <ServicesProvider services={services}>{children}</ServicesProvider>
+        <ServicesProvider services={services}>
+          {children}
+          <SecondFactorGate />
+        </ServicesProvider>
       </QueryClientProvider>
     </MantineProvider>
   );

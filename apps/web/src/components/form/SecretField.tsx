@@ -23,6 +23,45 @@ interface SecretFieldProps {
 }
 
 /**
+ * Copies a secret (or several, one a line): its words turn to "Copied" for the eyes while screen readers hear
+ * `copiedStatus`; it takes focus when its dialog opens.
+ */
+export function CopySecretButton({
+  value,
+  label,
+  copiedStatus,
+}: {
+  value: string;
+  label: string;
+  copiedStatus: string;
+}) {
+  return (
+    <CopyButton value={value} timeout={2000}>
+      {({ copied, copy }) => (
+        <>
+          <Button
+            variant="light"
+            color={copied ? 'teal' : undefined}
+            leftSection={
+              copied ? <IconCheck size={16} aria-hidden="true" /> : <IconCopy size={16} aria-hidden="true" />
+            }
+            onClick={copy}
+            disabled={!value}
+            data-autofocus
+          >
+            {copied ? 'Copied' : label}
+          </Button>
+          {/* The button's new words are for the eyes; screen readers hear this (the region exists first). */}
+          <VisuallyHidden role="status" aria-live="polite">
+            {copied ? copiedStatus : ''}
+          </VisuallyHidden>
+        </>
+      )}
+    </CopyButton>
+  );
+}
+
+/**
  * A secret shown to be copied (an API key just created, a webhook signing secret): read-only, selected on focus, a
  * Copy button that takes focus when the dialog opens, and Done. Nothing of it is kept once the dialog closes.
  */
@@ -41,32 +80,7 @@ export function SecretField({ label, secret, copyLabel, copiedStatus, onDone, lo
         styles={secretInputStyles}
       />
       <Group justify="space-between" gap="sm">
-        <CopyButton value={secret} timeout={2000}>
-          {({ copied, copy }) => (
-            <>
-              <Button
-                variant="light"
-                color={copied ? 'teal' : undefined}
-                leftSection={
-                  copied ? (
-                    <IconCheck size={16} aria-hidden="true" />
-                  ) : (
-                    <IconCopy size={16} aria-hidden="true" />
-                  )
-                }
-                onClick={copy}
-                disabled={!secret}
-                data-autofocus
-              >
-                {copied ? 'Copied' : copyLabel}
-              </Button>
-              {/* The button's new words are for the eyes; screen readers hear this (the region exists first). */}
-              <VisuallyHidden role="status" aria-live="polite">
-                {copied ? copiedStatus : ''}
-              </VisuallyHidden>
-            </>
-          )}
-        </CopyButton>
+        <CopySecretButton value={secret} label={copyLabel} copiedStatus={copiedStatus} />
         <Button onClick={onDone}>Done</Button>
       </Group>
     </>
