@@ -24,6 +24,8 @@ export const engineSpecificTests = [
   'src/modules/verifications/count.test.ts',
   // Single sign-on (issue #38): one state replayed by 20 callbacks at once signs in once.
   'src/modules/sso/sso-concurrency.test.ts',
+  // Single sign-on (issue #38): one state replayed by 20 callbacks at once signs in once.
+  'src/modules/sso/sso-concurrency.test.ts',
   // A reply delivered 10 times at once is one revocation (its MessageSid unique), on each engine's locking.
   'src/modules/revocations/inbound.test.ts',
   // 20 acknowledgments of one revocation at once: one wins.

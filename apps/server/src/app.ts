@@ -45,6 +45,7 @@ import { publicVerifyRoutes } from './modules/public-verify/index.ts';
 import { refreshLinkRoutes } from './modules/refresh-links/index.ts';
 import { retentionRoutes } from './modules/retention/index.ts';
 import { revocationRoutes, twilioInboundRoutes } from './modules/revocations/index.ts';
+import { ssoRoutes } from './modules/sso/index.ts';
 import { testNumberRoutes } from './modules/test-numbers/index.ts';
 import { userRoutes } from './modules/users/index.ts';
 import { verificationAttemptRoutes } from './modules/verification-attempts/index.ts';
@@ -217,6 +218,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(mediaRoutes);
   await app.register(accountRoutes);
   await app.register(domainRoutes);
+  await app.register(ssoRoutes);
   await app.register(lookupRoutes);
   await app.register(retentionRoutes);
   await app.register(membershipRoutes);

@@ -69,6 +69,7 @@ import { createPublicVerifyService, type PublicVerifyService } from './modules/p
 import { createRefreshLinks, type RefreshLinks } from './modules/refresh-links/index.ts';
 import { createRetentionPolicy, type RetentionPolicyService } from './modules/retention/index.ts';
 import { createRevocations, type Revocations } from './modules/revocations/index.ts';
+import { createSsoService, type SsoService } from './modules/sso/index.ts';
 import { createTestNumberService, type TestNumberService } from './modules/test-numbers/index.ts';
 import { createUserService, type UserService } from './modules/users/index.ts';
 import {
@@ -183,6 +184,8 @@ export type Services = {
   domains: DomainService;
   /** Webhook events (issue #17): `emit` in the change's transaction stores the event and queues its deliveries. */
   webhookEvents: WebhookEvents;
+  /** Single sign-on (issue #38 item 4): owners connect an OpenID provider for a verified domain; its people sign in. */
+  sso: SsoService;
   /** One attempt of a webhook delivery (the deliver-webhook row job). */
   webhookSender: WebhookSender;
   /** An endpoint's deliveries, "Send test event" and replays (issue #17 item 5). */
@@ -310,6 +313,7 @@ export function createServices(deps: {
     resolveHost,
     lookupTxt: deps.lookupTxt ?? createTxtLookup(),
   });
+  const sso = createSsoService({ db, clock, config, sealer, audit, webhookEvents, resolveHost });
   return {
     config,
     db,
@@ -366,5 +370,6 @@ export function createServices(deps: {
     webhookSender,
     webhookOperations,
     domains,
+    sso,
   };
 }

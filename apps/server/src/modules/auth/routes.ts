@@ -6,6 +6,7 @@ import { ensureCsrfToken } from '../../plugins/csrf.ts';
 import { declared } from '../../plugins/endpoints.ts';
 import { endSession, rotateSession, startSession } from '../../plugins/session.ts';
 import { originOf } from '../../plugins/tenancy.ts';
+import { refusePasswordUnderSso } from '../sso/index.ts';
 import type { ClientOrigin } from './service.ts';
 import { viewerState } from './viewer.ts';
 
@@ -33,6 +34,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   r.route({
     ...declared(authEndpoints.login),
     handler: async (request, reply) => {
+      await refusePasswordUnderSso(app.services.db, request.body.email);
       const user = await auth.login(request.body, clientOrigin(request));
       await startSession(request, reply, user);
       return viewerState(request, reply, { rotateCsrf: true });
