@@ -171,9 +171,16 @@ export function createJobWork(services: Services, executeSql: ExecuteSql): JobWo
         outcome: 'pruned',
         deleted: await pruneEvents(db, clock),
       })),
-      handleJob(carryOutPrivacyRequest, async ({ privacyRequestId }) => ({
-        outcome: await services.privacyRequests.carryOutNow(privacyRequestId),
-      })),
+      handleJob(carryOutPrivacyRequest, async ({ privacyRequestId }, { job }) => {
+        try {
+          return { outcome: await services.privacyRequests.carryOutNow(privacyRequestId) };
+        } catch (error) {
+          // The last try: the request must not stay `running` for ever (it goes back to `open`, audited).
+          if (job.retryCount >= job.retryLimit)
+            await services.privacyRequests.carryOutFailed(privacyRequestId);
+          throw error;
+        }
+      }),
       handleJob(prunePrivacyRequests, async () => ({
         outcome: 'pruned',
         deleted: await services.privacyRequests.prune(),

@@ -64,6 +64,7 @@ export const auditActions = [
   'verification.refresh_link_created',
   'privacy_request.filed',
   'privacy_request.carry_out_started',
+  'privacy_request.carry_out_failed',
   'privacy_request.extended',
   'privacy_request.answered',
   'privacy_request.bundle_downloaded',
@@ -144,6 +145,7 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'verification.refresh_link_created': 'Made a fresh verification link',
   'privacy_request.filed': 'Filed a data-subject request',
   'privacy_request.carry_out_started': 'Started carrying out a data-subject request',
+  'privacy_request.carry_out_failed': 'A data-subject request could not be carried out; it is open again',
   'privacy_request.extended': 'Extended a data-subject request’s due date',
   'privacy_request.answered': 'Answered a data-subject request',
   'privacy_request.bundle_downloaded': 'Downloaded a data-subject request’s access bundle',
@@ -294,5 +296,6 @@ export const auditEndpoints = {
     query: auditExportQuerySchema,
     response: ok(),
     access: auditReaders,
+    stepUp: true,
   }),
 };

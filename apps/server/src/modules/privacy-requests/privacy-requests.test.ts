@@ -3,6 +3,8 @@ import { schema } from '@veriform/db';
 import { and, asc, eq } from 'drizzle-orm';
 import { strFromU8, unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createJobWork, handlerOf } from '../../job-handlers.ts';
+import { carryOutPrivacyRequest } from '../../jobs/definitions/carry-out-privacy-request.ts';
 import { useTestApp } from '../../test-support/app.ts';
 import { DAY, HOUR } from '../../test-support/clock.ts';
 import { jobsOf, jobsSettled } from '../../test-support/jobs.ts';
@@ -447,5 +449,60 @@ describe('the 24-month prune', () => {
       .from(schema.privacyRequests)
       .where(and(eq(schema.privacyRequests.accountId, owner.accountId)));
     expect(left.map((r) => r.id)).toEqual([recent.id]);
+  });
+
+  it('a carry-out whose last try fails goes back to open, audited; an earlier failed try leaves it running', async () => {
+    const owner = await newOwner(t.app, 'Failing Co');
+    const form = await createForm(owner);
+    await approvedVerification(t, form, { phone: '+12015550241' });
+    const request = await filed(owner, { type: 'erasure', phones: ['+12015550241'] });
+    await t.db.db
+      .update(schema.privacyRequests)
+      .set({ status: 'running' })
+      .where(eq(schema.privacyRequests.id, request.id));
+    // The database refuses this request's answer: the job's work fails at its last step, as a crash there would.
+    await t.db.executeSql(
+      "CREATE FUNCTION refuse_answer() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$",
+    );
+    await t.db.executeSql(
+      `CREATE TRIGGER refuse_answer BEFORE UPDATE ON privacy_requests FOR EACH ROW WHEN (NEW.status = 'answered' AND NEW.id = '${request.id}') EXECUTE FUNCTION refuse_answer()`,
+    );
+    /** Runs one try of the job; answers what it threw (the database's refusal, under Drizzle's "Failed query"). */
+    const failedTry = (retryCount: number) =>
+      handlerOf(createJobWork(t.app.services, t.db.executeSql), carryOutPrivacyRequest.name)
+        .run(
+          { privacyRequestId: request.id },
+          {
+            log: t.app.log,
+            job: {
+              id: 'test',
+              name: carryOutPrivacyRequest.name,
+              retryCount,
+              retryLimit: 3,
+              createdOn: new Date(),
+            },
+          },
+        )
+        .then(
+          () => '(no failure)',
+          (error: unknown) => String(error instanceof Error ? error.cause : error),
+        );
+    try {
+      expect(await failedTry(0)).toMatch(/injected failure/);
+      expect((await read(owner, request.id)).status).toBe('running');
+      expect(await failedTry(3)).toMatch(/injected failure/);
+      const reopened = await read(owner, request.id);
+      expect(reopened.status).toBe('open');
+      expect(reopened.answer).toBeNull();
+      const actions = (await auditActions(owner.accountId)).map((row) => row.action);
+      expect(actions.filter((action) => action === 'privacy_request.carry_out_failed')).toHaveLength(1);
+    } finally {
+      await t.db.executeSql('DROP TRIGGER refuse_answer ON privacy_requests');
+      await t.db.executeSql('DROP FUNCTION refuse_answer()');
+    }
+    // Open again: the owner carries it out once more, and this time it is answered.
+    expect((await owner.c.post(`/api/privacy-requests/${request.id}/carry-out`, {})).statusCode).toBe(202);
+    await jobsSettled(t.app);
+    expect((await read(owner, request.id)).status).toBe('answered');
   });
 });

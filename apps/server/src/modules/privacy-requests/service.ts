@@ -544,6 +544,28 @@ export function createPrivacyRequests(deps: {
     return 'answered';
   }
 
+  /**
+   * The job gave up (its last try failed): the request goes back to `open`, so the owner sees it is not being carried
+   * out and can start it again (what was erased stays erased; a second run finds only what remains), and the audit log
+   * says so. Answers whether it was still running.
+   */
+  async function carryOutFailed(privacyRequestId: string): Promise<boolean> {
+    return transaction(db, async (tx) => {
+      const [reopened] = await tx
+        .update(privacyRequests)
+        .set({ status: 'open' })
+        .where(and(eq(privacyRequests.id, privacyRequestId), eq(privacyRequests.status, 'running')))
+        .returning();
+      if (!reopened) return false;
+      await audit.recordAsSystemFor(tx, reopened.accountId, systemFor(reopened), {
+        action: 'privacy_request.carry_out_failed',
+        targets: [auditTargetOf(reopened)],
+        changes: { type: reopened.type },
+      });
+      return true;
+    });
+  }
+
   /** An answered access request's bundle: the ZIP, built from the ids its answer kept. */
   async function bundle(ctx: AccountContext, id: string): Promise<{ fileName: string; bytes: Uint8Array }> {
     const row = await one(db, ctx, id);
@@ -575,7 +597,7 @@ export function createPrivacyRequests(deps: {
     return deleted.length;
   }
 
-  return { file, get, list, page, carryOut, extend, carryOutNow, bundle, prune };
+  return { file, get, list, page, carryOut, extend, carryOutNow, carryOutFailed, bundle, prune };
 }
 
 export type PrivacyRequests = ReturnType<typeof createPrivacyRequests>;
