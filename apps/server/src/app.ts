@@ -39,6 +39,7 @@ import { legalHoldRoutes } from './modules/legal-holds/index.ts';
 import { lookupRoutes } from './modules/lookups/index.ts';
 import { mediaRoutes } from './modules/media/index.ts';
 import { membershipRoutes } from './modules/memberships/index.ts';
+import { mfaRoutes } from './modules/mfa/index.ts';
 import { passkeyRoutes } from './modules/passkeys/index.ts';
 import { privacyRequestRoutes } from './modules/privacy-requests/index.ts';
 import { publicVerifyRoutes } from './modules/public-verify/index.ts';
@@ -65,6 +66,7 @@ import { registerNullCharacterGuard } from './plugins/null-characters.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerSessions } from './plugins/session.ts';
 import { registerSpa, registerViteDev } from './plugins/spa.ts';
+import { registerStepUp } from './plugins/step-up.ts';
 import { registerTenancy } from './plugins/tenancy.ts';
 import { createServices, type Services } from './services.ts';
 
@@ -208,10 +210,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   registerCsrf(app);
   registerSessions(app);
   registerTenancy(app, { apiKeys: services.apiKeys });
+  // After tenancy: a sensitive route's step-up check runs after its account is resolved (a stranger's id stays 404).
+  registerStepUp(app, clock);
   await registerMultipart(app);
   await registerOpenApi(app);
 
   await app.register(authRoutes);
+  await app.register(mfaRoutes);
   await app.register(passkeyRoutes);
   await app.register(authSessionRoutes);
   await app.register(userRoutes);

@@ -63,6 +63,7 @@ import {
 } from './modules/lookups/index.ts';
 import { createMediaService, type MediaService } from './modules/media/index.ts';
 import { createMembershipService, type MembershipService } from './modules/memberships/index.ts';
+import { createMfaService, type MfaService } from './modules/mfa/index.ts';
 import { createPasskeyService, type PasskeyService } from './modules/passkeys/index.ts';
 import { createPrivacyRequests, type PrivacyRequests } from './modules/privacy-requests/index.ts';
 import { createPublicVerifyService, type PublicVerifyService } from './modules/public-verify/index.ts';
@@ -118,6 +119,8 @@ export type Services = {
   passwordReset: PasswordReset;
   emailChange: EmailChange;
   auth: AuthService;
+  /** Second factors (issue #38): TOTP, recovery codes, the sign-in's second step, step-up. */
+  mfa: MfaService;
   /** Passkeys (WebAuthn, issue #38): registration, the sign-in without a password, assertions for a known person. */
   passkeys: PasskeyService;
   /** The signed-in person's own sessions: the list, ending one or all the others (issue #38). */
@@ -222,6 +225,7 @@ export function createServices(deps: {
   const auth = createAuthService({ db, clock, rateLimit, sessions, emailVerification, audit });
   const passkeys = createPasskeyService({ db, clock, config, rateLimit, sessions, audit, guesses: auth });
   const authSessions = createAuthSessions({ db, sessions, audit });
+  const mfa = createMfaService({ db, clock, sealer, sessions, audit, guesses: auth, passkeys });
   const emailChange = createEmailChange({ ...linkDeps, checkPassword: auth.checkCurrentPassword, audit });
   const media = createMediaService(db, rateLimit);
   const users = createUserService(db);
@@ -331,6 +335,7 @@ export function createServices(deps: {
     passwordReset,
     emailChange,
     auth,
+    mfa,
     passkeys,
     authSessions,
     users,

@@ -92,6 +92,7 @@ export const apiKeyEndpoints = {
     body: createApiKeyRequestSchema,
     response: created(createdApiKeySchema),
     access: inAccount('body.account', 'manageCompany'),
+    stepUp: true,
   }),
   /** The key answers 401 at once. */
   revoke: endpoint('DELETE /api/api-keys/:id', {

@@ -23,6 +23,26 @@ export const authResponseSchema = z.object({
 });
 export type AuthResponse = z.infer<typeof authResponseSchema>;
 
+/** A second factor (issue #38): a TOTP code, a one-time recovery code, a passkey (second-factors.ts). */
+export const secondFactorMethods = ['totp', 'passkey', 'recovery_code'] as const;
+export const secondFactorMethodSchema = z.enum(secondFactorMethods);
+export type SecondFactorMethod = z.infer<typeof secondFactorMethodSchema>;
+
+/**
+ * `POST /api/auth/login` when the person has a second factor (issue #38): the password was right, but no session yet;
+ * the pending sign-in is an httpOnly cookie and `POST /api/auth/login/mfa` finishes it with one of `methods` (what the
+ * person has: `recovery_code` only while codes are left).
+ */
+export const mfaRequiredResponseSchema = z.object({
+  mfaRequired: z.literal(true),
+  methods: z.array(secondFactorMethodSchema),
+});
+export type MfaRequiredResponse = z.infer<typeof mfaRequiredResponseSchema>;
+
+/** The sign-in's answer: signed in, or a second factor is asked first. */
+export const loginResponseSchema = z.union([authResponseSchema, mfaRequiredResponseSchema]);
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
+
 export const loginRequestSchema = z.object({
   email: emailSchema,
   password: requiredString.max(256),
@@ -67,10 +87,13 @@ export const authEndpoints = {
   csrf: endpoint('POST /api/auth/csrf', { response: ok(csrfResponseSchema), access: 'public' }),
   /** A read with a POST (it rotates the CSRF token): who is signed in, with their memberships. */
   refreshMe: endpoint('POST /api/auth/refresh-me', { response: ok(authResponseSchema), access: 'public' }),
-  /** Signs in with e-mail and password: a new session and a new CSRF token. */
+  /**
+   * Signs in with e-mail and password: a new session and a new CSRF token; for a person with a second factor,
+   * `{mfaRequired: true, methods}` and no session until `POST /api/auth/login/mfa` (second-factors.ts).
+   */
   login: endpoint('POST /api/auth/login', {
     body: loginRequestSchema,
-    response: ok(authResponseSchema),
+    response: ok(loginResponseSchema),
     access: 'public',
   }),
   /** Ends the session, if any; the answer is the anonymous viewer with a new CSRF token. */

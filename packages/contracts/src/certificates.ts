@@ -305,6 +305,7 @@ export const certificateEndpoints = {
     body: certificateRevokeRequestSchema,
     response: ok(verificationCertificateStandingSchema),
     access: onVerification('manageEvidence'),
+    stepUp: true,
   }),
   /** The public check page's certificate, no login. */
   publicCertificate: endpoint('GET /api/public/certificates/:certId', {

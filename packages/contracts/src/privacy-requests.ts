@@ -271,6 +271,7 @@ export const privacyRequestEndpoints = {
     params: privacyRequestIdParams,
     response: ok(),
     access: onPrivacyRequest('readPrivacyRequests'),
+    stepUp: true,
   }),
 };
 

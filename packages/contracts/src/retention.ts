@@ -91,5 +91,6 @@ export const retentionEndpoints = {
     body: updateRetentionRequestSchema,
     response: ok(retentionPolicySchema),
     access: { account: { from: 'path.account', can: 'manageCompany' } },
+    stepUp: true,
   }),
 };

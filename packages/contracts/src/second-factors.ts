@@ -3,6 +3,9 @@ import { authResponseSchema } from './auth.ts';
 import { anyIdParams, created, endpoint, noContent, ok } from './endpoints.ts';
 import { singleLineName } from './names.ts';
 
+// The sign-in's first answer for a person with a second factor (`mfaRequiredResponseSchema`, its methods
+// `secondFactorMethods`) is auth.ts's: the login's contract names it, and auth.ts cannot import this file.
+
 /**
  * Second factors for members (issue #38): TOTP (RFC 6238) with one-time recovery codes, and passkeys (WebAuthn). A
  * person with a second factor signs in in two steps; sensitive calls ask for a fresh proof (step-up); owners may
@@ -20,10 +23,6 @@ export const MFA_LOGIN_TTL_MS = 5 * 60 * 1000;
 /** Passkeys one person may hold. */
 export const MAX_PASSKEYS_PER_USER = 20;
 
-export const secondFactorMethods = ['totp', 'passkey', 'recovery_code'] as const;
-export const secondFactorMethodSchema = z.enum(secondFactorMethods);
-export type SecondFactorMethod = z.infer<typeof secondFactorMethodSchema>;
-
 /** Six digits; spaces a person types between groups are ignored. */
 export const totpCodeSchema = z
   .string()
@@ -35,7 +34,12 @@ export const totpCodeSchema = z
 export const recoveryCodeSchema = z
   .string()
   .max(64)
-  .transform((v) => v.trim().toLowerCase().replace(/[\s-]+/g, ''))
+  .transform((v) =>
+    v
+      .trim()
+      .toLowerCase()
+      .replace(/[\s-]+/g, ''),
+  )
   .pipe(z.string().regex(/^[a-z0-9]{10}$/, 'Enter one of your recovery codes, such as abcde-12345.'));
 
 const base64url = z
@@ -80,13 +84,6 @@ export const secondFactorProofSchema = z.discriminatedUnion('method', [
 ]);
 export type SecondFactorProof = z.input<typeof secondFactorProofSchema>;
 
-/** `POST /api/auth/login` when the person has a second factor: no session yet; the second step finishes it. */
-export const mfaRequiredResponseSchema = z.object({
-  mfaRequired: z.literal(true),
-  methods: z.array(secondFactorMethodSchema),
-});
-export type MfaRequiredResponse = z.infer<typeof mfaRequiredResponseSchema>;
-
 /** The TOTP enrolment's start: the secret (base32) and the `otpauth://` URL the QR code shows. */
 export const totpSetupResponseSchema = z.object({ secret: z.string(), otpauthUrl: z.string() });
 export type TotpSetupResponse = z.infer<typeof totpSetupResponseSchema>;
@@ -116,13 +113,18 @@ export const passkeySchema = z.object({
 export type Passkey = z.infer<typeof passkeySchema>;
 
 export const passkeyNameSchema = singleLineName(100);
-export const addPasskeyRequestSchema = z.object({ response: webauthnResponseSchema, name: passkeyNameSchema });
+export const addPasskeyRequestSchema = z.object({
+  response: webauthnResponseSchema,
+  name: passkeyNameSchema,
+});
 export const passkeyLoginRequestSchema = z.object({ response: webauthnResponseSchema });
 export const stepUpResponseSchema = z.object({ lastProofAt: z.string() });
 
 export const secondFactorTexts = {
-  stepUpRequired: 'Confirm it is you: enter a code from your authenticator app, a recovery code, or use a passkey.',
-  mfaSetupRequired: 'This account requires a second factor. Set up an authenticator app or a passkey to continue.',
+  stepUpRequired:
+    'Confirm it is you: enter a code from your authenticator app, a recovery code, or use a passkey.',
+  mfaSetupRequired:
+    'This account requires a second factor. Set up an authenticator app or a passkey to continue.',
   wrongCode: 'That code is not right, or it was already used. Try the next one.',
   noPendingLogin: 'Your sign-in has expired. Sign in again.',
   totpAlreadyEnabled: 'An authenticator app is already set up. Remove it first to set up another.',
@@ -136,14 +138,21 @@ export const secondFactorEndpoints = {
   /** What the person has enrolled. */
   status: endpoint('GET /api/auth/mfa', { response: ok(secondFactorsSchema), access: 'signedIn' }),
   /** Starts (or restarts) a TOTP enrolment: a new unconfirmed secret. 400 when one is already confirmed. */
-  startTotp: endpoint('POST /api/auth/mfa/totp', { response: ok(totpSetupResponseSchema), access: 'signedIn' }),
+  startTotp: endpoint('POST /api/auth/mfa/totp', {
+    response: ok(totpSetupResponseSchema),
+    access: 'signedIn',
+  }),
   /** The first code proves the app has the secret: the factor is on, 10 recovery codes are answered once. */
   confirmTotp: endpoint('POST /api/auth/mfa/totp/confirm', {
     body: totpConfirmRequestSchema,
     response: ok(recoveryCodesResponseSchema),
     access: 'signedIn',
   }),
-  removeTotp: endpoint('DELETE /api/auth/mfa/totp', { response: noContent, access: 'signedIn', stepUp: true }),
+  removeTotp: endpoint('DELETE /api/auth/mfa/totp', {
+    response: noContent,
+    access: 'signedIn',
+    stepUp: true,
+  }),
   /** New recovery codes; the old ones stop working. */
   regenerateRecoveryCodes: endpoint('POST /api/auth/mfa/recovery-codes', {
     response: ok(recoveryCodesResponseSchema),

@@ -91,6 +91,11 @@ export const companyInfoSchema = accountSchema.extend({
   auditRetentionYears: z.number().int(),
   /** How long a verification stands as consent in the contactability verdict (issue #35): 1–60 months. */
   consentMaxAgeMonths: z.number().int(),
+  /**
+   * Members must have a second factor (issue #38 item 3): until they set one up, every call on this account answers
+   * 403 `mfa_setup_required`.
+   */
+  requireMfa: z.boolean(),
 });
 export type CompanyInfo = z.infer<typeof companyInfoSchema>;
 
@@ -117,14 +122,17 @@ export const updateAccountRequestSchema = z
       .min(CONSENT_MAX_AGE_MONTHS.min)
       .max(CONSENT_MAX_AGE_MONTHS.max)
       .optional(),
+    /** Owners make a second factor mandatory for every member (issue #38 item 3). */
+    requireMfa: z.boolean().optional(),
   })
   .refine(
     (body) =>
       body.displayName !== undefined ||
       body.phoneCountries !== undefined ||
       body.auditRetentionYears !== undefined ||
-      body.consentMaxAgeMonths !== undefined,
-    { message: 'Send displayName, phoneCountries, auditRetentionYears or consentMaxAgeMonths.' },
+      body.consentMaxAgeMonths !== undefined ||
+      body.requireMfa !== undefined,
+    { message: 'Send displayName, phoneCountries, auditRetentionYears, consentMaxAgeMonths or requireMfa.' },
   );
 export type UpdateAccountRequest = z.input<typeof updateAccountRequestSchema>;
 
@@ -146,7 +154,7 @@ export const accountEndpoints = {
   }),
   /** The company info, to any member. */
   get: endpoint('GET /api/accounts/:id', { ...accountMembers, response: ok(companyInfoSchema) }),
-  /** displayName, phoneCountries, auditRetentionYears, consentMaxAgeMonths. */
+  /** displayName, phoneCountries, auditRetentionYears, consentMaxAgeMonths, requireMfa. */
   update: endpoint('PATCH /api/accounts/:id', {
     ...accountOwners,
     body: updateAccountRequestSchema,
@@ -175,8 +183,16 @@ export const teamUserSchema = z.object({
 });
 export type TeamUser = z.infer<typeof teamUserSchema>;
 
-/** A membership as the team screen shows it: with its person. */
-export const teamMembershipSchema = membershipSchema.extend({ user: teamUserSchema, created: z.string() });
+/** A member's second factors, as the team screen shows them (issue #38 item 3): never what they are, only that. */
+export const memberSecondFactorsSchema = z.object({ totp: z.boolean(), passkeys: z.number().int() });
+export type MemberSecondFactors = z.infer<typeof memberSecondFactorsSchema>;
+
+/** A membership as the team screen shows it: with its person and which second factors they have. */
+export const teamMembershipSchema = membershipSchema.extend({
+  user: teamUserSchema,
+  created: z.string(),
+  mfa: memberSecondFactorsSchema,
+});
 export type TeamMembership = z.infer<typeof teamMembershipSchema>;
 
 /**
@@ -238,6 +254,7 @@ export const membershipEndpoints = {
     body: updateRoleRequestSchema,
     response: ok(teamMembershipSchema),
     access: teamOwners,
+    stepUp: true,
   }),
   /** What removing or demoting them would revoke and disable (ADR 30). */
   ownedCredentials: endpoint('GET /api/memberships/:id/owned-credentials', {
@@ -268,6 +285,7 @@ export const membershipEndpoints = {
     body: removeMembershipRequestSchema.nullish(),
     response: noContent,
     access: { account: ofMembership },
+    stepUp: true,
   }),
 };
 

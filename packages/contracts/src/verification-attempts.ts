@@ -116,5 +116,6 @@ export const verificationAttemptEndpoints = {
     query: verificationAttemptExportQuerySchema,
     response: ok(),
     access: ofQueryAccount('searchData'),
+    stepUp: true,
   }),
 };

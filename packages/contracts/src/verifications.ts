@@ -398,6 +398,7 @@ export const verificationEndpoints = {
     query: verificationExportQuerySchema,
     response: ok(),
     access: ofQueryAccount('searchData'),
+    stepUp: true,
   }),
   /** The dashboard's report for its filters. */
   report: endpoint('GET /api/verifications/report', {
@@ -459,5 +460,6 @@ export const verificationEndpoints = {
     body: redactVerificationRequestSchema,
     response: ok(verificationDetailSchema),
     access: onVerification('manageEvidence'),
+    stepUp: true,
   }),
 };

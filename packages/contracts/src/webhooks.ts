@@ -335,6 +335,7 @@ export const webhookEndpoints = {
     params: anyIdParams,
     response: ok(webhookSecretSchema),
     access: ownEndpoint,
+    stepUp: true,
   }),
   /** `{overlapHours}` → the endpoint with its new secret's preview. */
   rotateSecret: endpoint('POST /api/webhook-endpoints/:id/rotate-secret', {
@@ -342,6 +343,7 @@ export const webhookEndpoints = {
     body: rotateWebhookSecretRequestSchema,
     response: ok(webhookEndpointSchema),
     access: ownEndpoint,
+    stepUp: true,
   }),
   /** Newest first; the next page starts after the last event id shown. */
   deliveries: endpoint('GET /api/webhook-endpoints/:id/deliveries', {

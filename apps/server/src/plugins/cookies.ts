@@ -7,7 +7,8 @@ import type { Config } from '../config.ts';
  */
 export function cookieNames(config: Config) {
   const prefix = config.isProduction ? '__Host-' : '';
-  return { session: `${prefix}vf_session`, csrf: `${prefix}vf_csrf` };
+  // `mfaLogin`: a sign-in waiting for its second factor (issue #38), with the session cookie's options.
+  return { session: `${prefix}vf_session`, csrf: `${prefix}vf_csrf`, mfaLogin: `${prefix}vf_mfa_login` };
 }
 
 export function baseCookieOptions(config: Config): CookieSerializeOptions {

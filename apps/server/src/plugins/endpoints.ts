@@ -6,6 +6,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route, as its contract declares (packages/contracts/src/endpoints.ts). */
     access?: Access;
+    /** A sensitive call: a person with a second factor proves it again when their proof is stale (step-up.ts). */
+    stepUp?: true;
   }
 }
 
@@ -26,7 +28,7 @@ type SchemaOf<E extends Endpoint> = {
 type RouteOf<E extends Endpoint> = {
   method: HttpMethod;
   url: E['path'];
-  config: { access: Access; account?: AccountDeclaration };
+  config: { access: Access; account?: AccountDeclaration; stepUp?: true };
   schema: SchemaOf<E>;
 };
 
@@ -37,7 +39,7 @@ type RouteOf<E extends Endpoint> = {
  * handler still answers with the declared status (`reply.code(201)`); the route inventory's test holds both to it.
  */
 export function declared<const E extends Endpoint>(endpoint: E): RouteOf<E> {
-  const { method, path, params, query, body, bodyCheckedBy, response, access } = endpoint;
+  const { method, path, params, query, body, bodyCheckedBy, response, access, stepUp } = endpoint;
   // Only the parts declared: Fastify warns of a schema key that is present but undefined. A body the handler checks
   // (`bodyCheckedBy`) is left to it, so that the route answers no generic 400 before the handler can.
   const schema = {
@@ -49,7 +51,10 @@ export function declared<const E extends Endpoint>(endpoint: E): RouteOf<E> {
   return {
     method,
     url: path,
-    config: typeof access === 'object' ? { access, account: access.account } : { access },
+    config: {
+      ...(typeof access === 'object' ? { access, account: access.account } : { access }),
+      ...(stepUp ? { stepUp } : {}),
+    },
     // The mapped type of `schema`: built above key by key from the same fields.
     schema: schema as SchemaOf<E>,
   };

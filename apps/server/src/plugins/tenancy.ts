@@ -1,4 +1,6 @@
 import type { AccountDeclaration, AccountSource, Capability } from '@veriform/contracts';
+import { schema } from '@veriform/db';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
 import {
@@ -49,7 +51,27 @@ declare module 'fastify' {
 
 const contexts = new WeakMap<FastifyRequest, AccountContext>();
 
-/** The one maker of an AccountContext: the account is the caller's, or 404. */
+/**
+ * Whether the account requires a second factor of its members (issue #38 item 3, `accounts.require_mfa`): from the
+ * accounts the session query brought, the database only for one joined during this request.
+ */
+async function requiresSecondFactor(request: FastifyRequest, accountId: number): Promise<boolean> {
+  const loaded = request.membershipAccounts?.get(accountId);
+  if (loaded) return loaded.requireMfa;
+  const { accounts } = schema;
+  const [row] = await request.server.services.db
+    .select({ requireMfa: accounts.requireMfa })
+    .from(accounts)
+    .where(eq(accounts.id, accountId))
+    .limit(1);
+  return row?.requireMfa ?? false;
+}
+
+/**
+ * The one maker of an AccountContext: the account is the caller's, or 404. A member without a second factor of an
+ * account that requires one is stopped here, on every account call (403 `mfa_setup_required`, after the 404 so ids
+ * cannot be probed); the enrolment routes are the person's own (`signedIn`), not the account's, so they stay open.
+ */
 async function contextFor(
   request: FastifyRequest,
   caller: Caller,
@@ -63,6 +85,9 @@ async function contextFor(
       request.memberships?.find((m) => m.accountId === accountId) ??
       (await findMembership(request.server.services.db, caller.user.id, accountId));
     if (!membership) throw new AppError('not_found');
+    if (!caller.user.mfaEnrolledAt && (await requiresSecondFactor(request, accountId))) {
+      throw new AppError('mfa_setup_required');
+    }
     actor = { type: 'member', user: caller.user, membership };
   } else {
     if (caller.key.accountId !== accountId) throw new AppError('not_found');

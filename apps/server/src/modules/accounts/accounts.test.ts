@@ -99,6 +99,7 @@ describe('/api/accounts/{id}', () => {
         phoneCountries: ['US'],
         auditRetentionYears: 2,
         consentMaxAgeMonths: 18,
+        requireMfa: false,
       });
     }
     const denied = await member.c.patch(url, { displayName: 'Hacked' });

@@ -29,7 +29,8 @@ type EditableColumn =
   | 'uploadedProfileImage'
   | 'phoneCountries'
   | 'auditRetentionYears'
-  | 'consentMaxAgeMonths';
+  | 'consentMaxAgeMonths'
+  | 'requireMfa';
 
 export function createAccountService(deps: {
   db: Db;
@@ -88,6 +89,7 @@ export function createAccountService(deps: {
     phoneCountries: row.phoneCountries,
     auditRetentionYears: row.auditRetentionYears,
     consentMaxAgeMonths: row.consentMaxAgeMonths,
+    requireMfa: row.requireMfa,
   });
 
   /** The audit log's names for the columns an owner edits: the logo is the account's uploaded image. */
@@ -131,6 +133,13 @@ export function createAccountService(deps: {
           targets: [auditTarget.account(after)],
           changes,
         });
+      // The second-factor requirement (issue #38 item 3) is an event of its own: security reviews look for it.
+      if (before.requireMfa !== after.requireMfa)
+        await audit.record(tx, ctx, {
+          action: 'account.mfa_requirement_changed',
+          targets: [auditTarget.account(after)],
+          changes: { requireMfa: [before.requireMfa, after.requireMfa] },
+        });
       return after;
     });
     return toCompanyInfo(row);
@@ -146,6 +155,9 @@ export function createAccountService(deps: {
         ...(body.phoneCountries !== undefined ? { phoneCountries: body.phoneCountries } : {}),
         ...(body.auditRetentionYears !== undefined ? { auditRetentionYears: body.auditRetentionYears } : {}),
         ...(body.consentMaxAgeMonths !== undefined ? { consentMaxAgeMonths: body.consentMaxAgeMonths } : {}),
+        // An owner without a second factor may turn it on: they are then led to set one up like everyone else
+        // (the tenancy hook's mfa_setup_required), ADR 48.
+        ...(body.requireMfa !== undefined ? { requireMfa: body.requireMfa } : {}),
       }),
     setLogo: (ctx: AccountContext, url: string) => update(ctx, { uploadedProfileImage: url }),
     /** As for profile pictures, the stored bytes stay in `media`; only the reference goes. */

@@ -2,6 +2,7 @@ import { accountSelfServiceEndpoints, authEndpoints, serverTexts } from '@verifo
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authenticated, requireSession, requireUser } from '../../plugins/auth-guard.ts';
+import { baseCookieOptions, cookieNames } from '../../plugins/cookies.ts';
 import { ensureCsrfToken } from '../../plugins/csrf.ts';
 import { declared } from '../../plugins/endpoints.ts';
 import { endSession, rotateSession, startSession } from '../../plugins/session.ts';
@@ -36,6 +37,16 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     handler: async (request, reply) => {
       await refusePasswordUnderSso(app.services.db, request.body.email);
       const user = await auth.login(request.body, clientOrigin(request));
+      if (user.mfaEnrolledAt) {
+        // Issue #38: no session until the second factor (POST /api/auth/login/mfa); the pending sign-in is a cookie
+        // the page's script cannot read, with the session cookie's options.
+        const pending = await app.services.mfa.beginLogin(user);
+        reply.setCookie(cookieNames(app.services.config).mfaLogin, pending.token, {
+          ...baseCookieOptions(app.services.config),
+          maxAge: pending.maxAgeSeconds,
+        });
+        return { mfaRequired: true as const, methods: pending.methods };
+      }
       await startSession(request, reply, user);
       return viewerState(request, reply, { rotateCsrf: true });
     },

@@ -153,7 +153,8 @@ export function createAuthService(deps: {
    * refuse (429) reaches no password and records nothing, so the log's failures are bounded by those limits. An
    * unknown address records nothing: it is nobody's, so no account's owners have anything to see. (The failure's
    * event costs a known address a few milliseconds of writing that an unknown one does not spend: small beside
-   * argon2's own spread, and the guess limits keep anyone from sampling it often.)
+   * argon2's own spread, and the guess limits keep anyone from sampling it often.) A person with a second factor
+   * (`mfaEnrolledAt`) is answered without a sign-in recorded: the route asks for the second step (issue #38).
    */
   async function login(input: LoginRequest, origin: ClientOrigin): Promise<UserRow> {
     const { ip } = origin;
@@ -172,11 +173,22 @@ export function createAuthService(deps: {
       throw invalidCredentialsError();
     }
     await forgiveGuess(guess, email, ip);
-    await transaction(db, async (tx) => {
-      await tx.update(users).set({ lastLoginAt: clock.now() }).where(eq(users.id, user.id));
-      await audit.recordForUser(tx, user, origin, { action: 'auth.login_succeeded', targets: target });
-    });
+    // A person with a second factor is not signed in yet (issue #38): the second step records the sign-in.
+    if (user.mfaEnrolledAt) return user;
+    await transaction(db, (tx) => recordSignIn(tx, user, origin));
     return user;
+  }
+
+  /**
+   * A sign-in that succeeded: the user's last login and `auth.login_succeeded` in each of their accounts, in the
+   * caller's transaction (a password alone here; the second step of a sign-in with a second factor, issue #38).
+   */
+  async function recordSignIn(tx: Db, user: UserRow, origin: RequestOrigin): Promise<void> {
+    await tx.update(users).set({ lastLoginAt: clock.now() }).where(eq(users.id, user.id));
+    await audit.recordForUser(tx, user, origin, {
+      action: 'auth.login_succeeded',
+      targets: [auditTarget.user(user)],
+    });
   }
 
   /**
@@ -229,7 +241,16 @@ export function createAuthService(deps: {
    * The guess limits, for other proofs of who a person is (a passkey's assertion, issue #38): `reserveGuess` before
    * the proof is checked, `forgiveGuess` when it was right. One home for the rule: LOGIN_FAILURE_LIMITS above.
    */
-  return { signup, login, logout, changePassword, checkCurrentPassword, reserveGuess, forgiveGuess };
+  return {
+    signup,
+    login,
+    recordSignIn,
+    logout,
+    changePassword,
+    checkCurrentPassword,
+    reserveGuess,
+    forgiveGuess,
+  };
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

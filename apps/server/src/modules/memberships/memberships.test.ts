@@ -34,6 +34,7 @@ describe('GET /api/memberships', () => {
       ...owner.membership,
       user: { id: owner.userId, name: 'Ada Lovelace', email: owner.email, uploadedProfileImage: null },
       created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      mfa: { totp: false, passkeys: 0 },
     });
     expect(second).toMatchObject({
       role: 'member',

@@ -8,6 +8,7 @@ import {
   type DetailResponse,
   type EmailChangeRequest,
   type LoginRequest,
+  type LoginResponse,
   type ResendVerificationEmailRequest,
   type ResetPasswordConfirmRequest,
   type ResetPasswordRequest,
@@ -40,8 +41,16 @@ export function sessionQueryOptions({ api, session }: Pick<Services, 'api' | 'se
   });
 }
 
-export function login(api: ApiClient, body: LoginRequest): Promise<AuthResponse> {
+/** The sign-in's answer as the server gives it: signed in, or `{mfaRequired, methods}` (issue #38, a second step). */
+export function loginStep(api: ApiClient, body: LoginRequest): Promise<LoginResponse> {
   return api.call(authEndpoints.login, { body });
+}
+
+/** A sign-in that must end signed in; the second factor's step is the sign-in screens' (issue #38). */
+export async function login(api: ApiClient, body: LoginRequest): Promise<AuthResponse> {
+  const response = await loginStep(api, body);
+  if ('mfaRequired' in response) throw new Error('A second factor is required to finish signing in.');
+  return response;
 }
 
 export function useLoginMutation() {
