@@ -34,7 +34,9 @@ request. \`yes\` sends \`consent.number_reassigned\` to webhooks (once per check
 refuses the number (\`number_reassigned\`). Counts against the account's monthly ceiling of reassigned-number lookups
 (429 \`lookup_ceiling_reached\` past it, nothing asked). A verification by e-mail, of a non-US number, not approved or
 redacted answers 422 \`reassignment_check_not_possible\`; a provider that did not answer, 503 \`lookup_failed\` (nothing
-recorded: retry). Needs \`verifications:write\`.`,
+recorded: retry). Test mode asks no provider and spends nothing (not counted against the ceiling): a test key's
+check is answered by the number's last four digits, \`…0101\` \`yes\`, \`…0103\` \`no_data\`, \`…0120\` 503
+\`lookup_failed\`, any other \`no\`. Needs \`verifications:write\`.`,
         tags: ['Verifications'],
         params: apiVerificationIdParamsSchema,
         response: {
