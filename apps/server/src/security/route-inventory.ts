@@ -105,6 +105,11 @@ export const handParsedBodies: Readonly<Record<string, z.ZodType | 'multipart' |
   'POST /api/v1/verifications/:id/reassignment-checks': 'none',
   'POST /api/v1/verifications/:id/refresh': 'none',
   'POST /api/v1/revocations/:id/acknowledge': 'none',
+  'POST /api/auth/passkeys/registration-options': 'none',
+  'POST /api/auth/passkeys/authentication-options': 'none',
+  'DELETE /api/auth/passkeys/:id': 'none',
+  'DELETE /api/auth/sessions/:id': 'none',
+  'DELETE /api/auth/sessions': 'none',
   // Form-encoded (Twilio's format), read after the signature is checked.
   'POST /api/webhooks/twilio/status': twilioStatusCallbackSchema,
   'POST /api/webhooks/twilio/inbound': twilioInboundMessageSchema,

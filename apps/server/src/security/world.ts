@@ -1,5 +1,6 @@
 import type {
   AccountDomain,
+  AuthSession,
   CreatedApiKey,
   Invitation,
   Revocation,
@@ -11,11 +12,13 @@ import type {
 import { apiKeyScopes } from '@veriform/contracts';
 import { schema, transaction } from '@veriform/db';
 import { eq } from 'drizzle-orm';
-import type { TestContext } from '../test-support/app.ts';
+import { TEST_PUBLIC_URL, type TestContext } from '../test-support/app.ts';
+import { TestClient } from '../test-support/client.ts';
 import { solidImage } from '../test-support/images.ts';
 import { multipartBody } from '../test-support/multipart.ts';
 import { Consumer, createPublicForm } from '../test-support/public-verify.ts';
-import { type Joined, join, newOwner, nextIp, type Owner } from '../test-support/teams.ts';
+import { type Joined, join, newOwner, newPerson, nextIp, type Owner } from '../test-support/teams.ts';
+import { SoftAuthenticator } from '../test-support/webauthn-authenticator.ts';
 import type { RouteInfo } from './route-inventory.ts';
 
 /**
@@ -54,6 +57,13 @@ export type World = {
   privacyRequestId: string;
   /** A legal hold an owner placed (issue #37), on a number none of the world's verifications has. */
   legalHoldId: string;
+  /**
+   * A passkey of someone outside the account (issue #38): the fuzzed callers get 404 for it. Not the owner's: a factor
+   * would have the step-up hook ask their session for a proof on the sensitive routes.
+   */
+  passkeyId: number;
+  /** Another session of the owner (its list id), so that a valid ending does not sign the fuzzing owner out. */
+  sessionId: string;
 };
 
 export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<World> {
@@ -163,6 +173,19 @@ export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<Wo
     .update(schema.accountDomains)
     .set({ verifiedAt: new Date(), verifiedBy: 'dns' })
     .where(eq(schema.accountDomains.id, domainId));
+  const outsider = await newPerson(t.app);
+  const passkeyOptions = await outsider.c.post('/api/auth/passkeys/registration-options');
+  const passkey = await outsider.c.post('/api/auth/passkeys', {
+    response: new SoftAuthenticator(TEST_PUBLIC_URL).register(passkeyOptions.json<{ challenge: string }>()),
+    name: 'Outsider key',
+  });
+  if (passkey.statusCode !== 201) throw new Error(`add passkey: ${passkey.statusCode} ${passkey.body}`);
+  const elsewhere = new TestClient(t.app, nextIp());
+  await elsewhere.login(owner.email, owner.password);
+  const sessionId = (await elsewhere.get('/api/auth/sessions'))
+    .json<AuthSession[]>()
+    .find((s) => s.current)?.id;
+  if (!sessionId) throw new Error('no second session of the owner');
   return {
     owner,
     member,
@@ -184,6 +207,8 @@ export async function buildWorld(t: Pick<TestContext, 'app' | 'db'>): Promise<Wo
     revocationId: revocation.json<Revocation>().id,
     privacyRequestId: privacyRequest.json<{ id: string }>().id,
     legalHoldId: legalHold.json<{ id: string }>().id,
+    passkeyId: passkey.json<{ id: number }>().id,
+    sessionId,
   };
 }
 
@@ -218,6 +243,8 @@ export function worldParam(world: World, route: Pick<RouteInfo, 'url'>, name: st
   if (route.url.startsWith('/api/privacy-requests/') || route.url.startsWith('/api/v1/privacy-requests/'))
     return world.privacyRequestId;
   if (route.url.startsWith('/api/legal-holds/')) return world.legalHoldId;
+  if (route.url.startsWith('/api/auth/passkeys/')) return String(world.passkeyId);
+  if (route.url.startsWith('/api/auth/sessions/')) return world.sessionId;
   const area = route.url.split('/')[2] ?? '';
   const id = idByArea[area];
   return id ? String(id(world)) : undefined;
