@@ -6,5 +6,5 @@ export { createEmailChange, type EmailChange } from './email-change.ts';
 export { createEmailVerification, type EmailVerification } from './email-verification.ts';
 export { createPasswordReset, type PasswordReset } from './password-reset.ts';
 export { authRoutes } from './routes.ts';
-export { type AuthService, createAuthService } from './service.ts';
+export { type AuthService, createAuthService, LOGIN_FAILURE_LIMITS } from './service.ts';
 export { viewerState } from './viewer.ts';
