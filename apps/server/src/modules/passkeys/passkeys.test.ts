@@ -7,6 +7,7 @@ import { TestClient } from '../../test-support/client.ts';
 import { MINUTE } from '../../test-support/clock.ts';
 import { newOwner, newPerson } from '../../test-support/teams.ts';
 import { SoftAuthenticator, strayKey } from '../../test-support/webauthn-authenticator.ts';
+import { PASSKEY_OPTIONS_LIMITS } from './service.ts';
 
 const t = useTestApp();
 let nextIp = 1;
@@ -339,14 +340,30 @@ describe('signing in with a passkey', () => {
     }
   });
 
-  it('answers authentication options at most 60 times per IP per 15 minutes', async () => {
+  it(`answers authentication options at most ${PASSKEY_OPTIONS_LIMITS.perIp} times per IP per 15 minutes, also at once`, async () => {
     const browser = client();
     await browser.fetchCsrf();
+    const { perIp } = PASSKEY_OPTIONS_LIMITS;
     const results = await Promise.all(
-      Array.from({ length: 65 }, () => browser.post('/api/auth/passkeys/authentication-options')),
+      Array.from({ length: perIp + 5 }, () => browser.post('/api/auth/passkeys/authentication-options')),
     );
-    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(60);
+    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(perIp);
     expect(results.filter((r) => r.statusCode === 429)).toHaveLength(5);
+  });
+
+  it('asks the authenticator to have verified the person for a sign-in without a password, not for a second step', async () => {
+    const { person, authenticator, passkey } = await personWithPasskey();
+    const browser = client();
+    const unverified = authenticator.assert(await authenticationOptions(browser), undefined, {
+      userVerified: false,
+    });
+    expect((await browser.post('/api/auth/login/passkey', { response: unverified })).json()).toEqual(failed);
+    const second = authenticator.assert(await authenticationOptions(browser), undefined, {
+      userVerified: false,
+    });
+    await expect(t.app.services.passkeys.verifyAssertionForUser(person.userId, second)).resolves.toEqual({
+      passkeyId: passkey.id,
+    });
   });
 });
 

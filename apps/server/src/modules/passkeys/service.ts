@@ -38,7 +38,7 @@ export const PASSKEY_CHALLENGE_TTL_MS = 5 * 60 * 1000;
  * Authentication options are public (a sign-in without a password) and each stores a challenge row: one IP (IPv6 by
  * /64) may ask this many per window. A person signing in asks one per attempt.
  */
-export const PASSKEY_OPTIONS_LIMITS = { perIp: 60, windowMs: 15 * 60 * 1000 };
+export const PASSKEY_OPTIONS_LIMITS = { perIp: 200, windowMs: 15 * 60 * 1000 };
 const RP_NAME = 'Veriform';
 
 type PasskeyRow = typeof passkeys.$inferSelect;
@@ -184,12 +184,14 @@ export function createPasskeyService(deps: {
   /**
    * Checks an assertion against `row` after its challenge was taken, and moves the signature counter on (a counter
    * that does not grow, from an authenticator that keeps one, is a cloned key: refused, by the library and again by
-   * the conditional update when two assertions race). Throws the 400 on any failure.
+   * the conditional update when two assertions race). `requireUserVerification`: the authenticator must have
+   * verified the person (PIN, biometrics), as a sign-in without a password needs. Throws the 400 on any failure.
    */
   async function checkAssertion(
     row: PasskeyRow,
     response: WebauthnResponse,
     challenge: string,
+    requireUserVerification: boolean,
   ): Promise<Date> {
     let newCounter: number;
     try {
@@ -205,7 +207,7 @@ export function createPasskeyService(deps: {
           counter: row.signCount,
           transports: row.transports,
         },
-        requireUserVerification: false,
+        requireUserVerification,
       });
       if (!result.verified) throw passkeyFailed();
       newCounter = result.authenticationInfo.newCounter;
@@ -387,7 +389,8 @@ export function createPasskeyService(deps: {
       if (!row || !owner) throw passkeyFailed();
       try {
         if (!challenge) throw passkeyFailed();
-        await checkAssertion(row, response, challenge);
+        // The passkey is the whole sign-in here: something held AND the person verified by it (two factors in one).
+        await checkAssertion(row, response, challenge, true);
       } catch (error) {
         await transaction(db, (tx) =>
           audit.recordForUser(tx, owner, origin, {
@@ -417,7 +420,9 @@ export function createPasskeyService(deps: {
       const challenge = await takeChallenge(response, 'passkey_authentication', null);
       const row = await findByCredentialId(response.id);
       if (!challenge || !row || row.userId !== userId) throw passkeyFailed();
-      await checkAssertion(row, response, challenge);
+      // After a password (or within a session), possession is the second factor: user verification is welcome, not
+      // required (a security key without a PIN still serves).
+      await checkAssertion(row, response, challenge, false);
       return { passkeyId: row.id };
     },
   };
