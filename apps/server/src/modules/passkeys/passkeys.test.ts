@@ -1,4 +1,4 @@
-import { MAX_PASSKEYS_PER_USER, secondFactorTexts } from '@veriform/contracts';
+import { MAX_PASSKEYS_PER_USER, secondFactorTexts, ssoTexts } from '@veriform/contracts';
 import { schema } from '@veriform/db';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
@@ -323,6 +323,28 @@ describe('signing in with a passkey', () => {
     );
     expect(results.filter((r) => r.statusCode === 400).length).toBeLessThanOrEqual(5);
     expect(results.filter((r) => r.statusCode === 429).length).toBeGreaterThanOrEqual(15);
+  });
+
+  it('refuses a person whose domain requires single sign-on, as a password is refused', async () => {
+    const person = await newPerson(t.app, `pat-${Date.now()}@sso-only.example`);
+    const authenticator = new SoftAuthenticator(TEST_PUBLIC_URL);
+    await addPasskey(person.c, authenticator);
+    const owner = await newOwner(t.app);
+    await t.db.db.insert(schema.ssoConnections).values({
+      accountId: owner.accountId,
+      domain: 'sso-only.example',
+      issuer: 'https://idp.sso-only.example',
+      clientId: 'veriform',
+      clientSecretSealed: 'not-used-here',
+      required: true,
+    });
+    const browser = client();
+    const response = await browser.post('/api/auth/login/passkey', {
+      response: authenticator.assert(await authenticationOptions(browser)),
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ nonFieldErrors: [ssoTexts.required], MainCode_: 'validation_error' });
+    expect((await browser.post('/api/auth/refresh-me')).json().user.isAuthenticated).toBe(false);
   });
 
   it('refuses an unknown credential, and bad input', async () => {

@@ -10,6 +10,7 @@ import {
   MAX_PASSKEYS_PER_USER,
   type Passkey,
   secondFactorTexts,
+  ssoTexts,
   tooManyRequestsText,
   type WebauthnOptions,
   type WebauthnResponse,
@@ -28,6 +29,7 @@ import type { SessionStore } from '../../lib/session-store.ts';
 import type { RequestOrigin } from '../../plugins/account-context.ts';
 import { type AuditLog, auditTarget } from '../audit/index.ts';
 import type { AuthService } from '../auth/index.ts';
+import { ssoRequiredFor } from '../sso/index.ts';
 import type { UserRow } from '../users/index.ts';
 
 const { passkeys, authChallenges, users, userTotp } = schema;
@@ -401,6 +403,10 @@ export function createPasskeyService(deps: {
         throw error;
       }
       await guesses.forgiveGuess(guess, address, origin.ip);
+      // Owners who require single sign-on for the person's domain want their identity provider asked at each sign-in
+      // (a person it has let go must not get in with a passkey): refused as a password is (ADR 50).
+      if (await ssoRequiredFor(db, owner.email))
+        throw AppError.nonField('validation_error', ssoTexts.required);
       await transaction(db, async (tx) => {
         await tx.update(users).set({ lastLoginAt: clock.now() }).where(eq(users.id, owner.id));
         await audit.recordForUser(tx, owner, origin, {
