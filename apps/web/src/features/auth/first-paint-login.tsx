@@ -1,9 +1,11 @@
 import { IconShieldCheck } from '@tabler/icons-react';
 import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
+import { SsoSignIn } from '../../components/sso/SsoSignIn';
 import { startErrorReporting } from '../../lib/error-reporting';
 import { pageTitle } from '../../lib/page-title-text';
 import { LoginForm, type LoginValues } from './components/LoginForm';
+import type { SecondFactorActions } from './components/SecondFactorStep';
 import classes from './first-paint-login.module.css';
 
 /**
@@ -29,11 +31,21 @@ function FirstPaintLoginPage({ csrfToken }: { csrfToken: string }) {
   useEffect(() => {
     document.title = pageTitle('Log in');
   }, []);
+  const calls = () => import('./first-paint-submit');
   const submit = async (values: LoginValues) => {
-    const { logIn } = await import('./first-paint-submit');
-    const next = await logIn(values, csrfToken, nextParameter());
-    window.location.replace(next);
+    const answer = await (await calls()).logIn(values, csrfToken, nextParameter());
+    if ('mfaRequired' in answer) return answer;
+    window.location.replace(answer.next);
+    return null;
   };
+  // Issue #38: the second step and the passkey sign-in, their code loaded when they are used.
+  const secondFactor: SecondFactorActions = {
+    prove: async (proof) =>
+      window.location.replace(await (await calls()).logInWithProof(proof, csrfToken, nextParameter())),
+    passkeyProof: async () => (await calls()).passkeyProof(csrfToken),
+  };
+  const passkeyLogIn = async () =>
+    window.location.replace(await (await calls()).logInWithPasskeyAlone(csrfToken, nextParameter()));
   return (
     <div className={classes.page}>
       <main className={classes.container}>
@@ -49,12 +61,15 @@ function FirstPaintLoginPage({ csrfToken }: { csrfToken: string }) {
             <div className={classes.description}>Welcome back. Log in to review your verifications.</div>
             <LoginForm
               submit={submit}
+              secondFactor={secondFactor}
+              passkeyLogIn={passkeyLogIn}
               forgotPassword={
                 <a className={classes.anchor} href="/auth/reset-password/">
                   Forgot password?
                 </a>
               }
             />
+            <SsoSignIn />
           </div>
           <div className={classes.footer}>
             New to Veriform?{' '}

@@ -1,4 +1,9 @@
-import { installSpecErrorMessages, type LoginRequest, loginRequestSchema } from '@veriform/contracts';
+import {
+  installSpecErrorMessages,
+  type LoginRequest,
+  loginRequestSchema,
+  secondFactorTexts,
+} from '@veriform/contracts';
 import { ApiValidationError } from '../../lib/api-client';
 import { errorDisplayText, type FieldLabels, otherErrorsHeading } from '../../lib/error-text';
 
@@ -60,4 +65,28 @@ export function describeLoginError(
       ? null
       : { kind: 'details', fields, others, othersHeading: otherErrorsHeading(others.length) };
   return { inline, alert };
+}
+
+// ---- The sign-in's second step (issue #38) -------------------------------------------------------------------------
+
+export { checkCode } from '../../lib/second-factor-code';
+
+/**
+ * A failed second step: the code's own error (shown under the box), an expired sign-in (back to the first step with
+ * the server's words), or anything else (the error block: a passkey that failed, too many tries).
+ */
+export function describeSecondFactorError(error: unknown): {
+  message: string;
+  field: boolean;
+  expired: boolean;
+} {
+  if (error instanceof ApiValidationError) {
+    const expired =
+      error.mainCode === 'invalid_token' || error.nonFieldErrors.includes(secondFactorTexts.noPendingLogin);
+    if (expired)
+      return { message: error.nonFieldErrors[0] ?? secondFactorTexts.noPendingLogin, field: false, expired };
+    const code = error.fieldErrors.code;
+    if (code !== undefined) return { message: code, field: true, expired: false };
+  }
+  return { message: errorDisplayText(error), field: false, expired: false };
 }

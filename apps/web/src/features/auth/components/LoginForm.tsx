@@ -1,9 +1,12 @@
-import { IconAlertCircle, IconEye, IconEyeOff } from '@tabler/icons-react';
+import { IconAlertCircle, IconEye, IconEyeOff, IconFingerprint } from '@tabler/icons-react';
+import type { MfaRequiredResponse } from '@veriform/contracts';
 import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
 import { focusFirstInvalid } from '../../../components/form/focus-first-invalid';
+import { browserSupportsPasskeys } from '../../../lib/passkey-support';
 import { useFocusOnMount } from '../../../lib/use-focus-on-mount';
 import type { FieldErrors, LoginAlert } from '../login-checks';
 import classes from './LoginForm.module.css';
+import { type SecondFactorActions, SecondFactorStep } from './SecondFactorStep';
 
 const labels = { email: 'Email', password: 'Password' } as const;
 
@@ -20,9 +23,16 @@ const loadChecks = () => {
   return checks;
 };
 
-interface LoginFormProps {
-  /** Logs in with the checked values; throws the API's error. */
-  submit: (values: LoginValues) => Promise<void>;
+export interface LoginFormProps {
+  /**
+   * Logs in with the checked values; throws the API's error. Resolves null once signed in (the caller moves on), or
+   * the server's `{mfaRequired, methods}` when a second factor is asked first (issue #38).
+   */
+  submit: (values: LoginValues) => Promise<MfaRequiredResponse | null>;
+  /** The second step's calls. */
+  secondFactor: SecondFactorActions;
+  /** Signs in with a passkey alone (no password); resolves once signed in. Throws the API's or the browser's error. */
+  passkeyLogIn: () => Promise<void>;
   /** Filled in beforehand (the invited address, when logging in to accept an invitation). */
   initialEmail?: string;
   /** The "Forgot password?" link: a router link in the app, a plain one on the login page's first paint. */
@@ -34,14 +44,44 @@ interface LoginFormProps {
  * the login page (../first-paint-login.tsx), which shows before Mantine, the router and zod are loaded. Same fields,
  * messages, error block and focus handling as the app's Mantine forms.
  */
-export function LoginForm({ submit, initialEmail = '', forgotPassword }: LoginFormProps) {
+export function LoginForm(props: LoginFormProps) {
+  const [mfa, setMfa] = useState<MfaRequiredResponse | null>(null);
+  const [notice, setNotice] = useState<LoginAlert | null>(null);
+  if (mfa)
+    return (
+      <SecondFactorStep
+        methods={mfa.methods}
+        actions={props.secondFactor}
+        onExpired={(message) => {
+          setNotice({ kind: 'text', text: message });
+          setMfa(null);
+        }}
+        onBack={() => {
+          setNotice(null);
+          setMfa(null);
+        }}
+      />
+    );
+  return <PasswordStep {...props} notice={notice} onMfaRequired={setMfa} />;
+}
+
+/** The first step: e-mail and password, or a passkey alone. */
+function PasswordStep({
+  submit,
+  passkeyLogIn,
+  initialEmail = '',
+  forgotPassword,
+  notice,
+  onMfaRequired,
+}: LoginFormProps & { notice: LoginAlert | null; onMfaRequired: (mfa: MfaRequiredResponse) => void }) {
   const id = useId();
   const formRef = useRef<HTMLFormElement>(null);
   const emailRef = useFocusOnMount<HTMLInputElement>();
   const [values, setValues] = useState<LoginValues>({ email: initialEmail, password: '' });
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [alert, setAlert] = useState<LoginAlert | null>(null);
+  const [alert, setAlert] = useState<LoginAlert | null>(notice);
   const [pending, setPending] = useState(false);
+  const [passkeyPending, setPasskeyPending] = useState(false);
   const [passwordShown, setPasswordShown] = useState(false);
 
   const change = (field: keyof LoginValues) => (event: { currentTarget: HTMLInputElement }) => {
@@ -64,7 +104,8 @@ export function LoginForm({ submit, initialEmail = '', forgotPassword }: LoginFo
     setPending(true);
     setAlert(null);
     try {
-      await submit(checked.values);
+      const mfa = await submit(checked.values);
+      if (mfa) onMfaRequired(mfa);
     } catch (error) {
       const described = describeLoginError(error, labels);
       setErrors(described.inline);
@@ -72,6 +113,21 @@ export function LoginForm({ submit, initialEmail = '', forgotPassword }: LoginFo
       if (Object.keys(described.inline).length > 0) focusFirstInvalid(formRef.current);
     } finally {
       setPending(false);
+    }
+  };
+
+  const signInWithPasskey = async () => {
+    if (pending || passkeyPending) return;
+    setPasskeyPending(true);
+    setAlert(null);
+    setErrors({});
+    try {
+      await passkeyLogIn();
+    } catch (error) {
+      const { describeLoginError } = await loadChecks();
+      setAlert(describeLoginError(error, labels).alert);
+    } finally {
+      setPasskeyPending(false);
     }
   };
 
@@ -135,9 +191,33 @@ export function LoginForm({ submit, initialEmail = '', forgotPassword }: LoginFo
         )}
       </div>
       <div className={classes.forgot}>{forgotPassword}</div>
-      <button type="submit" className={classes.submit} disabled={pending} aria-busy={pending}>
+      <button
+        type="submit"
+        className={classes.submit}
+        disabled={pending || passkeyPending}
+        aria-busy={pending}
+      >
         Log in
       </button>
+      {browserSupportsPasskeys() && (
+        <>
+          <div className={classes.divider}>or</div>
+          <button
+            type="button"
+            className={`${classes.submit} ${classes.secondary}`}
+            disabled={pending || passkeyPending}
+            aria-busy={passkeyPending}
+            onClick={() => void signInWithPasskey()}
+          >
+            <IconFingerprint
+              size={16}
+              aria-hidden="true"
+              style={{ verticalAlign: 'text-bottom', marginRight: 6 }}
+            />
+            Sign in with a passkey
+          </button>
+        </>
+      )}
     </form>
   );
 }

@@ -22,10 +22,10 @@ export const Route = createFileRoute('/_public/auth/login/from-invitation')({
 function LoginFromInvitationPage() {
   const { invitation } = Route.useRouteContext();
   const acceptAfterAuth = useAcceptAfterAuth(invitation);
-  const submit = useLoginSubmit(() => void acceptAfterAuth.run());
+  const calls = useLoginSubmit(() => void acceptAfterAuth.run());
   return (
     <InvitationAuthPage page="login" invitation={invitation}>
-      <LoginForm initialEmail={invitation.email} submit={submit} forgotPassword={<ForgotPasswordLink />} />
+      <LoginForm initialEmail={invitation.email} {...calls} forgotPassword={<ForgotPasswordLink />} />
     </InvitationAuthPage>
   );
 }

@@ -2,6 +2,7 @@ import { createFileRoute, useRouter } from '@tanstack/react-router';
 import { z } from 'zod';
 import { AuthPage } from '../../../../../components/layout/AuthPage';
 import { AnchorLink } from '../../../../../components/links';
+import { SsoSignIn } from '../../../../../components/sso/SsoSignIn';
 import { ForgotPasswordLink } from '../../../../../features/auth/components/ForgotPasswordLink';
 import { LoginForm } from '../../../../../features/auth/components/LoginForm';
 import { useLoginSubmit } from '../../../../../features/auth/components/use-login-submit';
@@ -17,7 +18,7 @@ export const Route = createFileRoute('/_public/_guest/auth/login/')({
 function LoginPage() {
   const { next } = Route.useSearch();
   const router = useRouter();
-  const submit = useLoginSubmit(
+  const calls = useLoginSubmit(
     () => void router.navigate({ href: safeNext(next, window.location.origin), replace: true }),
   );
   return (
@@ -30,7 +31,8 @@ function LoginPage() {
         </>
       }
     >
-      <LoginForm submit={submit} forgotPassword={<ForgotPasswordLink />} />
+      <LoginForm {...calls} forgotPassword={<ForgotPasswordLink />} />
+      <SsoSignIn />
     </AuthPage>
   );
 }
