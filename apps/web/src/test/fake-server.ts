@@ -106,6 +106,7 @@ export function makeTeamMembership(
   return {
     ...makeMembership(),
     created: '2026-01-01T00:00:00Z',
+    mfa: { totp: false, passkeys: 0 },
     ...rest,
     user: { id: 1, name: 'Ada Lovelace', email: 'ada@example.com', uploadedProfileImage: null, ...user },
   };

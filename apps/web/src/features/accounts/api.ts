@@ -116,6 +116,16 @@ export function useUpdateConsentMaxAgeMutation(accountId: number) {
   });
 }
 
+/** Owners make a second factor mandatory for every member (issue #38 item 3). */
+export function useUpdateRequireMfaMutation(accountId: number) {
+  const services = useServices();
+  return useMutation({
+    mutationFn: (requireMfa: boolean) =>
+      services.api.call(accountEndpoints.update, { params: { id: accountId }, body: { requireMfa } }),
+    onSuccess: (info) => services.queryClient.setQueryData(accountKeys.companyInfo(accountId), info),
+  });
+}
+
 /** The multipart field of the logo upload (the same rules as the profile picture). */
 export const ACCOUNT_IMAGE_FIELD = PROFILE_IMAGE_FIELD;
 

@@ -23,6 +23,7 @@ import {
 import { CarrierLookupsCard } from './CarrierLookupsCard';
 import { ConsentAgeCard } from './ConsentAgeCard';
 import { PhoneCountriesCard } from './PhoneCountriesCard';
+import { RequireMfaCard } from './RequireMfaCard';
 
 const NAME_LABEL = 'Company name';
 
@@ -165,6 +166,7 @@ export function CompanyInfo({ moreCards }: { moreCards?: (membership: Membership
       <PhoneCountriesCard membership={currentMembership} />
       <ConsentAgeCard membership={currentMembership} />
       <CarrierLookupsCard membership={currentMembership} />
+      <RequireMfaCard membership={currentMembership} />
       {moreCards?.(currentMembership)}
     </Stack>
   );

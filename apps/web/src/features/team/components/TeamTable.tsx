@@ -149,6 +149,31 @@ function useOwnerControls({
 
 type Layout = RowLayout;
 
+/** Which second factors a member has (issue #38 item 3): never what they are, only that. */
+export function SecondFactorBadges({ member }: { member: TeamMembership }) {
+  const { totp, passkeys } = member.mfa;
+  if (!totp && passkeys === 0)
+    return (
+      <Badge size="sm" variant="light" color="gray">
+        None
+      </Badge>
+    );
+  return (
+    <Group gap={4} wrap="wrap">
+      {totp && (
+        <Badge size="sm" variant="light" color="green">
+          Authenticator app
+        </Badge>
+      )}
+      {passkeys > 0 && (
+        <Badge size="sm" variant="light" color="green">
+          {passkeys === 1 ? '1 passkey' : `${passkeys} passkeys`}
+        </Badge>
+      )}
+    </Group>
+  );
+}
+
 /**
  * One member on a small screen: a card with the same facts and controls as the table's row, stacked so that nothing
  * is cut off or needs a sideways scroll.
@@ -183,6 +208,12 @@ function MemberCard({
           {role}
         </Group>
         {permissions}
+        <Group gap="sm" wrap="wrap">
+          <Text size="sm" fw={500}>
+            Second factor
+          </Text>
+          <SecondFactorBadges member={member} />
+        </Group>
       </Stack>
     </Paper>
   );
@@ -267,6 +298,9 @@ function ManagedMember({
       <Table.Td>{controls.role}</Table.Td>
       <Table.Td>{controls.permissions}</Table.Td>
       <Table.Td>
+        <SecondFactorBadges member={member} />
+      </Table.Td>
+      <Table.Td>
         {removeAction}
         {controls.demotion}
       </Table.Td>
@@ -334,6 +368,9 @@ function ReadOnlyMember({
       <Table.Td>
         <PermissionsText member={member} />
       </Table.Td>
+      <Table.Td>
+        <SecondFactorBadges member={member} />
+      </Table.Td>
     </Table.Tr>
   );
 }
@@ -361,10 +398,11 @@ export function TeamTable({ members, viewer, viewerUserId, canManage }: TeamTabl
     { label: 'Email' },
     { label: 'Role' },
     { label: 'Permissions' },
+    { label: 'Second factor' },
     ...(canManage ? [{ label: 'Actions', header: <VisuallyHidden>Actions</VisuallyHidden> }] : []),
   ];
   return (
-    <LayoutList label="Team members" headers={headers} minWidth={canManage ? 760 : 560} highlightOnHover>
+    <LayoutList label="Team members" headers={headers} minWidth={canManage ? 880 : 680} highlightOnHover>
       {(layout) => members.map((m) => member(m, layout))}
     </LayoutList>
   );
