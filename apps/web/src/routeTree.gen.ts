@@ -32,6 +32,7 @@ import { Route as AuthedSettingsCompanyInfoRouteImport } from './routes/_authed/
 import { Route as AuthedSettingsLegalHoldsRouteImport } from './routes/_authed/settings/legal-holds'
 import { Route as AuthedSettingsManageTeamRouteImport } from './routes/_authed/settings/manage-team'
 import { Route as AuthedSettingsMyAccountRouteImport } from './routes/_authed/settings/my-account'
+import { Route as AuthedSettingsSingleSignOnRouteImport } from './routes/_authed/settings/single-sign-on'
 import { Route as PublicFollowInvitationIndexRouteImport } from './routes/_public/follow-invitation/index'
 import { Route as PublicFollowInvitationErrorRouteImport } from './routes/_public/follow-invitation/error'
 import { Route as AuthedSettingsPrivacyRequestsIndexRouteImport } from './routes/_authed/settings/privacy-requests/index'
@@ -182,6 +183,12 @@ const AuthedSettingsMyAccountRoute = AuthedSettingsMyAccountRouteImport.update({
   path: '/my-account',
   getParentRoute: () => AuthedSettingsRoute,
 } as any)
+const AuthedSettingsSingleSignOnRoute =
+  AuthedSettingsSingleSignOnRouteImport.update({
+    id: '/single-sign-on',
+    path: '/single-sign-on',
+    getParentRoute: () => AuthedSettingsRoute,
+  } as any)
 const PublicFollowInvitationIndexRoute =
   PublicFollowInvitationIndexRouteImport.update({
     id: '/follow-invitation/',
@@ -380,6 +387,7 @@ export interface FileRoutesByFullPath {
   '/settings/legal-holds': typeof AuthedSettingsLegalHoldsRoute
   '/settings/manage-team': typeof AuthedSettingsManageTeamRoute
   '/settings/my-account': typeof AuthedSettingsMyAccountRoute
+  '/settings/single-sign-on': typeof AuthedSettingsSingleSignOnRoute
   '/follow-invitation/error': typeof PublicFollowInvitationErrorRoute
   '/activity-log/': typeof AuthedActivityLogIndexRoute
   '/dashboard/': typeof AuthedDashboardIndexRoute
@@ -431,6 +439,7 @@ export interface FileRoutesByTo {
   '/settings/legal-holds': typeof AuthedSettingsLegalHoldsRoute
   '/settings/manage-team': typeof AuthedSettingsManageTeamRoute
   '/settings/my-account': typeof AuthedSettingsMyAccountRoute
+  '/settings/single-sign-on': typeof AuthedSettingsSingleSignOnRoute
   '/follow-invitation/error': typeof PublicFollowInvitationErrorRoute
   '/activity-log': typeof AuthedActivityLogIndexRoute
   '/dashboard': typeof AuthedDashboardIndexRoute
@@ -487,6 +496,7 @@ export interface FileRoutesById {
   '/_authed/settings/legal-holds': typeof AuthedSettingsLegalHoldsRoute
   '/_authed/settings/manage-team': typeof AuthedSettingsManageTeamRoute
   '/_authed/settings/my-account': typeof AuthedSettingsMyAccountRoute
+  '/_authed/settings/single-sign-on': typeof AuthedSettingsSingleSignOnRoute
   '/_public/follow-invitation/error': typeof PublicFollowInvitationErrorRoute
   '/_authed/activity-log/': typeof AuthedActivityLogIndexRoute
   '/_authed/dashboard/': typeof AuthedDashboardIndexRoute
@@ -541,6 +551,7 @@ export interface FileRouteTypes {
     | '/settings/legal-holds'
     | '/settings/manage-team'
     | '/settings/my-account'
+    | '/settings/single-sign-on'
     | '/follow-invitation/error'
     | '/activity-log/'
     | '/dashboard/'
@@ -592,6 +603,7 @@ export interface FileRouteTypes {
     | '/settings/legal-holds'
     | '/settings/manage-team'
     | '/settings/my-account'
+    | '/settings/single-sign-on'
     | '/follow-invitation/error'
     | '/activity-log'
     | '/dashboard'
@@ -647,6 +659,7 @@ export interface FileRouteTypes {
     | '/_authed/settings/legal-holds'
     | '/_authed/settings/manage-team'
     | '/_authed/settings/my-account'
+    | '/_authed/settings/single-sign-on'
     | '/_public/follow-invitation/error'
     | '/_authed/activity-log/'
     | '/_authed/dashboard/'
@@ -852,6 +865,13 @@ declare module '@tanstack/react-router' {
       path: '/my-account'
       fullPath: '/settings/my-account'
       preLoaderRoute: typeof AuthedSettingsMyAccountRouteImport
+      parentRoute: typeof AuthedSettingsRoute
+    }
+    '/_authed/settings/single-sign-on': {
+      id: '/_authed/settings/single-sign-on'
+      path: '/single-sign-on'
+      fullPath: '/settings/single-sign-on'
+      preLoaderRoute: typeof AuthedSettingsSingleSignOnRouteImport
       parentRoute: typeof AuthedSettingsRoute
     }
     '/_public/follow-invitation/': {
@@ -1074,6 +1094,7 @@ interface AuthedSettingsRouteChildren {
   AuthedSettingsLegalHoldsRoute: typeof AuthedSettingsLegalHoldsRoute
   AuthedSettingsManageTeamRoute: typeof AuthedSettingsManageTeamRoute
   AuthedSettingsMyAccountRoute: typeof AuthedSettingsMyAccountRoute
+  AuthedSettingsSingleSignOnRoute: typeof AuthedSettingsSingleSignOnRoute
   AuthedSettingsIndexRoute: typeof AuthedSettingsIndexRoute
   AuthedSettingsPrivacyRequestsRequestIdRoute: typeof AuthedSettingsPrivacyRequestsRequestIdRoute
   AuthedSettingsWebhooksEndpointIdRoute: typeof AuthedSettingsWebhooksEndpointIdRoute
@@ -1088,6 +1109,7 @@ const AuthedSettingsRouteChildren: AuthedSettingsRouteChildren = {
   AuthedSettingsLegalHoldsRoute: AuthedSettingsLegalHoldsRoute,
   AuthedSettingsManageTeamRoute: AuthedSettingsManageTeamRoute,
   AuthedSettingsMyAccountRoute: AuthedSettingsMyAccountRoute,
+  AuthedSettingsSingleSignOnRoute: AuthedSettingsSingleSignOnRoute,
   AuthedSettingsIndexRoute: AuthedSettingsIndexRoute,
   AuthedSettingsPrivacyRequestsRequestIdRoute:
     AuthedSettingsPrivacyRequestsRequestIdRoute,

@@ -24,6 +24,7 @@ describe('activeSettingsTab', () => {
     expect(activeSettingsTab('/settings/privacy-requests/dsr_abc')).toBe('privacy-requests');
     expect(activeSettingsTab('/settings/legal-holds')).toBe('legal-holds');
     expect(activeSettingsTab('/settings/my-account')).toBe('my-account');
+    expect(activeSettingsTab('/settings/single-sign-on')).toBe('single-sign-on');
     expect(activeSettingsTab('/settings')).toBeNull();
   });
 });
@@ -38,6 +39,7 @@ describe('visibleSettingsTabs', () => {
       'Audit log',
       'Privacy requests',
       'Legal holds',
+      'Single sign-on',
       'My Account',
     ]);
     // Legal holds to members who may search the account's data too (read only).
