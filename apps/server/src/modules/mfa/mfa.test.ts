@@ -12,11 +12,12 @@ import { schema } from '@veriform/db';
 import { and, asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../lib/crypto.ts';
-import { useTestApp } from '../../test-support/app.ts';
+import { TEST_PUBLIC_URL, useTestApp } from '../../test-support/app.ts';
 import { TestClient } from '../../test-support/client.ts';
 import { MINUTE } from '../../test-support/clock.ts';
 import { join, newOwner, newPerson, nextIp, type Person } from '../../test-support/teams.ts';
 import { codeAt, enrolTotp, nextStep, stepUpWithTotp } from '../../test-support/totp.ts';
+import { SoftAuthenticator } from '../../test-support/webauthn-authenticator.ts';
 
 const t = useTestApp();
 
@@ -463,6 +464,65 @@ describe('removing the authenticator app and new recovery codes', () => {
     nextStep(t.clock);
     expect((await stepUpWithTotp(owner.c, secret, t.clock)).statusCode).toBe(200);
     expect((await owner.c.post('/api/auth/mfa/recovery-codes')).statusCode).toBe(200);
+  });
+});
+
+describe('a passkey as the second factor (the passkeys module checks the assertion)', () => {
+  async function addPasskey(c: TestClient, authenticator: SoftAuthenticator) {
+    const options = await c.post('/api/auth/passkeys/registration-options');
+    const added = await c.post('/api/auth/passkeys', {
+      response: authenticator.register(options.json()),
+      name: 'Laptop',
+    });
+    expect(added.statusCode, added.body).toBe(201);
+  }
+  async function assertion(c: TestClient, authenticator: SoftAuthenticator) {
+    const options = await c.post('/api/auth/passkeys/authentication-options');
+    expect(options.statusCode).toBe(200);
+    return authenticator.assert(options.json());
+  }
+
+  it('finishes the sign-in and renews a step-up; the team list counts the passkey', async () => {
+    const owner = await newOwner(t.app);
+    const authenticator = new SoftAuthenticator(TEST_PUBLIC_URL);
+    await addPasskey(owner.c, authenticator);
+
+    const { c, response } = await freshBrowser(owner);
+    expect(response.json()).toEqual({ mfaRequired: true, methods: ['passkey'] });
+    const signedIn = await c.post('/api/auth/login/mfa', {
+      method: 'passkey',
+      response: await assertion(c, authenticator),
+    });
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    expect(c.cookies.has('vf_session')).toBe(true);
+
+    t.clock.advance(STEP_UP_MAX_AGE_MS + 1000);
+    expect((await createKey(c, owner.accountId)).json()).toEqual(stepUpRequired);
+    const stepUp = await c.post('/api/auth/step-up', {
+      method: 'passkey',
+      response: await assertion(c, authenticator),
+    });
+    expect(stepUp.statusCode, stepUp.body).toBe(200);
+    expect((await createKey(c, owner.accountId)).statusCode).toBe(201);
+
+    const team = (await c.get(`/api/memberships?accountId=${owner.accountId}`)).json<TeamMembershipList>();
+    expect(team.results[0]?.mfa).toEqual({ totp: false, passkeys: 1 });
+  });
+
+  it("refuses another person's passkey on the second step, and counts it as a failed proof", async () => {
+    const owner = await newOwner(t.app);
+    await enrolTotp(owner.c, t.clock);
+    const other = await newPerson(t.app);
+    const theirs = new SoftAuthenticator(TEST_PUBLIC_URL);
+    await addPasskey(other.c, theirs);
+    const { c } = await freshBrowser(owner);
+    const refused = await c.post('/api/auth/login/mfa', {
+      method: 'passkey',
+      response: await assertion(c, theirs),
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(c.cookies.has('vf_session')).toBe(false);
+    expect(await actionsIn(owner.accountId)).toContain('auth.mfa_failed');
   });
 });
 

@@ -16,7 +16,7 @@ import { randomToken, sha256Hex } from '../../lib/crypto.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Reservation } from '../../lib/rate-limit.ts';
 import type { SessionRow, UserRow } from '../../lib/rows.ts';
-import type { Sealer } from '../../lib/sealed.ts';
+import { SealedValueError, type Sealer } from '../../lib/sealed.ts';
 import type { SessionStore } from '../../lib/session-store.ts';
 import type { RequestOrigin } from '../../plugins/account-context.ts';
 import { type AuditLog, auditTarget } from '../audit/index.ts';
@@ -111,14 +111,30 @@ export function createMfaService(deps: {
     return methods;
   }
 
+  /**
+   * The person's TOTP secret, or null when it no longer opens (SECRET_KEY was changed: deploy.md): no code matches
+   * it then, and the person signs in with a recovery code or a passkey and sets the app up again.
+   */
+  function openSecret(userId: number, sealed: string): string | null {
+    try {
+      return sealer.open(sealed, totpContext(userId));
+    } catch (error) {
+      if (error instanceof SealedValueError) return null;
+      throw error;
+    }
+  }
+
   /** Checks what can be checked before the transaction: the TOTP code's step, the code's hash, the assertion. */
   async function check(user: UserRow, proof: Proof): Promise<CheckedProof> {
     switch (proof.method) {
       case 'totp': {
         const row = await totpRow(user.id);
         if (!row?.confirmedAt) return { method: 'totp', step: null };
-        const secret = sealer.open(row.secretSealed, totpContext(user.id));
-        return { method: 'totp', step: matchingStep(secret, proof.code, clock.now()) };
+        const secret = openSecret(user.id, row.secretSealed);
+        return {
+          method: 'totp',
+          step: secret === null ? null : matchingStep(secret, proof.code, clock.now()),
+        };
       }
       case 'recovery_code':
         return { method: 'recovery_code', codeHash: recoveryCodeHash(proof.code) };
@@ -266,8 +282,8 @@ export function createMfaService(deps: {
         throw AppError.nonField('validation_error', secondFactorTexts.noTotpToConfirm);
       }
       const guess = await guesses.reserveGuess(user.email, origin.ip);
-      const secret = sealer.open(row.secretSealed, totpContext(user.id));
-      const step = matchingStep(secret, code, clock.now());
+      const secret = openSecret(user.id, row.secretSealed);
+      const step = secret === null ? null : matchingStep(secret, code, clock.now());
       if (step === null) throw wrongCode();
       const now = clock.now();
       const codes = await transaction(db, async (tx) => {
@@ -356,6 +372,10 @@ export function createMfaService(deps: {
     ): Promise<{ token: string; maxAgeSeconds: number; methods: SecondFactorMethod[] }> {
       const token = randomToken(32);
       const now = clock.now();
+      // Pending sign-ins past their time are of no use: gone when a new one is stored (as the passkeys' challenges).
+      await db
+        .delete(authChallenges)
+        .where(and(eq(authChallenges.kind, 'mfa_login'), lt(authChallenges.expiresAt, now)));
       await db.insert(authChallenges).values({
         idHash: sha256Hex(token),
         kind: 'mfa_login',
@@ -411,13 +431,6 @@ export function createMfaService(deps: {
         });
         return now;
       });
-    },
-
-    /** Pending sign-ins past their time (maintenance; the rows are useless after MFA_LOGIN_TTL_MS). */
-    async pruneExpiredLogins(): Promise<void> {
-      await db
-        .delete(authChallenges)
-        .where(and(eq(authChallenges.kind, 'mfa_login'), lt(authChallenges.expiresAt, clock.now())));
     },
   };
 }
