@@ -59,6 +59,18 @@ describe('maintenance jobs', () => {
     expect(left).toEqual([{ idHash: 'live' }]);
   });
 
+  it('prune-sessions also deletes sign-in ceremonies past their expiry (auth_challenges) and keeps the others', async () => {
+    const now = t.clock.now().getTime();
+    await t.db.db.insert(schema.authChallenges).values([
+      { idHash: 'challenge-expired', kind: 'passkey_authentication', expiresAt: new Date(now - 1000) },
+      { idHash: 'challenge-live', kind: 'passkey_authentication', expiresAt: new Date(now + HOUR) },
+    ]);
+    expect(await run(pruneSessions)).toEqual({ outcome: 'pruned' });
+    const left = await t.db.db.select({ idHash: schema.authChallenges.idHash }).from(schema.authChallenges);
+    expect(left.map((row) => row.idHash)).toContain('challenge-live');
+    expect(left.map((row) => row.idHash)).not.toContain('challenge-expired');
+  });
+
   it('prune-rate-limit-events deletes events older than any window and keeps the rest', async () => {
     const now = t.clock.now().getTime();
     await t.db.db.insert(schema.rateLimitEvents).values([

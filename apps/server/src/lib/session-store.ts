@@ -5,7 +5,7 @@ import type { Clock } from './clock.ts';
 import { randomToken, sha256Hex } from './crypto.ts';
 import type { AccountRow, MembershipRow, SessionRow, UserRow } from './rows.ts';
 
-const { sessions, users, memberships, accounts } = schema;
+const { sessions, users, memberships, accounts, authChallenges } = schema;
 
 export type { SessionRow };
 export type FoundSession = {
@@ -181,8 +181,14 @@ export function createSessionStore(db: Db, clock: Clock) {
     await db.update(sessions).set({ currentMembershipId: membershipId }).where(eq(sessions.idHash, idHash));
   }
 
+  /**
+   * Sessions past their expiry, and sign-in ceremonies' state past its own (auth_challenges, issue #38: WebAuthn
+   * challenges, pending second steps, SSO states; each already useless, as its taking checks the expiry).
+   */
   async function pruneExpired(): Promise<void> {
-    await db.delete(sessions).where(lt(sessions.expiresAt, clock.now()));
+    const now = clock.now();
+    await db.delete(sessions).where(lt(sessions.expiresAt, now));
+    await db.delete(authChallenges).where(lt(authChallenges.expiresAt, now));
   }
 
   return {
