@@ -110,6 +110,10 @@ export const handParsedBodies: Readonly<Record<string, z.ZodType | 'multipart' |
   'DELETE /api/auth/passkeys/:id': 'none',
   'DELETE /api/auth/sessions/:id': 'none',
   'DELETE /api/auth/sessions': 'none',
+  // Second factors (issue #38): a new TOTP secret, its removal, new recovery codes. No body read.
+  'POST /api/auth/mfa/totp': 'none',
+  'DELETE /api/auth/mfa/totp': 'none',
+  'POST /api/auth/mfa/recovery-codes': 'none',
   // Form-encoded (Twilio's format), read after the signature is checked.
   'POST /api/webhooks/twilio/status': twilioStatusCallbackSchema,
   'POST /api/webhooks/twilio/inbound': twilioInboundMessageSchema,
