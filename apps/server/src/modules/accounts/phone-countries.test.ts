@@ -36,6 +36,7 @@ describe('phone countries of an account', () => {
       phoneCountries: ['US', 'CA', 'MX'],
       auditRetentionYears: 2,
       consentMaxAgeMonths: 18,
+      requireMfa: false,
     });
     expect((await member.c.get(url)).json<CompanyInfo>().phoneCountries).toEqual(['US', 'CA', 'MX']);
 
