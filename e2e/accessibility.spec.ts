@@ -6,10 +6,13 @@ import sharp from 'sharp';
 import { startWebhookReceiver } from '../apps/server/src/test-support/webhook-receiver.ts';
 import { axeViolations } from './axe.ts';
 import {
+  addVirtualAuthenticator,
+  authenticatorApp,
   createCompany,
   createLiveForm,
   createVerifications,
   expect,
+  joinAccount,
   latestEmailTo,
   linkIn,
   newUser,
@@ -532,5 +535,158 @@ test('settings: API keys, webhooks and an endpoint, the audit log', async ({ pag
     );
   } finally {
     await receiver.close();
+  }
+});
+
+test('second factors: the security cards and their dialogs, the step-up, the sign-in’s second step, the setup screen', async ({
+  page,
+  browser,
+  user,
+}) => {
+  test.setTimeout(180_000);
+  await signUpVerified(page.request, user);
+  const { account } = await createCompany(page.request, `Axe Factors ${user.lastName}`);
+  await addVirtualAuthenticator(page);
+  // A second session signed in before the app is set up: it is asked to step up.
+  const earlier = await guestContext(browser);
+  const earlierPage = await earlier.newPage();
+  const login = await earlierPage.request.post('/api/auth/login', {
+    headers: { 'X-CSRFToken': await csrfToken(earlierPage.request) },
+    data: { email: user.email, password: user.password },
+  });
+  expect(login.status(), await login.text()).toBe(200);
+
+  await page.setViewportSize(DESKTOP);
+  await page.goto('/settings/my-account');
+  const sessions = page.getByRole('region', { name: 'Sessions' });
+  await atBothWidths(page, 'my account: security, nothing set up', (p) =>
+    listOf(p, 'Sessions').getByText('This device'),
+  );
+  await withOpen(
+    page,
+    'sign out everywhere else dialog',
+    () => sessions.getByRole('button', { name: 'Sign out everywhere else' }).click(),
+    page.getByRole('dialog', { name: 'Sign out everywhere else?' }),
+  );
+
+  await page.getByRole('button', { name: 'Set up authenticator app' }).click();
+  const setup = page.getByRole('dialog', { name: 'Set up an authenticator app' });
+  await expect(setup.getByRole('img', { name: 'QR code of the key' })).toBeVisible();
+  for (const viewport of BOTH) {
+    await page.setViewportSize(viewport);
+    await expect(setup).toBeVisible();
+    await expectNoViolations(page, 'set up an authenticator app dialog');
+  }
+  const app = authenticatorApp(await setup.getByTestId('totp-secret').innerText());
+  await setup.getByRole('textbox', { name: 'Code from the app' }).fill(await app.next());
+  await setup.getByRole('button', { name: 'Turn on' }).click();
+  const saved = page.getByRole('dialog', { name: 'Save your recovery codes' });
+  await expect(saved.getByRole('listitem')).toHaveCount(10);
+  const codes = await saved.getByRole('listitem').allInnerTexts();
+  for (const viewport of BOTH) {
+    await page.setViewportSize(viewport);
+    await expect(saved).toBeVisible();
+    await expectNoViolations(page, 'recovery codes dialog');
+  }
+  await saved.getByRole('checkbox', { name: 'I saved my recovery codes' }).check();
+  await saved.getByRole('button', { name: 'Done' }).click();
+  await expect(saved).toBeHidden();
+
+  await withOpen(
+    page,
+    'add a passkey dialog',
+    () => page.getByRole('button', { name: 'Add a passkey' }).click(),
+    page.getByRole('dialog', { name: 'Add a passkey' }),
+  );
+  await page.getByRole('button', { name: 'Add a passkey' }).click();
+  const add = page.getByRole('dialog', { name: 'Add a passkey' });
+  await add.getByRole('textbox', { name: 'Name' }).fill('Work laptop');
+  await add.getByRole('button', { name: 'Add passkey' }).click();
+  await expect(add).toBeHidden();
+  await atBothWidths(page, 'my account: security, an app and a passkey', (p) =>
+    listOf(p, 'Passkeys').getByText('Work laptop'),
+  );
+  for (const [screen, button, dialog] of [
+    ['remove passkey dialog', 'Remove Work laptop', 'Remove this passkey?'],
+    ['remove authenticator app dialog', 'Remove', 'Remove the authenticator app?'],
+    ['new recovery codes dialog', 'New recovery codes', 'Make new recovery codes?'],
+  ] as const)
+    await withOpen(
+      page,
+      screen,
+      () => page.getByRole('button', { name: button, exact: true }).click(),
+      page.getByRole('dialog', { name: dialog }),
+    );
+
+  // The earlier session is asked to prove its second factor before new recovery codes.
+  await earlierPage.setViewportSize(DESKTOP);
+  await earlierPage.goto('/settings/my-account');
+  await earlierPage.getByRole('button', { name: 'New recovery codes' }).click();
+  await earlierPage
+    .getByRole('dialog', { name: 'Make new recovery codes?' })
+    .getByRole('button', { name: 'Make new codes' })
+    .click();
+  const stepUp = earlierPage.getByRole('dialog', { name: 'Confirm it is you' });
+  await expect(stepUp.getByRole('button', { name: 'Use a passkey' })).toBeVisible();
+  for (const viewport of BOTH) {
+    await earlierPage.setViewportSize(viewport);
+    await expect(stepUp).toBeVisible();
+    await expectNoViolations(earlierPage, 'step-up dialog');
+  }
+  await stepUp.getByRole('button', { name: 'Cancel' }).click();
+  await earlier.close();
+
+  // The requirement's switch and its confirmation; a member then meets the setup screen.
+  await page.setViewportSize(DESKTOP);
+  await page.getByRole('tab', { name: 'Company Info' }).click();
+  const requirement = page.getByRole('region', { name: 'Two-factor authentication' });
+  await atBothWidths(page, 'company info: the two-factor requirement', () =>
+    requirement.getByRole('switch', { name: 'Require two-factor authentication' }),
+  );
+  await page.setViewportSize(DESKTOP);
+  await requirement.getByRole('switch', { name: 'Require two-factor authentication' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Require two-factor authentication?' });
+  await expect(confirm).toBeVisible();
+  await expectNoViolations(page, 'require two-factor authentication dialog');
+  await confirm.getByRole('button', { name: 'Require it' }).click();
+  await expect(confirm).toBeHidden();
+
+  const mate = newUser();
+  const mateContext = await guestContext(browser);
+  try {
+    const matePage = await mateContext.newPage();
+    await joinAccount(page.request, matePage.request, mate, account.id);
+    await matePage.goto('/forms/');
+    await atBothWidths(matePage, 'second factor setup screen', (p) =>
+      p.getByRole('dialog', { name: 'Set up a second factor' }).getByRole('button', { name: 'Sign out' }),
+    );
+    await page.getByRole('tab', { name: 'Manage Team' }).click();
+    await atBothWidths(page, 'manage team: second factors', (p) =>
+      listOf(p, 'Team members').getByText('Authenticator app'),
+    );
+  } finally {
+    await mateContext.close();
+  }
+
+  // The sign-in's second step, as the login page's first paint shows it.
+  const guest = await guestContext(browser);
+  try {
+    const signIn = await guest.newPage();
+    await signIn.goto('/auth/login/');
+    await signIn.getByLabel('Email').fill(user.email);
+    await signIn.getByLabel('Password', { exact: true }).fill(user.password);
+    await signIn.getByRole('button', { name: 'Log in' }).click();
+    const step = signIn.getByRole('form', { name: 'Second factor' });
+    await atBothWidths(signIn, 'sign-in: second step', () =>
+      step.getByRole('textbox', { name: 'Authentication code' }),
+    );
+    await step.getByRole('button', { name: 'Use a recovery code' }).click();
+    await step.getByRole('textbox', { name: 'Recovery code' }).fill('zzzzz-zzzzz');
+    await step.getByRole('button', { name: 'Verify' }).click();
+    await expect(step.getByText(/not right/)).toBeVisible();
+    await atBothWidths(signIn, 'sign-in: second step, a wrong code', () => step.getByText(/not right/));
+    expect(codes).toHaveLength(10);
+  } finally {
+    await guest.close();
   }
 });

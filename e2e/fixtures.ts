@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { type APIRequestContext, test as base, expect } from '@playwright/test';
+import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
 import { tokenLinkPages } from '@veriform/contracts/page-paths';
+import { Secret, TOTP } from 'otpauth';
 
 /** Each test makes its own people: unique e-mail addresses, so tests never share or depend on leftover data. */
 export type NewUser = { firstName: string; lastName: string; email: string; password: string };
@@ -252,4 +253,64 @@ export async function createVerifications(
     });
   }
   return made;
+}
+
+// ---- Second factors (issue #38) ------------------------------------------------------------------------------------
+
+/**
+ * Chromium's virtual WebAuthn authenticator on `page` (DevTools protocol): a platform authenticator with discoverable
+ * credentials that verifies its user at once, as a laptop's fingerprint reader would. It lives as long as the page.
+ */
+export async function addVirtualAuthenticator(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+}
+
+/**
+ * An authenticator app in the test: the codes of the key the page shows as text (spaces between groups). The server
+ * takes each time step once, so `next()` waits for a step it has not given yet.
+ */
+export function authenticatorApp(keyText: string) {
+  const secret = Secret.fromBase32(keyText.replace(/\s+/g, ''));
+  let lastStep = -1;
+  return {
+    async next(): Promise<string> {
+      while (TOTP.counter() <= lastStep) await new Promise((resolve) => setTimeout(resolve, 500));
+      lastStep = TOTP.counter();
+      return TOTP.generate({ secret });
+    },
+  };
+}
+
+/** `member` signs up (verified) on `memberRequest` and joins the account of the owner signed in on `ownerRequest`. */
+export async function joinAccount(
+  ownerRequest: APIRequestContext,
+  memberRequest: APIRequestContext,
+  member: NewUser,
+  accountId: number,
+  role: 'member' | 'owner' = 'member',
+): Promise<void> {
+  const invited = await ownerRequest.post('/api/invitations', {
+    headers: { 'X-CSRFToken': await csrfToken(ownerRequest) },
+    data: { accountId, email: member.email, role },
+  });
+  expect(invited.status(), await invited.text()).toBe(201);
+  const key = (await latestEmailTo(ownerRequest, member.email)).text.match(/[?&]key=([^\s&]+)/)?.[1];
+  if (!key) throw new Error('no invitation key in the e-mail');
+  await signUpVerified(memberRequest, member);
+  const accepted = await memberRequest.post('/api/invitations/accept', {
+    headers: { 'X-CSRFToken': await csrfToken(memberRequest) },
+    data: { key: decodeURIComponent(key) },
+  });
+  expect(accepted.status(), await accepted.text()).toBe(200);
 }
