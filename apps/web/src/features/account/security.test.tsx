@@ -207,6 +207,27 @@ describe('My Account › Security', { timeout: 30_000 }, () => {
     expect(within(app).getByText('8 recovery codes left.')).toBeInTheDocument();
   });
 
+  it('someone with passkeys alone confirms with a passkey: the dialog’s own button, its failure in place', async () => {
+    const user = userEvent.setup();
+    const server = securityServer(
+      { mfa: factors({ passkeys: 1 }), passkeys: [passkey()] },
+      { 'DELETE /api/auth/passkeys/3': stepUpRequired },
+    );
+    renderApp('/settings/my-account', { initialData: signedIn(), server });
+    const list = await within(await card('Passkeys')).findByRole('table', { name: 'Passkeys' });
+    await user.click(within(list).getByRole('button', { name: 'Remove Work laptop' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Remove this passkey?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Remove passkey' }));
+    const stepUp = await screen.findByRole('dialog', { name: 'Confirm it is you' });
+    expect(within(stepUp).queryByRole('textbox')).toBeNull();
+    // jsdom has no WebAuthn: the ceremony says so, and nothing was asked of the server.
+    await user.click(await within(stepUp).findByRole('button', { name: 'Use a passkey' }));
+    expect(await within(stepUp).findByRole('alert')).toHaveTextContent(
+      'This browser cannot use passkeys. Use another way.',
+    );
+    expect(server.calls('POST /api/auth/step-up')).toHaveLength(0);
+  });
+
   it('loading and error states', async () => {
     const server = securityServer(
       {},

@@ -1,10 +1,10 @@
-import { Alert, Button, Divider, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Divider, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconAlertCircle, IconFingerprint } from '@tabler/icons-react';
+import { IconFingerprint } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type SecondFactorProof, secondFactorTexts } from '@veriform/contracts';
+import { useRef } from 'react';
 import { FormModal } from '../../../components/form/FormModal';
-import { errorDisplayText } from '../../../lib/error-text';
 import { codeProof } from '../../../lib/second-factor-code';
 import { useServices } from '../../../lib/services';
 import { browserSupportsPasskeys, passkeyAssertion } from '../../../lib/webauthn';
@@ -20,53 +20,52 @@ const labels = { code: 'Authenticator or recovery code' } as const;
 export function StepUpDialog({ onDone }: { onDone: (proved: boolean) => void }) {
   const { api } = useServices();
   const factors = useQuery(secondFactorsQueryOptions(api));
-  const prove = useMutation({ mutationFn: (proof: SecondFactorProof) => stepUp(api, proof) });
-  const passkey = useMutation({
-    mutationFn: async () => stepUp(api, { method: 'passkey', response: await passkeyAssertion(api) }),
-    onSuccess: () => onDone(true),
+  // One mutation for either way, so that its error shows in the one error block.
+  const prove = useMutation({
+    mutationFn: async (how: SecondFactorProof | 'passkey') =>
+      stepUp(api, how === 'passkey' ? { method: 'passkey', response: await passkeyAssertion(api) } : how),
   });
+  const hasCode = factors.data ? factors.data.totp.enabled || factors.data.recoveryCodesLeft > 0 : true;
+  // Someone with passkeys alone confirms with the dialog's own button.
+  const passkeyOnly = !hasCode;
+  const passkeyOnlyRef = useRef(passkeyOnly);
+  passkeyOnlyRef.current = passkeyOnly;
   const form = useForm({
     initialValues: { code: '' },
-    validate: { code: (value) => codeProof(value).error },
+    validate: { code: (value) => (passkeyOnlyRef.current ? null : codeProof(value).error) },
   });
-
-  const hasCode = factors.data ? factors.data.totp.enabled || factors.data.recoveryCodesLeft > 0 : true;
-  const hasPasskey = browserSupportsPasskeys() && (factors.data ? factors.data.passkeys > 0 : true);
+  const passkeyButton = hasCode && browserSupportsPasskeys() && (factors.data?.passkeys ?? 0) > 0;
 
   return (
     <FormModal
-      onClose={() => !passkey.isPending && onDone(false)}
+      onClose={() => onDone(false)}
       title="Confirm it is you"
       formLabel="Confirm it is you"
       form={form}
       mutation={prove}
       labels={labels}
       submit={async (values) => {
+        if (passkeyOnly) return prove.mutateAsync('passkey');
         const { proof } = codeProof(values.code);
         if (proof) await prove.mutateAsync(proof);
       }}
       onDone={() => onDone(true)}
-      submitLabel="Confirm"
+      submitLabel={passkeyOnly ? 'Use a passkey' : 'Confirm'}
       intro={
         <Stack gap="sm">
           <Text size="sm">{secondFactorTexts.stepUpRequired}</Text>
           {factors.isPending && <Skeleton height={36} aria-label="Loading your second factors" />}
-          {hasPasskey && !factors.isPending && (
+          {passkeyButton && (
             <>
               <Button
                 variant="default"
                 leftSection={<IconFingerprint size={18} aria-hidden="true" />}
-                loading={passkey.isPending}
-                onClick={() => passkey.mutate()}
+                disabled={prove.isPending}
+                onClick={() => prove.mutate('passkey', { onSuccess: () => onDone(true) })}
               >
                 Use a passkey
               </Button>
-              {passkey.error && (
-                <Alert color="red" icon={<IconAlertCircle aria-hidden="true" />} role="alert">
-                  {errorDisplayText(passkey.error)}
-                </Alert>
-              )}
-              {hasCode && <Divider label="or enter a code" labelPosition="center" />}
+              <Divider label="or enter a code" labelPosition="center" />
             </>
           )}
         </Stack>
