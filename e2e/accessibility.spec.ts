@@ -690,3 +690,62 @@ test('second factors: the security cards and their dialogs, the step-up, the sig
     await guest.close();
   }
 });
+
+test('single sign-on: the settings screen (no verified domain, then one) and the login page’s SSO form', async ({
+  page,
+  browser,
+  user,
+}) => {
+  // The company's domain is proven on loopback by its file (the apps run with DOMAIN_PROOF_ALLOW_HTTP).
+  const { createServer } = await import('node:http');
+  let token = '';
+  const proof = createServer((_request, response) => {
+    response.writeHead(token ? 200 : 404, { 'content-type': 'text/plain' });
+    response.end(token);
+  });
+  await new Promise<void>((resolve) => proof.listen(0, '127.0.0.1', resolve));
+  const address = proof.address();
+  const host = `127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  try {
+    await signUpVerified(page.request, user);
+    const { account } = await createCompany(page.request, `Axe SSO ${user.lastName}`);
+    await page.setViewportSize(DESKTOP);
+    await page.goto('/settings/single-sign-on');
+    await atBothWidths(page, 'single sign-on, no verified domain', (p) =>
+      p.getByText('No verified domain yet'),
+    );
+
+    const headers = { 'X-CSRFToken': await csrfToken(page.request) };
+    const added = await page.request.post(`/api/accounts/${account.id}/domains`, {
+      headers,
+      data: { domain: host },
+    });
+    expect(added.status(), await added.text()).toBe(201);
+    const domain = (await added.json()) as { id: number; token: string };
+    token = domain.token;
+    const checked = await page.request.post(`/api/accounts/${account.id}/domains/${domain.id}/check`, {
+      headers,
+      data: {},
+    });
+    expect(checked.status(), await checked.text()).toBe(200);
+    await page.reload();
+    await atBothWidths(page, 'single sign-on settings', (p) =>
+      p.getByRole('form', { name: 'Single sign-on settings' }),
+    );
+  } finally {
+    proof.close();
+  }
+
+  const guest = await guestContext(browser);
+  try {
+    const login = await guest.newPage();
+    await login.goto('/auth/login/?sso_error=expired');
+    await expect(login.getByRole('alert')).toContainText('expired');
+    await login.getByRole('button', { name: 'Sign in with SSO' }).click();
+    await atBothWidths(login, 'login with the SSO form and an SSO error', (p) =>
+      p.getByRole('form', { name: 'Sign in with SSO' }),
+    );
+  } finally {
+    await guest.close();
+  }
+});

@@ -238,7 +238,10 @@ export function SsoSettings({ membership }: { membership: Membership }) {
     body = (
       <EmptyState icon={<IconBuildingSkyscraper size={24} />} title="No verified domain yet">
         Single sign-on works for a domain your company has proven. Add and verify one under{' '}
-        <AnchorLink to="/settings/company-info">Company Info › Domains</AnchorLink> first.
+        <AnchorLink to="/settings/company-info" underline="always">
+          Company Info › Domains
+        </AnchorLink>{' '}
+        first.
       </EmptyState>
     );
   } else {
