@@ -67,8 +67,12 @@ export async function ssoRoutes(app: FastifyInstance): Promise<void> {
     const query = new URLSearchParams(request.url.split('?')[1] ?? '');
     try {
       const { user, membershipId } = await sso.finish(query, originOf(request));
-      await startSession(request, reply, user);
-      if (request.session) await sso.markSession(request.session.idHash, membershipId);
+      // A sign-in through the company's provider is the session's proof (ADR 50): no step-up for the next minutes.
+      await startSession(request, reply, user, {
+        signedInWith: 'sso',
+        lastProofAt: app.services.clock.now(),
+      });
+      if (request.session) await sso.enterAccount(request.session.idHash, membershipId);
       return reply.redirect('/', 303);
     } catch (error) {
       if (error instanceof SsoFailure) return reply.redirect(loginWithError(error.code), 303);

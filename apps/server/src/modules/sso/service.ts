@@ -492,16 +492,15 @@ export function createSsoService(deps: {
     }
   }
 
-  /** After startSession: the session began with single sign-on, which is its proof (ADR 50); in the SSO account. */
-  async function markSession(sessionIdHash: string, membershipId: number): Promise<void> {
-    const now = clock.now();
+  /** The new session opens in the account the person signed in to through its provider. */
+  async function enterAccount(sessionIdHash: string, membershipId: number): Promise<void> {
     await db
       .update(sessions)
-      .set({ signedInWith: 'sso', lastProofAt: now, currentMembershipId: membershipId })
+      .set({ currentMembershipId: membershipId })
       .where(eq(sessions.idHash, sessionIdHash));
   }
 
-  return { settings, save, start, finish, markSession, redirectUri };
+  return { settings, save, start, finish, enterAccount, redirectUri };
 }
 
 export type SsoService = ReturnType<typeof createSsoService>;

@@ -21,16 +21,14 @@ it('a state replayed in a burst of 20 callbacks at once makes one person, one me
   const owner = await newOwner(t.app);
   const domain = `burst-${Date.now()}.example`;
   const now = t.clock.now();
-  await t.db.db
-    .insert(accountDomains)
-    .values({
-      accountId: owner.accountId,
-      domain,
-      token: 'vf-burst',
-      verifiedAt: now,
-      verifiedBy: 'dns',
-      createdAt: now,
-    });
+  await t.db.db.insert(accountDomains).values({
+    accountId: owner.accountId,
+    domain,
+    token: 'vf-burst',
+    verifiedAt: now,
+    verifiedBy: 'dns',
+    createdAt: now,
+  });
   const saved = await owner.c.request({
     method: 'PUT',
     url: `/api/accounts/${owner.accountId}/sso`,

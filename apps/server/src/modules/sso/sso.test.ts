@@ -50,16 +50,14 @@ const freshDomain = () => `sso${++domainCounter}-${Date.now()}.example`;
 /** The account's domain, verified (the proof itself is domains.test.ts's). */
 async function verifiedDomain(accountId: number, domain = freshDomain()): Promise<string> {
   const now = t.clock.now();
-  await t.db.db
-    .insert(accountDomains)
-    .values({
-      accountId,
-      domain,
-      token: `vf-test-${domain}`,
-      verifiedAt: now,
-      verifiedBy: 'dns',
-      createdAt: now,
-    });
+  await t.db.db.insert(accountDomains).values({
+    accountId,
+    domain,
+    token: `vf-test-${domain}`,
+    verifiedAt: now,
+    verifiedBy: 'dns',
+    createdAt: now,
+  });
   return domain;
 }
 
