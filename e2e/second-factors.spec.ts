@@ -76,6 +76,21 @@ test('a passkey made in My Account signs in without a password', async ({ page, 
   await expect(row.getByRole('cell', { name: 'Never' })).toHaveCount(0);
   const sessions = page.getByRole('region', { name: 'Sessions' });
   await expect(sessions.getByRole('row').filter({ hasText: 'This device' })).toContainText('Passkey');
+  // At phone width the lists are cards: nothing reaches past the window's edge.
+  await page.setViewportSize({ width: 375, height: 800 });
+  await expect(page.getByRole('list', { name: 'Sessions' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Passkeys' }).getByText('Work laptop')).toBeVisible();
+  expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // The password alone no longer signs in: the passkey is the second step.
+  await logOut(page);
+  await logInWithPassword(page, user.email, user.password);
+  const step = page.getByRole('form', { name: 'Second factor' });
+  await expect(step.getByRole('textbox')).toHaveCount(0);
+  await step.getByRole('button', { name: 'Use a passkey' }).click();
+  await expect(page).not.toHaveURL(/\/auth\/login/);
+  await expect(page.getByRole('button', { name: /^Account menu/ })).toBeVisible();
 });
 
 test('an authenticator app: set up from its key, the step-up before an API key, a recovery code to sign in', async ({
