@@ -27,8 +27,6 @@ export const engineSpecificTests = [
   'src/modules/mfa/mfa-bursts.test.ts',
   // Single sign-on (issue #38): one state replayed by 20 callbacks at once signs in once.
   'src/modules/sso/sso-concurrency.test.ts',
-  // Single sign-on (issue #38): one state replayed by 20 callbacks at once signs in once.
-  'src/modules/sso/sso-concurrency.test.ts',
   // A reply delivered 10 times at once is one revocation (its MessageSid unique), on each engine's locking.
   'src/modules/revocations/inbound.test.ts',
   // 20 acknowledgments of one revocation at once: one wins.
