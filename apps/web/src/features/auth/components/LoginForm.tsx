@@ -1,12 +1,12 @@
 import { IconAlertCircle, IconEye, IconEyeOff, IconFingerprint } from '@tabler/icons-react';
 import type { MfaRequiredResponse } from '@veriform/contracts';
-import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
+import { type FormEvent, lazy, type ReactNode, Suspense, useId, useRef, useState } from 'react';
 import { focusFirstInvalid } from '../../../components/form/focus-first-invalid';
 import { browserSupportsPasskeys } from '../../../lib/passkey-support';
 import { useFocusOnMount } from '../../../lib/use-focus-on-mount';
 import type { FieldErrors, LoginAlert } from '../login-checks';
 import classes from './LoginForm.module.css';
-import { type SecondFactorActions, SecondFactorStep } from './SecondFactorStep';
+import type { SecondFactorActions } from './SecondFactorStep';
 
 const labels = { email: 'Email', password: 'Password' } as const;
 
@@ -20,8 +20,14 @@ let checks: Promise<Checks> | undefined;
 /** zod, the contract and the API's error classes: fetched once, when the form is first typed in or submitted. */
 const loadChecks = () => {
   checks ??= import('../login-checks');
+  // The second step's own code too (issue #38), so that it is there when the password asks for it.
+  void loadSecondFactorStep();
   return checks;
 };
+const loadSecondFactorStep = () => import('./SecondFactorStep');
+const SecondFactorStep = lazy(() =>
+  loadSecondFactorStep().then((module) => ({ default: module.SecondFactorStep })),
+);
 
 export interface LoginFormProps {
   /**
@@ -49,18 +55,20 @@ export function LoginForm(props: LoginFormProps) {
   const [notice, setNotice] = useState<LoginAlert | null>(null);
   if (mfa)
     return (
-      <SecondFactorStep
-        methods={mfa.methods}
-        actions={props.secondFactor}
-        onExpired={(message) => {
-          setNotice({ kind: 'text', text: message });
-          setMfa(null);
-        }}
-        onBack={() => {
-          setNotice(null);
-          setMfa(null);
-        }}
-      />
+      <Suspense fallback={null}>
+        <SecondFactorStep
+          methods={mfa.methods}
+          actions={props.secondFactor}
+          onExpired={(message) => {
+            setNotice({ kind: 'text', text: message });
+            setMfa(null);
+          }}
+          onBack={() => {
+            setNotice(null);
+            setMfa(null);
+          }}
+        />
+      </Suspense>
     );
   return <PasswordStep {...props} notice={notice} onMfaRequired={setMfa} />;
 }
