@@ -241,7 +241,7 @@ test('at 390 px every settings tab is in sight and opens its page', async ({ pag
 
   await page.goto('/settings/company-info');
   const tabs = page.getByRole('tab');
-  await expect(tabs).toHaveCount(8);
+  await expect(tabs).toHaveCount(9);
   for (const [label, path] of [
     ['Company Info', '/settings/company-info'],
     ['Manage Team', '/settings/manage-team'],
@@ -250,6 +250,7 @@ test('at 390 px every settings tab is in sight and opens its page', async ({ pag
     ['Audit log', '/settings/audit-log'],
     ['Privacy requests', '/settings/privacy-requests'],
     ['Legal holds', '/settings/legal-holds'],
+    ['Single sign-on', '/settings/single-sign-on'],
     ['My Account', '/settings/my-account'],
   ] as const) {
     const tab = page.getByRole('tab', { name: label });

@@ -21,7 +21,6 @@ import {
 } from './modules/api-v1/index.ts';
 import { type CodeDelivery, createAttemptStore, createCodeDelivery } from './modules/attempts/index.ts';
 import { type AuditLog, type AuditReader, createAuditLog, createAuditReader } from './modules/audit/index.ts';
-import { type AuthSessions, createAuthSessions } from './modules/auth-sessions/index.ts';
 import {
   type AuthService,
   createAuthService,
@@ -32,6 +31,7 @@ import {
   type EmailVerification,
   type PasswordReset,
 } from './modules/auth/index.ts';
+import { type AuthSessions, createAuthSessions } from './modules/auth-sessions/index.ts';
 import {
   type CertificateChecker,
   type CertificateRevocation,
