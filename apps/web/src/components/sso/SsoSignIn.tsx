@@ -1,7 +1,7 @@
 import { IconAlertCircle, IconBuildingSkyscraper } from '@tabler/icons-react';
 import { SSO_START_PATH, ssoErrorText, ssoTexts } from '@veriform/contracts/sso-texts';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import classes from './SsoSignIn.module.css';
+import classes from '../form/PlainForm.module.css';
 
 /** The failure the SSO callback sent the browser back with (`?sso_error=`), in words; null when there is none. */
 export function ssoErrorOfLocation(search: string): string | null {
@@ -87,12 +87,12 @@ export function SsoSignIn({
               </p>
             )}
           </div>
-          <button type="submit" className={classes.button} disabled={going} aria-busy={going}>
+          <button type="submit" className={`${classes.submit} ${classes.secondary}`} disabled={going} aria-busy={going}>
             Continue with SSO
           </button>
         </form>
       ) : (
-        <button type="button" className={classes.button} onClick={() => setOpen(true)}>
+        <button type="button" className={`${classes.submit} ${classes.secondary}`} onClick={() => setOpen(true)}>
           <IconBuildingSkyscraper
             size={16}
             aria-hidden="true"

@@ -5,7 +5,7 @@ import { focusFirstInvalid } from '../../../components/form/focus-first-invalid'
 import { browserSupportsPasskeys } from '../../../lib/passkey-support';
 import { useFocusOnMount } from '../../../lib/use-focus-on-mount';
 import type { FieldErrors, LoginAlert } from '../login-checks';
-import classes from './LoginForm.module.css';
+import classes from '../../../components/form/PlainForm.module.css';
 import type { SecondFactorActions } from './SecondFactorStep';
 
 const labels = { email: 'Email', password: 'Password' } as const;
@@ -46,7 +46,7 @@ export interface LoginFormProps {
 }
 
 /**
- * The login form in plain elements styled like Mantine's (LoginForm.module.css): it is also the whole first paint of
+ * The login form in plain elements styled like Mantine's (components/form/PlainForm.module.css): it is also the whole first paint of
  * the login page (../first-paint-login.tsx), which shows before Mantine, the router and zod are loaded. Same fields,
  * messages, error block and focus handling as the app's Mantine forms.
  */
