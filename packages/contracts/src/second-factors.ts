@@ -133,7 +133,11 @@ export const secondFactorTexts = {
   tooManyPasskeys: `You can have at most ${MAX_PASSKEYS_PER_USER} passkeys. Remove one first.`,
 } as const;
 
-/** Signed-in person's own second factors (access `signedIn`); removals ask a fresh proof (`stepUp`). */
+/**
+ * Signed-in person's own second factors (access `signedIn`). Removals AND enrolments ask a fresh proof (`stepUp`): a
+ * new factor's confirmation counts as a proof, so without it a stolen session could enrol its own authenticator and
+ * prove with it whatever step-up asks. A person with no factor yet is never asked (the first enrolment is open).
+ */
 export const secondFactorEndpoints = {
   /** What the person has enrolled. */
   status: endpoint('GET /api/auth/mfa', { response: ok(secondFactorsSchema), access: 'signedIn' }),
@@ -141,12 +145,14 @@ export const secondFactorEndpoints = {
   startTotp: endpoint('POST /api/auth/mfa/totp', {
     response: ok(totpSetupResponseSchema),
     access: 'signedIn',
+    stepUp: true,
   }),
   /** The first code proves the app has the secret: the factor is on, 10 recovery codes are answered once. */
   confirmTotp: endpoint('POST /api/auth/mfa/totp/confirm', {
     body: totpConfirmRequestSchema,
     response: ok(recoveryCodesResponseSchema),
     access: 'signedIn',
+    stepUp: true,
   }),
   removeTotp: endpoint('DELETE /api/auth/mfa/totp', {
     response: noContent,
@@ -174,14 +180,17 @@ export const secondFactorEndpoints = {
 };
 
 export const passkeyEndpoints = {
+  // Adding a passkey when the person already has a factor asks a fresh proof, as a TOTP enrolment does (above).
   registrationOptions: endpoint('POST /api/auth/passkeys/registration-options', {
     response: ok(webauthnOptionsSchema),
     access: 'signedIn',
+    stepUp: true,
   }),
   add: endpoint('POST /api/auth/passkeys', {
     body: addPasskeyRequestSchema,
     response: created(passkeySchema),
     access: 'signedIn',
+    stepUp: true,
   }),
   list: endpoint('GET /api/auth/passkeys', { response: ok(z.array(passkeySchema)), access: 'signedIn' }),
   remove: endpoint('DELETE /api/auth/passkeys/:id', {

@@ -262,6 +262,14 @@ describe('the resolver’s contract with handlers (a small app of its own)', () 
 const notAccountScoped: [RegExp, string][] = [
   [/^\/api\/users\/:id(\/|$)/, 'the caller’s own profile: any other id is 404 (users.test.ts)'],
   [/^\/api\/memberships\/:id\/select$/, 'chooses among the caller’s own memberships: any other id is 404'],
+  [
+    /^\/api\/auth\/passkeys\/:id$/,
+    'the caller’s own passkeys: another person’s id is 404 (passkeys.test.ts)',
+  ],
+  [
+    /^\/api\/auth\/sessions\/:id$/,
+    'the caller’s own sessions: another person’s id is 404 (auth-sessions.test.ts)',
+  ],
   [/^\/api\/public\//, 'the public page: unguessable public and attempt ids, no login'],
 ];
 

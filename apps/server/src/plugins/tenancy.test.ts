@@ -75,6 +75,15 @@ const bannerForm = () =>
   multipartBody([{ name: 'bannerImage', filename: 'b.png', contentType: 'image/png', data: png }]);
 const del = (c: TestClient, url: string) => c.request({ method: 'DELETE', url });
 const UNKNOWN = 2_000_000_000;
+/** A well-formed SSO connection for a domain the account has not verified: never saved (its 400 is sso.test.ts's). */
+const ssoBody = {
+  domain: 'unverified.example',
+  issuer: 'https://idp.unverified.example',
+  clientId: 'veriform',
+  clientSecret: 'secret',
+  defaultRole: 'member',
+  required: false,
+};
 /** A literal public address (no lookup) and disabled: nothing is ever sent to it. */
 const takenOverEndpoint = {
   url: 'https://93.184.215.14/taken-over',
@@ -160,6 +169,21 @@ const routes: RouteCase[] = [
     call: (c, w) =>
       c.patch(`/api/accounts/${w.accountId}/lookups`, { monthlyCeiling: { simSwap: 1_000_000 } }),
     unknown: (c) => c.patch(`/api/accounts/${UNKNOWN}/lookups`, { monthlyCeiling: { simSwap: 1_000_000 } }),
+    plainMember: 403,
+  },
+  // Single sign-on (issue #38): owners read and change it (manageCompany); members are refused both.
+  {
+    method: 'GET',
+    url: '/api/accounts/:id/sso',
+    call: (c, w) => c.get(`/api/accounts/${w.accountId}/sso`),
+    unknown: (c) => c.get(`/api/accounts/${UNKNOWN}/sso`),
+    plainMember: 403,
+  },
+  {
+    method: 'PUT',
+    url: '/api/accounts/:id/sso',
+    call: (c, w) => c.request({ method: 'PUT', url: `/api/accounts/${w.accountId}/sso`, body: ssoBody }),
+    unknown: (c) => c.request({ method: 'PUT', url: `/api/accounts/${UNKNOWN}/sso`, body: ssoBody }),
     plainMember: 403,
   },
   // The evidence retention policy (issue #37): every member reads it, owners change it (manageCompany).

@@ -368,6 +368,41 @@ describe('step-up', () => {
     expect(response.json()).toEqual(stepUpRequired);
   });
 
+  it('asks for a step-up before a new factor is enrolled by a session that has not proved its own lately', async () => {
+    // A stolen session must not enrol its own authenticator: the new factor's confirmation would be a proof in itself.
+    const owner = await newOwner(t.app);
+    const { secret } = await enrolTotp(owner.c, t.clock);
+    t.clock.advance(STEP_UP_MAX_AGE_MS + 1000);
+    for (const [url, body] of [
+      ['/api/auth/passkeys/registration-options', undefined],
+      // A body of the right shape: step-up is asked after validation (a malformed body is a 400 first).
+      [
+        '/api/auth/passkeys',
+        {
+          response: { id: 'a', rawId: 'a', type: 'public-key', response: { clientDataJSON: 'a' } },
+          name: 'Phone',
+        },
+      ],
+      ['/api/auth/mfa/totp', undefined],
+      ['/api/auth/mfa/totp/confirm', { code: '123456' }],
+    ] as const) {
+      const refused = await owner.c.post(url, body);
+      expect(refused.statusCode, url).toBe(403);
+      expect(refused.json()).toEqual(stepUpRequired);
+    }
+    expect((await owner.c.get('/api/auth/passkeys')).json()).toEqual([]);
+    // Proved again: the passkey is added.
+    expect((await stepUpWithTotp(owner.c, secret, t.clock)).statusCode).toBe(200);
+    const authenticator = new SoftAuthenticator(TEST_PUBLIC_URL);
+    const options = await owner.c.post('/api/auth/passkeys/registration-options');
+    expect(options.statusCode, options.body).toBe(200);
+    const added = await owner.c.post('/api/auth/passkeys', {
+      response: authenticator.register(options.json()),
+      name: 'Phone',
+    });
+    expect(added.statusCode, added.body).toBe(201);
+  });
+
   it('never asks a person without a second factor', async () => {
     const owner = await newOwner(t.app);
     t.clock.advance(STEP_UP_MAX_AGE_MS * 3);
