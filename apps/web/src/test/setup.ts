@@ -47,8 +47,25 @@ if (typeof URL.createObjectURL !== 'function') {
   URL.revokeObjectURL = () => {};
 }
 
+/**
+ * Empties the style sheets of `<style>` elements no longer in the document. jsdom keeps in `document.styleSheets` the
+ * sheet of a `<style>` whose text React set (`dangerouslySetInnerHTML`: Mantine's inline styles, one per styled
+ * component) after the element leaves the page, and every `getComputedStyle` (each `ByRole` query's visibility check)
+ * reads every sheet's rules. Files share a worker's document (isolate: false), so the sheets piled up through a worker's
+ * files (~130 after ManageTeam's 16 tests, ~520 a few files later) and each file ran slower than the one before; their
+ * rules (classes like `.__m__-_r_17_`, whose ids repeat from one render to the next) could even reach later tests'
+ * elements. A browser drops a sheet with its element.
+ */
+function emptyDetachedStyleSheets(): void {
+  for (const sheet of Array.from(document.styleSheets)) {
+    if (sheet.ownerNode?.isConnected !== false) continue;
+    while (sheet.cssRules.length > 0) sheet.deleteRule(sheet.cssRules.length - 1);
+  }
+}
+
 afterEach(() => {
   cleanup();
+  emptyDetachedStyleSheets();
   // Files share a worker's modules (isolate: false in vitest.config.ts): nothing a test stubs may outlive it.
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
