@@ -1,5 +1,6 @@
 import type {
   AuthResponse,
+  CompanyInfo,
   FollowInvitation,
   InitialData,
   Invitation,
@@ -80,6 +81,21 @@ export function makeMembership(over: Partial<Membership> = {}): Membership {
     canSearchData: true,
     canViewReports: true,
     account: { id: 21, displayName: 'Acme Corp', uploadedProfileImage: null },
+    ...over,
+  };
+}
+
+/**
+ * What the account routes answer (`GET|PATCH /api/accounts/{id}`): the company info of `makeMembership()`'s account
+ * with the settings' defaults, for tests to override what they look at. One home, so a new setting is added once.
+ */
+export function makeCompanyInfo(over: Partial<CompanyInfo> = {}): CompanyInfo {
+  return {
+    ...makeMembership().account,
+    phoneCountries: ['US'],
+    auditRetentionYears: 2,
+    consentMaxAgeMonths: 18,
+    requireMfa: false,
     ...over,
   };
 }

@@ -4,6 +4,7 @@ import type { CompanyInfo } from '@veriform/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   createFakeServer,
+  makeCompanyInfo,
   makeInitialData,
   makeMembership,
   makeTeamMembership,
@@ -18,13 +19,8 @@ const owner = makeMembership();
 const member = makeMembership({ role: 'member' });
 const signedIn = (membership = owner) =>
   makeInitialData({ user: ada, memberships: [membership], currentMembership: membership });
-const info = (requireMfa: boolean): CompanyInfo => ({
-  ...owner.account,
-  phoneCountries: ['US'],
-  auditRetentionYears: 7,
-  consentMaxAgeMonths: 12,
-  requireMfa,
-});
+const info = (requireMfa: boolean): CompanyInfo =>
+  makeCompanyInfo({ ...owner.account, auditRetentionYears: 7, consentMaxAgeMonths: 12, requireMfa });
 const card = () => screen.findByRole('region', { name: 'Two-factor authentication' });
 
 describe('Company Info: require two-factor authentication (issue #38)', { timeout: 30_000 }, () => {

@@ -1,7 +1,13 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { createFakeServer, makeInitialData, makeMembership, makeUser } from '../../test/fake-server';
+import {
+  createFakeServer,
+  makeCompanyInfo,
+  makeInitialData,
+  makeMembership,
+  makeUser,
+} from '../../test/fake-server';
 import { renderApp } from '../../test/render';
 import { RETENTION_TEXT } from './components/AuditRetention';
 
@@ -10,12 +16,7 @@ const owner = makeMembership();
 const member = makeMembership({ role: 'member', canSearchData: true, canViewReports: true });
 const signedIn = (membership = owner) =>
   makeInitialData({ user: ada, memberships: [membership], currentMembership: membership });
-const info = (auditRetentionYears: number) => ({
-  ...owner.account,
-  phoneCountries: ['US'],
-  auditRetentionYears,
-  consentMaxAgeMonths: 18,
-});
+const info = (auditRetentionYears: number) => makeCompanyInfo({ ...owner.account, auditRetentionYears });
 const emptyLog = [200, { count: 0, pageNumber: 1, pageSize: 25, results: [] }] as const;
 
 const retentionSelect = () => screen.findByRole('combobox', { name: 'Keep events for' });

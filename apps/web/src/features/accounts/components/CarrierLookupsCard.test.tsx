@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type Answer,
   createFakeServer,
+  makeCompanyInfo,
   makeInitialData,
   makeMembership,
   makeUser,
@@ -17,12 +18,7 @@ const owner = makeMembership();
 const member = makeMembership({ role: 'member', canSearchData: true, canViewReports: true });
 const signedIn = (membership = owner) =>
   makeInitialData({ user: ada, memberships: [membership], currentMembership: membership });
-const companyInfo = {
-  ...owner.account,
-  phoneCountries: ['US'],
-  auditRetentionYears: 2,
-  consentMaxAgeMonths: 12,
-};
+const companyInfo = makeCompanyInfo({ ...owner.account, consentMaxAgeMonths: 12 });
 const settings = (over: Partial<LookupSettings> = {}): LookupSettings => ({
   lineType: false,
   simSwap: false,

@@ -1,7 +1,13 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { createFakeServer, makeInitialData, makeMembership, makeUser } from '../../../test/fake-server';
+import {
+  createFakeServer,
+  makeCompanyInfo,
+  makeInitialData,
+  makeMembership,
+  makeUser,
+} from '../../../test/fake-server';
 import { renderApp } from '../../../test/render';
 
 const ada = makeUser();
@@ -11,12 +17,7 @@ const signedIn = (membership = owner) =>
   makeInitialData({ user: ada, memberships: [membership], currentMembership: membership });
 const logo = `/media/${'b'.repeat(64)}.webp`;
 /** What the account routes answer: the company info (the account, its phone countries, the log's retention). */
-const companyInfo = {
-  ...owner.account,
-  phoneCountries: ['US'],
-  auditRetentionYears: 2,
-  consentMaxAgeMonths: 18,
-};
+const companyInfo = makeCompanyInfo(owner.account);
 
 describe('Company Info', () => {
   it('owners rename the company; the account menu follows', async () => {

@@ -1,7 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { createFakeServer, makeInitialData, makeMembership, makeUser } from '../../../test/fake-server';
+import {
+  createFakeServer,
+  makeCompanyInfo,
+  makeInitialData,
+  makeMembership,
+  makeUser,
+} from '../../../test/fake-server';
 import { renderApp } from '../../../test/render';
 import { CONSENT_AGE_TEXT } from './ConsentAgeCard';
 
@@ -10,12 +16,7 @@ const owner = makeMembership();
 const member = makeMembership({ role: 'member', canSearchData: true, canViewReports: true });
 const signedIn = (membership = owner) =>
   makeInitialData({ user: ada, memberships: [membership], currentMembership: membership });
-const info = (consentMaxAgeMonths: number) => ({
-  ...owner.account,
-  phoneCountries: ['US'],
-  auditRetentionYears: 2,
-  consentMaxAgeMonths,
-});
+const info = (consentMaxAgeMonths: number) => makeCompanyInfo({ ...owner.account, consentMaxAgeMonths });
 
 const section = () => screen.findByRole('region', { name: 'Consent age' });
 const ageSelect = () => screen.findByRole('combobox', { name: 'Consent stands for' });

@@ -1,7 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { createFakeServer, makeInitialData, makeMembership, makeUser } from '../../../test/fake-server';
+import {
+  createFakeServer,
+  makeCompanyInfo,
+  makeInitialData,
+  makeMembership,
+  makeUser,
+} from '../../../test/fake-server';
 import { renderApp } from '../../../test/render';
 
 const ada = makeUser();
@@ -9,12 +15,7 @@ const owner = makeMembership();
 const member = makeMembership({ role: 'member', canSearchData: false, canViewReports: false });
 const signedIn = (membership = owner) =>
   makeInitialData({ user: ada, memberships: [membership], currentMembership: membership });
-const info = (phoneCountries: string[]) => ({
-  ...owner.account,
-  phoneCountries,
-  auditRetentionYears: 2,
-  consentMaxAgeMonths: 18,
-});
+const info = (phoneCountries: string[]) => makeCompanyInfo({ ...owner.account, phoneCountries });
 
 const section = () => screen.findByRole('region', { name: 'Countries for verification codes' });
 
