@@ -87,12 +87,21 @@ export function SsoSignIn({
               </p>
             )}
           </div>
-          <button type="submit" className={`${classes.submit} ${classes.secondary}`} disabled={going} aria-busy={going}>
+          <button
+            type="submit"
+            className={`${classes.submit} ${classes.secondary}`}
+            disabled={going}
+            aria-busy={going}
+          >
             Continue with SSO
           </button>
         </form>
       ) : (
-        <button type="button" className={`${classes.submit} ${classes.secondary}`} onClick={() => setOpen(true)}>
+        <button
+          type="button"
+          className={`${classes.submit} ${classes.secondary}`}
+          onClick={() => setOpen(true)}
+        >
           <IconBuildingSkyscraper
             size={16}
             aria-hidden="true"

@@ -2,10 +2,10 @@ import { IconAlertCircle, IconEye, IconEyeOff, IconFingerprint } from '@tabler/i
 import type { MfaRequiredResponse } from '@veriform/contracts';
 import { type FormEvent, lazy, type ReactNode, Suspense, useId, useRef, useState } from 'react';
 import { focusFirstInvalid } from '../../../components/form/focus-first-invalid';
+import classes from '../../../components/form/PlainForm.module.css';
 import { browserSupportsPasskeys } from '../../../lib/passkey-support';
 import { useFocusOnMount } from '../../../lib/use-focus-on-mount';
 import type { FieldErrors, LoginAlert } from '../login-checks';
-import classes from '../../../components/form/PlainForm.module.css';
 import type { SecondFactorActions } from './SecondFactorStep';
 
 const labels = { email: 'Email', password: 'Password' } as const;

@@ -1,8 +1,8 @@
 import { IconAlertCircle } from '@tabler/icons-react';
 import type { MfaRequiredResponse, SecondFactorProof } from '@veriform/contracts';
 import { type FormEvent, useId, useState } from 'react';
-import { useFocusOnMount } from '../../../lib/use-focus-on-mount';
 import classes from '../../../components/form/PlainForm.module.css';
+import { useFocusOnMount } from '../../../lib/use-focus-on-mount';
 
 /** What the second step does (the app's and the first paint's own calls: ../second-factor-api.ts). */
 export interface SecondFactorActions {
