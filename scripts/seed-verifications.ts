@@ -26,7 +26,10 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createDb, type DatabaseHandle, schema } from '@veriform/db';
 import { eq } from 'drizzle-orm';
-import { hashPassword } from '../apps/server/src/lib/passwords.ts';
+import { createPasswords } from '../apps/server/src/lib/passwords.ts';
+
+/** Passwords at the production cost (lib/passwords.ts), as the app hashes them. */
+const { hashPassword } = createPasswords({ fast: false });
 
 function positiveInt(name: string, raw: string | undefined): number {
   const n = Number(raw);

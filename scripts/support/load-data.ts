@@ -8,9 +8,12 @@ import { schema } from '@veriform/db';
 import { and, eq, inArray } from 'drizzle-orm';
 import { parseCellPhone } from '../../apps/server/src/domain/phone.ts';
 import { systemClock } from '../../apps/server/src/lib/clock.ts';
-import { hashPassword } from '../../apps/server/src/lib/passwords.ts';
+import { createPasswords } from '../../apps/server/src/lib/passwords.ts';
 import { createSessionStore } from '../../apps/server/src/lib/session-store.ts';
 import { createOwnerAccount, ensureForms, seedVerifications } from '../seed-verifications.ts';
+
+/** Passwords at the production cost (lib/passwords.ts), as the app hashes them. */
+const { hashPassword } = createPasswords({ fast: false });
 
 /** Every load user's password: one argon2 hash is made and stored for all of them (hashing is slow by design). */
 export const LOAD_PASSWORD = 'Load-password-7!';

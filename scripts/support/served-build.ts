@@ -20,7 +20,7 @@ import sharp from 'sharp';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { openDatabase } from '../../apps/server/src/database.ts';
-import { hashPassword } from '../../apps/server/src/lib/passwords.ts';
+import { createPasswords } from '../../apps/server/src/lib/passwords.ts';
 import { processImage } from '../../apps/server/src/modules/media/images.ts';
 import { cookieNames } from '../../apps/server/src/plugins/cookies.ts';
 import { TestClient } from '../../apps/server/src/test-support/client.ts';
@@ -30,6 +30,9 @@ import {
   newConsumer,
 } from '../../apps/server/src/test-support/public-verify.ts';
 import { nextIp, type Owner } from '../../apps/server/src/test-support/teams.ts';
+
+/** Passwords at the production cost (lib/passwords.ts), as the app hashes them. */
+const { hashPassword } = createPasswords({ fast: false });
 
 export type ServedBuild = {
   /** `http://localhost:{port}`: localhost, so Chromium accepts the production `Secure` / `__Host-` cookies over HTTP. */

@@ -48,6 +48,8 @@ const envSchema = z.object({
    * with a port (`127.0.0.1:8080`), and from private addresses.
    */
   DOMAIN_PROOF_ALLOW_HTTP: flag,
+  /** Tests only: passwords hashed with argon2id at 1 MiB and one pass instead of OWASP's cost (lib/passwords.ts). */
+  FAST_PASSWORD_HASHING: flag,
   /** Behind a reverse proxy: 'true', a hop count, or a comma-separated list of proxy addresses (Fastify trustProxy). */
   TRUST_PROXY: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
@@ -106,6 +108,8 @@ export type Config = {
    * production), see modules/domains/proof.ts.
    */
   domainProofAllowHttp: boolean;
+  /** FAST_PASSWORD_HASHING: tests only (refused in production), lib/passwords.ts. */
+  fastPasswordHashing: boolean;
   /**
    * Seconds between a webhook delivery's failed attempts (contracts' WEBHOOK_RETRY_DELAYS_SECONDS, each ±10 %); its
    * length is the number of retries. Not from the environment: tests override it through `config` with short ones.
@@ -263,6 +267,10 @@ export function loadConfig(env: Env = process.env): Config {
     );
   }
 
+  if (isProduction && e.FAST_PASSWORD_HASHING) {
+    throw new ConfigError('FAST_PASSWORD_HASHING is for tests only; unset it when NODE_ENV=production.');
+  }
+
   if (isProduction && e.DOMAIN_PROOF_ALLOW_HTTP) {
     throw new ConfigError(
       'DOMAIN_PROOF_ALLOW_HTTP is for tests and development only; unset it when NODE_ENV=production.',
@@ -296,6 +304,7 @@ export function loadConfig(env: Env = process.env): Config {
     apiKeyRateLimit: DEFAULT_API_KEY_RATE_LIMIT,
     webhooksAllowPrivateUrls: e.WEBHOOKS_ALLOW_PRIVATE_URLS,
     domainProofAllowHttp: e.DOMAIN_PROOF_ALLOW_HTTP,
+    fastPasswordHashing: e.FAST_PASSWORD_HASHING,
     webhookRetryDelaysSeconds: WEBHOOK_RETRY_DELAYS_SECONDS,
     webhookTimeoutMs: 10_000,
     lookupTimeoutMs: 10_000,

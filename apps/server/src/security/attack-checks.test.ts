@@ -22,7 +22,8 @@ import { buildWorld, type World, worldParam } from './world.ts';
  * access for every id-taking route.
  */
 
-const t = useTestApp();
+// Passwords at the production cost: the timing checks compare argon2 against argon2 (lib/passwords.ts).
+const t = useTestApp({ env: { FAST_PASSWORD_HASHING: 'false' } });
 let world: World;
 
 beforeAll(async () => {

@@ -9,7 +9,7 @@ import {
   resetPasswordAddressSeal,
   sendResetPasswordEmail,
 } from '../../jobs/definitions/send-reset-password-email.ts';
-import { hashPassword } from '../../lib/passwords.ts';
+import type { Passwords } from '../../lib/passwords.ts';
 import type { SessionStore } from '../../lib/session-store.ts';
 import { signedLink } from '../../lib/signed-links.ts';
 import { resetPasswordMessage } from '../../messaging/templates/reset-password.ts';
@@ -32,9 +32,11 @@ export function createPasswordReset(
     sessions: SessionStore;
     /** The audit log (issue #16): write with the change's own transaction. */
     audit: AuditLog;
+    passwords: Passwords;
   },
 ) {
   const { config, db, clock, tokens, jobs, sealer, rateLimit, sessions, audit } = deps;
+  const { hashPassword } = deps.passwords;
   const link = signedLink({
     tokens,
     publicUrl: config.publicUrl,

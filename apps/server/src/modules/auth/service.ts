@@ -13,7 +13,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import { ipKey } from '../../lib/ip-key.ts';
-import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
+import type { Passwords } from '../../lib/passwords.ts';
 import { type RateLimiter, type RateLimitRule, type Reservation, tooMany } from '../../lib/rate-limit.ts';
 import type { SessionStore } from '../../lib/session-store.ts';
 import type { RequestOrigin } from '../../plugins/account-context.ts';
@@ -53,8 +53,10 @@ export function createAuthService(deps: {
   emailVerification: EmailVerification;
   /** The audit log (issue #16): write with the change's own transaction. */
   audit: AuditLog;
+  passwords: Passwords;
 }) {
   const { db, clock, rateLimit, sessions, emailVerification, audit } = deps;
+  const { hashPassword, verifyPassword, verifyAgainstDummy } = deps.passwords;
 
   /**
    * Counts one password guess BEFORE argon2 runs (so a burst is refused before any of it is checked), atomically
