@@ -1,10 +1,8 @@
 import { Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { CONSENT_MAX_AGE_MONTHS, can, type Membership } from '@veriform/contracts';
+import { CONSENT_MAX_AGE_MONTHS, type Membership } from '@veriform/contracts';
 import { SavedSelect } from '../../../components/form/SavedSelect';
-import { SettingCard } from '../../../components/layout/SettingCard';
-import { useServices } from '../../../lib/services';
-import { companyInfoQueryOptions, useUpdateConsentMaxAgeMutation } from '../api';
+import { useUpdateConsentMaxAgeMutation } from '../api';
+import { CompanySettingCard } from './CompanySettingCard';
 
 const LABEL = 'Consent stands for';
 
@@ -50,18 +48,13 @@ function ConsentAgeSelect({ accountId, saved }: { accountId: number; saved: numb
  */
 export function ConsentAgeCard({ membership }: { membership: Membership }) {
   const accountId = membership.account.id;
-  const owner = can(membership, 'manageCompany');
-  const { api } = useServices();
-
-  const read = useQuery(companyInfoQueryOptions(api, accountId));
   return (
-    <SettingCard
+    <CompanySettingCard
+      membership={membership}
       title="Consent age"
       description={CONSENT_AGE_TEXT}
-      read={read}
       loading="Loading consent age"
       skeleton={{ width: 240 }}
-      owner={owner}
       edit={(info) => <ConsentAgeSelect accountId={accountId} saved={info.consentMaxAgeMonths} />}
       readOnly={(info) => (
         <Text size="sm">

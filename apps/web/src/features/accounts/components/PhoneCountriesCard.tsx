@@ -1,14 +1,12 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { can, type Membership, PHONE_COUNTRIES, phoneCountriesSchema } from '@veriform/contracts';
+import { type Membership, PHONE_COUNTRIES, phoneCountriesSchema } from '@veriform/contracts';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { LabelledMultiSelect } from '../../../components/form/LabelledMultiSelect';
-import { SettingCard } from '../../../components/layout/SettingCard';
 import { ApiValidationError } from '../../../lib/api-client';
 import { errorDisplayText } from '../../../lib/error-text';
 import { notify } from '../../../lib/notify';
-import { useServices } from '../../../lib/services';
-import { companyInfoQueryOptions, useUpdatePhoneCountriesMutation } from '../api';
+import { useUpdatePhoneCountriesMutation } from '../api';
+import { CompanySettingCard } from './CompanySettingCard';
 
 const LABEL = 'Countries';
 
@@ -96,16 +94,12 @@ function PhoneCountriesForm({ accountId, saved }: { accountId: number; saved: st
  */
 export function PhoneCountriesCard({ membership }: { membership: Membership }) {
   const accountId = membership.account.id;
-  const owner = can(membership, 'manageCompany');
-  const { api } = useServices();
-  const read = useQuery(companyInfoQueryOptions(api, accountId));
   return (
-    <SettingCard
+    <CompanySettingCard
+      membership={membership}
       title="Countries for verification codes"
       description={PHONE_COUNTRIES_TEXT}
-      read={read}
       loading="Loading countries"
-      owner={owner}
       edit={(info) => <PhoneCountriesForm accountId={accountId} saved={info.phoneCountries} />}
       readOnly={(info) => (
         <ul aria-label="Countries codes are sent to" style={{ margin: 0, paddingInlineStart: '1.25rem' }}>

@@ -1,13 +1,11 @@
 import { Switch, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { can, type Membership } from '@veriform/contracts';
+import type { Membership } from '@veriform/contracts';
 import { useState } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
-import { SettingCard } from '../../../components/layout/SettingCard';
 import { errorDisplayText } from '../../../lib/error-text';
 import { notify } from '../../../lib/notify';
-import { useServices } from '../../../lib/services';
-import { companyInfoQueryOptions, useUpdateRequireMfaMutation } from '../api';
+import { useUpdateRequireMfaMutation } from '../api';
+import { CompanySettingCard } from './CompanySettingCard';
 
 export const REQUIRE_MFA_LABEL = 'Require two-factor authentication';
 export const REQUIRE_MFA_TEXT =
@@ -57,16 +55,12 @@ function RequireMfaSwitch({ accountId, required }: { accountId: number; required
 /** Company Info's requirement of a second factor (issue #38 item 3): owners set it, every member reads it. */
 export function RequireMfaCard({ membership }: { membership: Membership }) {
   const accountId = membership.account.id;
-  const owner = can(membership, 'manageCompany');
-  const { api } = useServices();
-  const read = useQuery(companyInfoQueryOptions(api, accountId));
   return (
-    <SettingCard
+    <CompanySettingCard
+      membership={membership}
       title="Two-factor authentication"
       description={REQUIRE_MFA_TEXT}
-      read={read}
       loading="Loading the two-factor requirement"
-      owner={owner}
       edit={(info) => <RequireMfaSwitch accountId={accountId} required={info.requireMfa} />}
       readOnly={(info) => (
         <Text size="sm">
