@@ -27,13 +27,7 @@ export async function eraseVerdictsOf(
         eq(contactabilityChecks.accountId, who.accountId),
         eq(contactabilityChecks.isTest, who.isTest),
         eq(contactabilityChecks.phone, who.phone),
-        sql`not ${held({
-          accountId: contactabilityChecks.accountId,
-          verifyFormId: sql`null::integer`,
-          cellPhone: phone,
-          email: sql`null::text`,
-          id: sql`null::bigint`,
-        })}`,
+        sql`not ${held(contactabilityChecks.accountId, phone)}`,
         sql`not exists (select 1 from ${verificationAttempts} kept
           where kept.id = ${contactabilityChecks.verificationId} and kept.cell_phone = ${phone})`,
       ),

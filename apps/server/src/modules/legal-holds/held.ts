@@ -28,6 +28,19 @@ const reaching = (
 export const isHeld = (v: HeldVerification): SQL<boolean> =>
   sql<boolean>`exists (select 1 from legal_holds h where ${reaching(v)})`;
 
+/**
+ * True when a hold reaches a row that names a number alone (a carrier lookup, a contactability verdict): the rule with
+ * the account and the number, no form, address or verification.
+ */
+export const isNumberHeld = (accountId: SQLWrapper, phone: SQLWrapper): SQL<boolean> =>
+  isHeld({
+    accountId,
+    verifyFormId: sql`null::integer`,
+    cellPhone: phone,
+    email: sql`null::text`,
+    id: sql`null::bigint`,
+  });
+
 /** The ids of the holds that reach the verification, oldest first (`heldBy`); an empty array when none. */
 export const heldBy = (v: HeldVerification): SQL<string[]> =>
   sql<string[]>`array(select h.id from legal_holds h where ${reaching(v)} order by h.placed_at, h.id)`;

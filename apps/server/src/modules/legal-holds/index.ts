@@ -5,6 +5,6 @@
  * places, lists and releases holds with their audit and webhook events; routes.ts is the app's Settings › Legal holds.
  */
 
-export { type HeldVerification, heldBy, isHeld, lockLegalHolds, reachCount } from './held.ts';
+export { type HeldVerification, heldBy, isHeld, isNumberHeld, lockLegalHolds, reachCount } from './held.ts';
 export { legalHoldRoutes } from './routes.ts';
 export { createLegalHolds, type LegalHolds } from './service.ts';

@@ -38,14 +38,8 @@ export async function redactLookupsOf(tx: Tx, attemptIds: string[], maskedPhone:
   return redacted.length;
 }
 
-/** The legal holds' rule (`isHeld` of modules/legal-holds), passed in by the caller: a number's columns as it asks. */
-export type HeldNumberRule = (v: {
-  accountId: SQLWrapper;
-  verifyFormId: SQLWrapper;
-  cellPhone: SQLWrapper;
-  email: SQLWrapper;
-  id: SQLWrapper;
-}) => SQL<boolean>;
+/** The legal holds' rule for a number alone (`isNumberHeld` of modules/legal-holds), passed in by the caller. */
+export type HeldNumberRule = (accountId: SQLWrapper, phone: SQLWrapper) => SQL<boolean>;
 
 /**
  * An erasure request's reach into the carrier lookups of a number (issue #37 item 3, ADR 47 amendment), beyond those of
@@ -71,13 +65,7 @@ export async function eraseLookupsOf(
         eq(lookups.isTest, who.isTest),
         eq(lookups.phone, who.phone),
         ne(lookups.status, 'pending'),
-        sql`not ${held({
-          accountId: lookups.accountId,
-          verifyFormId: sql`null::integer`,
-          cellPhone: phone,
-          email: sql`null::text`,
-          id: sql`null::bigint`,
-        })}`,
+        sql`not ${held(lookups.accountId, phone)}`,
         sql`not exists (select 1 from ${verificationAttempts} kept
           where kept.account_id = ${lookups.accountId} and kept.cell_phone = ${phone}
             and (kept.line_type_lookup_id = ${lookups.id} or kept.sim_swap_lookup_id = ${lookups.id}))`,

@@ -28,7 +28,7 @@ import { AppError } from '../../lib/errors.ts';
 import { type AccountContext, keyLivemode } from '../../plugins/account-context.ts';
 import type { AuditLog, SystemCaller } from '../audit/index.ts';
 import { eraseVerdictsOf } from '../contactability/index.ts';
-import { isHeld, lockLegalHolds } from '../legal-holds/index.ts';
+import { isNumberHeld, lockLegalHolds } from '../legal-holds/index.ts';
 import { eraseLookupsOf } from '../lookups/index.ts';
 import type { VerificationRedaction } from '../verifications/index.ts';
 import { buildBundle } from './bundle.ts';
@@ -447,8 +447,8 @@ export function createPrivacyRequests(deps: {
       await transaction(db, async (tx) => {
         await lockLegalHolds(tx, who.accountId);
         const number = { accountId: who.accountId, isTest: who.isTest, phone };
-        verdictsErased += await eraseVerdictsOf(tx, number, isHeld);
-        lookupsErased += await eraseLookupsOf(tx, number, isHeld);
+        verdictsErased += await eraseVerdictsOf(tx, number, isNumberHeld);
+        lookupsErased += await eraseLookupsOf(tx, number, isNumberHeld);
       });
     return { attemptsErased, verdictsErased, lookupsErased };
   }

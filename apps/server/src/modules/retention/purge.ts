@@ -11,7 +11,7 @@ import {
 } from '../attempts/index.ts';
 import type { AuditLog } from '../audit/index.ts';
 import { tombstoneCertificates } from '../certificates/index.ts';
-import { isHeld, lockLegalHolds } from '../legal-holds/index.ts';
+import { isHeld, isNumberHeld, lockLegalHolds } from '../legal-holds/index.ts';
 import { retentionCutoff } from './policy.ts';
 
 const {
@@ -111,12 +111,8 @@ export async function purgeAccount(
     async (tx: Tx): Promise<number> =>
       rowsOf(await tx.execute(statement)).length;
   /** A row naming a number alone (a carrier lookup, a verdict), as the hold rule reads it. */
-  const numberOnly = (alias: string) => ({
-    accountId: sql.raw(`${alias}.account_id`),
-    verifyFormId: sql`null::integer`,
-    ...none,
-    cellPhone: sql.raw(`${alias}.phone`),
-  });
+  const numberHeld = (alias: string) =>
+    isNumberHeld(sql.raw(`${alias}.account_id`), sql.raw(`${alias}.phone`));
 
   // A hold on the whole account keeps everything: nothing is walked (the rule asked of the account alone, which only an
   // account hold reaches).
@@ -162,7 +158,7 @@ export async function purgeAccount(
       returned(sql`delete from ${lookups} d where d.id in (
             select l.id from ${lookups} l
             where l.account_id = ${accountId} and l.asked_at < ${before} and l.status <> 'pending'
-              and not ${isHeld(numberOnly('l'))}
+              and not ${numberHeld('l')}
               and not exists (select 1 from ${verificationAttempts} a where a.line_type_lookup_id = l.id)
               and not exists (select 1 from ${verificationAttempts} a where a.sim_swap_lookup_id = l.id)
               and not exists (select 1 from ${reassignmentChecks} rc where rc.lookup_id = l.id)
@@ -173,7 +169,7 @@ export async function purgeAccount(
     removed.contactabilityChecks = await inBatches(
       returned(sql`delete from ${contactabilityChecks} d where d.id in (
             select c.id from ${contactabilityChecks} c
-            where c.account_id = ${accountId} and c.checked_at < ${before} and not ${isHeld(numberOnly('c'))}
+            where c.account_id = ${accountId} and c.checked_at < ${before} and not ${numberHeld('c')}
             order by c.checked_at, c.id limit ${size} for update of c skip locked)
           returning d.id`),
     );
