@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createCompany, expect, signUpVerified, test } from './fixtures.ts';
+import { expectNoSidewaysScroll } from './layout';
 
 /**
  * Issue #15: an owner makes a test key in Settings → API keys, sees and copies its secret once, and a script (this
@@ -100,9 +101,7 @@ test('at phone width the keys are cards and the new secret shows whole, nothing 
     cards.getByRole('button', { name: 'Revoke Call-center tool in the Lisbon office' }),
   ).toBeVisible();
   await expect(page.getByRole('table', { name: 'API keys' })).toHaveCount(0);
-  const overflowing = () =>
-    page.evaluate<boolean>('document.documentElement.scrollWidth > document.documentElement.clientWidth');
-  expect(await overflowing()).toBe(false);
+  await expectNoSidewaysScroll(page);
 
   await page.getByRole('button', { name: 'Create API key' }).click();
   const form = page.getByRole('dialog', { name: 'Create API key' });

@@ -1,5 +1,6 @@
 import { axeViolations } from './axe.ts';
 import { createCompany, expect, signUpVerified, test } from './fixtures.ts';
+import { expectNoSidewaysScroll } from './layout';
 
 /**
  * Issue #35: "may I contact this number now?" in the app. An owner checks a number the account never verified in
@@ -49,7 +50,7 @@ for (const viewport of [
       await expect(list.getByText('Not now', { exact: true })).toBeVisible();
       await expect(list.getByText('No consent', { exact: true })).toBeVisible();
       await expect(list.getByText(user.email)).toBeVisible();
-      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(viewport.width);
+      await expectNoSidewaysScroll(page);
       expect(await axeViolations(page)).toEqual([]);
 
       // The kept verdict in full, again.

@@ -8,6 +8,7 @@ import {
   signUpVerified,
   test,
 } from './fixtures.ts';
+import { expectNoSidewaysScroll } from './layout';
 
 /**
  * The dashboard's numbers are the activity log's: verifications made through the real public API (the fixtures' test
@@ -164,7 +165,7 @@ test('dashboard numbers match the log', async ({ page, user }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(funnelStep(page, 'Verified')).toBeVisible();
   await expect(page.getByRole('region', { name: 'Funnel' }).getByText('SMS', { exact: true })).toBeVisible();
-  expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+  await expectNoSidewaysScroll(page);
 });
 
 test('a new account is shown the first steps', async ({ page, user }) => {

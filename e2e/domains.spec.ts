@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import {
   createCompany,
   createLiveForm,
@@ -9,6 +9,7 @@ import {
   signUpVerified,
   test,
 } from './fixtures.ts';
+import { expectNoSidewaysScroll } from './layout';
 
 /**
  * Issue #33 item 10: who issued a certificate. An owner adds the company's domain in Company Info, publishes the proof
@@ -61,10 +62,6 @@ async function certificateOf(request: APIRequestContext, accountId: number) {
   return { certId: file.certificate.id, evidence: file.certificate.evidence, form };
 }
 
-async function fitsTheWidth(page: Page, width: number) {
-  expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
-}
-
 for (const viewport of [
   { width: 1280, height: 800 },
   { width: 390, height: 844 },
@@ -102,7 +99,7 @@ for (const viewport of [
         );
         const token = await item.getByRole('textbox', { name: 'Value' }).inputValue();
         expect(token).toMatch(/^veriform-domain-verification=[0-9A-Za-z]{32}$/);
-        await fitsTheWidth(page, viewport.width);
+        await expectNoSidewaysScroll(page);
 
         // Checked before the file is there: what was found, inline.
         await item.getByRole('button', { name: `Check now: ${proof.host}` }).click();
@@ -130,7 +127,7 @@ for (const viewport of [
         const text = (await visitor.locator('body').innerText()) ?? '';
         expect(text).not.toContain(evidence.ip ?? 'no ip');
         expect(text).not.toContain(evidence.userAgent ?? 'no agent');
-        await fitsTheWidth(visitor, viewport.width);
+        await expectNoSidewaysScroll(visitor);
 
         // The public verification page names it beside the company.
         await visitor.goto(form.publicUrl);
@@ -158,7 +155,7 @@ for (const viewport of [
       const verdict = visitor.getByRole('region', { name: 'Verification certificate' });
       await expect(verdict).toContainText(`by ${company} — name not verified`);
       await expect(verdict.getByText(/the name is what its Veriform account calls itself/)).toBeVisible();
-      await fitsTheWidth(visitor, viewport.width);
+      await expectNoSidewaysScroll(visitor);
 
       await visitor.goto(form.publicUrl);
       await expect(visitor.getByText(company, { exact: true })).toBeVisible();

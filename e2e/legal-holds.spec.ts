@@ -7,6 +7,7 @@ import {
   signUpVerified,
   test,
 } from './fixtures.ts';
+import { expectNoSidewaysScroll } from './layout';
 
 /**
  * Issue #37 item 2: a dispute needs one consumer's evidence kept. The owner places a legal hold on their number in
@@ -35,10 +36,6 @@ for (const viewport of [
         specs: [{ publicId: form.publicId }],
       });
       if (!verification) throw new Error('no verification made');
-      const noWider = async () =>
-        expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
-          viewport.width,
-        );
 
       await page.goto('/settings/legal-holds');
       await expect(page.getByRole('tab', { name: 'Legal holds' })).toHaveAttribute('aria-selected', 'true');
@@ -47,7 +44,7 @@ for (const viewport of [
       await expect(page.getByRole('tab', { name: 'My Account' })).toBeInViewport({ ratio: 1 });
       await page.screenshot({ path: test.info().outputPath(`settings-tabs-${viewport.width}.png`) });
       await expect(page.getByText('No legal holds')).toBeVisible();
-      await noWider();
+      await expectNoSidewaysScroll(page);
       expect(await axeViolations(page)).toEqual([]);
 
       // On the number, with the case it is kept for.
@@ -65,13 +62,13 @@ for (const viewport of [
       await expect(list.getByText('Smith v. Acme, case 26-1234')).toBeVisible();
       await expect(list.getByText('1 verification', { exact: true })).toBeVisible();
       await expect(list.getByText('Active', { exact: true })).toBeVisible();
-      await noWider();
+      await expectNoSidewaysScroll(page);
       expect(await axeViolations(page)).toEqual([]);
 
       // The verification says so, and its redaction is refused, naming the hold and its reason.
       await page.goto(`/activity-log/${verification.verificationId}`);
       await expect(page.getByText('Under legal hold: Smith v. Acme, case 26-1234')).toBeVisible();
-      await noWider();
+      await expectNoSidewaysScroll(page);
       expect(await axeViolations(page)).toEqual([]);
       await page.getByRole('button', { name: 'Certificate' }).click();
       await page.getByRole('menuitem', { name: 'Redact personal data…' }).click();
@@ -93,7 +90,7 @@ for (const viewport of [
       await expect(list.getByText('Released: Case settled')).toBeVisible();
       await expect(list.getByText('Released', { exact: true })).toBeVisible();
       await expect(list.getByRole('button', { name: /^Release/ })).toHaveCount(0);
-      await noWider();
+      await expectNoSidewaysScroll(page);
       expect(await axeViolations(page)).toEqual([]);
     });
   });

@@ -15,6 +15,7 @@ import {
   signUpVerified,
   test,
 } from './fixtures.ts';
+import { expectNoSidewaysScroll } from './layout';
 import { postgresAppBaseURL } from './ports.ts';
 import { e2eDatabaseUrl } from './postgres.ts';
 
@@ -79,7 +80,7 @@ async function checkPurgedPage(visitor: Page, company: string, number: string, w
   expect(text).not.toContain('•••');
   await expect(visitor.getByRole('form', { name: 'Unlock the phone number' })).toHaveCount(0);
   await expect(visitor.getByRole('region', { name: 'Consent' })).toHaveCount(0);
-  expect(await visitor.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
+  await expectNoSidewaysScroll(visitor);
   expect(await axeViolations(visitor)).toEqual([]);
 }
 

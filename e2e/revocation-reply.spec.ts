@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { publicRevokeTexts } from '@veriform/contracts/public-revoke-texts';
 import { clientAddress, createCompany, createLiveForm, expect, signUpVerified, test } from './fixtures.ts';
+import { expectNoSidewaysScroll } from './layout';
 import { twilioAppBaseURL, twilioStandInControlURL } from './ports.ts';
 import { codeTextedTo } from './twilio-texts.ts';
 
@@ -73,7 +74,7 @@ test('a consumer replies ALTO to a Spanish code text; a member sees the revocati
   await expect(list.getByText('ALTO', { exact: true })).toBeVisible();
   await expect(list.getByText('Open', { exact: true })).toBeVisible();
   await expect(list.getByText(/^\d{4}-\d{2}-\d{2}$/)).toBeVisible();
-  expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+  await expectNoSidewaysScroll(page);
 
   await list.getByRole('button', { name: `Acknowledge the revocation of ${number.e164}` }).click();
   await expect(list.getByText('Acknowledged', { exact: true })).toBeVisible();

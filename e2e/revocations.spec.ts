@@ -1,4 +1,5 @@
 import { createCompany, expect, signUpVerified, test } from './fixtures.ts';
+import { expectNoSidewaysScroll } from './layout';
 
 /**
  * Issue #35: a revocation of consent received elsewhere (a call to the help desk) is recorded by the owner in the
@@ -34,7 +35,7 @@ for (const viewport of [
       await expect(list.getByText('Asked the help desk to stop the texts')).toBeVisible();
       await expect(list.getByText('Open', { exact: true })).toBeVisible();
       await expect(list.getByText(/^\d{4}-\d{2}-\d{2}$/)).toBeVisible();
-      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(viewport.width);
+      await expectNoSidewaysScroll(page);
 
       await list.getByRole('button', { name: 'Acknowledge the revocation of +12015550199' }).click();
       await expect(list.getByText('Acknowledged', { exact: true })).toBeVisible();

@@ -7,6 +7,7 @@ import {
   signUpVerified,
   test,
 } from './fixtures.ts';
+import { expectNoSidewaysScroll } from './layout';
 
 /**
  * Issue #35 in the activity log: an owner records, from a verification's page, that its consumer revoked consent by
@@ -55,7 +56,7 @@ for (const viewport of [
       await expect(notice).toContainText('Recorded by a member, received');
       await expect(notice).toContainText(`for ${readable}`);
       await expect(page.getByText(/^Revoked \w/)).toBeVisible();
-      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(viewport.width);
+      await expectNoSidewaysScroll(page);
       expect(await axeViolations(page)).toEqual([]);
 
       // The log: the row marked, with the date; the other not.
@@ -67,7 +68,7 @@ for (const viewport of [
       await expect(revokedRow.getByText(/^Revoked \w/)).toBeVisible();
       await expect(keptRow).toBeVisible();
       await expect(keptRow.getByText(/^Revoked/)).toHaveCount(0);
-      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(viewport.width);
+      await expectNoSidewaysScroll(page);
       expect(await axeViolations(page)).toEqual([]);
 
       // The Revoked filter, each way.

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import type { APIRequestContext, Locator } from '@playwright/test';
 import { startWebhookReceiver } from '../apps/server/src/test-support/webhook-receiver.ts';
 import {
   createCompany,
@@ -10,6 +10,7 @@ import {
   signUpVerified,
   test,
 } from './fixtures.ts';
+import { expectNoSidewaysScroll } from './layout';
 
 /**
  * Issue #33 item 14: six screens that showed stale or clipped information, each walked in the browser at the widths
@@ -21,14 +22,6 @@ const PHONE = { width: 390, height: 844 };
 
 async function csrfToken(request: APIRequestContext): Promise<string> {
   return ((await (await request.post('/api/auth/csrf')).json()) as { csrfToken: string }).csrfToken;
-}
-
-/** Nothing on the page is wider than the window. */
-async function expectNoSidewaysScroll(page: Page) {
-  const width = page.viewportSize()?.width ?? 0;
-  await expect
-    .poll(() => page.evaluate<number>('document.documentElement.scrollWidth'))
-    .toBeLessThanOrEqual(width);
 }
 
 /** The text of `locator` is drawn in full: its box is as wide as what it holds (no ellipsis). */

@@ -11,6 +11,7 @@ import {
   signUpVerified,
   test,
 } from './fixtures.ts';
+import { expectNoSidewaysScroll } from './layout';
 import { baseURL } from './ports.ts';
 
 /**
@@ -80,10 +81,7 @@ test('a passkey made in My Account signs in without a password', async ({ page, 
   await page.setViewportSize({ width: 375, height: 800 });
   await expect(page.getByRole('list', { name: 'Sessions' })).toBeVisible();
   await expect(page.getByRole('list', { name: 'Passkeys' }).getByText('Work laptop')).toBeVisible();
-  // Polled: the app shell's navbar slides away for 200 ms after the resize (seen measured mid-slide under load).
-  await expect
-    .poll(() => page.evaluate<number>('document.documentElement.scrollWidth'))
-    .toBeLessThanOrEqual(375);
+  await expectNoSidewaysScroll(page);
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // The password alone no longer signs in: the passkey is the second step.

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { startOidcProvider, type TestOidcProvider } from '../apps/server/src/test-support/oidc-provider.ts';
 import { axeViolations } from './axe.ts';
 import { clientAddress, createCompany, expect, signUpVerified, test } from './fixtures.ts';
+import { expectNoSidewaysScroll } from './layout';
 import { postgresAppBaseURL } from './ports.ts';
 import { e2eDatabaseUrl } from './postgres.ts';
 
@@ -41,7 +42,7 @@ async function noAxeViolations(page: Page, screen: string): Promise<void> {
   for (const viewport of [DESKTOP, PHONE]) {
     await page.setViewportSize(viewport);
     expect.soft(await axeViolations(page), `${screen} at ${viewport.width} px`).toEqual([]);
-    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(viewport.width);
+    await expectNoSidewaysScroll(page);
   }
   await page.setViewportSize(DESKTOP);
 }

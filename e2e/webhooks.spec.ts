@@ -4,6 +4,7 @@ import {
   type WebhookReceiver,
 } from '../apps/server/src/test-support/webhook-receiver.ts';
 import { createCompany, expect, signUpVerified, test } from './fixtures.ts';
+import { expectNoSidewaysScroll } from './layout';
 
 /**
  * Issue #17: an owner adds an endpoint in Settings → Webhooks pointing at a real receiver on loopback (the app runs
@@ -101,19 +102,17 @@ test('at phone width the endpoints are cards and the endpoint page fits, nothing
     },
   });
   expect(made.status(), await made.text()).toBe(201);
-  const overflowing = () =>
-    page.evaluate<boolean>('document.documentElement.scrollWidth > document.documentElement.clientWidth');
 
   await page.goto('/settings/webhooks');
   const cards = page.getByRole('list', { name: 'Webhook endpoints' });
   await expect(cards.getByRole('link', { name: longUrl })).toBeVisible();
   await expect(cards.getByText('Form went live or offline')).toBeVisible();
   await expect(page.getByRole('table', { name: 'Webhook endpoints' })).toHaveCount(0);
-  expect(await overflowing()).toBe(false);
+  await expectNoSidewaysScroll(page);
 
   await cards.getByRole('link', { name: longUrl }).click();
   await expect(page.getByRole('heading', { name: longUrl })).toBeVisible();
   await page.getByRole('button', { name: 'Send test event' }).click();
   await expect(page.getByRole('list', { name: 'Deliveries' }).getByText('Succeeded')).toBeVisible();
-  expect(await overflowing()).toBe(false);
+  await expectNoSidewaysScroll(page);
 });
