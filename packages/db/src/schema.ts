@@ -1780,6 +1780,10 @@ export const privacyRequests = pgTable(
     /** What was done: counts erased or restricted, and the holds that kept evidence (ids and reasons). */
     answer: jsonb('answer').$type<Record<string, unknown>>(),
     answeredAt: timestamp('answered_at', { withTimezone: true, mode: 'date' }),
+    /** When the running carry-out began (null unless `running`): a run past its job's last try is found by it. */
+    runningSince: timestamp('running_since', { withTimezone: true, mode: 'date' }),
+    /** Verifications erased by every run of this request so far (a run that failed part-way keeps its count). */
+    erasedSoFar: integer('erased_so_far').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
@@ -1793,6 +1797,7 @@ export const privacyRequests = pgTable(
     index('privacy_requests_created_idx').on(t.createdAt),
     check('privacy_requests_extended_check', sql`(${t.extendedAt} is null) = (${t.extensionReason} is null)`),
     check('privacy_requests_answered_check', sql`(${t.status} = 'answered') = (${t.answeredAt} is not null)`),
+    check('privacy_requests_running_check', sql`(${t.status} = 'running') = (${t.runningSince} is not null)`),
   ],
 );
 

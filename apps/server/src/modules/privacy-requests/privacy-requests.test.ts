@@ -458,7 +458,7 @@ describe('the 24-month prune', () => {
     const request = await filed(owner, { type: 'erasure', phones: ['+12015550241'] });
     await t.db.db
       .update(schema.privacyRequests)
-      .set({ status: 'running' })
+      .set({ status: 'running', runningSince: new Date() })
       .where(eq(schema.privacyRequests.id, request.id));
     // The database refuses this request's answer: the job's work fails at its last step, as a crash there would.
     await t.db.executeSql(

@@ -328,7 +328,7 @@ export function createPrivacyRequests(deps: {
     return transaction(db, async (tx) => {
       const [moved] = await tx
         .update(privacyRequests)
-        .set({ status: 'running' })
+        .set({ status: 'running', runningSince: clock.now() })
         .where(
           and(
             eq(privacyRequests.id, id),
@@ -518,6 +518,7 @@ export function createPrivacyRequests(deps: {
         .update(privacyRequests)
         .set({
           status: 'answered',
+          runningSince: null,
           answeredAt: now,
           answer,
           matches: counts,
@@ -553,7 +554,7 @@ export function createPrivacyRequests(deps: {
     return transaction(db, async (tx) => {
       const [reopened] = await tx
         .update(privacyRequests)
-        .set({ status: 'open' })
+        .set({ status: 'open', runningSince: null })
         .where(and(eq(privacyRequests.id, privacyRequestId), eq(privacyRequests.status, 'running')))
         .returning();
       if (!reopened) return false;
