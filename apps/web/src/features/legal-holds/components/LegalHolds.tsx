@@ -1,16 +1,15 @@
-import { Button, Group, NativeSelect, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconGavel, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import {
   LEGAL_HOLD_PAGE_SIZE_MAX,
   type LegalHold,
   type LegalHoldSearch,
-  type LegalHoldStatus,
   legalHoldStatuses,
   type Membership,
 } from '@veriform/contracts';
 import { useState } from 'react';
-import { ListStates } from '../../../components/data-list/ListStates';
+import { StatusFilteredList } from '../../../components/data-list/StatusFilteredList';
 import { ForbiddenScreen } from '../../../components/errors/ForbiddenScreen';
 import { PermissionDeniedError } from '../../../lib/api-client';
 import { notify } from '../../../lib/notify';
@@ -26,13 +25,6 @@ export const NO_HOLDS = 'No legal holds';
 export const NO_MATCH = 'No holds with this status';
 
 const pageSizes = [10, 25, 50, LEGAL_HOLD_PAGE_SIZE_MAX] as const;
-
-const statusOptions = [
-  { value: '', label: 'Every status' },
-  ...legalHoldStatuses.map((status) => ({ value: status, label: legalHoldStatusLabels[status] })),
-];
-const isStatus = (value: string): value is LegalHoldStatus =>
-  (legalHoldStatuses as readonly string[]).includes(value);
 
 export interface LegalHoldsProps {
   membership: Membership;
@@ -61,9 +53,6 @@ export function LegalHolds({ membership, search, onSearch }: LegalHoldsProps) {
   usePageTitle(forbidden ? 'Access denied' : 'Legal holds');
   if (forbidden) return <ForbiddenScreen />;
 
-  const { data, isPlaceholderData } = query;
-  const never = data !== undefined && data.count === 0 && search.status === undefined && !isPlaceholderData;
-
   return (
     <Stack gap="md" maw={1100}>
       <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
@@ -83,41 +72,25 @@ export function LegalHolds({ membership, search, onSearch }: LegalHoldsProps) {
           </Button>
         )}
       </Group>
-      {!never && (
-        <Group align="flex-end" gap="sm" wrap="wrap" role="search" aria-label="Filter legal holds">
-          <NativeSelect
-            label="Status"
-            data={statusOptions}
-            value={search.status ?? ''}
-            onChange={(event) => {
-              const value = event.currentTarget.value;
-              onSearch({ status: isStatus(value) ? value : undefined, pageNumber: 1 }, { replace: true });
-            }}
-          />
-        </Group>
-      )}
-      <ListStates
+      <StatusFilteredList
         query={query}
+        rowsNoun="legal holds"
+        status={{
+          value: search.status,
+          statuses: legalHoldStatuses,
+          labels: legalHoldStatusLabels,
+          onChange: (status) => onSearch({ status, pageNumber: 1 }, { replace: true }),
+        }}
+        never={{
+          title: NO_HOLDS,
+          text: manages
+            ? 'When a case, an inquiry or a dispute needs evidence kept, place a hold on the account, a form, a number or address, or one verification.'
+            : 'Holds the owners place on evidence that must be kept are listed here.',
+        }}
+        noMatchTitle={NO_MATCH}
         skeleton={<LegalHoldListSkeleton />}
         icon={<IconGavel />}
-        errorTitle="The legal holds could not be loaded"
         retrying={query.isFetching}
-        never={
-          never
-            ? {
-                title: NO_HOLDS,
-                text: manages
-                  ? 'When a case, an inquiry or a dispute needs evidence kept, place a hold on the account, a form, a number or address, or one verification.'
-                  : 'Holds the owners place on evidence that must be kept are listed here.',
-              }
-            : undefined
-        }
-        noMatch={{
-          title: NO_MATCH,
-          text: 'Choose another status, or every status.',
-          onClear: () => onSearch({ status: undefined, pageNumber: 1 }, { replace: true }),
-        }}
-        rowsNoun="legal holds"
         pager={{
           pageNumber: search.pageNumber,
           pageSize: search.pageSize,
@@ -129,7 +102,7 @@ export function LegalHolds({ membership, search, onSearch }: LegalHoldsProps) {
         {(holds, busy) => (
           <LegalHoldList holds={holds} busy={busy} actions={manages ? { onRelease: setReleasing } : {}} />
         )}
-      </ListStates>
+      </StatusFilteredList>
       {manages && (
         <>
           <PlaceHoldModal

@@ -1,16 +1,15 @@
-import { Button, Group, NativeSelect, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconPlus, IconShieldLock } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import {
   type Membership,
   PRIVACY_REQUEST_PAGE_SIZE_MAX,
-  type PrivacyRequestFilter,
   type PrivacyRequestSearch,
   privacyRequestFilters,
 } from '@veriform/contracts';
 import { useState } from 'react';
-import { ListStates } from '../../../components/data-list/ListStates';
+import { StatusFilteredList } from '../../../components/data-list/StatusFilteredList';
 import { ForbiddenScreen } from '../../../components/errors/ForbiddenScreen';
 import { PermissionDeniedError } from '../../../lib/api-client';
 import { notify } from '../../../lib/notify';
@@ -25,13 +24,6 @@ export const NO_REQUESTS = 'No privacy requests yet';
 export const NO_MATCH = 'No requests with this status';
 
 const pageSizes = [10, 25, 50, PRIVACY_REQUEST_PAGE_SIZE_MAX] as const;
-
-const statusOptions = [
-  { value: '', label: 'Every status' },
-  ...privacyRequestFilters.map((status) => ({ value: status, label: privacyRequestFilterLabels[status] })),
-];
-const isFilter = (value: string): value is PrivacyRequestFilter =>
-  (privacyRequestFilters as readonly string[]).includes(value);
 
 export interface PrivacyRequestsProps {
   membership: Membership;
@@ -59,8 +51,6 @@ export function PrivacyRequests({ membership, search, onSearch }: PrivacyRequest
   usePageTitle(forbidden ? 'Access denied' : 'Privacy requests');
   if (forbidden) return <ForbiddenScreen />;
 
-  const { data, isPlaceholderData } = query;
-  const never = data !== undefined && data.count === 0 && search.status === undefined && !isPlaceholderData;
   const fileButton = (
     <Button leftSection={<IconPlus size={16} aria-hidden="true" />} onClick={() => setFiling(true)}>
       File a request
@@ -82,39 +72,23 @@ export function PrivacyRequests({ membership, search, onSearch }: PrivacyRequest
         </div>
         {fileButton}
       </Group>
-      {!never && (
-        <Group align="flex-end" gap="sm" wrap="wrap" role="search" aria-label="Filter privacy requests">
-          <NativeSelect
-            label="Status"
-            data={statusOptions}
-            value={search.status ?? ''}
-            onChange={(event) => {
-              const value = event.currentTarget.value;
-              onSearch({ status: isFilter(value) ? value : undefined, pageNumber: 1 }, { replace: true });
-            }}
-          />
-        </Group>
-      )}
-      <ListStates
+      <StatusFilteredList
         query={query}
+        rowsNoun="privacy requests"
+        status={{
+          value: search.status,
+          statuses: privacyRequestFilters,
+          labels: privacyRequestFilterLabels,
+          onChange: (status) => onSearch({ status, pageNumber: 1 }, { replace: true }),
+        }}
+        never={{
+          title: NO_REQUESTS,
+          text: 'When a person asks what you keep about them, or asks you to erase it, file their request here: it is answered in one step, on time.',
+        }}
+        noMatchTitle={NO_MATCH}
         skeleton={<PrivacyRequestListSkeleton />}
         icon={<IconShieldLock />}
-        errorTitle="The privacy requests could not be loaded"
         retrying={query.isFetching}
-        never={
-          never
-            ? {
-                title: NO_REQUESTS,
-                text: 'When a person asks what you keep about them, or asks you to erase it, file their request here: it is answered in one step, on time.',
-              }
-            : undefined
-        }
-        noMatch={{
-          title: NO_MATCH,
-          text: 'Choose another status, or every status.',
-          onClear: () => onSearch({ status: undefined, pageNumber: 1 }, { replace: true }),
-        }}
-        rowsNoun="privacy requests"
         pager={{
           pageNumber: search.pageNumber,
           pageSize: search.pageSize,
@@ -124,7 +98,7 @@ export function PrivacyRequests({ membership, search, onSearch }: PrivacyRequest
         }}
       >
         {(requests, busy) => <PrivacyRequestList requests={requests} busy={busy} />}
-      </ListStates>
+      </StatusFilteredList>
       <FileRequestModal
         accountId={accountId}
         opened={filing}

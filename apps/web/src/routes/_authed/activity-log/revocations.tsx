@@ -1,10 +1,10 @@
-import { Button, Group, NativeSelect } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { IconHandStop, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react-router';
-import { type RevocationSearch, type RevocationStatus, revocationStatuses } from '@veriform/contracts';
+import { type RevocationSearch, revocationStatuses } from '@veriform/contracts';
 import { useCallback, useState } from 'react';
-import { ListStates } from '../../../components/data-list/ListStates';
+import { StatusFilteredList } from '../../../components/data-list/StatusFilteredList';
 import { SearchBox } from '../../../components/form/SearchBox';
 import { ActivityLogTabs } from '../../../components/layout/ActivityLogTabs';
 import { PageHeader } from '../../../components/layout/PageHeader';
@@ -53,13 +53,6 @@ function RevocationsPage() {
   return <LogAccess>{(accountId) => <Revocations key={accountId} accountId={accountId} />}</LogAccess>;
 }
 
-const statusOptions = [
-  { value: '', label: 'Every status' },
-  ...revocationStatuses.map((status) => ({ value: status, label: revocationStatusLabels[status] })),
-];
-const isStatus = (value: string): value is RevocationStatus =>
-  (revocationStatuses as readonly string[]).includes(value);
-
 /**
  * Revocations of consent (issue #35): every one received, newest first, with its deadline; a member records one
  * received elsewhere, decides a possible one (a reply that is not a per-se revocation) and acknowledges an open one.
@@ -93,9 +86,6 @@ function Revocations({ accountId }: { accountId: number }) {
   );
 
   const failed = (title: string) => (error: unknown) => notify.error(title, errorDisplayText(error));
-  const filtered = search.status !== undefined || search.q !== undefined;
-  const { data, isPlaceholderData } = query;
-  const never = data !== undefined && data.count === 0 && !filtered && !isPlaceholderData;
 
   return (
     <>
@@ -108,53 +98,40 @@ function Revocations({ accountId }: { accountId: number }) {
         }
       />
       <ActivityLogTabs current="revocations" />
-      {!never && (
-        <Group align="flex-end" gap="sm" wrap="wrap" mb="md" role="search" aria-label="Filter revocations">
-          <SearchBox
-            label="Search"
-            placeholder="Number or e-mail address"
-            flexBasis={280}
-            q={search.q ?? ''}
-            onChange={(q) => update({ q: q || undefined })}
-          />
-          <NativeSelect
-            label="Status"
-            data={statusOptions}
-            value={search.status ?? ''}
-            onChange={(event) => {
-              const value = event.currentTarget.value;
-              update({ status: isStatus(value) ? value : undefined });
-            }}
-          />
-        </Group>
-      )}
-      <ListStates
+      <StatusFilteredList
         query={query}
+        rowsNoun="revocations"
+        status={{
+          value: search.status,
+          statuses: revocationStatuses,
+          labels: revocationStatusLabels,
+          onChange: (status) => update({ status }),
+        }}
+        otherFilters={{
+          controls: (
+            <SearchBox
+              label="Search"
+              placeholder="Number or e-mail address"
+              flexBasis={280}
+              q={search.q ?? ''}
+              onChange={(q) => update({ q: q || undefined })}
+            />
+          ),
+          active: search.q !== undefined,
+          noMatch: {
+            title: 'No matching revocations',
+            text: 'Search for another number or address, or clear the filters.',
+            onClear: () => update({ q: undefined, status: undefined }),
+          },
+        }}
+        never={{
+          title: 'No revocations yet',
+          text: 'Replies such as STOP or ALTO to your code texts, and the revocations your team records, are listed here with the day by which each must be honoured.',
+        }}
+        noMatchTitle="No revocations with this status"
+        filtersMb="md"
         skeleton={<RevocationListSkeleton />}
         icon={<IconHandStop />}
-        errorTitle="The revocations could not be loaded"
-        never={
-          never
-            ? {
-                title: 'No revocations yet',
-                text: 'Replies such as STOP or ALTO to your code texts, and the revocations your team records, are listed here with the day by which each must be honoured.',
-              }
-            : undefined
-        }
-        noMatch={
-          search.q === undefined
-            ? {
-                title: 'No revocations with this status',
-                text: 'Choose another status, or every status.',
-                onClear: () => update({ status: undefined }),
-              }
-            : {
-                title: 'No matching revocations',
-                text: 'Search for another number or address, or clear the filters.',
-                onClear: () => update({ q: undefined, status: undefined }),
-              }
-        }
-        rowsNoun="revocations"
         pager={logPager(
           search,
           (patch) => void navigate({ search: (previous: RevocationSearch) => ({ ...previous, ...patch }) }),
@@ -183,7 +160,7 @@ function Revocations({ accountId }: { accountId: number }) {
             }}
           />
         )}
-      </ListStates>
+      </StatusFilteredList>
       <RecordRevocationModal
         accountId={accountId}
         opened={recording}
