@@ -24,6 +24,33 @@ export interface ListQuery<Row> {
   isPlaceholderData: boolean;
 }
 
+/** The pager of a list: the page and size asked for, and what choosing another does. */
+export interface ListPagerProps {
+  pageNumber: number;
+  pageSize: number;
+  pageSizes: readonly number[];
+  onPage: (pageNumber: number) => void;
+  onPageSize: (pageSize: number) => void;
+}
+
+/**
+ * The pager of a list whose page and size live in the URL's search: each choice is a new history entry (Back returns
+ * to the page before), and a new size starts again at page 1.
+ */
+export function searchPager(
+  search: { pageNumber: number; pageSize: number },
+  pageSizes: readonly number[],
+  go: (patch: { pageNumber: number; pageSize?: number }) => void,
+): ListPagerProps {
+  return {
+    pageNumber: search.pageNumber,
+    pageSize: search.pageSize,
+    pageSizes,
+    onPage: (pageNumber) => go({ pageNumber }),
+    onPageSize: (pageSize) => go({ pageSize, pageNumber: 1 }),
+  };
+}
+
 export interface ListStatesProps<Row> {
   query: ListQuery<Row>;
   /** The placeholder while the first page loads. */
@@ -40,13 +67,7 @@ export interface ListStatesProps<Row> {
   noMatch: { title: string; text: ReactNode; onClear: () => void };
   /** "codes sent": the words of "There are 12 matching codes sent, on fewer pages." */
   rowsNoun: string;
-  pager: {
-    pageNumber: number;
-    pageSize: number;
-    pageSizes: readonly number[];
-    onPage: (pageNumber: number) => void;
-    onPageSize: (pageSize: number) => void;
-  };
+  pager: ListPagerProps;
   /** The rows, dimmed (`busy`) while the next page loads. */
   children: (rows: readonly Row[], busy: boolean) => ReactNode;
 }

@@ -9,6 +9,7 @@ import {
   type Membership,
 } from '@veriform/contracts';
 import { useState } from 'react';
+import { searchPager } from '../../../components/data-list/ListStates';
 import { StatusFilteredList } from '../../../components/data-list/StatusFilteredList';
 import { ForbiddenScreen } from '../../../components/errors/ForbiddenScreen';
 import { PermissionDeniedError } from '../../../lib/api-client';
@@ -91,13 +92,7 @@ export function LegalHolds({ membership, search, onSearch }: LegalHoldsProps) {
         skeleton={<LegalHoldListSkeleton />}
         icon={<IconGavel />}
         retrying={query.isFetching}
-        pager={{
-          pageNumber: search.pageNumber,
-          pageSize: search.pageSize,
-          pageSizes,
-          onPage: (pageNumber) => onSearch({ pageNumber }),
-          onPageSize: (pageSize) => onSearch({ pageSize, pageNumber: 1 }),
-        }}
+        pager={searchPager(search, pageSizes, onSearch)}
       >
         {(holds, busy) => (
           <LegalHoldList holds={holds} busy={busy} actions={manages ? { onRelease: setReleasing } : {}} />

@@ -9,6 +9,7 @@ import {
   privacyRequestFilters,
 } from '@veriform/contracts';
 import { useState } from 'react';
+import { searchPager } from '../../../components/data-list/ListStates';
 import { StatusFilteredList } from '../../../components/data-list/StatusFilteredList';
 import { ForbiddenScreen } from '../../../components/errors/ForbiddenScreen';
 import { PermissionDeniedError } from '../../../lib/api-client';
@@ -89,13 +90,7 @@ export function PrivacyRequests({ membership, search, onSearch }: PrivacyRequest
         skeleton={<PrivacyRequestListSkeleton />}
         icon={<IconShieldLock />}
         retrying={query.isFetching}
-        pager={{
-          pageNumber: search.pageNumber,
-          pageSize: search.pageSize,
-          pageSizes,
-          onPage: (pageNumber) => onSearch({ pageNumber }),
-          onPageSize: (pageSize) => onSearch({ pageSize, pageNumber: 1 }),
-        }}
+        pager={searchPager(search, pageSizes, onSearch)}
       >
         {(requests, busy) => <PrivacyRequestList requests={requests} busy={busy} />}
       </StatusFilteredList>

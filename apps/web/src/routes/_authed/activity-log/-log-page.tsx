@@ -6,7 +6,12 @@ import {
   verificationPageSizes,
 } from '@veriform/contracts';
 import type { ReactNode } from 'react';
-import { ListStates, type ListStatesProps } from '../../../components/data-list/ListStates';
+import {
+  type ListPagerProps,
+  ListStates,
+  type ListStatesProps,
+  searchPager,
+} from '../../../components/data-list/ListStates';
 import { ForbiddenScreen } from '../../../components/errors/ForbiddenScreen';
 import { NoMembershipAlert } from '../../../components/errors/NoMembershipAlert';
 import { ActivityLogTabs, type ActivityLogView } from '../../../components/layout/ActivityLogTabs';
@@ -38,18 +43,12 @@ export function startLogRead(
   void read(context.api, membership.account.id).catch(() => undefined);
 }
 
-/** The pager of a view: the page and its size live in the URL; a new size starts again at page 1. */
+/** The pager of a view, at the log's page sizes: the page and its size live in the URL (searchPager). */
 export function logPager(
   search: Pick<LogSearch, 'pageNumber' | 'pageSize'>,
   go: (patch: { pageNumber: number; pageSize?: number }) => void,
-): ListStatesProps<unknown>['pager'] {
-  return {
-    pageNumber: search.pageNumber,
-    pageSize: search.pageSize,
-    pageSizes: verificationPageSizes,
-    onPage: (pageNumber) => go({ pageNumber }),
-    onPageSize: (pageSize) => go({ pageSize, pageNumber: 1 }),
-  };
+): ListPagerProps {
+  return searchPager(search, verificationPageSizes, go);
 }
 
 /** A view's pending state: the heading, the tabs and the skeleton. */
