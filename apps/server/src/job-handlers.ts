@@ -13,6 +13,7 @@ import { pruneRateLimitEvents } from './jobs/definitions/prune-rate-limit-events
 import { pruneSessions } from './jobs/definitions/prune-sessions.ts';
 import { pruneWebhookEvents } from './jobs/definitions/prune-webhook-events.ts';
 import { purgeExpiredEvidence } from './jobs/definitions/purge-expired-evidence.ts';
+import { reopenStalledPrivacyRequests } from './jobs/definitions/reopen-stalled-privacy-requests.ts';
 import { sendEmailChangeLink } from './jobs/definitions/send-email-change-link.ts';
 import { sendEmailChangeRequestedNotice } from './jobs/definitions/send-email-change-requested-notice.ts';
 import {
@@ -177,13 +178,17 @@ export function createJobWork(services: Services, executeSql: ExecuteSql): JobWo
         } catch (error) {
           // The last try: the request must not stay `running` for ever (it goes back to `open`, audited).
           if (job.retryCount >= job.retryLimit)
-            await services.privacyRequests.carryOutFailed(privacyRequestId);
+            await services.privacyRequests.carryOutFailed(privacyRequestId, { reason: 'failed' });
           throw error;
         }
       }),
       handleJob(prunePrivacyRequests, async () => ({
         outcome: 'pruned',
         deleted: await services.privacyRequests.prune(),
+      })),
+      handleJob(reopenStalledPrivacyRequests, async () => ({
+        outcome: 'reopened',
+        requests: await services.privacyRequests.reopenStalled(),
       })),
       handleJob(purgeExpiredEvidence, async () => {
         const purged = await purgeEvidence({ db, clock, audit: services.audit });

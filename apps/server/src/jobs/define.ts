@@ -132,6 +132,24 @@ export function handleJob<Payload extends z.ZodType>(
 }
 
 /**
+ * How long after its first try started a job of this queue can still be tried, by its policy's own numbers: every try
+ * (`retryLimit` + 1) running until it expires (`expireInSeconds`), and the longest wait before each retry (pg-boss's:
+ * `retryDelay`, or under `retryBackoff` `retryDelay × 2^(tries−1)` times 1 to 2, so at most `retryDelay × 2^tries`,
+ * the exponent capped at 16). Time spent waiting for a free worker is not in it. Work that a dead job would leave
+ * half done (a data-subject request left `running`) is given up past it. A policy leaving expiry or retries to
+ * pg-boss's defaults has no bound here: it throws.
+ */
+export function longestRunSeconds(queue: QueuePolicy): number {
+  const { retryLimit, expireInSeconds, retryDelay = 0, retryBackoff = false } = queue;
+  if (retryLimit === undefined || expireInSeconds === undefined)
+    throw new Error('longestRunSeconds: the queue policy names no retryLimit or expireInSeconds');
+  let waits = 0;
+  for (let tries = 1; tries <= retryLimit; tries += 1)
+    waits += retryBackoff ? retryDelay * 2 ** Math.min(16, tries) : retryDelay;
+  return (retryLimit + 1) * expireInSeconds + waits;
+}
+
+/**
  * The e-mails' queue: an SMTP hiccup is retried after 10–20, 20–40 … s (exponential backoff with jitter),
  * `retryLimit` times; a job not started within `retentionMinutes` is dropped (the person can ask again).
  */

@@ -6,7 +6,10 @@ import { defineJob } from '../define.ts';
  * moves it from `open` to `running`, so many clicks at once make one job. Access gathers the bundle's ids, erasure
  * redacts every matching verification not under a legal hold (restricting the held ones), restriction restricts them
  * all; then the request is answered and its identifiers masked. A retry is safe: redacted evidence no longer matches
- * and restrictions are written once. Erasure of many verifications takes time: an hour before it is retried.
+ * and restrictions are written once, and each verification erased is counted in the request's `erased_so_far` with
+ * its redaction, so the answer after a retry counts every try's. Erasure of many verifications takes time: an hour
+ * before it is retried. Its last try failing reopens the request (the handler); every try dying without that is caught
+ * by `reopen-stalled-privacy-requests`, which reads its bound off this policy (`longestRunSeconds`).
  */
 export const carryOutPrivacyRequest = defineJob({
   name: 'carry-out-privacy-request',

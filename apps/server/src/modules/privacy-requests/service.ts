@@ -15,10 +15,11 @@ import {
   privacyRequestTexts,
 } from '@veriform/contracts';
 import { type Db, schema, type Tx, transaction } from '@veriform/db';
-import { and, count, desc, eq, inArray, lt, ne, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { maskedEmail } from '../../domain/person-mask.ts';
 import { e164Of, maskEmail, maskPhone } from '../../domain/phone.ts';
+import { longestRunSeconds } from '../../jobs/define.ts';
 import { carryOutPrivacyRequest } from '../../jobs/definitions/carry-out-privacy-request.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -49,6 +50,18 @@ export type PrivacyRequestRow = typeof privacyRequests.$inferSelect;
 
 /** How long the log keeps a request (CCPA, 11 CCR §7101(a)): 24 months from when it was filed. */
 export const PRIVACY_REQUEST_RETENTION_MONTHS = 24;
+
+/**
+ * A request `running` longer than this has no try of its job left (every try expired, with the retries' waits between
+ * them: the job's own queue policy, `longestRunSeconds`), so `reopenStalled` gives it up.
+ */
+const CARRY_OUT_LONGEST_RUN_MS = longestRunSeconds(carryOutPrivacyRequest.queue) * 1000;
+
+/**
+ * Why a carry-out went back to `open`: its job's last try failed (the handler), or the request outlived every try of
+ * its job (the sweep, for a request running since before `runningBefore`).
+ */
+export type CarryOutFailure = { reason: 'failed' } | { reason: 'expired'; runningBefore: Date };
 
 const NO_MATCHES: PrivacyRequestMatches = {
   verifications: 0,
@@ -169,7 +182,10 @@ function messageOf(
 /**
  * Data-subject requests (issue #37 item 3): filed by an owner or API v1, matched against the account's data, extended
  * once, carried out by a job (`carry-out-privacy-request`), answered, pruned after 24 months. The erasure's redaction
- * is the verifications module's (`redactFor`), so it is the one redaction of issue #19 with its copies and audit.
+ * is the verifications module's (`redactFor`), so it is the one redaction of issue #19 with its copies and audit; each
+ * one counts itself in the request's `erased_so_far` in its own transaction, so a retried erasure answers the total.
+ * A carry-out whose job gave up goes back to `open` (`carryOutFailed`): from the handler's last try, or from the
+ * hourly sweep (`reopenStalled`) once no try of the job can be left.
  */
 export function createPrivacyRequests(deps: {
   db: Db;
@@ -454,9 +470,26 @@ export function createPrivacyRequests(deps: {
   }
 
   /**
+   * Counts one verification erased for the request, in the redaction's transaction (`onRedacted`): a run that dies
+   * part-way keeps the count of what it erased, and a redaction rolled back counts nothing. Whatever the request's
+   * status: a run reopened by the sweep while still working erased what it erased.
+   */
+  const countErased =
+    (privacyRequestId: string) =>
+    async (tx: Tx): Promise<void> => {
+      await tx
+        .update(privacyRequests)
+        .set({ erasedSoFar: sql`${privacyRequests.erasedSoFar} + 1` })
+        .where(eq(privacyRequests.id, privacyRequestId));
+    };
+
+  /**
    * The job's work: a running request carried out and answered. Erasure redacts each matching verification in its own
-   * transaction (the redaction of issue #19, which takes the legal holds' lock and refuses held evidence with a 409):
-   * one held when matched, or held by a hold placed meanwhile, is restricted instead and its holds named in the answer.
+   * transaction (the redaction of issue #19, which takes the legal holds' lock and refuses held evidence with a 409),
+   * counting it in `erased_so_far` in that transaction: the answer's `erased` is every run's total (a run that failed
+   * part-way erased what it erased; the next finds only what remains). One held when matched, or held by a hold placed
+   * meanwhile, is restricted instead and its holds named in the answer. Answers `not_running` when the request was not
+   * running, at the start or by the answer (the sweep reopened it meanwhile: the answer is not written).
    */
   async function carryOutNow(privacyRequestId: string): Promise<'answered' | 'not_running'> {
     const [row] = await db.select().from(privacyRequests).where(eq(privacyRequests.id, privacyRequestId));
@@ -464,7 +497,6 @@ export function createPrivacyRequests(deps: {
     const who = identifiersOf(row);
     const counts = await countMatches(db, who);
     let ids: MatchIds | null = null;
-    let erased = 0;
     let reached: Reached | null = null;
     const kept: { id: number; heldBy: string[] }[] = [];
     if (row.type === 'access') {
@@ -480,8 +512,7 @@ export function createPrivacyRequests(deps: {
             continue;
           }
           try {
-            await redaction.redactFor(systemFor(row), row.accountId, verification.id);
-            erased += 1;
+            await redaction.redactFor(systemFor(row), row.accountId, verification.id, countErased(row.id));
           } catch (error) {
             if (!(error instanceof AppError)) throw error;
             // A hold placed since it was matched (409), or redacted meanwhile by an owner (400): nothing to erase.
@@ -498,22 +529,30 @@ export function createPrivacyRequests(deps: {
       if (row.type === 'erasure') reached = await eraseBeyondVerifications(who);
     }
     const holds = row.type === 'erasure' ? await holdsOf(kept) : [];
-    const done = {
-      erased,
-      restricted: kept.length,
-      revocationsKept: row.type === 'erasure' ? counts.revocations : 0,
-      holds,
-      ...reached,
-    };
-    const answer = {
-      counts,
-      bundleReady: row.type === 'access',
-      ...done,
-      message: messageOf(row.type, done, counts),
-      ...(ids ? { ids } : {}),
-    };
     const now = clock.now();
-    await transaction(db, async (tx) => {
+    return transaction(db, async (tx) => {
+      // Locked until the answer commits: a sweep at the same time waits and then finds it answered, or reopened it
+      // first and this finds it not running. `erased_so_far` is every run's count, this one's included.
+      const [running] = await tx
+        .select({ erasedSoFar: privacyRequests.erasedSoFar })
+        .from(privacyRequests)
+        .where(and(eq(privacyRequests.id, row.id), eq(privacyRequests.status, 'running')))
+        .for('update');
+      if (!running) return 'not_running';
+      const done = {
+        erased: running.erasedSoFar,
+        restricted: kept.length,
+        revocationsKept: row.type === 'erasure' ? counts.revocations : 0,
+        holds,
+        ...reached,
+      };
+      const answer = {
+        counts,
+        bundleReady: row.type === 'access',
+        ...done,
+        message: messageOf(row.type, done, counts),
+        ...(ids ? { ids } : {}),
+      };
       const [answered] = await tx
         .update(privacyRequests)
         .set({
@@ -529,42 +568,71 @@ export function createPrivacyRequests(deps: {
         })
         .where(and(eq(privacyRequests.id, row.id), eq(privacyRequests.status, 'running')))
         .returning({ id: privacyRequests.id });
-      if (!answered) return;
+      if (!answered) throw new Error(`privacy request ${row.id} left running under its lock`);
       await audit.recordAsSystemFor(tx, row.accountId, systemFor(row), {
         action: 'privacy_request.answered',
         targets: [auditTargetOf(row)],
         changes: {
           type: row.type,
-          erased,
+          erased: done.erased,
           restricted: kept.length,
           holds: holds.map((hold) => hold.id),
           ...reached,
         },
       });
+      return 'answered';
     });
-    return 'answered';
   }
 
   /**
-   * The job gave up (its last try failed): the request goes back to `open`, so the owner sees it is not being carried
-   * out and can start it again (what was erased stays erased; a second run finds only what remains), and the audit log
-   * says so. Answers whether it was still running.
+   * The carry-out gave up: its job's last try failed (`failed`, the handler), or the request outlived every try of its
+   * job (`expired`, `reopenStalled`; then only if it has been running since before `runningBefore`, so a run started
+   * again meanwhile is left alone). The request goes back to `open`, so the owner sees it is not being carried out and
+   * can start it again (what was erased stays erased and counted in `erased_so_far`; a second run finds only what
+   * remains), and the audit log says so and why. One UPDATE guarded by `running`: of this and the answer at once,
+   * exactly one wins. Answers whether it reopened the request.
    */
-  async function carryOutFailed(privacyRequestId: string): Promise<boolean> {
+  async function carryOutFailed(privacyRequestId: string, failure: CarryOutFailure): Promise<boolean> {
     return transaction(db, async (tx) => {
       const [reopened] = await tx
         .update(privacyRequests)
         .set({ status: 'open', runningSince: null })
-        .where(and(eq(privacyRequests.id, privacyRequestId), eq(privacyRequests.status, 'running')))
+        .where(
+          and(
+            eq(privacyRequests.id, privacyRequestId),
+            eq(privacyRequests.status, 'running'),
+            failure.reason === 'expired'
+              ? lt(privacyRequests.runningSince, failure.runningBefore)
+              : undefined,
+          ),
+        )
         .returning();
       if (!reopened) return false;
       await audit.recordAsSystemFor(tx, reopened.accountId, systemFor(reopened), {
         action: 'privacy_request.carry_out_failed',
         targets: [auditTargetOf(reopened)],
-        changes: { type: reopened.type },
+        changes: { type: reopened.type, reason: failure.reason },
       });
       return true;
     });
+  }
+
+  /**
+   * The hourly sweep (`reopen-stalled-privacy-requests`): requests running for longer than their job can still be
+   * tried (`CARRY_OUT_LONGEST_RUN_MS`) go back to `open` through `carryOutFailed` (`expired`), one transaction each. Their
+   * job's last try died without its handler's failure path (the process was killed, or the try outlived its expiry);
+   * the job queue's own tables are not read. Answers how many it reopened.
+   */
+  async function reopenStalled(): Promise<number> {
+    const runningBefore = new Date(clock.now().getTime() - CARRY_OUT_LONGEST_RUN_MS);
+    const stalled = await db
+      .select({ id: privacyRequests.id })
+      .from(privacyRequests)
+      .where(and(eq(privacyRequests.status, 'running'), lt(privacyRequests.runningSince, runningBefore)));
+    let reopened = 0;
+    for (const { id } of stalled)
+      if (await carryOutFailed(id, { reason: 'expired', runningBefore })) reopened += 1;
+    return reopened;
   }
 
   /** An answered access request's bundle: the ZIP, built from the ids its answer kept. */
@@ -598,7 +666,19 @@ export function createPrivacyRequests(deps: {
     return deleted.length;
   }
 
-  return { file, get, list, page, carryOut, extend, carryOutNow, carryOutFailed, bundle, prune };
+  return {
+    file,
+    get,
+    list,
+    page,
+    carryOut,
+    extend,
+    carryOutNow,
+    carryOutFailed,
+    reopenStalled,
+    bundle,
+    prune,
+  };
 }
 
 export type PrivacyRequests = ReturnType<typeof createPrivacyRequests>;

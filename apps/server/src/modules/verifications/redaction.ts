@@ -1,5 +1,5 @@
 import { legalHoldTexts, type VerificationDetail } from '@veriform/contracts';
-import type { Db } from '@veriform/db';
+import type { Db, Tx } from '@veriform/db';
 import { schema, transaction } from '@veriform/db';
 import { and, eq, gte, inArray, lte, ne, type SQL, sql } from 'drizzle-orm';
 import { maskedEmail, maskPerson, type Person } from '../../domain/person-mask.ts';
@@ -45,6 +45,14 @@ export type RedactStoredAnswers = (tx: Db, accountId: number, redaction: PersonR
 /** Who redacts: a request's member or key, or Veriform carrying out a data-subject request (issue #37). */
 export type RedactionCaller = AccountContext | { readonly accountId: number; readonly system: SystemCaller };
 
+/**
+ * The caller's own write that belongs to one redaction (a data-subject request counting what it erased, issue #37):
+ * run in the redaction's transaction once the verification is redacted, so both commit or neither does. It runs before
+ * the redaction's audit event, because the event takes the account's audit chain head, which every writer takes last
+ * (a hook taking a row lock after it could deadlock with a writer holding that row and waiting for the head).
+ */
+export type OnRedacted = (tx: Tx) => Promise<void>;
+
 export type VerificationRedactionDeps = {
   db: Db;
   clock: Clock;
@@ -67,12 +75,13 @@ export type VerificationRedactionDeps = {
  *
  * The verification's and its attempts' rows are masked by their owner, the attempts module
  * (`redactVerificationRecord`, ADR 35); the lock, the refusal of a second redaction, the other copies and the audit
- * event are this file's, all in one transaction.
+ * event are this file's, all in one transaction, with the caller's `onRedacted` if any.
  */
 export async function redactVerification(
   deps: VerificationRedactionDeps,
   ctx: RedactionCaller,
   id: number,
+  onRedacted?: OnRedacted,
 ): Promise<VerificationDetail> {
   const { db, clock, audit, redactStoredAnswers } = deps;
   const record = (tx: Db, entry: AuditEntry) =>
@@ -132,6 +141,7 @@ export async function redactVerification(
       .where(eq(verificationCertificates.verificationId, found.id))
       .returning({ id: verificationCertificates.id });
 
+    await onRedacted?.(tx);
     await record(tx, {
       action: 'verification.redacted',
       targets: [{ type: 'verification', id: String(found.id), name: maskedPhone }],
@@ -328,9 +338,16 @@ export function createVerificationRedaction(deps: VerificationRedactionDeps) {
   return {
     redact: (ctx: AccountContext, id: number): Promise<VerificationDetail> =>
       redactVerification(deps, ctx, id),
-    /** The same redaction carried out by Veriform for a data-subject request (issue #37): the audit event names it. */
-    redactFor: (system: SystemCaller, accountId: number, id: number): Promise<VerificationDetail> =>
-      redactVerification(deps, { accountId, system }, id),
+    /**
+     * The same redaction carried out by Veriform for a data-subject request (issue #37): the audit event names it, and
+     * `onRedacted` is the request's own write in the redaction's transaction (its count of what it erased).
+     */
+    redactFor: (
+      system: SystemCaller,
+      accountId: number,
+      id: number,
+      onRedacted?: OnRedacted,
+    ): Promise<VerificationDetail> => redactVerification(deps, { accountId, system }, id, onRedacted),
     /** An erasure's masking of the matching attempts no verification names (issue #37): how many. */
     eraseUnlinkedAttempts: (accountId: number, matching: SQL): Promise<number> =>
       eraseUnlinkedAttempts(deps, accountId, matching),
