@@ -16,11 +16,12 @@ import { and, count, eq, lt } from 'drizzle-orm';
 import { buildApp } from '../apps/server/src/app.ts';
 import { openDatabase } from '../apps/server/src/database.ts';
 import { PURGE_BATCH, purgeAccount, retentionCutoff } from '../apps/server/src/modules/retention/index.ts';
-import { requireDatabaseUrl } from './support/bench-app.ts';
+import { readyThenWaitForGo, requireDatabaseUrl } from './support/bench-app.ts';
 import { benchConfig } from './support/bench-config.ts';
 
 const { values: args } = parseArgs({
   options: {
+    'wait-for-go': { type: 'boolean', default: false },
     'database-url': { type: 'string' },
     account: { type: 'string', default: '1' },
     years: { type: 'string', default: '5' },
@@ -51,6 +52,7 @@ console.log(
   `account ${accountId}: ${all?.n ?? 0} verifications, ${due?.n ?? 0} created before ${cutoff.toISOString()} (${years} years); batches of ${batch}`,
 );
 
+if (args['wait-for-go']) await readyThenWaitForGo();
 const started = performance.now();
 const purge = await purgeAccount({ db, clock, audit }, { accountId, years }, batch);
 const seconds = (performance.now() - started) / 1000;

@@ -124,3 +124,16 @@ export async function benchApiKey(db: Db, accountId: number): Promise<string> {
   });
   return key;
 }
+
+/**
+ * For a benchmark run beside another (scripts/bench-retention-load.ts): prints `ready` once its setup is done (the app
+ * built, its data prepared), then waits for a line on stdin, so the work it times starts when the other's measured
+ * window does, and its own start-up is not part of that window.
+ */
+export async function readyThenWaitForGo(): Promise<void> {
+  console.log('ready');
+  const { createInterface } = await import('node:readline');
+  const lines = createInterface({ input: process.stdin });
+  await new Promise<void>((resolve) => lines.once('line', () => resolve()));
+  lines.close();
+}

@@ -1,0 +1,190 @@
+/**
+ * Purging must not hurt the living (issue #37 item 4): the load mix (`scripts/load.ts`) on a copy of a seeded
+ * database, once alone and once while a retention purge or an erasure runs beside it, side by side; prints each arm's
+ * p50/p95/p99 and the ratio of the p95s (the issue's bar: within 1.2×).
+ *
+ *     node scripts/seed-verifications.ts --database-url postgres://postgres@127.0.0.1:5432/vf_scale \
+ *       --verifications 10000000 --days 2400 --defer-indexes
+ *     node scripts/seed-verifications.ts --database-url postgres://postgres@127.0.0.1:5432/vf_scale \
+ *       --verifications 0 --account 1 --restore-indexes
+ *     npm run build
+ *     node scripts/bench-retention-load.ts --database-url postgres://postgres@127.0.0.1:5432/vf_scale \
+ *       --work purge|erasure [--account 1] [--years 5] [--matches 10000] [--duration 120] [--warmup 10] \
+ *       [--connections 200] [--processes 2]
+ *
+ * Each arm runs on a fresh copy of `--database-url` (CREATE DATABASE … TEMPLATE: the work destroys what it removes, and
+ * both arms must start from the same rows), dropped afterwards; the template must have no other connection. The work
+ * starts when the mix's warm-up ends, so the measured window is the work's first `--duration` seconds; the script says
+ * how much of the window the work covered (the whole window, when the work outlasts it, is the strict case).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { repoRoot } from '../apps/server/src/config.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    'database-url': { type: 'string' },
+    work: { type: 'string' },
+    account: { type: 'string', default: '1' },
+    years: { type: 'string', default: '5' },
+    matches: { type: 'string', default: '10000' },
+    duration: { type: 'string', default: '120' },
+    warmup: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '200' },
+    processes: { type: 'string', default: '2' },
+  },
+});
+const template = args['database-url'];
+if (!template)
+  throw new Error('--database-url (the seeded PostgreSQL database, used as a template) is required');
+const work = args.work;
+if (work !== 'purge' && work !== 'erasure') throw new Error('--work must be purge or erasure');
+
+type Latency = { p50: number; p95: number; p99: number };
+type Arm = { latency: Latency; workSeconds: number | null; workOutput: string };
+
+/** The same server as `template`, another database. */
+function databaseUrl(name: string): string {
+  const url = new URL(template as string);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+const templateName = new URL(template).pathname.slice(1);
+
+async function admin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl('postgres') });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Runs a repository script with the pinned Node; resolves with its output once it exits 0. */
+function script(
+  file: string,
+  scriptArgs: string[],
+  onLine?: (line: string) => void,
+): { child: ChildProcess; done: Promise<string> } {
+  const child = spawn(process.execPath, [join(repoRoot, 'scripts', file), ...scriptArgs], {
+    cwd: repoRoot,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const take = (chunk: Buffer) => {
+    const text = chunk.toString();
+    output += text;
+    for (const line of text.split('\n')) if (line) onLine?.(line);
+  };
+  child.stdout?.on('data', take);
+  child.stderr?.on('data', take);
+  const done = new Promise<string>((resolve, reject) => {
+    child.on('exit', (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`${file} exited ${code}:\n${output.slice(-3000)}`)),
+    );
+  });
+  return { child, done };
+}
+
+function latencyOf(output: string): Latency {
+  const found = output.match(
+    /the mix's latency \(every request\): p50 ([\d.]+) ms, p95 ([\d.]+) ms, p99 ([\d.]+) ms/,
+  );
+  if (!found) throw new Error(`no mix latency in load.ts's output:\n${output.slice(-3000)}`);
+  return { p50: Number(found[1]), p95: Number(found[2]), p99: Number(found[3]) };
+}
+
+async function arm(name: string, withWork: boolean): Promise<Arm> {
+  const copy = `${templateName}_${name}`;
+  const copying = performance.now();
+  await admin(async (client) => {
+    await client.query(`drop database if exists "${copy}"`);
+    await client.query(`create database "${copy}" template "${templateName}"`);
+  });
+  console.log(`${name}: copied the template in ${((performance.now() - copying) / 1000).toFixed(0)} s`);
+  const url = databaseUrl(copy);
+  // The work starts first and prepares (its app built, its rows chosen) before the mix does, so none of that is in the
+  // measured window; it waits for "go", sent when the mix's warm-up ends.
+  const job: { started: number; run: Promise<string> | null; seconds: number | null; go: () => void } = {
+    started: 0,
+    run: null,
+    seconds: null,
+    go: () => {},
+  };
+  if (withWork) {
+    const common = ['--database-url', url, '--account', String(args.account), '--wait-for-go'];
+    const [file, ...rest] =
+      work === 'purge'
+        ? ['bench-retention.ts', ...common, '--years', String(args.years)]
+        : ['bench-erasure.ts', ...common, '--matches', String(args.matches)];
+    let ready = () => {};
+    const isReady = new Promise<void>((resolve) => {
+      ready = resolve;
+    });
+    const running = script(file as string, rest, (line) => {
+      if (line === 'ready') ready();
+    });
+    job.run = running.done.then((output) => {
+      job.seconds = (performance.now() - job.started) / 1000;
+      return output;
+    });
+    await Promise.race([isReady, job.run]);
+    job.go = () => {
+      job.started = performance.now();
+      running.child.stdin?.write('go\n');
+    };
+  }
+  const load = script(
+    'load.ts',
+    [
+      '--database-url',
+      url,
+      '--account',
+      String(args.account),
+      '--duration',
+      String(args.duration),
+      '--warmup',
+      String(args.warmup),
+      '--connections',
+      String(args.connections),
+      '--processes',
+      String(args.processes),
+    ],
+    (line) => {
+      if (line.startsWith('warm-up done')) job.go();
+    },
+  );
+  const loadOutput = await load.done;
+  const windowEnded = performance.now();
+  const workOutput = job.run ? await job.run : '';
+  const latency = latencyOf(loadOutput);
+  const finished = job.seconds;
+  const covered =
+    finished === null ? 0 : Math.min(1, (finished * 1000) / Math.max(1, windowEnded - job.started));
+  console.log(
+    `${name}: mix p50 ${latency.p50} ms, p95 ${latency.p95} ms, p99 ${latency.p99} ms` +
+      (withWork
+        ? `; the ${work} took ${finished?.toFixed(0)} s and covered ${(covered * 100).toFixed(0)} % of the window`
+        : ''),
+  );
+  if (workOutput)
+    console.log(
+      workOutput
+        .trim()
+        .split('\n')
+        .map((line) => `  ${line}`)
+        .join('\n'),
+    );
+  await admin((client) => client.query(`drop database "${copy}"`));
+  return { latency, workSeconds: finished, workOutput };
+}
+
+const alone = await arm('alone', false);
+const beside = await arm(work, true);
+console.log(
+  `\n${work} beside the mix: p95 ${beside.latency.p95} ms against ${alone.latency.p95} ms alone = ` +
+    `${(beside.latency.p95 / alone.latency.p95).toFixed(2)}× (bar: 1.2×); p99 ${(beside.latency.p99 / alone.latency.p99).toFixed(2)}×`,
+);
