@@ -194,8 +194,9 @@ export function createJobWork(services: Services, executeSql: ExecuteSql): JobWo
         const purged = await purgeEvidence({ db, clock, audit: services.audit });
         return {
           outcome: 'purged',
-          accounts: purged.length,
-          verifications: purged.reduce((sum, account) => sum + account.removed.verifications, 0),
+          accounts: purged.accounts.length,
+          verifications: purged.accounts.reduce((sum, account) => sum + account.removed.verifications, 0),
+          orphanDeliveryEvents: purged.orphanDeliveryEvents,
         };
       }),
     ],

@@ -40,6 +40,7 @@ export {
   type KeptColumns,
   type KeptRule,
   type PurgeBatch,
+  purgeOrphanDeliveryEvents,
   purgeUnlinkedAttemptBatch,
   purgeVerificationBatch,
 } from './purge.ts';

@@ -1,8 +1,8 @@
-import { schema, type Tx } from '@veriform/db';
+import { type Db, schema, type Tx } from '@veriform/db';
 import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { rowsOf } from '../../lib/rows.ts';
 
-const { verifications, verificationAttempts } = schema;
+const { verifications, verificationAttempts, codeDeliveryEvents } = schema;
 
 /**
  * A verification's columns as a statement names them (the legal hold rule's shape, `HeldVerification` of
@@ -28,6 +28,30 @@ export type PurgeBatch = {
 };
 
 const idsOf = (answer: unknown): number[] => rowsOf(answer).map((row) => Number(row.id));
+
+/**
+ * How long a delivery callback that came before its message's SID (an orphan, `attempt_id` null) may wait for its
+ * attempt: the send job adopts it within seconds, when it saves the SID (`adoptOrphanEvents`); one a day old never will
+ * be (the job gave up, or the callback named a message that was never ours).
+ */
+export const ORPHAN_EVENT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * One batch of orphan delivery events past their wait (ADR 45's "later, cross-account step"): they name no account and
+ * no person (a status, an instant, an error code and the provider's message id), so no policy or hold reaches them;
+ * only age does. Answers how many went; the caller repeats it until a batch is short.
+ */
+export async function purgeOrphanDeliveryEvents(db: Db, now: Date, limit: number): Promise<number> {
+  const before = new Date(now.getTime() - ORPHAN_EVENT_MAX_AGE_MS);
+  return rowsOf(
+    await db.execute(sql`
+      delete from ${codeDeliveryEvents} d where d.id in (
+        select e.id from ${codeDeliveryEvents} e
+        where e.attempt_id is null and e.at < ${before.toISOString()}::timestamptz
+        order by e.id limit ${limit} for update of e skip locked)
+      returning d.id`),
+  ).length;
+}
 
 /**
  * The retention purge's writes to the attempt's rows (issue #37, ADR 45; the attempts module is their one writer, ADR

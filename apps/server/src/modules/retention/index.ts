@@ -10,5 +10,11 @@ export {
   type RetentionPolicyService,
   retentionCutoff,
 } from './policy.ts';
-export { type AccountPurge, PURGE_BATCH, purgeAccount, purgeExpiredEvidence } from './purge.ts';
+export {
+  type AccountPurge,
+  type EvidencePurge,
+  PURGE_BATCH,
+  purgeAccount,
+  purgeExpiredEvidence,
+} from './purge.ts';
 export { retentionRoutes } from './routes.ts';

@@ -6,6 +6,7 @@ import { rowsOf } from '../../lib/rows.ts';
 import {
   type KeptColumns,
   type KeptRule,
+  purgeOrphanDeliveryEvents,
   purgeUnlinkedAttemptBatch,
   purgeVerificationBatch,
 } from '../attempts/index.ts';
@@ -223,14 +224,18 @@ export async function purgeAccount(
   return { accountId, cutoff, removed, held };
 }
 
+/** What one run of the daily job removed: each account's purge (those with nothing due left out), and the orphans. */
+export type EvidencePurge = { accounts: AccountPurge[]; orphanDeliveryEvents: number };
+
 /**
- * The daily job (`purge-expired-evidence`): every account, by id, under its own policy. Answers what each account
- * lost, for the job's log; accounts with nothing due are left out.
+ * The daily job (`purge-expired-evidence`): every account, by id, under its own policy; then the delivery callbacks
+ * that never found their attempt (no account's, so no policy's: the attempts module's age rule). Answers what went, for
+ * the job's log.
  */
 export async function purgeExpiredEvidence(
   deps: { db: Db; clock: Clock; audit: AuditLog },
   size = PURGE_BATCH,
-): Promise<AccountPurge[]> {
+): Promise<EvidencePurge> {
   const all = await deps.db
     .select({ accountId: accounts.id, years: accounts.retentionYears })
     .from(accounts)
@@ -240,5 +245,7 @@ export async function purgeExpiredEvidence(
     const purge = await purgeAccount(deps, account, size);
     if (Object.values(purge.removed).some((count) => count > 0) || purge.held > 0) done.push(purge);
   }
-  return done;
+  const now = deps.clock.now();
+  const orphanDeliveryEvents = await untilDone(() => purgeOrphanDeliveryEvents(deps.db, now, size), size);
+  return { accounts: done, orphanDeliveryEvents };
 }

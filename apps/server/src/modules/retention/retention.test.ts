@@ -503,6 +503,35 @@ describe('the daily purge', () => {
     expect(left.map((row) => row.id)).toEqual(['att_visit_replaced']);
   });
 
+  it('delivery callbacks that never found their message a day on go, with no account to ask; a younger one waits', async () => {
+    setClock(t, '2026-07-01T12:00:00Z');
+    const owner = await newOwner(t.app);
+    const form = await createPublicForm(owner);
+    await insertAttempt(t, form, { id: 'att_with_events', createdAt: t.clock.now(), verificationId: null });
+    const event = (providerMessageId: string, at: string, attemptId: string | null = null) => ({
+      attemptId,
+      status: 'delivered' as const,
+      at: new Date(at),
+      providerMessageId,
+    });
+    await t.db.db.insert(codeDeliveryEvents).values([
+      event('SM_orphan_old', '2026-06-30T11:59:00Z'),
+      event('SM_orphan_young', '2026-06-30T12:01:00Z'),
+      // An adopted event as old is its attempt's evidence: the account's policy decides, not this step.
+      event('SM_adopted', '2026-06-01T12:00:00Z', 'att_with_events'),
+    ]);
+    const outcome = await runJob();
+    expect(outcome).toMatchObject({ outcome: 'purged', orphanDeliveryEvents: 1 });
+    const left = await t.db.db
+      .select({ id: codeDeliveryEvents.providerMessageId })
+      .from(codeDeliveryEvents)
+      .where(
+        inArray(codeDeliveryEvents.providerMessageId, ['SM_orphan_old', 'SM_orphan_young', 'SM_adopted']),
+      )
+      .orderBy(codeDeliveryEvents.providerMessageId);
+    expect(left.map((row) => row.id)).toEqual(['SM_adopted', 'SM_orphan_young']);
+  });
+
   it('a hold placed while the purge runs keeps everything the purge had not removed when it was placed', async () => {
     setClock(t, '2026-06-01T12:00:00Z');
     const owner = await newOwner(t.app);
