@@ -266,7 +266,14 @@ export function createServices(deps: {
   const twilioStatus = createTwilioStatus({ db, clock, webhookEvents });
   const revocations = createRevocations({ db, clock, audit, webhookEvents, jobs });
   const legalHolds = createLegalHolds({ db, clock, audit, webhookEvents });
-  const privacyRequests = createPrivacyRequests({ db, clock, audit, jobs, redaction: verificationRedaction });
+  const privacyRequests = createPrivacyRequests({
+    db,
+    clock,
+    audit,
+    jobs,
+    redaction: verificationRedaction,
+    webhookEvents,
+  });
   const carrierLookup = deps.carrierLookup ?? createCarrierLookup(config);
   const lookups = createLookups({ db, clock, carrierLookup, timeoutMs: config.lookupTimeoutMs });
   const lookupSettings = createLookupSettings({ db, clock, audit });

@@ -31,6 +31,8 @@ export const webhookEventTypes = [
   'consent.number_reassigned',
   'legal_hold.placed',
   'legal_hold.released',
+  'privacy_request.answered',
+  'privacy_request.reopened',
 ] as const;
 export const webhookEventTypeSchema = z.enum(webhookEventTypes);
 export type WebhookEventType = z.infer<typeof webhookEventTypeSchema>;

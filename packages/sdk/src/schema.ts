@@ -3037,7 +3037,7 @@ export interface operations {
                 limit?: number;
                 startingAfter?: string;
                 /** @description Only events of this type. */
-                type?: "verification.code_sent" | "verification.approved" | "verification.failed" | "verification.expired" | "verification.canceled" | "verification.delivered" | "verification.delivery_failed" | "form.created" | "form.updated" | "form.live_changed" | "membership.created" | "membership.removed" | "consent.revoked" | "revocation.acknowledged" | "revocation.overdue" | "consent.number_reassigned" | "legal_hold.placed" | "legal_hold.released" | "webhook.test";
+                type?: "verification.code_sent" | "verification.approved" | "verification.failed" | "verification.expired" | "verification.canceled" | "verification.delivered" | "verification.delivery_failed" | "form.created" | "form.updated" | "form.live_changed" | "membership.created" | "membership.removed" | "consent.revoked" | "revocation.acknowledged" | "revocation.overdue" | "consent.number_reassigned" | "legal_hold.placed" | "legal_hold.released" | "privacy_request.answered" | "privacy_request.reopened" | "webhook.test";
                 /** @description `true`: only events with a delivery that failed (still being retried, or given up); `false`: only events none of whose deliveries failed. */
                 deliveryFailed?: "true" | "false";
                 /** @description Created at or after this time (ISO 8601). */

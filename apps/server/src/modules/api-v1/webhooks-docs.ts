@@ -87,6 +87,14 @@ const eventTexts: Record<WebhookEventType, { when: string; data: string }> = {
     when: 'An owner released a legal hold, with a reason: its evidence follows the retention policy again.',
     data: 'The hold, with `releasedBy`, `releasedAt` and `releaseReason`',
   },
+  'privacy_request.answered': {
+    when: 'A data-subject request was carried out and answered: `answer` says what was found, erased, restricted and kept (with the legal holds that kept it). The identifiers are masked, as the request itself is once answered.',
+    data: '`PrivacyRequest`',
+  },
+  'privacy_request.reopened': {
+    when: 'Carrying out a data-subject request stopped before its answer (its last try failed, or it ran past every try): the request is `open` again, what was erased stays erased, and it can be carried out again. The identifiers are masked in the event; read the request to see them.',
+    data: '`PrivacyRequest`, identifiers masked',
+  },
 };
 
 const eventsTable = Object.entries(eventTexts)

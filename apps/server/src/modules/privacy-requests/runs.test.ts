@@ -142,6 +142,32 @@ describe('counts across runs', () => {
     ]);
     expect(events[1]?.changes).toEqual({ type: 'erasure', reason: 'failed' });
     expect(events[3]?.changes).toMatchObject({ erased: 3 });
+
+    // Webhook events, in the transactions of the reopening and of the answer; neither carries the number (events are
+    // kept and replayed: an erasure must leave no copy of it in them).
+    const sent = await t.db.db
+      .select({ type: schema.webhookEvents.type, data: schema.webhookEvents.data })
+      .from(schema.webhookEvents)
+      .where(eq(schema.webhookEvents.accountId, owner.accountId))
+      .orderBy(asc(schema.webhookEvents.createdAt));
+    const ofRequest = sent.filter((event) => event.type.startsWith('privacy_request.'));
+    expect(ofRequest.map((event) => event.type)).toEqual([
+      'privacy_request.reopened',
+      'privacy_request.answered',
+    ]);
+    expect(ofRequest[0]?.data).toMatchObject({
+      id: request.id,
+      status: 'open',
+      identifiersMasked: true,
+      livemode: true,
+    });
+    expect(ofRequest[1]?.data).toMatchObject({
+      id: request.id,
+      status: 'answered',
+      identifiersMasked: true,
+      answer: { erased: 3 },
+    });
+    for (const event of ofRequest) expect(JSON.stringify(event.data)).not.toContain(phone.slice(2));
   });
 
   it('a rerun that finds nothing left answers the first run’s count, not twice it', async () => {

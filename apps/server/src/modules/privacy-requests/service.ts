@@ -32,6 +32,7 @@ import { eraseVerdictsOf } from '../contactability/index.ts';
 import { isNumberHeld, lockLegalHolds } from '../legal-holds/index.ts';
 import { eraseLookupsOf } from '../lookups/index.ts';
 import type { VerificationRedaction } from '../verifications/index.ts';
+import type { WebhookEvents } from '../webhooks/index.ts';
 import { buildBundle } from './bundle.ts';
 import { dueAtOf, extendedDueAt, isOverdue } from './due.ts';
 import {
@@ -111,6 +112,19 @@ export function toPrivacyRequest(row: PrivacyRequestRow, now: Date): PrivacyRequ
 const toApi = (row: PrivacyRequestRow, now: Date): ApiPrivacyRequest => ({
   ...toPrivacyRequest(row, now),
   livemode: !row.isTest,
+});
+
+/**
+ * The request as a webhook event carries it while it is still open: its identifiers and the requester's address
+ * masked, as once answered. Events are kept and sent again on replay, and an erasure must not leave the person's
+ * number in them; the receiver reads the request itself (`GET /api/v1/privacy-requests/{id}`) to see them.
+ */
+const withIdentifiersMasked = (request: ApiPrivacyRequest): ApiPrivacyRequest => ({
+  ...request,
+  phones: request.identifiersMasked ? request.phones : request.phones.map(maskPhone),
+  emails: request.identifiersMasked ? request.emails : request.emails.map(maskEmail),
+  requester: { ...request.requester, email: maskedEmail(request.requester.email) },
+  identifiersMasked: true,
 });
 
 /** The mode a caller reaches (ADR 29): a `vf_test_` key its test requests only; live keys and members the live ones. */
@@ -193,8 +207,9 @@ export function createPrivacyRequests(deps: {
   audit: AuditLog;
   jobs: JobQueue;
   redaction: VerificationRedaction;
+  webhookEvents: WebhookEvents;
 }) {
-  const { db, clock, audit, jobs, redaction } = deps;
+  const { db, clock, audit, jobs, redaction, webhookEvents } = deps;
 
   /** The caller's request (its account and mode), or 404. */
   async function one(reader: Db | Tx, ctx: AccountContext, id: string): Promise<PrivacyRequestRow> {
@@ -567,8 +582,12 @@ export function createPrivacyRequests(deps: {
           requesterEmail: maskedEmail(row.requesterEmail),
         })
         .where(and(eq(privacyRequests.id, row.id), eq(privacyRequests.status, 'running')))
-        .returning({ id: privacyRequests.id });
+        .returning();
       if (!answered) throw new Error(`privacy request ${row.id} left running under its lock`);
+      await webhookEvents.emit(tx, row.accountId, {
+        type: 'privacy_request.answered',
+        data: toApi(answered, now),
+      });
       await audit.recordAsSystemFor(tx, row.accountId, systemFor(row), {
         action: 'privacy_request.answered',
         targets: [auditTargetOf(row)],
@@ -612,6 +631,10 @@ export function createPrivacyRequests(deps: {
         action: 'privacy_request.carry_out_failed',
         targets: [auditTargetOf(reopened)],
         changes: { type: reopened.type, reason: failure.reason },
+      });
+      await webhookEvents.emit(tx, reopened.accountId, {
+        type: 'privacy_request.reopened',
+        data: withIdentifiersMasked(toApi(reopened, clock.now())),
       });
       return true;
     });

@@ -27,6 +27,8 @@ export const eventTypeLabels: Record<WebhookEventType, string> = {
   'consent.number_reassigned': 'Number reassigned',
   'legal_hold.placed': 'Legal hold placed',
   'legal_hold.released': 'Legal hold released',
+  'privacy_request.answered': 'Privacy request answered',
+  'privacy_request.reopened': 'Privacy request reopened',
 };
 
 export const ALL_EVENTS_LABEL = 'All events';
