@@ -145,11 +145,13 @@ const verificationRows = z.array(z.object({ id: z.coerce.number(), held_by: z.ar
 
 /**
  * The matching verifications, each with the legal holds that reach it now (held.ts's rule, `heldBy`: asked here and
- * nowhere else in this module); empty when none.
+ * nowhere else in this module); empty when none. With `only`, that one verification if it still matches (the holds
+ * of one a redaction refused, without reading every match again).
  */
 export async function matchingVerifications(
   reader: Db | Tx,
   who: Identifiers,
+  only?: number,
 ): Promise<{ id: number; heldBy: string[] }[]> {
   const holds = heldBy({
     accountId: verifications.accountId,
@@ -160,7 +162,9 @@ export async function matchingVerifications(
   });
   const answer = await reader.execute(
     sql`select ${verifications.id} as id, ${holds} as held_by
-      from ${verifications} where ${matching.verifications(who)} order by ${verifications.id}`,
+      from ${verifications} where ${matching.verifications(who)}
+      ${only === undefined ? sql`` : sql`and ${verifications.id} = ${only}`}
+      order by ${verifications.id}`,
   );
   return verificationRows.parse(rowsOf(answer)).map((row) => ({ id: row.id, heldBy: row.held_by }));
 }

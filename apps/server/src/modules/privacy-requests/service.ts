@@ -460,7 +460,7 @@ export function createPrivacyRequests(deps: {
 
   /** The holds reaching one verification now (after a redaction refused it as held). */
   async function holdsNow(who: Identifiers, id: number): Promise<string[]> {
-    const found = (await matchingVerifications(db, who)).find((verification) => verification.id === id);
+    const [found] = await matchingVerifications(db, who, id);
     return found?.heldBy ?? [];
   }
 
