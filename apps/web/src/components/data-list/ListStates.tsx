@@ -22,6 +22,8 @@ export interface ListQuery<Row> {
   error: unknown;
   refetch: () => unknown;
   isPlaceholderData: boolean;
+  /** Any fetch under way, the first or a retry: "Try again" spins while it runs. */
+  isFetching: boolean;
 }
 
 /** The pager of a list: the page and size asked for, and what choosing another does. */
@@ -59,8 +61,6 @@ export interface ListStatesProps<Row> {
   icon: ReactNode;
   /** "The codes sent could not be loaded". */
   errorTitle: string;
-  /** Try again is busy while the new read runs. */
-  retrying?: boolean;
   /** Shown when there is nothing at all yet (no filter chosen): what will be listed here. Undefined: never. */
   never?: { title: string; text: ReactNode };
   /** Shown when the filters match nothing, with a Clear filters button. */
@@ -82,20 +82,19 @@ export function ListStates<Row>({
   skeleton,
   icon,
   errorTitle,
-  retrying,
   never,
   noMatch,
   rowsNoun,
   pager,
   children,
 }: ListStatesProps<Row>) {
-  const { data, isPending, isError, error, refetch, isPlaceholderData } = query;
+  const { data, isPending, isError, error, refetch, isPlaceholderData, isFetching } = query;
   if (isPending) return skeleton;
   if (isError || data === undefined)
     return (
       <EmptyState icon={<IconAlertCircle />} title={errorTitle}>
         {errorDisplayText(error)}{' '}
-        <Button variant="subtle" size="compact-sm" onClick={() => void refetch()} loading={retrying}>
+        <Button variant="subtle" size="compact-sm" onClick={() => void refetch()} loading={isFetching}>
           Try again
         </Button>
       </EmptyState>

@@ -30,6 +30,7 @@ function makeQuery(over: Partial<ListQuery<Ticket>> = {}): ListQuery<Ticket> {
     error: null,
     refetch: vi.fn(),
     isPlaceholderData: false,
+    isFetching: false,
     ...over,
   };
 }

@@ -23,7 +23,7 @@ export interface OtherFilters {
 }
 
 export interface StatusFilteredListProps<Row, Status extends string>
-  extends Pick<ListStatesProps<Row>, 'query' | 'skeleton' | 'icon' | 'retrying' | 'pager' | 'children'> {
+  extends Pick<ListStatesProps<Row>, 'query' | 'skeleton' | 'icon' | 'pager' | 'children'> {
   /**
    * "legal holds": the rows' noun names the filter bar ("Filter legal holds"), the error ("The legal holds could not
    * be loaded") and a page past the end.

@@ -96,11 +96,10 @@ export function AuditLog({ membership, search, onSearch }: AuditLogProps) {
 
   const body = (
     <ListStates
-      query={{ data, isPending, isError, error, refetch, isPlaceholderData }}
+      query={{ data, isPending, isError, error, refetch, isPlaceholderData, isFetching }}
       skeleton={<AuditEventListSkeleton />}
       icon={<IconHistory />}
       errorTitle="The audit log could not be loaded"
-      retrying={isFetching}
       never={
         nothingRecorded
           ? {

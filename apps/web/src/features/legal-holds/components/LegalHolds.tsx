@@ -91,7 +91,6 @@ export function LegalHolds({ membership, search, onSearch }: LegalHoldsProps) {
         noMatchTitle={NO_MATCH}
         skeleton={<LegalHoldListSkeleton />}
         icon={<IconGavel />}
-        retrying={query.isFetching}
         pager={searchPager(search, pageSizes, onSearch)}
       >
         {(holds, busy) => (

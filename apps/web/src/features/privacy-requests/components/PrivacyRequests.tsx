@@ -89,7 +89,6 @@ export function PrivacyRequests({ membership, search, onSearch }: PrivacyRequest
         noMatchTitle={NO_MATCH}
         skeleton={<PrivacyRequestListSkeleton />}
         icon={<IconShieldLock />}
-        retrying={query.isFetching}
         pager={searchPager(search, pageSizes, onSearch)}
       >
         {(requests, busy) => <PrivacyRequestList requests={requests} busy={busy} />}

@@ -135,7 +135,6 @@ function Contactability({ accountId }: { accountId: number }) {
             skeleton={<CheckListSkeleton />}
             icon={<IconPhoneCheck />}
             errorTitle="The verdicts could not be loaded"
-            retrying={query.isFetching}
             never={
               never
                 ? {
