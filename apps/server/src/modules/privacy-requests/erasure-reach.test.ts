@@ -23,6 +23,7 @@ import {
   insertAttempt,
   linkCarrierLookups,
 } from '../verifications/test-helpers.ts';
+import { carriedOut, filed } from './test-helpers.ts';
 
 /**
  * An erasure reaches every copy of the person (issue #37 item 3, ADR 47's amendment): besides the verifications it
@@ -35,20 +36,9 @@ const t = useTestApp();
 
 const whereFound = (needles: readonly string[]) => whereStored(t.db.db, needles);
 
-async function carriedOut(owner: Owner, body: Record<string, unknown>): Promise<PrivacyRequest> {
-  const filed = await owner.c.post(`/api/privacy-requests?account=${owner.accountId}`, {
-    law: 'gdpr',
-    requester: { name: 'Ana Díaz' },
-    ...body,
-  });
-  expect(filed.statusCode, filed.body).toBe(201);
-  const id = filed.json<PrivacyRequest>().id;
-  const started = await owner.c.post(`/api/privacy-requests/${id}/carry-out`, {});
-  expect(started.statusCode, started.body).toBe(202);
-  await jobsSettled(t.app);
-  const read = await owner.c.get(`/api/privacy-requests/${id}`);
-  expect(read.statusCode, read.body).toBe(200);
-  return read.json<PrivacyRequest>();
+/** A GDPR request filed, carried out and answered. */
+async function fileAndCarryOut(owner: Owner, body: Record<string, unknown>): Promise<PrivacyRequest> {
+  return carriedOut(t.app, owner, (await filed(owner, { law: 'gdpr', ...body })).id);
 }
 
 async function verdictOf(owner: Owner, phone: string): Promise<void> {
@@ -175,7 +165,7 @@ describe('an erasure reaches every copy of the person', () => {
     const needles = [...spellingsOf(erased.e164), email];
     expect((await whereFound(needles)).length).toBeGreaterThan(3);
 
-    const answered = await carriedOut(owner, {
+    const answered = await fileAndCarryOut(owner, {
       type: 'erasure',
       phones: [erased.e164, held.e164],
       emails: [email],
@@ -274,7 +264,7 @@ describe('an erasure reaches every copy of the person', () => {
     });
     expect(hold.statusCode, hold.body).toBe(201);
 
-    const answered = await carriedOut(owner, { type: 'erasure', phones: [phone] });
+    const answered = await fileAndCarryOut(owner, { type: 'erasure', phones: [phone] });
     expect(answered.answer).toMatchObject({
       erased: 0,
       restricted: 1,

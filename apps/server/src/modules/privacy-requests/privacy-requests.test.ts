@@ -11,6 +11,7 @@ import { jobsOf, jobsSettled } from '../../test-support/jobs.ts';
 import { insertRevocation } from '../../test-support/revocations.ts';
 import { join, newOwner, type Owner } from '../../test-support/teams.ts';
 import { approvedVerification, createForm, insertAttempt } from '../verifications/test-helpers.ts';
+import { carriedOut, filed, read } from './test-helpers.ts';
 
 /**
  * Data-subject requests in the app (issue #37 item 3): filed by owners, matched, due by their law, extended once,
@@ -22,27 +23,6 @@ const t = useTestApp();
 const url = (owner: Owner, path = '') => `/api/privacy-requests${path}?account=${owner.accountId}`;
 
 const file = (owner: Owner, body: Record<string, unknown>) => owner.c.post(url(owner), body);
-
-async function filed(owner: Owner, body: Record<string, unknown>): Promise<PrivacyRequest> {
-  const response = await file(owner, { law: 'ccpa', requester: { name: 'Ana Díaz' }, ...body });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<PrivacyRequest>();
-}
-
-async function read(owner: Owner, id: string): Promise<PrivacyRequest> {
-  const response = await owner.c.get(`/api/privacy-requests/${id}`);
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json<PrivacyRequest>();
-}
-
-/** Carried out and waited for: the job answered it. */
-async function carriedOut(owner: Owner, id: string): Promise<PrivacyRequest> {
-  const response = await owner.c.post(`/api/privacy-requests/${id}/carry-out`, {});
-  expect(response.statusCode, response.body).toBe(202);
-  expect(response.json<PrivacyRequest>().status).toBe('running');
-  await jobsSettled(t.app);
-  return read(owner, id);
-}
 
 async function placeHold(owner: Owner, values: Partial<typeof schema.legalHolds.$inferInsert>) {
   const id = `lh_test${Math.random().toString(36).slice(2)}`;
@@ -230,7 +210,7 @@ describe('carrying out', () => {
     });
     expect(request.matches.verifications).toBe(2);
 
-    const answered = await carriedOut(owner, request.id);
+    const answered = await carriedOut(t.app, owner, request.id);
     expect(answered).toMatchObject({
       status: 'answered',
       identifiersMasked: true,
@@ -294,7 +274,7 @@ describe('carrying out', () => {
       return response.json<{ consent: { verificationId: string } | null; reasons: { code: string }[] }>();
     };
     expect((await consentOf()).consent).not.toBeNull();
-    const answered = await carriedOut(owner, request.id);
+    const answered = await carriedOut(t.app, owner, request.id);
     // A restricted verification no longer stands as consent (GDPR art. 18).
     const after = await consentOf();
     expect(after.consent).toBeNull();
@@ -346,7 +326,7 @@ describe('carrying out', () => {
     });
     const request = await filed(owner, { type: 'access', phones: [phone] });
     expect((await owner.c.get(`/api/privacy-requests/${request.id}/bundle`)).statusCode).toBe(409);
-    const answered = await carriedOut(owner, request.id);
+    const answered = await carriedOut(t.app, owner, request.id);
     expect(answered.answer).toMatchObject({
       bundleReady: true,
       counts: { verifications: 1, attempts: 1, revocations: 1 },

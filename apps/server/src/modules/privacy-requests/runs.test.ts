@@ -1,4 +1,3 @@
-import type { PrivacyRequest } from '@veriform/contracts';
 import { schema } from '@veriform/db';
 import { and, asc, eq, isNotNull } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
@@ -9,8 +8,9 @@ import { reopenStalledPrivacyRequests } from '../../jobs/definitions/reopen-stal
 import { useTestApp } from '../../test-support/app.ts';
 import { HOUR, MINUTE } from '../../test-support/clock.ts';
 import { jobsOf, jobsSettled } from '../../test-support/jobs.ts';
-import { newOwner, type Owner } from '../../test-support/teams.ts';
+import { newOwner } from '../../test-support/teams.ts';
 import { approvedVerification, createForm } from '../verifications/test-helpers.ts';
+import { filed, read } from './test-helpers.ts';
 
 /**
  * A data-subject request's runs (issue #37 leftovers, ADR 47's second amendment): a retried erasure answers what every
@@ -19,22 +19,6 @@ import { approvedVerification, createForm } from '../verifications/test-helpers.
  */
 
 const t = useTestApp();
-
-async function filed(owner: Owner, body: Record<string, unknown>): Promise<PrivacyRequest> {
-  const response = await owner.c.post(`/api/privacy-requests?account=${owner.accountId}`, {
-    law: 'gdpr',
-    requester: { name: 'Ana Díaz' },
-    ...body,
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<PrivacyRequest>();
-}
-
-async function read(owner: Owner, id: string): Promise<PrivacyRequest> {
-  const response = await owner.c.get(`/api/privacy-requests/${id}`);
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json<PrivacyRequest>();
-}
 
 async function rowOf(id: string) {
   const [row] = await t.db.db.select().from(schema.privacyRequests).where(eq(schema.privacyRequests.id, id));
