@@ -23,7 +23,10 @@ import { newE2eDatabaseName } from './e2e/postgres.ts';
 
 /**
  * Browser tests walk the journeys in Debian's Chromium against the app as `npm start` runs it: the built web app,
- * the embedded PGlite database in a fresh data directory, and the development outbox for e-mail.
+ * the embedded PGlite database in a fresh data directory, and the development outbox for e-mail. The PGlite apps
+ * start through e2e/pglite-app.ts, which copies one database migrated once per run into each app's data directory
+ * (Playwright starts the apps one after another, and each migrating its own took ~10 s of CPU) and then runs the
+ * server exactly as `node apps/server/src/server.ts`.
  */
 // Made once in the main process; workers inherit the variable instead of making their own.
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'veriform-e2e-'));
@@ -83,7 +86,7 @@ export default defineConfig({
   projects: [{ name: 'desktop', use: { ...devices['Desktop Chrome'] } }],
   webServer: [
     {
-      command: 'node apps/server/src/server.ts',
+      command: 'node e2e/pglite-app.ts',
       url: `${baseURL}/auth/login/`,
       reuseExistingServer: false,
       timeout: 60_000,
@@ -99,7 +102,7 @@ export default defineConfig({
       env: { SENTRY_STAND_IN_PORT: String(sentryStandInPort) },
     },
     {
-      command: 'node apps/server/src/server.ts',
+      command: 'node e2e/pglite-app.ts',
       url: `${reportingBaseURL}/auth/login/`,
       reuseExistingServer: false,
       timeout: 60_000,
@@ -117,7 +120,7 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
-      command: 'node apps/server/src/server.ts',
+      command: 'node e2e/pglite-app.ts',
       url: `${twilioAppBaseURL}/auth/login/`,
       reuseExistingServer: false,
       timeout: 60_000,

@@ -213,6 +213,11 @@ function readOrCreateSecretKey(dataDir: string): string {
   return readFileSync(file, 'utf8').trim();
 }
 
+/** Where the embedded PGlite keeps its files (without DATABASE_URL): its own folder under DATA_DIR. */
+export function pgliteDirOf(config: Pick<Config, 'dataDir'>): string {
+  return join(config.dataDir, 'pglite');
+}
+
 function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
   if (!value || value === 'false') return false;
   if (value === 'true') return true;
