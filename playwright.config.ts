@@ -50,6 +50,13 @@ function appEnv(appPort: number, appDataDir: string): Record<string, string> {
   };
 }
 
+/**
+ * The second and third apps serve a few journeys and idle the rest of the run, their job workers polling every queue
+ * (every 0.5–2 s) for work no one gives them: ~2 s of CPU a minute each, which the journeys on the first app need.
+ * Their journeys only run jobs the app enqueues itself, which wake its workers at once, so they poll every 30 s.
+ */
+const IDLE_APP_ENV = { JOB_POLLING_MIN_SECONDS: '30' };
+
 export default defineConfig({
   testDir: './e2e',
   globalTeardown: './e2e/global-teardown.ts',
@@ -89,7 +96,8 @@ export default defineConfig({
       command: 'node e2e/pglite-app.ts',
       url: `${baseURL}/auth/login/`,
       reuseExistingServer: false,
-      timeout: 60_000,
+      // The first app also writes the run's migrated template (e2e/pglite-app.ts): 54 s on the shared machine at load 20.
+      timeout: 90_000,
       env: appEnv(appPort, dataDir),
     },
     // Error reporting (e2e/error-reporting.spec.ts): a stand-in of Sentry's ingestion endpoint, and a second app
@@ -108,6 +116,7 @@ export default defineConfig({
       timeout: 60_000,
       env: {
         ...appEnv(reportingPort, join(dataDir, 'reporting')),
+        ...IDLE_APP_ENV,
         SENTRY_DSN: `http://${SENTRY_TEST_PUBLIC_KEY}@127.0.0.1:${sentryStandInPort}/${SENTRY_TEST_PROJECT_ID}`,
       },
     },
@@ -126,6 +135,7 @@ export default defineConfig({
       timeout: 60_000,
       env: {
         ...appEnv(twilioAppPort, join(dataDir, 'twilio')),
+        ...IDLE_APP_ENV,
         TWILIO_ACCOUNT_SID: TWILIO_TEST_CREDENTIALS.accountSid,
         TWILIO_AUTH_TOKEN: TWILIO_TEST_CREDENTIALS.authToken,
         TWILIO_FROM: TWILIO_TEST_CREDENTIALS.from,

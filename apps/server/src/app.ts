@@ -165,7 +165,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const clock = deps.clock ?? systemClock;
   const mailer = deps.mailer ?? createMailer(config, database.db, clock, app.log);
   const sms = deps.sms ?? createSmsSender(config, database.db, clock, app.log);
-  const jobs = createJobs(database, app.log, await loadJobDefinitions());
+  const jobs = createJobs(database, app.log, await loadJobDefinitions(), {
+    pollingMinSeconds: config.jobPollingMinSeconds,
+  });
   const services = createServices({
     config,
     db: database.db,

@@ -91,6 +91,16 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'production', SECRET_KEY: KEY }).webhooksAllowPrivateUrls).toBe(false);
   });
 
+  it('slows idle job workers only outside production, within 1–300 s (JOB_POLLING_MIN_SECONDS)', () => {
+    expect(loadConfig({ SECRET_KEY: KEY }).jobPollingMinSeconds).toBeUndefined();
+    expect(loadConfig({ SECRET_KEY: KEY, JOB_POLLING_MIN_SECONDS: '30' }).jobPollingMinSeconds).toBe(30);
+    for (const bad of ['0', '301', '1.5', 'soon'])
+      expect(() => loadConfig({ SECRET_KEY: KEY, JOB_POLLING_MIN_SECONDS: bad })).toThrow(ConfigError);
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', SECRET_KEY: KEY, JOB_POLLING_MIN_SECONDS: '30' }),
+    ).toThrow(/JOB_POLLING_MIN_SECONDS is for tests and development only/);
+  });
+
   it('lets the domain file proof use http:// and loopback hosts only outside production (DOMAIN_PROOF_ALLOW_HTTP)', () => {
     expect(loadConfig({ SECRET_KEY: KEY }).domainProofAllowHttp).toBe(false);
     expect(loadConfig({ SECRET_KEY: KEY, DOMAIN_PROOF_ALLOW_HTTP: 'true' }).domainProofAllowHttp).toBe(true);

@@ -50,6 +50,13 @@ const envSchema = z.object({
   DOMAIN_PROOF_ALLOW_HTTP: flag,
   /** Tests only: passwords hashed with argon2id at 1 MiB and one pass instead of OWASP's cost (lib/passwords.ts). */
   FAST_PASSWORD_HASHING: flag,
+  /**
+   * Tests and local development only: an idle job worker looks for work at most every this many seconds (a queue's own
+   * longer interval stays); jobs this process enqueues still wake its worker at once.
+   */
+  JOB_POLLING_MIN_SECONDS: optionalString.pipe(
+    z.coerce.number<string | undefined>().int().min(1).max(300).optional(),
+  ),
   /** Behind a reverse proxy: 'true', a hop count, or a comma-separated list of proxy addresses (Fastify trustProxy). */
   TRUST_PROXY: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
@@ -110,6 +117,12 @@ export type Config = {
   domainProofAllowHttp: boolean;
   /** FAST_PASSWORD_HASHING: tests only (refused in production), lib/passwords.ts. */
   fastPasswordHashing: boolean;
+  /**
+   * JOB_POLLING_MIN_SECONDS (tests and development; refused in production): the shortest polling interval of an idle
+   * job worker, which otherwise polls at its job's own (jobs/define.ts). For an app that the tests leave idle most of
+   * the time: its pollers cost CPU the other apps' journeys need. Unset: each job's own interval.
+   */
+  jobPollingMinSeconds: number | undefined;
   /**
    * Seconds between a webhook delivery's failed attempts (contracts' WEBHOOK_RETRY_DELAYS_SECONDS, each ±10 %); its
    * length is the number of retries. Not from the environment: tests override it through `config` with short ones.
@@ -276,6 +289,12 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('FAST_PASSWORD_HASHING is for tests only; unset it when NODE_ENV=production.');
   }
 
+  if (isProduction && e.JOB_POLLING_MIN_SECONDS !== undefined) {
+    throw new ConfigError(
+      'JOB_POLLING_MIN_SECONDS is for tests and development only; unset it when NODE_ENV=production.',
+    );
+  }
+
   if (isProduction && e.DOMAIN_PROOF_ALLOW_HTTP) {
     throw new ConfigError(
       'DOMAIN_PROOF_ALLOW_HTTP is for tests and development only; unset it when NODE_ENV=production.',
@@ -310,6 +329,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhooksAllowPrivateUrls: e.WEBHOOKS_ALLOW_PRIVATE_URLS,
     domainProofAllowHttp: e.DOMAIN_PROOF_ALLOW_HTTP,
     fastPasswordHashing: e.FAST_PASSWORD_HASHING,
+    jobPollingMinSeconds: e.JOB_POLLING_MIN_SECONDS,
     webhookRetryDelaysSeconds: WEBHOOK_RETRY_DELAYS_SECONDS,
     webhookTimeoutMs: 10_000,
     lookupTimeoutMs: 10_000,

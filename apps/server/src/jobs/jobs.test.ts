@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { openTestDb, useTestApp } from '../test-support/app.ts';
 import { jobsOf } from '../test-support/jobs.ts';
 import { createBoss } from './boss.ts';
-import { defineJob, handleJob, isJobDefinition, type JobContext } from './define.ts';
+import type { RowStore } from './claims.ts';
+import { defineJob, defineRowJob, handleJob, isJobDefinition, type JobContext } from './define.ts';
 import { sendInvitationEmail } from './definitions/send-invitation-email.ts';
 import { createJobs, type Jobs } from './queue.ts';
 import { loadJobDefinitions } from './registry.ts';
@@ -257,6 +258,85 @@ describe('enqueue in the caller’s transaction', () => {
       );
       expect(ran.slice(before).map((r) => r.payload)).toEqual([{ n: 2 }]);
     });
+  });
+});
+
+describe('with a shortest polling interval (config jobPollingMinSeconds)', () => {
+  let other: DatabaseHandle;
+  let jobs: Jobs;
+  let startedAt = 0;
+  const log = pino({ level: 'silent' });
+  // Both would poll every half second on their own.
+  const probe = defineJob({
+    name: 'probe',
+    payload: z.object({ n: z.number().int() }),
+    queue: { retryLimit: 0, expireInSeconds: 30 },
+    worker: { batchSize: 1, pollingIntervalSeconds: 0.5 },
+  });
+  const rowProbe = defineRowJob({
+    name: 'row-probe',
+    payload: z.object({}),
+    retry: { limit: 0, delaySeconds: 1 },
+    leaseSeconds: 30,
+    worker: { batchSize: 1, pollingIntervalSeconds: 0.5 },
+  });
+  const ranAt: number[] = [];
+  const claimedAt: number[] = [];
+  const rowStore: RowStore = {
+    name: rowProbe.name,
+    async claim() {
+      claimedAt.push(Date.now());
+      return [];
+    },
+    async done() {},
+    async retry() {},
+    async giveUp() {},
+  };
+
+  beforeAll(async () => {
+    other = await openTestDb();
+    jobs = createJobs(other, log, [probe, rowProbe], { pollingMinSeconds: 5 });
+    await jobs.start({
+      handlers: [
+        handleJob(probe, async () => {
+          ranAt.push(Date.now());
+          return { outcome: 'ran' };
+        }),
+        handleJob(rowProbe, async () => ({ outcome: 'ran' })),
+      ],
+      rowStores: [rowStore],
+    });
+    startedAt = Date.now();
+  });
+
+  afterAll(async () => {
+    await jobs?.stop();
+    await other?.close();
+  });
+
+  it('an idle worker polls no more often than that: a job stored behind its back waits for the next poll', async () => {
+    // After the worker's first poll (at its start), a job stored without a wake-up: only the next poll finds it,
+    // 5 s after the first rather than 0.5 s.
+    await delay(1_000);
+    const storedAt = Date.now();
+    await other.executeSql(`INSERT INTO pgboss.job (name, data) VALUES ('probe', '{"n":1}')`);
+    await until(
+      () => ranAt.length,
+      (n) => n === 1,
+    );
+    expect((ranAt[0] ?? 0) - storedAt).toBeGreaterThanOrEqual(2_500);
+    // The row job's claimer likewise: its first claim at start, the next one 5 s later, none between.
+    expect(claimedAt.filter((at) => at < startedAt + 4_000)).toHaveLength(1);
+  });
+
+  it('a job enqueued by this process still wakes its worker at once', async () => {
+    const enqueuedAt = Date.now();
+    await jobs.enqueue(probe, { n: 2 });
+    await until(
+      () => ranAt.length,
+      (n) => n === 2,
+    );
+    expect((ranAt[1] ?? 0) - enqueuedAt).toBeLessThan(4_000);
   });
 });
 

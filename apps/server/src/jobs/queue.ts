@@ -12,6 +12,7 @@ import {
   type JobDefinition,
   type JobHandler,
   type JobOutput,
+  type WorkerOptions,
 } from './define.ts';
 import { loadJobDefinitions } from './registry.ts';
 
@@ -75,16 +76,31 @@ export type Jobs = JobQueue & {
   stop(): Promise<void>;
 };
 
+export type JobsOptions = Pick<BossOptions, 'cronIntervalSeconds'> & {
+  /** The shortest polling interval of an idle worker (config `jobPollingMinSeconds`); a job's own longer one stays. */
+  pollingMinSeconds?: number | undefined;
+};
+
 export function createJobs(
   database: DatabaseHandle,
   log: FastifyBaseLogger,
   allDefinitions: AnyJobDefinition[],
-  options: Pick<BossOptions, 'cronIntervalSeconds'> = {},
+  options: JobsOptions = {},
 ): Jobs {
+  const { pollingMinSeconds = 0, cronIntervalSeconds } = options;
+  /** A job's worker options, polling no more often than `pollingMinSeconds`. */
+  const workerOf = ({ worker }: AnyJobDefinition): WorkerOptions => ({
+    ...worker,
+    pollingIntervalSeconds: Math.max(worker.pollingIntervalSeconds, pollingMinSeconds),
+  });
   const definitions = allDefinitions.filter(isJobDefinition);
   const rowDefinitions = allDefinitions.filter(isRowJobDefinition);
   const loops = new Map<string, ClaimLoop>();
-  const { boss, idle, track } = createBoss(database, { supervise: true, schedule: true, ...options });
+  const { boss, idle, track } = createBoss(database, {
+    supervise: true,
+    schedule: true,
+    cronIntervalSeconds,
+  });
   // pg-boss reports failed polls and maintenance here; without a listener an EventEmitter 'error' would throw.
   boss.on('error', (error) => {
     log.error({ err: error }, 'job queue error');
@@ -161,7 +177,7 @@ export function createJobs(
         await syncSchedules();
       });
       for (const definition of definitions) {
-        const { batchSize, pollingIntervalSeconds } = definition.worker;
+        const { batchSize, pollingIntervalSeconds } = workerOf(definition);
         const worker = await boss.work(
           definition.name,
           { batchSize, pollingIntervalSeconds, includeMetadata: true },
@@ -170,7 +186,12 @@ export function createJobs(
         workers.set(definition.name, worker);
       }
       for (const definition of rowDefinitions) {
-        const loop = createClaimLoop(definition, storeOf(definition.name), handlerOf(definition.name), log);
+        const loop = createClaimLoop(
+          { ...definition, worker: workerOf(definition) },
+          storeOf(definition.name),
+          handlerOf(definition.name),
+          log,
+        );
         loops.set(definition.name, loop);
         loop.start();
       }
