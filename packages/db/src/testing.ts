@@ -120,15 +120,20 @@ export async function prepareTestDatabases(
   return {
     template,
     async teardown() {
-      await withAdmin(serverUrl, async (c) => {
-        const { rows } = await c.query<{ datname: string }>(
-          'SELECT datname FROM pg_database WHERE datname = $1 OR datname LIKE $2',
-          [template, `${COPY_PREFIX}${runId}_%`],
-        );
-        for (const { datname } of rows) {
-          await c.query(`DROP DATABASE IF EXISTS ${quoteIdent(datname)} WITH (FORCE)`);
-        }
-      });
+      const dropCopies = () =>
+        withAdmin(serverUrl, async (c) => {
+          const { rows } = await c.query<{ datname: string }>(
+            'SELECT datname FROM pg_database WHERE datname LIKE $1',
+            [`${COPY_PREFIX}${runId}_%`],
+          );
+          // Each DROP DATABASE waits for a checkpoint; dropped together, the copies share them.
+          await Promise.all(rows.map(({ datname }) => dropDatabase(serverUrl, datname)));
+        });
+      await dropCopies();
+      // A copy still being made (a worker's copy made ahead, the worker gone) holds the template until it is
+      // committed, so this waits for it, and the second look finds it. No copy can be started after this.
+      await dropDatabase(serverUrl, template);
+      await dropCopies();
     },
   };
 }
@@ -153,18 +158,67 @@ async function createPgliteTestDb(template: string | undefined): Promise<Databas
   return createDb({ kind: 'pglite', pglite: clone });
 }
 
+function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  return withAdmin(serverUrl, async (c) => {
+    await c.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
+  });
+}
+
+type Copy = { serverUrl: string; template: string; name: Promise<string> };
+
+/**
+ * A worker process that runs test files one after another (Vitest's `isolate: false`) makes each file's copy of the
+ * template while the previous file runs, and drops a file's copy after the file is done, so no file waits for either:
+ * `CREATE DATABASE … TEMPLATE` writes the template's pages through the WAL, and `DROP DATABASE` waits for a checkpoint
+ * of the whole server. Every file still gets a copy of the template that nothing else has touched. What a worker
+ * leaves behind (its last copy made ahead, a drop cut off when it exits) carries the run's id, and the global
+ * teardown of `prepareTestDatabases` drops it with the template.
+ */
+let copyAhead: Copy | undefined;
+/** This worker's drops, one after another. */
+let drops: Promise<void> = Promise.resolve();
+
+function startCopy(serverUrl: string, template: string): Copy {
+  const name = `${COPY_PREFIX}${runIdOf(template)}_${randomBytes(6).toString('hex')}`;
+  const created = withAdmin(serverUrl, (c) =>
+    c.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(template)}`),
+  ).then(() => name);
+  // Awaited by the file that takes it; until then a failure must not go unhandled.
+  created.catch(() => {});
+  return { serverUrl, template, name: created };
+}
+
+/** Not awaited: a drop that fails or is cut off is left to the run's teardown. */
+function dropInBackground(serverUrl: string, name: Promise<string>): void {
+  drops = drops.then(async () => dropDatabase(serverUrl, await name)).catch(() => {});
+}
+
+async function copyOfTemplate(serverUrl: string, template: string, sharedWorker: boolean): Promise<string> {
+  if (!sharedWorker) {
+    const copy = startCopy(serverUrl, template);
+    return copy.name;
+  }
+  const ahead = copyAhead;
+  copyAhead = undefined;
+  const usable = ahead?.serverUrl === serverUrl && ahead.template === template;
+  if (ahead && !usable) dropInBackground(ahead.serverUrl, ahead.name);
+  const name = await (usable ? ahead : startCopy(serverUrl, template)).name;
+  copyAhead = startCopy(serverUrl, template);
+  return name;
+}
+
 async function createPostgresTestDb(
   serverUrl: string,
   template: string | undefined,
+  sharedWorker: boolean,
 ): Promise<DatabaseHandle> {
-  const name = `${COPY_PREFIX}${runIdOf(template ?? '')}_${randomBytes(6).toString('hex')}`;
-  await withAdmin(serverUrl, (c) =>
-    c.query(
-      template
-        ? `CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(template)}`
-        : `CREATE DATABASE ${quoteIdent(name)}`,
-    ),
-  );
+  let name: string;
+  if (template) {
+    name = await copyOfTemplate(serverUrl, template, sharedWorker);
+  } else {
+    name = `${COPY_PREFIX}${runIdOf('')}_${randomBytes(6).toString('hex')}`;
+    await withAdmin(serverUrl, (c) => c.query(`CREATE DATABASE ${quoteIdent(name)}`));
+  }
   const handle = createDb({ kind: 'postgres', url: databaseUrl(serverUrl, name), poolSize: 4 });
   // Without a template (a test run without the globalSetup), migrate this copy directly.
   if (!template) await handle.migrate();
@@ -172,7 +226,9 @@ async function createPostgresTestDb(
     ...handle,
     async close() {
       await handle.close();
-      await withAdmin(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`));
+      // Only a run with the global setup (a template) has a teardown to drop what a worker leaves behind.
+      if (template && sharedWorker) dropInBackground(serverUrl, Promise.resolve(name));
+      else await dropDatabase(serverUrl, name);
     },
   };
 }
@@ -213,12 +269,25 @@ export async function createProcessDatabase(
   return { databaseUrl: undefined, drop: async () => {} };
 }
 
-/** A fresh, migrated database for one test file. `close()` releases it (and drops it on PostgreSQL). */
-export function createTestDb(options: { template?: string } = {}): Promise<DatabaseHandle> {
+export type TestDbOptions = {
+  /** The run's template (`prepareTestDatabases`); without it, each database is migrated anew. */
+  template?: string;
+  /**
+   * The calling process runs many test files one after another (Vitest's `isolate: false`): on PostgreSQL, the next
+   * file's copy is made ahead and a closed copy dropped in the background (see `copyAhead`).
+   */
+  sharedWorker?: boolean;
+};
+
+/**
+ * A fresh, migrated database for one test file. `close()` releases it and drops it on PostgreSQL (in the background
+ * with `sharedWorker`).
+ */
+export function createTestDb(options: TestDbOptions = {}): Promise<DatabaseHandle> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (serverUrl) {
     const template = options.template?.startsWith(PGLITE_DUMP_PREFIX) ? undefined : options.template;
-    return createPostgresTestDb(serverUrl, template || undefined);
+    return createPostgresTestDb(serverUrl, template || undefined, options.sharedWorker ?? false);
   }
   return createPgliteTestDb(options.template || undefined);
 }

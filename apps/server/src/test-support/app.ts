@@ -12,9 +12,12 @@ import { createTestClock, type TestClock } from './clock.ts';
 export const TEST_PUBLIC_URL = 'https://veriform.example';
 const TEST_SECRET_KEY = 'test-secret-key-that-is-long-enough-for-config';
 
-/** One migrated database per test file (a PGlite clone, or a copy of the PostgreSQL template). */
+/**
+ * One migrated database per test file: a PGlite loaded from the template's dump, or a copy of the PostgreSQL
+ * template (made while the worker's previous file runs, where files share a worker).
+ */
 export function openTestDb(): Promise<DatabaseHandle> {
-  return createTestDb({ template: inject('testDbTemplate') });
+  return createTestDb({ template: inject('testDbTemplate'), sharedWorker: inject('testDbSharedWorker') });
 }
 
 export function testConfig(env: Env = {}, overrides: Partial<Config> = {}): Config {

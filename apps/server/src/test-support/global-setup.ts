@@ -6,6 +6,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** The migrated template for this run: a database name (PostgreSQL) or a data-directory dump (PGlite). */
     testDbTemplate: string;
+    /** The project's files share worker processes (`isolate: false`): see `createTestDb`'s `sharedWorker`. */
+    testDbSharedWorker: boolean;
   }
 }
 
@@ -48,6 +50,7 @@ export default async function setup(project: TestProject) {
   }
   registry.users += 1;
   project.provide('testDbTemplate', (await share(serverUrl)).template);
+  project.provide('testDbSharedWorker', project.config.isolate === false);
   // Global teardowns run once every file has run: the last one drops every template, a project's that had no file to
   // run (so no setup of its own) included.
   return async () => {
