@@ -15,7 +15,8 @@
  * Each arm runs on a fresh copy of `--database-url` (CREATE DATABASE … TEMPLATE: the work destroys what it removes, and
  * both arms must start from the same rows), dropped afterwards; the template must have no other connection. The work
  * starts when the mix's warm-up ends, so the measured window is the work's first `--duration` seconds; the script says
- * how much of the window the work covered (the whole window, when the work outlasts it, is the strict case).
+ * how much of the window the work covered (the whole window, when the work outlasts it, is the strict case). A work
+ * still running when the window ends is stopped there, unless `--wait-for-work` (then its own total is printed).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -34,6 +35,7 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '10' },
     connections: { type: 'string', default: '200' },
     processes: { type: 'string', default: '2' },
+    'wait-for-work': { type: 'boolean', default: false },
   },
 });
 const template = args['database-url'];
@@ -108,11 +110,18 @@ async function arm(name: string, withWork: boolean): Promise<Arm> {
   const url = databaseUrl(copy);
   // The work starts first and prepares (its app built, its rows chosen) before the mix does, so none of that is in the
   // measured window; it waits for "go", sent when the mix's warm-up ends.
-  const job: { started: number; run: Promise<string> | null; seconds: number | null; go: () => void } = {
+  const job: {
+    started: number;
+    run: Promise<string> | null;
+    seconds: number | null;
+    go: () => void;
+    stop: () => void;
+  } = {
     started: 0,
     run: null,
     seconds: null,
     go: () => {},
+    stop: () => {},
   };
   if (withWork) {
     const common = ['--database-url', url, '--account', String(args.account), '--wait-for-go'];
@@ -135,6 +144,9 @@ async function arm(name: string, withWork: boolean): Promise<Arm> {
     job.go = () => {
       job.started = performance.now();
       running.child.stdin?.write('go\n');
+    };
+    job.stop = () => {
+      running.child.kill('SIGTERM');
     };
   }
   const load = script(
@@ -159,15 +171,24 @@ async function arm(name: string, withWork: boolean): Promise<Arm> {
   );
   const loadOutput = await load.done;
   const windowEnded = performance.now();
-  const workOutput = job.run ? await job.run : '';
+  // A work that outlasts the window is stopped there (its copy is dropped anyway), unless --wait-for-work.
+  const stillRunning = job.run !== null && job.seconds === null;
+  if (stillRunning && !args['wait-for-work']) job.stop();
+  const workOutput = job.run
+    ? await job.run.catch((error: unknown) =>
+        stillRunning ? '(stopped at the window’s end)' : Promise.reject(error),
+      )
+    : '';
   const latency = latencyOf(loadOutput);
-  const finished = job.seconds;
+  const finished = stillRunning && !args['wait-for-work'] ? null : job.seconds;
   const covered =
     finished === null ? 0 : Math.min(1, (finished * 1000) / Math.max(1, windowEnded - job.started));
   console.log(
     `${name}: mix p50 ${latency.p50} ms, p95 ${latency.p95} ms, p99 ${latency.p99} ms` +
       (withWork
-        ? `; the ${work} took ${finished?.toFixed(0)} s and covered ${(covered * 100).toFixed(0)} % of the window`
+        ? finished === null
+          ? `; the ${work} was still running when the window ended (covered all of it) and was stopped`
+          : `; the ${work} took ${finished.toFixed(0)} s and covered ${(covered * 100).toFixed(0)} % of the window`
         : ''),
   );
   if (workOutput)

@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WEBHOOK_RETRY_DELAYS_SECONDS } from '@veriform/contracts';
 import { z } from 'zod';
+import { DEFAULT_BACKGROUND_PAUSE_FACTOR } from './lib/pacing.ts';
 
 /**
  * The server's configuration: the only place that reads the environment (DESIGN §6). Parsed once by `loadConfig()`;
@@ -56,6 +57,13 @@ const envSchema = z.object({
    */
   JOB_POLLING_MIN_SECONDS: optionalString.pipe(
     z.coerce.number<string | undefined>().int().min(1).max(300).optional(),
+  ),
+  /**
+   * Background work's pause after each step, as a multiple of the step's time (lib/pacing.ts): 4 by default (the
+   * retention purge and an erasure run a fifth of the time, leaving the rest to requests); 0 runs them flat out.
+   */
+  BACKGROUND_PAUSE_FACTOR: optionalString.pipe(
+    z.coerce.number<string | undefined>().min(0).max(20).optional(),
   ),
   /** Behind a reverse proxy: 'true', a hop count, or a comma-separated list of proxy addresses (Fastify trustProxy). */
   TRUST_PROXY: optionalString,
@@ -123,6 +131,8 @@ export type Config = {
    * the time: its pollers cost CPU the other apps' journeys need. Unset: each job's own interval.
    */
   jobPollingMinSeconds: number | undefined;
+  /** BACKGROUND_PAUSE_FACTOR (DEFAULT_BACKGROUND_PAUSE_FACTOR unset): lib/pacing.ts. */
+  backgroundPauseFactor: number;
   /**
    * Seconds between a webhook delivery's failed attempts (contracts' WEBHOOK_RETRY_DELAYS_SECONDS, each ±10 %); its
    * length is the number of retries. Not from the environment: tests override it through `config` with short ones.
@@ -330,6 +340,7 @@ export function loadConfig(env: Env = process.env): Config {
     domainProofAllowHttp: e.DOMAIN_PROOF_ALLOW_HTTP,
     fastPasswordHashing: e.FAST_PASSWORD_HASHING,
     jobPollingMinSeconds: e.JOB_POLLING_MIN_SECONDS,
+    backgroundPauseFactor: e.BACKGROUND_PAUSE_FACTOR ?? DEFAULT_BACKGROUND_PAUSE_FACTOR,
     webhookRetryDelaysSeconds: WEBHOOK_RETRY_DELAYS_SECONDS,
     webhookTimeoutMs: 10_000,
     lookupTimeoutMs: 10_000,

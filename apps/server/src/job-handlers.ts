@@ -191,7 +191,7 @@ export function createJobWork(services: Services, executeSql: ExecuteSql): JobWo
         requests: await services.privacyRequests.reopenStalled(),
       })),
       handleJob(purgeExpiredEvidence, async () => {
-        const purged = await purgeEvidence({ db, clock, audit: services.audit });
+        const purged = await purgeEvidence({ db, clock, audit: services.audit, pace: services.pace });
         return {
           outcome: 'purged',
           accounts: purged.accounts.length,

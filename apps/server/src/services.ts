@@ -2,6 +2,7 @@ import type { Db, StreamCsv } from '@veriform/db';
 import type { Config } from './config.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { Clock } from './lib/clock.ts';
+import { createPace, type Pace } from './lib/pacing.ts';
 import { createPasswords } from './lib/passwords.ts';
 import { createRateLimiter, type RateLimiter } from './lib/rate-limit.ts';
 import { createSealer, type Sealer } from './lib/sealed.ts';
@@ -162,6 +163,8 @@ export type Services = {
   legalHolds: LegalHolds;
   /** Data-subject requests (issue #37): access, erasure and restriction, carried out by a job. */
   privacyRequests: PrivacyRequests;
+  /** Background work's pace (BACKGROUND_PAUSE_FACTOR): the retention purge's batches, an erasure's redactions. */
+  pace: Pace;
   /** "May I contact this number now?" (issue #35): verdicts, each kept. */
   contactability: Contactability;
   /** Twilio Lookup v2 (issue #36): the provider's client, with the account credentials of config.ts. */
@@ -223,6 +226,7 @@ export function createServices(deps: {
   const linkDeps = { config, db, clock, tokens, mailer, jobs, sealer, rateLimit };
   const emailVerification = createEmailVerification(linkDeps);
   const passwords = createPasswords({ fast: config.fastPasswordHashing });
+  const pace = createPace(config.backgroundPauseFactor);
   const passwordReset = createPasswordReset({ ...linkDeps, sessions, audit, passwords });
   const auth = createAuthService({ db, clock, rateLimit, sessions, emailVerification, audit, passwords });
   const passkeys = createPasskeyService({ db, clock, config, rateLimit, sessions, audit, guesses: auth });
@@ -273,6 +277,7 @@ export function createServices(deps: {
     jobs,
     redaction: verificationRedaction,
     webhookEvents,
+    pace,
   });
   const carrierLookup = deps.carrierLookup ?? createCarrierLookup(config);
   const lookups = createLookups({ db, clock, carrierLookup, timeoutMs: config.lookupTimeoutMs });
@@ -369,6 +374,7 @@ export function createServices(deps: {
     revocations,
     legalHolds,
     privacyRequests,
+    pace,
     contactability,
     carrierLookup,
     lookups,

@@ -26,6 +26,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/crypto.ts';
 import { cursorPage, notACursor } from '../../lib/cursor-pages.ts';
 import { AppError } from '../../lib/errors.ts';
+import type { Pace } from '../../lib/pacing.ts';
 import { type AccountContext, keyLivemode } from '../../plugins/account-context.ts';
 import type { AuditLog, SystemCaller } from '../audit/index.ts';
 import { eraseVerdictsOf } from '../contactability/index.ts';
@@ -208,8 +209,10 @@ export function createPrivacyRequests(deps: {
   jobs: JobQueue;
   redaction: VerificationRedaction;
   webhookEvents: WebhookEvents;
+  /** Each redaction is a step of background work, paced (lib/pacing.ts, ADR 51). */
+  pace: Pace;
 }) {
-  const { db, clock, audit, jobs, redaction, webhookEvents } = deps;
+  const { db, clock, audit, jobs, redaction, webhookEvents, pace } = deps;
 
   /** The caller's request (its account and mode), or 404. */
   async function one(reader: Db | Tx, ctx: AccountContext, id: string): Promise<PrivacyRequestRow> {
@@ -527,7 +530,9 @@ export function createPrivacyRequests(deps: {
             continue;
           }
           try {
-            await redaction.redactFor(systemFor(row), row.accountId, verification.id, countErased(row.id));
+            await pace(() =>
+              redaction.redactFor(systemFor(row), row.accountId, verification.id, countErased(row.id)),
+            );
           } catch (error) {
             if (!(error instanceof AppError)) throw error;
             // A hold placed since it was matched (409), or redacted meanwhile by an owner (400): nothing to erase.

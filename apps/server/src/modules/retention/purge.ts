@@ -2,6 +2,7 @@ import type { RetentionPurgeKind } from '@veriform/contracts';
 import { type Db, schema, type Tx, transaction } from '@veriform/db';
 import { asc, type SQL, sql } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
+import { type Pace, unpaced } from '../../lib/pacing.ts';
 import { rowsOf } from '../../lib/rows.ts';
 import {
   type KeptColumns,
@@ -39,6 +40,9 @@ const kept: KeptRule = (columns: KeptColumns) => isHeld(columns);
 
 /** Columns of a row that is no verification, as the hold rule reads them: what it lacks reaches nothing. */
 const none = { cellPhone: sql`null::text`, email: sql`null::text`, id: sql`null::bigint` };
+
+/** `pace`: each batch is a step of background work (lib/pacing.ts, ADR 51); unpaced when not given (tests, scripts). */
+export type PurgeDeps = { db: Db; clock: Clock; audit: AuditLog; pace?: Pace };
 
 export type AccountPurge = {
   accountId: number;
@@ -84,11 +88,11 @@ async function untilDone(step: () => Promise<number>, size: number): Promise<num
  * `retention.purged` audit event (counts only, no personal data) record the run, in a last transaction of their own.
  */
 export async function purgeAccount(
-  deps: { db: Db; clock: Clock; audit: AuditLog },
+  deps: PurgeDeps,
   account: { accountId: number; years: number },
   size = PURGE_BATCH,
 ): Promise<AccountPurge> {
-  const { db, clock, audit } = deps;
+  const { db, clock, audit, pace = unpaced } = deps;
   const { accountId, years } = account;
   const cutoff = retentionCutoff(clock.now(), years);
   const before = sql`${cutoff.toISOString()}::timestamptz`;
@@ -105,7 +109,7 @@ export async function purgeAccount(
   const batch = { accountId, cutoff, limit: size, kept };
   /** One step: batch after batch, each its own transaction under the hold lock, until one is short; the total. */
   const inBatches = (work: (tx: Tx) => Promise<number>): Promise<number> =>
-    untilDone(() => inBatch(db, accountId, work), size);
+    untilDone(() => pace(() => inBatch(db, accountId, work)), size);
   /** A batch that is one statement: how many rows it returned. */
   const returned =
     (statement: SQL) =>
@@ -232,10 +236,7 @@ export type EvidencePurge = { accounts: AccountPurge[]; orphanDeliveryEvents: nu
  * that never found their attempt (no account's, so no policy's: the attempts module's age rule). Answers what went, for
  * the job's log.
  */
-export async function purgeExpiredEvidence(
-  deps: { db: Db; clock: Clock; audit: AuditLog },
-  size = PURGE_BATCH,
-): Promise<EvidencePurge> {
+export async function purgeExpiredEvidence(deps: PurgeDeps, size = PURGE_BATCH): Promise<EvidencePurge> {
   const all = await deps.db
     .select({ accountId: accounts.id, years: accounts.retentionYears })
     .from(accounts)
