@@ -7,7 +7,8 @@
  *     node scripts/bench-retention.ts --database-url postgres://postgres@127.0.0.1:5432/veriform_bench \
  *       --account 1 [--years 5] [--batch 5000]
  *
- * It purges for real (the rows are gone afterwards): seed again to run it again. The load mix beside it
+ * It purges for real (the rows are gone afterwards): seed again to run it again. Its batches are paced as the job's
+ * are (BACKGROUND_PAUSE_FACTOR, 4 unless set; 0 runs them flat out). The load mix beside it
  * (scripts/load.ts) and the 10M-row partitioned measurements of issue #37 item 4 are a later slice.
  */
 import { parseArgs } from 'node:util';
@@ -36,7 +37,7 @@ const batch = Number(args.batch);
 const config = benchConfig(databaseUrl);
 const database = openDatabase(config);
 const app = await buildApp(config, { db: database });
-const { db, clock, audit } = app.services;
+const { db, clock, audit, pace } = app.services;
 const { verifications } = schema;
 
 const cutoff = retentionCutoff(clock.now(), years);
@@ -54,7 +55,7 @@ console.log(
 
 if (args['wait-for-go']) await readyThenWaitForGo();
 const started = performance.now();
-const purge = await purgeAccount({ db, clock, audit }, { accountId, years }, batch);
+const purge = await purgeAccount({ db, clock, audit, pace }, { accountId, years }, batch);
 const seconds = (performance.now() - started) / 1000;
 console.log(JSON.stringify(purge.removed), `held ${purge.held}`);
 const rows = Object.values(purge.removed).reduce((sum, n) => sum + n, 0);
