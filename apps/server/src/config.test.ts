@@ -101,6 +101,18 @@ describe('loadConfig', () => {
     ).toThrow(/JOB_POLLING_MIN_SECONDS is for tests and development only/);
   });
 
+  it('paces background work by 4 unless BACKGROUND_PAUSE_FACTOR says otherwise (0–20, production too)', () => {
+    expect(loadConfig({ SECRET_KEY: KEY }).backgroundPauseFactor).toBe(4);
+    expect(loadConfig({ SECRET_KEY: KEY, BACKGROUND_PAUSE_FACTOR: '0' }).backgroundPauseFactor).toBe(0);
+    expect(loadConfig({ SECRET_KEY: KEY, BACKGROUND_PAUSE_FACTOR: '1.5' }).backgroundPauseFactor).toBe(1.5);
+    expect(
+      loadConfig({ NODE_ENV: 'production', SECRET_KEY: KEY, BACKGROUND_PAUSE_FACTOR: '9' })
+        .backgroundPauseFactor,
+    ).toBe(9);
+    for (const bad of ['-1', '21', 'slow', 'Infinity'])
+      expect(() => loadConfig({ SECRET_KEY: KEY, BACKGROUND_PAUSE_FACTOR: bad })).toThrow(ConfigError);
+  });
+
   it('lets the domain file proof use http:// and loopback hosts only outside production (DOMAIN_PROOF_ALLOW_HTTP)', () => {
     expect(loadConfig({ SECRET_KEY: KEY }).domainProofAllowHttp).toBe(false);
     expect(loadConfig({ SECRET_KEY: KEY, DOMAIN_PROOF_ALLOW_HTTP: 'true' }).domainProofAllowHttp).toBe(true);
