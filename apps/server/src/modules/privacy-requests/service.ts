@@ -116,15 +116,22 @@ const toApi = (row: PrivacyRequestRow, now: Date): ApiPrivacyRequest => ({
 });
 
 /**
- * The request as a webhook event carries it while it is still open: its identifiers and the requester's address
- * masked, as once answered. Events are kept and sent again on replay, and an erasure must not leave the person's
- * number in them; the receiver reads the request itself (`GET /api/v1/privacy-requests/{id}`) to see them.
+ * The one rule of what masking a request's person means (issue #37): its numbers, its addresses and the requester's
+ * address. The answer stores the row so (the log keeps no more personal data than the answer needs).
  */
-const withIdentifiersMasked = (request: ApiPrivacyRequest): ApiPrivacyRequest => ({
-  ...request,
-  phones: request.identifiersMasked ? request.phones : request.phones.map(maskPhone),
-  emails: request.identifiersMasked ? request.emails : request.emails.map(maskEmail),
-  requester: { ...request.requester, email: maskedEmail(request.requester.email) },
+const maskedPersonOf = (row: PrivacyRequestRow) => ({
+  phones: row.phones.map(maskPhone),
+  emails: row.emails.map(maskEmail),
+  requesterEmail: maskedEmail(row.requesterEmail),
+});
+
+/**
+ * The request as a webhook event carries it while it is still open: masked as once answered. Events are kept and sent
+ * again on replay, and an erasure must not leave the person's number in them; the receiver reads the request itself
+ * (`GET /api/v1/privacy-requests/{id}`) to see them.
+ */
+const toMaskedApi = (row: PrivacyRequestRow, now: Date): ApiPrivacyRequest => ({
+  ...toApi({ ...row, ...maskedPersonOf(row) }, now),
   identifiersMasked: true,
 });
 
@@ -582,9 +589,7 @@ export function createPrivacyRequests(deps: {
           answer,
           matches: counts,
           // The log keeps no more personal data than the answer needs (issue #37): the identifiers masked.
-          phones: row.phones.map(maskPhone),
-          emails: row.emails.map(maskEmail),
-          requesterEmail: maskedEmail(row.requesterEmail),
+          ...maskedPersonOf(row),
         })
         .where(and(eq(privacyRequests.id, row.id), eq(privacyRequests.status, 'running')))
         .returning();
@@ -639,7 +644,7 @@ export function createPrivacyRequests(deps: {
       });
       await webhookEvents.emit(tx, reopened.accountId, {
         type: 'privacy_request.reopened',
-        data: withIdentifiersMasked(toApi(reopened, clock.now())),
+        data: toMaskedApi(reopened, clock.now()),
       });
       return true;
     });
