@@ -4,7 +4,7 @@ import {
   type VerificationList,
   type VerifyForm,
 } from '@veriform/contracts';
-import { schema } from '@veriform/db';
+import { type Db, schema, transaction } from '@veriform/db';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { resolveDateRange } from '../../domain/date-range.ts';
@@ -302,6 +302,43 @@ describe('the list total (daily counts + partial days)', () => {
         new URLSearchParams({ created__date__preset: 'all', verificationMethod__in: 'sms' }),
       ),
     ).toBe(20);
+  });
+
+  it('an update of an uncounted column (a redaction masking the number) touches no count nor its lock', async () => {
+    setClock(t, NOW);
+    const owner = await newOwner(t.app);
+    const form = await createForm(owner, { name: 'Masked', category: 'Lending' });
+    const row = (i: number): Row => ({
+      accountId: owner.accountId,
+      verifyFormId: form.id,
+      cellPhone: `+1203555${String(i).padStart(4, '0')}`,
+      verifyFormName: form.name,
+      verifyFormCategory: form.category,
+      verificationMethod: 'sms',
+      createdAt: new Date(NOW),
+    });
+    const [first] = await t.db.db.insert(verifications).values(row(0)).returning({ id: verifications.id });
+    const firstId = first?.id ?? 0;
+    const mask = (db: Db) =>
+      db
+        .update(verifications)
+        .set({ cellPhone: '+1******0000', ip: null, redactedAt: new Date(NOW) })
+        .where(eq(verifications.id, firstId));
+    if (t.db.kind === 'postgres') {
+      // While a redaction's transaction is open, a new verification of the same form and day is counted at once:
+      // it would wait for the redaction's commit (here, fail on the lock timeout) if the update took the counts' rows.
+      await transaction(t.db.db, async (tx) => {
+        await mask(tx);
+        await transaction(t.db.db, async (other) => {
+          await other.execute(sql`set local lock_timeout = '2s'`);
+          await other.insert(verifications).values(row(1));
+        });
+      });
+    } else {
+      await mask(t.db.db);
+      await t.db.db.insert(verifications).values(row(1));
+    }
+    expect(await totals(owner.accountId)).toEqual({ rows: 2, daily: 2, total: 2 });
   });
 });
 
