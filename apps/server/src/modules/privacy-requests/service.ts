@@ -481,16 +481,18 @@ export function createPrivacyRequests(deps: {
    * Held evidence stays whole (the holds' rule, `isHeld`); revocations stay (ADR 39).
    */
   async function eraseBeyondVerifications(who: Identifiers): Promise<Reached> {
-    const attemptsErased = await redaction.eraseUnlinkedAttempts(who.accountId, matching.attempts(who));
+    const attemptsErased = await redaction.eraseUnlinkedAttempts(who.accountId, matching.attempts(who), pace);
     let verdictsErased = 0;
     let lookupsErased = 0;
     for (const phone of who.phones)
-      await transaction(db, async (tx) => {
-        await lockLegalHolds(tx, who.accountId);
-        const number = { accountId: who.accountId, isTest: who.isTest, phone };
-        verdictsErased += await eraseVerdictsOf(tx, number, isNumberHeld);
-        lookupsErased += await eraseLookupsOf(tx, number, isNumberHeld);
-      });
+      await pace(() =>
+        transaction(db, async (tx) => {
+          await lockLegalHolds(tx, who.accountId);
+          const number = { accountId: who.accountId, isTest: who.isTest, phone };
+          verdictsErased += await eraseVerdictsOf(tx, number, isNumberHeld);
+          lookupsErased += await eraseLookupsOf(tx, number, isNumberHeld);
+        }),
+      );
     return { attemptsErased, verdictsErased, lookupsErased };
   }
 

@@ -7,6 +7,7 @@ import type { PersonRedaction } from '../../domain/person-redaction.ts';
 import { maskPhone } from '../../domain/phone.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
+import { type Pace, unpaced } from '../../lib/pacing.ts';
 import type { AccountContext } from '../../plugins/account-context.ts';
 import {
   type ErasedAttempt,
@@ -75,14 +76,14 @@ export type VerificationRedactionDeps = {
  *
  * The verification's and its attempts' rows are masked by their owner, the attempts module
  * (`redactVerificationRecord`, ADR 35); the lock, the refusal of a second redaction, the other copies and the audit
- * event are this file's, all in one transaction, with the caller's `onRedacted` if any.
+ * event are this file's, all in one transaction, with the caller's `onRedacted` if any. Answers the verification's id.
  */
 export async function redactVerification(
   deps: VerificationRedactionDeps,
   ctx: RedactionCaller,
   id: number,
   onRedacted?: OnRedacted,
-): Promise<VerificationDetail> {
+): Promise<number> {
   const { db, clock, audit, redactStoredAnswers } = deps;
   const record = (tx: Db, entry: AuditEntry) =>
     'system' in ctx
@@ -152,9 +153,14 @@ export async function redactVerification(
     });
     return redacted;
   });
-  // As the detail reads it now (its number and address masked, so no revocation names them any more: issue #35).
-  const read = await detailRowOf(db, ctx.accountId, row.id);
-  if (!read) throw new Error(`verification ${row.id} vanished after its redaction`);
+  return row.id;
+}
+
+/** The verification as the detail reads it after its redaction (its number and address masked, so no revocation
+ * names them any more: issue #35): what the owner's redaction answers. */
+async function redactedDetail(db: Db, accountId: number, id: number): Promise<VerificationDetail> {
+  const read = await detailRowOf(db, accountId, id);
+  if (!read) throw new Error(`verification ${id} vanished after its redaction`);
   return toDetailDto(read);
 }
 
@@ -268,66 +274,70 @@ const ERASURE_BATCH = 200;
  * owner (`eraseUnlinkedAttemptBatch`, held ones kept by the holds' rule), with every copy of them the redaction
  * masks for a verification's attempts: code entries' and page views' IP and user agent, webhook events and the
  * receivers' answers, Idempotency-Key answers, code-send buckets, the development outbox, their carrier lookups. In
- * batches, each one transaction under the account's holds' lock, so a hold placed meanwhile is seen by the next batch.
+ * batches, each one transaction under the account's holds' lock (a hold placed meanwhile is seen by the next batch)
+ * and one step of `pace`.
  * No audit event of its own: the request's answer counts them. Answers how many attempts were masked.
  */
 async function eraseUnlinkedAttempts(
   deps: VerificationRedactionDeps,
   accountId: number,
   matching: SQL,
+  pace: Pace,
 ): Promise<number> {
   const { db, redactStoredAnswers } = deps;
   let total = 0;
   for (;;) {
-    const done = await transaction(db, async (tx) => {
-      await lockLegalHolds(tx, accountId);
-      const erased = await eraseUnlinkedAttemptBatch(tx, {
-        accountId,
-        matching,
-        kept: isHeld,
-        limit: ERASURE_BATCH,
-      });
-      if (erased.length === 0) return 0;
-      const attempts = erased.map((e) => e.attempt);
-      const attemptIds = attempts.map((a) => a.id);
-      await tx
-        .update(codeEntries)
-        .set({ ip: null, userAgent: null })
-        .where(inArray(codeEntries.attemptId, attemptIds));
-      await redactWebhookEvents(tx, accountId, attempts);
-      const viewIds = [...new Set(attempts.flatMap((a) => (a.pageViewId === null ? [] : [a.pageViewId])))];
-      if (viewIds.length > 0)
-        await tx
-          .update(formPageViews)
-          .set({ ip: null, userAgent: null })
-          .where(and(eq(formPageViews.accountId, accountId), inArray(formPageViews.id, viewIds)));
-      // Per person named (a number, and its address if any): their copies found by their spellings.
-      const byPerson = new Map<string, ErasedAttempt[]>();
-      for (const e of erased) {
-        const key = `${e.person.cellPhone} ${e.person.email?.toLowerCase() ?? ''}`;
-        byPerson.set(key, [...(byPerson.get(key) ?? []), e]);
-      }
-      for (const group of byPerson.values()) {
-        const [first] = group;
-        if (!first) continue;
-        const person = first.person;
-        const ids = group.map((e) => e.attempt.id);
-        const since = firstOf(
-          group.map((e) => e.attempt),
-          first.attempt.createdAt,
-        );
-        const last = group.reduce((latest, e) => (e.expiresAt > latest ? e.expiresAt : latest), since);
-        await redactStoredAnswers(tx, accountId, {
-          attempts: group.map((e) => e.attempt),
-          needles: [...ids, person.cellPhone],
-          mask: (text) => maskPerson(text, person),
-          since,
+    const done = await pace(() =>
+      transaction(db, async (tx) => {
+        await lockLegalHolds(tx, accountId);
+        const erased = await eraseUnlinkedAttemptBatch(tx, {
+          accountId,
+          matching,
+          kept: isHeld,
+          limit: ERASURE_BATCH,
         });
-        await redactCopies(tx, person, since, last);
-        await redactLookupsOf(tx, ids, maskPhone(person.cellPhone));
-      }
-      return erased.length;
-    });
+        if (erased.length === 0) return 0;
+        const attempts = erased.map((e) => e.attempt);
+        const attemptIds = attempts.map((a) => a.id);
+        await tx
+          .update(codeEntries)
+          .set({ ip: null, userAgent: null })
+          .where(inArray(codeEntries.attemptId, attemptIds));
+        await redactWebhookEvents(tx, accountId, attempts);
+        const viewIds = [...new Set(attempts.flatMap((a) => (a.pageViewId === null ? [] : [a.pageViewId])))];
+        if (viewIds.length > 0)
+          await tx
+            .update(formPageViews)
+            .set({ ip: null, userAgent: null })
+            .where(and(eq(formPageViews.accountId, accountId), inArray(formPageViews.id, viewIds)));
+        // Per person named (a number, and its address if any): their copies found by their spellings.
+        const byPerson = new Map<string, ErasedAttempt[]>();
+        for (const e of erased) {
+          const key = `${e.person.cellPhone} ${e.person.email?.toLowerCase() ?? ''}`;
+          byPerson.set(key, [...(byPerson.get(key) ?? []), e]);
+        }
+        for (const group of byPerson.values()) {
+          const [first] = group;
+          if (!first) continue;
+          const person = first.person;
+          const ids = group.map((e) => e.attempt.id);
+          const since = firstOf(
+            group.map((e) => e.attempt),
+            first.attempt.createdAt,
+          );
+          const last = group.reduce((latest, e) => (e.expiresAt > latest ? e.expiresAt : latest), since);
+          await redactStoredAnswers(tx, accountId, {
+            attempts: group.map((e) => e.attempt),
+            needles: [...ids, person.cellPhone],
+            mask: (text) => maskPerson(text, person),
+            since,
+          });
+          await redactCopies(tx, person, since, last);
+          await redactLookupsOf(tx, ids, maskPhone(person.cellPhone));
+        }
+        return erased.length;
+      }),
+    );
     total += done;
     if (done < ERASURE_BATCH) return total;
   }
@@ -336,21 +346,27 @@ async function eraseUnlinkedAttempts(
 /** The redaction with its dependencies bound (services.ts builds it; the route calls it). */
 export function createVerificationRedaction(deps: VerificationRedactionDeps) {
   return {
-    redact: (ctx: AccountContext, id: number): Promise<VerificationDetail> =>
-      redactVerification(deps, ctx, id),
+    redact: async (ctx: AccountContext, id: number): Promise<VerificationDetail> =>
+      redactedDetail(deps.db, ctx.accountId, await redactVerification(deps, ctx, id)),
     /**
      * The same redaction carried out by Veriform for a data-subject request (issue #37): the audit event names it, and
-     * `onRedacted` is the request's own write in the redaction's transaction (its count of what it erased).
+     * `onRedacted` is the request's own write in the redaction's transaction (its count of what it erased). Answers
+     * nothing: the request reads no detail back (one read fewer per verification of a bulk erasure).
      */
-    redactFor: (
+    redactFor: async (
       system: SystemCaller,
       accountId: number,
       id: number,
       onRedacted?: OnRedacted,
-    ): Promise<VerificationDetail> => redactVerification(deps, { accountId, system }, id, onRedacted),
-    /** An erasure's masking of the matching attempts no verification names (issue #37): how many. */
-    eraseUnlinkedAttempts: (accountId: number, matching: SQL): Promise<number> =>
-      eraseUnlinkedAttempts(deps, accountId, matching),
+    ): Promise<void> => {
+      await redactVerification(deps, { accountId, system }, id, onRedacted);
+    },
+    /**
+     * An erasure's masking of the matching attempts no verification names (issue #37): how many. Each batch is one
+     * step of `pace` (lib/pacing.ts: background work leaves the living room).
+     */
+    eraseUnlinkedAttempts: (accountId: number, matching: SQL, pace: Pace = unpaced): Promise<number> =>
+      eraseUnlinkedAttempts(deps, accountId, matching, pace),
   };
 }
 
