@@ -18,9 +18,14 @@ const RUN_OPTIONS: RunOptions = {
 
 /**
  * Transitions still running (a dialog fading in over its overlay) would be measured half-drawn: colour contrast against
- * a blend of the two. Endless animations (a skeleton's pulse) are not waited for.
+ * a blend of the two. Endless animations (a skeleton's pulse) are not waited for. A dialog just shown may not have
+ * started its transition yet (Mantine starts it two animation frames after mounting the dialog), so "nothing running"
+ * must hold for `SETTLED_FRAMES` frames in a row (the check runs once a frame); once was not enough (a CI run measured
+ * a dialog's text at 1.39:1 while it faded in).
  */
+const SETTLED_FRAMES = 6;
 type Animations = {
+  __settledFrames?: number;
   document: {
     getAnimations(): {
       playState: string;
@@ -28,10 +33,14 @@ type Animations = {
     }[];
   };
 };
-const settled = () =>
-  (globalThis as unknown as Animations).document
+const settled = (frames: number) => {
+  const page = globalThis as unknown as Animations;
+  const still = page.document
     .getAnimations()
     .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity);
+  page.__settledFrames = still ? (page.__settledFrames ?? 0) + 1 : 0;
+  return page.__settledFrames >= frames;
+};
 
 export type AxeViolation = { id: string; impact: string | null; help: string; nodes: string[] };
 
@@ -45,7 +54,10 @@ export async function axeViolations(
   page: Page,
   { exclude = [] }: { exclude?: string[] } = {},
 ): Promise<AxeViolation[]> {
-  await page.waitForFunction(settled);
+  await page.evaluate(() => {
+    (globalThis as unknown as Animations).__settledFrames = 0;
+  });
+  await page.waitForFunction(settled, SETTLED_FRAMES, { polling: 'raf' });
   if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(axeSource);
   return page.evaluate(
     async ({ options, exclude }) => {
