@@ -1784,6 +1784,10 @@ export const privacyRequests = pgTable(
     runningSince: timestamp('running_since', { withTimezone: true, mode: 'date' }),
     /** Verifications erased by every run of this request so far (a run that failed part-way keeps its count). */
     erasedSoFar: integer('erased_so_far').notNull().default(0),
+    /** The same for the erasure's reach past the verifications: attempts no verification names, verdicts, lookups. */
+    attemptsErasedSoFar: integer('attempts_erased_so_far').notNull().default(0),
+    verdictsErasedSoFar: integer('verdicts_erased_so_far').notNull().default(0),
+    lookupsErasedSoFar: integer('lookups_erased_so_far').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [

@@ -9,7 +9,7 @@ import { useTestApp } from '../../test-support/app.ts';
 import { HOUR, MINUTE } from '../../test-support/clock.ts';
 import { jobsOf, jobsSettled } from '../../test-support/jobs.ts';
 import { newOwner } from '../../test-support/teams.ts';
-import { approvedVerification, createForm } from '../verifications/test-helpers.ts';
+import { approvedVerification, createForm, insertAttempt } from '../verifications/test-helpers.ts';
 import { filed, read } from './test-helpers.ts';
 
 /**
@@ -154,12 +154,31 @@ describe('counts across runs', () => {
     for (const event of ofRequest) expect(JSON.stringify(event.data)).not.toContain(phone.slice(2));
   });
 
-  it('a rerun that finds nothing left answers the first run’s count, not twice it', async () => {
+  it('a rerun that finds nothing left answers the first run’s counts of every kind, not twice them nor none', async () => {
     const owner = await newOwner(t.app, 'Nothing Left Co');
     const form = await createForm(owner);
     const phone = '+12015550302';
     await approvedVerification(t, form, { phone });
     await approvedVerification(t, form, { phone });
+    // Past the verifications (ADR 47 amendment): a code never approved, a verdict and a carrier lookup of the number.
+    await insertAttempt(t, form, { cellPhone: phone, status: 'replaced', ip: '192.0.2.7' });
+    const verdict = await owner.c.post(`/api/contactability?account=${owner.accountId}`, {
+      phone,
+      purpose: 'informational',
+    });
+    expect(verdict.statusCode, verdict.body).toBe(200);
+    const at = t.clock.now();
+    await t.db.db.insert(schema.lookups).values({
+      accountId: owner.accountId,
+      kind: 'lineType',
+      phone,
+      status: 'answered',
+      provider: 'twilio',
+      answer: { phone_number: phone, line_type_intelligence: { type: 'mobile' } },
+      lineType: 'mobile',
+      askedAt: at,
+      answeredAt: at,
+    });
     const request = await filed(owner, { type: 'erasure', phones: [phone] });
     await runningSince(request.id, t.clock.now());
     // Two tries fail at the answer (the first not the last: it stays running), then the job's next try answers.
@@ -167,10 +186,22 @@ describe('counts across runs', () => {
       expect(await tryOnce(request.id, 0)).toMatch(/injected failure/);
       expect(await tryOnce(request.id, 1)).toMatch(/injected failure/);
     });
-    expect(await rowOf(request.id)).toMatchObject({ status: 'running', erasedSoFar: 2 });
+    expect(await rowOf(request.id)).toMatchObject({
+      status: 'running',
+      erasedSoFar: 2,
+      attemptsErasedSoFar: 1,
+      verdictsErasedSoFar: 1,
+      lookupsErasedSoFar: 1,
+    });
     expect(await tryOnce(request.id, 2)).toBe('(no failure)');
     const answered = await read(owner, request.id);
-    expect(answered.answer).toMatchObject({ erased: 2 });
+    // The last run found nothing of any kind; the answer is every run's total.
+    expect(answered.answer).toMatchObject({
+      erased: 2,
+      attemptsErased: 1,
+      verdictsErased: 1,
+      lookupsErased: 1,
+    });
     expect(answered.answer?.message).toMatch(/^2 verifications erased\./);
     const redactions = await t.db.db
       .select({ id: schema.auditEvents.id })

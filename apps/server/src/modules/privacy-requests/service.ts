@@ -478,22 +478,38 @@ export function createPrivacyRequests(deps: {
    * An erasure's reach past the verifications (ADR 47 amendment: every copy of the person): the matching attempts no
    * verification names (masked with their copies by the verifications module's redaction, in batches under the holds'
    * lock), then each number's contactability verdicts and carrier lookups, one transaction per number under the lock.
-   * Held evidence stays whole (the holds' rule, `isHeld`); revocations stay (ADR 39).
+   * Held evidence stays whole (the holds' rule, `isHeld`); revocations stay (ADR 39). Each step counts what it erased
+   * in the request's row, in its own transaction (`*_erased_so_far`), as the redactions count theirs: a retried
+   * erasure's answer is every run's total.
    */
-  async function eraseBeyondVerifications(who: Identifiers): Promise<Reached> {
-    const attemptsErased = await redaction.eraseUnlinkedAttempts(who.accountId, matching.attempts(who), pace);
-    let verdictsErased = 0;
-    let lookupsErased = 0;
+  async function eraseBeyondVerifications(privacyRequestId: string, who: Identifiers): Promise<void> {
+    const counted = eq(privacyRequests.id, privacyRequestId);
+    await redaction.eraseUnlinkedAttempts(who.accountId, matching.attempts(who), {
+      pace,
+      onBatch: async (tx, erased) => {
+        await tx
+          .update(privacyRequests)
+          .set({ attemptsErasedSoFar: sql`${privacyRequests.attemptsErasedSoFar} + ${erased}` })
+          .where(counted);
+      },
+    });
     for (const phone of who.phones)
       await pace(() =>
         transaction(db, async (tx) => {
           await lockLegalHolds(tx, who.accountId);
           const number = { accountId: who.accountId, isTest: who.isTest, phone };
-          verdictsErased += await eraseVerdictsOf(tx, number, isNumberHeld);
-          lookupsErased += await eraseLookupsOf(tx, number, isNumberHeld);
+          const verdicts = await eraseVerdictsOf(tx, number, isNumberHeld);
+          const lookups = await eraseLookupsOf(tx, number, isNumberHeld);
+          if (verdicts + lookups > 0)
+            await tx
+              .update(privacyRequests)
+              .set({
+                verdictsErasedSoFar: sql`${privacyRequests.verdictsErasedSoFar} + ${verdicts}`,
+                lookupsErasedSoFar: sql`${privacyRequests.lookupsErasedSoFar} + ${lookups}`,
+              })
+              .where(counted);
         }),
       );
-    return { attemptsErased, verdictsErased, lookupsErased };
   }
 
   /**
@@ -524,7 +540,6 @@ export function createPrivacyRequests(deps: {
     const who = identifiersOf(row);
     const counts = await countMatches(db, who);
     let ids: MatchIds | null = null;
-    let reached: Reached | null = null;
     const kept: { id: number; heldBy: string[] }[] = [];
     if (row.type === 'access') {
       ids = await matchIds(db, who);
@@ -555,19 +570,32 @@ export function createPrivacyRequests(deps: {
         row,
         kept.map((verification) => verification.id),
       );
-      if (row.type === 'erasure') reached = await eraseBeyondVerifications(who);
+      if (row.type === 'erasure') await eraseBeyondVerifications(row.id, who);
     }
     const holds = row.type === 'erasure' ? await holdsOf(kept) : [];
     const now = clock.now();
     return transaction(db, async (tx) => {
       // Locked until the answer commits: a sweep at the same time waits and then finds it answered, or reopened it
-      // first and this finds it not running. `erased_so_far` is every run's count, this one's included.
+      // first and this finds it not running. The `*_erased_so_far` are every run's counts, this one's included.
       const [running] = await tx
-        .select({ erasedSoFar: privacyRequests.erasedSoFar })
+        .select({
+          erasedSoFar: privacyRequests.erasedSoFar,
+          attemptsErased: privacyRequests.attemptsErasedSoFar,
+          verdictsErased: privacyRequests.verdictsErasedSoFar,
+          lookupsErased: privacyRequests.lookupsErasedSoFar,
+        })
         .from(privacyRequests)
         .where(and(eq(privacyRequests.id, row.id), eq(privacyRequests.status, 'running')))
         .for('update');
       if (!running) return 'not_running';
+      const reached: Reached | null =
+        row.type === 'erasure'
+          ? {
+              attemptsErased: running.attemptsErased,
+              verdictsErased: running.verdictsErased,
+              lookupsErased: running.lookupsErased,
+            }
+          : null;
       const done = {
         erased: running.erasedSoFar,
         restricted: kept.length,

@@ -54,6 +54,9 @@ export type RedactionCaller = AccountContext | { readonly accountId: number; rea
  */
 export type OnRedacted = (tx: Tx) => Promise<void>;
 
+/** The same for a batch of an erasure's unlinked attempts: how many it masked, in the batch's transaction. */
+export type OnErasedBatch = (tx: Tx, erased: number) => Promise<void>;
+
 export type VerificationRedactionDeps = {
   db: Db;
   clock: Clock;
@@ -275,14 +278,15 @@ const ERASURE_BATCH = 200;
  * masks for a verification's attempts: code entries' and page views' IP and user agent, webhook events and the
  * receivers' answers, Idempotency-Key answers, code-send buckets, the development outbox, their carrier lookups. In
  * batches, each one transaction under the account's holds' lock (a hold placed meanwhile is seen by the next batch)
- * and one step of `pace`.
- * No audit event of its own: the request's answer counts them. Answers how many attempts were masked.
+ * and one step of `pace`, with the caller's `onBatch` (the request's count). No audit event of its own: the request's
+ * answer counts them. Answers how many attempts were masked.
  */
 async function eraseUnlinkedAttempts(
   deps: VerificationRedactionDeps,
   accountId: number,
   matching: SQL,
   pace: Pace,
+  onBatch?: OnErasedBatch,
 ): Promise<number> {
   const { db, redactStoredAnswers } = deps;
   let total = 0;
@@ -335,6 +339,7 @@ async function eraseUnlinkedAttempts(
           await redactCopies(tx, person, since, last);
           await redactLookupsOf(tx, ids, maskPhone(person.cellPhone));
         }
+        await onBatch?.(tx, erased.length);
         return erased.length;
       }),
     );
@@ -365,8 +370,11 @@ export function createVerificationRedaction(deps: VerificationRedactionDeps) {
      * An erasure's masking of the matching attempts no verification names (issue #37): how many. Each batch is one
      * step of `pace` (lib/pacing.ts: background work leaves the living room).
      */
-    eraseUnlinkedAttempts: (accountId: number, matching: SQL, pace: Pace = unpaced): Promise<number> =>
-      eraseUnlinkedAttempts(deps, accountId, matching, pace),
+    eraseUnlinkedAttempts: (
+      accountId: number,
+      matching: SQL,
+      { pace = unpaced, onBatch }: { pace?: Pace; onBatch?: OnErasedBatch } = {},
+    ): Promise<number> => eraseUnlinkedAttempts(deps, accountId, matching, pace, onBatch),
   };
 }
 
