@@ -200,9 +200,12 @@ const firstOf = (attempts: { createdAt: Date }[], fallback: Date): Date =>
 async function redactWebhookEvents(
   tx: Db,
   accountId: number,
-  attempts: { id: string; cellPhone: string; email: string | null }[],
+  attempts: { id: string; cellPhone: string; email: string | null; createdAt: Date }[],
 ): Promise<void> {
   const masked = JSON.stringify(attempts.map((a) => ({ id: a.id, to: a.cellPhone, email: a.email })));
+  // No event about an attempt is older than the attempt: the account's events index is read from there on, not whole
+  // (an account's 30 days of events, at every redaction of a bulk erasure).
+  const since = firstOf(attempts, new Date(8.64e15));
   await tx
     .update(webhookEvents)
     .set({
@@ -212,6 +215,7 @@ async function redactWebhookEvents(
     .where(
       and(
         eq(webhookEvents.accountId, accountId),
+        gte(webhookEvents.createdAt, since),
         sql`${webhookEvents.type} like 'verification.%'`,
         sql`${webhookEvents.data}->>'id' = m.id`,
       ),
@@ -223,6 +227,7 @@ async function redactWebhookEvents(
     .where(
       and(
         eq(webhookDeliveries.accountId, accountId),
+        gte(webhookEvents.createdAt, since),
         sql`${webhookEvents.type} like 'verification.%'`,
         inArray(
           sql`${webhookEvents.data}->>'id'`,
