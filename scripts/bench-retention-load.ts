@@ -21,6 +21,8 @@
  * `--same-copy` (erasure only) runs every arm on one copy, made once, instead of a copy per arm.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -186,6 +188,9 @@ async function arm(name: string, withWork: boolean, shared: string | null): Prom
   );
   const loadOutput = await load.done;
   const windowEnded = performance.now();
+  // load.ts's whole report (per path, CPU shares, what the database's sessions waited on), kept for reading.
+  const report = join(tmpdir(), `bench-retention-load-${name}.log`);
+  await writeFile(report, loadOutput);
   // A work that outlasts the window is stopped there (its copy is dropped anyway), unless --wait-for-work.
   const stillRunning = job.run !== null && job.seconds === null;
   if (stillRunning && !args['wait-for-work']) job.stop();
@@ -199,7 +204,7 @@ async function arm(name: string, withWork: boolean, shared: string | null): Prom
   const covered =
     finished === null ? 0 : Math.min(1, (finished * 1000) / Math.max(1, windowEnded - job.started));
   console.log(
-    `${name}: mix p50 ${latency.p50} ms, p95 ${latency.p95} ms, p99 ${latency.p99} ms` +
+    `${name}: mix p50 ${latency.p50} ms, p95 ${latency.p95} ms, p99 ${latency.p99} ms (report: ${report})` +
       (withWork
         ? finished === null
           ? `; the ${work} was still running when the window ended (covered all of it) and was stopped`
