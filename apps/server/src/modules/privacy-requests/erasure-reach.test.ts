@@ -23,7 +23,7 @@ import {
   insertAttempt,
   linkCarrierLookups,
 } from '../verifications/test-helpers.ts';
-import { carriedOut, filed } from './test-helpers.ts';
+import { carriedOut, filed, lookupOf, verdictOf } from './test-helpers.ts';
 
 /**
  * An erasure reaches every copy of the person (issue #37 item 3, ADR 47's amendment): besides the verifications it
@@ -39,33 +39,6 @@ const whereFound = (needles: readonly string[]) => whereStored(t.db.db, needles)
 /** A GDPR request filed, carried out and answered. */
 async function fileAndCarryOut(owner: Owner, body: Record<string, unknown>): Promise<PrivacyRequest> {
   return carriedOut(t.app, owner, (await filed(owner, { law: 'gdpr', ...body })).id);
-}
-
-async function verdictOf(owner: Owner, phone: string): Promise<void> {
-  const response = await owner.c.post(`/api/contactability?account=${owner.accountId}`, {
-    phone,
-    purpose: 'informational',
-  });
-  expect(response.statusCode, response.body).toBe(200);
-}
-
-async function lookupOf(owner: Owner, phone: string): Promise<void> {
-  const at = t.clock.now();
-  await t.db.db.insert(schema.lookups).values({
-    accountId: owner.accountId,
-    kind: 'lineType',
-    phone,
-    status: 'answered',
-    provider: 'twilio',
-    answer: {
-      phone_number: phone,
-      national_format: phone.slice(2),
-      line_type_intelligence: { type: 'mobile' },
-    },
-    lineType: 'mobile',
-    askedAt: at,
-    answeredAt: at,
-  });
 }
 
 async function attemptsOf(accountId: number, phone: string) {
@@ -137,7 +110,7 @@ describe('an erasure reaches every copy of the person', () => {
       receivedAt: t.clock.now(),
     });
     await verdictOf(owner, erased.e164);
-    await lookupOf(owner, erased.e164);
+    await lookupOf(t, owner, erased.e164);
 
     // A held number: a code never approved, a verdict and a lookup, all kept whole.
     t.clock.advance(2 * MINUTE);
@@ -150,7 +123,7 @@ describe('an erasure reaches every copy of the person', () => {
     });
     expect(heldSent.statusCode, heldSent.body).toBe(201);
     await verdictOf(owner, held.e164);
-    await lookupOf(owner, held.e164);
+    await lookupOf(t, owner, held.e164);
     const hold = await owner.c.post(`/api/legal-holds?account=${owner.accountId}`, {
       scope: 'identifier',
       phone: held.e164,

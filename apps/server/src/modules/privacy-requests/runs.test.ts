@@ -10,7 +10,7 @@ import { HOUR, MINUTE } from '../../test-support/clock.ts';
 import { jobsOf, jobsSettled } from '../../test-support/jobs.ts';
 import { newOwner } from '../../test-support/teams.ts';
 import { approvedVerification, createForm, insertAttempt } from '../verifications/test-helpers.ts';
-import { filed, read } from './test-helpers.ts';
+import { filed, lookupOf, read, verdictOf } from './test-helpers.ts';
 
 /**
  * A data-subject request's runs (issue #37 leftovers, ADR 47's second amendment): a retried erasure answers what every
@@ -162,23 +162,8 @@ describe('counts across runs', () => {
     await approvedVerification(t, form, { phone });
     // Past the verifications (ADR 47 amendment): a code never approved, a verdict and a carrier lookup of the number.
     await insertAttempt(t, form, { cellPhone: phone, status: 'replaced', ip: '192.0.2.7' });
-    const verdict = await owner.c.post(`/api/contactability?account=${owner.accountId}`, {
-      phone,
-      purpose: 'informational',
-    });
-    expect(verdict.statusCode, verdict.body).toBe(200);
-    const at = t.clock.now();
-    await t.db.db.insert(schema.lookups).values({
-      accountId: owner.accountId,
-      kind: 'lineType',
-      phone,
-      status: 'answered',
-      provider: 'twilio',
-      answer: { phone_number: phone, line_type_intelligence: { type: 'mobile' } },
-      lineType: 'mobile',
-      askedAt: at,
-      answeredAt: at,
-    });
+    await verdictOf(owner, phone);
+    await lookupOf(t, owner, phone);
     const request = await filed(owner, { type: 'erasure', phones: [phone] });
     await runningSince(request.id, t.clock.now());
     // Two tries fail at the answer (the first not the last: it stays running), then the job's next try answers.

@@ -1,6 +1,8 @@
 import type { PrivacyRequest } from '@veriform/contracts';
+import { schema } from '@veriform/db';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
+import type { TestContext } from '../../test-support/app.ts';
 import { jobsSettled } from '../../test-support/jobs.ts';
 import type { Owner } from '../../test-support/teams.ts';
 
@@ -32,4 +34,33 @@ export async function carriedOut(app: FastifyInstance, owner: Owner, id: string)
   expect(response.json<PrivacyRequest>().status).toBe('running');
   await jobsSettled(app);
   return read(owner, id);
+}
+
+/** A contactability verdict asked for the number (kept with it: an erasure reaches it). */
+export async function verdictOf(owner: Owner, phone: string): Promise<void> {
+  const response = await owner.c.post(`/api/contactability?account=${owner.accountId}`, {
+    phone,
+    purpose: 'informational',
+  });
+  expect(response.statusCode, response.body).toBe(200);
+}
+
+/** A carrier lookup of the number, as the line-type check stores one (an erasure reaches it). */
+export async function lookupOf(t: TestContext, owner: Owner, phone: string): Promise<void> {
+  const at = t.clock.now();
+  await t.db.db.insert(schema.lookups).values({
+    accountId: owner.accountId,
+    kind: 'lineType',
+    phone,
+    status: 'answered',
+    provider: 'twilio',
+    answer: {
+      phone_number: phone,
+      national_format: phone.slice(2),
+      line_type_intelligence: { type: 'mobile' },
+    },
+    lineType: 'mobile',
+    askedAt: at,
+    answeredAt: at,
+  });
 }
