@@ -304,6 +304,55 @@ describe('the list total (daily counts + partial days)', () => {
     ).toBe(20);
   });
 
+  it('counts every move of a burst: 20 verifications moved to another day and method while 20 are inserted, at once', async () => {
+    setClock(t, NOW);
+    const owner = await newOwner(t.app);
+    const form = await createForm(owner, { name: 'Moves', category: 'Lending' });
+    const row = (i: number): Row => ({
+      accountId: owner.accountId,
+      verifyFormId: form.id,
+      cellPhone: `+1204555${String(i).padStart(4, '0')}`,
+      verifyFormName: form.name,
+      verifyFormCategory: form.category,
+      verificationMethod: 'sms',
+      createdAt: new Date(Date.parse(NOW) - i * 1000),
+    });
+    const first = await t.db.db
+      .insert(verifications)
+      .values(Array.from({ length: 20 }, (_, i) => row(i)))
+      .returning({ id: verifications.id });
+    // Each move is its own statement (the row trigger moves its counts); each insert too (the statement triggers).
+    await Promise.all([
+      ...first.map(({ id }) =>
+        t.db.db
+          .update(verifications)
+          .set({ createdAt: new Date('2026-11-02T12:00:00Z'), verificationMethod: 'email' })
+          .where(eq(verifications.id, id)),
+      ),
+      ...Array.from({ length: 20 }, (_, i) => t.db.db.insert(verifications).values(row(100 + i))),
+    ]);
+    expect(await totals(owner.accountId)).toEqual({ rows: 40, daily: 40, total: 40 });
+    const day = (gte: string, method: string) =>
+      apiCount(
+        owner,
+        new URLSearchParams({
+          tz: 'UTC',
+          created__date__preset: 'custom',
+          created__date__gte: gte,
+          created__date__lte: gte,
+          verificationMethod__in: method,
+        }),
+      );
+    expect(await day('2026-11-02', 'email')).toBe(20);
+    expect(await day('2026-11-05', 'sms')).toBe(20);
+    expect(
+      await apiCount(
+        owner,
+        new URLSearchParams({ created__date__preset: 'all', verificationMethod__in: 'email' }),
+      ),
+    ).toBe(20);
+  });
+
   it('an update of an uncounted column (a redaction masking the number) touches no count nor its lock', async () => {
     setClock(t, NOW);
     const owner = await newOwner(t.app);
