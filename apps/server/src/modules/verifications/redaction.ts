@@ -159,8 +159,10 @@ export async function redactVerification(
   return row.id;
 }
 
-/** The verification as the detail reads it after its redaction (its number and address masked, so no revocation
- * names them any more: issue #35): what the owner's redaction answers. */
+/**
+ * The verification as the detail reads it after its redaction (its number and address masked, so no revocation names
+ * them any more: issue #35): what the owner's redaction answers.
+ */
 async function redactedDetail(db: Db, accountId: number, id: number): Promise<VerificationDetail> {
   const read = await detailRowOf(db, accountId, id);
   if (!read) throw new Error(`verification ${id} vanished after its redaction`);
