@@ -134,6 +134,27 @@ const apiCount = async (owner: Owner, params: URLSearchParams) => {
 };
 
 /** The daily and all-time counts of an account summed, beside its rows counted. */
+/**
+ * The `i`th verification of one form, `i` seconds before `at`, its number made from `prefix` (each test its own):
+ * what the burst tests insert, one statement each.
+ */
+function rowOf(
+  form: VerifyForm,
+  prefix: string,
+  i: number,
+  { method = 'sms', at = NOW }: { method?: 'sms' | 'email'; at?: string } = {},
+): Row {
+  return {
+    accountId: form.account,
+    verifyFormId: form.id,
+    cellPhone: `${prefix}${String(i).padStart(4, '0')}`,
+    verifyFormName: form.name,
+    verifyFormCategory: form.category,
+    verificationMethod: method,
+    createdAt: new Date(Date.parse(at) - i * 1000),
+  };
+}
+
 async function totals(accountId: number) {
   const [counted] = await t.db.db
     .select({ n: sql<number>`count(*)`.mapWith(Number) })
@@ -283,15 +304,9 @@ describe('the list total (daily counts + partial days)', () => {
     // Every insert upserts the same daily and all-time rows; concurrent writers queue on them and none is lost.
     await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        t.db.db.insert(verifications).values({
-          accountId: owner.accountId,
-          verifyFormId: form.id,
-          cellPhone: `+1202555${String(i).padStart(4, '0')}`,
-          verifyFormName: form.name,
-          verifyFormCategory: form.category,
-          verificationMethod: i % 2 === 0 ? 'sms' : 'email',
-          createdAt: new Date(Date.parse(NOW) - i * 1000),
-        }),
+        t.db.db
+          .insert(verifications)
+          .values(rowOf(form, '+1202555', i, { method: i % 2 === 0 ? 'sms' : 'email' })),
       ),
     );
     expect(await totals(owner.accountId)).toEqual({ rows: 40, daily: 40, total: 40 });
@@ -308,15 +323,7 @@ describe('the list total (daily counts + partial days)', () => {
     setClock(t, NOW);
     const owner = await newOwner(t.app);
     const form = await createForm(owner, { name: 'Moves', category: 'Lending' });
-    const row = (i: number): Row => ({
-      accountId: owner.accountId,
-      verifyFormId: form.id,
-      cellPhone: `+1204555${String(i).padStart(4, '0')}`,
-      verifyFormName: form.name,
-      verifyFormCategory: form.category,
-      verificationMethod: 'sms',
-      createdAt: new Date(Date.parse(NOW) - i * 1000),
-    });
+    const row = (i: number) => rowOf(form, '+1204555', i);
     const first = await t.db.db
       .insert(verifications)
       .values(Array.from({ length: 20 }, (_, i) => row(i)))
@@ -357,15 +364,7 @@ describe('the list total (daily counts + partial days)', () => {
     setClock(t, NOW);
     const owner = await newOwner(t.app);
     const form = await createForm(owner, { name: 'Masked', category: 'Lending' });
-    const row = (i: number): Row => ({
-      accountId: owner.accountId,
-      verifyFormId: form.id,
-      cellPhone: `+1203555${String(i).padStart(4, '0')}`,
-      verifyFormName: form.name,
-      verifyFormCategory: form.category,
-      verificationMethod: 'sms',
-      createdAt: new Date(NOW),
-    });
+    const row = (i: number) => rowOf(form, '+1203555', i);
     const [first] = await t.db.db.insert(verifications).values(row(0)).returning({ id: verifications.id });
     const firstId = first?.id ?? 0;
     const mask = (db: Db) =>
